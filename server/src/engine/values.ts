@@ -1,0 +1,287 @@
+/**
+ * The values cloud-init's Python code sees after PyYAML loads a document.
+ *
+ * The mergers dispatch on Python types, so the model keeps every distinction
+ * that matters there: `bigint` is a Python int, `number` a Python float,
+ * timestamps, bytes and sets have their own classes, and mappings compare keys
+ * the way a Python dict does (`1`, `1.0` and `true` are the same key).
+ */
+
+export type PyValue =
+  | null
+  | boolean
+  | bigint
+  | number
+  | string
+  | PyBytes
+  | PyTimestamp
+  | PyValue[]
+  | PyTuple
+  | PyDict
+  | PySet;
+
+/** A half-open character range [start, end) in the text of one source. */
+export interface TextSpan {
+  start: number;
+  end: number;
+}
+
+/** Where a key/value pair or a list item came from. */
+export interface Origin {
+  /** Index of the source (a part, a file) in the caller's source table. */
+  source: number;
+  /** Range of the whole value node. */
+  value: TextSpan;
+  /** Range of the key node, for mapping entries. */
+  key?: TextSpan;
+}
+
+export class PyBytes {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
+/** Python's tuple: only produced by code paths that build tuples, never by YAML. */
+export class PyTuple {
+  constructor(readonly items: PyValue[]) {}
+}
+
+/** A YAML timestamp: Python `date`, or `datetime` (naive or with a fixed offset). */
+export class PyTimestamp {
+  constructor(
+    readonly kind: 'date' | 'datetime',
+    readonly year: number,
+    readonly month: number,
+    readonly day: number,
+    readonly hour = 0,
+    readonly minute = 0,
+    readonly second = 0,
+    readonly microsecond = 0,
+    /** Offset from UTC in minutes, or null for a naive datetime (and for dates). */
+    readonly offsetMinutes: number | null = null,
+  ) {}
+
+  /** Python's `isoformat(sep)`. */
+  isoformat(sep = 'T'): string {
+    const date = `${pad(this.year, 4)}-${pad(this.month, 2)}-${pad(this.day, 2)}`;
+    if (this.kind === 'date') return date;
+    let time = `${pad(this.hour, 2)}:${pad(this.minute, 2)}:${pad(this.second, 2)}`;
+    if (this.microsecond) time += '.' + pad(this.microsecond, 6);
+    if (this.offsetMinutes !== null) {
+      const sign = this.offsetMinutes < 0 ? '-' : '+';
+      const abs = Math.abs(this.offsetMinutes);
+      time += `${sign}${pad(Math.floor(abs / 60), 2)}:${pad(abs % 60, 2)}`;
+    }
+    return date + sep + time;
+  }
+
+  /** Identity used for dict keys and equality (aware datetimes compare by instant). */
+  identity(): string {
+    if (this.kind === 'date') return `d:${this.isoformat()}`;
+    if (this.offsetMinutes === null) return `n:${this.isoformat()}`;
+    const utc = Date.UTC(this.year, this.month - 1, this.day, this.hour, this.minute - this.offsetMinutes, this.second);
+    return `a:${utc}.${pad(this.microsecond, 6)}`;
+  }
+}
+
+function pad(n: number, width: number): string {
+  return String(n).padStart(width, '0');
+}
+
+/** Python set (from YAML `!!set`); insertion order kept, output sorts it. */
+export class PySet {
+  private readonly byId = new Map<string, PyValue>();
+  constructor(items: Iterable<PyValue> = []) {
+    for (const item of items) this.add(item);
+  }
+  add(item: PyValue): void {
+    const id = keyIdentity(item);
+    if (!this.byId.has(id)) this.byId.set(id, item);
+  }
+  has(item: PyValue): boolean {
+    return this.byId.has(keyIdentity(item));
+  }
+  get size(): number {
+    return this.byId.size;
+  }
+  values(): PyValue[] {
+    return [...this.byId.values()];
+  }
+}
+
+/** Thrown where Python would raise `TypeError: unhashable type`. */
+export class UnhashableKeyError extends Error {
+  constructor(readonly typeName: string) {
+    super(`unhashable type: '${typeName}'`);
+  }
+}
+
+/**
+ * A string that is equal for two keys exactly when Python's `==` (and hash)
+ * says they are the same dict key.
+ */
+export function keyIdentity(key: PyValue): string {
+  if (key === null) return 'None';
+  switch (typeof key) {
+    case 'string':
+      return 's' + key;
+    case 'boolean':
+      return key ? 'i1' : 'i0';
+    case 'bigint':
+      return 'i' + key.toString();
+    case 'number':
+      if (Number.isInteger(key)) return 'i' + BigInt(key).toString();
+      if (Number.isNaN(key)) return 'fnan'; // each NaN is its own key in Python; rare enough to merge them
+      return 'f' + String(key);
+  }
+  if (key instanceof PyTimestamp) return 't' + key.identity();
+  if (key instanceof PyBytes) return 'b' + Buffer.from(key.bytes).toString('base64');
+  if (key instanceof PyTuple) return 'T(' + key.items.map(keyIdentity).join(',') + ')';
+  throw new UnhashableKeyError(pyTypeName(key));
+}
+
+/**
+ * An insertion-ordered mapping with Python dict key semantics. Each entry may
+ * carry the Origin of the pair, which merging carries along for provenance.
+ */
+export class PyDict {
+  private readonly entries_ = new Map<string, { key: PyValue; value: PyValue; origin?: Origin }>();
+
+  static from(pairs: Iterable<[PyValue, PyValue]>): PyDict {
+    const d = new PyDict();
+    for (const [k, v] of pairs) d.set(k, v);
+    return d;
+  }
+
+  get size(): number {
+    return this.entries_.size;
+  }
+
+  has(key: PyValue): boolean {
+    return this.entries_.has(keyIdentity(key));
+  }
+
+  get(key: PyValue): PyValue | undefined {
+    return this.entries_.get(keyIdentity(key))?.value;
+  }
+
+  originOf(key: PyValue): Origin | undefined {
+    return this.entries_.get(keyIdentity(key))?.origin;
+  }
+
+  /**
+   * Python `d[key] = value`: an existing key keeps its position and its
+   * original key object; a new key goes to the end.
+   */
+  set(key: PyValue, value: PyValue, origin?: Origin): void {
+    const id = keyIdentity(key);
+    const existing = this.entries_.get(id);
+    if (existing) {
+      existing.value = value;
+      existing.origin = origin;
+    } else {
+      this.entries_.set(id, { key, value, origin });
+    }
+  }
+
+  delete(key: PyValue): boolean {
+    return this.entries_.delete(keyIdentity(key));
+  }
+
+  keys(): PyValue[] {
+    return [...this.entries_.values()].map((e) => e.key);
+  }
+
+  values(): PyValue[] {
+    return [...this.entries_.values()].map((e) => e.value);
+  }
+
+  entries(): Array<[PyValue, PyValue]> {
+    return [...this.entries_.values()].map((e) => [e.key, e.value]);
+  }
+
+  /** Entries with their origins, in order. */
+  *items(): IterableIterator<{ key: PyValue; value: PyValue; origin?: Origin }> {
+    yield* this.entries_.values();
+  }
+
+  /** Python's `dict(d)`: a shallow copy (origins copied too). */
+  copy(): PyDict {
+    const d = new PyDict();
+    for (const e of this.entries_.values()) d.set(e.key, e.value, e.origin);
+    return d;
+  }
+}
+
+/** Origins of list items, kept beside the arrays so lists stay plain arrays. */
+const listOrigins = new WeakMap<PyValue[], Array<Origin | undefined>>();
+
+export function setListOrigins(list: PyValue[], origins: Array<Origin | undefined>): void {
+  listOrigins.set(list, origins);
+}
+
+export function getListOrigins(list: PyValue[]): Array<Origin | undefined> | undefined {
+  return listOrigins.get(list);
+}
+
+export function isPyList(v: PyValue | undefined): v is PyValue[] {
+  return Array.isArray(v);
+}
+
+/** The lowercased Python class name: what the root merger dispatches on. */
+export function pyTypeName(v: PyValue): string {
+  if (v === null) return 'nonetype';
+  switch (typeof v) {
+    case 'boolean':
+      return 'bool';
+    case 'bigint':
+      return 'int';
+    case 'number':
+      return 'float';
+    case 'string':
+      return 'str';
+  }
+  if (Array.isArray(v)) return 'list';
+  if (v instanceof PyDict) return 'dict';
+  if (v instanceof PyTuple) return 'tuple';
+  if (v instanceof PySet) return 'set';
+  if (v instanceof PyBytes) return 'bytes';
+  if (v instanceof PyTimestamp) return v.kind;
+  return 'object';
+}
+
+/** Python truthiness. */
+export function pyTruthy(v: PyValue): boolean {
+  if (v === null || v === false || v === '' || v === 0 || v === 0n) return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (v instanceof PyDict || v instanceof PySet) return v.size > 0;
+  if (v instanceof PyTuple) return v.items.length > 0;
+  if (v instanceof PyBytes) return v.bytes.length > 0;
+  return true;
+}
+
+/** Python `==` for the value types above (deep for containers). */
+export function pyEquals(a: PyValue, b: PyValue): boolean {
+  if (a === b) return true;
+  const numeric = (x: PyValue) => typeof x === 'boolean' || typeof x === 'bigint' || typeof x === 'number';
+  if (numeric(a) && numeric(b)) {
+    const toNum = (x: PyValue) => (typeof x === 'boolean' ? (x ? 1 : 0) : x);
+    const na = toNum(a) as bigint | number;
+    const nb = toNum(b) as bigint | number;
+    // eslint-disable-next-line eqeqeq
+    return na == nb;
+  }
+  if (typeof a === 'string' || typeof b === 'string' || a === null || b === null) return false;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => pyEquals(x, b[i]));
+  if (a instanceof PyTuple) return b instanceof PyTuple && a.items.length === b.items.length && a.items.every((x, i) => pyEquals(x, b.items[i]));
+  if (a instanceof PyDict) {
+    if (!(b instanceof PyDict) || a.size !== b.size) return false;
+    for (const { key, value } of a.items()) {
+      if (!b.has(key) || !pyEquals(value, b.get(key) as PyValue)) return false;
+    }
+    return true;
+  }
+  if (a instanceof PyTimestamp) return b instanceof PyTimestamp && a.identity() === b.identity();
+  if (a instanceof PyBytes) return b instanceof PyBytes && Buffer.from(a.bytes).equals(Buffer.from(b.bytes));
+  if (a instanceof PySet) return b instanceof PySet && a.size === b.size && a.values().every((x) => b.has(x));
+  return false;
+}
