@@ -52,3 +52,65 @@ export function pyStrRepr(s: string): string {
   }
   return out + quote;
 }
+
+import type { PyValue } from './values';
+import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple } from './values';
+
+/** `repr(value)` for any loaded value (used where cloud-init prints or `str()`s data). */
+export function pyRepr(value: PyValue): string {
+  if (value === null) return 'None';
+  switch (typeof value) {
+    case 'boolean':
+      return value ? 'True' : 'False';
+    case 'bigint':
+      return value.toString();
+    case 'number':
+      return pyFloatRepr(value);
+    case 'string':
+      return pyStrRepr(value);
+  }
+  if (Array.isArray(value)) return '[' + value.map(pyRepr).join(', ') + ']';
+  if (value instanceof PyTuple) return value.items.length === 1 ? `(${pyRepr(value.items[0])},)` : '(' + value.items.map(pyRepr).join(', ') + ')';
+  if (value instanceof PyDict) return '{' + value.entries().map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(', ') + '}';
+  if (value instanceof PySet) return value.size ? '{' + value.values().map(pyRepr).join(', ') + '}' : 'set()';
+  if (value instanceof PyBytes) return pyBytesRepr(value.bytes);
+  if (value instanceof PyTimestamp) {
+    const parts = [value.year, value.month, value.day];
+    if (value.kind === 'date') return `datetime.date(${parts.join(', ')})`;
+    const time = [value.hour, value.minute];
+    if (value.second || value.microsecond) time.push(value.second);
+    if (value.microsecond) time.push(value.microsecond);
+    const tz = value.offsetMinutes === null ? '' : value.offsetMinutes === 0 ? ', tzinfo=datetime.timezone.utc' : `, tzinfo=datetime.timezone(datetime.timedelta(${tzDelta(value.offsetMinutes)}))`;
+    return `datetime.datetime(${[...parts, ...time].join(', ')}${tz})`;
+  }
+  return String(value);
+}
+
+function tzDelta(minutes: number): string {
+  // timedelta normalises negative offsets to days=-1, seconds=...
+  if (minutes < 0) return `days=-1, seconds=${86400 + minutes * 60}`;
+  return `seconds=${minutes * 60}`;
+}
+
+/** `str(value)`: strings as they are, timestamps in isoformat, everything else its repr. */
+export function pyStr(value: PyValue): string {
+  if (typeof value === 'string') return value;
+  if (value instanceof PyTimestamp) return value.isoformat(' ');
+  return pyRepr(value);
+}
+
+export function pyBytesRepr(bytes: Uint8Array): string {
+  const hasSingle = bytes.includes(0x27);
+  const quote = hasSingle && !bytes.includes(0x22) ? '"' : "'";
+  let out = 'b' + quote;
+  for (const b of bytes) {
+    if (b === 0x5c) out += '\\\\';
+    else if (b === quote.charCodeAt(0)) out += '\\' + quote;
+    else if (b === 0x0a) out += '\\n';
+    else if (b === 0x0d) out += '\\r';
+    else if (b === 0x09) out += '\\t';
+    else if (b < 0x20 || b >= 0x7f) out += '\\x' + b.toString(16).padStart(2, '0');
+    else out += String.fromCharCode(b);
+  }
+  return out + quote;
+}

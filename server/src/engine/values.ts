@@ -285,3 +285,17 @@ export function pyEquals(a: PyValue, b: PyValue): boolean {
   if (a instanceof PySet) return b instanceof PySet && a.size === b.size && a.values().every((x) => b.has(x));
   return false;
 }
+
+/** The class name Python prints in messages (`'NoneType' object is not iterable`). */
+export function pyClassName(v: PyValue): string {
+  const name = pyTypeName(v);
+  switch (name) {
+    case 'nonetype':
+      return 'NoneType';
+    case 'date':
+    case 'datetime':
+      return 'datetime.' + name;
+    default:
+      return name;
+  }
+}

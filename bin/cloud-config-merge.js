@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+'use strict';
+process.exitCode = require('../server/out/cli/main.js').main();

@@ -1,0 +1,215 @@
+/** Command-line arguments of `cloud-config-merge`. */
+
+export type Mode = 'user-data' | 'handler' | 'confd' | 'system' | 'boot';
+export type Format = 'yaml' | 'json' | 'report' | 'preview';
+
+export interface CliOptions {
+  mode: Mode;
+  format: Format;
+  files: string[];
+  spec?: string;
+  specMergeHow?: string;
+  explain?: string;
+  explainMergeHow?: string;
+  batch?: string;
+  includeMap: Array<{ url: string; file: string }>;
+  includeMissing: 'error' | 'skip';
+  instanceData?: string;
+  launchIndex?: number;
+  confdOrder: 'name' | 'given';
+  cloudCfg?: string;
+  reverse: boolean;
+  confd: string[];
+  runtimeCfg?: string;
+  cmdlineCfg?: string;
+  dsConfig?: string;
+  vendor?: string;
+  vendor2?: string;
+  builtinCfg?: string;
+  version: 'current' | '22.4';
+  pretty: boolean;
+  help: boolean;
+  showVersion: boolean;
+}
+
+export class UsageError extends Error {}
+
+const MODES: Mode[] = ['user-data', 'handler', 'confd', 'system', 'boot'];
+const FORMATS: Format[] = ['yaml', 'json', 'report', 'preview'];
+
+export const USAGE = `Usage:
+  cloud-config-merge [--mode user-data|handler|confd|system|boot] [--format yaml|json|report|preview] [options] FILE...
+  cloud-config-merge --spec SPEC [--format yaml|json] VALUE_FILE...     merge JSON/YAML values with one merger set
+  cloud-config-merge --spec-merge-how YAML [--format yaml|json] VALUE_FILE...   the same with a list/dict form spec
+  cloud-config-merge --explain SPEC | --explain-merge-how YAML [--format json]  how cloud-init reads a spec
+  cloud-config-merge --batch CASES.jsonl                                many spec merges in one process
+
+Modes:
+  user-data  each FILE is one raw user-data blob (MIME, gzip, #include, archives, jinja), in order (default)
+  handler    each FILE goes straight to the cloud-config part handler; MIME headers from FILE.headers.json
+  confd      FILEs are cloud.cfg.d drop-ins, merged in cloud-init's order (--confd-order given keeps yours)
+  system     util.mergemanydict over the FILEs (--reverse to reverse them)
+  boot       FILEs are user-data, layered over vendor-data, datasource and system config
+
+Options:
+  --format yaml|json|report|preview   output: cloud-config.txt text (default), canonical JSON, a JSON report,
+                              or the editor preview's text (a header listing the parts, then the yaml output)
+  --include-map URL=FILE      answer "#include URL" with FILE (repeatable); other remote URLs are never fetched
+  --include-missing error|skip  an unreachable #include fails all user-data (error, cloud-init's default) or is skipped
+  --instance-data FILE        instance data (JSON) for "## template: jinja" parts
+  --launch-index N            keep only parts for this launch index
+  --cloud-cfg FILE            /etc/cloud/cloud.cfg (confd and boot modes)
+  --confd FILE                a cloud.cfg.d drop-in (boot mode; repeatable)
+  --confd-order name|given    drop-in order: cloud-init's (by name, default) or as given
+  --runtime-cfg FILE, --cmdline-cfg FILE, --ds-config FILE, --builtin-cfg FILE   boot-mode layers
+  --vendor FILE, --vendor2 FILE   vendor-data and vendor-data2 blobs (boot mode)
+  --reverse                   system mode: merge the FILEs in reverse order
+  --cloud-init-version current|22.4   reproduce today's cloud-init (default) or Debian's 22.4.2
+  --pretty                    indent JSON output
+  -h, --help                  this help; --version  the version
+
+Exit codes: 0 ok; 2 bad usage or unreadable input; 3 cloud-init itself would fail.`;
+
+export function parseArgs(argv: string[]): CliOptions {
+  const o: CliOptions = {
+    mode: 'user-data',
+    format: 'yaml',
+    files: [],
+    includeMap: [],
+    includeMissing: 'error',
+    confdOrder: 'name',
+    reverse: false,
+    confd: [],
+    version: 'current',
+    pretty: false,
+    help: false,
+    showVersion: false,
+  };
+  let formatGiven = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      o.files.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      o.files.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq > 0 && arg.startsWith('--') ? arg.slice(0, eq) : arg;
+    const inline = eq > 0 && arg.startsWith('--') ? arg.slice(eq + 1) : undefined;
+    const value = (): string => {
+      if (inline !== undefined) return inline;
+      if (i + 1 >= argv.length) throw new UsageError(`${name} needs a value`);
+      return argv[++i];
+    };
+    switch (name) {
+      case '-h':
+      case '--help':
+        o.help = true;
+        break;
+      case '--version':
+        o.showVersion = true;
+        break;
+      case '--mode': {
+        const m = value();
+        const mode = (m === 'userdata' ? 'user-data' : m === 'mergemany' ? 'system' : m) as Mode;
+        if (!MODES.includes(mode)) throw new UsageError(`unknown mode '${m}' (expected ${MODES.join(', ')})`);
+        o.mode = mode;
+        break;
+      }
+      case '--format': {
+        const f = value() as Format;
+        if (!FORMATS.includes(f)) throw new UsageError(`unknown format '${f}' (expected ${FORMATS.join(', ')})`);
+        o.format = f;
+        formatGiven = true;
+        break;
+      }
+      case '--spec':
+        o.spec = value();
+        break;
+      case '--spec-merge-how':
+        o.specMergeHow = value();
+        break;
+      case '--explain':
+        o.explain = value();
+        break;
+      case '--explain-merge-how':
+        o.explainMergeHow = value();
+        break;
+      case '--batch':
+        o.batch = value();
+        break;
+      case '--include-map': {
+        const v = value();
+        const at = v.indexOf('=');
+        if (at <= 0) throw new UsageError(`--include-map wants URL=FILE, got '${v}'`);
+        o.includeMap.push({ url: v.slice(0, at).trim(), file: v.slice(at + 1) });
+        break;
+      }
+      case '--include-missing': {
+        const v = value();
+        if (v !== 'error' && v !== 'skip') throw new UsageError(`--include-missing takes error or skip, not '${v}'`);
+        o.includeMissing = v;
+        break;
+      }
+      case '--instance-data':
+        o.instanceData = value();
+        break;
+      case '--launch-index': {
+        const v = value();
+        if (!/^-?\d+$/.test(v)) throw new UsageError(`--launch-index wants an integer, got '${v}'`);
+        o.launchIndex = Number(v);
+        break;
+      }
+      case '--confd-order': {
+        const v = value();
+        if (v !== 'name' && v !== 'given') throw new UsageError(`--confd-order takes name or given, not '${v}'`);
+        o.confdOrder = v;
+        break;
+      }
+      case '--cloud-cfg':
+        o.cloudCfg = value();
+        break;
+      case '--confd':
+        o.confd.push(value());
+        break;
+      case '--runtime-cfg':
+        o.runtimeCfg = value();
+        break;
+      case '--cmdline-cfg':
+        o.cmdlineCfg = value();
+        break;
+      case '--ds-config':
+        o.dsConfig = value();
+        break;
+      case '--vendor':
+        o.vendor = value();
+        break;
+      case '--vendor2':
+        o.vendor2 = value();
+        break;
+      case '--builtin-cfg':
+        o.builtinCfg = value();
+        break;
+      case '--reverse':
+        o.reverse = true;
+        break;
+      case '--cloud-init-version': {
+        const v = value();
+        if (v === 'current' || v === 'head') o.version = 'current';
+        else if (v === '22.4' || v === '22.4.2') o.version = '22.4';
+        else throw new UsageError(`--cloud-init-version takes current or 22.4, not '${v}'`);
+        break;
+      }
+      case '--pretty':
+        o.pretty = true;
+        break;
+      default:
+        throw new UsageError(`unknown option ${name}`);
+    }
+  }
+  if ((o.spec !== undefined || o.specMergeHow !== undefined) && !formatGiven) o.format = 'yaml';
+  return o;
+}

@@ -1,0 +1,29 @@
+/**
+ * How the CLI answers `#include` URLs: `--include-map URL=FILE` first, then
+ * local paths and `file://` URLs read from disk (as cloud-init reads them);
+ * any other URL is never fetched and counts as unreachable.
+ */
+import { IncludeResolver } from '../engine/userdata/process';
+import { pyLStrip } from '../engine/pystr';
+
+export function fileIncludeResolver(map: Array<{ url: string; file: string }>, read: (path: string) => Uint8Array): IncludeResolver {
+  const mapped = new Map(map.map((m) => [m.url, m.file]));
+  return {
+    read(url) {
+      const key = url.trim();
+      const file = mapped.get(key);
+      if (file !== undefined) return { ok: true, bytes: read(file), name: file };
+      let target = pyLStrip(url);
+      if (target.startsWith('/')) target = 'file://' + target;
+      if (target.toLowerCase().startsWith('file://')) {
+        const path = target.slice('file://'.length);
+        try {
+          return { ok: true, bytes: read(path), name: path };
+        } catch (e) {
+          return { ok: false, message: `[Errno 2] ${(e as Error).message} for url: ${target}` };
+        }
+      }
+      return { ok: false, message: `${url}: remote includes are never fetched (answer it with --include-map URL=FILE)` };
+    },
+  };
+}

@@ -1,0 +1,319 @@
+/**
+ * `cloud-config-merge`: the merge engine on the command line, for CI
+ * pipelines and for testing against the real cloud-init.
+ * Exit codes: 0 ok; 2 bad usage or unreadable input; 3 cloud-init itself would fail.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { PyDict, PyValue } from '../engine/values';
+import { PyError } from '../engine/pyerrors';
+import { loadYaml } from '../engine/yaml/load';
+import { dumpPyYaml } from '../engine/yaml/dump';
+import { parsePythonJson, toCanonicalJson } from '../engine/json';
+import { explainSpec } from '../engine/explain';
+import { parseListSpec, parseStringSpec } from '../engine/spec/parse';
+import { constructMergers } from '../engine/merge/construct';
+import { runHandlerParts, runUserData, UserDataRun } from '../engine/userdata/run';
+import { mergeConfD } from '../engine/system/confd';
+import { mergeMany } from '../engine/system/mergemany';
+import { assembleBoot } from '../engine/system/boot';
+import { readConf } from '../engine/system/readConf';
+import { DEFAULT_LIMITS } from '../engine/limits';
+import { buildPreview } from '../engine/preview';
+import { CliOptions, parseArgs, UsageError, USAGE } from './args';
+import { fileIncludeResolver } from './includes';
+import { userDataReport, systemReport, bootReport } from './report';
+import { runBatch } from './batch';
+
+export interface CliIO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+const processIO: CliIO = {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+};
+
+/** An input the user named that cannot be read: exit code 2. */
+export class InputError extends Error {}
+
+/** cloud-init itself would raise: exit code 3. */
+class CloudInitFailure extends Error {}
+
+export function readInput(path: string): Uint8Array {
+  let size: number;
+  try {
+    const stat = statSync(path);
+    if (stat.isDirectory()) throw new InputError(`${path}: is a directory`);
+    size = stat.size;
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    throw new InputError(`${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+  if (size > DEFAULT_LIMITS.maxFileBytes) throw new InputError(`${path}: ${size} bytes exceeds the limit maxFileBytes = ${DEFAULT_LIMITS.maxFileBytes}`);
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    throw new InputError(`${path}: ${(e as Error).message}`);
+  }
+}
+
+function readConfigFile(path: string | undefined) {
+  return path === undefined ? undefined : { name: path, bytes: readInput(path) };
+}
+
+function readJsonFile(path: string): unknown {
+  const text = new TextDecoder().decode(readInput(path));
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new InputError(`${path}: not JSON: ${(e as Error).message}`);
+  }
+}
+
+/** A value file for `--spec`: `.json` is read as Python's json does, anything else as YAML. */
+function readValueFile(path: string): PyValue {
+  const bytes = readInput(path);
+  const text = new TextDecoder().decode(bytes);
+  if (path.endsWith('.json')) {
+    try {
+      return parsePythonJson(text);
+    } catch (e) {
+      throw new InputError(`${path}: not JSON: ${(e as Error).message}`);
+    }
+  }
+  const loaded = loadYaml(text);
+  if (!loaded.ok) throw new InputError(`${path}: not YAML: ${loaded.error.message}`);
+  return loaded.value;
+}
+
+export function main(argv: string[] = process.argv.slice(2), io: CliIO = processIO): number {
+  let options: CliOptions;
+  try {
+    options = parseArgs(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`cloud-config-merge: ${e.message}\n${USAGE}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  if (options.help) {
+    io.stdout(USAGE + '\n');
+    return 0;
+  }
+  if (options.showVersion) {
+    io.stdout(`cloud-config-merge ${packageVersion()}\n`);
+    return 0;
+  }
+  try {
+    return dispatch(options, io);
+  } catch (e) {
+    if (e instanceof InputError || e instanceof UsageError) {
+      io.stderr(`cloud-config-merge: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof CloudInitFailure) {
+      io.stderr(`cloud-config-merge: cloud-init would fail: ${e.message}\n`);
+      return 3;
+    }
+    if (e instanceof PyError) {
+      io.stderr(`cloud-config-merge: cloud-init would fail: ${e.pyType}: ${e.message}\n`);
+      return 3;
+    }
+    io.stderr(`cloud-config-merge: internal error: ${(e as Error).message}\n`);
+    return 1;
+  }
+}
+
+function dispatch(o: CliOptions, io: CliIO): number {
+  if (o.explain !== undefined || o.explainMergeHow !== undefined) return explain(o, io);
+  if (o.batch !== undefined) return runBatch(new TextDecoder().decode(readInput(o.batch)), io);
+  if (o.spec !== undefined || o.specMergeHow !== undefined) return specMerge(o, io);
+  if (!o.files.length && !(o.mode === 'confd' && o.cloudCfg) && !(o.mode === 'boot' && (o.cloudCfg || o.confd.length))) {
+    throw new UsageError(`${o.mode} mode needs at least one FILE`);
+  }
+  if (o.format === 'preview') return previewMode(o, io);
+  switch (o.mode) {
+    case 'user-data':
+    case 'handler':
+      return userDataMode(o, io);
+    case 'confd':
+      return confdMode(o, io);
+    case 'system':
+      return systemMode(o, io);
+    case 'boot':
+      return bootMode(o, io);
+  }
+}
+
+/** Handler mode: MIME headers for FILE come from FILE.headers.json when it exists. */
+function optionalHeaders(path: string): Record<string, string> | undefined {
+  try {
+    statSync(path + '.headers.json');
+  } catch {
+    return undefined;
+  }
+  return readJsonFile(path + '.headers.json') as Record<string, string>;
+}
+
+function runOptions(o: CliOptions) {
+  return {
+    version: o.version,
+    includes: fileIncludeResolver(o.includeMap, readInput),
+    onIncludeFailure: o.includeMissing,
+    instanceData: o.instanceData !== undefined ? readJsonFile(o.instanceData) : undefined,
+    launchIndex: o.launchIndex,
+    trace: o.format === 'report',
+  };
+}
+
+function userDataMode(o: CliOptions, io: CliIO): number {
+  const inputs = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, path: f, bytes: readInput(f) }));
+  let run: UserDataRun;
+  if (o.mode === 'handler') {
+    const withHeaders = inputs.map((i) => ({ ...i, headers: optionalHeaders(i.path) }));
+    run = runHandlerParts(withHeaders, runOptions(o));
+  } else {
+    run = runUserData(inputs, runOptions(o));
+  }
+  for (const m of run.messages) io.stderr(`cloud-init ${m.level.toUpperCase()}: ${m.message}\n`);
+  if (o.format === 'report') {
+    io.stdout(userDataReport(o.mode, run, o.pretty) + '\n');
+    return run.fatal ? 3 : 0;
+  }
+  if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
+  if (run.renderError) throw new CloudInitFailure(`writing cloud-config.txt raises: ${run.renderError}`);
+  if (o.format === 'json') {
+    // An empty cloud-config.txt reads back as {} (as cloud-init's later stages see it).
+    io.stdout(toCanonicalJson(run.result ?? new PyDict(), { pretty: o.pretty }).text + '\n');
+  } else {
+    io.stdout(run.cloudConfigTxt);
+  }
+  return 0;
+}
+
+function confdMode(o: CliOptions, io: CliIO): number {
+  const files = o.files.map((f) => ({ name: f, bytes: readInput(f) }));
+  const result = mergeConfD(files, {
+    order: o.confdOrder,
+    cloudCfg: readConfigFile(o.cloudCfg),
+    instanceData: o.instanceData !== undefined ? readJsonFile(o.instanceData) : undefined,
+    version: o.version,
+    trace: o.format === 'report',
+  });
+  for (const n of result.notes) io.stderr(`note: ${n}\n`);
+  for (const f of result.files) for (const w of f.read?.warnings ?? []) io.stderr(`cloud-init WARNING: ${f.file.name}: ${w}\n`);
+  return printValue(o, io, result.value, () => systemReport('confd', result, o.pretty));
+}
+
+function systemMode(o: CliOptions, io: CliIO): number {
+  const files = o.files.map((f) => ({ name: f, bytes: readInput(f) }));
+  const reads = files.map((f, i) => readConf(f, { source: i }));
+  for (const [i, r] of reads.entries()) for (const w of r.warnings) io.stderr(`cloud-init WARNING: ${files[i].name}: ${w}\n`);
+  const merged = mergeMany(
+    reads.map((r) => r.value),
+    { reverse: o.reverse, version: o.version, trace: o.format === 'report' },
+  );
+  return printValue(o, io, merged.value, () => systemReport('system', { value: merged.value, files: files.map((file, input) => ({ file, input, used: true, read: reads[input] })), steps: merged.steps }, o.pretty));
+}
+
+function bootMode(o: CliOptions, io: CliIO): number {
+  const result = assembleBoot(
+    {
+      userData: o.files.map((f) => ({ name: f, bytes: readInput(f) })),
+      cloudCfg: readConfigFile(o.cloudCfg),
+      confd: o.confd.map((f) => ({ name: f, bytes: readInput(f) })),
+      confdOrder: o.confdOrder,
+      runtimeCfg: readConfigFile(o.runtimeCfg),
+      cmdlineCfg: readConfigFile(o.cmdlineCfg),
+      dsConfig: readConfigFile(o.dsConfig),
+      vendor: readConfigFile(o.vendor),
+      vendor2: readConfigFile(o.vendor2),
+      builtinCfg: readConfigFile(o.builtinCfg),
+    },
+    runOptions(o),
+  );
+  for (const n of result.notes) io.stderr(`note: ${n}\n`);
+  return printValue(o, io, result.value, () => bootReport(result, o.pretty));
+}
+
+/** The exact text of the editor's preview for the same files. */
+function previewMode(o: CliOptions, io: CliIO): number {
+  if (o.mode === 'system') throw new UsageError('--format preview works with the user-data, handler, confd and boot modes');
+  const files = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, bytes: readInput(f), headers: o.mode === 'handler' ? optionalHeaders(f) : undefined }));
+  const model = buildPreview(o.mode, files, {
+    ...runOptions(o),
+    boot: {
+      cloudCfg: readConfigFile(o.cloudCfg),
+      confd: o.confd.map((f) => ({ name: f, bytes: readInput(f) })),
+      confdOrder: o.confdOrder,
+      runtimeCfg: readConfigFile(o.runtimeCfg),
+      cmdlineCfg: readConfigFile(o.cmdlineCfg),
+      dsConfig: readConfigFile(o.dsConfig),
+      vendor: readConfigFile(o.vendor),
+      vendor2: readConfigFile(o.vendor2),
+      builtinCfg: readConfigFile(o.builtinCfg),
+    },
+  });
+  io.stdout(model.text);
+  return model.failure ? 3 : 0;
+}
+
+function printValue(o: CliOptions, io: CliIO, value: PyValue, report: () => string): number {
+  if (o.format === 'report') io.stdout(report() + '\n');
+  else if (o.format === 'json') io.stdout(toCanonicalJson(value, { pretty: o.pretty }).text + '\n');
+  else io.stdout(dumpPyYaml(value));
+  return 0;
+}
+
+function specMerge(o: CliOptions, io: CliIO): number {
+  if (!o.files.length) throw new UsageError('--spec needs at least one VALUE_FILE');
+  const values = o.files.map(readValueFile);
+  let parsed;
+  if (o.specMergeHow !== undefined) {
+    const loaded = loadYaml(o.specMergeHow);
+    if (!loaded.ok) throw new UsageError(`--spec-merge-how is not YAML: ${loaded.error.message}`);
+    parsed = typeof loaded.value === 'string' ? parseStringSpec(loaded.value, 0, o.version) : parseListSpec(loaded.value);
+  } else {
+    parsed = parseStringSpec(o.spec as string, 0, o.version);
+  }
+  const root = constructMergers(parsed.mergers);
+  let result = values[0];
+  for (const v of values.slice(1)) result = root.merge(result, v);
+  if (o.format === 'json' || o.format === 'report') io.stdout(toCanonicalJson(result, { pretty: o.pretty }).text + '\n');
+  else io.stdout(dumpPyYaml(result));
+  return 0;
+}
+
+function explain(o: CliOptions, io: CliIO): number {
+  let input: string | PyValue;
+  if (o.explainMergeHow !== undefined) {
+    const loaded = loadYaml(o.explainMergeHow);
+    if (!loaded.ok) throw new UsageError(`--explain-merge-how is not YAML: ${loaded.error.message}`);
+    input = loaded.value;
+  } else {
+    input = o.explain as string;
+  }
+  const result = explainSpec(input, { version: o.version });
+  if (o.format === 'json' || o.format === 'report') {
+    const parsed = result.parsed === null ? 'null' : '[' + result.parsed.map(([n, opts]) => `[${toCanonicalJson(n).text},${toCanonicalJson(opts).text}]`).join(',') + ']';
+    io.stdout(`{"parsed":${parsed},"effective":${JSON.stringify(result.effective)},"default_applies":${result.defaultApplies},"error":${JSON.stringify(result.error)}}\n`);
+  } else {
+    io.stdout(result.words.join('\n') + '\n');
+  }
+  return result.error ? 3 : 0;
+}
+
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(require.resolve('../../../package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+if (require.main === module) {
+  process.exitCode = main();
+}

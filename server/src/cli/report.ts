@@ -1,0 +1,134 @@
+/** `--format report`: `{result, parts, diagnostics, provenance}` as JSON. */
+import { PyValue } from '../engine/values';
+import { toCanonicalJson } from '../engine/json';
+import { SourceLocation, collectProvenance, formatPath, partEffects, textLocator } from '../engine/provenance';
+import { userDataLocator } from '../engine/preview';
+import { UserDataRun } from '../engine/userdata/run';
+import { ConfdResult } from '../engine/system/confd';
+import { BootResult } from '../engine/system/boot';
+import { MergeManyStep } from '../engine/system/mergemany';
+import { ReadConfResult } from '../engine/system/readConf';
+import { ConfigFile } from '../engine/system/readConf';
+
+/** JSON for a loaded value, as the oracle would print it. */
+function json(value: PyValue): unknown {
+  return JSON.parse(toCanonicalJson(value).text);
+}
+
+function display(location: SourceLocation | null | undefined) {
+  if (!location) return null;
+  return { file: location.file, line: location.line + 1, column: location.character + 1, ...(location.note ? { note: location.note } : {}) };
+}
+
+function serialize(report: Record<string, unknown>, result: PyValue | null, pretty: boolean): string {
+  const resultText = toCanonicalJson(result, { pretty }).text;
+  const placeholder = '"__RESULT_PLACEHOLDER__"';
+  const text = JSON.stringify({ ...report, result: '__RESULT_PLACEHOLDER__' }, null, pretty ? 2 : undefined);
+  return text.replace(placeholder, () => resultText);
+}
+
+export function userDataReport(mode: string, run: UserDataRun, pretty: boolean): string {
+  const locate = userDataLocator(run);
+  const parts = run.reports.map((r) => {
+    const h = r.handled;
+    const mergeHeaders = Object.fromEntries(r.part.headers.filter((x) => /^(x-)?merge-type$/i.test(x.name)).map((x) => [x.name, x.value]));
+    return {
+      number: r.part.number,
+      filename: r.part.filename,
+      file: run.sources[r.part.blob]?.name,
+      content_type: r.part.contentType,
+      declared_type: r.part.declaredType,
+      route: r.part.route,
+      disposition: r.disposition,
+      note: r.note,
+      merge_headers: mergeHeaders,
+      spec: h
+        ? {
+            body: h.body ? { key: h.body.key, value: json(h.body.raw) } : null,
+            header: h.header ? { name: h.header.name, value: h.header.value } : null,
+            effective: h.effective?.map((m) => [json(m.name), json(m.options)]) ?? null,
+            defaulted: h.defaulted ?? null,
+            leftover_merge_type: h.leftoverMergeType ?? false,
+          }
+        : null,
+      error: h?.error ? { kind: h.error.pyType, stage: h.error.stage, message: h.error.message, detail: h.error.detail ?? null } : null,
+      jinja: r.jinja ? { missing_variables: r.jinja.missingVariables, rendered_type: r.jinja.subType ?? null, error: r.jinja.error ?? null } : null,
+      effects: partEffects(h?.events, locate).map((e) => ({ path: formatPath(e.path), what: e.what, reason: e.reason, from: display(e.from), at: display(e.at) })),
+    };
+  });
+  const diagnostics = run.messages.map((m) => ({
+    severity: m.level,
+    code: m.code,
+    message: m.message,
+    file: m.blob !== undefined ? run.sources[m.blob]?.name : null,
+    part: m.part ?? null,
+  }));
+  if (run.fatal) diagnostics.unshift({ severity: 'error', code: 'user-data-failed', message: `${run.fatal.pyType}: ${run.fatal.message}`, file: run.fatal.source !== undefined ? run.sources[run.fatal.source]?.name : null, part: null });
+  const provenance = run.result === null ? { entries: [], truncated: false } : collectProvenance(run.result, locate);
+  return serialize(
+    {
+      mode,
+      cloud_config_txt: run.cloudConfigTxt,
+      parts,
+      diagnostics,
+      provenance: provenance.entries.map((p) => ({ path: p.path.map((s) => (typeof s === 'number' ? s : json(s))), ...display(p.location) })),
+      provenance_truncated: provenance.truncated,
+    },
+    run.result,
+    pretty,
+  );
+}
+
+interface SystemLike {
+  value: PyValue;
+  files: Array<{ file: ConfigFile; input: number; used: boolean; read?: ReadConfResult; rank?: number; step?: MergeManyStep }>;
+  steps?: MergeManyStep[];
+  notes?: string[];
+}
+
+export function systemReport(mode: string, result: ConfdResult | SystemLike, pretty: boolean): string {
+  const files = result.files;
+  const texts = files.map((f) => (f.read ? { name: f.file.name, text: f.read.text } : null));
+  const cloudCfg = 'cloudCfg' in result ? result.cloudCfg : undefined;
+  if (cloudCfg) texts.push({ name: 'cloud.cfg', text: cloudCfg.read.text });
+  const locate = textLocator(texts);
+  const provenance = collectProvenance(result.value, locate);
+  return serialize(
+    {
+      mode,
+      parts: files.map((f) => ({
+        file: f.file.name,
+        used: f.used,
+        rank: f.rank ?? null,
+        spec: f.step?.spec?.map((m) => [json(m.name), json(m.options)]) ?? null,
+        defaulted: f.step?.defaulted ?? null,
+        leftover_merge_type: f.step?.leftoverMergeType ?? false,
+        warnings: f.read?.warnings ?? [],
+      })),
+      diagnostics: (result.notes ?? []).map((n) => ({ severity: 'info', message: n })),
+      provenance: provenance.entries.map((p) => ({ path: p.path.map((s) => (typeof s === 'number' ? s : json(s))), ...display(p.location) })),
+      provenance_truncated: provenance.truncated,
+    },
+    result.value,
+    pretty,
+  );
+}
+
+export function bootReport(result: BootResult, pretty: boolean): string {
+  return serialize(
+    {
+      mode: 'boot',
+      layers: result.layers.map((l) => ({ layer: l.layer, spec: l.step?.spec?.map((m) => [json(m.name), json(m.options)]) ?? null, defaulted: l.step?.defaulted ?? null })),
+      user_data_skipped: result.userDataSkipped ?? null,
+      vendor_skipped: result.vendorSkipped,
+      cloud_config_txt: result.userData?.cloudConfigTxt ?? null,
+      vendor_cloud_config_txt: result.vendor?.cloudConfigTxt ?? null,
+      vendor2_cloud_config_txt: result.vendor2?.cloudConfigTxt ?? null,
+      parts: [...(result.userData?.reports ?? []), ...(result.vendor?.reports ?? []), ...(result.vendor2?.reports ?? [])].map((r) => ({ filename: r.part.filename, content_type: r.part.contentType, disposition: r.disposition, note: r.note })),
+      diagnostics: result.notes.map((n) => ({ severity: 'info', message: n })),
+      provenance: [],
+    },
+    result.value,
+    pretty,
+  );
+}

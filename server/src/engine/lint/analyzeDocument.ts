@@ -1,0 +1,345 @@
+/**
+ * Everything the language server needs to know about one document: its
+ * kind, the YAML as cloud-init loads it, where its merge specs are, and the
+ * findings. Transport-free: features map this to LSP.
+ */
+import { PyDict, PyValue, TextSpan, getListOrigins } from '../values';
+import { pyStrip } from '../pystr';
+import { loadYaml, YamlLoadResult } from '../yaml/load';
+import { ParsedSpec, ValueSpans, parseStringSpec } from '../spec/parse';
+import { spansOfValue } from '../userdata/specSpans';
+import { convertUserDataBlob, MimeLeaf } from '../userdata/mime';
+import { GZIP_TYPES, sniffContentType } from '../userdata/sniff';
+import { MergerFactory } from '../merge/construct';
+import { DEFAULT_LIMITS } from '../limits';
+import { DocumentInfo, DocumentKind, detectDocument } from './documentKind';
+import { Finding } from './findings';
+import { lintListSpec, lintStringSpec, SpecContext, SpecLintResult } from './specLint';
+
+/** A place where a merge spec is written. */
+export interface SpecSite {
+  source: 'merge_how' | 'merge_type' | 'Merge-Type' | 'X-Merge-Type' | 'header';
+  /** The header name as written, for MIME headers. */
+  headerName?: string;
+  keySpan?: TextSpan;
+  /** Span of the value (for a string: its content). */
+  valueSpan: TextSpan;
+  form: 'string' | 'list';
+  /** The string-form text and its offset in the document. */
+  text?: string;
+  value: PyValue;
+  spans?: ValueSpans;
+  /** False for a `merge_type` that cloud-init does not read because `merge_how` is present. */
+  used: boolean;
+  lint?: SpecLintResult;
+}
+
+export interface DocumentAnalysis {
+  info: DocumentInfo | null;
+  findings: Finding[];
+  specs: SpecSite[];
+  /** The YAML of the document (or of the single cloud-config body for a MIME file). */
+  yaml?: YamlLoadResult;
+  /** Offset of `yaml`'s text in the document. */
+  yamlBase?: number;
+  mime?: { leaves: MimeLeaf[] };
+}
+
+export interface AnalyzeOptions {
+  languageId?: string;
+  customMergers?: ReadonlyMap<string, MergerFactory>;
+  /** Larger documents are not analysed (a finding names the limit). */
+  maxBytes?: number;
+}
+
+export function analyzeDocument(text: string, path: string, options: AnalyzeOptions = {}): DocumentAnalysis {
+  const info = detectDocument(text, path, options.languageId);
+  if (!info) return { info, findings: [], specs: [] };
+  const limit = options.maxBytes ?? DEFAULT_LIMITS.maxFileBytes;
+  if (text.length > limit) {
+    return { info, specs: [], findings: [{ code: 'too-large', severity: 'warning', span: { start: 0, end: 0 }, message: `This file has ${text.length} characters, over the limit maxFileBytes = ${limit}: it is not analysed.` }] };
+  }
+  switch (info.kind) {
+    case 'cloud-config':
+    case 'confd':
+    case 'cloud-cfg':
+      return { info, ...analyzeCloudConfig(text, 0, info.kind, options) };
+    case 'jinja':
+      return { info, ...analyzeCloudConfig(maskJinja(text), 0, 'jinja', options) };
+    case 'mime':
+      return analyzeMime(text, info, options);
+    default:
+      return { info, findings: [], specs: [] };
+  }
+}
+
+/** Replaces template syntax by same-length filler, so YAML positions stay and no false YAML errors appear. */
+export function maskJinja(text: string): string {
+  return text.replace(/\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}|\{#[\s\S]*?#\}/g, (m) => {
+    if (m.startsWith('{{')) return m.replace(/[^\n]/g, 'x');
+    return m.replace(/[^\n]/g, ' ');
+  });
+}
+
+interface Analyzed {
+  findings: Finding[];
+  specs: SpecSite[];
+  yaml?: YamlLoadResult;
+  yamlBase?: number;
+}
+
+/** A cloud-config body (a whole file, or a MIME part's body at `base`). */
+function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, options: AnalyzeOptions, headerSpec?: ParsedSpec): Analyzed {
+  const findings: Finding[] = [];
+  const specs: SpecSite[] = [];
+  const context: SpecContext = kind === 'confd' || kind === 'cloud-cfg' ? 'system' : 'part';
+  const yaml = loadYaml(body, { maxDepth: DEFAULT_LIMITS.maxDepth });
+  const at = (span: TextSpan): TextSpan => ({ start: span.start + base, end: span.end + base });
+  const skipped = context === 'part' ? 'cloud-init skips this whole part ("empty cloud config")' : 'cloud-init reads this file as {} (a warning in its log)';
+  if (!yaml.ok) {
+    if (kind !== 'jinja') {
+      findings.push({ code: yaml.error.kind === 'limit' ? 'limit-exceeded' : 'yaml-invalid', severity: 'error', span: at(yaml.error.span), message: `cloud-init cannot load this YAML: ${yaml.error.message}. ${skipped}.` });
+    }
+    return { findings, specs, yaml, yamlBase: base };
+  }
+  for (const d of yaml.duplicateKeys) {
+    findings.push({ code: 'duplicate-key', severity: 'warning', span: at(d.span), message: `${d.message}: YAML keeps only the last value for a key, so the earlier one is ignored.` });
+  }
+  findings.push(...commentLineFindings(body, base, yaml));
+  const root = yaml.value;
+  if (root === null) {
+    if (context === 'part') findings.push({ code: 'empty-cloud-config', severity: 'warning', span: at({ start: 0, end: Math.min(body.length, body.indexOf('\n') < 0 ? body.length : body.indexOf('\n')) }), message: `No configuration in this part: ${skipped}.` });
+    return { findings, specs, yaml, yamlBase: base };
+  }
+  if (!(root instanceof PyDict)) {
+    findings.push({ code: 'root-not-mapping', severity: 'error', span: at(rootSpan(yaml) ?? { start: 0, end: 0 }), message: `The top level is not a mapping: ${skipped}.` });
+    return { findings, specs, yaml, yamlBase: base };
+  }
+  const howOrigin = root.originOf('merge_how');
+  const typeOrigin = root.originOf('merge_type');
+  const how = root.get('merge_how');
+  const mergeHowUsed = how !== undefined && how !== null;
+  for (const [key, origin] of [
+    ['merge_how', howOrigin],
+    ['merge_type', typeOrigin],
+  ] as const) {
+    if (!origin) continue;
+    const value = root.get(key) as PyValue;
+    if (value === null) continue;
+    const used = key === 'merge_how' || !mergeHowUsed;
+    const spans = spansOfValue(value, origin.value, body);
+    const valueSpan = at(spans.span ?? origin.value);
+    const site: SpecSite = {
+      source: key,
+      keySpan: origin.key ? at(origin.key) : undefined,
+      valueSpan,
+      form: typeof value === 'string' ? 'string' : 'list',
+      text: typeof value === 'string' ? body.slice(spans.span!.start, spans.span!.end) : undefined,
+      value,
+      spans: shiftSpans(spans, base),
+      used,
+    };
+    const lintOptions = { context, label: key, span: valueSpan, customMergers: options.customMergers, companion: headerSpec, first: true };
+    if (used) {
+      // Offsets inside a double-quoted string with escapes are approximate.
+      site.lint = typeof value === 'string' ? lintStringSpec(value, valueSpan.start, lintOptions) : lintListSpec(value, site.spans, lintOptions);
+      findings.push(...site.lint.findings);
+    } else {
+      findings.push({
+        code: 'leftover-merge-type',
+        severity: 'warning',
+        span: site.keySpan ?? valueSpan,
+        message:
+          'merge_type is not read because merge_how is present: it stays in the data as an ordinary key, is written to cloud-config.txt, and is later used as that file\'s spec when cloud-init combines user-data with vendor and system config (a spec there without dict() makes all user-data disappear).',
+      });
+    }
+    specs.push(site);
+  }
+  if (kind === 'confd' && howOrigin) {
+    findings.push({
+      code: 'confd-merge-how',
+      severity: 'info',
+      span: at(howOrigin.key ?? howOrigin.value),
+      message:
+        'In a cloud.cfg.d drop-in, this spec only decides how this file merges into the drop-ins whose names sort after it (by default the alphabetically last file wins). It cannot append to cloud.cfg, vendor-data or user-data lists.',
+    });
+  }
+  findings.push(...nestedSpecFindings(root, base));
+  return { findings, specs, yaml, yamlBase: base };
+}
+
+function shiftSpans(spans: ValueSpans, base: number): ValueSpans {
+  if (!base) return spans;
+  const shift = (s?: TextSpan) => (s ? { start: s.start + base, end: s.end + base } : undefined);
+  return {
+    span: shift(spans.span),
+    outer: shift(spans.outer),
+    items: spans.items?.map((i) => shiftSpans(i, base)),
+    entries: spans.entries ? new Map([...spans.entries].map(([k, v]) => [k, { key: shift(v.key), value: shiftSpans(v.value, base) }])) : undefined,
+  };
+}
+
+function rootSpan(yaml: YamlLoadResult): TextSpan | undefined {
+  const contents = yaml.documents[0]?.contents as { range?: [number, number, number] } | null | undefined;
+  return contents?.range ? { start: contents.range[0], end: contents.range[1] } : undefined;
+}
+
+/** A second `#cloud-config` line, or `#include` inside a cloud-config body: only comments there. */
+function commentLineFindings(body: string, base: number, yaml: YamlLoadResult): Finding[] {
+  const findings: Finding[] = [];
+  const multiline = multilineScalarSpans(yaml);
+  const lines = body.split('\n');
+  let offset = 0;
+  let sawHeader = false;
+  for (const line of lines) {
+    const trimmed = line.trim().toLowerCase();
+    const inScalar = multiline.some((s) => offset >= s.start && offset < s.end);
+    if (!inScalar && trimmed.startsWith('#')) {
+      const start = offset + (line.length - line.trimStart().length);
+      const span = { start: base + start, end: base + offset + line.trimEnd().length };
+      if (/^#cloud-config\s*$/.test(trimmed)) {
+        if (sawHeader) {
+          findings.push({ code: 'second-header', severity: 'warning', span, message: 'A second #cloud-config line is only a YAML comment: this is still one part. To add another part, use a separate file or a MIME multipart.' });
+        }
+        sawHeader = true;
+      } else if (/^#include(-once)?\b/.test(trimmed)) {
+        findings.push({ code: 'include-in-body', severity: 'warning', span, message: '#include inside a cloud-config is only a YAML comment: nothing is included. An include must be its own part (a file or MIME part starting with #include).' });
+      }
+    }
+    offset += line.length + 1;
+  }
+  return findings;
+}
+
+/** Spans of scalars that cover several lines (block or multi-line quoted), where `#` lines are content. */
+function multilineScalarSpans(yaml: YamlLoadResult): TextSpan[] {
+  const spans: TextSpan[] = [];
+  if (!yaml.ok) return spans;
+  const visit = (value: PyValue, span: TextSpan | undefined, depth: number) => {
+    if (depth > 200) return;
+    if (typeof value === 'string' && span && value.includes('\n')) spans.push(span);
+    if (value instanceof PyDict) for (const e of value.items()) visit(e.value, e.origin?.value, depth + 1);
+    else if (Array.isArray(value)) {
+      const origins = getListOrigins(value);
+      value.forEach((v, i) => visit(v, origins?.[i]?.value, depth + 1));
+    }
+  };
+  visit(yaml.value, undefined, 0);
+  return spans;
+}
+
+/** `merge_how` below the top level is plain data. */
+function nestedSpecFindings(root: PyDict, base: number): Finding[] {
+  const findings: Finding[] = [];
+  const visit = (value: PyValue, depth: number) => {
+    if (depth > 50 || findings.length > 50) return;
+    if (value instanceof PyDict) {
+      for (const e of value.items()) {
+        if ((e.key === 'merge_how' || e.key === 'merge_type') && depth > 0 && e.origin?.key) {
+          findings.push({ code: 'nested-merge-how', severity: 'warning', span: { start: e.origin.key.start + base, end: e.origin.key.end + base }, message: `Only a top-level ${e.key} is read as a merge spec: here it is ordinary data.` });
+        }
+        visit(e.value, depth + 1);
+      }
+    } else if (Array.isArray(value)) for (const v of value) visit(v, depth + 1);
+  };
+  visit(root, 0);
+  return findings;
+}
+
+/* ------------------------------------------------------------------ MIME */
+
+function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions): DocumentAnalysis {
+  const findings: Finding[] = [];
+  const specs: SpecSite[] = [];
+  const blob = convertUserDataBlob(new TextEncoder().encode(text));
+  if (blob.error) {
+    findings.push({ code: 'mime-invalid', severity: 'error', span: { start: 0, end: 0 }, message: `cloud-init cannot process this user-data (${blob.error}): no part is used at all.` });
+    return { info, findings, specs };
+  }
+  let yaml: YamlLoadResult | undefined;
+  let yamlBase: number | undefined;
+  let cloudConfigBodies = 0;
+  for (const container of blob.containers) {
+    if (!container.isMultipart && container.span) {
+      findings.push({ code: 'mime-boundary', severity: 'error', span: container.span, message: `This ${container.contentType} part has no usable boundary (${container.defects.join(', ') || 'not split'}): cloud-init cannot find the parts inside it.` });
+    }
+  }
+  for (const leaf of blob.leaves) {
+    if (leaf.container) continue;
+    const type = leaf.contentType === 'text/plain' || leaf.contentType === 'text/x-shellscript' ? sniffContentType(leaf.text ?? leaf.payload) ?? leaf.contentType : leaf.contentType;
+    const mergeHeaders = leaf.headers.filter((h) => /^(x-)?merge-type$/i.test(h.name));
+    for (const h of mergeHeaders) {
+      const span = h.span ?? { start: 0, end: 0 };
+      const nameSpan = { start: span.start, end: span.start + h.name.length };
+      const exact = h.name === 'Merge-Type' || h.name === 'X-Merge-Type';
+      if (!exact) {
+        const fixed = h.name.toLowerCase().startsWith('x-') ? 'X-Merge-Type' : 'Merge-Type';
+        findings.push({
+          code: 'header-case',
+          severity: 'warning',
+          span: nameSpan,
+          message: `cloud-init matches this header name case-sensitively: '${h.name}' is ignored. Write '${fixed}'.`,
+          fixes: [{ title: `Change to '${fixed}'`, edits: [{ span: nameSpan, newText: fixed }], preferred: true }],
+        });
+      }
+      if (GZIP_TYPES.has(leaf.contentType)) {
+        findings.push({ code: 'gzip-headers-dropped', severity: 'warning', span: nameSpan, message: 'This part is gzip-compressed: cloud-init replaces it by its decompressed content and keeps only the filename and Launch-Index, so this merge header is dropped. Put the spec in the compressed content (merge_how) instead.' });
+      }
+    }
+    // The header spec cloud-init reads: Merge-Type, else X-Merge-Type (first non-empty), exact case.
+    const chosenName = ['Merge-Type', 'X-Merge-Type'].find((n) => leaf.headerDict[n]);
+    const chosen = chosenName ? { ...leaf.headers.find((h) => h.name === chosenName)!, value: leaf.headerDict[chosenName] } : undefined;
+    let headerSpec: ParsedSpec | undefined;
+    let headerWholeSpec: Finding[] = [];
+    if (chosen && !GZIP_TYPES.has(leaf.contentType) && type === 'text/cloud-config') {
+      const valueStart = chosen.valueStart ?? chosen.span?.start ?? 0;
+      const value = chosen.value;
+      const lint = lintStringSpec(value, valueStart, { context: 'part', label: chosen.name, span: { start: valueStart, end: valueStart + value.length }, customMergers: options.customMergers });
+      specs.push({ source: chosen.name as 'Merge-Type', headerName: chosen.name, keySpan: chosen.span ? { start: chosen.span.start, end: chosen.span.start + chosen.name.length } : undefined, valueSpan: { start: valueStart, end: valueStart + value.length }, form: 'string', text: value, value, used: true, lint });
+      // Whole-spec checks belong to the body + header combination; they are added below
+      // only when the body has no spec of its own (then the header alone decides).
+      findings.push(...lint.findings.filter((f) => !WHOLE_SPEC_CODES.has(f.code)));
+      headerWholeSpec = lint.findings.filter((f) => WHOLE_SPEC_CODES.has(f.code));
+      try {
+        headerSpec = parseStringSpec(value);
+      } catch {
+        headerSpec = undefined;
+      }
+    }
+    const literalBody = leaf.span && leaf.text !== null && !/^(base64|quoted-printable)$/i.test(pyStrip(leaf.transferEncoding ?? ''));
+    if (type === 'text/cloud-config' && literalBody && leaf.span) {
+      const body = text.slice(leaf.span.start, leaf.span.end);
+      const result = analyzeCloudConfig(body, leaf.span.start, 'cloud-config', options, headerSpec);
+      findings.push(...result.findings);
+      specs.push(...result.specs);
+      cloudConfigBodies++;
+      if (cloudConfigBodies === 1) {
+        yaml = result.yaml;
+        yamlBase = result.yamlBase;
+      }
+      const bodySpec = result.specs.find((s) => s.used);
+      if (headerSpec && bodySpec) findings.push(...bodyOverridesHeader(bodySpec, headerSpec, chosen!));
+      if (!bodySpec) findings.push(...headerWholeSpec);
+    } else {
+      findings.push(...headerWholeSpec);
+    }
+  }
+  return { info, findings, specs, yaml, yamlBase, mime: { leaves: blob.leaves } };
+}
+
+const WHOLE_SPEC_CODES = new Set(['no-dict-merger', 'merger-unreachable', 'list-merger-unreachable', 'str-append-unreachable']);
+
+/** Body and header specs are concatenated: for a type both name, the body's merger wins. */
+function bodyOverridesHeader(body: SpecSite, header: ParsedSpec, headerField: { name: string; span?: TextSpan }): Finding[] {
+  const bodyNames = new Set((body.lint?.spec?.mergers ?? []).map((m) => String(m.name).replace(/^m_/, '')));
+  const shadowed = header.mergers.map((m) => String(m.name).replace(/^m_/, '')).filter((n) => bodyNames.has(n));
+  if (!shadowed.length || !headerField.span) return [];
+  return [
+    {
+      code: 'body-overrides-header',
+      severity: 'info',
+      span: headerField.span,
+      message: `The body's ${body.source} comes first, so its ${shadowed.map((n) => `${n}()`).join(', ')} win${shadowed.length === 1 ? 's' : ''} over the same merger${shadowed.length === 1 ? '' : 's'} in ${headerField.name}; the header only fills in the types the body does not name.`,
+    },
+  ];
+}

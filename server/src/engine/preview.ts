@@ -1,0 +1,210 @@
+/**
+ * The merged preview: a header that lists every part with its effective
+ * spec (and every part cloud-init drops, with the reason), followed by
+ * exactly what `cloud-config-merge` prints; plus, for every output line, the
+ * source that supplied it and what it overrode. The CLI's `--format preview`
+ * and the editor's preview both come from here.
+ */
+import { PyValue } from './values';
+import { pyRepr } from './pyrepr';
+import { ParsedMerger } from './spec/parse';
+import { dumpPyYamlWithLines, pyKeyDisplay } from './yaml/dump';
+import { CloudInitVersion } from './spec/parse';
+import { Locator, PartEffect, SourceLocation, collectProvenance, formatPath, partEffects, textLocator } from './provenance';
+import { IncludeFailure, IncludeResolver } from './userdata/process';
+import { PartReport, UserDataRun, runHandlerParts, runUserData } from './userdata/run';
+import { decodeUtf8Surrogateescape } from './userdata/mime';
+import { mergeConfD } from './system/confd';
+import { assembleBoot, BootInputs } from './system/boot';
+import { MergerFactory } from './merge/construct';
+import { Limits } from './limits';
+
+export type PreviewMode = 'user-data' | 'handler' | 'confd' | 'boot';
+
+export interface PreviewFile {
+  name: string;
+  bytes: Uint8Array;
+  headers?: Record<string, string>;
+}
+
+export interface PreviewOptions {
+  version?: CloudInitVersion;
+  includes?: IncludeResolver;
+  onIncludeFailure?: IncludeFailure;
+  instanceData?: unknown;
+  launchIndex?: number;
+  limits?: Limits;
+  customMergers?: ReadonlyMap<string, MergerFactory>;
+  /** Boot mode: which roles the files play besides user-data. */
+  boot?: Omit<BootInputs, 'userData'>;
+}
+
+export interface PreviewEntry {
+  /** 0-based line in `text`. */
+  line: number;
+  /** The path in display form (`runcmd[0]`). */
+  path: string;
+  source: SourceLocation | null;
+  /** Values of earlier parts this one replaced, and new values that lost, with the reason. */
+  history: Array<{ what: PartEffect['what']; reason: string; from?: SourceLocation | null; at?: SourceLocation | null }>;
+}
+
+export interface PreviewPart {
+  label: string;
+  file: string;
+  status: 'merged' | 'dropped' | 'not-merged';
+  spec?: string;
+  reason?: string;
+}
+
+export interface PreviewModel {
+  text: string;
+  /** What `cloud-config-merge` prints for the same files: the tail of `text`. */
+  body: string;
+  headerLineCount: number;
+  entries: PreviewEntry[];
+  parts: PreviewPart[];
+  /** cloud-init itself would fail: the body is empty and this says why. */
+  failure?: string;
+}
+
+export const PREVIEW_BODY_MARKER = '# ---- what cloud-init writes ----';
+
+/** `list(append)+dict(no_replace)` for a parsed spec, whatever form it was written in. */
+export function formatSpec(mergers: ParsedMerger[]): string {
+  return mergers
+    .map((m) => {
+      const name = typeof m.name === 'string' ? m.name : pyRepr(m.name);
+      const options = Array.isArray(m.options) && m.options.every((o) => typeof o === 'string') ? (m.options as string[]).join(',') : pyRepr(m.options);
+      return `${name}(${options})`;
+    })
+    .join('+');
+}
+
+export function buildPreview(mode: PreviewMode, files: PreviewFile[], options: PreviewOptions = {}): PreviewModel {
+  const runOptions = { ...options, trace: true };
+  if (mode === 'user-data' || mode === 'handler') {
+    const run = mode === 'handler' ? runHandlerParts(files, runOptions) : runUserData(files, runOptions);
+    return userDataPreview(mode, run, options.version);
+  }
+  if (mode === 'confd') {
+    const result = mergeConfD(files, { version: options.version, trace: true, instanceData: options.instanceData, customMergers: options.customMergers, cloudCfg: options.boot?.cloudCfg, order: options.boot?.confdOrder });
+    const locate = textLocator([...result.files.map((f) => (f.read ? { name: f.file.name, text: f.read.text } : null)), result.cloudCfg ? { name: options.boot?.cloudCfg?.name ?? 'cloud.cfg', text: result.cloudCfg.read.text } : null]);
+    const parts: PreviewPart[] = result.files
+      .slice()
+      .sort((a, b) => (a.rank ?? 1e9) - (b.rank ?? 1e9))
+      .map((f) => ({
+        label: f.used ? `priority ${(f.rank ?? 0) + 1}` : 'ignored',
+        file: f.file.name,
+        status: f.used ? 'merged' : 'not-merged',
+        spec: f.step?.spec ? formatSpec(f.step.spec) + (f.step.defaulted ? ' (default)' : '') : undefined,
+        reason: f.used ? f.read?.warnings.join('; ') || undefined : 'the name does not end in .cfg',
+      }));
+    return valuePreview('cloud.cfg.d drop-ins (the first listed wins by default)', result.value, locate, parts, result.notes);
+  }
+  const boot = assembleBoot({ userData: files, ...options.boot }, runOptions);
+  const parts: PreviewPart[] = boot.layers.map((l) => ({ label: l.layer, file: l.layer, status: 'merged', spec: l.step?.spec ? formatSpec(l.step.spec) + (l.step.defaulted ? ' (default)' : '') : undefined }));
+  // The final value is re-read from cloud-config.txt, so user-data values are found by path in the user-data run.
+  const ud = boot.userData;
+  const userDataSources = new Map<string, SourceLocation | null>();
+  if (ud?.result) for (const e of collectProvenance(ud.result, userDataLocator(ud)).entries) userDataSources.set(displayPath(e.path), e.location);
+  return valuePreview('boot-time layering (user-data > vendor-data2 > vendor-data > datasource > system)', boot.value, () => null, parts, boot.notes, (path) => userDataSources.get(path) ?? null);
+}
+
+/** Where the values of each handled part live in the input files. */
+export function userDataLocator(run: UserDataRun): Locator {
+  const blobTexts = new Map<number, string>();
+  const blobText = (i: number): string => {
+    const cached = blobTexts.get(i);
+    if (cached !== undefined) return cached;
+    const text = decodeUtf8Surrogateescape(run.sources[i].bytes);
+    blobTexts.set(i, text);
+    return text;
+  };
+  return textLocator(
+    run.reports.map((r) => {
+      const source = run.sources[r.part.blob]?.name ?? '?';
+      if (r.jinja?.rendered !== undefined) return { name: source, text: r.jinja.rendered, note: `position in the rendered template of ${r.part.filename}` };
+      if (r.part.span && r.part.text !== null) return { name: source, text: blobText(r.part.blob), base: r.part.span.start };
+      if (r.part.text !== null) return { name: source, text: r.part.text, note: `position in the decoded part ${r.part.filename}` };
+      return null;
+    }),
+  );
+}
+
+function describePart(run: UserDataRun, r: PartReport): PreviewPart {
+  const file = run.sources[r.part.blob]?.name ?? '?';
+  const label = `${r.part.filename} (${r.part.contentType})`;
+  const h = r.handled;
+  if (r.disposition === 'merged' && h) {
+    const spec = h.kind === 'jsonp' ? 'JSON patch' : `${formatSpec(h.effective ?? [])}${h.defaulted ? ' (default)' : h.body && h.header ? ` (${h.body.key} + ${h.header.name})` : h.body ? ` (${h.body.key})` : h.header ? ` (${h.header.name})` : ''}`;
+    return { label, file, status: 'merged', spec };
+  }
+  if (r.disposition === 'failed' || r.disposition === 'jinja-ignored' || r.disposition === 'filtered-out' || r.disposition === 'unhandled') {
+    return { label, file, status: 'dropped', reason: r.note };
+  }
+  return { label, file, status: 'not-merged', reason: r.note };
+}
+
+function headerLines(title: string, parts: PreviewPart[], notes: string[] = []): string[] {
+  const lines = [`# Cloud-Config Merge preview: ${title}`, '# Parts, in the order cloud-init reads them:'];
+  parts.forEach((p, i) => {
+    const where = p.file && p.file !== p.label ? ` from ${p.file}` : '';
+    if (p.status === 'merged') lines.push(`#   ${i + 1}. ${p.label}${where}: merged with ${p.spec ?? '(no spec)'}`);
+    else if (p.status === 'dropped') lines.push(`#   ${i + 1}. ${p.label}${where}: DROPPED. ${p.reason ?? ''}`.trimEnd());
+    else lines.push(`#   ${i + 1}. ${p.label}${where}: not merged. ${p.reason ?? ''}`.trimEnd());
+  });
+  if (!parts.length) lines.push('#   (none)');
+  for (const n of notes) lines.push(`# Note: ${n}`);
+  lines.push(PREVIEW_BODY_MARKER);
+  return lines.map((l) => l.replace(/[\r\n]+/g, ' '));
+}
+
+function userDataPreview(mode: PreviewMode, run: UserDataRun, _version?: CloudInitVersion): PreviewModel {
+  const parts = run.reports.map((r) => describePart(run, r));
+  const title = mode === 'handler' ? 'each file fed to the cloud-config part handler' : 'user-data parts merged as cloud-init merges them';
+  if (run.fatal || run.renderError) {
+    const failure = run.fatal ? `cloud-init fails before merging anything: ${run.fatal.pyType}: ${run.fatal.message}` : `writing cloud-config.txt fails: ${run.renderError}`;
+    const header = headerLines(title, parts, [failure]);
+    return { text: header.join('\n') + '\n', body: '', headerLineCount: header.length, entries: [], parts, failure };
+  }
+  const header = headerLines(title, parts, run.messages.filter((m) => m.level !== 'info').map((m) => m.message));
+  const locate = userDataLocator(run);
+  const body = run.cloudConfigTxt;
+  const prefix = body.slice(0, Math.max(0, body.indexOf('---')));
+  const entries = run.result === null ? [] : lineEntries(run.result, locate, header.length + prefix.split('\n').length - 1, run.reports.flatMap((r) => partEffects(r.handled?.events, locate)));
+  return { text: header.join('\n') + '\n' + body, body, headerLineCount: header.length, entries, parts };
+}
+
+function valuePreview(title: string, value: PyValue, locate: Locator, parts: PreviewPart[], notes: string[], override?: (path: string) => SourceLocation | null): PreviewModel {
+  const header = headerLines(title, parts, notes);
+  const dumped = dumpPyYamlWithLines(value);
+  const entries = lineEntries(value, locate, header.length, [], dumped, override);
+  return { text: header.join('\n') + '\n' + dumped.text, body: dumped.text, headerLineCount: header.length, entries, parts };
+}
+
+function displayPath(path: PyValue[]): string {
+  return formatPath(path.map((s) => (typeof s === 'number' ? s : pyKeyDisplay(s))));
+}
+
+function lineEntries(
+  value: PyValue,
+  locate: Locator,
+  offset: number,
+  effects: PartEffect[],
+  dumped = dumpPyYamlWithLines(value),
+  override?: (path: string) => SourceLocation | null,
+): PreviewEntry[] {
+  const provenance = new Map(collectProvenance(value, locate).entries.map((e) => [displayPath(e.path), e.location]));
+  const history = new Map<string, PreviewEntry['history']>();
+  for (const e of effects) {
+    const key = displayPath(e.path);
+    const list = history.get(key) ?? [];
+    list.push({ what: e.what, reason: e.reason, from: e.from, at: e.at });
+    history.set(key, list);
+  }
+  return dumped.lines.map((l) => {
+    const path = formatPath(l.path);
+    return { line: l.line + offset, path, source: override ? override(path) : (provenance.get(path) ?? null), history: history.get(path) ?? [] };
+  });
+}

@@ -1,0 +1,128 @@
+/**
+ * Provenance: for every path of a merged value, the file, line and column
+ * that supplied it; and, for every part, what it overrode and what it lost.
+ * Values carry their origins through merging (values.ts), so this only has
+ * to walk the result and resolve origins to places in files.
+ */
+import { Origin, PyDict, PyValue, getListOrigins } from './values';
+import { pyStr } from './pyrepr';
+import { MergeEvent, PathSegment } from './merge/trace';
+import { LineIndex } from './text/lineIndex';
+
+/** A place in a file; lines and columns are 0-based (LSP style); `toDisplay` makes them 1-based. */
+export interface SourceLocation {
+  file: string;
+  /** Index of the source in the caller's table (a part, a file). */
+  source: number;
+  line: number;
+  character: number;
+  endLine: number;
+  endCharacter: number;
+  /** Present when the position is only approximate (encoded or rendered parts). */
+  note?: string;
+}
+
+export interface ProvenanceEntry {
+  path: PathSegment[];
+  location: SourceLocation | null;
+  /** Location of the key, for mapping entries. */
+  keyLocation?: SourceLocation | null;
+}
+
+/** Turns an origin into a file location; mode-specific (parts, drop-ins, files). */
+export type Locator = (origin: Origin, which: 'value' | 'key') => SourceLocation | null;
+
+/** A locator over plain texts: origin.source indexes `files`, offsets are `base[source] + offset`. */
+export function textLocator(files: Array<{ name: string; text: string; base?: number; note?: string } | null>): Locator {
+  const indexes = new Map<number, LineIndex>();
+  return (origin, which) => {
+    const file = files[origin.source];
+    if (!file) return null;
+    const span = which === 'key' ? origin.key : origin.value;
+    if (!span) return null;
+    let index = indexes.get(origin.source);
+    if (!index) indexes.set(origin.source, (index = new LineIndex(file.text)));
+    const base = file.base ?? 0;
+    const start = index.position(base + span.start);
+    const end = index.position(base + span.end);
+    return { file: file.name, source: origin.source, line: start.line, character: start.character, endLine: end.line, endCharacter: end.character, note: file.note };
+  };
+}
+
+export interface CollectOptions {
+  /** Stop after this many entries (aliases can make a small file expand enormously). */
+  limit?: number;
+}
+
+export function collectProvenance(value: PyValue, locate: Locator, options: CollectOptions = {}): { entries: ProvenanceEntry[]; truncated: boolean } {
+  const limit = options.limit ?? 100_000;
+  const entries: ProvenanceEntry[] = [];
+  const stack: Array<{ value: PyValue; path: PathSegment[]; ancestors: Set<object> }> = [{ value, path: [], ancestors: new Set() }];
+  while (stack.length) {
+    const { value: current, path, ancestors } = stack.pop()!;
+    if (current === null || typeof current !== 'object' || ancestors.has(current)) continue;
+    const nextAncestors = new Set(ancestors).add(current);
+    const children: Array<{ segment: PathSegment; child: PyValue; origin?: Origin }> = [];
+    if (current instanceof PyDict) {
+      for (const { key, value: child, origin } of current.items()) children.push({ segment: key, child, origin });
+    } else if (Array.isArray(current)) {
+      const origins = getListOrigins(current);
+      current.forEach((child, i) => children.push({ segment: i, child, origin: origins?.[i] }));
+    }
+    for (const { segment, child, origin } of children) {
+      if (entries.length >= limit) return { entries, truncated: true };
+      const childPath = [...path, segment];
+      entries.push({ path: childPath, location: origin ? locate(origin, 'value') : null, keyLocation: origin?.key ? locate(origin, 'key') : undefined });
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ value: children[i].child, path: [...path, children[i].segment], ancestors: nextAncestors });
+  }
+  return { entries, truncated: false };
+}
+
+/** What one part changed, in words with places. */
+export interface PartEffect {
+  path: PathSegment[];
+  what: 'overrode' | 'lost' | 'deleted';
+  reason: string;
+  /** Where the value that lost (or was overridden) came from. */
+  from?: SourceLocation | null;
+  /** Where the winning or rejected new value is. */
+  at?: SourceLocation | null;
+}
+
+export function partEffects(events: MergeEvent[] | undefined, locate: Locator, limit = 1000): PartEffect[] {
+  const effects: PartEffect[] = [];
+  for (const e of events ?? []) {
+    if (effects.length >= limit) break;
+    switch (e.kind) {
+      case 'replaced':
+        effects.push({ path: e.path, what: 'overrode', reason: e.reason, from: e.oldOrigin ? locate(e.oldOrigin, 'value') : null, at: e.origin ? locate(e.origin, 'value') : null });
+        break;
+      case 'deleted':
+        effects.push({ path: e.path, what: 'deleted', reason: e.reason, from: e.oldOrigin ? locate(e.oldOrigin, 'value') : null, at: e.origin ? locate(e.origin, 'value') : null });
+        break;
+      case 'kept':
+        effects.push({ path: e.path, what: 'lost', reason: e.reason, from: e.oldOrigin ? locate(e.oldOrigin, 'value') : null, at: e.origin ? locate(e.origin, 'value') : null });
+        break;
+      case 'dropped-items':
+        effects.push({ path: e.path, what: 'lost', reason: `${e.rejected.length} item(s) dropped: ${e.reason}`, at: e.origin ? locate(e.origin, 'value') : null });
+        break;
+      default:
+        break;
+    }
+  }
+  return effects;
+}
+
+/** `runcmd[0].name` style display of a path. */
+export function formatPath(path: PathSegment[]): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else {
+      const text = pyStr(seg as PyValue);
+      out += out ? `.${text}` : text;
+    }
+  }
+  return out || '(root)';
+}

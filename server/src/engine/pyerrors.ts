@@ -1,0 +1,31 @@
+/**
+ * A Python exception as cloud-init would raise it. The class name decides
+ * what cloud-init does next (a `ValueError` in a part is logged with its
+ * message and, since 23.3, listed as SCHEMA_ERROR; other exceptions are
+ * logged with a traceback), so it is kept beside the message.
+ */
+export type PyErrorType =
+  | 'ValueError'
+  | 'ImportError'
+  | 'ModuleNotFoundError'
+  | 'KeyError'
+  | 'TypeError'
+  | 'IndexError'
+  | 'AttributeError'
+  | 'RuntimeError'
+  | 'Exception';
+
+export class PyError extends Error {
+  constructor(
+    readonly pyType: PyErrorType,
+    message: string,
+  ) {
+    super(message);
+    this.name = pyType;
+  }
+
+  /** True where Python's `except ValueError` would catch it. */
+  get isValueError(): boolean {
+    return this.pyType === 'ValueError';
+  }
+}

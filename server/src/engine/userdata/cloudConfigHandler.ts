@@ -1,0 +1,130 @@
+/**
+ * The cloud-config part handler (spec §1.1, §3.6): each part is merged into
+ * the accumulated mapping with ITS OWN spec (body spec + header spec, else
+ * `dict(replace)+list()+str()`); nothing carries over between parts; a part
+ * that fails is skipped and leaves the accumulation untouched.
+ */
+import { PyDict, PyValue, TextSpan } from '../values';
+import { PyError } from '../pyerrors';
+import { pyLStrip } from '../pystr';
+import { loadYaml, YamlLoadResult } from '../yaml/load';
+import { CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, extractBodySpec, parseStringSpec } from '../spec/parse';
+import { DEFAULT_PART_SPEC } from '../spec/defaults';
+import { constructMergers, MergerFactory } from '../merge/construct';
+import { MergeEvent, MergeTracer } from '../merge/trace';
+import { applyJsonPatch } from './jsonpatch';
+import { specSpansFor } from './specSpans';
+
+export const MERGE_HEADERS = ['Merge-Type', 'X-Merge-Type'] as const;
+
+/** What happened to one part in the handler. */
+export interface HandledPart {
+  filename: string;
+  /** How the payload was read: YAML, or a JSON patch. */
+  kind: 'yaml' | 'jsonp';
+  merged: boolean;
+  body?: { key: 'merge_how' | 'merge_type'; raw: PyValue; spec?: ParsedSpec };
+  header?: { name: (typeof MERGE_HEADERS)[number]; value: string; spec?: ParsedSpec };
+  /** The spec actually used (after defaults), when it got that far. */
+  effective?: ParsedMerger[];
+  defaulted?: boolean;
+  /** `merge_type` stayed in the data because `merge_how` was present (§4.5). */
+  leftoverMergeType?: boolean;
+  /** Why the part was skipped, in cloud-init's terms. */
+  error?: { pyType: string; message: string; stage: 'yaml' | 'spec' | 'construct' | 'merge' | 'jsonp'; span?: TextSpan; detail?: string };
+  /** The YAML load of the payload (kept for provenance and diagnostics). */
+  yaml?: YamlLoadResult;
+  /** Merge steps, when tracing. */
+  events?: MergeEvent[];
+}
+
+export interface HandlerOptions {
+  version?: CloudInitVersion;
+  trace?: boolean;
+  /** Origin source index to stamp on the values of each part. */
+  sourceOf?: (partIndex: number) => number;
+  customMergers?: ReadonlyMap<string, MergerFactory>;
+}
+
+export class CloudConfigHandler {
+  /** The accumulated config (`cloud_buf`); null until a part is attempted. */
+  buffer: PyValue | null = null;
+  readonly fileNames: string[] = [];
+  /** Parts that failed with a ValueError (listed as SCHEMA_ERROR since cloud-init 23.3). */
+  readonly valueErrorNames: string[] = [];
+  readonly handled: HandledPart[] = [];
+
+  constructor(private readonly options: HandlerOptions = {}) {}
+
+  /** `handle_part` for a cloud-config, jsonp or rendered-jinja part. */
+  handlePart(contentType: string, filename: string, payload: string, headers: Record<string, string>, source = 0): HandledPart {
+    const record: HandledPart = { filename, kind: contentType === 'text/cloud-config-jsonp' ? 'jsonp' : 'yaml', merged: false };
+    this.handled.push(record);
+    if (this.buffer === null || this.fileNames.length === 0) this.buffer = new PyDict();
+    const events: MergeEvent[] = [];
+    const tracer: MergeTracer | undefined = this.options.trace ? { event: (e) => events.push(e) } : undefined;
+    try {
+      if (record.kind === 'jsonp') this.buffer = this.mergePatch(payload, record);
+      else this.buffer = this.mergePart(payload, headers, record, source, tracer);
+      this.fileNames.push(filename.replace(/[\n\r\t]/g, ' ').trim());
+      record.merged = true;
+    } catch (e) {
+      if (!(e instanceof PyError)) throw e;
+      record.error ??= { pyType: e.pyType, message: e.message, stage: e instanceof SpecError ? (e.stage === 'parse' ? 'spec' : 'construct') : 'merge', span: e instanceof SpecError ? e.span : undefined };
+      if (e.isValueError) this.valueErrorNames.push(filename);
+    }
+    if (tracer) record.events = events;
+    return record;
+  }
+
+  private mergePart(payload: string, headers: Record<string, string>, record: HandledPart, source: number, tracer?: MergeTracer): PyValue {
+    let headerText = '';
+    for (const name of MERGE_HEADERS) {
+      const value = headers[name] ?? '';
+      if (value) {
+        headerText = value;
+        record.header = { name, value };
+        break;
+      }
+    }
+    // 22.4.2's loader accepts !!python/unicode; today's plain safe_load rejects it.
+    const loaded = loadYaml(payload, { source, pythonUnicodeTag: this.options.version === '22.4' });
+    record.yaml = loaded;
+    if (!loaded.ok || !(loaded.value instanceof PyDict)) {
+      const detail = !loaded.ok ? loaded.error.message : loaded.value === null ? 'the document is empty' : 'the top level is not a mapping';
+      record.error = { pyType: 'ValueError', message: 'empty cloud config', stage: 'yaml', span: loaded.ok ? undefined : loaded.error.span, detail };
+      throw new PyError('ValueError', 'empty cloud config');
+    }
+    const config = loaded.value;
+    const { extraction, parse } = extractBodySpec(config, specSpansFor(loaded, payload), this.options.version);
+    if (extraction.key) record.body = { key: extraction.key, raw: extraction.raw };
+    record.leftoverMergeType = extraction.leftoverMergeType;
+    const body = parse();
+    if (record.body) record.body.spec = body;
+    let header: ParsedSpec;
+    try {
+      header = parseStringSpec(headerText, 0, this.options.version);
+    } catch (e) {
+      if (e instanceof SpecError) record.error = { pyType: e.pyType, message: e.message, stage: 'spec', detail: `in the ${record.header?.name} header` };
+      throw e;
+    }
+    if (record.header) record.header.spec = header;
+    let effective = [...body.mergers, ...header.mergers];
+    record.defaulted = effective.length === 0;
+    if (record.defaulted) effective = DEFAULT_PART_SPEC().mergers;
+    record.effective = effective;
+    const root = constructMergers(effective, { tracer, modules: this.options.customMergers });
+    return root.merge(this.buffer as PyValue, config);
+  }
+
+  private mergePatch(payload: string, record: HandledPart): PyValue {
+    let text = pyLStrip(payload);
+    if (text.startsWith('#cloud-config-jsonp')) text = text.slice('#cloud-config-jsonp'.length);
+    const result = applyJsonPatch(this.buffer as PyValue, text);
+    if (!result.ok) {
+      record.error = { pyType: result.pyType, message: result.message, stage: 'jsonp' };
+      throw new PyError(result.pyType as PyError['pyType'], result.message);
+    }
+    return result.value;
+  }
+}

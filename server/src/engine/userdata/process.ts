@@ -1,0 +1,414 @@
+/**
+ * User-data processing (spec §3.1–§3.4): raw blobs → the flat list of parts
+ * that cloud-init hands to its part handlers, with MIME, gzip, `#include`,
+ * `#cloud-config-archive`, content sniffing, part names and launch indexes
+ * exactly as `UserDataProcessor` produces them.
+ */
+import { PyBytes, PyDict, PySet, PyValue, TextSpan } from '../values';
+import { pyClassName } from '../values';
+import { pyRepr, pyStr, pyStrRepr } from '../pyrepr';
+import { pySplitLines, pyStrip, pyLStrip } from '../pystr';
+import { loadYaml } from '../yaml/load';
+import { convertUserDataBlob, decodeUtf8Surrogateescape, encodeUtf8Surrogateescape, gunzipPart } from './mime';
+import { HeaderList, setFilename } from './headers';
+import { PartRoute, ProcessingMessage, UserDataPart } from './parts';
+import { ARCHIVE_TYPE, CLOUD_CONFIG_TYPE, GZIP_TYPES, INCLUDE_TYPES, NOT_MULTIPART_TYPE, sniffContentType } from './sniff';
+import { Limits, DEFAULT_LIMITS } from '../limits';
+
+/** An input to user-data processing: a file given by the user, or one reached by `#include`. */
+export interface UserDataSource {
+  /** Display name (a path or a URL). */
+  name: string;
+  bytes: Uint8Array;
+  /** Set for sources reached through `#include`. */
+  includedBy?: { source: number; url: string };
+}
+
+/** How `#include` URLs are answered. Nothing here ever touches the network by itself. */
+export interface IncludeResolver {
+  read(url: string): { ok: true; bytes: Uint8Array; name: string } | { ok: false; message: string };
+}
+
+/** cloud-init's `features.ERROR_ON_USER_DATA_FAILURE`, true in 22.4.2 and today. */
+export type IncludeFailure = 'error' | 'skip';
+
+export interface ProcessOptions {
+  includes?: IncludeResolver;
+  onIncludeFailure?: IncludeFailure;
+  limits?: Limits;
+}
+
+export interface ProcessResult {
+  parts: UserDataPart[];
+  sources: UserDataSource[];
+  messages: ProcessingMessage[];
+  /** Set when cloud-init's processing itself would raise: then no user-data is used at all. */
+  fatal?: { pyType: string; message: string; source?: number; span?: TextSpan };
+}
+
+class FatalUserDataError extends Error {
+  constructor(
+    readonly pyType: string,
+    message: string,
+    readonly source?: number,
+    readonly span?: TextSpan,
+  ) {
+    super(message);
+  }
+}
+
+/** A part on its way to being attached. */
+interface PendingPart {
+  contentType: string;
+  declaredType: string | null;
+  headers: HeaderList;
+  text: string | null;
+  bytes: Uint8Array | null;
+  /** The filename Python's `get_filename()` reports before attaching. */
+  filename: string | null;
+  source: number;
+  route: PartRoute[];
+  span?: TextSpan;
+}
+
+export function processUserData(inputs: Array<{ name: string; bytes: Uint8Array }>, options: ProcessOptions = {}): ProcessResult {
+  const processor = new UserDataProcessor(options);
+  const sources: UserDataSource[] = inputs.map((i) => ({ name: i.name, bytes: i.bytes }));
+  processor.sources = sources;
+  try {
+    sources.forEach((_, i) => processor.processSource(i, [], 0));
+  } catch (e) {
+    if (e instanceof FatalUserDataError) {
+      return { parts: [], sources, messages: processor.messages, fatal: { pyType: e.pyType, message: e.message, source: e.source, span: e.span } };
+    }
+    throw e;
+  }
+  return { parts: processor.parts, sources, messages: processor.messages };
+}
+
+class UserDataProcessor {
+  sources: UserDataSource[] = [];
+  readonly parts: UserDataPart[] = [];
+  readonly messages: ProcessingMessage[] = [];
+  private readonly limits: Limits;
+  private readonly includeOnceCache = new Map<string, Uint8Array>();
+
+  constructor(private readonly options: ProcessOptions) {
+    this.limits = options.limits ?? DEFAULT_LIMITS;
+  }
+
+  /** `convert_string` + `_process_msg` for one blob. */
+  processSource(source: number, route: PartRoute[], depth: number): void {
+    const blob = this.sources[source].bytes;
+    const converted = convertUserDataBlob(blob, { maxBytes: this.limits.maxDecompressedBytes });
+    if (converted.error) {
+      // convert_string raising (e.g. a MIME blob that is not UTF-8) aborts all processing.
+      const limit = converted.errorType === 'GzipCapExceeded' ? ' (limit maxDecompressedBytes)' : '';
+      throw new FatalUserDataError(converted.errorType ?? 'Exception', (converted.errorMessage ?? converted.error) + limit, source);
+    }
+    const baseRoute: PartRoute[] = [...route, ...(converted.gzipped ? [{ via: 'gzip' as const }] : [])];
+    converted.leaves.forEach((leaf, index) => {
+      const leafRoute: PartRoute[] = converted.kind === 'mime' ? [...baseRoute, { via: 'mime', leaf: index }] : [...baseRoute, { via: 'blob' }];
+      const headers = new HeaderList(leaf.headers.map((h) => ({ name: h.name, value: h.value })));
+      this.processPart(
+        {
+          contentType: leaf.contentType,
+          declaredType: leaf.contentType,
+          headers,
+          text: leaf.text,
+          bytes: leaf.text === null ? leaf.payload : null,
+          filename: leaf.filename,
+          source,
+          route: leafRoute,
+          span: converted.gzipped ? undefined : leaf.span,
+        },
+        depth,
+      );
+    });
+  }
+
+  private processPart(part: PendingPart, depth: number): void {
+    let declared: string | null = part.contentType;
+    let payload: string | Uint8Array | null = part.text ?? part.bytes;
+    let wasCompressed = false;
+    if (declared && GZIP_TYPES.has(declared)) {
+      const result = gunzipPart(toBytes(payload), { maxBytes: this.limits.maxDecompressedBytes });
+      if (!result.ok) {
+        const length = payload === null ? 0 : typeof payload === 'string' ? payload.length : payload.length;
+        this.userDataFailure(`Failed decompressing payload from ${declared} of length ${length} due to: ${result.message}`, part, 'gzip-failed');
+        return;
+      }
+      payload = result.text;
+      declared = null;
+      wasCompressed = true;
+    }
+    const original = declared ?? 'text/plain';
+    let type: string | null = null;
+    if (original === 'text/plain' || original === NOT_MULTIPART_TYPE || original === 'text/x-shellscript') {
+      type = payload === null ? null : sniffContentType(payload);
+    }
+    type ??= original;
+
+    let current = part;
+    if (wasCompressed) {
+      // A new part replaces the compressed one: only the filename and Launch-Index survive.
+      const headers = new HeaderList([
+        { name: 'Content-Type', value: type },
+        { name: 'MIME-Version', value: '1.0' },
+      ]);
+      if (part.filename) setFilename(headers, part.filename);
+      const launchIndex = part.headers.get('Launch-Index');
+      if (launchIndex !== null) headers.replace('Launch-Index', launchIndex);
+      const text = reDecodeStoredPayload(payload as string, type);
+      current = { ...part, headers, text: text.text, bytes: text.bytes, filename: part.filename || null, route: [...part.route, { via: 'gzip' }], span: undefined };
+    }
+    if (type !== original) current.headers.replace('Content-Type', type);
+    current = { ...current, contentType: type, declaredType: part.declaredType };
+
+    if (INCLUDE_TYPES.has(type)) {
+      this.doInclude(typeof payload === 'string' ? payload : '', current, depth);
+      return;
+    }
+    if (type === ARCHIVE_TYPE) {
+      this.explodeArchive(typeof payload === 'string' ? payload : '', current);
+      return;
+    }
+    this.attach(current);
+  }
+
+  /** `_attach_part`: name it `part-NNN` if it has no file name, note its launch index. */
+  private attach(part: PendingPart): void {
+    if (this.parts.length >= this.limits.maxParts) {
+      throw new FatalUserDataError('LimitError', `more than ${this.limits.maxParts} user-data parts (limit maxParts)`, part.source);
+    }
+    const number = this.parts.length + 1;
+    let filename = part.filename;
+    if (!filename) {
+      filename = `part-${String(number).padStart(3, '0')}`;
+      setFilename(part.headers, filename);
+    }
+    attachLaunchIndex(part);
+    this.parts.push({
+      number,
+      contentType: part.contentType,
+      declaredType: part.declaredType !== part.contentType ? part.declaredType : null,
+      filename,
+      headers: part.headers.list,
+      headerDict: { ...part.headers.toDict(), 'Content-Type': part.contentType },
+      text: part.text,
+      bytes: part.bytes,
+      blob: part.source,
+      route: part.route,
+      span: part.span,
+      launchIndex: part.headers.get('Launch-Index'),
+    });
+  }
+
+  /** `_do_include`: one URL per line; `#include-once` switches caching on for the lines after it. */
+  private doInclude(content: string, part: PendingPart, depth: number): void {
+    let once = false;
+    for (let line of pySplitLines(content)) {
+      const lower = line.toLowerCase();
+      if (lower.startsWith('#include-once')) {
+        line = pyLStrip(line.slice('#include-once'.length));
+        once = true;
+      } else if (lower.startsWith('#include')) {
+        line = pyLStrip(line.slice('#include'.length));
+        once = false;
+      }
+      if (line.startsWith('#')) continue;
+      const url = pyStrip(line);
+      if (!url) continue;
+      let bytes = once ? this.includeOnceCache.get(url) : undefined;
+      let name = url;
+      if (!bytes) {
+        const answer = this.options.includes?.read(url) ?? { ok: false as const, message: `${url}: not fetched (remote includes are never fetched)` };
+        if (!answer.ok) {
+          const message = answer.message.includes(url) ? answer.message : `${answer.message} for url: ${url}`;
+          this.userDataFailure(message, part, 'include-unreachable');
+          continue;
+        }
+        bytes = answer.bytes;
+        name = answer.name;
+        if (once) this.includeOnceCache.set(url, bytes);
+      }
+      if (depth + 1 > this.limits.maxIncludeDepth) {
+        // cloud-init recurses without a bound and dies with RecursionError.
+        throw new FatalUserDataError('RecursionError', `#include nesting deeper than ${this.limits.maxIncludeDepth} (an include loop?) at ${url}`, part.source, part.span);
+      }
+      this.sources.push({ name, bytes, includedBy: { source: part.source, url } });
+      this.processSource(this.sources.length - 1, [...part.route, { via: 'include', url, once }], depth + 1);
+    }
+  }
+
+  /** `_explode_archive`: a YAML list of entries, attached as they are (no sniffing of declared types, no includes). */
+  private explodeArchive(archive: string, part: PendingPart): void {
+    const loaded = loadYaml(archive, { source: part.source });
+    let entries: PyValue[] = [];
+    if (!loaded.ok) {
+      this.warn(`Failed loading yaml blob. ${loaded.error.message}`, part, 'archive-invalid-yaml');
+    } else if (Array.isArray(loaded.value)) {
+      entries = loaded.value;
+    } else if (loaded.value instanceof PySet) {
+      entries = loaded.value.values();
+    } else if (loaded.value !== null) {
+      this.warn(`Failed loading yaml blob. Yaml load allows (<class 'list'>, <class 'set'>) root types, but got ${pyClassName(loaded.value)} instead`, part, 'archive-not-a-list');
+    }
+    entries.forEach((raw, entryIndex) => {
+      const entry = typeof raw === 'string' ? PyDict.from([['content', raw]]) : raw;
+      if (!(entry instanceof PyDict)) return;
+      const fail = (pyType: string, message: string) => {
+        throw new FatalUserDataError(pyType, `#cloud-config-archive entry ${entryIndex + 1}: ${message}`, part.source, part.span);
+      };
+      const content = entry.has('content') ? (entry.get('content') as PyValue) : '';
+      let type = entry.get('type') ?? null;
+      if (!type || (typeof type !== 'string' && !pyTruthyScalar(type))) {
+        const fallback = content instanceof PyBytes ? 'application/octet-stream' : CLOUD_CONFIG_TYPE;
+        if (typeof content !== 'string' && !(content instanceof PyBytes)) fail('AttributeError', `${pyStrRepr(pyClassName(content))} object has no attribute 'lower'`);
+        type = sniffContentType(content instanceof PyBytes ? content.bytes : (content as string), fallback);
+      }
+      if (typeof type !== 'string') return fail('AttributeError', `${pyStrRepr(pyClassName(type))} object has no attribute 'split'`);
+      const slash = type.indexOf('/');
+      if (slash < 0) return fail('ValueError', `type ${pyStrRepr(type)} has no '/': not enough values to unpack (expected 2, got 1)`);
+      const main = type.slice(0, slash);
+      const sub = type.slice(slash + 1);
+      const headers = new HeaderList();
+      let text: string | null;
+      let bytes: Uint8Array | null = null;
+      if (main === 'text') {
+        let body: string;
+        if (content instanceof PyBytes) {
+          try {
+            body = new TextDecoder('utf-8', { fatal: true }).decode(content.bytes);
+          } catch {
+            return fail('UnicodeDecodeError', "'utf-8' codec can't decode the content");
+          }
+        } else if (typeof content === 'string') body = content;
+        else return fail('TypeError', `MIMEText cannot take a ${pyClassName(content)} as content`);
+        // MIMEText keeps the text exactly (us-ascii 7bit, else utf-8 base64).
+        const ascii = /^[\x00-\x7f]*$/.test(body);
+        headers.add('Content-Type', `text/${sub}; charset="${ascii ? 'us-ascii' : 'utf-8'}"`);
+        headers.add('MIME-Version', '1.0');
+        headers.add('Content-Transfer-Encoding', ascii ? '7bit' : 'base64');
+        text = body;
+      } else {
+        headers.add('Content-Type', type);
+        headers.add('MIME-Version', '1.0');
+        const stored = content instanceof PyBytes ? content.bytes : typeof content === 'string' ? content : null;
+        if (stored === null) return fail('TypeError', `cannot use a ${pyClassName(content)} as a part payload`);
+        const decoded = reDecodeStoredPayload(stored, type);
+        text = decoded.text;
+        bytes = decoded.bytes;
+      }
+      let filename: string | null = null;
+      if (entry.has('filename')) {
+        filename = pyStr(entry.get('filename') as PyValue);
+        setFilename(headers, filename);
+      }
+      if (entry.has('launch-index')) headers.add('Launch-Index', pyStr(entry.get('launch-index') as PyValue));
+      const reserved = new Set(['content', 'filename', 'type', 'launch-index', 'content-disposition', 'number-attachments', 'content-type']);
+      for (const key of entry.keys()) {
+        if (typeof key !== 'string') return fail('AttributeError', `${pyStrRepr(pyClassName(key))} object has no attribute 'lower'`);
+        if (reserved.has(key.toLowerCase())) continue;
+        const value = entry.get(key) as PyValue;
+        if (value === null) headers.add(key, '');
+        else if (typeof value === 'string') headers.add(key, value);
+        else return fail('TypeError', `header ${pyStrRepr(key)}: sequence item 0: expected str instance, ${pyClassName(value)} found (${pyRepr(value)})`);
+      }
+      this.attach({
+        contentType: pyContentType(main === 'text' ? `text/${sub}` : type),
+        declaredType: null,
+        headers,
+        text,
+        bytes,
+        filename,
+        source: part.source,
+        route: [...part.route, { via: 'archive', entry: entryIndex }],
+        span: undefined,
+      });
+    });
+  }
+
+  /** cloud-init's `_handle_error`: fatal with ERROR_ON_USER_DATA_FAILURE (the default), else a warning. */
+  private userDataFailure(message: string, part: PendingPart, code: string): void {
+    if ((this.options.onIncludeFailure ?? 'error') === 'error') {
+      throw new FatalUserDataError('Exception', message, part.source, part.span);
+    }
+    this.warn(message, part, code);
+  }
+
+  private warn(message: string, part: PendingPart, code: string): void {
+    this.messages.push({ level: 'warning', message, blob: part.source, span: part.span, code });
+  }
+}
+
+/** `Message.get_content_type()` for a Content-Type value: before any `;`, lowercased, exactly one `/`. */
+function pyContentType(value: string): string {
+  const type = pyStrip(value.split(';')[0]).toLowerCase();
+  return type.split('/').length === 2 ? type : 'text/plain';
+}
+
+function pyTruthyScalar(v: PyValue): boolean {
+  return !(v === null || v === false || v === 0n || v === 0);
+}
+
+function toBytes(payload: string | Uint8Array | null): Uint8Array {
+  if (payload === null) return new Uint8Array();
+  return typeof payload === 'string' ? encodeUtf8Surrogateescape(payload) : payload;
+}
+
+/**
+ * A payload that cloud-init stores with `set_payload(str)` and no charset is
+ * read back with `get_payload(decode=True)`: ASCII text as is, anything else
+ * through Python's raw-unicode-escape codec, then decoded as UTF-8 with
+ * surrogate escapes for text types. Non-ASCII text therefore comes back
+ * mangled, exactly as it does in cloud-init.
+ */
+function reDecodeStoredPayload(stored: string | Uint8Array, type: string): { text: string | null; bytes: Uint8Array | null } {
+  const bytes = typeof stored === 'string' ? rawUnicodeEscape(stored) : stored;
+  if (type.toLowerCase().startsWith('text/')) return { text: decodeUtf8Surrogateescape(bytes), bytes: null };
+  return { text: null, bytes };
+}
+
+/** Python `s.encode('ascii')`, falling back to `s.encode('raw-unicode-escape')`. */
+export function rawUnicodeEscape(s: string): Uint8Array {
+  const out: number[] = [];
+  for (const ch of s) {
+    const cp = ch.codePointAt(0) as number;
+    if (cp >= 0xdc80 && cp <= 0xdcff) out.push(cp - 0xdc00);
+    else if (cp < 0x100) out.push(cp);
+    else {
+      const escape = cp < 0x10000 ? '\\u' + cp.toString(16).padStart(4, '0') : '\\U' + cp.toString(16).padStart(8, '0');
+      for (const c of escape) out.push(c.charCodeAt(0));
+    }
+  }
+  return Uint8Array.from(out);
+}
+
+/** `_attach_launch_index`: a cloud-config's `launch-index` key becomes a header unless one is there. */
+function attachLaunchIndex(part: PendingPart): void {
+  const header = part.headers.get('Launch-Index');
+  let index: PyValue = null;
+  if (part.contentType === CLOUD_CONFIG_TYPE && part.text !== null && !/[\udc80-\udcff]/.test(part.text)) {
+    const loaded = loadYaml(part.text, { source: part.source });
+    if (loaded.ok && loaded.value instanceof PyDict && loaded.value.size > 0) index = loaded.value.get('launch-index') ?? null;
+  }
+  if (header !== null) index = header;
+  if (index === null) return;
+  const asInt = pyInt(index);
+  if (asInt !== null) part.headers.add('Launch-Index', asInt.toString());
+}
+
+/** Python `int(x)` for the values a launch index can be, or null where it raises. */
+export function pyInt(value: PyValue): bigint | null {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'boolean') return value ? 1n : 0n;
+  if (typeof value === 'number') return Number.isFinite(value) ? BigInt(Math.trunc(value)) : null;
+  if (typeof value === 'string') {
+    const text = pyStrip(value);
+    if (!/^[-+]?\d+(?:_\d+)*$/.test(text)) return null;
+    return BigInt(text.replace(/_/g, ''));
+  }
+  if (value instanceof PyBytes) return pyInt(new TextDecoder().decode(value.bytes));
+  return null;
+}

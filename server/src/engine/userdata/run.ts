@@ -1,0 +1,208 @@
+/**
+ * One consumption of user-data (or vendor-data): process the blobs into
+ * parts, apply the launch-index filter, hand each part to its handler in
+ * order, and write `cloud-config.txt` as cloud-init does (spec §3.5–§3.7).
+ */
+import { PyValue } from '../values';
+import { CloudInitVersion } from '../spec/parse';
+import { MergerFactory } from '../merge/construct';
+import { dumpPyYaml } from '../yaml/dump';
+import { CloudConfigHandler, HandledPart } from './cloudConfigHandler';
+import { renderCloudInitJinja } from './jinja';
+import { ProcessingMessage, UserDataPart } from './parts';
+import { IncludeFailure, IncludeResolver, ProcessResult, UserDataSource, processUserData, pyInt } from './process';
+import { CLOUD_CONFIG_TYPE, JINJA_TYPE, JSONP_TYPE, NOT_MULTIPART_TYPE, SHELL_TYPES, sniffContentType } from './sniff';
+import { decodeUtf8Surrogateescape } from './mime';
+import { Limits } from '../limits';
+
+export type PartDisposition =
+  | 'merged'
+  | 'failed'
+  | 'shell-script'
+  | 'boothook'
+  | 'part-handler'
+  | 'jinja-ignored'
+  | 'excluded'
+  | 'unhandled'
+  | 'empty'
+  | 'filtered-out';
+
+export interface PartReport {
+  part: UserDataPart;
+  disposition: PartDisposition;
+  /** The handler's record for cloud-config, jsonp and rendered jinja parts. */
+  handled?: HandledPart;
+  /** For jinja parts: the rendered text and what it became. */
+  jinja?: { rendered?: string; missingVariables: string[]; subType?: string | null; error?: string };
+  /** One sentence on what cloud-init does with this part and why. */
+  note: string;
+}
+
+export interface UserDataRunOptions {
+  version?: CloudInitVersion;
+  includes?: IncludeResolver;
+  onIncludeFailure?: IncludeFailure;
+  /** Parsed instance data for `## template: jinja` parts; undefined renders with `{}` as the oracle does. */
+  instanceData?: unknown;
+  launchIndex?: number;
+  /** Content types whose handlers are disabled (vendor-data's `disabled_handlers`). */
+  excludedTypes?: string[];
+  trace?: boolean;
+  limits?: Limits;
+  customMergers?: ReadonlyMap<string, MergerFactory>;
+}
+
+export interface UserDataRun {
+  /** The merged config (`cloud_buf`), or null when no cloud-config part was attempted. */
+  result: PyValue | null;
+  /** The exact text of cloud-config.txt ('' when cloud-init writes an empty file). */
+  cloudConfigTxt: string;
+  /** Set when the YAML dump itself raises (cloud-init then writes no file). */
+  renderError?: string;
+  reports: PartReport[];
+  messages: ProcessingMessage[];
+  sources: UserDataSource[];
+  fatal?: ProcessResult['fatal'];
+  handler: CloudConfigHandler;
+}
+
+export function runUserData(inputs: Array<{ name: string; bytes: Uint8Array }>, options: UserDataRunOptions = {}): UserDataRun {
+  const processed = processUserData(inputs, { includes: options.includes, onIncludeFailure: options.onIncludeFailure, limits: options.limits });
+  const handler = new CloudConfigHandler({ version: options.version, trace: options.trace, customMergers: options.customMergers });
+  const messages = [...processed.messages];
+  if (processed.fatal) {
+    // cloud-init raises out of user-data processing: no part is handled, no file is written.
+    return { result: null, cloudConfigTxt: '', reports: [], messages, sources: processed.sources, fatal: processed.fatal, handler };
+  }
+  const reports = processed.parts.map((part) => dispatchPart(part, handler, options, messages));
+  return { ...renderHandlerOutput(handler, options.version), reports, messages, sources: processed.sources, handler };
+}
+
+/** The `handler` mode: each input goes straight to the cloud-config handler, no MIME, no sniffing. */
+export function runHandlerParts(
+  inputs: Array<{ name: string; bytes: Uint8Array; headers?: Record<string, string> }>,
+  options: UserDataRunOptions = {},
+): UserDataRun {
+  const handler = new CloudConfigHandler({ version: options.version, trace: options.trace, customMergers: options.customMergers });
+  const sources: UserDataSource[] = inputs.map((i) => ({ name: i.name, bytes: i.bytes }));
+  const reports: PartReport[] = inputs.map((input, index) => {
+    const text = decodeUtf8Surrogateescape(input.bytes);
+    const part: UserDataPart = {
+      number: index + 1,
+      contentType: CLOUD_CONFIG_TYPE,
+      declaredType: null,
+      filename: input.name,
+      headers: Object.entries(input.headers ?? {}).map(([name, value]) => ({ name, value })),
+      headerDict: input.headers ?? {},
+      text,
+      bytes: null,
+      blob: index,
+      route: [{ via: 'blob' }],
+      span: { start: 0, end: text.length },
+      launchIndex: null,
+    };
+    const handled = handler.handlePart(CLOUD_CONFIG_TYPE, input.name, text, input.headers ?? {}, index);
+    return { part, disposition: handled.merged ? 'merged' : 'failed', handled, note: noteFor(handled) };
+  });
+  return { ...renderHandlerOutput(handler, options.version), reports, messages: [], sources, handler };
+}
+
+function dispatchPart(part: UserDataPart, handler: CloudConfigHandler, options: UserDataRunOptions, messages: ProcessingMessage[]): PartReport {
+  const type = part.contentType;
+  if (options.launchIndex !== undefined && part.launchIndex !== null) {
+    const index = pyInt(part.launchIndex);
+    if (index === null || index !== BigInt(options.launchIndex)) {
+      return { part, disposition: 'filtered-out', note: `Launch-Index ${part.launchIndex} does not match launch index ${options.launchIndex}: the part is dropped.` };
+    }
+  }
+  if (options.excludedTypes?.includes(type)) {
+    return { part, disposition: 'excluded', note: `Handlers for ${type} are disabled (disabled_handlers).` };
+  }
+  const payload = part.text ?? '';
+  if (type === CLOUD_CONFIG_TYPE || type === JSONP_TYPE) {
+    const handled = handler.handlePart(type, part.filename, payload, part.headerDict, part.number - 1);
+    warnIfFailed(handled, part, messages);
+    return { part, disposition: handled.merged ? 'merged' : 'failed', handled, note: noteFor(handled) };
+  }
+  if (type === JINJA_TYPE) return dispatchJinja(part, handler, options, messages);
+  if (SHELL_TYPES.has(type)) return { part, disposition: 'shell-script', note: 'A shell script: cloud-init runs it later; it is not merged.' };
+  if (type === 'text/cloud-boothook') return { part, disposition: 'boothook', note: 'A boothook: cloud-init runs it early at every boot; it is not merged.' };
+  if (type === 'text/part-handler') {
+    return { part, disposition: 'part-handler', note: 'A part-handler: cloud-init imports and runs this Python code, which may handle later parts itself. It is never run here.' };
+  }
+  const hasPayload = part.text !== null ? part.text.length > 0 : (part.bytes?.length ?? 0) > 0;
+  if (!hasPayload) return { part, disposition: 'empty', note: `An empty ${type} part: ignored.` };
+  const first = (part.text ?? '').split('\n', 1)[0].slice(0, 24);
+  const message =
+    type === NOT_MULTIPART_TYPE
+      ? `Unhandled non-multipart (${type}) userdata: '${first}...'`
+      : `Unhandled unknown content-type (${type}) userdata: '${first}...'`;
+  messages.push({ level: 'warning', message, blob: part.blob, part: part.number, code: 'unhandled-part' });
+  return { part, disposition: 'unhandled', note: `No handler for ${type}: cloud-init ignores this part with a warning.` };
+}
+
+function dispatchJinja(part: UserDataPart, handler: CloudConfigHandler, options: UserDataRunOptions, messages: ProcessingMessage[]): PartReport {
+  const rendered = renderCloudInitJinja(part.text ?? '', options.instanceData === undefined ? {} : options.instanceData);
+  if (!rendered.ok) {
+    const message = `Ignoring jinja template for ${part.filename}: ${rendered.message}`;
+    messages.push({ level: 'warning', message, blob: part.blob, part: part.number, code: 'jinja-failed' });
+    return { part, disposition: 'jinja-ignored', jinja: { missingVariables: [], error: rendered.message }, note: message };
+  }
+  const jinja: PartReport['jinja'] = { rendered: rendered.text, missingVariables: rendered.missingVariables };
+  if (rendered.missingVariables.length) {
+    messages.push({
+      level: 'warning',
+      message: `Could not render jinja template variables in file '${part.filename}': ${rendered.missingVariables.map((v) => `'${v}'`).join(', ')}`,
+      blob: part.blob,
+      part: part.number,
+      code: 'jinja-missing-variable',
+    });
+  }
+  if (!rendered.text) return { part, disposition: 'jinja-ignored', jinja, note: 'The template renders to nothing: ignored.' };
+  const subType = sniffContentType(rendered.text);
+  jinja.subType = subType;
+  if (subType === CLOUD_CONFIG_TYPE || subType === JSONP_TYPE) {
+    // The sub-handler is told the type is text/jinja2, so even a rendered jsonp part is read as YAML.
+    const handled = handler.handlePart(JINJA_TYPE, part.filename, rendered.text, part.headerDict, part.number - 1);
+    warnIfFailed(handled, part, messages);
+    return { part, disposition: handled.merged ? 'merged' : 'failed', handled, jinja, note: noteFor(handled) };
+  }
+  if (subType === 'text/x-shellscript') return { part, disposition: 'shell-script', jinja, note: 'A rendered shell script: run later, not merged.' };
+  const message = `Ignoring jinja template for ${part.filename}. Could not find supported sub-handler for type ${subType === null ? 'None' : subType}`;
+  messages.push({ level: 'warning', message, blob: part.blob, part: part.number, code: 'jinja-no-subhandler' });
+  return { part, disposition: 'jinja-ignored', jinja, note: message };
+}
+
+function warnIfFailed(handled: HandledPart, part: UserDataPart, messages: ProcessingMessage[]): void {
+  if (handled.merged || !handled.error) return;
+  const message = handled.error.pyType === 'ValueError'
+    ? `Failed at merging in cloud config part from ${part.filename}: ${handled.error.message}`
+    : `Failed at merging in cloud config part from ${part.filename}`;
+  messages.push({ level: 'warning', message, blob: part.blob, part: part.number, span: handled.error.span, code: 'part-failed' });
+}
+
+export function noteFor(handled: HandledPart): string {
+  if (handled.merged) return 'Merged.';
+  const e = handled.error;
+  if (!e) return 'Skipped.';
+  const why = e.detail ? `${e.message} (${e.detail})` : e.message;
+  return `Skipped by cloud-init: ${e.pyType}: ${why}.`;
+}
+
+/** `_write_cloud_config`: the exact text of cloud-config.txt. */
+export function renderHandlerOutput(handler: CloudConfigHandler, version: CloudInitVersion = 'current'): { result: PyValue | null; cloudConfigTxt: string; renderError?: string } {
+  if (handler.buffer === null) return { result: null, cloudConfigTxt: '' };
+  const lines = ['#cloud-config', ''];
+  if (handler.fileNames.length) {
+    lines.push(`# from ${handler.fileNames.length} files`, ...handler.fileNames.map((n) => `# ${n || '?'}`), '');
+  }
+  if (version === 'current') {
+    for (const name of handler.valueErrorNames) lines.push(`# Cloud-config part ignored SCHEMA_ERROR: ${name}`);
+  }
+  try {
+    lines.push(dumpPyYaml(handler.buffer));
+  } catch (e) {
+    return { result: handler.buffer, cloudConfigTxt: '', renderError: (e as Error).message };
+  }
+  return { result: handler.buffer, cloudConfigTxt: lines.join('\n') };
+}

@@ -1,0 +1,59 @@
+/** Content sniffing by prefix (spec §3.2 step 3): a pure, case-insensitive prefix test. */
+import { pyLStrip } from '../pystr';
+
+export const CONTENT_TYPES_BY_PREFIX: ReadonlyArray<readonly [string, string]> = [
+  ['#include', 'text/x-include-url'],
+  ['#include-once', 'text/x-include-once-url'],
+  ['#!', 'text/x-shellscript'],
+  ['#cloud-config', 'text/cloud-config'],
+  ['#part-handler', 'text/part-handler'],
+  ['#cloud-boothook', 'text/cloud-boothook'],
+  ['#cloud-config-archive', 'text/cloud-config-archive'],
+  ['#cloud-config-jsonp', 'text/cloud-config-jsonp'],
+  ['## template: jinja', 'text/jinja2'],
+  ['text/x-shellscript-per-boot', 'text/x-shellscript-per-boot'],
+  ['text/x-shellscript-per-instance', 'text/x-shellscript-per-instance'],
+  ['text/x-shellscript-per-once', 'text/x-shellscript-per-once'],
+];
+
+/** Longest prefixes first, so `#cloud-config-archive` is not taken for `#cloud-config`. */
+const SEARCH_ORDER = [...CONTENT_TYPES_BY_PREFIX].sort((a, b) => b[0].length - a[0].length);
+
+/**
+ * `type_from_starts_with`: the content type a payload announces, or
+ * `fallback`. Bytes that are not valid UTF-8 never match.
+ */
+export function sniffContentType(payload: string | Uint8Array, fallback: string | null = null): string | null {
+  let text: string;
+  if (typeof payload === 'string') text = payload;
+  else {
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(payload);
+    } catch {
+      return fallback;
+    }
+  }
+  const lowered = pyLStrip(text.toLowerCase());
+  for (const [prefix, type] of SEARCH_ORDER) {
+    if (lowered.startsWith(prefix)) return type;
+  }
+  return fallback;
+}
+
+export const CLOUD_CONFIG_TYPE = 'text/cloud-config';
+export const JSONP_TYPE = 'text/cloud-config-jsonp';
+export const ARCHIVE_TYPE = 'text/cloud-config-archive';
+export const JINJA_TYPE = 'text/jinja2';
+export const INCLUDE_TYPES = new Set(['text/x-include-url', 'text/x-include-once-url']);
+export const NOT_MULTIPART_TYPE = 'text/x-not-multipart';
+export const SHELL_TYPES = new Set(['text/x-shellscript', 'text/x-shellscript-per-boot', 'text/x-shellscript-per-instance', 'text/x-shellscript-per-once']);
+export const GZIP_TYPES = new Set([
+  'application/gzip',
+  'application/gzip-compressed',
+  'application/gzipped',
+  'application/x-compress',
+  'application/x-compressed',
+  'application/x-gunzip',
+  'application/x-gzip',
+  'application/x-gzip-compressed',
+]);
