@@ -1,0 +1,1022 @@
+/**
+ * Differential test of server/src/engine/userdata/mime.ts against cloud-init
+ * 22.4.2 running on CPython 3.11's email package.
+ *
+ *   node out/test/oracle/mime.diff.js [--cases N] [--seed S] [--python /usr/bin/python3] [--verbose]
+ *
+ * Generates random user-data blobs from a seeded PRNG (nested multiparts,
+ * random / quoted / RFC 2231 / missing / broken boundaries, base64 (also
+ * broken), quoted-printable, x-uuencode, 7bit/8bit bodies, CRLF/LF/CR mixes,
+ * duplicate and oddly-cased headers, folded headers, filenames through
+ * Content-Disposition and name=, non-ASCII text, invalid UTF-8, message/rfc822
+ * and delivery-status parts, gzip parts and gzipped blobs with multiple
+ * members, padding, garbage, bad CRCs) and sends each to one long-lived
+ * Python child that runs cloud-init's own `convert_string`, `walk`,
+ * `is_skippable`, `fully_decoded_payload`, `get_filename`, `dict(part)` and
+ * `decomp_gzip`. Every leaf is compared (content type, filename, headers,
+ * header dict, transfer encoding, decoded payload bytes, decoded text,
+ * defects, gunzip result for gzip types), and so are the skipped multipart
+ * containers, errors, and the raw-body spans. On the first mismatch the blob
+ * is shrunk line by line and a minimal reproducer is printed; exit status 1.
+ */
+
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import * as zlib from 'node:zlib';
+import type * as MimeModule from '../../server/src/engine/userdata/mime';
+
+// Compiled server module, from out/test/oracle/ to server/out/.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const mime = require(join(__dirname, '..', '..', '..', 'server', 'out', 'engine', 'userdata', 'mime')) as typeof MimeModule;
+
+// ---------------------------------------------------------------------------
+// Python side
+
+const PYTHON_ORACLE = String.raw`
+import sys, json, base64, io, gzip, contextlib
+sys.path.insert(0, '/opt/cloudinit-oracle/usr/lib/python3/dist-packages')
+from cloudinit import user_data as ud, util
+
+def b64(b):
+    return base64.b64encode(b).decode('ascii')
+
+def run(blob):
+    res = {}
+    try:
+        with contextlib.closing(gzip.GzipFile(None, 'rb', 1, io.BytesIO(blob))) as gh:
+            gh.read()
+        res['gzipped'] = len(blob) > 0
+    except Exception:
+        res['gzipped'] = False
+    data = util.decomp_gzip(blob, decode=False)
+    res['kind'] = 'mime' if b'mime-version:' in data[0:4096].lower() else 'not-multipart'
+    try:
+        msg = ud.convert_string(blob)
+    except BaseException as e:
+        res['error'] = [type(e).__name__, str(e)]
+        return res
+    leaves = []
+    containers = []
+    try:
+        for idx, part in enumerate(msg.walk()):
+            ctype = part.get_content_type()
+            if ud.is_skippable(part):
+                containers.append({'ctype': ctype, 'defects': [type(d).__name__ for d in part.defects],
+                                   'isMultipart': part.is_multipart(), 'walkIndex': idx})
+                continue
+            leaf = {'ctype': ctype, 'walkIndex': idx}
+            try:
+                leaf['filename'] = part.get_filename()
+            except Exception as e:
+                leaf['filenameError'] = type(e).__name__
+            leaf['headers'] = [[k, v] for k, v in part.items()]
+            leaf['dict'] = [[k, v] for k, v in dict(part).items()]
+            leaf['cte'] = part.get('content-transfer-encoding')
+            raw = part._payload
+            leaf['raw'] = raw if isinstance(raw, str) else None
+            p = util.fully_decoded_payload(part)
+            leaf['defects'] = [type(d).__name__ for d in part.defects]
+            if p is None:
+                leaf['payload'] = None
+                leaf['text'] = None
+            else:
+                leaf['payload'] = b64(part.get_payload(decode=True))
+                leaf['text'] = p if isinstance(p, str) else None
+                if ctype in ud.DECOMP_TYPES:
+                    try:
+                        leaf['gunzip'] = {'ok': util.decomp_gzip(p, quiet=False)}
+                    except util.DecompressionError as e:
+                        leaf['gunzip'] = {'err': str(e)}
+            leaves.append(leaf)
+    except BaseException as e:
+        res['error'] = [type(e).__name__, str(e)]
+        return res
+    res['leaves'] = leaves
+    res['containers'] = containers
+    return res
+
+import binascii, quopri, email.message
+from email._encoded_words import decode_b
+
+def exc(e):
+    return {'err': type(e).__name__, 'msg': str(e)}
+
+def prim(req):
+    data = base64.b64decode(req['b64'])
+    op = req['op']
+    try:
+        if op == 'decode_b':
+            v, d = decode_b(data)
+            return {'ok': b64(v), 'defects': [type(x).__name__ for x in d]}
+        if op == 'a2b':
+            return {'ok': b64(binascii.a2b_base64(data, strict_mode=req['strict']))}
+        if op == 'qp':
+            return {'ok': b64(quopri.decodestring(data))}
+        if op == 'uu':
+            return {'ok': b64(email.message._decode_uu(data))}
+        if op == 'gz':
+            return {'ok': b64(util.decomp_gzip(data, quiet=False, decode=False))}
+        if op == 'utf8':
+            r = {'se': data.decode('utf-8', 'surrogateescape'), 'rep': data.decode('utf-8', 'replace')}
+            try:
+                data.decode('utf-8')
+            except UnicodeDecodeError as e:
+                r['err'] = str(e)
+            return r
+        if op == 'hdr':
+            m = email.message.Message()
+            for k, v in req['headers']:
+                m[k] = v
+            r = {'ctype': m.get_content_type()}
+            try:
+                r['filename'] = m.get_filename()
+            except Exception as e:
+                r['filenameError'] = type(e).__name__
+            try:
+                r['boundary'] = m.get_boundary()
+            except Exception as e:
+                r['boundaryError'] = type(e).__name__
+            return r
+    except Exception as e:
+        return exc(e)
+    raise ValueError(op)
+
+for line in sys.stdin:
+    req = json.loads(line)
+    try:
+        out = prim(req) if 'op' in req else run(base64.b64decode(req['b64']))
+    except BaseException as e:
+        out = {'crash': '%s: %s' % (type(e).__name__, e)}
+    out['id'] = req['id']
+    sys.stdout.write(json.dumps(out) + '\n')
+    sys.stdout.flush()
+`;
+
+interface PyLeaf {
+  ctype: string;
+  walkIndex: number;
+  filename?: string | null;
+  filenameError?: string;
+  headers: [string, string][];
+  dict: [string, string][];
+  cte: string | null;
+  raw: string | null;
+  defects: string[];
+  payload: string | null;
+  text: string | null;
+  gunzip?: { ok?: string; err?: string };
+}
+
+interface PyResult {
+  id: number;
+  crash?: string;
+  gzipped: boolean;
+  kind: 'mime' | 'not-multipart';
+  error?: [string, string];
+  leaves?: PyLeaf[];
+  containers?: { ctype: string; defects: string[]; isMultipart: boolean; walkIndex: number }[];
+}
+
+class Oracle {
+  private child: ChildProcessWithoutNullStreams;
+  private pending = new Map<number, (r: PyResult) => void>();
+  private nextId = 1;
+
+  constructor(python: string) {
+    this.child = spawn(python, ['-c', PYTHON_ORACLE], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stderr.on('data', (d: Buffer) => process.stderr.write(d));
+    createInterface({ input: this.child.stdout }).on('line', (line) => {
+      const r = JSON.parse(line) as PyResult;
+      const resolve = this.pending.get(r.id);
+      this.pending.delete(r.id);
+      resolve?.(r);
+    });
+    this.child.on('exit', (code) => {
+      if (this.pending.size) {
+        console.error(`python oracle exited (${code})`);
+        process.exit(2);
+      }
+    });
+  }
+
+  run(blob: Uint8Array): Promise<PyResult> {
+    return this.request({ b64: Buffer.from(blob).toString('base64') }) as Promise<PyResult>;
+  }
+
+  request(req: Record<string, unknown>): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve as (r: PyResult) => void);
+      this.child.stdin.write(JSON.stringify({ id, ...req }) + '\n');
+    });
+  }
+
+  close(): void {
+    this.child.stdin.end();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Random generation
+
+class Rng {
+  private s: number;
+  constructor(seed: number) {
+    this.s = seed >>> 0 || 1;
+  }
+  next(): number {
+    // mulberry32
+    let t = (this.s = (this.s + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  range(a: number, b: number): number {
+    return a + this.int(b - a + 1);
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[this.int(xs.length)];
+  }
+}
+
+const utf8 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'utf8'));
+
+const SNIPPETS = [
+  '#cloud-config\nruncmd:\n - echo hi\n',
+  '#cloud-config\nmerge_how: dict(recurse_array)+list(append)\npackages: [vim]\n',
+  '#!/bin/sh\necho "h\u00e9llo"\n',
+  '#include\nhttp://example.com/x\n',
+  '\u00e9\u20ac\ud83d\ude00 \u00fcn\u00efc\u00f6d\u00e9\n',
+  'From me to you\n',
+  'key: value\n',
+  ' leading space\n',
+  '\ttabbed: 1\n',
+  '--notaboundary\n',
+  '--\n',
+  'line without eol',
+  '=3D=\n',
+  'a=b;c="d"\n',
+  'Content-Type: text/plain\n',
+  'MIME-Version: 1.0\n',
+  '\n',
+  '\n\n',
+  '   \n',
+  'x'.repeat(100) + '\n',
+  '\u00a0nbsp\u2028ls\n',
+  '\\ backslash "quote"\n',
+];
+
+const TYPES = [
+  'text/cloud-config', 'text/x-shellscript', 'text/plain', 'text/x-include-url', 'text/cloud-boothook',
+  'text/part-handler', 'text/jinja2', 'text/x-not-multipart', 'application/octet-stream', 'TEXT/Cloud-Config',
+  'Text/X-Shellscript', 'text', 'text/plain/extra', '', ' text/plain ', 'text/plain (comment)', 'text/\u00e9',
+  'image/png', 'text/cloud-config-archive',
+];
+const GZIP_TYPES = ['application/x-gzip', 'application/gzip', 'application/x-gzip-compressed', 'application/gzipped', 'application/x-compress'];
+const MERGE_NAMES = ['Merge-Type', 'merge-type', 'X-Merge-Type', 'MERGE-TYPE', 'x-merge-type', 'Merge-type'];
+const MERGE_VALUES = ['list(append)+dict(recurse_array)+str()', 'dict(no_replace,recurse_list)', 'list()+dict()', '', 'x'];
+const CTES = ['base64', 'Base64', 'BASE64', 'base64 ', 'quoted-printable', 'Quoted-Printable', '7bit', '8bit', 'binary', 'x-uuencode', 'uue', 'bogus'];
+const BCHARS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'()+_,-./:=? ";
+const FILENAMES = ['part.txt', 'my file.sh', '\u00e9t\u00e9.txt', '"quoted".txt', '<angle>', ' spaced ', 'a\\b', 'a;b', 'x=y', '', '\u20ac', 'cloud.cfg'];
+
+class Gen {
+  private eolMode: 'lf' | 'crlf' | 'cr' | 'mixed' = 'lf';
+  constructor(private readonly rng: Rng) {}
+
+  eol(): string {
+    switch (this.eolMode) {
+      case 'lf':
+        return '\n';
+      case 'crlf':
+        return '\r\n';
+      case 'cr':
+        return '\r';
+      default:
+        return this.rng.pick(['\n', '\n', '\r\n', '\r\n', '\r']);
+    }
+  }
+
+  /** Convert '\n' in a snippet to the document's line endings. */
+  eols(s: string): string {
+    return s.replace(/\n/g, () => this.eol());
+  }
+
+  text(): string {
+    const r = this.rng;
+    let s = '';
+    const n = r.int(5);
+    for (let i = 0; i < n; i++) s += r.pick(SNIPPETS);
+    if (r.chance(0.02)) s += 'y'.repeat(r.range(8000, 9000)) + '\n';
+    return s;
+  }
+
+  token(len: number): string {
+    let s = '';
+    for (let i = 0; i < len; i++) s += BCHARS[this.rng.int(BCHARS.length)];
+    return s;
+  }
+
+  /** A parameter `name=value` in one of the forms compat32 understands (or not). */
+  param(name: string, value: string): string {
+    const r = this.rng;
+    const quoted = '"' + value.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"';
+    const pct = (bytes: Uint8Array): string => Array.from(bytes, (b) => '%' + b.toString(16).toUpperCase().padStart(2, '0')).join('');
+    const nm = r.chance(0.15) ? name.toUpperCase() : name;
+    switch (r.int(9)) {
+      case 0:
+        return `${nm}=${value}`;
+      case 1:
+      case 2:
+        return `${nm}=${quoted}`;
+      case 3: {
+        let bytes = utf8(value);
+        if (r.chance(0.3)) bytes = Uint8Array.from([...bytes, ...r.pick([[0xe9], [0xe2, 0x82], [0xff, 0x41], [0xf0, 0x90], [0xed, 0xa0, 0x80]])]);
+        const raw = r.chance(0.1) ? '\u00e9\u20ac' : '';
+        return `${nm}*=${r.pick(['utf-8', 'UTF8', 'us-ascii', 'latin-1', 'iso-8859-1', 'bogus', '', 'u8', 'ISO_8859-1:1987'])}'${r.pick(['', 'en'])}'${pct(bytes)}${raw}`;
+      }
+      case 4: {
+        const mid = r.int(value.length + 1);
+        const a = `${nm}*0=${quoted.length > 2 ? '"' + value.slice(0, mid) + '"' : '""'}`;
+        const b = `${nm}*1=${JSON.stringify(value.slice(mid))}`;
+        return r.chance(0.3) ? `${b}; ${a}` : `${a}; ${b}`;
+      }
+      case 5: {
+        const bytes = utf8(value);
+        const mid = r.int(bytes.length + 1);
+        return `${nm}*0*=utf-8''${pct(bytes.subarray(0, mid))}; ${nm}*1*=${pct(bytes.subarray(mid))}`;
+      }
+      case 6:
+        return r.chance(0.2) ? `${nm}*=''${value}; ${nm}*0=${quoted}` : `${nm}*=x'${value}`;
+      case 7:
+        return ` ${nm} = ${quoted} (comment)`;
+      default:
+        return `${nm}=${quoted}`;
+    }
+  }
+
+  contentType(ctype: string, boundary?: string): string {
+    const r = this.rng;
+    const params: string[] = [];
+    if (boundary !== undefined) {
+      params.push(r.chance(0.7) ? (r.chance(0.5) ? `boundary="${boundary}"` : `boundary=${boundary}`) : this.param('boundary', boundary));
+    }
+    if (r.chance(0.3)) params.push(this.param('charset', r.pick(['utf-8', 'us-ascii', 'latin-1', 'UTF-8'])));
+    if (r.chance(0.25)) params.push(this.param('name', r.pick(FILENAMES)));
+    if (r.chance(0.05)) params.push(r.pick(['', 'junk', '=x', 'a="b;c"', 'q="unterminated']));
+    r.chance(0.3) && params.reverse();
+    const sep = r.pick(['; ', ';', ' ; ', ';' + this.eol() + '\t', ';' + this.eol() + ' ']);
+    return [ctype, ...params].join(sep);
+  }
+
+  header(name: string, value: string): string {
+    const r = this.rng;
+    const sep = r.pick([': ', ':', ':  ', ':\t']);
+    let v = value;
+    if (r.chance(0.05)) v = value + ' '; // trailing space
+    return name + sep + v + this.eol();
+  }
+
+  /** Headers for an entity; returns the header block text. */
+  headers(ctype: string | null, extra: { cte?: string; boundary?: string }): string {
+    const r = this.rng;
+    const lines: string[] = [];
+    if (ctype !== null) {
+      const name = r.pick(['Content-Type', 'Content-Type', 'content-type', 'CONTENT-TYPE']);
+      lines.push(this.header(name, this.contentType(ctype, extra.boundary)));
+      if (r.chance(0.04)) lines.push(this.header('Content-Type', this.contentType(r.pick(TYPES))));
+    }
+    if (extra.cte !== undefined) lines.push(this.header(r.pick(['Content-Transfer-Encoding', 'content-transfer-encoding']), extra.cte));
+    if (r.chance(0.3)) {
+      const disp = r.pick(['attachment', 'inline', '', 'form-data']);
+      const ps = r.chance(0.8) ? [this.param('filename', r.pick(FILENAMES))] : [];
+      lines.push(this.header(r.pick(['Content-Disposition', 'content-disposition']), [disp, ...ps].filter((x) => x !== '').join('; ')));
+    }
+    if (r.chance(0.3)) lines.push(this.header(r.pick(MERGE_NAMES), r.pick(MERGE_VALUES)));
+    if (r.chance(0.15)) lines.push(this.header(r.pick(MERGE_NAMES), r.pick(MERGE_VALUES)));
+    if (r.chance(0.1)) lines.push(this.header('Launch-Index', String(r.int(3))));
+    if (r.chance(0.1)) lines.push(this.header(r.pick(['X-Weird!#$', '123', '__proto__', 'constructor', 'X-\u00e9']), 'v'));
+    if (r.chance(0.1)) lines.push('X-Folded: first' + this.eol() + r.pick([' ', '\t', '  ']) + 'second' + this.eol());
+    if (r.chance(0.05)) lines.push(this.header('MIME-Version', '1.0'));
+    for (let i = lines.length - 1; i > 0; i--) {
+      if (r.chance(0.3)) {
+        const j = r.int(i + 1);
+        [lines[i], lines[j]] = [lines[j], lines[i]];
+      }
+    }
+    if (r.chance(0.03)) lines.splice(r.int(lines.length + 1), 0, r.pick(['From someone' + this.eol(), ' cont' + this.eol(), ':novalue' + this.eol(), 'no colon here' + this.eol()]));
+    return lines.join('');
+  }
+
+  base64Body(bytes: Uint8Array): string {
+    const r = this.rng;
+    let b = Buffer.from(bytes).toString('base64');
+    switch (r.int(10)) {
+      case 0:
+        b = b.replace(/=+$/, '');
+        break;
+      case 1: {
+        const p = r.int(b.length + 1);
+        b = b.slice(0, p) + r.pick(['!', ' ', '*', '\u00e9', '-', '_', '\t', '==', '=']) + b.slice(p);
+        break;
+      }
+      case 2:
+        b = b.slice(0, Math.max(0, b.length - r.range(1, 3)));
+        break;
+      case 3:
+        b = b + r.pick(['QUJD', '=', 'Q', '====', 'A=']);
+        break;
+      default:
+        break;
+    }
+    const width = r.pick([76, 76, 60, 4, 1000, 3]);
+    const lines: string[] = [];
+    for (let i = 0; i < b.length; i += width) lines.push(b.slice(i, i + width));
+    return lines.map((l) => l + this.eol()).join('') + (r.chance(0.2) ? this.eol() : '');
+  }
+
+  qpBody(text: string): string {
+    const r = this.rng;
+    const bytes = utf8(text);
+    let out = '';
+    let col = 0;
+    for (const c of bytes) {
+      let piece: string;
+      if (c === 0x0a) {
+        out += this.eol();
+        col = 0;
+        continue;
+      }
+      if (c >= 0x20 && c < 0x7f && c !== 0x3d && !r.chance(0.1)) piece = String.fromCharCode(c);
+      else if (c >= 0x80 && r.chance(0.1)) piece = String.fromCharCode(c); // latin-1 char, not ASCII
+      else piece = '=' + (r.chance(0.1) ? c.toString(16).padStart(2, '0') : c.toString(16).toUpperCase().padStart(2, '0'));
+      if (col + piece.length > 70 && r.chance(0.7)) {
+        out += '=' + r.pick(['\n', '\r\n', '\r', this.eol()]);
+        col = 0;
+      }
+      out += piece;
+      col += piece.length;
+    }
+    if (r.chance(0.2)) out += r.pick(['=', '=G1', '==', '=4', '= ', '=\rX']);
+    return out;
+  }
+
+  uuBody(bytes: Uint8Array): string {
+    const r = this.rng;
+    let out = r.pick(['begin 644 file.txt', 'begin 0o755 x', 'begin x y', 'begin 644']) + this.eol();
+    for (let i = 0; i < bytes.length; i += 45) {
+      const chunk = bytes.subarray(i, i + 45);
+      let line = String.fromCharCode(32 + chunk.length);
+      for (let k = 0; k < chunk.length; k += 3) {
+        const a = chunk[k];
+        const b = chunk[k + 1] ?? 0;
+        const c = chunk[k + 2] ?? 0;
+        for (const v of [a >> 2, ((a & 3) << 4) | (b >> 4), ((b & 15) << 2) | (c >> 6), c & 63]) line += String.fromCharCode(v === 0 ? 96 : 32 + v);
+      }
+      if (r.chance(0.05)) line += '~~';
+      out += line + this.eol();
+    }
+    if (r.chance(0.1)) out += this.eol();
+    out += '`' + this.eol() + (r.chance(0.8) ? 'end' + this.eol() : '');
+    return out;
+  }
+
+  gzipBytes(data: Uint8Array): Uint8Array {
+    return gzipVariant(this.rng, data);
+  }
+
+  leafBody(ctype: string): { cte?: string; body: string } {
+    const r = this.rng;
+    const text = this.text();
+    if (GZIP_TYPES.includes(ctype)) {
+      const inner = r.chance(0.1) ? Uint8Array.from([0xff, 0xfe, 0x41]) : utf8(text);
+      const gz = r.chance(0.9) ? this.gzipBytes(inner) : utf8(text);
+      return { cte: r.chance(0.9) ? 'base64' : undefined, body: this.base64Body(gz) };
+    }
+    if (!r.chance(0.6)) return { body: this.eols(text) };
+    const cte = r.pick(CTES);
+    const lc = cte.toLowerCase();
+    if (lc === 'base64') {
+      const bytes = r.chance(0.1) ? Uint8Array.from({ length: r.int(20) }, () => r.int(256)) : utf8(text);
+      return { cte, body: this.base64Body(bytes) };
+    }
+    if (lc === 'quoted-printable') return { cte, body: this.qpBody(text) };
+    if (lc === 'x-uuencode' || lc === 'uue') return { cte, body: this.uuBody(utf8(text)) };
+    return { cte, body: this.eols(text) };
+  }
+
+  boundary(): string {
+    const r = this.rng;
+    switch (r.int(6)) {
+      case 0:
+        return '===============' + r.int(1e9) + '==';
+      case 1:
+        return 'MIMEBOUNDARY';
+      case 2:
+        return this.token(r.range(1, 3));
+      default:
+        return this.token(r.range(1, 20)).replace(/ +$/, '') || 'b';
+    }
+  }
+
+  multipartBody(boundary: string, depth: number): string {
+    const r = this.rng;
+    const b = r.chance(0.08) ? boundary + 'X' : boundary; // sometimes the wrong boundary throughout
+    let out = '';
+    if (r.chance(0.3)) out += this.eols(this.text());
+    if (r.chance(0.05)) out += this.eol();
+    const n = r.int(5);
+    for (let i = 0; i < n; i++) {
+      const ws = r.chance(0.1) ? r.pick([' ', '\t', ' \t ']) : '';
+      out += '--' + b + ws + this.eol();
+      if (r.chance(0.05)) out += '--' + b + this.eol();
+      if (r.chance(0.03)) out += '--' + b + 'junk' + this.eol();
+      out += this.entity(depth + 1);
+      if (r.chance(0.7)) out += this.eol(); // the line break that belongs to the boundary
+    }
+    const end = r.int(10);
+    if (end < 7) out += '--' + b + '--' + (r.chance(0.1) ? ' ' : '') + this.eol();
+    else if (end < 8) out += '--' + b + '--';
+    if (r.chance(0.2)) out += this.eols(this.text());
+    return out;
+  }
+
+  /** One MIME entity: headers, blank line, body. */
+  entity(depth: number, top = false): string {
+    const r = this.rng;
+    let head = top ? (r.chance(0.9) ? this.header(r.pick(['MIME-Version', 'Mime-Version', 'mime-version']), '1.0') : '') : '';
+    let body: string;
+    const kind = depth >= 4 ? 0 : r.int(top ? 10 : 12);
+    if (kind >= 5 && kind <= 8) {
+      const boundary = this.boundary();
+      const ctype = r.pick(['multipart/mixed', 'multipart/mixed', 'Multipart/Alternative', 'multipart/digest', 'multipart/related']);
+      const noBoundary = r.chance(0.05);
+      head += this.headers(ctype, { boundary: noBoundary ? undefined : boundary, cte: r.chance(0.05) ? 'base64' : undefined });
+      body = this.multipartBody(boundary, depth);
+    } else if (kind === 9) {
+      head += this.headers(r.pick(['message/rfc822', 'message/RFC822', 'message/partial']), {});
+      body = this.entity(depth + 1);
+    } else if (kind === 10) {
+      head += this.headers('message/delivery-status', {});
+      body = '';
+      for (let i = r.int(3); i >= 0; i--) body += this.header('Action', 'failed') + this.header('Status', '5.0.0') + (i ? this.eol() : '');
+    } else {
+      const ctype = r.chance(0.15) ? r.pick(GZIP_TYPES) : r.pick(TYPES);
+      const noType = r.chance(0.1);
+      const lb = this.leafBody(ctype);
+      head += this.headers(noType ? null : ctype, { cte: lb.cte });
+      body = lb.body;
+    }
+    if (top && r.chance(0.03)) head = 'From nobody Mon Jan 1 00:00:00 2024' + this.eol() + head;
+    const sep = r.chance(0.95) ? this.eol() : ''; // missing blank line sometimes
+    return head + sep + body;
+  }
+
+  /** A whole user-data blob before optional gzip. */
+  blob(): Uint8Array {
+    const r = this.rng;
+    this.eolMode = r.pick(['lf', 'lf', 'lf', 'crlf', 'crlf', 'mixed', 'cr'] as const);
+    const k = r.int(20);
+    let s: string;
+    if (k < 15) s = this.entity(0, true);
+    else if (k < 17) s = this.eols(this.text());
+    else if (k < 18) s = this.eols('#cloud-config\n' + 'a: b\n'.repeat(r.range(800, 900)) + 'MIME-Version: 1.0\n');
+    else if (k < 19) return Uint8Array.from({ length: r.int(40) }, () => r.int(256));
+    else s = 'Content-Type: text/plain' + this.eol() + 'mime-VERSION: 1.0' + this.eol() + this.eol() + this.eols(this.text());
+    let bytes = utf8(s);
+    if (r.chance(0.03)) {
+      const p = r.int(bytes.length + 1);
+      const bad = r.pick([[0xe9], [0xff], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xc0, 0x80], [0xf4, 0x90, 0x80, 0x80]]);
+      bytes = Uint8Array.from([...bytes.subarray(0, p), ...bad, ...bytes.subarray(p)]);
+    }
+    return bytes;
+  }
+}
+
+function crc32(b: Uint8Array): number {
+  return zlib.crc32(b) >>> 0;
+}
+
+function le32(n: number): number[] {
+  return [n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, (n >>> 24) & 0xff];
+}
+
+function gzipMember(rng: Rng, data: Uint8Array): number[] {
+  let flags = 0;
+  if (rng.chance(0.1)) flags |= 1;
+  if (rng.chance(0.1)) flags |= 2;
+  if (rng.chance(0.1)) flags |= 4;
+  if (rng.chance(0.2)) flags |= 8;
+  if (rng.chance(0.1)) flags |= 16;
+  if (rng.chance(0.03)) flags |= 0x20;
+  const out: number[] = [0x1f, 0x8b, 8, flags, 0, 0, 0, 0, 0, 3];
+  if (flags & 4) {
+    const n = rng.int(6);
+    out.push(n, 0, ...Array.from({ length: n }, () => rng.int(256)));
+  }
+  if (flags & 8) out.push(...Buffer.from('name.txt'), 0);
+  if (flags & 16) out.push(...Buffer.from('comment'), 0);
+  if (flags & 2) out.push(rng.int(256), rng.int(256));
+  out.push(...zlib.deflateRawSync(data, { level: rng.pick([0, 1, 6, 9]) }));
+  out.push(...le32(crc32(data)), ...le32(data.length));
+  return out;
+}
+
+function gzipVariant(rng: Rng, data: Uint8Array): Uint8Array {
+  let out: number[];
+  const k = rng.int(12);
+  if (k === 0 && data.length > 1) {
+    const mid = rng.int(data.length);
+    out = [...gzipMember(rng, data.subarray(0, mid)), ...gzipMember(rng, data.subarray(mid))];
+  } else out = gzipMember(rng, data);
+  switch (k) {
+    case 1:
+      out.push(...new Array(rng.range(1, 5)).fill(0));
+      break;
+    case 2:
+      out.push(...rng.pick([[0x41], [0x1f], [0x1f, 0x8b], [0, 0, 0x42], [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]]));
+      break;
+    case 3:
+      out = out.slice(0, Math.max(0, out.length - rng.range(1, 12)));
+      break;
+    case 4:
+      out[out.length - 8] ^= 0xff;
+      break;
+    case 5:
+      out[out.length - 1] ^= 0x01;
+      break;
+    case 6:
+      if (out.length > 12) out[rng.range(10, out.length - 9)] ^= 0x55;
+      break;
+    case 7:
+      out.push(...gzipMember(rng, utf8('second member\n')));
+      break;
+    default:
+      break;
+  }
+  return Uint8Array.from(out);
+}
+
+// ---------------------------------------------------------------------------
+// Comparison
+
+function b64(b: Uint8Array): string {
+  return Buffer.from(b).toString('base64');
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** First difference between our result and Python's, or null. */
+function compare(blob: Uint8Array, py: PyResult): string | null {
+  if (py.crash) return `python oracle crashed: ${py.crash}`;
+  let ours: MimeModule.ConvertedBlob;
+  try {
+    ours = mime.convertUserDataBlob(blob);
+  } catch (e) {
+    return `convertUserDataBlob threw: ${(e as Error).stack}`;
+  }
+  if (ours.gzipped !== py.gzipped) return `gzipped: ours ${ours.gzipped}, python ${py.gzipped}`;
+  if (ours.kind !== py.kind) return `kind: ours ${ours.kind}, python ${py.kind}`;
+  if (py.error || ours.error) {
+    if (!py.error) return `ours raised ${ours.error}, python did not`;
+    if (!ours.error) return `python raised ${py.error.join(': ')}, ours did not`;
+    if (ours.errorType !== py.error[0]) return `error type: ours ${ours.errorType}, python ${py.error[0]}`;
+    if (py.error[0] === 'UnicodeDecodeError' && ours.errorMessage !== py.error[1]) return `error: ours ${ours.errorMessage}, python ${py.error[1]}`;
+    return null;
+  }
+  const pyLeaves = py.leaves!;
+  if (ours.leaves.length !== pyLeaves.length) {
+    return `leaf count: ours ${ours.leaves.length} (${ours.leaves.map((l) => l.contentType)}), python ${pyLeaves.length} (${pyLeaves.map((l) => l.ctype)})`;
+  }
+  const pyCont = py.containers!;
+  const ourCont = ours.containers.map((c) => ({ ctype: c.contentType, defects: c.defects, isMultipart: c.isMultipart, walkIndex: c.walkIndex }));
+  if (!same(ourCont, pyCont)) return `containers: ours ${JSON.stringify(ourCont)}, python ${JSON.stringify(pyCont)}`;
+  for (let i = 0; i < pyLeaves.length; i++) {
+    const o = ours.leaves[i];
+    const p = pyLeaves[i];
+    const at = `leaf ${i}`;
+    if (o.walkIndex !== p.walkIndex) return `${at} walk index: ours ${o.walkIndex}, python ${p.walkIndex}`;
+    if (o.contentType !== p.ctype) return `${at} content type: ours ${JSON.stringify(o.contentType)}, python ${JSON.stringify(p.ctype)}`;
+    if (p.filenameError !== undefined || o.filenameError !== undefined) {
+      if (!o.filenameError?.startsWith(String(p.filenameError))) return `${at} filename error: ours ${o.filenameError}, python ${p.filenameError}`;
+    } else if (o.filename !== p.filename) return `${at} filename: ours ${JSON.stringify(o.filename)}, python ${JSON.stringify(p.filename)}`;
+    const hs = o.headers.map((h) => [h.name, h.value]);
+    if (!same(hs, p.headers)) return `${at} headers: ours ${JSON.stringify(hs)}, python ${JSON.stringify(p.headers)}`;
+    if (!same(o.headerDictEntries, p.dict)) return `${at} dict: ours ${JSON.stringify(o.headerDictEntries)}, python ${JSON.stringify(p.dict)}`;
+    for (const [k, v] of p.dict) if (o.headerDict[k] !== v) return `${at} headerDict[${k}]: ours ${JSON.stringify(o.headerDict[k])}`;
+    if (Object.keys(o.headerDict).length !== p.dict.length) return `${at} headerDict size`;
+    if (o.transferEncoding !== p.cte) return `${at} cte: ours ${JSON.stringify(o.transferEncoding)}, python ${JSON.stringify(p.cte)}`;
+    if (!same(o.defects, p.defects)) return `${at} defects: ours ${JSON.stringify(o.defects)}, python ${JSON.stringify(p.defects)}`;
+    if (p.payload === null) {
+      if (!o.container) return `${at}: python payload is None, ours is not a container`;
+    } else {
+      if (o.container) return `${at}: ours is a container, python has a payload`;
+      if (b64(o.payload) !== p.payload) return `${at} payload: ours ${b64(o.payload)}, python ${p.payload}`;
+    }
+    if (o.text !== p.text) return `${at} text: ours ${JSON.stringify(o.text)}, python ${JSON.stringify(p.text)}`;
+    // spans: a literal slice of the source holding the raw payload
+    if (ours.kind === 'mime') {
+      if (o.span) {
+        if (ours.source.slice(o.span.start, o.span.end) !== p.raw) return `${at} span ${JSON.stringify(o.span)} does not hold the raw payload`;
+      } else if (p.raw !== null && p.raw !== '' && ours.source.includes(p.raw) && o.defects.length === 0 && !/\nFrom |^From /.test(p.raw)) {
+        // not a hard requirement, but a literal body should normally get a span
+        return `${at} has no span though its raw payload ${JSON.stringify(p.raw.slice(0, 40))} is literal`;
+      }
+      for (const h of o.headers) {
+        if (h.span && h.valueStart !== undefined) {
+          if (ours.source.slice(h.valueStart, h.span.end) !== h.value) return `${at} header ${h.name} span does not hold its value`;
+          if (!ours.source.startsWith(h.name + ':', h.span.start)) return `${at} header ${h.name} span does not start at its name`;
+        }
+      }
+    }
+    if (p.gunzip) {
+      const g = mime.gunzipPart(o.payload);
+      if (p.gunzip.err !== undefined) {
+        if (g.ok) return `${at} gunzip: ours ok, python DecompressionError ${p.gunzip.err}`;
+        if (g.message !== p.gunzip.err) return `${at} gunzip error: ours ${JSON.stringify(g.message)}, python ${JSON.stringify(p.gunzip.err)}`;
+      } else {
+        if (!g.ok) return `${at} gunzip: ours failed (${g.message}), python ok`;
+        if (g.text !== p.gunzip.ok) return `${at} gunzip text differs`;
+      }
+    }
+  }
+  return null;
+}
+
+const coverage = new Map<string, number>();
+function count(k: string): void {
+  coverage.set(k, (coverage.get(k) ?? 0) + 1);
+}
+
+/** What the generated cases exercised (printed with --verbose). */
+function tally(r: MimeModule.ConvertedBlob): void {
+  if (r.error) count('error ' + r.errorType);
+  for (const c of r.containers) {
+    count('container ' + (c.isMultipart ? 'split' : 'unsplit'));
+    for (const d of c.defects) count('defect ' + d);
+  }
+  for (const l of r.leaves) {
+    for (const d of l.defects) count('defect ' + d);
+    if (l.container) count('leaf message/* container');
+    if (l.filename !== null) count(/[^\x00-\x7f]/.test(l.filename) ? 'filename non-ascii' : 'filename ascii');
+    if (l.filename?.includes('\ufffd')) count('filename with U+FFFD');
+    if (l.filenameError) count('filename error');
+    if (l.text !== null && /[\udc80-\udcff]/.test(l.text)) count('text with surrogateescape');
+    const cte = (l.transferEncoding ?? '').toLowerCase();
+    if (cte) count('cte ' + cte);
+    if (l.span) count('leaf with span');
+    if (l.contentType === 'message/rfc822' && !l.headers.some((h) => h.name.toLowerCase() === 'content-type')) count('digest default type');
+    if (GZIP_TYPES.includes(l.contentType)) {
+      const g = mime.gunzipPart(l.payload);
+      count(g.ok ? 'gunzip ok' : 'gunzip ' + g.errorType);
+    }
+    if (new Set(l.headers.map((h) => h.name.toLowerCase())).size !== l.headers.length) count('duplicate header names');
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Shrinking
+
+function splitKeep(b: Uint8Array): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let start = 0;
+  for (let i = 0; i < b.length; i++) {
+    if (b[i] === 0x0a) {
+      out.push(b.subarray(start, i + 1));
+      start = i + 1;
+    }
+  }
+  if (start < b.length) out.push(b.subarray(start));
+  return out;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  return Uint8Array.from(Buffer.concat(parts));
+}
+
+async function shrink(oracle: Oracle, blob: Uint8Array, wrap: (b: Uint8Array) => Uint8Array): Promise<Uint8Array> {
+  const fails = async (b: Uint8Array): Promise<boolean> => {
+    const w = wrap(b);
+    return compare(w, await oracle.run(w)) !== null;
+  };
+  let lines = splitKeep(blob);
+  let chunk = Math.max(1, lines.length >> 1);
+  while (chunk >= 1) {
+    let changed = false;
+    for (let i = 0; i < lines.length; ) {
+      const cand = [...lines.slice(0, i), ...lines.slice(i + chunk)];
+      if (cand.length < lines.length && (await fails(concat(cand)))) {
+        lines = cand;
+        changed = true;
+      } else i += chunk;
+    }
+    if (!changed) chunk >>= 1;
+  }
+  return concat(lines);
+}
+
+// ---------------------------------------------------------------------------
+
+function arg(name: string, dflt: string): string {
+  const i = process.argv.indexOf(name);
+  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : dflt;
+}
+
+// ---------------------------------------------------------------------------
+// Primitive phase: the decoders and header-parameter logic on random inputs
+
+interface PrimResult {
+  ok?: string;
+  defects?: string[];
+  err?: string;
+  msg?: string;
+  se?: string;
+  rep?: string;
+  ctype?: string;
+  filename?: string | null;
+  filenameError?: string;
+  boundary?: string | null;
+  boundaryError?: string;
+}
+
+function randomBytes(r: Rng, alphabet: string, max: number): Uint8Array {
+  const n = r.int(max + 1);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (r.chance(0.05)) out.push(r.int(256));
+    else out.push(alphabet.charCodeAt(r.int(alphabet.length)) & 0xff);
+  }
+  return Uint8Array.from(out);
+}
+
+function randomHeaderValue(r: Rng): string {
+  const atoms = ['"', '\\', ';', '=', '*', '%', "'", '<', '>', ' ', '(', ')', 'a', 'b', 'x', '0', '1', '*0', '*1', '*0*', '%41', '%e2%82%ac', '%C3', '\u00e9', '\u20ac', '\ud83d\ude00', 'utf-8', 'us-ascii', 'latin-1', 'filename', 'name', 'boundary', 'FileName', '\t', '\u00a0', '\u001c'];
+  let s = r.pick(['text/plain', 'attachment', 'multipart/mixed', '', 'a/b/c', 'TEXT/X-Shellscript ']);
+  const n = r.int(12);
+  for (let i = 0; i < n; i++) s += r.pick(atoms);
+  return s;
+}
+
+async function primitivePhase(oracle: Oracle, seed: number, cases: number): Promise<string | null> {
+  const r = new Rng(seed ^ 0x5eed);
+  const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/====  \r\n!-_';
+  const QP = '=0123456789ABCDEFabcdefgXYZ \t\r\n\u00e9';
+  for (let c = 0; c < cases; c++) {
+    const op = r.pick(['decode_b', 'a2b', 'qp', 'uu', 'gz', 'utf8', 'hdr'] as const);
+    let data: Uint8Array = new Uint8Array(0);
+    let strict = false;
+    let headers: [string, string][] = [];
+    if (op === 'decode_b' || op === 'a2b') {
+      data = randomBytes(r, B64, 24);
+      strict = r.chance(0.5);
+    } else if (op === 'qp') data = randomBytes(r, QP, 24);
+    else if (op === 'uu') {
+      const body = randomBytes(r, ' !"#$%&()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`\n\r', 60);
+      data = Uint8Array.from([...Buffer.from(r.pick(['begin 644 f\n', 'begin 0o7 f\r\n', 'begin x\n', '', 'begin 6_4\n'])), ...body, ...Buffer.from(r.pick(['\nend\n', '', '\n\nend', '\n end \n']))]);
+    } else if (op === 'gz') {
+      const inner = randomBytes(r, 'abc\n', 50);
+      data = r.chance(0.8) ? gzipVariant(r, inner) : inner;
+      if (r.chance(0.3) && data.length) {
+        data = Uint8Array.from(data);
+        data[r.int(data.length)] = r.int(256);
+      }
+      if (r.chance(0.2)) data = data.subarray(0, r.int(data.length + 1));
+    } else if (op === 'utf8') data = randomBytes(r, 'a\x80\xbf\xc0\xc2\xdf\xe0\xa0\xed\x9f\xef\xf0\x90\xf4\x8f\xf5\xff', 12);
+    else {
+      const names = ['Content-Type', 'Content-Disposition', 'content-type', 'CONTENT-DISPOSITION'];
+      const n = r.range(1, 3);
+      for (let i = 0; i < n; i++) headers.push([r.pick(names), randomHeaderValue(r)]);
+    }
+    const req = { op, b64: Buffer.from(data).toString('base64'), strict, headers };
+    const py = (await oracle.request(req)) as PrimResult;
+    const where = `primitive ${op}(${JSON.stringify(op === 'hdr' ? headers : Buffer.from(data).toString('latin1'))}${op === 'a2b' ? ', strict=' + strict : ''})`;
+    const okOrErr = (f: () => Uint8Array): PrimResult => {
+      try {
+        return { ok: b64(f()) };
+      } catch (e) {
+        const pe = e as MimeModule.PyError;
+        return { err: pe.pyType === 'binascii.Error' ? 'Error' : pe.pyType, msg: pe.message };
+      }
+    };
+    let ours: PrimResult;
+    switch (op) {
+      case 'decode_b': {
+        const v = mime.decodeB(data);
+        ours = { ok: b64(v.value), defects: v.defects };
+        break;
+      }
+      case 'a2b':
+        ours = okOrErr(() => mime.a2bBase64(data, strict));
+        break;
+      case 'qp':
+        ours = okOrErr(() => mime.a2bQp(data));
+        break;
+      case 'uu':
+        ours = okOrErr(() => mime.decodeUu(data));
+        if (ours.err && py.err) ours.msg = py.msg; // messages of the inner binascii errors are not compared
+        break;
+      case 'gz': {
+        const g = mime.decompGzipStrict(data);
+        ours = g.ok ? { ok: b64(g.bytes) } : { err: 'DecompressionError', msg: g.error };
+        break;
+      }
+      case 'utf8': {
+        ours = { se: mime.decodeUtf8Surrogateescape(data), rep: undefined };
+        try {
+          mime.decodeUtf8Strict(data);
+        } catch (e) {
+          ours.err = (e as Error).message;
+        }
+        // 'replace' is checked through RFC 2231 utf-8 values; compare the escape round trip too
+        const back = mime.encodeUtf8Surrogateescape(ours.se!);
+        if (b64(back) !== b64(data)) return `${where}: surrogateescape round trip failed`;
+        delete ours.rep;
+        delete py.rep;
+        break;
+      }
+      default: {
+        const d = mime.describeHeaders(headers.map(([name, value]) => ({ name, value })));
+        ours = { ctype: d.contentType };
+        if (d.filenameError) ours.filenameError = d.filenameError.split(':')[0];
+        else ours.filename = d.filename;
+        if (d.boundaryError) ours.boundaryError = d.boundaryError.split(':')[0];
+        else ours.boundary = d.boundary;
+      }
+    }
+    if (JSON.stringify(sortKeys(ours)) !== JSON.stringify(sortKeys(py))) {
+      return `${where}: ours ${JSON.stringify(sortKeys(ours))}, python ${JSON.stringify(sortKeys(py))}`;
+    }
+  }
+  return null;
+}
+
+function sortKeys(o: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o).sort()) {
+    const v = (o as Record<string, unknown>)[k];
+    if (v !== undefined && k !== 'id') out[k] = v;
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const cases = Number(arg('--cases', '4000'));
+  const seed = Number(arg('--seed', '20240601'));
+  const python = arg('--python', '/usr/bin/python3');
+  const verbose = process.argv.includes('--verbose');
+  const oracle = new Oracle(python);
+  const stats = { leaves: 0, containers: 0, errors: 0, gz: 0, notMultipart: 0 };
+  const started = Date.now();
+  for (let c = 0; c < cases; c++) {
+    const rng = new Rng(seed * 1000003 + c);
+    const gen = new Gen(rng);
+    const plain = gen.blob();
+    const gzipWhole = rng.chance(0.08);
+    const wrap = (b: Uint8Array): Uint8Array => (gzipWhole ? gzipVariant(new Rng(seed * 7 + c), b) : b);
+    const blob = wrap(plain);
+    const py = await oracle.run(blob);
+    const diff = compare(blob, py);
+    if (diff) {
+      console.error(`MISMATCH in case ${c} (seed ${seed}${gzipWhole ? ', gzipped blob' : ''}): ${diff}`);
+      const small = await shrink(oracle, plain, wrap);
+      const w = wrap(small);
+      console.error(`minimal reproducer (${small.length} bytes${gzipWhole ? ', before gzip' : ''}):`);
+      console.error('  JSON (latin-1 view of the bytes): ' + JSON.stringify(Buffer.from(small).toString('latin1')));
+      console.error('  base64 of the blob: ' + b64(w));
+      console.error('  difference: ' + compare(w, await oracle.run(w)));
+      oracle.close();
+      process.exit(1);
+    }
+    const r = mime.convertUserDataBlob(blob);
+    stats.leaves += r.leaves.length;
+    stats.containers += r.containers.length;
+    if (r.error) stats.errors++;
+    if (r.gzipped) stats.gz++;
+    if (r.kind === 'not-multipart') stats.notMultipart++;
+    tally(r);
+    if (verbose && c % 500 === 0) console.log(`case ${c}`);
+  }
+  const primCases = Number(arg('--primitive-cases', String(cases * 5)));
+  const primDiff = await primitivePhase(oracle, seed, primCases);
+  if (primDiff) {
+    console.error('MISMATCH in ' + primDiff);
+    oracle.close();
+    process.exit(1);
+  }
+  oracle.close();
+  if (verbose) console.log('coverage: ' + JSON.stringify(Object.fromEntries([...coverage].sort())));
+  console.log(
+    `mime differential: ${cases} blobs OK (seed ${seed}; ${stats.leaves} leaves, ${stats.containers} multipart containers, ` +
+      `${stats.errors} raising, ${stats.gz} gzipped, ${stats.notMultipart} not-multipart); ${primCases} primitive cases OK; in ${((Date.now() - started) / 1000).toFixed(1)}s`,
+  );
+}
+
+void main();
