@@ -3,7 +3,8 @@
  * files, runtime and kernel command line; user-data, vendor-data2 and
  * vendor-data consumed into their cloud-config files; then everything
  * combined with `mergemanydict`, first source winning per key. No built-in
- * config is bundled: without `builtinCfg` the builtin layer is empty.
+ * config is bundled: without `builtinCfg` the builtin layer is empty, except
+ * that vendor-data is enabled by default as on a stock machine.
  */
 import { PyDict, PyValue, pyClassName } from '../values';
 import { PyError } from '../pyerrors';
@@ -134,7 +135,10 @@ export function assembleBoot(inputs: BootInputs, options: BootOptions = {}): Boo
     [inputs.vendor2, 'vendor_data2'],
   ] as const) {
     if (!file) continue;
-    let vendorCfg = combined(pre, false).value.get(key) ?? new PyDict();
+    // With no builtin config given, stand in for the one fact of cloud-init's builtin config that
+    // matters here: vendor_data and vendor_data2 are enabled unless some layer says otherwise.
+    const stockDefault = inputs.builtinCfg ? new PyDict() : PyDict.from([['enabled', true]]);
+    let vendorCfg = combined(pre, false).value.get(key) ?? stockDefault;
     if (!(vendorCfg instanceof PyDict)) vendorCfg = PyDict.from([['enabled', false]]);
     if (!isTrue(vendorCfg.get('enabled'))) {
       result.vendorSkipped.push(key);

@@ -1,0 +1,177 @@
+/**
+ * `npm run test:oracle`: random differential testing against the real cloud-init.
+ *
+ *   node out/test/oracle/differential.js [--specs N] [--userdata N] [--seed S]
+ *
+ * Generates N random (spec, values) merges and N random multi-part user-data sets, runs them
+ * through this engine and through cloud-init (test/oracle/driver.py, one long-lived process),
+ * and fails on any difference, printing a minimal reproducer. Installs nothing: the oracle must
+ * be set up first (../shared/oracle/setup.sh), as .ci/run does.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { resolve } from 'node:path';
+import { PyError } from '../../server/src/engine/pyerrors';
+import { parsePythonJson, toCanonicalJson } from '../../server/src/engine/json';
+import { parseListSpec, parseStringSpec } from '../../server/src/engine/spec/parse';
+import { constructMergers } from '../../server/src/engine/merge/construct';
+import { runUserData } from '../../server/src/engine/userdata/run';
+import { Rng, SpecCase, UserDataCase, specCase, userDataCase } from './generate';
+
+const ORACLE_PATH = process.env.CLOUDINIT_PATH ?? '/opt/cloudinit-oracle/usr/lib/python3/dist-packages';
+
+type Answer = { result?: string; error?: string | null; raw?: string | null; driver_error?: string };
+
+/** One cloud-init process answering cases in order. */
+class Oracle {
+  private readonly child;
+  private readonly pending: Array<(a: Answer) => void> = [];
+
+  constructor() {
+    this.child = spawn('/usr/bin/python3', [resolve(__dirname, '../../../test/oracle/driver.py')], {
+      env: { ...process.env, CLOUDINIT_PATH: ORACLE_PATH },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    createInterface({ input: this.child.stdout }).on('line', (line) => this.pending.shift()?.(JSON.parse(line)));
+  }
+
+  ask(c: SpecCase | UserDataCase): Promise<Answer> {
+    return new Promise((res) => {
+      this.pending.push(res);
+      this.child.stdin.write(JSON.stringify(c) + '\n');
+    });
+  }
+
+  close(): void {
+    this.child.stdin.end();
+  }
+}
+
+/** This engine's answer, in the driver's terms. */
+export function ours(c: SpecCase | UserDataCase): Answer {
+  if (c.kind === 'spec') {
+    try {
+      const spec = parsePythonJson(JSON.stringify(c.spec));
+      const parsed = typeof spec === 'string' ? parseStringSpec(spec) : parseListSpec(spec);
+      const root = constructMergers(parsed.mergers);
+      const values = c.values.map((v) => parsePythonJson(JSON.stringify(v)));
+      let result = values[0];
+      for (const v of values.slice(1)) result = root.merge(result, v);
+      return { result: toCanonicalJson(result).text };
+    } catch (e) {
+      if (e instanceof PyError) return { error: e.pyType };
+      throw e;
+    }
+  }
+  const run = runUserData(
+    c.blobs.map((b, i) => ({ name: `blob${i}`, bytes: Buffer.from(b, 'base64') })),
+    { version: '22.4', onIncludeFailure: c.include_missing },
+  );
+  if (run.fatal) return { raw: null, error: run.fatal.pyType };
+  return { raw: run.cloudConfigTxt, error: null };
+}
+
+function same(a: Answer, b: Answer): boolean {
+  if (a.driver_error) return false;
+  if ('raw' in a || 'raw' in b) return (a.raw ?? null) === (b.raw ?? null) && !!a.error === !!b.error;
+  return (a.result ?? null) === (b.result ?? null) && (a.error ?? null) === (b.error ?? null);
+}
+
+/** Greedy shrinking: drop values, keys and blobs while the difference stays. */
+async function shrink(oracle: Oracle, c: SpecCase | UserDataCase): Promise<SpecCase | UserDataCase> {
+  const differs = async (x: SpecCase | UserDataCase) => {
+    try {
+      return !same(await oracle.ask(x), ours(x));
+    } catch {
+      return true;
+    }
+  };
+  let current = c;
+  for (let progress = true; progress; ) {
+    progress = false;
+    const candidates: Array<SpecCase | UserDataCase> = [];
+    if (current.kind === 'spec') {
+      const s = current;
+      if (s.values.length > 2) s.values.forEach((_, i) => candidates.push({ ...s, values: s.values.filter((__, j) => j !== i) }));
+      s.values.forEach((v, i) => {
+        if (v && typeof v === 'object' && !Array.isArray(v)) {
+          for (const k of Object.keys(v)) {
+            const smaller = { ...(v as Record<string, unknown>) };
+            delete smaller[k];
+            candidates.push({ ...s, values: s.values.map((x, j) => (j === i ? smaller : x)) });
+          }
+        }
+      });
+    } else {
+      const u = current;
+      if (u.blobs.length > 1) u.blobs.forEach((_, i) => candidates.push({ ...u, blobs: u.blobs.filter((__, j) => j !== i) }));
+    }
+    for (const candidate of candidates) {
+      if (await differs(candidate)) {
+        current = candidate;
+        progress = true;
+        break;
+      }
+    }
+  }
+  return current;
+}
+
+function describe(c: SpecCase | UserDataCase): string {
+  if (c.kind === 'spec') return JSON.stringify(c);
+  return c.blobs.map((b, i) => `--- blob${i} ---\n${Buffer.from(b, 'base64').toString('latin1')}`).join('\n') + `\n(include_missing=${c.include_missing})`;
+}
+
+async function main(): Promise<number> {
+  const arg = (name: string, fallback: number) => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  };
+  const specs = arg('--specs', 10000);
+  const userdata = arg('--userdata', 1000);
+  const seed = arg('--seed', 20261122);
+  if (!existsSync(resolve(ORACLE_PATH, 'cloudinit/mergers/m_dict.py'))) {
+    console.error(`oracle not installed at ${ORACLE_PATH}: run ../shared/oracle/setup.sh first (this test installs nothing)`);
+    return 2;
+  }
+  const oracle = new Oracle();
+  const rng = new Rng(seed);
+  let passed = 0;
+  let failed = 0;
+  const cases: Array<SpecCase | UserDataCase> = [
+    ...Array.from({ length: specs }, () => specCase(rng)),
+    ...Array.from({ length: userdata }, () => userDataCase(rng)),
+  ];
+  const started = Date.now();
+  // Ask in batches so the oracle process stays busy while we compare.
+  for (let i = 0; i < cases.length; i += 200) {
+    const batch = cases.slice(i, i + 200);
+    const answers = await Promise.all(batch.map((c) => oracle.ask(c)));
+    for (let j = 0; j < batch.length; j++) {
+      let mine: Answer;
+      try {
+        mine = ours(batch[j]);
+      } catch (e) {
+        mine = { driver_error: `engine crashed: ${(e as Error).stack}` };
+      }
+      if (same(answers[j], mine)) {
+        passed++;
+        continue;
+      }
+      failed++;
+      if (failed <= 5) {
+        const small = await shrink(oracle, batch[j]);
+        console.log(`DIFFERENCE (case ${i + j}, seed ${seed}):\n${describe(small)}\ncloud-init: ${JSON.stringify(await oracle.ask(small))}\nours:       ${JSON.stringify(ours(small))}\n`);
+      }
+    }
+  }
+  oracle.close();
+  console.log(`${specs} spec merges and ${userdata} user-data sets in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed ? 1 : 0;
+}
+
+if (require.main === module) {
+  main().then((code) => (process.exitCode = code));
+}
