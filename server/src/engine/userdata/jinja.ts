@@ -242,6 +242,20 @@ class JBytes extends JObject {
   }
 }
 
+/** A Python slice object (only seen as the name of an undefined from a constant-folded subscript). */
+class JSlice extends JObject {
+  constructor(
+    readonly start: JValue,
+    readonly stop: JValue,
+    readonly step: JValue,
+  ) {
+    super();
+  }
+  pyType(): string {
+    return 'slice';
+  }
+}
+
 class JDict extends JObject {
   readonly map = new Map<string, { k: JValue; v: JValue }>();
   pyType(): string {
@@ -746,6 +760,7 @@ function pyRepr(v: JValue, seen: Set<object> = new Set()): string {
   if (v instanceof JUndef) return 'Undefined';
   if (v instanceof JMarkup) return `Markup(${pyStrRepr(v.s)})`;
   if (v instanceof JBytes) return bytesRepr(v.bytes);
+  if (v instanceof JSlice) return `slice(${pyRepr(v.start, seen)}, ${pyRepr(v.stop, seen)}, ${pyRepr(v.step, seen)})`;
   if (v instanceof JRange) {
     return v.step === 1n ? `range(${v.start}, ${v.stop})` : `range(${v.start}, ${v.stop}, ${v.step})`;
   }
@@ -801,7 +816,7 @@ function hashKey(k: JValue): string {
     const n = k.length;
     return n === 0n ? 'R0' : n === 1n ? `R1,${k.start}` : `R${n},${k.start},${k.step}`;
   }
-  if (Array.isArray(k) || k instanceof JDict || (k instanceof JDictView && k.kind !== 'values')) {
+  if (Array.isArray(k) || k instanceof JDict || k instanceof JSlice || (k instanceof JDictView && k.kind !== 'values')) {
     throw typeError(`unhashable type: '${typeName(k)}'`);
   }
   return 'o' + objectId(k);
@@ -1137,12 +1152,7 @@ function binop(op: BinOp, a: JValue, b: JValue, r: Renderer): JValue {
   }
   if (op === 'mul') {
     const seqTimes = (s: JValue, n: JValue): JValue => {
-      if (!isInt(n)) {
-        if (n === null || typeof n === 'number' || typeof n === 'string' || Array.isArray(n) || n instanceof JTuple || n instanceof JDict) {
-          throw typeError(`can't multiply sequence by non-int of type '${typeName(n)}'`);
-        }
-        throw typeError(`can't multiply sequence by non-int of type '${typeName(n)}'`);
-      }
+      if (!isInt(n)) throw typeError(`can't multiply sequence by non-int of type '${n instanceof JFunc ? n.typeName : typeName(n)}'`);
       if (typeof s === 'string') return s.repeat(repeatCount(n, s.length));
       const items = Array.isArray(s) ? s : (s as JTuple).items;
       const k = repeatCount(n, items.length);
@@ -1152,8 +1162,7 @@ function binop(op: BinOp, a: JValue, b: JValue, r: Renderer): JValue {
     };
     const isSeq = (x: JValue) => typeof x === 'string' || Array.isArray(x) || x instanceof JTuple;
     if (isSeq(a)) return seqTimes(a, b);
-    if (isSeq(b) && isInt(a)) return seqTimes(b, a);
-    if (isSeq(b) && typeof a === 'number') throw typeError(`can't multiply sequence by non-int of type 'float'`);
+    if (isSeq(b)) return seqTimes(b, a);
     throw unsupportedOperands(sym, a, b);
   }
   if (op === 'pow') throw typeError(`unsupported operand type(s) for ** or pow(): '${typeName(a)}' and '${typeName(b)}'`);
@@ -1405,6 +1414,7 @@ function tokenize(src: string): Token[] {
     if (kind === 'comment') {
       RE.commentEnd.lastIndex = pos;
       const cm = RE.commentEnd.exec(src);
+      if (!cm && pos >= n) break;
       if (!cm) fail('Missing end of comment tag', at);
       pos = (cm as RegExpExecArray).index + (cm as RegExpExecArray)[0].length;
       continue;
@@ -1412,6 +1422,7 @@ function tokenize(src: string): Token[] {
     if (kind === 'raw') {
       RE.rawEnd.lastIndex = pos;
       const em = RE.rawEnd.exec(src);
+      if (!em && pos >= n) break;
       if (!em) fail('Missing end of raw directive', at);
       const e = em as RegExpExecArray;
       let body = src.slice(pos, e.index);
@@ -1581,6 +1592,7 @@ interface Node {
   loopRef?: string;
   soft?: boolean;
   toplevel?: boolean;
+  konst?: boolean;
 }
 
 const STATEMENT_KEYWORDS = new Set([
@@ -2952,6 +2964,24 @@ function trySubscript(obj: JValue, key: JValue): JValue | typeof FAIL {
   return FAIL;
 }
 
+const IMPOSSIBLE: unique symbol = Symbol('impossible');
+const IMPOSSIBLE_SIGNAL = { impossible: true };
+
+/** Node types whose compilation goes through Jinja's optimizer (constant folding). */
+const FOLDED_KINDS = new Set<NodeKind>(['BinOp', 'Neg', 'Pos', 'Not', 'And', 'Or', 'Concat', 'Compare', 'Getattr', 'Getitem', 'Filter', 'Test', 'CondExpr']);
+/** Filters taking the context (as_const refuses them). */
+const CONTEXT_FILTERS = new Set(['map', 'select', 'reject', 'selectattr', 'rejectattr', 'random']);
+
+/** compiler.has_safe_repr */
+function hasSafeRepr(v: JValue): boolean {
+  if (v === null || typeof v !== 'object') return true;
+  if (v instanceof JMarkup || v instanceof JRange) return true;
+  if (Array.isArray(v)) return v.every(hasSafeRepr);
+  if (v instanceof JTuple) return v.items.every(hasSafeRepr);
+  if (v instanceof JDict) return v.entries().every(([k, x]) => hasSafeRepr(k) && hasSafeRepr(x));
+  return false;
+}
+
 class Renderer {
   steps = 0;
   outLen = 0;
@@ -3033,8 +3063,24 @@ class Renderer {
     switch (n.kind) {
       case 'Output':
         for (const c of n.nodes as Node[]) {
-          if (c.kind === 'TemplateData') this.write(c.value as string);
-          else this.write(pyStr(this.eval(c, sc)));
+          if (c.kind === 'TemplateData') {
+            this.write(c.value as string);
+            continue;
+          }
+          if (c.kind !== 'Name' && c.kind !== 'Call') {
+            let folded: string | null = null;
+            try {
+              const v = this.constEval(c);
+              if (v !== IMPOSSIBLE) folded = pyStr(v);
+            } catch (e) {
+              if (!(e instanceof PyError)) throw e;
+            }
+            if (folded !== null) {
+              this.write(folded);
+              continue;
+            }
+          }
+          this.write(pyStr(this.eval(c, sc)));
         }
         return;
       case 'If': {
@@ -3187,7 +3233,7 @@ class Renderer {
     for (let i = 0; i < targets.length; i++) this.assign(targets[i], values[i], sc);
   }
 
-  private unpack(v: JValue, count: number): JValue[] {
+  unpack(v: JValue, count: number): JValue[] {
     if (Array.isArray(v) || v instanceof JTuple) {
       const items = Array.isArray(v) ? v : v.items;
       if (items.length > count) throw new PyError('ValueError', `too many values to unpack (expected ${count})`);
@@ -3270,6 +3316,15 @@ class Renderer {
   }
 
   eval(n: Node, sc: Scope): JValue {
+    if (FOLDED_KINDS.has(n.kind)) {
+      let v: JValue | typeof IMPOSSIBLE = IMPOSSIBLE;
+      try {
+        v = this.constEval(n);
+      } catch (e) {
+        if (!(e instanceof PyError)) throw e;
+      }
+      if (v !== IMPOSSIBLE && hasSafeRepr(v)) return v;
+    }
     try {
       return this.evalInner(n, sc);
     } catch (e) {
@@ -3371,6 +3426,110 @@ class Renderer {
         throw typeError('slice outside subscript');
       default:
         throw unsupported(`expression ${n.kind}`, n.pos);
+    }
+  }
+
+  /** nodes.Node.as_const: Jinja's compile-time evaluation of constant expressions. */
+  constEval(n: Node): JValue | typeof IMPOSSIBLE {
+    const sub = (x: Node): JValue => {
+      const v = this.constEval(x);
+      if (v === IMPOSSIBLE) throw IMPOSSIBLE_SIGNAL;
+      return v;
+    };
+    const guarded = (f: () => JValue): JValue | typeof IMPOSSIBLE => {
+      try {
+        return f();
+      } catch (e) {
+        if (e === IMPOSSIBLE_SIGNAL || e instanceof PyError) return IMPOSSIBLE;
+        throw e;
+      }
+    };
+    try {
+      switch (n.kind) {
+        case 'Const':
+        case 'TemplateData':
+          return n.value as JValue;
+        case 'Tuple':
+          return new JTuple((n.items as Node[]).map(sub));
+        case 'List':
+          return (n.items as Node[]).map(sub);
+        case 'Dict': {
+          const d = new JDict();
+          for (const [k, v] of n.pairs as Array<[Node, Node]>) {
+            const kv = sub(k);
+            d.set(kv, sub(v));
+          }
+          return d;
+        }
+        case 'CondExpr':
+          if (truthy(sub(n.test as Node))) return sub(n.expr1 as Node);
+          if (!n.expr2) return IMPOSSIBLE;
+          return sub(n.expr2);
+        case 'And': {
+          const a = sub(n.left as Node);
+          return truthy(a) ? sub(n.right as Node) : a;
+        }
+        case 'Or': {
+          const a = sub(n.left as Node);
+          return truthy(a) ? a : sub(n.right as Node);
+        }
+        case 'Not':
+          return guarded(() => !truthy(sub(n.node as Node)));
+        case 'Neg':
+        case 'Pos':
+          return guarded(() => unaryop(n.kind === 'Neg' ? 'neg' : 'pos', sub(n.node as Node)));
+        case 'BinOp':
+          return guarded(() => binop(n.op as BinOp, sub(n.left as Node), sub(n.right as Node), this));
+        case 'Concat':
+          return (n.nodes as Node[]).map((x) => pyStr(sub(x))).join('');
+        case 'Compare':
+          return guarded(() => {
+            let a = sub(n.node as Node);
+            for (const { op, expr } of n.ops as Array<{ op: string; expr: Node }>) {
+              const b = sub(expr);
+              if (!this.compare(op, a, b)) return false;
+              a = b;
+            }
+            return true;
+          });
+        case 'Getattr':
+          return guarded(() => this.getattr(sub(n.node as Node), n.attr as string));
+        case 'Getitem':
+          return guarded(() => {
+            const obj = sub(n.node as Node);
+            const arg = n.arg as Node;
+            if (arg.kind !== 'Slice') return this.getitem(obj, sub(arg));
+            const part = (x: Node | null | undefined): JValue => (x ? sub(x) : null);
+            const start = part(arg.start);
+            const stop = part(arg.stop);
+            const step = part(arg.step);
+            if (obj instanceof JUndef) throw obj.fail();
+            try {
+              return sliceValue(obj, start ?? undefined, stop ?? undefined, step ?? undefined);
+            } catch (e) {
+              if (e instanceof PyError && e.pyType === 'TypeError') return ciUndef(new JSlice(start, stop, step), obj);
+              throw e;
+            }
+          });
+        case 'Filter':
+        case 'Test':
+          if (!n.node) return IMPOSSIBLE;
+          if (n.kind === 'Filter' ? !KNOWN_FILTERS.has(n.name as string) || CONTEXT_FILTERS.has(n.name as string) : !KNOWN_TESTS.has(n.name as string)) {
+            return IMPOSSIBLE;
+          }
+          return guarded(() => {
+            const value = sub(n.node as Node);
+            const args = (n.args as Node[]).map(sub);
+            const kwargs = (n.kwargs as Array<[string, Node]>).map(([k, x]) => [k, sub(x)] as [string, JValue]);
+            const a = { args, kwargs };
+            return n.kind === 'Filter' ? this.callFilter(n.name as string, value, a) : this.callTest(n.name as string, value, a);
+          });
+        default:
+          return IMPOSSIBLE;
+      }
+    } catch (e) {
+      if (e === IMPOSSIBLE_SIGNAL) return IMPOSSIBLE;
+      throw e;
     }
   }
 
@@ -4261,6 +4420,8 @@ const FILTERS: Record<string, Builtin> = {
     else if (width instanceof JMarkup) indention = width.s;
     else indention = binop('mul', ' ', width, r) as string;
     if (s instanceof JUndef) throw s.fail();
+    if (Array.isArray(s)) throw new PyError('AttributeError', "'list' object has no attribute 'splitlines'");
+    if (s instanceof JTuple) throw typeError('can only concatenate tuple (not "str") to tuple');
     if (typeof s !== 'string') throw typeError(`unsupported operand type(s) for +=: '${typeName(s)}' and 'str'`);
     const text = s + '\n';
     let rv: string;
@@ -4505,15 +4666,7 @@ const FILTERS: Record<string, Builtin> = {
     const items = value instanceof JDict ? value.entries().map(([k, v]) => new JTuple([k, v])) : r.list(value);
     return items
       .map((item) => {
-        const [k, v] = (() => {
-          const it = r.iter(item);
-          const a = it.next();
-          const b = it.next();
-          const c = it.next();
-          if (a.done || b.done) throw new PyError('ValueError', 'not enough values to unpack (expected 2)');
-          if (!c.done) throw new PyError('ValueError', 'too many values to unpack (expected 2)');
-          return [a.value, b.value];
-        })();
+        const [k, v] = r.unpack(item, 2);
         return `${urlQuote(k, true)}=${urlQuote(v, true)}`;
       })
       .join('&');
@@ -5015,6 +5168,10 @@ function pyGetattr(obj: JValue, name: string, r: Renderer): JValue | typeof MISS
   }
   if (obj instanceof JMarkup) {
     if (STR_ATTRS.has(name) || ['escape', 'unescape', 'striptags'].includes(name)) throw unsupported(`Markup.${name}`);
+    return MISSING;
+  }
+  if (obj instanceof JFunc && obj.typeName !== 'type') return MISSING;
+  if (obj instanceof JGen && !['close', 'send', 'throw', 'gi_code', 'gi_frame', 'gi_running', 'gi_yieldfrom', 'gi_suspended'].includes(name)) {
     return MISSING;
   }
   throw unsupported(`attribute ${pyStrRepr(name)} of a ${typeName(obj)} object`);

@@ -1,0 +1,439 @@
+/**
+ * Differential test of server/src/engine/userdata/jinja.ts against the real
+ * thing: cloud-init 22.4.2's templater + Jinja2 3.1 under /usr/bin/python3.
+ *
+ * Generates random `## template: jinja` payloads from the supported subset
+ * (seeded PRNG) plus random instance data, renders each with both, and
+ * compares ok/error class, rendered text and the missing-variable list (and
+ * the message of UndefinedError/TypeError, which cloud-init logs). Templates
+ * our side reports as `unsupported` are counted, not compared.
+ *
+ *   node out/test/oracle/jinja.diff.js [--count N] [--seed S] [--verbose]
+ *
+ * Exits 1 on the first mismatch, after shrinking it to a minimal reproducer.
+ */
+
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface, type Interface } from 'node:readline';
+import { renderCloudInitJinja, type JinjaRenderResult } from '../../server/src/engine/userdata/jinja';
+
+const CLOUDINIT = '/opt/cloudinit-oracle/usr/lib/python3/dist-packages';
+
+const PY = String.raw`
+import sys, json, re, warnings
+warnings.simplefilter("ignore")
+sys.path.append(${JSON.stringify(CLOUDINIT)})
+from cloudinit.templater import render_string, detect_template, MISSING_JINJA_PREFIX
+from cloudinit.handlers.jinja_template import convert_jinja_instance_data
+from jinja2.exceptions import UndefinedError, TemplateSyntaxError
+
+def handle(req):
+    payload = req["payload"]
+    try:
+        kind = detect_template(payload)[0]
+    except ValueError as e:
+        return {"ok": False, "reason": "not-jinja", "exception": "ValueError", "message": str(e)}
+    if kind != "jinja":
+        return {"ok": False, "reason": "not-jinja", "exception": "NotJinjaError", "message": "Payload is not a jinja template"}
+    try:
+        data = json.loads(req["data"])
+        if not isinstance(data, dict):
+            raise TypeError("root")
+    except Exception:
+        return {"ok": False, "reason": "no-instance-data", "exception": "JinjaLoadError", "message": "Loading Jinja instance data failed"}
+    try:
+        variables = convert_jinja_instance_data(data, decode_paths=data.get("base64-encoded-keys", []), include_key_aliases=True)
+    except Exception as e:
+        return {"ok": False, "reason": "runtime", "exception": type(e).__name__, "message": str(e)}
+    try:
+        text = render_string(payload, variables)
+    except UndefinedError as e:
+        return {"ok": False, "reason": "undefined", "exception": "UndefinedError", "message": str(e)}
+    except TypeError as e:
+        return {"ok": False, "reason": "type", "exception": "TypeError", "message": str(e)}
+    except TemplateSyntaxError as e:
+        return {"ok": False, "reason": "syntax", "exception": type(e).__name__, "message": e.message}
+    except RecursionError as e:
+        return {"ok": False, "reason": "runtime", "exception": "RecursionError", "message": str(e)}
+    except Exception as e:
+        return {"ok": False, "reason": "runtime", "exception": type(e).__name__, "message": str(e)}
+    missing = [m.replace(MISSING_JINJA_PREFIX, "") for m in re.findall(r"%s[^\s]+" % MISSING_JINJA_PREFIX, text)]
+    return {"ok": True, "text": text, "missingVariables": missing}
+
+for line in sys.stdin:
+    try:
+        out = handle(json.loads(line))
+    except BaseException as e:
+        out = {"ok": False, "reason": "oracle-crash", "message": repr(e)}
+    sys.stdout.write(json.dumps(out) + "\n")
+    sys.stdout.flush()
+`;
+
+type Result = JinjaRenderResult | { ok: false; reason: 'oracle-crash'; message: string };
+
+class Oracle {
+  private child: ChildProcessWithoutNullStreams;
+  private lines: Interface;
+  private waiting: Array<(line: string) => void> = [];
+  constructor() {
+    const env = { ...process.env };
+    delete env.PYTHONPATH;
+    this.child = spawn('/usr/bin/python3', ['-c', PY], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stderr.on('data', (d) => process.stderr.write(d));
+    this.lines = createInterface({ input: this.child.stdout });
+    this.lines.on('line', (l) => this.waiting.shift()?.(l));
+  }
+  render(payload: string, data: string): Promise<Result> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('oracle timeout for ' + JSON.stringify(payload))), 20000);
+      this.waiting.push((l) => {
+        clearTimeout(timer);
+        resolve(JSON.parse(l) as Result);
+      });
+      this.child.stdin.write(JSON.stringify({ payload, data }) + '\n');
+    });
+  }
+  close(): void {
+    this.child.stdin.end();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Seeded generation
+
+class Rng {
+  constructor(private s: number) {}
+  next(): number {
+    // mulberry32
+    this.s = (this.s + 0x6d2b79f5) | 0;
+    let t = this.s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[this.int(xs.length)];
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+}
+
+const KEYS = ['a', 'b', 'name', 'region', 'x-y', 'v.w', 'items', 'keys', 'count', 'n', 'list', 'local-hostname', 'z', 'Upper'];
+const WORDS = ['', 'a', 'abc', 'Hello World', 'x y  z', ' pad ', 'ab,cd', 'CamelCase', 'é', '1', '42', '3.5', '-7', 'tab\there', 'a-b_c', 'None', 'true'];
+
+function genScalarJson(r: Rng): string {
+  switch (r.int(9)) {
+    case 0:
+      return String(r.int(200) - 50);
+    case 1:
+      return r.pick(['1.0', '2.5', '-0.5', '1e3', '0.1', '3.0', '1e20', '1.5e-7']);
+    case 2:
+      return r.pick(['true', 'false', 'null']);
+    case 3:
+      return String(2 ** 53 + r.int(5));
+    default:
+      return JSON.stringify(r.pick(WORDS));
+  }
+}
+
+function genJson(r: Rng, depth: number): string {
+  if (depth <= 0 || r.chance(0.45)) return genScalarJson(r);
+  if (r.chance(0.4)) {
+    const n = r.int(4);
+    return '[' + Array.from({ length: n }, () => genJson(r, depth - 1)).join(', ') + ']';
+  }
+  const n = r.int(4);
+  const keys = new Set<string>();
+  for (let i = 0; i < n; i++) keys.add(r.pick(KEYS));
+  return '{' + [...keys].map((k) => `${JSON.stringify(k)}: ${genJson(r, depth - 1)}`).join(', ') + '}';
+}
+
+function genInstanceData(r: Rng): string {
+  const v1 = `{"instance_id": "i-${r.int(1000)}", "local-hostname": ${JSON.stringify(r.pick(['host1', 'Web-01', 'db']))}, "region": ${JSON.stringify(r.pick(['us-east-1', 'eu']))}, "cloud_name": "aws", "count": ${r.int(5)}, "ratio": ${r.pick(['0.5', '1.0', '2'])}, "tags": ${genJson(r, 2)}}`;
+  const ds = `{"meta_data": ${genJson(r, 3)}, "user-data": ${genJson(r, 1)}}`;
+  const extra: string[] = [];
+  for (let i = 0; i < r.int(3); i++) extra.push(`${JSON.stringify(r.pick(KEYS))}: ${genJson(r, 2)}`);
+  return `{"v1": ${v1}, "ds": ${ds}${extra.length ? ', ' + extra.join(', ') : ''}, "base64_encoded_keys": []}`;
+}
+
+const NAMES = ['v1', 'ds', 'instance_id', 'local_hostname', 'region', 'cloud_name', 'count', 'ratio', 'tags', 'a', 'b', 'n', 'x_y', 'v_w', 'items', 'list', 'z', 'missing', 'undefined_thing', 'loop'];
+const ATTRS = ['instance_id', 'local_hostname', 'region', 'meta_data', 'a', 'b', 'name', 'x_y', 'items', 'keys', 'count', 'n', 'list', 'nope', 'upper', 'lower', 'get', 'real', 'index', 'length', 'first', 'last', 'revindex', 'previtem', 'nextitem'];
+const FILTERS: Array<[string, (r: Rng, g: Gen) => string]> = [
+  ['default', (r, g) => (r.chance(0.5) ? `(${g.expr(1)})` : `(${g.expr(1)}, true)`)],
+  ['d', (r, g) => `(${g.expr(1)})`],
+  ['lower', () => ''],
+  ['upper', () => ''],
+  ['capitalize', () => ''],
+  ['title', () => ''],
+  ['trim', (r) => (r.chance(0.3) ? `('a ')` : '')],
+  ['replace', (r) => `(${JSON.stringify(r.pick(['a', '-', '', ' ']))}, ${JSON.stringify(r.pick(['_', 'XY', '']))}${r.chance(0.3) ? ', ' + r.int(3) : ''})`],
+  ['join', (r) => (r.chance(0.6) ? `(${JSON.stringify(r.pick([',', ', ', '-', '']))})` : '')],
+  ['length', () => ''],
+  ['count', () => ''],
+  ['int', (r) => (r.chance(0.3) ? `(${r.int(5)})` : r.chance(0.2) ? '(base=16)' : '')],
+  ['float', () => ''],
+  ['string', () => ''],
+  ['first', () => ''],
+  ['last', () => ''],
+  ['list', () => ''],
+  ['sort', (r) => (r.chance(0.3) ? '(reverse=true)' : '')],
+  ['unique', () => '|list'],
+  ['reverse', () => '|list'],
+  ['tojson', (r) => (r.chance(0.2) ? '(indent=2)' : '')],
+  ['abs', () => ''],
+  ['round', (r) => (r.chance(0.5) ? `(${r.int(3)})` : r.chance(0.5) ? `(1, 'floor')` : '')],
+  ['center', (r) => `(${r.int(12)})`],
+  ['indent', (r) => (r.chance(0.5) ? `(${r.int(4)}, true)` : '')],
+  ['min', () => ''],
+  ['max', () => ''],
+  ['sum', () => ''],
+  ['dictsort', () => ''],
+  ['items', () => '|list'],
+  ['map', (r) => (r.chance(0.5) ? `('upper')|list` : `(attribute='a')|list`)],
+  ['select', (r) => (r.chance(0.5) ? '|list' : `('odd')|list`)],
+  ['reject', () => `('none')|list`],
+  ['selectattr', () => `('a')|list`],
+  ['batch', (r) => `(${1 + r.int(3)})|list`],
+  ['slice', (r) => `(${1 + r.int(3)})|list`],
+  ['wordcount', () => ''],
+  ['truncate', (r) => `(${3 + r.int(10)})`],
+  ['format', (r, g) => `(${g.expr(1)})`],
+  ['urlencode', () => ''],
+  ['filesizeformat', () => ''],
+  ['attr', () => `('real')`],
+];
+const TESTS = ['defined', 'undefined', 'none', 'string', 'number', 'integer', 'float', 'mapping', 'sequence', 'iterable', 'odd', 'even', 'divisibleby 3', 'eq 1', 'in [1, 2]', 'lower', 'upper', 'boolean', 'true', 'false', 'callable', 'sameas none', 'gt 2', 'le 1'];
+const METHODS = ['upper()', 'lower()', 'strip()', 'split()', "split(',')", "startswith('a')", "endswith('c')", "replace('a', 'b')", 'items()', 'keys()', 'values()', "get('a')", "get('zz', 5)", 'count(1)', 'title()', 'isdigit()', "join(['x', 'y'])", 'append(1)', 'copy()', 'zfill(4)', "partition('b')"];
+const BINOPS = ['+', '-', '*', '/', '//', '%', '**', '~', '==', '!=', '<', '>=', 'in', 'not in', 'and', 'or'];
+
+class Gen {
+  vars: string[] = [];
+  constructor(private r: Rng) {}
+
+  literal(): string {
+    const r = this.r;
+    switch (r.int(10)) {
+      case 0:
+        return String(r.int(20) - 5);
+      case 1:
+        return r.pick(['0.5', '1.0', '2.25', '1e3', '3.', '1_000', '0x1f', '0b101', '0o17', '1.5e-7', '100000000000000000.0']);
+      case 2:
+        return r.pick(['true', 'false', 'none', 'True', 'None']);
+      case 3:
+        return `'${r.pick(["a'b", 'x\\ny', '\\t', 'q"', '\\x41', '\\u00e9', 'é', '%s-%d', '%(a)s'])}'`;
+      default:
+        return JSON.stringify(r.pick(WORDS));
+    }
+  }
+
+  name(): string {
+    const r = this.r;
+    if (this.vars.length && r.chance(0.4)) return r.pick(this.vars);
+    return r.pick(NAMES);
+  }
+
+  expr(depth: number): string {
+    const r = this.r;
+    if (depth <= 0) return r.chance(0.5) ? this.literal() : this.name();
+    switch (r.int(16)) {
+      case 0:
+      case 1:
+        return this.name();
+      case 2:
+        return this.literal();
+      case 3:
+        return `${this.expr(depth - 1)}.${r.pick(ATTRS)}`;
+      case 4:
+        return `${this.expr(depth - 1)}[${r.chance(0.5) ? JSON.stringify(r.pick(KEYS)) : String(r.int(5) - 2)}]`;
+      case 5:
+        return `${this.expr(depth - 1)} ${r.pick(BINOPS)} ${this.expr(depth - 1)}`;
+      case 6: {
+        const [fname, args] = r.pick(FILTERS);
+        return `${this.expr(depth - 1)}|${fname}${args(r, this)}`;
+      }
+      case 7:
+        return `${this.expr(depth - 1)} is ${r.chance(0.2) ? 'not ' : ''}${r.pick(TESTS)}`;
+      case 8:
+        return `(${this.expr(depth - 1)})`;
+      case 9:
+        return `[${Array.from({ length: r.int(4) }, () => this.expr(depth - 1)).join(', ')}]`;
+      case 10:
+        return `{${Array.from({ length: r.int(3) }, () => `${this.literal()}: ${this.expr(depth - 1)}`).join(', ')}}`;
+      case 11:
+        return `${this.expr(depth - 1)} if ${this.expr(depth - 1)}${r.chance(0.7) ? ' else ' + this.expr(depth - 1) : ''}`;
+      case 12:
+        return `not ${this.expr(depth - 1)}`;
+      case 13:
+        return `${this.expr(depth - 1)}.${r.pick(METHODS)}`;
+      case 14:
+        return r.pick([`range(${r.int(6)})`, `range(1, ${r.int(8)}, ${1 + r.int(3)})`, `dict(a=${this.expr(depth - 1)})`, `namespace(a=1)`, `(${this.expr(depth - 1)}, ${this.expr(depth - 1)})`, `-${this.expr(depth - 1)}`]);
+      default:
+        return `${this.expr(depth - 1)}[${r.pick(['1:', ':2', '::-1', '-2:', '1:3'])}]`;
+    }
+  }
+
+  ws(): string {
+    return this.r.pick(['', '', '', '-']);
+  }
+
+  text(): string {
+    const r = this.r;
+    return r.pick(['', 'x', ' ', '\n', 'a b\n', '  \n  ', 'text: ', '#cloud-config\n', '- item\n', '\r\n', 'k: v', '{', '}', '%', '#']);
+  }
+
+  block(depth: number, n: number): string {
+    let out = '';
+    for (let i = 0; i < n; i++) out += this.stmt(depth);
+    return out;
+  }
+
+  stmt(depth: number): string {
+    const r = this.r;
+    const o = () => `{%${this.ws()} `;
+    const c = () => ` ${this.ws()}%}${r.chance(0.3) ? '\n' : ''}`;
+    if (depth <= 0) return r.chance(0.5) ? this.text() : `{{${this.ws()} ${this.expr(2)} ${this.ws()}}}`;
+    switch (r.int(12)) {
+      case 0:
+      case 1:
+      case 2:
+        return this.text();
+      case 3:
+      case 4:
+        return `{{${this.ws()} ${this.expr(3)} ${this.ws()}}}`;
+      case 5: {
+        let s = `${o()}if ${this.expr(2)}${c()}${this.block(depth - 1, 2)}`;
+        if (r.chance(0.3)) s += `${o()}elif ${this.expr(2)}${c()}${this.block(depth - 1, 1)}`;
+        if (r.chance(0.4)) s += `${o()}else${c()}${this.block(depth - 1, 1)}`;
+        return s + `${o()}endif${c()}`;
+      }
+      case 6: {
+        const v = r.pick(['x', 'item', 'k', 'a']);
+        const target = r.chance(0.2) ? `${v}, y` : v;
+        const iter = r.pick([this.expr(2), `range(${r.int(4)})`, '[1, 2, 3]', "{'a': 1, 'b': 2}.items()", "'ab'", 'ds.meta_data', 'v1.tags']);
+        this.vars.push(v);
+        let s = `${o()}for ${target} in ${iter}${r.chance(0.2) ? ' if ' + this.expr(1) : ''}${c()}${this.block(depth - 1, 2)}`;
+        if (r.chance(0.2)) s += `${o()}else${c()}${this.block(depth - 1, 1)}`;
+        return s + `${o()}endfor${c()}`;
+      }
+      case 7: {
+        const v = r.pick(['x', 'total', 'a', 'ns', 'v1']);
+        this.vars.push(v);
+        if (r.chance(0.2)) return `${o()}set ${v}${c()}${this.block(depth - 1, 1)}${o()}endset${c()}`;
+        return `${o()}set ${v} = ${this.expr(2)}${c()}`;
+      }
+      case 8:
+        return `${o()}do ${this.expr(2)}${c()}`;
+      case 9:
+        return r.pick([`{# ${this.text()} #}`, `{#- c -#}`, `{% raw %}{{ x }}{% endraw %}`, `{%- raw -%} {% if %} {%- endraw %}`]);
+      case 10:
+        return `${o()}with w = ${this.expr(2)}${c()}{{ w }}${this.block(depth - 1, 1)}${o()}endwith${c()}`;
+      default:
+        return `${o()}set ns = namespace(t=0)${c()}${o()}for i in range(3)${c()}${o()}set ns.t = ns.t + i${c()}${o()}endfor${c()}{{ ns.t }}`;
+    }
+  }
+
+  template(): string {
+    const header = this.r.pick(['## template: jinja\n', '## template: jinja\n', '##template:JINJA \n', '## template: jinja\r\n']);
+    return header + this.block(3, 1 + this.r.int(4)) + (this.r.chance(0.5) ? '\n' : '');
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Comparison
+
+function differs(ours: Result, theirs: Result): string | null {
+  if (theirs.reason === 'oracle-crash') return `oracle crashed: ${theirs.message}`;
+  if (!ours.ok && ours.reason === 'unsupported') return null;
+  if (ours.ok !== theirs.ok) return `ok: ours=${ours.ok} python=${theirs.ok}`;
+  if (ours.ok && theirs.ok) {
+    if (ours.text !== theirs.text) return `text differs`;
+    if (JSON.stringify(ours.missingVariables) !== JSON.stringify(theirs.missingVariables)) return 'missing variables differ';
+    return null;
+  }
+  if (!ours.ok && !theirs.ok) {
+    if (ours.reason !== theirs.reason) return `reason: ours=${ours.reason} python=${theirs.reason}`;
+    if (ours.reason === 'runtime' && ours.exception !== theirs.exception) return `exception: ours=${ours.exception} python=${theirs.exception}`;
+    if ((ours.reason === 'undefined' || ours.reason === 'type') && ours.message !== theirs.message) return `message differs`;
+  }
+  return null;
+}
+
+async function shrink(oracle: Oracle, payload: string, data: string, kind: string): Promise<string> {
+  const header = payload.slice(0, payload.indexOf('\n') + 1);
+  let body = payload.slice(header.length);
+  const still = async (b: string): Promise<boolean> => {
+    const p = header + b;
+    const d = differs(renderCloudInitJinja(p, data), await oracle.render(p, data));
+    return d !== null && d.split(':')[0] === kind.split(':')[0];
+  };
+  for (let size = Math.max(1, body.length >> 1); size >= 1; size = size === 1 ? 0 : Math.max(1, size >> 1)) {
+    for (let i = 0; i + size <= body.length; ) {
+      const cand = body.slice(0, i) + body.slice(i + size);
+      if (await still(cand)) body = cand;
+      else i += size;
+    }
+  }
+  return header + body;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const opt = (name: string, dflt: number) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? Number(args[i + 1]) : dflt;
+  };
+  const count = opt('--count', 3000);
+  const seed = opt('--seed', 20240611);
+  const verbose = args.includes('--verbose');
+  if (!existsSync('/usr/bin/python3') || !existsSync(CLOUDINIT)) {
+    console.error('jinja oracle: /usr/bin/python3 or the cloud-init tree is missing; skipping');
+    process.exit(0);
+  }
+  const oracle = new Oracle();
+  const r = new Rng(seed);
+  const stats: Record<string, number> = {};
+  const bump = (k: string) => (stats[k] = (stats[k] ?? 0) + 1);
+  const unsupportedWhy: Record<string, number> = {};
+  try {
+    for (let i = 0; i < count; i++) {
+      const data = genInstanceData(r);
+      const payload = new Gen(r).template();
+      const ours = renderCloudInitJinja(payload, data);
+      const theirs = await oracle.render(payload, data);
+      if (!ours.ok && ours.reason === 'unsupported') {
+        bump('unsupported');
+        const why = ours.message.replace(/ \(at offset \d+\)/, '');
+        unsupportedWhy[why] = (unsupportedWhy[why] ?? 0) + 1;
+      } else bump(ours.ok ? 'ok' : ours.reason);
+      const d = differs(ours, theirs);
+      if (d) {
+        console.error(`MISMATCH #${i} (seed ${seed}): ${d}`);
+        const small = await shrink(oracle, payload, data, d);
+        const o2 = renderCloudInitJinja(small, data);
+        const t2 = await oracle.render(small, data);
+        console.error('minimal payload: ' + JSON.stringify(small));
+        console.error('instance data:   ' + data);
+        console.error('ours:   ' + JSON.stringify(o2));
+        console.error('python: ' + JSON.stringify(t2));
+        process.exitCode = 1;
+        return;
+      }
+      if (verbose) console.log(JSON.stringify(payload), JSON.stringify(ours));
+    }
+    console.log(`jinja oracle: ${count} templates, seed ${seed}, all agree`, stats);
+    const top = Object.entries(unsupportedWhy).sort((a, b) => b[1] - a[1]).slice(0, 10);
+    if (top.length) console.log('unsupported (not compared):', top);
+  } finally {
+    oracle.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(2);
+});
