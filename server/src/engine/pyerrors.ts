@@ -13,6 +13,10 @@ export type PyErrorType =
   | 'IndexError'
   | 'AttributeError'
   | 'RuntimeError'
+  | 'RecursionError'
+  | 'UnicodeDecodeError'
+  | 'binascii.Error'
+  | 'AssertionError'
   | 'Exception';
 
 export class PyError extends Error {

@@ -25,6 +25,12 @@ export function pyStripSpan(s: string): [number, number] {
   return [start, end];
 }
 
+export function pyRStrip(s: string): string {
+  let end = s.length;
+  while (end > 0 && PY_SPACE.includes(s[end - 1])) end--;
+  return s.slice(0, end);
+}
+
 export function pyLStrip(s: string): string {
   let start = 0;
   while (start < s.length && PY_SPACE.includes(s[start])) start++;

@@ -68,6 +68,9 @@
  *   so the whole text is parsed at once here.
  */
 import * as zlib from 'node:zlib';
+import { PyError } from '../pyerrors';
+import { pyStrip, pyRStrip as pyRstrip } from '../pystr';
+import { pyBytesRepr } from '../pyrepr';
 
 // ---------------------------------------------------------------------------
 // Public API
@@ -155,44 +158,10 @@ export interface MimeOptions {
 export const DEFAULT_MAX_GUNZIP_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_MAX_DEPTH = 970;
 
-/** A Python exception as cloud-init would see it. */
-export class PyError extends Error {
-  constructor(readonly pyType: string, message: string) {
-    super(message);
-  }
-  override toString(): string {
-    return `${this.pyType}: ${this.message}`;
-  }
-}
 
 // ---------------------------------------------------------------------------
 // Small Python string helpers
 
-/** Characters for which Python's str.isspace() is true. */
-const PY_SPACE = new Set<number>([
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003,
-  0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
-]);
-
-function isPySpace(c: number): boolean {
-  return PY_SPACE.has(c);
-}
-
-/** str.strip() with no argument. */
-export function pyStrip(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && isPySpace(s.charCodeAt(a))) a++;
-  while (b > a && isPySpace(s.charCodeAt(b - 1))) b--;
-  return a === 0 && b === s.length ? s : s.slice(a, b);
-}
-
-/** str.rstrip() with no argument. */
-export function pyRstrip(s: string): string {
-  let b = s.length;
-  while (b > 0 && isPySpace(s.charCodeAt(b - 1))) b--;
-  return b === s.length ? s : s.slice(0, b);
-}
 
 function stripCharsRight(s: string, chars: string): string {
   let b = s.length;
@@ -263,7 +232,7 @@ function latin1FromBytes(b: Uint8Array): string {
 }
 
 /** str.encode('raw-unicode-escape'). */
-function rawUnicodeEscape(s: string): Uint8Array {
+export function rawUnicodeEscape(s: string): Uint8Array {
   const out: number[] = [];
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
@@ -276,27 +245,6 @@ function rawUnicodeEscape(s: string): Uint8Array {
   return Uint8Array.from(out);
 }
 
-/** repr() of a bytes object. */
-export function pyBytesRepr(b: Uint8Array): string {
-  let hasSingle = false;
-  let hasDouble = false;
-  for (const c of b) {
-    if (c === 0x27) hasSingle = true;
-    else if (c === 0x22) hasDouble = true;
-  }
-  const quote = hasSingle && !hasDouble ? '"' : "'";
-  let out = 'b' + quote;
-  for (const c of b) {
-    if (c === 0x5c) out += '\\\\';
-    else if (c === 0x09) out += '\\t';
-    else if (c === 0x0a) out += '\\n';
-    else if (c === 0x0d) out += '\\r';
-    else if (String.fromCharCode(c) === quote) out += '\\' + quote;
-    else if (c >= 0x20 && c < 0x7f) out += String.fromCharCode(c);
-    else out += '\\x' + c.toString(16).padStart(2, '0');
-  }
-  return out + quote;
-}
 
 // ---------------------------------------------------------------------------
 // UTF-8

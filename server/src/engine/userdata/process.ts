@@ -9,7 +9,7 @@ import { pyClassName } from '../values';
 import { pyRepr, pyStr, pyStrRepr } from '../pyrepr';
 import { pySplitLines, pyStrip, pyLStrip } from '../pystr';
 import { loadYaml } from '../yaml/load';
-import { convertUserDataBlob, decodeUtf8Surrogateescape, encodeUtf8Surrogateescape, gunzipPart } from './mime';
+import { convertUserDataBlob, decodeUtf8Surrogateescape, encodeUtf8Surrogateescape, gunzipPart, rawUnicodeEscape } from './mime';
 import { HeaderList, setFilename } from './headers';
 import { PartRoute, ProcessingMessage, UserDataPart } from './parts';
 import { ARCHIVE_TYPE, CLOUD_CONFIG_TYPE, GZIP_TYPES, INCLUDE_TYPES, NOT_MULTIPART_TYPE, sniffContentType } from './sniff';
@@ -370,20 +370,6 @@ function reDecodeStoredPayload(stored: string | Uint8Array, type: string): { tex
   return { text: null, bytes };
 }
 
-/** Python `s.encode('ascii')`, falling back to `s.encode('raw-unicode-escape')`. */
-export function rawUnicodeEscape(s: string): Uint8Array {
-  const out: number[] = [];
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) as number;
-    if (cp >= 0xdc80 && cp <= 0xdcff) out.push(cp - 0xdc00);
-    else if (cp < 0x100) out.push(cp);
-    else {
-      const escape = cp < 0x10000 ? '\\u' + cp.toString(16).padStart(4, '0') : '\\U' + cp.toString(16).padStart(8, '0');
-      for (const c of escape) out.push(c.charCodeAt(0));
-    }
-  }
-  return Uint8Array.from(out);
-}
 
 /** `_attach_launch_index`: a cloud-config's `launch-index` key becomes a header unless one is there. */
 function attachLaunchIndex(part: PendingPart): void {
