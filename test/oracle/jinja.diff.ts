@@ -158,7 +158,8 @@ function genInstanceData(r: Rng): string {
   const ds = `{"meta_data": ${genJson(r, 3)}, "user-data": ${genJson(r, 1)}}`;
   const extra: string[] = [];
   for (let i = 0; i < r.int(3); i++) extra.push(`${JSON.stringify(r.pick(KEYS))}: ${genJson(r, 2)}`);
-  return `{"v1": ${v1}, "ds": ${ds}${extra.length ? ', ' + extra.join(', ') : ''}, "base64_encoded_keys": []}`;
+  const b64 = r.chance(0.1) ? `, "enc": ${JSON.stringify(r.pick(['aGVsbG8=', 'aGk', '/w==', 'YQ==YQ', 'x']))}, "base64-encoded-keys": ["enc"]` : '';
+  return `{"v1": ${v1}, "ds": ${ds}${extra.length ? ', ' + extra.join(', ') : ''}, "base64_encoded_keys": []${b64}}`;
 }
 
 const NAMES = ['v1', 'ds', 'instance_id', 'local_hostname', 'region', 'cloud_name', 'count', 'ratio', 'tags', 'a', 'b', 'n', 'x_y', 'v_w', 'items', 'list', 'z', 'missing', 'undefined_thing', 'loop'];
@@ -297,7 +298,7 @@ class Gen {
     const o = () => `{%${this.ws()} `;
     const c = () => ` ${this.ws()}%}${r.chance(0.3) ? '\n' : ''}`;
     if (depth <= 0) return r.chance(0.5) ? this.text() : `{{${this.ws()} ${this.expr(2)} ${this.ws()}}}`;
-    switch (r.int(12)) {
+    switch (r.int(14)) {
       case 0:
       case 1:
       case 2:
@@ -332,13 +333,27 @@ class Gen {
         return r.pick([`{# ${this.text()} #}`, `{#- c -#}`, `{% raw %}{{ x }}{% endraw %}`, `{%- raw -%} {% if %} {%- endraw %}`]);
       case 10:
         return `${o()}with w = ${this.expr(2)}${c()}{{ w }}${this.block(depth - 1, 1)}${o()}endwith${c()}`;
+      case 11:
+        return r.pick([
+          `${o()}set ns = namespace(t=0)${c()}${o()}for i in range(3)${c()}${o()}set ns.t = ns.t + i${c()}${o()}endfor${c()}{{ ns.t }}`,
+          `${o()}for i in ${r.pick(['[3, 1, 2]', "'xyz'", 'range(4)', 'v1.tags', '[1, 2]|select'])}${c()}{{ loop.${r.pick(['index', 'index0', 'revindex', 'first', 'last', 'length', 'previtem', 'nextitem', "cycle('a', 'b')", 'changed(i)', 'depth'])} }}${o()}endfor${c()}`,
+          `${o()}set t = 1${c()}${o()}for i in [1, 2]${c()}{{ t }}${o()}set t = t + i${c()}{{ t }}${o()}endfor${c()}{{ t }}`,
+          `${o()}for i in [1]${c()}{{ q }}${o()}endfor${c()}${o()}set q = 5${c()}{{ q }}`,
+          `${o()}if ${this.expr(1)}${c()}${o()}set s = 1${c()}${o()}endif${c()}{{ s }}`,
+          `{%+ if true +%}\n x {%+ endif -%}\n y`,
+          `${o()}filter ${r.pick(['upper', 'trim', 'replace("a", "b")', 'length'])}${c()}${this.block(depth - 1, 1)}${o()}endfilter${c()}`,
+          `${o()}print ${this.expr(2)}, ${this.expr(1)}${c()}`,
+          `${o()}set c = cycler('a', 'b')${c()}{{ c.next() }}{{ c.next() }}{{ c.current }}${o()}set j = joiner('|')${c()}{{ j() }}x{{ j() }}y`,
+        ]);
       default:
-        return `${o()}set ns = namespace(t=0)${c()}${o()}for i in range(3)${c()}${o()}set ns.t = ns.t + i${c()}${o()}endfor${c()}{{ ns.t }}`;
+        return `{{ ${this.expr(2)} }}\n`;
     }
   }
 
   template(): string {
-    const header = this.r.pick(['## template: jinja\n', '## template: jinja\n', '##template:JINJA \n', '## template: jinja\r\n']);
+    const header = this.r.chance(0.03)
+      ? this.r.pick(['## template: basic\n', '#cloud-config\n', '## template: jinja2\n', ' ## template: jinja\n', '## Template:  Jinja\t\n'])
+      : this.r.pick(['## template: jinja\n', '## template: jinja\n', '##template:JINJA \n', '## template: jinja\r\n']);
     return header + this.block(3, 1 + this.r.int(4)) + (this.r.chance(0.5) ? '\n' : '');
   }
 }

@@ -2986,6 +2986,8 @@ class Renderer {
   steps = 0;
   outLen = 0;
   private bufs: string[][] = [[]];
+  /** A non-str item yielded at top level: "".join fails only once the whole template has run. */
+  private deferred: PyError | null = null;
   private ctxVars = new Map<string, JValue>();
   private readonly globals: Map<string, JValue>;
 
@@ -3011,8 +3013,11 @@ class Renderer {
     if (typeof v === 'string') this.write(v);
     else if (v instanceof JMarkup) this.write(v.s);
     else {
-      const idx = this.bufs[this.bufs.length - 1].length;
-      throw typeError(`sequence item ${idx}: expected str instance, ${typeName(v)} found`);
+      const buf = this.bufs[this.bufs.length - 1];
+      const err = typeError(`sequence item ${buf.length}: expected str instance, ${typeName(v)} found`);
+      if (this.bufs.length > 1) throw err;
+      this.deferred ??= err;
+      buf.push('');
     }
   }
 
@@ -3020,6 +3025,7 @@ class Renderer {
     const sc = new Scope(new Map());
     this.enterLoads(rootLoads, sc);
     this.execBlock(body, sc);
+    if (this.deferred) throw this.deferred;
     return this.bufs[0].join('');
   }
 
@@ -3061,28 +3067,32 @@ class Renderer {
 
   private execInner(n: Node, sc: Scope): void {
     switch (n.kind) {
-      case 'Output':
+      case 'Output': {
+        let group: string[] | null = null;
         for (const c of n.nodes as Node[]) {
-          if (c.kind === 'TemplateData') {
-            this.write(c.value as string);
-            continue;
-          }
-          if (c.kind !== 'Name' && c.kind !== 'Call') {
-            let folded: string | null = null;
+          let folded: string | null = null;
+          if (c.kind === 'TemplateData') folded = c.value as string;
+          else if (c.kind !== 'Name' && c.kind !== 'Call') {
             try {
               const v = this.constEval(c);
               if (v !== IMPOSSIBLE) folded = pyStr(v);
             } catch (e) {
               if (!(e instanceof PyError)) throw e;
             }
-            if (folded !== null) {
-              this.write(folded);
-              continue;
-            }
+          }
+          if (folded !== null) {
+            (group ??= []).push(folded);
+            continue;
+          }
+          if (group) {
+            this.write(group.join(''));
+            group = null;
           }
           this.write(pyStr(this.eval(c, sc)));
         }
+        if (group) this.write(group.join(''));
         return;
+      }
       case 'If': {
         if (truthy(this.eval(n.test as Node, sc))) return this.execBlock(n.body as Node[], sc);
         for (const e of n.elifs as Node[]) {
