@@ -902,7 +902,7 @@ async function primitivePhase(oracle: Oracle, seed: number, cases: number): Prom
       try {
         return { ok: b64(f()) };
       } catch (e) {
-        const pe = e as MimeModule.PyError;
+        const pe = e as { pyType: string; message: string };
         return { err: pe.pyType === 'binascii.Error' ? 'Error' : pe.pyType, msg: pe.message };
       }
     };
