@@ -136,6 +136,7 @@ function describePart(run: UserDataRun, r: PartReport): PreviewPart {
   const file = run.sources[r.part.blob]?.name ?? '?';
   const label = `${r.part.filename} (${r.part.contentType})`;
   const h = r.handled;
+  if (r.disposition === 'merged' && h?.discarded) return { label, file, status: 'dropped', reason: r.note };
   if (r.disposition === 'merged' && h) {
     const spec = h.kind === 'jsonp' ? 'JSON patch' : `${formatSpec(h.effective ?? [])}${h.defaulted ? ' (default)' : h.body && h.header ? ` (${h.body.key} + ${h.header.name})` : h.body ? ` (${h.body.key})` : h.header ? ` (${h.header.name})` : ''}`;
     return { label, file, status: 'merged', spec };

@@ -4,7 +4,7 @@
  * `dict(replace)+list()+str()`); nothing carries over between parts; a part
  * that fails is skipped and leaves the accumulation untouched.
  */
-import { PyDict, PyValue, TextSpan } from '../values';
+import { PyDict, PyValue, TextSpan, pyTypeName } from '../values';
 import { PyError } from '../pyerrors';
 import { pyLStrip } from '../pystr';
 import { loadYaml, YamlLoadResult } from '../yaml/load';
@@ -30,6 +30,8 @@ export interface HandledPart {
   defaulted?: boolean;
   /** `merge_type` stayed in the data because `merge_how` was present (§4.5). */
   leftoverMergeType?: boolean;
+  /** Counted as merged, but no merger of its spec handles the accumulated value: nothing of it was kept. */
+  discarded?: boolean;
   /** Why the part was skipped, in cloud-init's terms. */
   error?: { pyType: string; message: string; stage: 'yaml' | 'spec' | 'construct' | 'merge' | 'jsonp'; span?: TextSpan; detail?: string };
   /** The YAML load of the payload (kept for provenance and diagnostics). */
@@ -114,6 +116,7 @@ export class CloudConfigHandler {
     if (record.defaulted) effective = DEFAULT_PART_SPEC().mergers;
     record.effective = effective;
     const root = constructMergers(effective, { tracer, modules: this.options.customMergers });
+    record.discarded = !root.handlerFor(pyTypeName(this.buffer as PyValue));
     return root.merge(this.buffer as PyValue, config);
   }
 

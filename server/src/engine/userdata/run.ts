@@ -182,6 +182,9 @@ function warnIfFailed(handled: HandledPart, part: UserDataPart, messages: Proces
 }
 
 export function noteFor(handled: HandledPart): string {
+  if (handled.merged && handled.discarded) {
+    return "Counted as merged (it is listed in '# from N files'), but its spec has no dict() merger: everything in it was discarded.";
+  }
   if (handled.merged) return 'Merged.';
   const e = handled.error;
   if (!e) return 'Skipped.';
