@@ -1,11 +1,13 @@
 // Runs cloud-init's own merge test cases (../shared/conformance/cases, data kept outside this repo)
 // through the CLI in-process, with the same arguments the oracle was given, and compares as each
-// case.json says. The `schema` group is about cloud-init's JSON schema, not merging: not run here.
+// case.json says. (Without --no-builtin the oracle's boot mode uses cloud-init's builtin config; for
+// merging only its vendor-data switches matter, and the CLI treats those as on by default.) The `schema` group is about cloud-init's JSON schema, not merging: not run here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { main } from '../../server/src/cli/main';
+import { translateOracleArgs } from '../support/oracleArgs';
 
 const CASES = resolve(__dirname, '..', '..', '..', '..', 'shared', 'conformance', 'cases');
 
@@ -20,25 +22,6 @@ interface CaseSpec {
   absent_keys?: string[];
 }
 
-/**
- * The oracle's arguments, as this CLI spells them. (Without --no-builtin the oracle's boot mode
- * uses cloud-init's builtin config; for merging only its vendor-data switches matter, and the CLI
- * treats those as on by default.)
- */
-export function translateArgs(args: string[]): string[] {
-  const argv: string[] = [];
-  let raw = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--mode') {
-      const m = args[++i];
-      argv.push('--mode', m === 'userdata' ? 'user-data' : m === 'mergemany' ? 'system' : m);
-    } else if (a === '--raw') raw = true;
-    else argv.push(a);
-  }
-  if (!raw) argv.push('--format', 'json');
-  return argv;
-}
 
 function runCli(argv: string[], cwd: string) {
   let stdout = '';
@@ -88,7 +71,7 @@ for (const group of groups) {
         ['current', 'upstream'],
       ];
       for (const [version, impl] of versions) {
-        const argv = translateArgs(spec.args);
+        const argv = translateOracleArgs(spec.args);
         const run = runCli([...argv, '--cloud-init-version', version], dir);
         const where = `${spec.id} (cloud-init ${version})\nstderr: ${run.stderr}`;
         if (spec.expected_warning) assert.ok(run.stderr.includes(spec.expected_warning), `${where}\nexpected warning: ${spec.expected_warning}`);

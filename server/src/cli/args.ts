@@ -26,6 +26,7 @@ export interface CliOptions {
   vendor?: string;
   vendor2?: string;
   builtinCfg?: string;
+  noBuiltin: boolean;
   version: 'current' | '22.4';
   pretty: boolean;
   help: boolean;
@@ -63,6 +64,8 @@ Options:
   --confd-order name|given    drop-in order: cloud-init's (by name, default) or as given
   --runtime-cfg FILE, --cmdline-cfg FILE, --ds-config FILE, --builtin-cfg FILE   boot-mode layers
   --vendor FILE, --vendor2 FILE   vendor-data and vendor-data2 blobs (boot mode)
+  --no-builtin                boot mode: an empty builtin layer, so vendor-data is only read when a config enables it
+                              (by default it is on, as with cloud-init's own builtin config)
   --reverse                   system mode: merge the FILEs in reverse order
   --cloud-init-version current|22.4   reproduce today's cloud-init (default) or Debian's 22.4.2
   --pretty                    indent JSON output
@@ -79,6 +82,7 @@ export function parseArgs(argv: string[]): CliOptions {
     includeMissing: 'error',
     confdOrder: 'name',
     reverse: false,
+    noBuiltin: false,
     confd: [],
     version: 'current',
     pretty: false,
@@ -192,6 +196,9 @@ export function parseArgs(argv: string[]): CliOptions {
         break;
       case '--builtin-cfg':
         o.builtinCfg = value();
+        break;
+      case '--no-builtin':
+        o.noBuiltin = true;
         break;
       case '--reverse':
         o.reverse = true;

@@ -231,7 +231,7 @@ function bootMode(o: CliOptions, io: CliIO): number {
       dsConfig: readConfigFile(o.dsConfig),
       vendor: readConfigFile(o.vendor),
       vendor2: readConfigFile(o.vendor2),
-      builtinCfg: readConfigFile(o.builtinCfg),
+      builtinCfg: o.noBuiltin ? { name: '(no builtin)', bytes: new Uint8Array() } : readConfigFile(o.builtinCfg),
     },
     runOptions(o),
   );
@@ -254,7 +254,7 @@ function previewMode(o: CliOptions, io: CliIO): number {
       dsConfig: readConfigFile(o.dsConfig),
       vendor: readConfigFile(o.vendor),
       vendor2: readConfigFile(o.vendor2),
-      builtinCfg: readConfigFile(o.builtinCfg),
+      builtinCfg: o.noBuiltin ? { name: '(no builtin)', bytes: new Uint8Array() } : readConfigFile(o.builtinCfg),
     },
   });
   io.stdout(model.text);
