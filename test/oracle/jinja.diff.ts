@@ -362,7 +362,7 @@ class Gen {
 // Comparison
 
 function differs(ours: Result, theirs: Result): string | null {
-  if (theirs.reason === 'oracle-crash') return `oracle crashed: ${theirs.message}`;
+  if (!theirs.ok && theirs.reason === 'oracle-crash') return `oracle crashed: ${theirs.message}`;
   if (!ours.ok && ours.reason === 'unsupported') return null;
   if (ours.ok !== theirs.ok) return `ok: ours=${ours.ok} python=${theirs.ok}`;
   if (ours.ok && theirs.ok) {
@@ -372,7 +372,7 @@ function differs(ours: Result, theirs: Result): string | null {
   }
   if (!ours.ok && !theirs.ok) {
     if (ours.reason !== theirs.reason) return `reason: ours=${ours.reason} python=${theirs.reason}`;
-    if (ours.reason === 'runtime' && ours.exception !== theirs.exception) return `exception: ours=${ours.exception} python=${theirs.exception}`;
+    if (ours.reason === 'runtime' && ours.exception !== (theirs as { exception?: string }).exception) return `exception: ours=${ours.exception} python=${(theirs as { exception?: string }).exception}`;
     if ((ours.reason === 'undefined' || ours.reason === 'type') && ours.message !== theirs.message) return `message differs`;
   }
   return null;
