@@ -1,0 +1,86 @@
+/**
+ * The language client, started lazily: activation only registers things, and
+ * the server process starts when the first cloud-init document or preview
+ * needs it. Everything the extension knows about merging comes from here.
+ */
+import * as vscode from 'vscode';
+import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
+import { DOCUMENT_SELECTOR } from './documents';
+
+export const CLIENT_ID = 'cloudConfigMerge';
+const CLIENT_NAME = 'Cloud-Config Merge';
+
+export class Server implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private starting: Promise<LanguageClient> | undefined;
+  private readonly didStartEmitter = new vscode.EventEmitter<void>();
+  /** Fired each time the server has (re)started. */
+  readonly onDidStart = this.didStartEmitter.event;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    readonly output: vscode.LogOutputChannel,
+  ) {}
+
+  get isRunning(): boolean {
+    return this.client?.isRunning() ?? false;
+  }
+
+  /** The running client, starting the server on first use. */
+  start(): Promise<LanguageClient> {
+    this.starting ??= this.create().catch((e) => {
+      this.starting = undefined;
+      log(this.output, `The language server did not start: ${e instanceof Error ? e.message : String(e)}`);
+      throw e;
+    });
+    return this.starting;
+  }
+
+  async request<R>(method: string, params: unknown, token?: vscode.CancellationToken): Promise<R> {
+    const client = await this.start();
+    return client.sendRequest<R>(method, params, token);
+  }
+
+  async restart(): Promise<void> {
+    const old = this.starting;
+    this.starting = undefined;
+    this.client = undefined;
+    if (old) await (await old.catch(() => undefined))?.dispose();
+    await this.start();
+  }
+
+  private async create(): Promise<LanguageClient> {
+    const t0 = Date.now();
+    // loaded on first use, not at activation: the client library is most of the bundle
+    const lc = await import('vscode-languageclient/node');
+    const module = this.context.asAbsolutePath('dist/server.js');
+    const serverOptions: ServerOptions = {
+      run: { module, transport: lc.TransportKind.ipc },
+      debug: { module, transport: lc.TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: DOCUMENT_SELECTOR,
+      outputChannel: this.output,
+      synchronize: { configurationSection: 'cloudConfigMerge' },
+      initializationOptions: { settings: vscode.workspace.getConfiguration('cloudConfigMerge') },
+    };
+    const client = new lc.LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+    await client.start();
+    this.client = client;
+    log(this.output, `Language server started in ${Date.now() - t0} ms`);
+    this.didStartEmitter.fire();
+    return client;
+  }
+
+  async dispose(): Promise<void> {
+    this.didStartEmitter.dispose();
+    const client = this.client;
+    this.client = undefined;
+    this.starting = undefined;
+    if (client) await client.dispose();
+  }
+}
+
+export function log(output: vscode.LogOutputChannel, message: string): void {
+  output.info(message);
+}

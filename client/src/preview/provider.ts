@@ -1,0 +1,167 @@
+/**
+ * The read-only preview documents. Their text is whatever the language server
+ * answers to `cloudConfigMerge/preview` for the files in the URI; the client
+ * never merges. A preview is refreshed (debounced) when any of its sources is
+ * edited, saved, created, deleted or renamed, and when the settings change.
+ */
+import * as vscode from 'vscode';
+import { PREVIEW_REQUEST, type PreviewResult } from '../../../server/src/protocol';
+import { Server, log } from '../client';
+import { PREVIEW_SCHEME, fromPreviewUri, sourcesOf, toParams } from './uri';
+
+const REFRESH_DELAY_MS = 200;
+
+/**
+ * A deliberately broken client, for proving the end-to-end suites go red:
+ * with this variable set the preview's last line is dropped.
+ */
+const BREAK_PREVIEW = process.env.CLOUD_CONFIG_MERGE_E2E_BREAK_PREVIEW === '1';
+
+export class PreviewProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changeEmitter.event;
+  private readonly resultEmitter = new vscode.EventEmitter<vscode.Uri>();
+  /** Fired when a preview's text (and so its provenance data) has been recomputed. */
+  readonly onDidUpdate = this.resultEmitter.event;
+
+  private readonly results = new Map<string, PreviewResult>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private watcher: vscode.FileSystemWatcher | undefined;
+
+  constructor(private readonly server: Server) {
+    this.disposables.push(
+      this.changeEmitter,
+      this.resultEmitter,
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length) this.sourceChanged(e.document.uri);
+      }),
+      vscode.workspace.onDidSaveTextDocument((d) => this.sourceChanged(d.uri, true)),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        if (d.uri.scheme === PREVIEW_SCHEME) this.forget(d.uri);
+        // an unsaved editor that is closed stops overriding the file on disk
+        else this.sourceChanged(d.uri);
+      }),
+      vscode.workspace.onDidCreateFiles((e) => e.files.forEach((f) => this.sourceChanged(f, true))),
+      vscode.workspace.onDidDeleteFiles((e) => e.files.forEach((f) => this.sourceChanged(f, true))),
+      vscode.workspace.onDidRenameFiles((e) => e.files.forEach((f) => (this.sourceChanged(f.oldUri, true), this.sourceChanged(f.newUri, true)))),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('cloudConfigMerge')) this.openPreviews().forEach((u) => this.schedule(u));
+      }),
+      server.onDidStart(() => this.openPreviews().forEach((u) => this.schedule(u))),
+    );
+  }
+
+  /** The server's last answer for a preview, for hovers and links. */
+  resultFor(uri: vscode.Uri): PreviewResult | undefined {
+    return this.results.get(uri.toString());
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
+    this.ensureWatcher();
+    let state;
+    try {
+      state = fromPreviewUri(uri);
+    } catch (e) {
+      return `# Cloud-Config Merge: this preview address cannot be read (${message(e)}).\n`;
+    }
+    try {
+      const result = await this.server.request<PreviewResult>(PREVIEW_REQUEST, toParams(state), token);
+      let text = result.text;
+      if (BREAK_PREVIEW) text = text.replace(/[^\n]*\n?$/, '');
+      this.results.set(uri.toString(), { ...result, text });
+      this.resultEmitter.fire(uri);
+      return text;
+    } catch (e) {
+      if (token.isCancellationRequested) return this.results.get(uri.toString())?.text ?? '';
+      log(this.server.output, `Preview failed for ${uri.toString()}: ${message(e)}`);
+      this.results.delete(uri.toString());
+      return `# Cloud-Config Merge: the preview could not be made.\n# ${message(e).replace(/\n/g, '\n# ')}\n# Details are in the "Cloud-Config Merge" output.\n`;
+    }
+  }
+
+  /** Recompute a preview now (as the refresh timers do). */
+  refresh(uri: vscode.Uri): void {
+    this.changeEmitter.fire(uri);
+  }
+
+  private openPreviews(): vscode.Uri[] {
+    return vscode.workspace.textDocuments.filter((d) => d.uri.scheme === PREVIEW_SCHEME && !d.isClosed).map((d) => d.uri);
+  }
+
+  /**
+   * A file changed. Previews that read it refresh; saves, creations and
+   * deletions refresh every preview, since #include targets and drop-ins are
+   * only known to the server.
+   */
+  private sourceChanged(source: vscode.Uri, anyPreview = false): void {
+    if (source.scheme === PREVIEW_SCHEME || source.scheme === 'output') return;
+    const key = source.toString();
+    for (const uri of this.openPreviews()) {
+      if (anyPreview) {
+        this.schedule(uri);
+        continue;
+      }
+      try {
+        if (sourcesOf(fromPreviewUri(uri)).some((f) => sameUri(f, key))) this.schedule(uri);
+      } catch {
+        // not ours to refresh
+      }
+    }
+  }
+
+  private schedule(uri: vscode.Uri): void {
+    const key = uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        this.changeEmitter.fire(uri);
+      }, REFRESH_DELAY_MS),
+    );
+  }
+
+  private forget(uri: vscode.Uri): void {
+    const key = uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+    this.results.delete(key);
+    if (!this.openPreviews().length) {
+      this.watcher?.dispose();
+      this.watcher = undefined;
+    }
+  }
+
+  /** Changes made outside VS Code (git checkout, another editor) while a preview is open. */
+  private ensureWatcher(): void {
+    if (this.watcher) return;
+    this.watcher = vscode.workspace.createFileSystemWatcher('**/*');
+    this.watcher.onDidCreate((u) => this.sourceChanged(u, true));
+    this.watcher.onDidDelete((u) => this.sourceChanged(u, true));
+    this.watcher.onDidChange((u) => {
+      // an open editor already reports its own changes
+      if (!vscode.workspace.textDocuments.some((d) => d.uri.toString() === u.toString())) this.sourceChanged(u);
+    });
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    this.watcher?.dispose();
+    this.disposables.forEach((d) => d.dispose());
+  }
+}
+
+export function sameUri(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return vscode.Uri.parse(a).toString() === vscode.Uri.parse(b).toString();
+  } catch {
+    return false;
+  }
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

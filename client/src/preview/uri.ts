@@ -1,0 +1,78 @@
+/**
+ * A preview is named by its URI, which holds everything needed to make it
+ * again: the mode, the ordered files, the boot-time layers and the part left
+ * out for a comparison. So a preview survives a window reload and can be
+ * reopened from history. The path ends in `.yaml`, so it is highlighted.
+ *
+ *   cloud-config-merge-preview:/Merged user-data (3 parts).yaml?{"mode":"user-data","files":[…]}
+ */
+import * as vscode from 'vscode';
+import type { PreviewParams } from '../../../server/src/protocol';
+
+export const PREVIEW_SCHEME = 'cloud-config-merge-preview';
+
+export type PreviewMode = 'user-data' | 'confd' | 'boot';
+export const PREVIEW_MODES: readonly PreviewMode[] = ['user-data', 'confd', 'boot'];
+
+export interface PreviewState {
+  mode: PreviewMode;
+  /** URIs, in merge order. */
+  files: string[];
+  boot?: PreviewParams['boot'];
+  /** 1-based index into `files` of the part left out. */
+  exclude?: number;
+}
+
+export function baseName(uri: string): string {
+  const path = vscode.Uri.parse(uri).path;
+  return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) || uri;
+}
+
+function title(state: PreviewState): string {
+  const n = state.files.length;
+  const what = state.mode === 'confd' ? 'cloud.cfg.d' : state.mode === 'boot' ? 'boot config' : 'user-data';
+  const parts = n === 1 ? baseName(state.files[0]) : `${n} parts`;
+  const without = state.exclude ? ` without ${baseName(state.files[state.exclude - 1] ?? '?')}` : '';
+  // a slash would start a new path segment
+  return `Merged ${what} (${parts})${without}`.replace(/[/\\]/g, '_');
+}
+
+export function toPreviewUri(state: PreviewState): vscode.Uri {
+  const clean: PreviewState = { mode: state.mode, files: state.files };
+  if (state.boot && Object.values(state.boot).some((v) => v !== undefined && (!Array.isArray(v) || v.length))) clean.boot = state.boot;
+  if (state.exclude) clean.exclude = state.exclude;
+  return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${title(clean)}.yaml`, query: JSON.stringify(clean) });
+}
+
+/** The state a preview URI encodes; throws on a URI this extension did not make. */
+export function fromPreviewUri(uri: vscode.Uri): PreviewState {
+  if (uri.scheme !== PREVIEW_SCHEME) throw new Error(`not a preview: ${uri.toString()}`);
+  const raw = JSON.parse(uri.query) as Partial<PreviewState>;
+  if (!raw || !Array.isArray(raw.files) || !raw.files.every((f) => typeof f === 'string')) throw new Error('the preview URI lists no files');
+  const mode = PREVIEW_MODES.includes(raw.mode as PreviewMode) ? (raw.mode as PreviewMode) : 'user-data';
+  return { mode, files: raw.files, boot: raw.boot, exclude: typeof raw.exclude === 'number' ? raw.exclude : undefined };
+}
+
+export function isPreviewUri(uri: vscode.Uri | undefined): uri is vscode.Uri {
+  return uri?.scheme === PREVIEW_SCHEME;
+}
+
+/** All source URIs a preview reads (user-data files and boot layers). */
+export function sourcesOf(state: PreviewState): string[] {
+  const out = [...state.files];
+  const b = state.boot;
+  if (b) {
+    for (const v of Object.values(b)) {
+      if (typeof v === 'string') out.push(v);
+      else if (Array.isArray(v)) out.push(...v);
+    }
+  }
+  return out;
+}
+
+export function toParams(state: PreviewState): PreviewParams {
+  const params: PreviewParams = { mode: state.mode, files: state.files };
+  if (state.boot) params.boot = state.boot;
+  if (state.exclude) params.exclude = state.exclude;
+  return params;
+}

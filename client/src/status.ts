@@ -1,0 +1,82 @@
+/**
+ * The language status item of a cloud-init document: what kind of part the
+ * server says it is and its effective merge spec. Clicking it opens the output.
+ * Also keeps the `cloudConfigMerge.isCloudConfig` context key (editor title
+ * button) in step with the active editor.
+ */
+import * as vscode from 'vscode';
+import { DOCUMENT_INFO_REQUEST, type DocumentInfoResult } from '../../server/src/protocol';
+import { Server } from './client';
+import { DOCUMENT_SELECTOR, isCloudConfigDocument } from './documents';
+
+const UPDATE_DELAY_MS = 300;
+
+export class StatusItem implements vscode.Disposable {
+  private item: vscode.LanguageStatusItem | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private generation = 0;
+
+  constructor(private readonly server: Server) {
+    this.disposables.push(
+      vscode.window.onDidChangeActiveTextEditor(() => this.update()),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document === vscode.window.activeTextEditor?.document) this.schedule();
+      }),
+      server.onDidStart(() => this.schedule()),
+    );
+    this.update();
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.update(), UPDATE_DELAY_MS);
+  }
+
+  private update(): void {
+    const doc = vscode.window.activeTextEditor?.document;
+    const isCloudConfig = !!doc && isCloudConfigDocument(doc);
+    void vscode.commands.executeCommand('setContext', 'cloudConfigMerge.isCloudConfig', isCloudConfig);
+    if (!doc || !isCloudConfig) {
+      this.item?.dispose();
+      this.item = undefined;
+      return;
+    }
+    if (!this.item) {
+      this.item = vscode.languages.createLanguageStatusItem('cloudConfigMerge.status', DOCUMENT_SELECTOR);
+      this.item.name = 'Cloud-Config Merge';
+      this.item.command = { title: 'Show Output', command: 'cloudConfigMerge.showOutput' };
+    }
+    const item = this.item;
+    if (!this.server.isRunning) {
+      item.text = 'cloud-config';
+      item.detail = 'starting the language server…';
+      item.busy = true;
+      return;
+    }
+    const generation = ++this.generation;
+    this.server.request<DocumentInfoResult>(DOCUMENT_INFO_REQUEST, { uri: doc.uri.toString() }).then(
+      (info) => {
+        if (generation !== this.generation || this.item !== item) return;
+        item.busy = false;
+        item.text = info.kind ?? 'not cloud-init input';
+        item.detail = info.spec ? `merge: ${info.spec}` : undefined;
+        item.accessibilityInformation = { label: [info.kind, info.spec, ...info.summary].filter(Boolean).join('. ') };
+        item.severity = vscode.LanguageStatusSeverity.Information;
+      },
+      (e: unknown) => {
+        if (generation !== this.generation || this.item !== item) return;
+        item.busy = false;
+        item.text = 'cloud-config';
+        item.detail = `no information: ${e instanceof Error ? e.message : String(e)}`;
+        item.severity = vscode.LanguageStatusSeverity.Warning;
+      },
+    );
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.item?.dispose();
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Runs the extension-host suite with @vscode/test-electron's standard runTests(). Here no desktop VS Code
+ * can be downloaded, so vscodeExecutablePath defaults to scripts/e2e/code-shim.js (the VS Code server +
+ * headless chromium); set VSCODE_EXECUTABLE to a desktop `code` binary to run the same suite there, or
+ * VSCODE_EXECUTABLE=download to let test-electron download one.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { runTests } from '@vscode/test-electron';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+async function main(): Promise<void> {
+  // The tests edit, rename and delete files: they get a fresh copy of the fixture workspace.
+  const workspace = path.join(ROOT, '.tmp', 'e2e-workspace');
+  fs.rmSync(workspace, { recursive: true, force: true });
+  fs.cpSync(path.join(ROOT, 'test/e2e/workspace'), workspace, { recursive: true });
+  const executable = process.env.VSCODE_EXECUTABLE ?? path.join(ROOT, 'scripts/e2e/code-shim.js');
+  try {
+    await runTests({
+      ...(executable === 'download' ? {} : { vscodeExecutablePath: executable }),
+      extensionDevelopmentPath: ROOT,
+      extensionTestsPath: path.join(__dirname, 'suite', 'index'),
+      launchArgs: [workspace, '--disable-extensions', '--skip-welcome', '--skip-release-notes'],
+      extensionTestsEnv: { CLOUD_CONFIG_MERGE_E2E_WORKSPACE: workspace, CLOUD_CONFIG_MERGE_REPO: ROOT },
+    });
+  } catch (err) {
+    console.error('The extension-host suite failed:', err instanceof Error ? err.message : err);
+    process.exit(1);
+  }
+}
+
+void main();

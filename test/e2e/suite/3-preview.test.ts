@@ -1,0 +1,164 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { PREVIEW_SCHEME, cli, closeAllEditors, fileUri, hoverText, open, positionOf, previewEditors, previewText, waitFor } from './helpers';
+
+const FILES = ['user-data/1-base.yaml', 'user-data/2-users.yaml', 'user-data/10-app.yaml'];
+
+function filesOf(preview: vscode.Uri): string[] {
+  return (JSON.parse(preview.query) as { files: string[] }).files;
+}
+
+function targetOf(d: vscode.Location | vscode.LocationLink): { uri: vscode.Uri; line: number } {
+  return 'targetUri' in d ? { uri: d.targetUri, line: d.targetRange.start.line } : { uri: d.uri, line: d.range.start.line };
+}
+
+suite('Merged preview', () => {
+  let preview: vscode.Uri;
+
+  suiteSetup(closeAllEditors);
+
+  test('Explorer multi-select opens a read-only preview beside the editor, without focus, equal to the CLI', async () => {
+    const source = await open(FILES[0]);
+    const [a, b, c] = FILES.map(fileUri);
+    // the Explorer passes (clicked, selected[]); the selection comes in click order
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', b, [c, a, b]);
+    assert.ok(uri, 'the command returns the preview URI');
+    preview = uri;
+    assert.strictEqual(preview.scheme, PREVIEW_SCHEME);
+    assert.match(preview.path, /\.yaml$/);
+    const editor = await waitFor('the preview editor', () => previewEditors()[0]);
+    assert.strictEqual(editor.viewColumn, vscode.ViewColumn.Two, 'opened beside');
+    assert.strictEqual(vscode.window.activeTextEditor?.document.uri.toString(), source.document.uri.toString(), 'focus stays in the source');
+    assert.strictEqual(editor.document.languageId, 'yaml');
+    const expected = cli(['--format', 'preview', '--mode', 'user-data', ...FILES]);
+    assert.strictEqual(await previewText(preview, (t) => t.length > 0), expected);
+    assert.notStrictEqual(vscode.workspace.fs.isWritableFileSystem(PREVIEW_SCHEME), true, 'the preview scheme is read-only');
+  });
+
+  test('parts merge in Explorer order: folder by folder, numbers compared as numbers', async () => {
+    assert.deepStrictEqual(filesOf(preview), FILES.map((f) => fileUri(f).toString()));
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', fileUri('templated.yaml'), [
+      fileUri('templated.yaml'), fileUri('user-data/2-users.yaml'), fileUri('broken/typo-spec.yaml'),
+    ]);
+    assert.deepStrictEqual(filesOf(uri), ['broken/typo-spec.yaml', 'user-data/2-users.yaml', 'templated.yaml'].map((f) => fileUri(f).toString()));
+    await closePreview(uri);
+  });
+
+  test('editing a source updates the preview, saved or not', async () => {
+    const editor = await open(FILES[2]);
+    const at = positionOf(editor.document, 'web-01');
+    assert.ok(await editor.edit((e) => e.replace(new vscode.Range(at, at.translate(0, 6)), 'web-02')));
+    await previewText(preview, (t) => t.includes('hostname: web-02'));
+    assert.ok(await editor.document.save());
+    const expected = cli(['--format', 'preview', '--mode', 'user-data', ...FILES]);
+    assert.match(expected, /hostname: web-02/);
+    await previewText(preview, (t) => t === expected);
+  });
+
+  test('hover and Go to Definition in the preview point at the file and line that supplied a value', async () => {
+    const doc = await vscode.workspace.openTextDocument(preview);
+    const pos = positionOf(doc, 'hostname: web-02', 2);
+    const hover = await waitFor('a provenance hover', async () => {
+      const h = await hoverText(preview, pos);
+      return /10-app\.yaml:9\b/.test(h) ? h : undefined;
+    });
+    assert.match(hover, /hostname/);
+    const defs = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink>>('vscode.executeDefinitionProvider', preview, pos);
+    assert.strictEqual(defs.length, 1);
+    const target = targetOf(defs[0]);
+    assert.strictEqual(target.uri.toString(), fileUri(FILES[2]).toString());
+    assert.strictEqual(target.line, 8);
+  });
+
+  test('the hover tells what a value replaced', async () => {
+    const doc = await vscode.workspace.openTextDocument(preview);
+    const hover = await hoverText(preview, positionOf(doc, 'timezone: America/New_York', 2));
+    assert.match(hover, /10-app\.yaml:8\b/);
+    assert.match(hover, /(Replaced|Lost|Deleted)/);
+    assert.match(hover, /(1-base|2-users)\.yaml:\d+/);
+  });
+
+  test('the header links each part to its file', async () => {
+    const links = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', preview);
+    assert.deepStrictEqual(links.map((l) => l.target?.with({ fragment: '' }).toString()), FILES.map((f) => fileUri(f).toString()));
+  });
+
+  test('Compare Without Part opens a diff of the merged result without and with that part', async () => {
+    const without = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.compareWithoutPart', preview, 3);
+    const tab = await waitFor('the diff editor', () => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputTextDiff ? input : undefined;
+    });
+    assert.strictEqual(tab.original.toString(), without.toString());
+    assert.strictEqual(tab.modified.toString(), preview.toString());
+    const left = await previewText(without, (t) => t.length > 0);
+    assert.doesNotMatch(left, /hostname: web-02/, 'hostname only comes from the part left out');
+    assert.match(left, /timezone: Etc\/UTC/, 'without the part, the first timezone stays (dict(no_replace))');
+    assert.match(await previewText(preview), /timezone: America\/New_York/, 'with it, dict(replace) wins');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  test('Change Merge Order reorders the parts in place', async () => {
+    const column = columnOf(preview);
+    assert.ok(column, 'the preview has a tab');
+    const reordered = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.changeOrder', preview, [3, 1, 2]);
+    assert.deepStrictEqual(filesOf(reordered), [FILES[2], FILES[0], FILES[1]].map((f) => fileUri(f).toString()));
+    const expected = cli(['--format', 'preview', '--mode', 'user-data', FILES[2], FILES[0], FILES[1]]);
+    assert.strictEqual(await previewText(reordered, (t) => t.length > 0), expected);
+    await waitFor('the old preview tab to close', () => !openTabs().includes(preview.toString()));
+    assert.strictEqual(columnOf(reordered), column, 'the reordered preview took the old one\'s place');
+    preview = reordered;
+  });
+
+  test('a renamed or deleted source is reported inside the preview', async () => {
+    const before = await previewText(preview);
+    const moved = fileUri('user-data/2-users.yaml.bak');
+    const edit = new vscode.WorkspaceEdit();
+    edit.renameFile(fileUri(FILES[1]), moved);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const broken = await previewText(preview, (t) => t !== before);
+    assert.match(broken, /2-users\.yaml/);
+    assert.doesNotMatch(broken, /name: ops/, 'the missing part contributes nothing');
+    const back = new vscode.WorkspaceEdit();
+    back.renameFile(moved, fileUri(FILES[1]));
+    assert.ok(await vscode.workspace.applyEdit(back));
+    await previewText(preview, (t) => t === before);
+  });
+
+  test('Change Preview Mode: boot-time layering over chosen vendor-data and drop-ins, equal to the CLI', async () => {
+    const boot = { vendor: fileUri('templated.yaml').toString(), confd: [fileUri('cloud.cfg.d/99_local.cfg').toString()] };
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.changeMode', preview, 'boot', boot);
+    const state = JSON.parse(uri.query) as { mode: string; files: string[]; boot: unknown };
+    assert.strictEqual(state.mode, 'boot');
+    assert.deepStrictEqual(state.boot, boot);
+    const expected = cli(['--format', 'preview', '--mode', 'boot', '--vendor', 'templated.yaml', '--confd', 'cloud.cfg.d/99_local.cfg', ...filesOf(preview).map((f) => vscode.workspace.asRelativePath(vscode.Uri.parse(f)))]);
+    assert.strictEqual(await previewText(uri, (t) => t.length > 0), expected);
+    preview = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.changeMode', uri, 'user-data');
+    assert.strictEqual(JSON.parse(preview.query).mode, 'user-data');
+  });
+
+  test('the cloud.cfg.d folder previews as drop-ins in cloud-init\'s order, equal to the CLI', async () => {
+    const folder = fileUri('cloud.cfg.d');
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', folder, [folder]);
+    const state = JSON.parse(uri.query) as { mode: string; files: string[] };
+    assert.strictEqual(state.mode, 'confd');
+    const dropIns = ['cloud.cfg.d/99_local.cfg', 'cloud.cfg.d/90_dpkg.cfg', 'cloud.cfg.d/05_logging.cfg'];
+    assert.deepStrictEqual(state.files, dropIns.map((f) => fileUri(f).toString()));
+    const expected = cli(['--format', 'preview', '--mode', 'confd', ...dropIns]);
+    assert.strictEqual(await previewText(uri, (t) => t.length > 0), expected);
+    await closePreview(uri);
+  });
+});
+
+function columnOf(uri: vscode.Uri): vscode.ViewColumn | undefined {
+  return vscode.window.tabGroups.all.find((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString()))?.viewColumn;
+}
+
+function openTabs(): string[] {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => (t.input instanceof vscode.TabInputText ? t.input.uri.toString() : ''));
+}
+
+async function closePreview(uri: vscode.Uri): Promise<void> {
+  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+  await vscode.window.tabGroups.close(tabs);
+}

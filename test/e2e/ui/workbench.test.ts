@@ -1,0 +1,106 @@
+/**
+ * What only the UI shows: the Explorer's multi-select context menu, a preview opening beside the editor,
+ * the provenance hover, the Problems panel, the read-only preview, the compare diff. Each step leaves a
+ * screenshot (the README's, with E2E_UPDATE_SCREENSHOTS=1).
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { ROOT, Server, Workbench, lib } from './workbench';
+
+const PREVIEW_TAB = 'Merged user-data (3 parts).yaml';
+
+suite('Workbench (browser)', () => {
+  let server: Server;
+  let close: () => Promise<void>;
+  let wb: Workbench;
+
+  suiteSetup(async () => {
+    const workspace = path.join(ROOT, '.tmp', 'e2e-ui-workspace');
+    fs.rmSync(workspace, { recursive: true, force: true });
+    fs.cpSync(path.join(ROOT, 'test/e2e/workspace'), workspace, { recursive: true });
+    server = await lib.startServer({ dir: lib.tempDir('cc-ui-') });
+    const browser = await lib.launchBrowser({ viewport: { width: 1400, height: 800 } });
+    close = browser.close;
+    wb = new Workbench(browser.page);
+    browser.page.setDefaultTimeout(30000);
+    await browser.page.goto(lib.workbenchUrl(server, workspace, [['extensionDevelopmentPath', lib.remoteUri(server, ROOT)], ['skipWelcome', 'true']]));
+    await wb.ready();
+  });
+
+  suiteTeardown(async () => {
+    await close?.();
+    server?.stop();
+  });
+
+  test('Explorer: select three parts, right-click, "Preview Merged User-Data" opens the preview beside', async () => {
+    const { page } = wb;
+    await wb.expand('user-data');
+    await wb.explorerRow('1-base.yaml').click();
+    await wb.activeTab('1-base.yaml').waitFor();
+    await wb.explorerRow('2-users.yaml').click({ modifiers: ['Control'] });
+    await wb.explorerRow('10-app.yaml').click({ modifiers: ['Control'] });
+    await wb.explorerRow('10-app.yaml').click({ button: 'right' });
+    const item = page.locator('.context-view .monaco-menu .action-label', { hasText: 'Preview Merged User-Data' });
+    await item.waitFor();
+    await wb.screenshot('1-explorer-context-menu.png');
+    await item.click();
+    const group = wb.editorGroupWithTab(PREVIEW_TAB);
+    await group.waitFor();
+    assert.strictEqual(await page.locator('.editor-group-container').count(), 2, 'the preview opened in a second group');
+    await group.locator('.view-line', { hasText: 'hostname: web-01' }).waitFor();
+    const text = await wb.editorText(group);
+    assert.match(text, /# Cloud-Config Merge preview/);
+    assert.match(text, /from user-data\/10-app\.yaml/);
+    await wb.screenshot('2-preview-beside.png');
+  });
+
+  test('hovering a preview line shows where the value came from', async () => {
+    const group = wb.editorGroupWithTab(PREVIEW_TAB);
+    const line = group.locator('.view-line', { hasText: 'hostname: web-01' });
+    await line.locator('span', { hasText: 'hostname' }).first().hover();
+    const hover = wb.page.locator('.monaco-hover:not(.hidden)', { hasText: '10-app.yaml:9' });
+    await hover.waitFor();
+    await wb.page.waitForTimeout(400); // let the fade-in finish
+    await wb.screenshot('3-provenance-hover.png');
+    await wb.page.keyboard.press('Escape');
+  });
+
+  test('the Problems panel lists the merge-spec diagnostic', async () => {
+    await wb.expand('broken');
+    await wb.explorerRow('typo-spec.yaml').click();
+    await wb.activeTab('typo-spec.yaml').waitFor();
+    await wb.runCommand('Focus on Problems View');
+    const row = wb.page.locator('.markers-panel .monaco-list-row', { hasText: 'apend' });
+    await row.first().waitFor();
+    await wb.screenshot('4-problems.png');
+  });
+
+  test('typing into the preview is refused: "Cannot edit in read-only editor"', async () => {
+    const group = wb.editorGroupWithTab(PREVIEW_TAB);
+    await group.locator('.tab', { hasText: PREVIEW_TAB }).click().catch(() => undefined);
+    const editor = wb.editorGroupWithTab(PREVIEW_TAB);
+    const before = await wb.editorText(editor);
+    await editor.locator('.view-line', { hasText: 'hostname: web-01' }).click();
+    await wb.page.keyboard.type('x');
+    await wb.page.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).waitFor();
+    assert.strictEqual(await wb.editorText(editor), before, 'the text did not change');
+    await wb.screenshot('5-read-only.png');
+  });
+
+  test('"Compare Without Part…" shows what one part changes, as a diff', async () => {
+    await wb.runCommand('View: Hide Panel');
+    await wb.editorGroupWithTab(PREVIEW_TAB).locator('.tab', { hasText: PREVIEW_TAB }).click();
+    await wb.runCommand('Cloud-Config: Compare Without Part…');
+    const pick = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: '10-app.yaml' });
+    await pick.first().waitFor();
+    await pick.first().click();
+    const diff = wb.page.locator('.monaco-diff-editor');
+    await diff.first().waitFor();
+    await wb.activeTab(/without 10-app\.yaml/).waitFor();
+    await wb.runCommand('View: Toggle Maximize Editor Group');
+    await wb.page.locator('.monaco-diff-editor.side-by-side').first().waitFor();
+    await wb.page.waitForTimeout(500);
+    await wb.screenshot('6-compare-without-part.png');
+  });
+});

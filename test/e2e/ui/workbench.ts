@@ -1,0 +1,107 @@
+/** Drives the VS Code web workbench with playwright-core: palette, Explorer, editors, screenshots. */
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Locator, Page } from 'playwright-core';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const lib = require('../../../../scripts/e2e/lib.js') as {
+  ROOT: string;
+  startServer(o?: object): Promise<Server>;
+  launchBrowser(o?: object): Promise<{ page: Page; close(): Promise<void> }>;
+  workbenchUrl(server: Server, folder: string, payload?: Array<[string, string]>): string;
+  remoteUri(server: Server, p: string): string;
+  installVsix(vsix: string, o: { dir: string; userDataDir: string; extensionsDir: string }): string;
+  tempDir(prefix: string): string;
+};
+export { lib };
+
+export interface Server {
+  host: string;
+  dir: string;
+  log: string;
+  userDataDir: string;
+  extensionsDir: string;
+  stop(): void;
+}
+
+export const ROOT = lib.ROOT;
+
+/** Where screenshots go: the README's images with E2E_UPDATE_SCREENSHOTS=1, else a scratch folder. */
+export const SHOTS = process.env.E2E_UPDATE_SCREENSHOTS === '1' ? path.join(ROOT, 'images/screenshots') : path.join(ROOT, '.tmp/e2e-screenshots');
+
+export class Workbench {
+  constructor(readonly page: Page) {}
+
+  /** Waits until the Explorer shows the folder. */
+  async ready(): Promise<void> {
+    await this.page.waitForSelector('.monaco-workbench .part.editor', { timeout: 60000 });
+    await this.page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
+  }
+
+  /**
+   * Runs a command by its palette title. Contributions of an extension can register a moment after
+   * the workbench is drawn, so retry while the palette does not list it yet.
+   */
+  async runCommand(title: string, deadlineMs = 30000): Promise<void> {
+    const end = Date.now() + deadlineMs;
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    for (;;) {
+      await this.page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible' });
+      await input.fill('>' + title);
+      try {
+        await this.page.locator('.quick-input-list .monaco-list-row').first().filter({ hasText: title }).waitFor({ timeout: 1500 });
+        await this.page.keyboard.press('Enter');
+        return;
+      } catch {
+        await this.page.keyboard.press('Escape');
+        if (Date.now() > end) throw new Error(`"${title}" never appeared in the Command Palette`);
+        await this.page.waitForTimeout(500);
+      }
+    }
+  }
+
+  explorerRow(name: string): Locator {
+    return this.page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`);
+  }
+
+  /** Expands a folder in the Explorer (no-op when it is already expanded). */
+  async expand(folder: string): Promise<void> {
+    const row = this.explorerRow(folder);
+    await row.waitFor();
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+    await this.page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${folder}"][aria-expanded="true"]`).waitFor();
+  }
+
+  /** Opens a workspace file through Quick Open. */
+  async openFile(name: string): Promise<void> {
+    await this.page.keyboard.press('Control+P');
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(name);
+    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(name) }).first().waitFor();
+    await this.page.keyboard.press('Enter');
+    await this.activeTab(path.basename(name)).waitFor();
+  }
+
+  activeTab(label: string | RegExp): Locator {
+    return this.page.locator('.tabs-container .tab.active', { hasText: label });
+  }
+
+  /** The editor showing a tab with this label (in whichever group it is). */
+  editorGroupWithTab(label: string | RegExp): Locator {
+    return this.page.locator('.editor-group-container', { has: this.page.locator('.tab.active', { hasText: label }) });
+  }
+
+  /** The visible text of an editor, with Monaco's non-breaking spaces turned back into spaces. */
+  async editorText(group: Locator): Promise<string> {
+    return (await group.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+  }
+
+  async screenshot(name: string): Promise<string> {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    const file = path.join(SHOTS, name);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+}
