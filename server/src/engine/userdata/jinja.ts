@@ -77,14 +77,27 @@
  * size, expression and block nesting, which also keeps away from CPython's
  * own "too many nested parentheses" compile limit).
  *
+ * Jinja's compile-time constant folding is emulated (nodes.as_const plus
+ * the optimizer's safe-repr rule), because it is observable: `{{ {}[:] }}`
+ * prints `CI_MISSING_JINJA_VAR/slice(None, None, None)` instead of raising.
+ *
+ * Verification: test/unit/jinja.test.ts (expectations produced by cloud-init
+ * + Jinja2) and test/oracle/jinja.diff.ts (thousands of random templates and
+ * instance data compared with the real thing: text, ok/error class, missing
+ * variables, UndefinedError/TypeError messages, runtime exception class).
+ *
  * Residual differences (known, not worth emulating): syntax-error messages
- * and TypeError messages of argument binding are close to but not always
- * identical to Python's; which error is reported when a template has several
- * problems may differ (we lex fully before parsing, Jinja lazily); Unicode
- * tables follow the JS engine (Unicode 15) rather than Python 3.11's
- * (Unicode 14) for case mapping, `isprintable` in repr and `\w`; dict keys
- * that are NaN are merged into one key; `sameas` on strings or large ints
- * (object identity) is unsupported.
+ * and some argument-binding TypeError messages are close to but not always
+ * identical to Python's (the error class always matches); which error is
+ * reported when a template has several problems may differ (we lex the whole
+ * template before parsing, Jinja lazily); a dict literal with an unhashable
+ * key fails Jinja's optimizer at compile time even in a branch never taken
+ * (we only fail when it is evaluated); Unicode tables follow the JS engine
+ * (Unicode 15) rather than Python 3.11's (Unicode 14) for case mapping,
+ * `isprintable` in repr and `\w`; dict keys that are NaN are merged into one
+ * key; `sameas` on strings or large ints (object identity) is unsupported;
+ * float-to-int true division of huge ints may differ in the last bit for
+ * subnormal results.
  */
 
 import { pyFloatRepr, pyStrRepr } from '../pyrepr';
@@ -1593,6 +1606,7 @@ interface Node {
   soft?: boolean;
   toplevel?: boolean;
   konst?: boolean;
+  outputKonst?: boolean;
 }
 
 const STATEMENT_KEYWORDS = new Set([
@@ -3072,13 +3086,15 @@ class Renderer {
         for (const c of n.nodes as Node[]) {
           let folded: string | null = null;
           if (c.kind === 'TemplateData') folded = c.value as string;
-          else if (c.kind !== 'Name' && c.kind !== 'Call') {
+          else if (c.kind !== 'Name' && c.kind !== 'Call' && c.outputKonst !== false) {
+            // as_const only sees constants, so whether it succeeds never changes: remember failures
             try {
               const v = this.constEval(c);
               if (v !== IMPOSSIBLE) folded = pyStr(v);
             } catch (e) {
               if (!(e instanceof PyError)) throw e;
             }
+            if (folded === null) c.outputKonst = false;
           }
           if (folded !== null) {
             (group ??= []).push(folded);
@@ -3326,7 +3342,7 @@ class Renderer {
   }
 
   eval(n: Node, sc: Scope): JValue {
-    if (FOLDED_KINDS.has(n.kind)) {
+    if (n.konst !== false && FOLDED_KINDS.has(n.kind)) {
       let v: JValue | typeof IMPOSSIBLE = IMPOSSIBLE;
       try {
         v = this.constEval(n);
@@ -3334,6 +3350,7 @@ class Renderer {
         if (!(e instanceof PyError)) throw e;
       }
       if (v !== IMPOSSIBLE && hasSafeRepr(v)) return v;
+      n.konst = false;
     }
     try {
       return this.evalInner(n, sc);
