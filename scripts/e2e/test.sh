@@ -33,9 +33,12 @@ run_suite() {
 
 want() { [ "$WHAT" = all ] || [ "$WHAT" = "$1" ]; }
 
+# scratch dirs of the previous run (kept after a failure, for its logs)
+rm -rf "$TMPDIR"/cc-shim-* "$TMPDIR"/cc-ui-* "$TMPDIR"/cc-vsix-* "$TMPDIR"/cc-e2e-* "$TMPDIR"/cc-e2e-chromium-* "$TMPDIR"/vscode-*.sock
+
 echo "=== build"
 # E2E_SKIP_BUILD=1: dist/ is already built (by `npm run build`) and only the tests need compiling
-if ! { { [ "${E2E_SKIP_BUILD:-}" = 1 ] || npm run -s build; } && npx tsc -p test/e2e; }; then
+if ! { { [ "${E2E_SKIP_BUILD:-}" = 1 ] || npm run -s build; } && node_modules/.bin/tsc -p test/e2e; }; then
   echo "0 passed, 1 failed"; exit 1
 fi
 

@@ -66,6 +66,19 @@ suite('Workbench (browser)', () => {
     await wb.page.keyboard.press('Escape');
   });
 
+  test('the language status item shows the kind of part and its effective merge spec', async () => {
+    await wb.editorGroupWithTab('1-base.yaml').locator('.view-line').first().click();
+    const status = wb.page.locator('.statusbar-item[id="status.languageStatus"]');
+    await status.waitFor();
+    await status.hover();
+    const hover = wb.page.locator('.monaco-hover:not(.hidden)', { hasText: 'cloud-config' });
+    await hover.waitFor();
+    await hover.locator(':text("list(append)")').first().waitFor();
+    await wb.page.waitForTimeout(400);
+    await wb.screenshot('4-language-status.png');
+    await wb.page.keyboard.press('Escape');
+  });
+
   test('the Problems panel lists the merge-spec diagnostic', async () => {
     await wb.expand('broken');
     await wb.explorerRow('typo-spec.yaml').click();
@@ -73,7 +86,7 @@ suite('Workbench (browser)', () => {
     await wb.runCommand('Focus on Problems View');
     const row = wb.page.locator('.markers-panel .monaco-list-row', { hasText: 'apend' });
     await row.first().waitFor();
-    await wb.screenshot('4-problems.png');
+    await wb.screenshot('5-problems.png');
   });
 
   test('typing into the preview is refused: "Cannot edit in read-only editor"', async () => {
@@ -85,7 +98,7 @@ suite('Workbench (browser)', () => {
     await wb.page.keyboard.type('x');
     await wb.page.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).waitFor();
     assert.strictEqual(await wb.editorText(editor), before, 'the text did not change');
-    await wb.screenshot('5-read-only.png');
+    await wb.screenshot('6-read-only.png');
   });
 
   test('"Compare Without Part…" shows what one part changes, as a diff', async () => {
@@ -101,6 +114,6 @@ suite('Workbench (browser)', () => {
     await wb.runCommand('View: Toggle Maximize Editor Group');
     await wb.page.locator('.monaco-diff-editor.side-by-side').first().waitFor();
     await wb.page.waitForTimeout(500);
-    await wb.screenshot('6-compare-without-part.png');
+    await wb.screenshot('7-compare-without-part.png');
   });
 });
