@@ -64,9 +64,13 @@ export function describeLine(info: PreviewLineInfo): vscode.MarkdownString {
   }
   md.appendMarkdown('\n\n');
   for (const h of info.history) {
-    const verb = h.what === 'overrode' ? 'Replaced' : h.what === 'lost' ? 'Lost' : 'Deleted';
-    const where = [h.from ? `the value from ${locationLink(h.from)}` : '', h.at ? `at ${locationLink(h.at)}` : ''].filter(Boolean).join(' ');
-    md.appendMarkdown(`- **${verb}** ${where}${where ? ': ' : ''}${escapeText(h.reason)}\n`);
+    const from = h.from ? locationLink(h.from) : undefined;
+    const at = h.at ? locationLink(h.at) : undefined;
+    let line: string;
+    if (h.what === 'overrode') line = `**Replaced** ${from ? `the value from ${from}` : 'an earlier value'}${at ? ` with the one at ${at}` : ''}`;
+    else if (h.what === 'deleted') line = `**Deleted** ${from ? `the value from ${from}` : 'an earlier value'}${at ? ` (by ${at})` : ''}`;
+    else line = `**Lost:** ${at ? `the value at ${at}` : 'a later value'}${from ? ` lost to the one from ${from}` : ' was dropped'}`;
+    md.appendMarkdown(`- ${line}: ${escapeText(h.reason)}\n`);
   }
   return md;
 }

@@ -55,12 +55,13 @@ suite('Workbench (browser)', () => {
     await wb.screenshot('2-preview-beside.png');
   });
 
-  test('hovering a preview line shows where the value came from', async () => {
+  test('hovering a preview line shows where the value came from and what it replaced', async () => {
     const group = wb.editorGroupWithTab(PREVIEW_TAB);
-    const line = group.locator('.view-line', { hasText: 'hostname: web-01' });
-    await line.locator('span', { hasText: 'hostname' }).first().hover();
-    const hover = wb.page.locator('.monaco-hover:not(.hidden)', { hasText: '10-app.yaml:9' });
+    const line = group.locator('.view-line', { hasText: 'timezone: America/New_York' });
+    await line.locator('span', { hasText: 'timezone' }).first().hover();
+    const hover = wb.page.locator('.monaco-hover:not(.hidden)', { hasText: '10-app.yaml:8' });
     await hover.waitFor();
+    await hover.locator(':text("Replaced")').first().waitFor();
     await wb.page.waitForTimeout(400); // let the fade-in finish
     await wb.screenshot('3-provenance-hover.png');
     await wb.page.keyboard.press('Escape');
