@@ -1,6 +1,6 @@
 /** Command-line arguments of `cloud-config-merge`. */
 
-export type Mode = 'user-data' | 'handler' | 'confd' | 'system' | 'boot';
+export type Mode = 'user-data' | 'handler' | 'confd' | 'system' | 'boot' | 'chef';
 export type Format = 'yaml' | 'json' | 'report' | 'preview';
 
 export interface CliOptions {
@@ -28,6 +28,7 @@ export interface CliOptions {
   builtinCfg?: string;
   noBuiltin: boolean;
   version: 'current' | '22.4';
+  customMergers: Array<{ name: string; path: string }>;
   pretty: boolean;
   help: boolean;
   showVersion: boolean;
@@ -35,11 +36,11 @@ export interface CliOptions {
 
 export class UsageError extends Error {}
 
-const MODES: Mode[] = ['user-data', 'handler', 'confd', 'system', 'boot'];
+const MODES: Mode[] = ['user-data', 'handler', 'confd', 'system', 'boot', 'chef'];
 const FORMATS: Format[] = ['yaml', 'json', 'report', 'preview'];
 
 export const USAGE = `Usage:
-  cloud-config-merge [--mode user-data|handler|confd|system|boot] [--format yaml|json|report|preview] [options] FILE...
+  cloud-config-merge [--mode user-data|handler|confd|system|boot|chef] [--format yaml|json|report|preview] [options] FILE...
   cloud-config-merge --spec SPEC [--format yaml|json] VALUE_FILE...     merge JSON/YAML values with one merger set
   cloud-config-merge --spec-merge-how YAML [--format yaml|json] VALUE_FILE...   the same with a list/dict form spec
   cloud-config-merge --explain SPEC | --explain-merge-how YAML [--format json]  how cloud-init reads a spec
@@ -51,6 +52,7 @@ Modes:
   confd      FILEs are cloud.cfg.d drop-ins, merged in cloud-init's order (--confd-order given keeps yours)
   system     util.mergemanydict over the FILEs (--reverse to reverse them)
   boot       FILEs are user-data, layered over vendor-data, datasource and system config
+  chef       Chef-style deep merge of role, environment or attribute files (JSON or YAML), later files win
 
 Options:
   --format yaml|json|report|preview   output: cloud-config.txt text (default), canonical JSON, a JSON report,
@@ -68,6 +70,8 @@ Options:
                               (by default it is on, as with cloud-init's own builtin config)
   --reverse                   system mode: merge the FILEs in reverse order
   --cloud-init-version current|22.4   reproduce today's cloud-init (default) or Debian's 22.4.2
+  --custom-merger NAME=PATH   a custom merger: a JavaScript module exporting a Merger class with _on_<type>
+                              methods, used for specs that name NAME (repeatable; the module's code runs)
   --pretty                    indent JSON output
   -h, --help                  this help; --version  the version
 
@@ -85,6 +89,7 @@ export function parseArgs(argv: string[]): CliOptions {
     noBuiltin: false,
     confd: [],
     version: 'current',
+    customMergers: [],
     pretty: false,
     help: false,
     showVersion: false,
@@ -208,6 +213,13 @@ export function parseArgs(argv: string[]): CliOptions {
         if (v === 'current' || v === 'head') o.version = 'current';
         else if (v === '22.4' || v === '22.4.2') o.version = '22.4';
         else throw new UsageError(`--cloud-init-version takes current or 22.4, not '${v}'`);
+        break;
+      }
+      case '--custom-merger': {
+        const v = value();
+        const at = v.indexOf('=');
+        if (at <= 0) throw new UsageError(`--custom-merger wants NAME=PATH, got '${v}'`);
+        o.customMergers.push({ name: v.slice(0, at).trim(), path: v.slice(at + 1) });
         break;
       }
       case '--pretty':

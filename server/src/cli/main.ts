@@ -4,7 +4,7 @@
  * Exit codes: 0 ok; 2 bad usage or unreadable input; 3 cloud-init itself would fail.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, resolve as resolvePath } from 'node:path';
 import { PyDict, PyValue } from '../engine/values';
 import { PyError } from '../engine/pyerrors';
 import { loadYaml } from '../engine/yaml/load';
@@ -20,9 +20,13 @@ import { assembleBoot } from '../engine/system/boot';
 import { readConf } from '../engine/system/readConf';
 import { DEFAULT_LIMITS } from '../engine/limits';
 import { buildPreview } from '../engine/preview';
+import { MergerFactory } from '../engine/merge/construct';
+import { CustomMergerLoadError, loadCustomMerger } from '../engine/merge/custom';
+import { chefMergeFiles } from '../engine/chef/deepMerge';
+import { loadChefFiles } from '../engine/chef/files';
 import { CliOptions, parseArgs, UsageError, USAGE } from './args';
 import { fileIncludeResolver } from './includes';
-import { userDataReport, systemReport, bootReport } from './report';
+import { userDataReport, systemReport, bootReport, chefReport } from './report';
 import { runBatch } from './batch';
 
 export interface CliIO {
@@ -145,6 +149,8 @@ function dispatch(o: CliOptions, io: CliIO): number {
       return systemMode(o, io);
     case 'boot':
       return bootMode(o, io);
+    case 'chef':
+      return chefMode(o, io);
   }
 }
 
@@ -158,8 +164,33 @@ function optionalHeaders(path: string): Record<string, string> | undefined {
   return readJsonFile(path + '.headers.json') as Record<string, string>;
 }
 
-function runOptions(o: CliOptions) {
+/** `--custom-merger NAME=PATH`: a module that cannot be loaded makes specs naming it fail, as an unknown merger would. */
+let customCache: { key: string; modules: Map<string, MergerFactory> } | undefined;
+function customMergers(o: CliOptions, io?: CliIO): Map<string, MergerFactory> | undefined {
+  if (!o.customMergers.length) return undefined;
+  const key = JSON.stringify(o.customMergers);
+  if (customCache?.key === key) return customCache.modules;
+  const modules = new Map<string, MergerFactory>();
+  for (const { name, path } of o.customMergers) {
+    try {
+      const loaded = loadCustomMerger(name, resolvePath(path));
+      modules.set(`m_${name}`, loaded.factory);
+    } catch (e) {
+      if (!(e instanceof CustomMergerLoadError)) throw e;
+      io?.stderr(`cloud-config-merge: warning: ${e.message}\n`);
+      const message = e.message;
+      modules.set(`m_${name}`, () => {
+        throw new PyError('ImportError', message);
+      });
+    }
+  }
+  customCache = { key, modules };
+  return modules;
+}
+
+function runOptions(o: CliOptions, io?: CliIO) {
   return {
+    customMergers: customMergers(o, io),
     version: o.version,
     includes: fileIncludeResolver(o.includeMap, readInput),
     onIncludeFailure: o.includeMissing,
@@ -174,11 +205,12 @@ function userDataMode(o: CliOptions, io: CliIO): number {
   let run: UserDataRun;
   if (o.mode === 'handler') {
     const withHeaders = inputs.map((i) => ({ ...i, headers: optionalHeaders(i.path) }));
-    run = runHandlerParts(withHeaders, runOptions(o));
+    run = runHandlerParts(withHeaders, runOptions(o, io));
   } else {
-    run = runUserData(inputs, runOptions(o));
+    run = runUserData(inputs, runOptions(o, io));
   }
-  for (const m of run.messages) io.stderr(`cloud-init ${m.level.toUpperCase()}: ${m.message}\n`);
+  // Warnings are cloud-init's own log lines; notes are ours (e.g. what a preview cannot show).
+  for (const m of run.messages) io.stderr(m.level === 'info' ? `note: ${m.message}\n` : `cloud-init ${m.level.toUpperCase()}: ${m.message}\n`);
   if (o.format === 'report') {
     io.stdout(userDataReport(o.mode, run, o.pretty) + '\n');
     return run.fatal ? 3 : 0;
@@ -202,6 +234,7 @@ function confdMode(o: CliOptions, io: CliIO): number {
     instanceData: o.instanceData !== undefined ? readJsonFile(o.instanceData) : undefined,
     version: o.version,
     trace: o.format === 'report',
+    customMergers: customMergers(o, io),
   });
   for (const n of result.notes) io.stderr(`note: ${n}\n`);
   for (const f of result.files) for (const w of f.read?.warnings ?? []) io.stderr(`cloud-init WARNING: ${f.file.name}: ${w}\n`);
@@ -214,7 +247,7 @@ function systemMode(o: CliOptions, io: CliIO): number {
   for (const [i, r] of reads.entries()) for (const w of r.warnings) io.stderr(`cloud-init WARNING: ${files[i].name}: ${w}\n`);
   const merged = mergeMany(
     reads.map((r) => r.value),
-    { reverse: o.reverse, version: o.version, trace: o.format === 'report' },
+    { reverse: o.reverse, version: o.version, trace: o.format === 'report', customMergers: customMergers(o, io) },
   );
   return printValue(o, io, merged.value, () => systemReport('system', { value: merged.value, files: files.map((file, input) => ({ file, input, used: true, read: reads[input] })), steps: merged.steps }, o.pretty));
 }
@@ -233,7 +266,7 @@ function bootMode(o: CliOptions, io: CliIO): number {
       vendor2: readConfigFile(o.vendor2),
       builtinCfg: o.noBuiltin ? { name: '(no builtin)', bytes: new Uint8Array() } : readConfigFile(o.builtinCfg),
     },
-    runOptions(o),
+    runOptions(o, io),
   );
   for (const n of result.notes) io.stderr(`note: ${n}\n`);
   return printValue(o, io, result.value, () => bootReport(result, o.pretty));
@@ -241,10 +274,10 @@ function bootMode(o: CliOptions, io: CliIO): number {
 
 /** The exact text of the editor's preview for the same files. */
 function previewMode(o: CliOptions, io: CliIO): number {
-  if (o.mode === 'system') throw new UsageError('--format preview works with the user-data, handler, confd and boot modes');
+  if (o.mode === 'system') throw new UsageError('--format preview works with the user-data, handler, confd, boot and chef modes');
   const files = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, bytes: readInput(f), headers: o.mode === 'handler' ? optionalHeaders(f) : undefined }));
   const model = buildPreview(o.mode, files, {
-    ...runOptions(o),
+    ...runOptions(o, io),
     boot: {
       cloudCfg: readConfigFile(o.cloudCfg),
       confd: o.confd.map((f) => ({ name: f, bytes: readInput(f) })),
@@ -259,6 +292,16 @@ function previewMode(o: CliOptions, io: CliIO): number {
   });
   io.stdout(model.text);
   return model.failure ? 3 : 0;
+}
+
+/** Chef-style deep merge of role, environment or attribute files, in order. */
+function chefMode(o: CliOptions, io: CliIO): number {
+  const files = o.files.map((f) => ({ name: f, bytes: readInput(f) }));
+  const loaded = loadChefFiles(files);
+  for (const e of loaded.errors) throw new InputError(e);
+  const result = chefMergeFiles(loaded.values);
+  for (const n of result.notices) io.stderr(`note: ${n.path.join('.') || '(root)'}: ${n.message}\n`);
+  return printValue(o, io, result.merged, () => chefReport(loaded, result, o.pretty));
 }
 
 function printValue(o: CliOptions, io: CliIO, value: PyValue, report: () => string): number {
@@ -279,7 +322,7 @@ function specMerge(o: CliOptions, io: CliIO): number {
   } else {
     parsed = parseStringSpec(o.spec as string, 0, o.version);
   }
-  const root = constructMergers(parsed.mergers);
+  const root = constructMergers(parsed.mergers, { modules: customMergers(o, io) });
   let result = values[0];
   for (const v of values.slice(1)) result = root.merge(result, v);
   if (o.format === 'json' || o.format === 'report') io.stdout(toCanonicalJson(result, { pretty: o.pretty }).text + '\n');
@@ -296,7 +339,7 @@ function explain(o: CliOptions, io: CliIO): number {
   } else {
     input = o.explain as string;
   }
-  const result = explainSpec(input, { version: o.version });
+  const result = explainSpec(input, { version: o.version, customMergers: customMergers(o, io) });
   if (o.format === 'json' || o.format === 'report') {
     const parsed = result.parsed === null ? 'null' : '[' + result.parsed.map(([n, opts]) => `[${toCanonicalJson(n).text},${toCanonicalJson(opts).text}]`).join(',') + ']';
     io.stdout(`{"parsed":${parsed},"effective":${JSON.stringify(result.effective)},"default_applies":${result.defaultApplies},"error":${JSON.stringify(result.error)}}\n`);

@@ -9,6 +9,8 @@ import { BootResult } from '../engine/system/boot';
 import { MergeManyStep } from '../engine/system/mergemany';
 import { ReadConfResult } from '../engine/system/readConf';
 import { ConfigFile } from '../engine/system/readConf';
+import { ChefMergeFilesResult } from '../engine/chef/deepMerge';
+import { LoadedChefFiles } from '../engine/chef/files';
 
 /** JSON for a loaded value, as the oracle would print it. */
 function json(value: PyValue): unknown {
@@ -129,6 +131,24 @@ export function bootReport(result: BootResult, pretty: boolean): string {
       provenance: [],
     },
     result.value,
+    pretty,
+  );
+}
+
+export function chefReport(loaded: LoadedChefFiles, result: ChefMergeFilesResult, pretty: boolean): string {
+  const locate = textLocator(loaded.texts);
+  const provenance = collectProvenance(result.merged, locate);
+  return serialize(
+    {
+      mode: 'chef',
+      files: loaded.texts.map((file, i) => ({ file: file.name, kind: result.kinds[i] })),
+      default_attributes: json(result.defaults),
+      override_attributes: json(result.overrides),
+      diagnostics: result.notices.map((n) => ({ severity: 'info', code: n.kind, path: n.path, message: n.message, at: display(n.origin ? locate(n.origin, 'value') : null) })),
+      provenance: provenance.entries.map((p) => ({ path: p.path.map((s) => (typeof s === 'number' ? s : json(s))), ...display(p.location) })),
+      provenance_truncated: provenance.truncated,
+    },
+    result.merged,
     pretty,
   );
 }

@@ -17,9 +17,11 @@ import { decodeUtf8Surrogateescape } from './userdata/mime';
 import { mergeConfD } from './system/confd';
 import { assembleBoot, BootInputs } from './system/boot';
 import { MergerFactory } from './merge/construct';
+import { chefMergeFiles } from './chef/deepMerge';
+import { loadChefFiles } from './chef/files';
 import { Limits } from './limits';
 
-export type PreviewMode = 'user-data' | 'handler' | 'confd' | 'boot';
+export type PreviewMode = 'user-data' | 'handler' | 'confd' | 'boot' | 'chef';
 
 export interface PreviewFile {
   name: string;
@@ -102,6 +104,7 @@ export function buildPreview(mode: PreviewMode, files: PreviewFile[], options: P
       }));
     return valuePreview('cloud.cfg.d drop-ins (the first listed wins by default)', result.value, locate, parts, result.notes);
   }
+  if (mode === 'chef') return chefPreview(files);
   const boot = assembleBoot({ userData: files, ...options.boot }, runOptions);
   const parts: PreviewPart[] = boot.layers.map((l) => ({ label: l.layer, file: l.layer, status: 'merged', spec: l.step?.spec ? formatSpec(l.step.spec) + (l.step.defaulted ? ' (default)' : '') : undefined }));
   // The final value is re-read from cloud-config.txt, so user-data values are found by path in the user-data run.
@@ -109,6 +112,25 @@ export function buildPreview(mode: PreviewMode, files: PreviewFile[], options: P
   const userDataSources = new Map<string, SourceLocation | null>();
   if (ud?.result) for (const e of collectProvenance(ud.result, userDataLocator(ud)).entries) userDataSources.set(displayPath(e.path), e.location);
   return valuePreview('boot-time layering (user-data > vendor-data2 > vendor-data > datasource > system)', boot.value, () => null, parts, boot.notes, (path) => userDataSources.get(path) ?? null);
+}
+
+/** Chef-style deep merge: files in order, later wins; override attributes over default attributes. */
+function chefPreview(files: PreviewFile[]): PreviewModel {
+  const loaded = loadChefFiles(files);
+  const locate = textLocator(loaded.texts);
+  const result = chefMergeFiles(loaded.values);
+  const parts: PreviewPart[] = loaded.texts.map((t, i) => ({
+    label: result.kinds[i],
+    file: t.name,
+    status: loaded.errors.some((e) => e.startsWith(t.name + ':')) ? 'dropped' : 'merged',
+    spec: 'Chef deep merge',
+    reason: loaded.errors.find((e) => e.startsWith(t.name + ':')),
+  }));
+  const notes = result.notices.map((n) => {
+    const at = n.origin ? locate(n.origin, 'value') : null;
+    return `${at ? `${at.file}:${at.line + 1}: ` : ''}${n.message}`;
+  });
+  return valuePreview('Chef deep merge (later files win; override_attributes over default_attributes)', result.merged, locate, parts, notes);
 }
 
 /** Where the values of each handled part live in the input files. */

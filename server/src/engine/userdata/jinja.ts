@@ -115,7 +115,7 @@ export type JinjaFailureReason =
   | 'not-jinja';
 
 export type JinjaRenderResult =
-  | { ok: true; text: string; missingVariables: string[] }
+  | { ok: true; text: string; missingVariables: string[]; notes?: string[] }
   | {
       ok: false;
       reason: JinjaFailureReason;
@@ -2998,6 +2998,8 @@ function hasSafeRepr(v: JValue): boolean {
 
 class Renderer {
   steps = 0;
+  /** Things the rendered text cannot show faithfully (e.g. random choices). */
+  readonly notes: string[] = [];
   outLen = 0;
   private bufs: string[][] = [[]];
   /** A non-str item yielded at top level: "".join fails only once the whole template has run. */
@@ -4421,6 +4423,15 @@ const FILTERS: Record<string, Builtin> = {
     const x = r.iter(seq).next();
     return x.done ? hintUndef('No first item, sequence was empty.') : x.value;
   }, { hidden: 1 }),
+  // cloud-init picks at random on every boot; the preview shows the first item and says so.
+  random: f('do_random', ['context', 'seq'], ([seq], r) => {
+    const items: JValue[] = [];
+    const it = r.iter(seq);
+    for (let x = it.next(); !x.done; x = it.next()) items.push(x.value);
+    if (!items.length) return hintUndef('No random item, sequence was empty.');
+    r.notes.push(`the 'random' filter picks a different item on every boot (one of ${items.length}); the preview shows the first`);
+    return items[0];
+  }, { hidden: 1 }),
   float: f('do_float', ['value', 'default'], ([value, dflt]) => {
     try {
       return pyFloatOf(value);
@@ -5696,9 +5707,10 @@ export function renderCloudInitJinja(payload: string, instanceData: unknown): Ji
     const body = new Parser(tokenize(src)).parse();
     const rootLoads = new Compiler().compileTemplate(body);
     const lineOf = (pos: number) => src.slice(0, pos).split('\n').length;
-    const text = new Renderer(params, lineOf).render(body, rootLoads) + (content.endsWith('\n') ? '\n' : '');
+    const renderer = new Renderer(params, lineOf);
+    const text = renderer.render(body, rootLoads) + (content.endsWith('\n') ? '\n' : '');
     const missingVariables = (text.match(MISSING_RE) ?? []).map((m) => m.split('CI_MISSING_JINJA_VAR/').join(''));
-    return { ok: true, text, missingVariables };
+    return renderer.notes.length ? { ok: true, text, missingVariables, notes: renderer.notes } : { ok: true, text, missingVariables };
   } catch (e) {
     if (e instanceof TemplateSyntaxError) return fail('syntax', e.message, e.pyType, e.pos);
     if (e instanceof JinjaUnsupportedError) {

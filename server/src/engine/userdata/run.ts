@@ -149,6 +149,9 @@ function dispatchJinja(part: UserDataPart, handler: CloudConfigHandler, options:
     return { part, disposition: 'jinja-ignored', jinja: { missingVariables: [], error: rendered.message }, note: message };
   }
   const jinja: PartReport['jinja'] = { rendered: rendered.text, missingVariables: rendered.missingVariables };
+  for (const note of rendered.notes ?? []) {
+    messages.push({ level: 'info', message: `${part.filename}: ${note}`, blob: part.blob, part: part.number, code: 'jinja-nondeterministic' });
+  }
   if (rendered.missingVariables.length) {
     messages.push({
       level: 'warning',

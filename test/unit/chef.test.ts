@@ -1,0 +1,61 @@
+// Chef-style deep merge (issue: custom mergers and Chef deep merge).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chefDeepMerge, chefMergeFiles, knockoutFindingsIn } from '../../server/src/engine/chef/deepMerge';
+import { loadYaml } from '../../server/src/engine/yaml/load';
+import { PyValue } from '../../server/src/engine/values';
+import { py, canon } from '../support/py';
+
+const merge = (a: string, b: string) => canon(chefDeepMerge(py(a), py(b)));
+
+test('arrays are unioned without duplicates, earlier items first', () => {
+  assert.equal(merge('[1,2]', '[3]'), '[1,2,3]');
+  assert.equal(merge('[1,2]', '[2,3,1]'), '[1,2,3]');
+  assert.equal(merge('[[1,2]]', '[[3]]'), '[[1,2],[3]]');
+  assert.equal(merge('[[1,2]]', '[[1,2]]'), '[[1,2]]');
+  assert.equal(merge('[1]', '[1.0]'), '[1,1.0]', '1 and 1.0 are different items, as in Ruby');
+});
+
+test('hashes merge recursively; the later scalar wins; a different type replaces', () => {
+  assert.equal(merge('{"a":{"x":1,"y":2},"b":1}', '{"a":{"y":3},"b":"two"}'), '{"a":{"x":1,"y":3},"b":"two"}');
+  assert.equal(merge('{"a":[1]}', '{"a":{"k":1}}'), '{"a":{"k":1}}');
+  assert.equal(merge('{"a":{"k":1}}', '{"a":[1]}'), '{"a":[1]}');
+  assert.equal(merge('{"a":false}', '{"a":{"k":1}}'), '{"a":{"k":1}}');
+});
+
+test('knockout prefix !merge: removes a string, or everything before it', () => {
+  assert.equal(merge('["1","2","3"]', '["!merge:2"]'), '["1","3"]');
+  assert.equal(merge('[1,2,3]', '["!merge:","4"]'), '["4"]');
+  assert.equal(merge('["a"]', '["b","!merge:","c"]'), '["c"]');
+});
+
+test('integer knockouts and knockouts that match nothing are reported', () => {
+  const result = chefMergeFiles([py('{"default_attributes":{"p":[1,2]}}'), py('{"default_attributes":{"p":["!merge:2","!merge:x"]}}')]);
+  assert.equal(canon(result.merged), '{"p":[1,2]}');
+  assert.deepEqual(result.notices.map((n) => n.kind), ['knockout-number', 'knockout-no-match']);
+});
+
+test('hashes cannot be removed: a knockout string in a mapping is a plain string', () => {
+  const result = chefMergeFiles([py('{"a":{"k":1}}'), py('{"a":"!merge:"}')]);
+  assert.equal(canon(result.merged), '{"a":"!merge:"}');
+  assert.equal(result.notices[0].kind, 'knockout-in-mapping');
+});
+
+test('role and environment files: override_attributes win over default_attributes, later files win', () => {
+  const role = py('{"chef_type":"role","default_attributes":{"port":80,"pkgs":["a"]},"override_attributes":{"mode":"prod"}}');
+  const env = py('{"chef_type":"environment","default_attributes":{"port":8080,"pkgs":["b"],"mode":"dev"}}');
+  const result = chefMergeFiles([role, env]);
+  assert.deepEqual(result.kinds, ['role', 'environment']);
+  assert.equal(canon(result.merged), '{"mode":"prod","pkgs":["a","b"],"port":8080}');
+});
+
+test('knockout diagnostics point at the entry in the file', () => {
+  const text = 'default_attributes:\n  p: ["!merge:2"]\n  m: "!merge:"\n';
+  const loaded = loadYaml(text);
+  assert.ok(loaded.ok);
+  const findings = knockoutFindingsIn((loaded as { value: PyValue }).value);
+  assert.deepEqual(findings.map((f) => [f.kind, text.slice(f.span.start, f.span.end)]), [
+    ['knockout-number', '"!merge:2"'],
+    ['knockout-in-mapping', '"!merge:"'],
+  ]);
+});
