@@ -268,13 +268,18 @@ test('duplicate keys: last value wins at the first position, each later key repo
   assert.ok(r.ok);
   assert.equal(repr(r.value), "{'a': 3, 'b': 2}");
   assert.equal(r.duplicateKeys.length, 1);
-  assert.deepEqual(r.duplicateKeys[0].span, { start: 10, end: 11 });
-  assert.equal(r.duplicateKeys[0].kind, 'duplicate-key');
+  assert.deepEqual(r.duplicateKeys[0], { message: "duplicate key 'a'", span: { start: 10, end: 11 }, kind: 'duplicate-key', contextSpan: { start: 0, end: 1 } });
   // Python key equality: 1 == 1.0 == True, the first key object is kept
   const r2 = loadYaml('1: a\n1.0: b\ntrue: c');
   assert.ok(r2.ok);
   assert.equal(repr(r2.value), "{1: 'c'}");
-  assert.equal(r2.duplicateKeys.length, 2);
+  assert.deepEqual(
+    r2.duplicateKeys.map((d) => [d.message, d.span.start, d.contextSpan?.start]),
+    [
+      ['duplicate key 1.0', 5, 0],
+      ['duplicate key True', 12, 5],
+    ],
+  );
   // keys brought in by a merge are not duplicates
   const r3 = loadYaml('b: &b {x: 1}\nc: {<<: *b, x: 2}');
   assert.ok(r3.ok);
@@ -419,6 +424,15 @@ test('origins: spans of keys, values and list items, with the source index', () 
   const u = '😀: é';
   const uo = (value(u) as V.PyDict).originOf('😀');
   assert.deepEqual([uo?.key, uo?.value], [{ start: 0, end: 2 }, { start: 4, end: 5 }]);
+});
+
+test('rootSpan: the span of the root node', () => {
+  const r = loadYaml('# c\n- a\n- b\n');
+  assert.ok(r.ok);
+  assert.deepEqual(r.rootSpan, { start: 4, end: 11 });
+  const empty = loadYaml('# nothing\n');
+  assert.ok(empty.ok);
+  assert.equal(empty.rootSpan, null);
 });
 
 test('documents: the yaml package AST of the same text, parsed on demand', () => {

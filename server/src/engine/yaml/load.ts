@@ -79,10 +79,13 @@
  *  - Python raises RecursionError for nodes nested more than roughly 300-500
  *    levels (the composer recurses; the exact depth depends on the caller's
  *    stack). Here nesting is only limited by `maxDepth` (error kind 'limit').
- *  - Each NaN is a distinct dict key in Python; PyDict merges them (values.ts).
- *    PyYAML itself returns the same NaN object for every `.nan`, so only an
- *    explicit `!!float` NaN with a sign (a new float object) differs.
- *  - Messages of UnicodeDecodeError in `%`-escaped tags are approximations.
+ *  - PyDict merges all NaN keys into one (values.ts). PyYAML returns one
+ *    shared NaN object for every `.nan` (also `!!float -.nan`), so that is
+ *    the same; only NaNs made by `float()` (`!!float nan`) are distinct keys
+ *    in Python.
+ *  - Where a constructor error is about a node reached through an alias
+ *    (e.g. an aliased mapping used as a key), the span is the `*alias`; PyYAML's
+ *    mark is the anchored node itself.
  */
 
 import { parseAllDocuments, type Document } from 'yaml';
@@ -133,12 +136,24 @@ export interface YamlProblem {
    * Absent for problems Python does not have (limits, duplicate keys).
    */
   pyException?: string;
-  /** PyYAML's context mark ("while parsing a block mapping" points here). */
+  /**
+   * PyYAML's context mark ("while parsing a block mapping" points here); for
+   * a duplicate key, the previous occurrence of the key.
+   */
   contextSpan?: TextSpan;
 }
 
 export type YamlLoadResult =
-  | { ok: true; value: PyValue; documents: Document.Parsed[]; duplicateKeys: YamlProblem[]; warnings: YamlProblem[] }
+  | {
+      ok: true;
+      value: PyValue;
+      /** Span of the document's root node; null for an empty document. */
+      rootSpan: TextSpan | null;
+      documents: Document.Parsed[];
+      duplicateKeys: YamlProblem[];
+      /** Reserved: PyYAML has no warnings, nothing is reported here yet. */
+      warnings: YamlProblem[];
+    }
   | { ok: false; error: YamlProblem; documents: Document.Parsed[] };
 
 /** Options of the `yaml` package parse behind `documents`. */
@@ -215,7 +230,6 @@ function isHex(c: number): boolean {
 }
 /** Characters allowed in tag URIs besides [0-9A-Za-z]. */
 const URI_CHARS = new Set(Array.from("-;/?:@&=+$,_.!~*'()[]%", (ch) => ch.charCodeAt(0)));
-
 
 const NON_PRINTABLE = /[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
@@ -396,6 +410,51 @@ class Scanner {
       }
       this.cp++;
     }
+  }
+
+  /** forward(n) over characters known not to be line breaks. */
+  private forwardInLine(n: number): void {
+    const src = this.src;
+    const end = this.pos + n;
+    let cols = 0;
+    let cps = 0;
+    for (let i = this.pos; i < end; i++) {
+      const c = src.charCodeAt(i);
+      if (c >= 0xdc00 && c <= 0xdfff) continue;
+      cps++;
+      if (c !== C.BOM) cols++;
+    }
+    this.pos = end;
+    this.col += cols;
+    this.cp += cps;
+  }
+
+  /** Skips spaces. */
+  private skipSpaces(): void {
+    const src = this.src;
+    let i = this.pos;
+    while (src.charCodeAt(i) === C.SPACE) i++;
+    const n = i - this.pos;
+    this.pos = i;
+    this.col += n;
+    this.cp += n;
+  }
+
+  /** Skips spaces while the column is below `indent`. */
+  private skipSpacesTo(indent: number): void {
+    const src = this.src;
+    while (this.col < indent && src.charCodeAt(this.pos) === C.SPACE) {
+      this.pos++;
+      this.col++;
+      this.cp++;
+    }
+  }
+
+  /** Skips to the end of the line (a comment), not consuming the break. */
+  private skipToLineEnd(): void {
+    let n = 0;
+    while (!isBreakZ(this.at(this.pos + n))) n++;
+    this.forwardInLine(n);
   }
 
   private fail(context: string | undefined, contextPos: number | undefined, problem: string, pos: number): LoadError {
@@ -723,10 +782,8 @@ class Scanner {
   private scanToNextToken(): void {
     if (this.pos === 0 && this.at(0) === C.BOM) this.forward();
     for (;;) {
-      while (this.at(this.pos) === C.SPACE) this.forward();
-      if (this.at(this.pos) === 35 /* # */) {
-        while (!isBreakZ(this.at(this.pos))) this.forward();
-      }
+      this.skipSpaces();
+      if (this.at(this.pos) === 35 /* # */) this.skipToLineEnd();
       if (this.scanLineBreak() !== '') {
         if (this.flowLevel === 0) this.allowSimpleKey = true;
       } else {
@@ -749,10 +806,6 @@ class Scanner {
     return '';
   }
 
-  private skipSpaces(): void {
-    while (this.at(this.pos) === C.SPACE) this.forward();
-  }
-
   private scanDirective(): Token {
     const start = this.pos;
     this.forward();
@@ -767,7 +820,7 @@ class Scanner {
       token.end = this.pos;
     } else {
       token.end = this.pos;
-      while (!isBreakZ(this.at(this.pos))) this.forward();
+      this.skipToLineEnd();
     }
     this.scanDirectiveIgnoredLine(start);
     return token;
@@ -829,7 +882,7 @@ class Scanner {
   private scanDirectiveIgnoredLine(start: number): void {
     this.skipSpaces();
     if (this.at(this.pos) === 35) {
-      while (!isBreakZ(this.at(this.pos))) this.forward();
+      this.skipToLineEnd();
     }
     if (!isBreakZ(this.at(this.pos))) {
       throw this.fail('while scanning a directive', start, `expected a comment or a line break, but found ${this.reprAt(this.pos)}`, this.pos);
@@ -1007,7 +1060,7 @@ class Scanner {
       let n = 0;
       while (!isBreakZ(this.at(this.pos + n))) n++;
       out += this.src.slice(this.pos, this.pos + n);
-      this.forward(n);
+      this.forwardInLine(n);
       contentEnd = this.pos;
       lineBreak = this.scanLineBreak();
       const r = this.scanBlockScalarBreaks(indent);
@@ -1064,7 +1117,7 @@ class Scanner {
   private scanBlockScalarIgnoredLine(start: number): void {
     this.skipSpaces();
     if (this.at(this.pos) === 35) {
-      while (!isBreakZ(this.at(this.pos))) this.forward();
+      this.skipToLineEnd();
     }
     const c = this.at(this.pos);
     if (!isBreakZ(c)) {
@@ -1095,11 +1148,11 @@ class Scanner {
   private scanBlockScalarBreaks(indent: number): { breaks: string; end: number } {
     let breaks = '';
     let end = this.pos;
-    while (this.col < indent && this.at(this.pos) === C.SPACE) this.forward();
+    this.skipSpacesTo(indent);
     while (isBreak(this.at(this.pos))) {
       breaks += this.scanLineBreak();
       end = this.pos;
-      while (this.col < indent && this.at(this.pos) === C.SPACE) this.forward();
+      this.skipSpacesTo(indent);
     }
     return { breaks, end };
   }
@@ -1130,7 +1183,7 @@ class Scanner {
       }
       if (n) {
         out += this.src.slice(this.pos, this.pos + n);
-        this.forward(n);
+        this.forwardInLine(n);
       }
       const c = this.at(this.pos);
       if (!double && c === 39 && this.at(this.pos + 1) === 39) {
@@ -1181,7 +1234,7 @@ class Scanner {
     let n = 0;
     while (this.at(this.pos + n) === C.SPACE || this.at(this.pos + n) === C.TAB) n++;
     const whitespaces = this.src.slice(this.pos, this.pos + n);
-    this.forward(n);
+    this.forwardInLine(n);
     const c = this.at(this.pos);
     if (c === C.EOF) throw this.fail('while scanning a quoted scalar', start, 'found unexpected end of stream', this.pos);
     if (isBreak(c)) {
@@ -1202,7 +1255,9 @@ class Scanner {
       if ((c === 45 || c === 46) && this.isDocumentIndicator(c)) {
         throw this.fail('while scanning a quoted scalar', start, 'found unexpected document separator', this.pos);
       }
-      while (this.at(this.pos) === C.SPACE || this.at(this.pos) === C.TAB) this.forward();
+      let n = 0;
+      while (this.at(this.pos + n) === C.SPACE || this.at(this.pos + n) === C.TAB) n++;
+      this.forwardInLine(n);
       if (isBreak(this.at(this.pos))) out += this.scanLineBreak();
       else return out;
     }
@@ -1232,7 +1287,7 @@ class Scanner {
       this.allowSimpleKey = false;
       out += spaces;
       out += this.src.slice(this.pos, this.pos + n);
-      this.forward(n);
+      this.forwardInLine(n);
       end = this.pos;
       const s = this.scanPlainSpaces();
       if (s === null || s === '' || this.at(this.pos) === 35 || (!inFlow && this.col < indent)) break;
@@ -1246,7 +1301,7 @@ class Scanner {
     let n = 0;
     while (this.at(this.pos + n) === C.SPACE) n++;
     const whitespaces = this.src.slice(this.pos, this.pos + n);
-    this.forward(n);
+    this.forwardInLine(n);
     const c = this.at(this.pos);
     if (isBreak(c)) {
       const lineBreak = this.scanLineBreak();
@@ -2262,6 +2317,19 @@ class Constructor {
     return n.text;
   }
 
+  /** A key written twice in one mapping: the later one is reported, with the previous one as context. */
+  private reportDuplicate(node: YNode, pair: Pair, key: PyValue): void {
+    const id = keyIdentity(key);
+    let previous: TextSpan | undefined;
+    for (const p of node.pairs) {
+      if (p === pair) break;
+      if (p.owner === node && p.key.built && keyIdentity(p.key.result) === id) previous = p.keySpan;
+    }
+    const problem: YamlProblem = { message: `duplicate key ${describeKey(key)}`, span: pair.keySpan, kind: 'duplicate-key' };
+    if (previous) problem.contextSpan = previous;
+    this.duplicateKeys.push(problem);
+  }
+
   private fill(task: Task): void {
     const { node, ctor } = task;
     const source = this.source;
@@ -2332,9 +2400,7 @@ class Constructor {
         }
         dict.set(key, value, origin);
       }
-      if (duplicate) {
-        this.duplicateKeys.push({ message: `duplicate key ${describeKey(key)}: the last value wins`, span: pair.keySpan, kind: 'duplicate-key' });
-      }
+      if (duplicate) this.reportDuplicate(node, pair, key);
     }
     if (task.target instanceof PySet) for (const k of dict.keys()) task.target.add(k);
   }
@@ -2838,7 +2904,7 @@ export function loadYaml(text: string, options: YamlLoadOptions = {}): YamlLoadR
         });
       }
     }
-    const r = { ok: true as const, value, duplicateKeys: ctor.duplicateKeys, warnings: [] as YamlProblem[] };
+    const r = { ok: true as const, value, rootSpan: composed.root?.span ?? null, duplicateKeys: ctor.duplicateKeys, warnings: [] as YamlProblem[] };
     return Object.defineProperty(r, 'documents', { get: () => lazyDocuments.documents, enumerable: true }) as YamlLoadResult;
   } catch (err) {
     if (err instanceof LoadError) return failed(err.toProblem());
