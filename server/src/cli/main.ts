@@ -342,7 +342,7 @@ function explain(o: CliOptions, io: CliIO): number {
   const result = explainSpec(input, { version: o.version, customMergers: customMergers(o, io) });
   if (o.format === 'json' || o.format === 'report') {
     const parsed = result.parsed === null ? 'null' : '[' + result.parsed.map(([n, opts]) => `[${toCanonicalJson(n).text},${toCanonicalJson(opts).text}]`).join(',') + ']';
-    io.stdout(`{"parsed":${parsed},"effective":${JSON.stringify(result.effective)},"default_applies":${result.defaultApplies},"error":${JSON.stringify(result.error)}}\n`);
+    io.stdout(`{"parsed":${parsed},"effective":${JSON.stringify(result.effective)},"default_applies":${result.defaultApplies},"error":${JSON.stringify(result.error)},"warnings":${JSON.stringify(result.warnings)}}\n`);
   } else {
     io.stdout(result.words.join('\n') + '\n');
   }

@@ -5,6 +5,7 @@ import { CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, parseListSpec, p
 import { DEFAULT_PART_SPEC, DEFAULT_PART_SPEC_TEXT } from './spec/defaults';
 import { constructMergers, MergerFactory } from './merge/construct';
 import { describeEffective } from './catalogue';
+import { lintListSpec, lintStringSpec } from './lint/specLint';
 
 export type EffectiveSettings = Record<'dict' | 'list' | 'str', Record<string, string | boolean> | null>;
 
@@ -16,6 +17,8 @@ export interface SpecExplanation {
   error: { kind: string; stage: 'parse' | 'construct'; message: string } | null;
   /** The explanation in plain words. */
   words: string[];
+  /** What the spec linter says about it (misleading options, mergers that never run, ...). */
+  warnings: string[];
 }
 
 export interface ExplainOptions {
@@ -25,6 +28,14 @@ export interface ExplainOptions {
 
 /** Explains a string spec, or a list/dict form value (as `merge_how` would hold it). */
 export function explainSpec(spec: string | PyValue, options: ExplainOptions = {}): SpecExplanation {
+  const lintOptions = { context: 'part' as const, label: 'spec', span: { start: 0, end: typeof spec === 'string' ? spec.length : 0 }, customMergers: options.customMergers };
+  const lint = typeof spec === 'string' ? lintStringSpec(spec, 0, lintOptions) : lintListSpec(spec, undefined, lintOptions);
+  const warnings = lint.findings.filter((f) => f.severity === 'error' || f.severity === 'warning').map((f) => f.message);
+  const result = explainParsed(spec, options);
+  return { ...result, warnings, words: [...result.words, ...warnings.map((w) => `Note: ${w}`)] };
+}
+
+function explainParsed(spec: string | PyValue, options: ExplainOptions): Omit<SpecExplanation, 'warnings'> {
   let parsed: ParsedSpec;
   try {
     parsed = typeof spec === 'string' ? parseStringSpec(spec, 0, options.version) : parseListSpec(spec);
@@ -51,7 +62,7 @@ export function explainSpec(spec: string | PyValue, options: ExplainOptions = {}
   }
 }
 
-function failure(e: unknown, stage: 'parse' | 'construct', parsed: Array<[PyValue, PyValue]> | null): SpecExplanation {
+function failure(e: unknown, stage: 'parse' | 'construct', parsed: Array<[PyValue, PyValue]> | null): Omit<SpecExplanation, 'warnings'> {
   if (!(e instanceof PyError)) throw e;
   const actualStage = e instanceof SpecError ? e.stage : stage;
   const consequence =
