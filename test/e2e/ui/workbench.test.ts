@@ -28,6 +28,10 @@ suite('Workbench (browser)', () => {
     await wb.ready();
   });
 
+  teardown(async function () {
+    if (this.currentTest?.state === 'failed') await wb.screenshot(`FAIL-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 60)}.png`).catch(() => undefined);
+  });
+
   suiteTeardown(async () => {
     await close?.();
     server?.stop();
@@ -45,6 +49,9 @@ suite('Workbench (browser)', () => {
     await item.waitFor();
     await wb.screenshot('1-explorer-context-menu.png');
     await item.click();
+    // on a busy machine a click can land while the menu is still being laid out: then it stays open
+    const menu = page.locator('.context-view .monaco-menu');
+    await menu.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => item.click());
     const group = wb.editorGroupWithTab(PREVIEW_TAB);
     await group.waitFor();
     assert.strictEqual(await page.locator('.editor-group-container').count(), 2, 'the preview opened in a second group');
@@ -65,6 +72,17 @@ suite('Workbench (browser)', () => {
     await wb.page.waitForTimeout(400); // let the fade-in finish
     await wb.screenshot('3-provenance-hover.png');
     await wb.page.keyboard.press('Escape');
+  });
+
+  test('the editor title bar has the preview button on cloud-init documents only', async () => {
+    const button = (tab: string) => wb.editorGroupWithTab(tab).locator('.editor-actions .action-label[aria-label*="Preview Merged User-Data"]');
+    await wb.explorerRow('settings.yaml').click();
+    await wb.activeTab('settings.yaml').waitFor();
+    await wb.page.waitForTimeout(500);
+    assert.strictEqual(await button('settings.yaml').count(), 0, 'no button on an ordinary YAML file');
+    await wb.explorerRow('1-base.yaml').click();
+    await wb.activeTab('1-base.yaml').waitFor();
+    await button('1-base.yaml').waitFor();
   });
 
   test('the language status item shows the kind of part and its effective merge spec', async () => {
