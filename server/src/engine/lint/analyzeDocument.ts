@@ -6,7 +6,7 @@
 import { PyDict, PyValue, TextSpan, getListOrigins } from '../values';
 import { pyStrip } from '../pystr';
 import { loadYaml, YamlLoadResult } from '../yaml/load';
-import { ParsedSpec, ValueSpans, parseStringSpec } from '../spec/parse';
+import { CloudInitVersion, ParsedSpec, ValueSpans, parseStringSpec } from '../spec/parse';
 import { spansOfValue } from '../userdata/specSpans';
 import { convertUserDataBlob, MimeLeaf } from '../userdata/mime';
 import { GZIP_TYPES, sniffContentType } from '../userdata/sniff';
@@ -48,16 +48,20 @@ export interface DocumentAnalysis {
 export interface AnalyzeOptions {
   languageId?: string;
   customMergers?: ReadonlyMap<string, MergerFactory>;
-  /** Larger documents are not analysed (a finding names the limit). */
+  /** Larger documents (in UTF-8 bytes) are not analysed (a finding names the limit). */
   maxBytes?: number;
+  /** Which cloud-init's wording the messages quote (22.4.2 spells "identifer"). */
+  version?: CloudInitVersion;
 }
 
 export function analyzeDocument(text: string, path: string, options: AnalyzeOptions = {}): DocumentAnalysis {
   const info = detectDocument(text, path, options.languageId);
   if (!info) return { info, findings: [], specs: [] };
   const limit = options.maxBytes ?? DEFAULT_LIMITS.maxFileBytes;
-  if (text.length > limit) {
-    return { info, specs: [], findings: [{ code: 'too-large', severity: 'warning', span: { start: 0, end: 0 }, message: `This file has ${text.length} characters, over the limit maxFileBytes = ${limit}: it is not analysed.` }] };
+  const bytes = text.length > limit / 3 ? utf8Length(text) : text.length;
+  if (bytes > limit) {
+    const firstLine = text.search(/\r|\n|$/);
+    return { info, specs: [], findings: [{ code: 'too-large', severity: 'warning', span: { start: 0, end: firstLine }, message: `This file has ${bytes} bytes, over the limit maxFileBytes = ${limit}: it is not analysed.` }] };
   }
   switch (info.kind) {
     case 'cloud-config':
@@ -71,6 +75,21 @@ export function analyzeDocument(text: string, path: string, options: AnalyzeOpti
     default:
       return { info, findings: [], specs: [] };
   }
+}
+
+/** UTF-8 length of a string, without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
 }
 
 /** Replaces template syntax by same-length filler, so YAML positions stay and no false YAML errors appear. */
@@ -139,10 +158,16 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
       spans: shiftSpans(spans, base),
       used,
     };
-    const lintOptions = { context, label: key, span: valueSpan, customMergers: options.customMergers, companion: headerSpec, first: true };
+    // An empty string's content span is empty: whole-spec findings then mark the quotes.
+    const wholeSpan = valueSpan.start === valueSpan.end && spans.outer ? at(spans.outer) : valueSpan;
+    const lintOptions = { context, label: key, span: wholeSpan, customMergers: options.customMergers, companion: headerSpec, first: true, version: options.version };
     if (used) {
-      // Offsets inside a double-quoted string with escapes are approximate.
-      site.lint = typeof value === 'string' ? lintStringSpec(value, valueSpan.start, lintOptions) : lintListSpec(value, site.spans, lintOptions);
+      if (typeof value === 'string') {
+        site.lint = lintStringSpec(value, valueSpan.start, lintOptions);
+        // Escapes, folded lines or a block scalar: the value is not the text on screen, so
+        // positions inside it are unknown. Mark the whole value and offer no edits.
+        if (site.text !== value) site.lint = { ...site.lint, findings: site.lint.findings.map((f) => ({ ...f, span: wholeSpan, fixes: undefined })) };
+      } else site.lint = lintListSpec(value, site.spans, lintOptions);
       findings.push(...site.lint.findings);
     } else {
       findings.push({
@@ -150,7 +175,9 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
         severity: 'warning',
         span: site.keySpan ?? valueSpan,
         message:
-          'merge_type is not read because merge_how is present: it stays in the data as an ordinary key, is written to cloud-config.txt, and is later used as that file\'s spec when cloud-init combines user-data with vendor and system config (a spec there without dict() makes all user-data disappear).',
+          context === 'part'
+            ? 'merge_type is not read because merge_how is present: it stays in the data as an ordinary key, is written to cloud-config.txt, and is later used as that file\'s spec when cloud-init combines user-data with vendor and system config (a spec there without dict() makes all user-data disappear).'
+            : 'merge_type is not read because merge_how is present: it stays in the data as an ordinary key, ends up in the merged configuration, and is used as its spec at the next merge (a spec there without dict() makes the settings it carries disappear).',
       });
     }
     specs.push(site);
@@ -164,7 +191,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
         'In a cloud.cfg.d drop-in, this spec only decides how this file merges into the drop-ins whose names sort after it (by default the alphabetically last file wins). It cannot append to cloud.cfg, vendor-data or user-data lists.',
     });
   }
-  findings.push(...nestedSpecFindings(root, base));
+  findings.push(...nestedSpecFindings(root, base, body));
   return { findings, specs, yaml, yamlBase: base };
 }
 
@@ -187,28 +214,45 @@ function rootSpan(yaml: YamlLoadResult): TextSpan | undefined {
 /** A second `#cloud-config` line, or `#include` inside a cloud-config body: only comments there. */
 function commentLineFindings(body: string, base: number, yaml: YamlLoadResult): Finding[] {
   const findings: Finding[] = [];
-  const multiline = multilineScalarSpans(yaml);
-  const lines = body.split('\n');
-  let offset = 0;
+  // Sorted, so one forward pointer answers "is this line inside a multi-line scalar" for every line.
+  let multiline: TextSpan[] | undefined;
+  let k = 0;
   let sawHeader = false;
-  for (const line of lines) {
-    const trimmed = line.trim().toLowerCase();
-    const inScalar = multiline.some((s) => offset >= s.start && offset < s.end);
-    if (!inScalar && trimmed.startsWith('#')) {
-      const start = offset + (line.length - line.trimStart().length);
-      const span = { start: base + start, end: base + offset + line.trimEnd().length };
-      if (/^#cloud-config\s*$/.test(trimmed)) {
-        if (sawHeader) {
-          findings.push({ code: 'second-header', severity: 'warning', span, message: 'A second #cloud-config line is only a YAML comment: this is still one part. To add another part, use a separate file or a MIME multipart.' });
+  for (let offset = 0; offset <= body.length; ) {
+    let end = body.indexOf('\n', offset);
+    if (end < 0) end = body.length;
+    let first = offset;
+    while (first < end && isBlank(body.charCodeAt(first))) first++;
+    if (body.charCodeAt(first) === 35 /* # */) {
+      let last = end;
+      while (last > first && isBlank(body.charCodeAt(last - 1))) last--;
+      const trimmed = body.slice(first, last).toLowerCase();
+      const header = /^#cloud-config\s*$/.test(trimmed);
+      const include = !header && /^#include(-once)?\b/.test(trimmed);
+      // Only lines that look like a header need the (tree-walking) check for multi-line scalars.
+      if (header || include) {
+        multiline ??= multilineScalarSpans(yaml).sort((a, b) => a.start - b.start);
+        while (k < multiline.length && multiline[k].end <= offset) k++;
+        let inScalar = false;
+        for (let j = k; j < multiline.length && multiline[j].start <= offset && !inScalar; j++) inScalar = offset < multiline[j].end;
+        const span = { start: base + first, end: base + last };
+        if (!inScalar && header) {
+          if (sawHeader) {
+            findings.push({ code: 'second-header', severity: 'warning', span, message: 'A second #cloud-config line is only a YAML comment: this is still one part. To add another part, use a separate file or a MIME multipart.' });
+          }
+          sawHeader = true;
+        } else if (!inScalar) {
+          findings.push({ code: 'include-in-body', severity: 'warning', span, message: '#include inside a cloud-config is only a YAML comment: nothing is included. An include must be its own part (a file or MIME part starting with #include).' });
         }
-        sawHeader = true;
-      } else if (/^#include(-once)?\b/.test(trimmed)) {
-        findings.push({ code: 'include-in-body', severity: 'warning', span, message: '#include inside a cloud-config is only a YAML comment: nothing is included. An include must be its own part (a file or MIME part starting with #include).' });
       }
     }
-    offset += line.length + 1;
+    offset = end + 1;
   }
   return findings;
+}
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9 || c === 13 || c === 0xfeff;
 }
 
 /** Spans of scalars that cover several lines (block or multi-line quoted), where `#` lines are content. */
@@ -229,13 +273,19 @@ function multilineScalarSpans(yaml: YamlLoadResult): TextSpan[] {
 }
 
 /** `merge_how` below the top level is plain data. */
-function nestedSpecFindings(root: PyDict, base: number): Finding[] {
+function nestedSpecFindings(root: PyDict, base: number, body: string): Finding[] {
   const findings: Finding[] = [];
+  // Walking a 20,000-line document is not free: only walk when the text has more spec keys than the top level.
+  const written = body.match(/merge_(?:how|type)/g)?.length ?? 0;
+  if (written <= Number(root.has('merge_how')) + Number(root.has('merge_type'))) return findings;
+  // cloud-init merges each `users:` entry with mergemanydict, which does read a spec there.
+  let underUsers = false;
   const visit = (value: PyValue, depth: number) => {
     if (depth > 50 || findings.length > 50) return;
     if (value instanceof PyDict) {
       for (const e of value.items()) {
-        if ((e.key === 'merge_how' || e.key === 'merge_type') && depth > 0 && e.origin?.key) {
+        if (depth === 0) underUsers = e.key === 'users';
+        if ((e.key === 'merge_how' || e.key === 'merge_type') && depth > 0 && e.origin?.key && !underUsers) {
           findings.push({ code: 'nested-merge-how', severity: 'warning', span: { start: e.origin.key.start + base, end: e.origin.key.end + base }, message: `Only a top-level ${e.key} is read as a merge spec: here it is ordinary data.` });
         }
         visit(e.value, depth + 1);
@@ -253,7 +303,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
   const specs: SpecSite[] = [];
   const blob = convertUserDataBlob(new TextEncoder().encode(text));
   if (blob.error) {
-    findings.push({ code: 'mime-invalid', severity: 'error', span: { start: 0, end: 0 }, message: `cloud-init cannot process this user-data (${blob.error}): no part is used at all.` });
+    findings.push({ code: 'mime-invalid', severity: 'error', span: { start: 0, end: text.search(/\r|\n|$/) }, message: `cloud-init cannot process this user-data (${blob.error}): no part is used at all.` });
     return { info, findings, specs };
   }
   let yaml: YamlLoadResult | undefined;
@@ -288,20 +338,30 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
     }
     // The header spec cloud-init reads: Merge-Type, else X-Merge-Type (first non-empty), exact case.
     const chosenName = ['Merge-Type', 'X-Merge-Type'].find((n) => leaf.headerDict[n]);
+    const shadowed = chosenName === 'Merge-Type' ? leaf.headers.find((h) => h.name === 'X-Merge-Type') : undefined;
+    if (shadowed?.span && pyStrip(shadowed.value) !== pyStrip(leaf.headerDict['Merge-Type'])) {
+      findings.push({
+        code: 'x-merge-type-ignored',
+        severity: 'warning',
+        span: { start: shadowed.span.start, end: shadowed.span.start + shadowed.name.length },
+        unnecessary: true,
+        message: 'X-Merge-Type is only read when Merge-Type is missing or empty: here Merge-Type is set, so this different spec is ignored.',
+      });
+    }
     const chosen = chosenName ? { ...leaf.headers.find((h) => h.name === chosenName)!, value: leaf.headerDict[chosenName] } : undefined;
     let headerSpec: ParsedSpec | undefined;
     let headerWholeSpec: Finding[] = [];
     if (chosen && !GZIP_TYPES.has(leaf.contentType) && type === 'text/cloud-config') {
       const valueStart = chosen.valueStart ?? chosen.span?.start ?? 0;
       const value = chosen.value;
-      const lint = lintStringSpec(value, valueStart, { context: 'part', label: chosen.name, span: { start: valueStart, end: valueStart + value.length }, customMergers: options.customMergers });
+      const lint = lintStringSpec(value, valueStart, { context: 'part', label: chosen.name, span: { start: valueStart, end: valueStart + value.length }, customMergers: options.customMergers, version: options.version });
       specs.push({ source: chosen.name as 'Merge-Type', headerName: chosen.name, keySpan: chosen.span ? { start: chosen.span.start, end: chosen.span.start + chosen.name.length } : undefined, valueSpan: { start: valueStart, end: valueStart + value.length }, form: 'string', text: value, value, used: true, lint });
       // Whole-spec checks belong to the body + header combination; they are added below
       // only when the body has no spec of its own (then the header alone decides).
       findings.push(...lint.findings.filter((f) => !WHOLE_SPEC_CODES.has(f.code)));
       headerWholeSpec = lint.findings.filter((f) => WHOLE_SPEC_CODES.has(f.code));
       try {
-        headerSpec = parseStringSpec(value);
+        headerSpec = parseStringSpec(value, 0, options.version);
       } catch {
         headerSpec = undefined;
       }

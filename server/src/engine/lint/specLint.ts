@@ -9,7 +9,7 @@ import { PyDict, PyValue, TextSpan, pyClassName } from '../values';
 import { PyError } from '../pyerrors';
 import { pyStrip, pyStripSpan } from '../pystr';
 import { pyStr } from '../pyrepr';
-import { ParsedMerger, ParsedSpec, SpecError, ValueSpans, parseListSpec, parseStringSpec } from '../spec/parse';
+import { CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, ValueSpans, parseListSpec, parseStringSpec } from '../spec/parse';
 import { constructMergers, MergerFactory } from '../merge/construct';
 import { RootMerger } from '../merge/root';
 import { MERGER_NAMES, MERGERS, MergerName, OPTION_NAMES, OPTIONS, OptionName, canonicalMergerName } from '../catalogue';
@@ -29,6 +29,8 @@ export interface SpecLintOptions {
   customMergers?: ReadonlyMap<string, MergerFactory>;
   /** Span of the whole spec value (for findings about the spec as a whole). */
   span: TextSpan;
+  /** Which cloud-init's error wording to quote. */
+  version?: CloudInitVersion;
 }
 
 const DROPPED = {
@@ -60,7 +62,7 @@ export function lintStringSpec(text: string, base: number, options: SpecLintOpti
   const findings: Finding[] = [];
   let spec: ParsedSpec | undefined;
   try {
-    spec = parseStringSpec(text, base);
+    spec = parseStringSpec(text, base, options.version);
   } catch (e) {
     if (!(e instanceof SpecError)) throw e;
     findings.push(...diagnoseStringPieces(text, base, options));
@@ -82,7 +84,14 @@ export function lintStringSpec(text: string, base: number, options: SpecLintOpti
     options: (m.options as string[]).map((o, i) => ({ text: o, span: m.optionSpans?.[i] })),
   }));
   for (const m of mergers) findings.push(...lintOptionText(m, text, base));
-  return finish(findings, spec, mergers, options, text, base);
+  // With a '+' missing, the spec as written is not the one meant: whole-spec advice would mislead,
+  // but the consequence of the missing dict() belongs in the message.
+  const wholeSpec = !findings.some((f) => f.code === 'missing-plus');
+  if (!wholeSpec && !mergers.some((m) => m.canonical === 'dict')) {
+    const consequence = options.context === 'part' ? ' As written there is no dict() merger, so cloud-init discards this whole part.' : ' As written there is no dict() merger, so this source is never merged.';
+    for (const f of findings) if (f.code === 'missing-plus') f.message += consequence;
+  }
+  return finish(findings, spec, mergers, options, text, base, wholeSpec);
 }
 
 /** Why each piece of a string spec fails cloud-init's pattern, with a fix where one is obvious. */
@@ -259,7 +268,7 @@ export function lintListSpec(value: PyValue, spans: ValueSpans | undefined, opti
     return { findings };
   }
   if (!Array.isArray(value)) {
-    findings.push({ code: 'merge-how-not-list', severity: 'error', span, message: `A ${pyClassName(value)} cannot be a merge spec: cloud-init raises TypeError and ${consequence}. Use a string such as 'list(append)+dict(no_replace,recurse_list)+str()' or a list of {name, settings}.` });
+    findings.push({ code: 'merge-how-not-list', severity: 'error', span, message: `${article(pyClassName(value), true)} cannot be a merge spec: cloud-init raises TypeError and ${consequence}. Use a string such as 'list(append)+dict(no_replace,recurse_list)+str()' or a list of {name, settings}.` });
     return { findings };
   }
   const mergers: LintMerger[] = [];
@@ -298,7 +307,7 @@ export function lintListSpec(value: PyValue, spans: ValueSpans | undefined, opti
       return;
     }
     if (typeof name !== 'string') {
-      findings.push({ code: 'name-not-string', severity: 'error', span: nameSpan, message: `The merger name must be a string; a ${pyClassName(name)} makes cloud-init raise and ${consequence}.` });
+      findings.push({ code: 'name-not-string', severity: 'error', span: nameSpan, message: `The merger name must be a string; ${article(pyClassName(name))} makes cloud-init raise and ${consequence}.` });
       return;
     }
     const normal = pyStrip(name.replace(/-/g, '_'));
@@ -333,7 +342,7 @@ export function lintListSpec(value: PyValue, spans: ValueSpans | undefined, opti
       settings.forEach((o, j) => {
         const oSpan = settingsSpans?.items?.[j]?.span;
         if (typeof o === 'string') lintOptions!.push({ text: o, span: oSpan });
-        else findings.push({ code: 'option-not-string', severity: 'warning', span: oSpan ?? settingsSpan, unnecessary: true, message: `A ${pyClassName(o)} is never an option name: cloud-init ignores it.` });
+        else findings.push({ code: 'option-not-string', severity: 'warning', span: oSpan ?? settingsSpan, unnecessary: true, message: `${article(pyClassName(o), true)} is never an option name: cloud-init ignores it.` });
       });
     }
     if (normal) mergers.push({ parsed: { name: normal, options: settings, nameSpan, span: elementSpan }, canonical: canonicalMergerName(normal), options: lintOptions });
@@ -368,7 +377,7 @@ function substringNote(merger: string, settings: string): string {
 
 /* ------------------------------------------------------------------ both forms */
 
-function finish(findings: Finding[], spec: ParsedSpec, mergers: LintMerger[], options: SpecLintOptions, text?: string, base = 0): SpecLintResult {
+function finish(findings: Finding[], spec: ParsedSpec, mergers: LintMerger[], options: SpecLintOptions, text?: string, base = 0, wholeSpec = true): SpecLintResult {
   // Unknown merger names: the whole spec fails to construct.
   const custom = options.customMergers;
   for (const m of mergers) {
@@ -406,6 +415,7 @@ function finish(findings: Finding[], spec: ParsedSpec, mergers: LintMerger[], op
     return { findings, spec };
   }
 
+  if (!wholeSpec) return { findings, spec, root };
   // Whole-spec checks use the combination cloud-init builds (body first, then header).
   const combined = options.companion ? (options.first === false ? [...options.companion.mergers, ...spec.mergers] : [...spec.mergers, ...options.companion.mergers]) : spec.mergers;
   let effective: RootMerger = root;
@@ -472,6 +482,12 @@ function finish(findings: Finding[], spec: ParsedSpec, mergers: LintMerger[], op
     }
   }
   return { findings, spec, root };
+}
+
+/** "a list", "an int": the indefinite article for a Python class name. */
+function article(className: string, capital = false): string {
+  const a = /^[aeiou]/i.test(className) ? 'an' : 'a';
+  return `${capital ? a[0].toUpperCase() + a.slice(1) : a} ${className}`;
 }
 
 function describeOptions(m: LintMerger): string {

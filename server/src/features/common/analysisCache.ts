@@ -1,0 +1,104 @@
+/**
+ * One analysis per document version and settings, shared by diagnostics,
+ * hover, completion, code actions and documentInfo: on a 20,000-line file
+ * the analysis is the expensive step, so it runs once per edit, not per request.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Position, Range } from 'vscode-languageserver';
+import { analyzeDocument, DocumentAnalysis } from '../../engine/lint/analyzeDocument';
+import { LineIndex } from '../../engine/text/lineIndex';
+import { TextSpan } from '../../engine/values';
+import { ServerSettings, analysisKey } from './settings';
+
+/** A snapshot: the text and analysis of one version of a document. */
+export class DocumentState {
+  private index?: LineIndex;
+  private readonly memos = new Map<string, unknown>();
+
+  constructor(
+    readonly uri: string,
+    readonly version: number,
+    readonly languageId: string,
+    readonly text: string,
+    readonly settings: ServerSettings,
+    readonly analysis: DocumentAnalysis,
+    readonly millis: number,
+  ) {}
+
+  /** A value derived from this version's text, computed once (features share the snapshot). */
+  memo<T>(key: string, compute: () => T): T {
+    if (!this.memos.has(key)) this.memos.set(key, compute());
+    return this.memos.get(key) as T;
+  }
+
+  get lines(): LineIndex {
+    return (this.index ??= new LineIndex(this.text));
+  }
+
+  offsetAt(position: Position): number {
+    return this.lines.offset(position);
+  }
+
+  positionAt(offset: number): Position {
+    return this.lines.position(offset);
+  }
+
+  range(span: TextSpan): Range {
+    return { start: this.lines.position(span.start), end: this.lines.position(span.end) };
+  }
+
+  /** The text of the line holding `offset`, and where it starts. */
+  lineAt(offset: number): { text: string; start: number; line: number } {
+    const { line } = this.lines.position(offset);
+    const start = this.lines.lineStart(line);
+    let end = this.text.indexOf('\n', start);
+    if (end < 0) end = this.text.length;
+    if (end > start && this.text.charCodeAt(end - 1) === 13) end--;
+    return { text: this.text.slice(start, end), start, line };
+  }
+}
+
+/** The path part of a URI, for the file-name rules (`cloud.cfg.d/*.cfg`). */
+export function uriPath(uri: string): string {
+  try {
+    return decodeURIComponent(new URL(uri).pathname);
+  } catch {
+    return uri;
+  }
+}
+
+/** Analyses one version of a document (uncached: for documents that are not open). */
+export function analyze(document: TextDocument, settings: ServerSettings): DocumentState {
+  const text = document.getText();
+  const started = performance.now();
+  const analysis = analyzeDocument(text, uriPath(document.uri), {
+    languageId: document.languageId,
+    maxBytes: settings.maxFileBytes,
+    version: settings.cloudInitVersion,
+  });
+  return new DocumentState(document.uri, document.version, document.languageId, text, settings, analysis, performance.now() - started);
+}
+
+export class AnalysisCache {
+  private readonly entries = new Map<string, { key: string; state: DocumentState }>();
+
+  constructor(private readonly analysed?: (state: DocumentState) => void) {}
+
+  get(document: TextDocument, settings: ServerSettings): DocumentState {
+    const key = `${analysisKey(settings)}|${document.languageId}`;
+    const hit = this.entries.get(document.uri);
+    if (hit && hit.key === key && hit.state.version === document.version) return hit.state;
+    const state = analyze(document, settings);
+    this.entries.set(document.uri, { key, state });
+    this.analysed?.(state);
+    return state;
+  }
+
+  delete(uri: string): void {
+    this.entries.delete(uri);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

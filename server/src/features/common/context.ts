@@ -1,0 +1,49 @@
+/**
+ * What every feature gets from the server: the connection, the open
+ * documents, what the client supports, settings, and the one cached
+ * analysis per document version that all features share.
+ */
+import type { ClientCapabilities, Connection, TextDocuments } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { ServerSettings } from './settings';
+import { DocumentState } from './analysisCache';
+import { Logger } from './log';
+
+/** Client capabilities the features look at, read once at initialize. */
+export interface ClientSupport {
+  configuration: boolean;
+  dynamicConfiguration: boolean;
+  workspaceFolders: boolean;
+  markdownHover: boolean;
+  markdownCompletion: boolean;
+  snippets: boolean;
+  codeActionLiterals: boolean;
+}
+
+export function clientSupport(capabilities: ClientCapabilities): ClientSupport {
+  const text = capabilities.textDocument;
+  return {
+    configuration: !!capabilities.workspace?.configuration,
+    dynamicConfiguration: !!capabilities.workspace?.didChangeConfiguration?.dynamicRegistration,
+    workspaceFolders: !!capabilities.workspace?.workspaceFolders,
+    markdownHover: !!text?.hover?.contentFormat?.includes('markdown'),
+    markdownCompletion: !!text?.completion?.completionItem?.documentationFormat?.includes('markdown'),
+    snippets: !!text?.completion?.completionItem?.snippetSupport,
+    codeActionLiterals: !!text?.codeAction?.codeActionLiteralSupport,
+  };
+}
+
+export interface ServerContext {
+  readonly connection: Connection;
+  readonly documents: TextDocuments<TextDocument>;
+  readonly support: ClientSupport;
+  readonly log: Logger;
+  /** Settings for a document, asked from the client once and cached until the configuration changes. */
+  settings(uri: string): Promise<ServerSettings>;
+  /** The settings last known for a document, without a round trip (hover and completion must be fast). */
+  knownSettings(uri: string): ServerSettings;
+  /** The analysis of the document's current version (computed once, shared by every feature). */
+  state(document: TextDocument): DocumentState;
+  /** File-system paths of the workspace folders. */
+  workspaceFolders(): string[];
+}

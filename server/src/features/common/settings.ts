@@ -1,0 +1,61 @@
+/**
+ * The `cloudConfigMerge.*` settings as the server uses them. Clients send
+ * them nested (VS Code) or with dotted keys (many other editors); both are
+ * accepted, anything malformed falls back to the default.
+ */
+import { CloudInitVersion } from '../../engine/spec/parse';
+import { DEFAULT_LIMITS } from '../../engine/limits';
+
+export const SETTINGS_SECTION = 'cloudConfigMerge';
+
+export type TraceLevel = 'off' | 'messages' | 'verbose';
+
+export interface ServerSettings {
+  /** Which cloud-init the messages follow ('22.4' spells "identifer" like Debian 12's 22.4.2). */
+  cloudInitVersion: CloudInitVersion;
+  validation: { enable: boolean };
+  /** Larger documents are not analysed (a diagnostic says so). */
+  maxFileBytes: number;
+  /** `#include` of local files outside the workspace folders (preview only). */
+  includes: { allowOutsideWorkspace: boolean };
+  trace: { server: TraceLevel };
+}
+
+export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
+  cloudInitVersion: 'current',
+  validation: Object.freeze({ enable: true }),
+  maxFileBytes: DEFAULT_LIMITS.maxFileBytes,
+  includes: Object.freeze({ allowOutsideWorkspace: false }),
+  trace: Object.freeze({ server: 'off' }),
+}) as ServerSettings;
+
+/** Reads a setting given as `{a: {b: v}}` or `{'a.b': v}`. */
+function lookup(raw: unknown, path: string): unknown {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const record = raw as Record<string, unknown>;
+  if (path in record) return record[path];
+  const dot = path.indexOf('.');
+  if (dot < 0) return undefined;
+  return lookup(record[path.slice(0, dot)], path.slice(dot + 1));
+}
+
+/** Settings from what the client answered for the `cloudConfigMerge` section. */
+export function normalizeSettings(raw: unknown): ServerSettings {
+  const version = lookup(raw, 'cloudInitVersion');
+  const enable = lookup(raw, 'validation.enable');
+  const maxFileBytes = lookup(raw, 'maxFileBytes');
+  const outside = lookup(raw, 'includes.allowOutsideWorkspace');
+  const trace = lookup(raw, 'trace.server');
+  return {
+    cloudInitVersion: typeof version === 'string' && /^22\.4(\.\d+)?$/.test(version.trim()) ? '22.4' : 'current',
+    validation: { enable: typeof enable === 'boolean' ? enable : DEFAULT_SETTINGS.validation.enable },
+    maxFileBytes: typeof maxFileBytes === 'number' && Number.isFinite(maxFileBytes) && maxFileBytes > 0 ? Math.floor(maxFileBytes) : DEFAULT_SETTINGS.maxFileBytes,
+    includes: { allowOutsideWorkspace: typeof outside === 'boolean' ? outside : DEFAULT_SETTINGS.includes.allowOutsideWorkspace },
+    trace: { server: trace === 'messages' || trace === 'verbose' ? trace : 'off' },
+  };
+}
+
+/** The settings that change what the analysis of a document finds. */
+export function analysisKey(settings: ServerSettings): string {
+  return `${settings.cloudInitVersion}|${settings.maxFileBytes}`;
+}

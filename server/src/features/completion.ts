@@ -1,0 +1,334 @@
+/**
+ * Completion inside merge specs: merger names; inside `name(` … `)` only
+ * the options that merger reads and that are not given yet; `name:` and
+ * `settings:` values of the list form; whole-spec recipes; and the
+ * `merge_how` key itself at the top level. Contexts are read from the
+ * text around the cursor, because the YAML is often invalid mid-typing.
+ */
+import { CompletionItem, CompletionItemKind, CompletionParams, InsertTextFormat, Range, TextEdit } from 'vscode-languageserver';
+import { MERGERS, MERGER_NAMES, MergerName, OptionName, optionsReadBy } from '../engine/catalogue';
+import { ServerContext } from './common/context';
+import { DocumentState } from './common/analysisCache';
+import { guardRequest } from './common/guard';
+import { markup, mergerMarkdown, optionMarkdown } from './common/docs';
+import { mergerOf, normalizeWord, scanStringSpec } from './common/specText';
+
+export const TRIGGER_CHARACTERS = ['(', ',', '+', '['];
+
+/** Whole-spec recipes offered where a spec starts. */
+export const RECIPES: Array<{ label: string; spec: string; detail: string }> = [
+  { label: 'append lists', spec: 'list(append)+dict(no_replace,recurse_list)+str()', detail: 'lists from every part, in part order; earlier scalars kept' },
+  { label: 'keep earlier values', spec: 'dict(no_replace)+list()+str()', detail: 'a key set by an earlier part keeps its value' },
+  { label: 'replace', spec: 'dict(replace)+list()+str()', detail: 'later parts replace whole top-level keys (the default)' },
+];
+
+/** Where the cursor is, in spec terms. */
+export type SpecCursor =
+  | { kind: 'merger-name'; range: Range; present: Set<MergerName>; recipes: boolean; valueRange: Range; needsParens: boolean }
+  | { kind: 'option'; range: Range; merger: MergerName; given: Set<string> }
+  | { kind: 'top-level-key'; range: Range };
+
+export function registerCompletion(ctx: ServerContext): void {
+  ctx.connection.onCompletion(
+    guardRequest(ctx.log, 'completion', (params: CompletionParams): CompletionItem[] | null => {
+      const document = ctx.documents.get(params.textDocument.uri);
+      if (!document) return null;
+      const state = ctx.state(document);
+      const cursor = specCursorAt(state, state.offsetAt(params.position));
+      return cursor ? completionItems(cursor, { snippets: ctx.support.snippets, markdown: ctx.support.markdownCompletion }) : null;
+    }),
+  );
+}
+
+const SPEC_KINDS = new Set(['cloud-config', 'jinja', 'confd', 'cloud-cfg', 'mime']);
+
+export function specCursorAt(state: DocumentState, offset: number): SpecCursor | null {
+  const kind = state.analysis.info?.kind;
+  if (!kind || !SPEC_KINDS.has(kind)) return null;
+  const line = state.lineAt(offset);
+  const column = offset - line.start;
+  const before = line.text.slice(0, column);
+  const range = (from: number, to: number): Range => ({ start: state.positionAt(line.start + from), end: state.positionAt(line.start + to) });
+
+  // String form on the key's line: `merge_how: list(app|`, or a MIME `Merge-Type: ...` header.
+  const key = kind === 'mime' ? /^((?:x-)?merge-type)(\s*):[ \t]*/i.exec(line.text) ?? topLevelKey(line.text) : topLevelKey(line.text);
+  if (key && column >= key[0].length) {
+    const value = valueExtent(line.text, key[0].length, /^(?:x-)?merge-type$/i.test(key[1]));
+    if (value && column >= value.start && column <= value.end) return stringSpecCursor(line.text.slice(value.start, value.end), value.start, column, range);
+    return null;
+  }
+
+  // List form: `- name: li|`, `settings: [append, |`, or an item of a block `settings:` list.
+  const listCursor = listFormCursor(state, line, column, before, range);
+  if (listCursor !== undefined) return listCursor;
+
+  // The key itself, at the top level of a cloud-config without a spec.
+  if (kind !== 'mime' && /^[A-Za-z_]*$/.test(before) && /^[A-Za-z_]*\s*$/.test(line.text.slice(column)) && !hasSpecKey(state)) {
+    return { kind: 'top-level-key', range: range(0, line.text.trimEnd().length) };
+  }
+  return null;
+}
+
+function hasSpecKey(state: DocumentState): boolean {
+  return state.memo('hasSpecKey', () => /^(merge_how|merge_type)[ \t]*:/m.test(state.text));
+}
+
+function topLevelKey(text: string): RegExpExecArray | null {
+  return /^(merge_how|merge_type)(\s*):[ \t]*/.exec(text);
+}
+
+/** Where a string value sits on its line: inside quotes, or a plain scalar up to a comment. */
+function valueExtent(text: string, start: number, header: boolean): { start: number; end: number } | null {
+  const quote = text[start];
+  if (!header && (quote === '"' || quote === "'")) {
+    const close = text.indexOf(quote, start + 1);
+    return { start: start + 1, end: close < 0 ? text.length : close };
+  }
+  if (!header && (quote === '[' || quote === '{' || quote === '|' || quote === '>')) return null;
+  const comment = header ? -1 : text.search(/\s#/);
+  const end = comment >= start ? comment : text.trimEnd().length;
+  return { start, end: Math.max(start, end) };
+}
+
+function stringSpecCursor(value: string, valueStart: number, column: number, range: (a: number, b: number) => Range): SpecCursor | null {
+  const local = column - valueStart;
+  const head = value.slice(0, local);
+  const pieceStart = head.lastIndexOf('+') + 1;
+  const piece = head.slice(pieceStart);
+  const open = piece.indexOf('(');
+  const word = /[A-Za-z0-9_-]*$/.exec(head)![0];
+  const wordStart = column - word.length;
+  const rest = value.slice(local);
+  const wordEnd = column + /^[A-Za-z0-9_-]*/.exec(rest)![0].length;
+  if (open >= 0 && !piece.slice(open).includes(')')) {
+    const merger = mergerOf(piece.slice(0, open));
+    if (!merger) return null;
+    // Options already written in these parentheses, on both sides of the cursor.
+    const closeAt = rest.search(/[)+]/);
+    const inner = piece.slice(open + 1, piece.length - word.length) + ' ' + rest.slice(wordEnd - column, closeAt < 0 ? rest.length : closeAt);
+    const given = new Set(inner.split(/[,\s]+/).map(normalizeWord).filter(Boolean));
+    return { kind: 'option', range: range(wordStart, wordEnd), merger, given };
+  }
+  if (piece.slice(0, piece.length - word.length).trim() !== '') return null;
+  const present = new Set<MergerName>();
+  scanStringSpec(value, 0).forEach((m) => {
+    const inside = m.nameSpan.start <= local && local <= m.nameSpan.end;
+    const merger = mergerOf(m.name);
+    if (merger && !inside) present.add(merger);
+  });
+  const onlyThisWord = value.trim() === '' || value.trim() === word;
+  const needsParens = !/^[A-Za-z0-9_-]*\s*\(/.test(rest);
+  return { kind: 'merger-name', range: range(wordStart, wordEnd), present, recipes: onlyThisWord, valueRange: range(valueStart, valueStart + value.length), needsParens };
+}
+
+/** `undefined`: not a list-form line at all (other contexts may apply); `null`: a list-form line with nothing to offer. */
+function listFormCursor(
+  state: DocumentState,
+  line: { text: string; start: number; line: number },
+  column: number,
+  before: string,
+  range: (a: number, b: number) => Range,
+): SpecCursor | null | undefined {
+  const nameMatch = /^(\s*)(?:-\s+)?name\s*:\s*(["']?)([A-Za-z0-9_-]*)$/.exec(before);
+  const flowSettings = /^(\s*)(?:-\s+)?settings\s*:\s*\[([^\]]*)$/.exec(before);
+  const blockItem = /^(\s*)-[ \t]*([A-Za-z0-9_-]*)$/.exec(before);
+  if (!nameMatch && !flowSettings && !blockItem) return undefined;
+  if (!insideTopLevelSpec(state, line.start)) return undefined;
+  const wordLength = (nameMatch?.[3] ?? blockItem?.[2] ?? /[A-Za-z0-9_-]*$/.exec(before)![0]).length;
+  const after = /^[A-Za-z0-9_-]*/.exec(line.text.slice(column))![0].length;
+  const wordRange = range(column - wordLength, column + after);
+  if (nameMatch) {
+    return { kind: 'merger-name', range: wordRange, present: new Set(), recipes: false, valueRange: wordRange, needsParens: false };
+  }
+  let settingsLine: { text: string; start: number; line: number } = line;
+  let given: string[];
+  if (flowSettings) {
+    const open = line.text.lastIndexOf('[', column - 1);
+    const closing = line.text.indexOf(']', column);
+    given = [];
+    let at = open + 1;
+    for (const word of line.text.slice(open + 1, closing < 0 ? line.text.length : closing).split(',')) {
+      if (!(at <= column && column <= at + word.length)) given.push(unquote(word));
+      at += word.length + 1;
+    }
+  } else {
+    const parent = parentLine(state, line);
+    if (!parent || !/^\s*(?:-\s+)?settings\s*:\s*$/.test(parent.text)) return null;
+    settingsLine = parent;
+    given = siblingItems(state, line)
+      .filter((l) => l.line !== line.line)
+      .map((l) => unquote(l.text.replace(/^\s*-/, '')));
+  }
+  const merger = entryMergerName(state, settingsLine);
+  if (!merger) return null;
+  return { kind: 'option', range: wordRange, merger, given: new Set(given.filter(Boolean)) };
+}
+
+function unquote(word: string): string {
+  return word.trim().replace(/^["']|["']$/g, '');
+}
+
+function indentOf(text: string): number {
+  return text.length - text.trimStart().length;
+}
+
+function isContent(text: string): boolean {
+  const t = text.trim();
+  return t !== '' && !t.startsWith('#');
+}
+
+/** Lines above `from`, nearest first. */
+function* linesAbove(state: DocumentState, fromLine: number): Generator<{ text: string; start: number; line: number }> {
+  for (let l = fromLine - 1; l >= 0; l--) yield state.lineAt(state.lines.lineStart(l));
+}
+
+function* linesBelow(state: DocumentState, fromLine: number): Generator<{ text: string; start: number; line: number }> {
+  for (let l = fromLine + 1; l < state.lines.lineCount; l++) yield state.lineAt(state.lines.lineStart(l));
+}
+
+/**
+ * Where the block values of top-level `merge_how:` / `merge_type:` keys lie: from the key to the next
+ * top-level line (a `- ` at column 0 still belongs to the key). Found once per document version.
+ */
+function specBlocks(state: DocumentState): Array<{ start: number; end: number }> {
+  return state.memo('specBlocks', () => {
+    const blocks: Array<{ start: number; end: number }> = [];
+    const key = /^(?:merge_how|merge_type)[ \t]*:[ \t]*(?:#[^\r\n]*)?\r?$/gm;
+    for (let m = key.exec(state.text); m; m = key.exec(state.text)) {
+      const next = /\n(?=[^\s#-])/g;
+      next.lastIndex = m.index + m[0].length;
+      const found = next.exec(state.text);
+      blocks.push({ start: m.index, end: found ? found.index : state.text.length });
+    }
+    return blocks;
+  });
+}
+
+/** Whether a line lies in the value of a top-level merge_how / merge_type key. */
+function insideTopLevelSpec(state: DocumentState, lineStart: number): boolean {
+  return specBlocks(state).some((b) => b.start < lineStart && lineStart <= b.end);
+}
+
+/** The line a block-list item belongs to: the nearest line above that is less indented, or a key at the same indentation. */
+function parentLine(state: DocumentState, line: { text: string; line: number }): { text: string; start: number; line: number } | null {
+  const indent = indentOf(line.text);
+  for (const l of linesAbove(state, line.line)) {
+    if (!isContent(l.text)) continue;
+    const i = indentOf(l.text);
+    if (i < indent || (i === indent && !l.text.trimStart().startsWith('-'))) return l;
+  }
+  return null;
+}
+
+/** Block-list items at the same indentation as `line`, contiguous with it. */
+function siblingItems(state: DocumentState, line: { text: string; line: number; start: number }): Array<{ text: string; line: number }> {
+  const indent = indentOf(line.text);
+  const items: Array<{ text: string; line: number }> = [line];
+  const same = (l: { text: string }) => indentOf(l.text) === indent && /^\s*-/.test(l.text);
+  for (const l of linesAbove(state, line.line)) {
+    if (!isContent(l.text)) continue;
+    if (!same(l)) break;
+    items.push(l);
+  }
+  for (const l of linesBelow(state, line.line)) {
+    if (!isContent(l.text)) continue;
+    if (!same(l)) break;
+    items.push(l);
+  }
+  return items;
+}
+
+/** Column where a line's key starts, past indentation and any `- ` markers. */
+function keyColumnOf(text: string): number {
+  return /^(\s*(?:-\s+)*)/.exec(text)![1].length;
+}
+
+/** The `name:` of the list-form entry that holds a `settings:` line. */
+function entryMergerName(state: DocumentState, settings: { text: string; line: number }): MergerName | undefined {
+  const column = keyColumnOf(settings.text);
+  const isEntryStart = (text: string) => text.trimStart().startsWith('-') && keyColumnOf(text) === column;
+  const nameAt = (text: string): string | undefined => {
+    const m = /^\s*(?:-\s+)*name\s*:\s*["']?([A-Za-z0-9_-]+)/.exec(text);
+    return m && keyColumnOf(text) === column ? m[1] : undefined;
+  };
+  if (!isEntryStart(settings.text)) {
+    for (const l of linesAbove(state, settings.line)) {
+      if (!isContent(l.text)) continue;
+      if (indentOf(l.text) < column && !isEntryStart(l.text)) break;
+      const n = nameAt(l.text);
+      if (n) return mergerOf(n);
+      if (isEntryStart(l.text)) break;
+    }
+  }
+  for (const l of linesBelow(state, settings.line)) {
+    if (!isContent(l.text)) continue;
+    if (isEntryStart(l.text) || indentOf(l.text) < column) break;
+    const n = nameAt(l.text);
+    if (n) return mergerOf(n);
+  }
+  return undefined;
+}
+
+export function completionItems(cursor: SpecCursor, client: { snippets: boolean; markdown: boolean }): CompletionItem[] {
+  switch (cursor.kind) {
+    case 'merger-name': {
+      const items: CompletionItem[] = MERGER_NAMES.filter((m) => !cursor.present.has(m)).map((m, i) => {
+        const snippet = client.snippets && cursor.needsParens;
+        const insert = cursor.needsParens ? (snippet ? `${m}($1)` : `${m}()`) : m;
+        return {
+          label: m,
+          kind: CompletionItemKind.Function,
+          detail: MERGERS[m].summary,
+          documentation: markup(mergerMarkdown(m), client.markdown),
+          textEdit: TextEdit.replace(cursor.range, insert),
+          insertTextFormat: snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+          sortText: `1${i}`,
+        };
+      });
+      if (cursor.recipes) {
+        RECIPES.forEach((r, i) =>
+          items.push({
+            label: r.spec,
+            kind: CompletionItemKind.Snippet,
+            detail: `${r.label}: ${r.detail}`,
+            documentation: markup(`**${r.label}**: ${r.detail}.\n\n\`\`\`yaml\nmerge_how: ${r.spec}\n\`\`\``, client.markdown),
+            filterText: r.spec,
+            textEdit: TextEdit.replace(cursor.valueRange, r.spec),
+            insertTextFormat: InsertTextFormat.PlainText,
+            sortText: `0${i}`,
+          }),
+        );
+      }
+      return items;
+    }
+    case 'option': {
+      const readable: OptionName[] = optionsReadBy(cursor.merger);
+      return readable
+        .filter((o) => !cursor.given.has(o))
+        .map((o, i) => ({
+          label: o,
+          kind: CompletionItemKind.EnumMember,
+          detail: `${cursor.merger}() option`,
+          documentation: markup(optionMarkdown(o, cursor.merger), client.markdown),
+          textEdit: TextEdit.replace(cursor.range, o),
+          sortText: String(i).padStart(2, '0'),
+        }));
+    }
+    case 'top-level-key': {
+      const choices = RECIPES.map((r) => r.spec.replace(/[,|\\$}]/g, (c) => '\\' + c)).join(',');
+      return [
+        {
+          label: 'merge_how',
+          kind: CompletionItemKind.Property,
+          detail: 'How this part merges into the parts before it',
+          documentation: markup(
+            `How this part merges into the parts before it. Without it, cloud-init uses dict(replace)+list()+str(): a later part replaces whole top-level keys, lists included.\n\n${RECIPES.map((r) => `- \`${r.spec}\`: ${r.detail}`).join('\n')}`,
+            client.markdown,
+          ),
+          textEdit: TextEdit.replace(cursor.range, client.snippets ? `merge_how: \${1|${choices}|}` : `merge_how: ${RECIPES[0].spec}`),
+          insertTextFormat: client.snippets ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+        },
+      ];
+    }
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Push diagnostics: debounced per document (the latest text wins), never
+ * published for a version that is no longer current, cleared on close.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { Diagnostic } from 'vscode-languageserver';
+import { ServerContext } from './common/context';
+import { DocumentState } from './common/analysisCache';
+import { guardCall } from './common/guard';
+import { toDiagnostic } from './common/ranges';
+
+/** Quiet time after an edit before the document is analysed again. */
+export const DEBOUNCE_MS = 150;
+
+/** The diagnostics of one analysed version (all findings, in document order). */
+export function diagnosticsFor(state: DocumentState): Diagnostic[] {
+  return state.analysis.findings
+    .slice()
+    .sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end)
+    .map((f) => toDiagnostic(state, f));
+}
+
+/**
+ * Lets the connection dispatch messages that arrived while we were busy. The JSON-RPC layer
+ * dispatches from its own setImmediate, queued after ours: the second hop runs after it.
+ */
+async function yieldToQueuedMessages(): Promise<void> {
+  for (let hop = 0; hop < 2; hop++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+export class DiagnosticsFeature {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Versions as opened: the first analysis of a document is not delayed. */
+  private readonly opened = new Map<string, number>();
+
+  constructor(private readonly ctx: ServerContext) {}
+
+  register(): void {
+    const { documents } = this.ctx;
+    documents.onDidOpen((e) => this.opened.set(e.document.uri, e.document.version));
+    documents.onDidChangeContent((e) => {
+      const first = this.opened.get(e.document.uri) === e.document.version;
+      this.opened.delete(e.document.uri);
+      this.schedule(e.document.uri, first ? 0 : DEBOUNCE_MS);
+    });
+    documents.onDidClose((e) => this.close(e.document));
+  }
+
+  /** Settings changed: every open document is analysed again. */
+  refreshAll(): void {
+    for (const document of this.ctx.documents.all()) this.schedule(document.uri, 0);
+  }
+
+  private schedule(uri: string, delay: number): void {
+    const pending = this.timers.get(uri);
+    if (pending) clearTimeout(pending);
+    this.timers.set(
+      uri,
+      setTimeout(() => {
+        this.timers.delete(uri);
+        void guardCall(this.ctx.log, 'diagnostics', () => this.validate(uri));
+      }, delay),
+    );
+  }
+
+  private async validate(uri: string): Promise<void> {
+    const document = this.ctx.documents.get(uri);
+    if (!document) return;
+    const version = document.version;
+    const settings = await this.ctx.settings(uri);
+    // The document may have changed or closed while the settings were fetched: drop this run.
+    const current = this.ctx.documents.get(uri);
+    if (!current || current.version !== version) return;
+    if (!settings.validation.enable) {
+      await this.ctx.connection.sendDiagnostics({ uri, version, diagnostics: [] });
+      return;
+    }
+    const state = this.ctx.state(current);
+    const diagnostics = diagnosticsFor(state);
+    // The analysis ran synchronously: let edits that arrived meanwhile be applied, then re-check.
+    await yieldToQueuedMessages();
+    if (this.ctx.documents.get(uri)?.version !== version) return;
+    this.ctx.log.verbose(`[diagnostics] ${uri} v${version}: ${diagnostics.length} diagnostic(s), analysis ${state.millis.toFixed(1)} ms`);
+    await this.ctx.connection.sendDiagnostics({ uri, version, diagnostics });
+  }
+
+  private close(document: TextDocument): void {
+    const uri = document.uri;
+    const pending = this.timers.get(uri);
+    if (pending) clearTimeout(pending);
+    this.timers.delete(uri);
+    this.opened.delete(uri);
+    void this.ctx.connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
+}

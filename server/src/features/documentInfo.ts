@@ -1,0 +1,70 @@
+/**
+ * The `cloudConfigMerge/documentInfo` request, for the language status
+ * item: what kind of part the document is, and the spec cloud-init will
+ * use for it, in words.
+ */
+import { promises as fs } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DOCUMENT_INFO_REQUEST, DocumentInfoParams, DocumentInfoResult } from '../protocol';
+import { HEADER_LINES } from '../engine/catalogue';
+import { DEFAULT_PART_SPEC, DEFAULT_SYSTEM_SPEC } from '../engine/spec/defaults';
+import { ServerContext } from './common/context';
+import { DocumentState, analyze } from './common/analysisCache';
+import { guardRequest } from './common/guard';
+import { defaultSpecText, effectiveWords, roleOf, summarizeSite } from './common/specSummary';
+
+export function registerDocumentInfo(ctx: ServerContext): void {
+  ctx.connection.onRequest(
+    DOCUMENT_INFO_REQUEST,
+    guardRequest(ctx.log, 'documentInfo', async (params: DocumentInfoParams): Promise<DocumentInfoResult> => {
+      const uri = params?.uri;
+      if (typeof uri !== 'string') return { kind: null, spec: null, summary: [] };
+      const document = ctx.documents.get(uri);
+      if (document) return documentInfo(ctx.state(document));
+      // Not open: read it from disk, analyse it once, keep nothing.
+      if (!/^file:/i.test(uri)) return { kind: null, spec: null, summary: [] };
+      let text: string;
+      try {
+        text = await fs.readFile(fileURLToPath(uri), 'utf8');
+      } catch {
+        return { kind: null, spec: null, summary: ['The file cannot be read.'] };
+      }
+      return documentInfo(analyze(TextDocument.create(uri, 'yaml', 0, text), await ctx.settings(uri)));
+    }),
+  );
+}
+
+const KIND_HEADER: Record<string, string> = {
+  'cloud-config-archive': '#cloud-config-archive',
+  'cloud-config-jsonp': '#cloud-config-jsonp',
+  include: '#include',
+};
+
+export function documentInfo(state: DocumentState): DocumentInfoResult {
+  const analysis = state.analysis;
+  const info = analysis.info;
+  if (!info) return { kind: null, spec: null, summary: [] };
+  const kind = info.kind;
+  if (KIND_HEADER[kind]) return { kind, spec: null, summary: [HEADER_LINES[KIND_HEADER[kind]].summary] };
+  if (analysis.findings.some((f) => f.code === 'too-large')) return { kind, spec: null, summary: ['Too large: not analysed (setting cloudConfigMerge.maxFileBytes).'] };
+  const role = roleOf(analysis);
+  const sites = analysis.specs.filter((s) => s.used);
+  if (kind === 'mime') {
+    if (!sites.length) return { kind, spec: null, summary: [`No part has a spec: each cloud-config part uses the default ${defaultSpecText('part')}.`] };
+    const summary = sites.map((s) => {
+      const one = summarizeSite(analysis, s, state.settings.cloudInitVersion);
+      return `${s.headerName ?? s.source} at line ${state.positionAt(s.valueSpan.start).line + 1}: ${one.spec ?? 'rejected by cloud-init'}`;
+    });
+    const specs = [...new Set(sites.map((s) => summarizeSite(analysis, s, state.settings.cloudInitVersion).spec))];
+    return { kind, spec: specs.length === 1 ? specs[0] : null, summary };
+  }
+  const site = sites[0];
+  if (!site) {
+    const fallback = role === 'system' ? DEFAULT_SYSTEM_SPEC() : DEFAULT_PART_SPEC();
+    const where = role === 'system' ? 'this file merges with the default' : 'this part merges with the default';
+    return { kind, spec: defaultSpecText(role), summary: [`No merge_how: ${where} ${defaultSpecText(role)}.`, ...(effectiveWords(fallback.mergers) ?? [])] };
+  }
+  const summary = summarizeSite(analysis, site, state.settings.cloudInitVersion);
+  return { kind, spec: summary.spec, summary: [`${summary.name}: ${summary.purpose}.`, ...summary.lines] };
+}

@@ -1,0 +1,139 @@
+/**
+ * Hover: merger names and options inside a spec (what they really do, per
+ * merger), the whole spec on its key or header name (the effective
+ * settings in words), the header lines that decide how a part is read, and
+ * the Merge-Type / X-Merge-Type header names of MIME parts.
+ */
+import { Hover, HoverParams } from 'vscode-languageserver';
+import { HEADER_LINES, MERGE_HEADER_DOC } from '../engine/catalogue';
+import { TextSpan } from '../engine/values';
+import { SpecSite } from '../engine/lint/analyzeDocument';
+import { MimeHeader } from '../engine/userdata/mime';
+import { ServerContext } from './common/context';
+import { DocumentState } from './common/analysisCache';
+import { guardRequest } from './common/guard';
+import { HEADER_PREFIXES, headerMarkdown, markup, mergerMarkdown, optionMarkdown } from './common/docs';
+import { contains, mergerOf, optionOf, scanStringSpec, writtenMergers } from './common/specText';
+import { summarizeSite } from './common/specSummary';
+
+interface HoverText {
+  markdown: string;
+  span: TextSpan;
+}
+
+export function registerHover(ctx: ServerContext): void {
+  ctx.connection.onHover(
+    guardRequest(ctx.log, 'hover', (params: HoverParams): Hover | null => {
+      const document = ctx.documents.get(params.textDocument.uri);
+      if (!document) return null;
+      const state = ctx.state(document);
+      const found = hoverAt(state, state.offsetAt(params.position));
+      return found ? { contents: markup(found.markdown, ctx.support.markdownHover), range: state.range(found.span) } : null;
+    }),
+  );
+}
+
+export function hoverAt(state: DocumentState, offset: number): HoverText | null {
+  if (!state.analysis.info) return null;
+  return specHover(state, offset) ?? mimeHeaderHover(state, offset) ?? headerLineHover(state, offset);
+}
+
+function specHover(state: DocumentState, offset: number): HoverText | null {
+  for (const site of state.analysis.specs) {
+    if (contains(site.keySpan, offset)) return { markdown: siteSummary(state, site), span: site.keySpan! };
+    if (!contains(site.valueSpan, offset)) continue;
+    for (const m of writtenMergers(site, state.text)) {
+      const merger = mergerOf(m.name);
+      if (contains(m.nameSpan, offset)) return { markdown: mergerHover(m.name, site), span: m.nameSpan };
+      for (const o of m.options) {
+        if (!contains(o.span, offset)) continue;
+        const option = optionOf(o.word);
+        if (option) return { markdown: optionMarkdown(option, merger), span: o.span };
+        return { markdown: `**${o.word}** is not an option of any merger: cloud-init ignores it.`, span: o.span };
+      }
+    }
+    return { markdown: siteSummary(state, site), span: site.valueSpan };
+  }
+  return null;
+}
+
+function mergerHover(written: string, site: SpecSite): string {
+  const merger = mergerOf(written);
+  if (!merger) return `**${written}**: cloud-init has no merger by this name (only list, dict and str), so it rejects the whole spec.`;
+  const note = site.form === 'list' && written.trim().replace(/-/g, '_') !== written.trim().toLowerCase().replace(/-/g, '_') ? '\n\nIn the list form names are not lower-cased: cloud-init looks this one up as written and fails.' : '';
+  return mergerMarkdown(merger, written.trim()) + note;
+}
+
+function siteSummary(state: DocumentState, site: SpecSite): string {
+  const summary = summarizeSite(state.analysis, site, state.settings.cloudInitVersion);
+  const spec = summary.spec ? `\n\n\`${summary.spec}\`` : '';
+  const header = site.headerName ? `\n\n${MERGE_HEADER_DOC.detail}` : '';
+  return `**${summary.name}**: ${summary.purpose}.${spec}\n\n${summary.lines.map((l) => `- ${l}`).join('\n')}${header}`;
+}
+
+/** `Merge-Type` / `X-Merge-Type` header names in any spelling, and the values of headers cloud-init does not read. */
+function mimeHeaderHover(state: DocumentState, offset: number): HoverText | null {
+  for (const leaf of state.analysis.mime?.leaves ?? []) {
+    const merges = leaf.headers.filter((h) => /^(x-)?merge-type$/i.test(h.name));
+    for (const h of merges) {
+      if (!h.span) continue;
+      const nameSpan = { start: h.span.start, end: h.span.start + h.name.length };
+      const read = readHeader(leaf.headerDict, h);
+      if (contains(nameSpan, offset)) return { markdown: `**${h.name}**: ${MERGE_HEADER_DOC.summary}${read ? '' : `\n\n${headerNotRead(leaf.headerDict, h)}`}\n\n${MERGE_HEADER_DOC.detail}`, span: nameSpan };
+      if (h.valueStart === undefined || read || !contains(h.span, offset)) continue;
+      // A header cloud-init ignores still gets names and options explained (its own sites are handled above).
+      for (const m of scanStringSpec(state.text.slice(h.valueStart, h.span.end), h.valueStart)) {
+        if (contains(m.nameSpan, offset)) {
+          const merger = mergerOf(m.name);
+          return { markdown: merger ? mergerMarkdown(merger, m.name) : `**${m.name}**: no merger by this name.`, span: m.nameSpan };
+        }
+        const o = m.options.find((x) => contains(x.span, offset));
+        const option = o && optionOf(o.word);
+        if (o && option) return { markdown: optionMarkdown(option, mergerOf(m.name)), span: o.span };
+      }
+    }
+  }
+  return null;
+}
+
+function readHeader(dict: Record<string, string>, h: MimeHeader): boolean {
+  if (h.name === 'Merge-Type') return !!dict['Merge-Type'];
+  if (h.name === 'X-Merge-Type') return !dict['Merge-Type'] && !!dict['X-Merge-Type'];
+  return false;
+}
+
+function headerNotRead(dict: Record<string, string>, h: MimeHeader): string {
+  if (h.name !== 'Merge-Type' && h.name !== 'X-Merge-Type') return `cloud-init ignores '${h.name}': header names are matched case-sensitively.`;
+  if (h.name === 'X-Merge-Type' && dict['Merge-Type']) return 'cloud-init ignores this header here: Merge-Type is present and not empty.';
+  return 'This header is empty, so it gives no spec.';
+}
+
+/** `#cloud-config`, `#include`, `## template: jinja`, `#!` … where cloud-init reads them as a part's header line. */
+function headerLineHover(state: DocumentState, offset: number): HoverText | null {
+  const line = state.lineAt(offset);
+  const lead = line.text.length - line.text.trimStart().length;
+  const lower = line.text.slice(lead).toLowerCase();
+  const prefix = HEADER_PREFIXES.find((p) => lower.startsWith(p));
+  if (!prefix || !isHeaderPosition(state, line.start, line.start + lead, prefix)) return null;
+  const end = prefix === '#!' ? line.start + line.text.trimEnd().length : line.start + lead + prefix.length;
+  const span = { start: line.start + lead, end };
+  if (offset < span.start || offset > line.start + line.text.length) return null;
+  return { markdown: headerMarkdown(HEADER_LINES[prefix]), span };
+}
+
+/** Whether a line sits where cloud-init looks for a header: the start of a file or part, after a jinja line, or an include directive. */
+function isHeaderPosition(state: DocumentState, lineStart: number, tokenStart: number, prefix: string): boolean {
+  const text = state.text;
+  const onlyBlankBefore = (from: number) => text.slice(from, lineStart).trim() === '';
+  if (onlyBlankBefore(0)) return true;
+  const kind = state.analysis.info?.kind;
+  if (kind === 'include' && prefix.startsWith('#include') && tokenStart === lineStart) return true;
+  if (kind === 'jinja') {
+    const first = /^\s*## template: jinja[^\n]*\n/i.exec(text);
+    if (first && onlyBlankBefore(first[0].length)) return true;
+  }
+  for (const leaf of state.analysis.mime?.leaves ?? []) {
+    if (leaf.span && leaf.span.start <= lineStart && lineStart < leaf.span.end && text.slice(leaf.span.start, lineStart).trim() === '') return true;
+  }
+  return false;
+}

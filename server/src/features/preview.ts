@@ -1,0 +1,239 @@
+/**
+ * The `cloudConfigMerge/preview` request: the merged result of a set of
+ * files as cloud-init would produce it, with per-line provenance mapped
+ * back to URIs. Open editors' unsaved text is used where there is one;
+ * files that cannot be read are reported, never fatal. `#include` reads
+ * local files inside the workspace folders only (unless the user allows
+ * more) and never fetches a URL.
+ */
+import { promises as fs, readFileSync, realpathSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PREVIEW_REQUEST, PreviewLocation, PreviewParams, PreviewResult } from '../protocol';
+import { buildPreview, PreviewFile, PreviewModel, PREVIEW_BODY_MARKER } from '../engine/preview';
+import { SourceLocation } from '../engine/provenance';
+import { IncludeResolver } from '../engine/userdata/process';
+import { BootInputs } from '../engine/system/boot';
+import { ConfigFile } from '../engine/system/readConf';
+import { PyError } from '../engine/pyerrors';
+import { DEFAULT_LIMITS } from '../engine/limits';
+import { pyLStrip } from '../engine/pystr';
+import { ServerContext } from './common/context';
+import { ServerSettings } from './common/settings';
+import { guardRequest } from './common/guard';
+import { uriPath } from './common/analysisCache';
+
+export function registerPreview(ctx: ServerContext): void {
+  ctx.connection.onRequest(
+    PREVIEW_REQUEST,
+    guardRequest(ctx.log, 'preview', (params: PreviewParams) => preview(ctx, params)),
+  );
+}
+
+const BOOT_ROLES = ['cloudCfg', 'vendor', 'vendor2', 'dsConfig', 'runtimeCfg', 'cmdlineCfg', 'builtinCfg'] as const;
+
+/** Reads inputs (open documents first) and names them; names are what the engine's locations carry. */
+class Sources {
+  readonly problems: string[] = [];
+  private readonly uriByName = new Map<string, string>();
+  private readonly nameByUri = new Map<string, string>();
+
+  constructor(
+    private readonly ctx: ServerContext,
+    private readonly settings: ServerSettings,
+    private readonly folders: string[],
+  ) {}
+
+  /** A short, unique display name: workspace-relative for files inside a folder. */
+  nameFor(uri: string): string {
+    const known = this.nameByUri.get(uri);
+    if (known !== undefined) return known;
+    let name = uri;
+    const original = filePathOf(uri);
+    if (original) {
+      const file = realpathOr(original);
+      const folder = this.folders.find((f) => isInside(file, f));
+      name = folder && this.folders.length === 1 ? path.relative(folder, file) : folder ? path.join(path.basename(folder), path.relative(folder, file)) : file;
+      name = name.split(path.sep).join('/');
+    }
+    if (this.uriByName.has(name)) name = uri;
+    this.uriByName.set(name, uri);
+    this.nameByUri.set(uri, name);
+    return name;
+  }
+
+  uriFor(name: string): string | undefined {
+    return this.uriByName.get(name);
+  }
+
+  async read(uri: string): Promise<Uint8Array | null> {
+    const open = this.ctx.documents.get(uri);
+    if (open) return new TextEncoder().encode(open.getText());
+    const file = filePathOf(uri);
+    if (!file) {
+      this.problems.push(`${uri}: cannot be read (not open in the editor, and not a file).`);
+      return null;
+    }
+    try {
+      const stat = await fs.stat(file);
+      if (!stat.isFile()) throw new Error('not a regular file');
+      if (stat.size > this.settings.maxFileBytes) throw new Error(`${stat.size} bytes, over the limit maxFileBytes = ${this.settings.maxFileBytes}`);
+      return new Uint8Array(await fs.readFile(file));
+    } catch (e) {
+      this.problems.push(`${this.nameFor(uri)}: cannot be read (${readError(e)}); it is left out of this preview.`);
+      return null;
+    }
+  }
+
+  async file(uri: string): Promise<ConfigFile | null> {
+    const bytes = await this.read(uri);
+    return bytes ? { name: this.nameFor(uri), bytes } : null;
+  }
+
+  /** `#include` answers: local files in the workspace (or anywhere, if allowed); URLs are never fetched. */
+  includeResolver(): IncludeResolver {
+    return {
+      read: (url) => {
+        let target = pyLStrip(url).trim();
+        if (target.startsWith('/')) target = 'file://' + target;
+        if (!target.toLowerCase().startsWith('file://')) {
+          const message = `${url.trim()}: not fetched (the editor never fetches URLs). At boot cloud-init fetches it; if it cannot, cloud-init processes none of this user-data`;
+          this.problems.push(`#include ${message}.`);
+          return { ok: false, message };
+        }
+        let file: string;
+        try {
+          file = fileURLToPath(target.replace(/^file:\/\//i, 'file://'));
+        } catch {
+          file = target.slice('file://'.length);
+        }
+        const uri = pathToFileURL(file).href;
+        const open = this.openByPath(file);
+        if (!this.settings.includes.allowOutsideWorkspace && !this.folders.some((f) => isInside(realpathOr(file), f))) {
+          const message = `[Errno 13] ${file} is outside the workspace folders; not read (setting cloudConfigMerge.includes.allowOutsideWorkspace) for url: ${target}`;
+          this.problems.push(`#include ${file}: outside the workspace folders, not read. cloud-init would read it from the instance's own disk.`);
+          return { ok: false, message };
+        }
+        try {
+          let bytes: Uint8Array;
+          if (open) bytes = new TextEncoder().encode(open.getText());
+          else {
+            const stat = statSync(file);
+            if (stat.size > this.settings.maxFileBytes) throw new Error(`${stat.size} bytes, over the limit maxFileBytes = ${this.settings.maxFileBytes}`);
+            bytes = new Uint8Array(readFileSync(file));
+          }
+          return { ok: true, bytes, name: this.nameFor(open?.uri ?? uri) };
+        } catch (e) {
+          this.problems.push(`#include ${file}: cannot be read (${readError(e)}).`);
+          return { ok: false, message: `[Errno 2] ${readError(e)} for url: ${target}` };
+        }
+      },
+    };
+  }
+
+  private openByPath(file: string) {
+    return this.ctx.documents.all().find((d) => filePathOf(d.uri) === file);
+  }
+}
+
+export async function preview(ctx: ServerContext, params: PreviewParams): Promise<PreviewResult> {
+  const uris = Array.isArray(params?.files) ? params.files : [];
+  const mode = params?.mode ?? 'user-data';
+  const scope = uris[0] ?? params?.boot?.cloudCfg ?? '';
+  const settings = await ctx.settings(scope);
+  const sources = new Sources(ctx, settings, ctx.workspaceFolders().map(realpathOr));
+  const files: PreviewFile[] = [];
+  for (const [i, uri] of uris.entries()) {
+    if (params.exclude === i + 1) continue;
+    const file = await sources.file(uri);
+    if (file) files.push(file);
+  }
+  const boot: Omit<BootInputs, 'userData'> = {};
+  for (const role of BOOT_ROLES) {
+    const uri = params.boot?.[role];
+    if (uri) boot[role] = (await sources.file(uri)) ?? undefined;
+  }
+  if (params.boot?.confd?.length) {
+    boot.confd = [];
+    for (const uri of params.boot.confd) {
+      const file = await sources.file(uri);
+      if (file) boot.confd.push(file);
+    }
+  }
+  let model: PreviewModel;
+  try {
+    model = buildPreview(mode, files, {
+      version: settings.cloudInitVersion,
+      includes: sources.includeResolver(),
+      limits: { ...DEFAULT_LIMITS, maxFileBytes: settings.maxFileBytes },
+      boot,
+    });
+  } catch (e) {
+    // cloud-init itself would raise here (a bad spec in system config, two drop-ins with one name…).
+    if (!(e instanceof PyError)) throw e;
+    const failure = `cloud-init fails: ${e.pyType}: ${e.message}`;
+    const text = `# Cloud-Config Merge preview\n# ${failure.replace(/[\r\n]+/g, ' ')}\n${PREVIEW_BODY_MARKER}\n`;
+    model = { text, body: '', headerLineCount: 3, entries: [], parts: [], failure };
+  }
+  return toResult(model, sources);
+}
+
+function toResult(model: PreviewModel, sources: Sources): PreviewResult {
+  const problems = [...new Set(sources.problems)];
+  const location = (l: SourceLocation | null | undefined): PreviewLocation | null => {
+    if (!l) return null;
+    const uri = sources.uriFor(l.file);
+    if (!uri) return null;
+    return { uri, line: l.line, character: l.character, endLine: l.endLine, endCharacter: l.endCharacter, ...(l.note ? { note: l.note } : {}) };
+  };
+  // Problems go right under the title line, so the body stays the tail of the text.
+  const inserted = problems.map((p) => `# Problem: ${p.replace(/[\r\n]+/g, ' ')}`);
+  let text = model.text;
+  if (inserted.length) {
+    const firstBreak = text.indexOf('\n');
+    text = firstBreak < 0 ? `${inserted.join('\n')}\n${text}` : `${text.slice(0, firstBreak + 1)}${inserted.join('\n')}\n${text.slice(firstBreak + 1)}`;
+  }
+  return {
+    text,
+    body: model.body,
+    lines: model.entries.map((e) => ({
+      line: e.line + inserted.length,
+      path: e.path,
+      source: location(e.source),
+      history: e.history.map((h) => ({ what: h.what, reason: h.reason, from: location(h.from), at: location(h.at) })),
+    })),
+    parts: model.parts.map((p) => ({ ...p, file: sources.uriFor(p.file) ?? p.file })),
+    problems,
+    ...(model.failure ? { failure: model.failure } : {}),
+  };
+}
+
+function filePathOf(uri: string): string | null {
+  if (!/^file:/i.test(uri)) return null;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return uriPath(uri);
+  }
+}
+
+function realpathOr(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
+}
+
+function isInside(file: string, folder: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+function readError(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  if (err?.code === 'ENOENT') return 'no such file';
+  if (err?.code === 'EACCES') return 'permission denied';
+  if (err?.code === 'EISDIR') return 'a directory';
+  return err?.message ?? String(e);
+}

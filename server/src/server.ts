@@ -1,0 +1,178 @@
+/**
+ * The cloud-config-merge language server: wiring only. The connection
+ * (stdio with --stdio, node IPC when started by a client over IPC), client
+ * capabilities, per-document settings, the shared analysis cache, and one
+ * feature per file in ./features. The engine under ./engine knows nothing
+ * of LSP; the features translate.
+ */
+import {
+  Connection,
+  DidChangeConfigurationNotification,
+  InitializeParams,
+  InitializeResult,
+  IPCMessageReader,
+  IPCMessageWriter,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  createConnection,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { fileURLToPath } from 'node:url';
+import { ClientSupport, ServerContext, clientSupport } from './features/common/context';
+import { AnalysisCache } from './features/common/analysisCache';
+import { DEFAULT_SETTINGS, SETTINGS_SECTION, ServerSettings, normalizeSettings } from './features/common/settings';
+import { connectionLogger, describeError } from './features/common/log';
+import { DiagnosticsFeature } from './features/diagnostics';
+import { registerHover } from './features/hover';
+import { registerCompletion, TRIGGER_CHARACTERS } from './features/completion';
+import { CODE_ACTION_KINDS, registerCodeActions } from './features/codeActions';
+import { registerPreview } from './features/preview';
+import { registerDocumentInfo } from './features/documentInfo';
+
+const TRANSPORT_FLAGS = /^--(stdio|node-ipc|socket|pipe)\b/;
+
+/** stdio with --stdio (and the other explicit transports); node IPC when forked without a flag. */
+function openConnection(): Connection {
+  const explicit = process.argv.slice(2).some((a) => TRANSPORT_FLAGS.test(a));
+  if (!explicit && typeof process.send === 'function') {
+    return createConnection(ProposedFeatures.all, new IPCMessageReader(process), new IPCMessageWriter(process));
+  }
+  return createConnection(ProposedFeatures.all);
+}
+
+const connection = openConnection();
+const documents = new TextDocuments(TextDocument);
+const log = connectionLogger(connection);
+const analyses = new AnalysisCache((state) => log.verbose(`[analysis] ${state.uri} v${state.version}: ${state.millis.toFixed(1)} ms`));
+
+let support: ClientSupport = clientSupport({});
+let folders: string[] = [];
+
+/* ------------------------------------------------------------------ settings */
+
+/** Per-document settings as the client answered them; cleared when the configuration changes. */
+const pendingSettings = new Map<string, Promise<ServerSettings>>();
+/** The last answer per document, so fast requests never wait for the client. */
+const knownSettings = new Map<string, ServerSettings>();
+/** For clients without workspace/configuration: what didChangeConfiguration pushed. */
+let globalSettings: ServerSettings = DEFAULT_SETTINGS;
+
+function settingsFor(uri: string): Promise<ServerSettings> {
+  if (!support.configuration) return Promise.resolve(globalSettings);
+  let pending = pendingSettings.get(uri);
+  if (!pending) {
+    const request = connection.workspace.getConfiguration({ scopeUri: uri || undefined, section: SETTINGS_SECTION }).then(
+      (raw: unknown) => normalizeSettings(raw),
+      (e: unknown) => {
+        log.warn(`workspace/configuration failed, using defaults: ${describeError(e)}`);
+        return DEFAULT_SETTINGS;
+      },
+    );
+    pending = request.then((settings) => {
+      if (pendingSettings.get(uri) === pending) knownSettings.set(uri, settings);
+      log.level = settings.trace.server;
+      return settings;
+    });
+    pendingSettings.set(uri, pending);
+  }
+  return pending;
+}
+
+/* ------------------------------------------------------------------ context and features */
+
+const ctx: ServerContext = {
+  connection,
+  documents,
+  log,
+  get support() {
+    return support;
+  },
+  settings: settingsFor,
+  knownSettings: (uri) => (support.configuration ? knownSettings.get(uri) : undefined) ?? globalSettings,
+  state: (document) => analyses.get(document, ctx.knownSettings(document.uri)),
+  workspaceFolders: () => folders,
+};
+
+const diagnostics = new DiagnosticsFeature(ctx);
+
+connection.onInitialize((params: InitializeParams): InitializeResult => {
+  support = clientSupport(params.capabilities);
+  folders = folderPaths(params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []));
+  if (!folders.length && params.rootPath) folders = [params.rootPath];
+  const fromOptions = (params.initializationOptions as { settings?: unknown } | undefined)?.settings;
+  if (fromOptions) globalSettings = normalizeSettings(fromOptions);
+  return {
+    capabilities: {
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+      hoverProvider: true,
+      completionProvider: { triggerCharacters: TRIGGER_CHARACTERS, resolveProvider: false },
+      codeActionProvider: support.codeActionLiterals ? { codeActionKinds: CODE_ACTION_KINDS, resolveProvider: false } : true,
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+    },
+    serverInfo: { name: 'cloud-config-language-server' },
+  };
+});
+
+connection.onInitialized(() => {
+  if (support.configuration && support.dynamicConfiguration) {
+    void connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
+  }
+  if (support.workspaceFolders) {
+    connection.workspace.onDidChangeWorkspaceFolders((e) => {
+      const removed = new Set(folderPaths(e.removed.map((f) => f.uri)));
+      folders = [...folders.filter((f) => !removed.has(f)), ...folderPaths(e.added.map((f) => f.uri))];
+    });
+  }
+});
+
+connection.onDidChangeConfiguration((change) => {
+  if (support.configuration) pendingSettings.clear();
+  else globalSettings = normalizeSettings((change.settings as Record<string, unknown> | null)?.[SETTINGS_SECTION]);
+  log.level = globalSettings.trace.server;
+  diagnostics.refreshAll();
+});
+
+documents.onDidClose((e) => {
+  pendingSettings.delete(e.document.uri);
+  knownSettings.delete(e.document.uri);
+  analyses.delete(e.document.uri);
+});
+
+diagnostics.register();
+registerHover(ctx);
+registerCompletion(ctx);
+registerCodeActions(ctx);
+registerPreview(ctx);
+registerDocumentInfo(ctx);
+
+function folderPaths(uris: string[]): string[] {
+  const paths: string[] = [];
+  for (const uri of uris) {
+    try {
+      paths.push(fileURLToPath(uri));
+    } catch {
+      /* not a file folder: includes can never be inside it */
+    }
+  }
+  return paths;
+}
+
+// Last resort: a bug must not end the session. Everything expected is caught in the features.
+process.on('uncaughtException', (e) => {
+  try {
+    log.error(`uncaught: ${describeError(e)}`);
+  } catch {
+    /* the connection itself is gone */
+  }
+});
+process.on('unhandledRejection', (e) => {
+  try {
+    log.error(`unhandled rejection: ${describeError(e)}`);
+  } catch {
+    /* the connection itself is gone */
+  }
+});
+
+documents.listen(connection);
+connection.listen();

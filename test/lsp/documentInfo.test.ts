@@ -1,0 +1,98 @@
+// cloudConfigMerge/documentInfo: the language status item's kind and effective spec.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { LspClient, fixtureUri } from '../support/lspClient';
+import { DOCUMENT_INFO_REQUEST, DocumentInfoResult } from '../../server/src/protocol';
+import { APPEND_LISTS, WEB_SERVER, mime } from './fixtures';
+
+let client: LspClient;
+let counter = 0;
+
+async function info(text: string, path = 'user-data.yaml'): Promise<DocumentInfoResult> {
+  const uri = fixtureUri(`info-${counter++}/${path}`);
+  client.openNoWait(uri, text);
+  const result = await client.request<DocumentInfoResult>(DOCUMENT_INFO_REQUEST, { uri });
+  client.close(uri);
+  return result;
+}
+
+describe('documentInfo', () => {
+  before(async () => {
+    client = await LspClient.start();
+  });
+  after(async () => {
+    await client.stop();
+  });
+
+  test('a cloud-config without a spec: the user-data default', async () => {
+    const result = await info(WEB_SERVER);
+    assert.equal(result.kind, 'cloud-config');
+    assert.equal(result.spec, 'dict(replace)+list()+str()');
+    assert.match(result.summary[0], /No merge_how/);
+    assert.ok(result.summary.includes('mappings: new values replace existing ones (no recursion)'));
+  });
+
+  test('a cloud-config with the append recipe', async () => {
+    const result = await info(`#cloud-config\nmerge_how: ${APPEND_LISTS}\nruncmd: [ls]\n`);
+    assert.deepEqual(result, {
+      kind: 'cloud-config',
+      spec: APPEND_LISTS,
+      summary: [
+        'merge_how: how this part merges into the parts before it.',
+        'Parsed as 3 merger(s); for each type the first one that handles it wins.',
+        'mappings: keep existing values, merge new mappings recursively; recurse into lists',
+        'lists: append the new items',
+        'strings: replaced',
+      ],
+    });
+  });
+
+  test('the list form is reported in string form', async () => {
+    const result = await info('#cloud-config\nmerge_how:\n  - name: List\n    settings: [append]\n  - name: dict\n    settings: [recurse_list]\n');
+    assert.equal(result.spec, null, 'cloud-init rejects List');
+    assert.match(result.summary.join('\n'), /ImportError/);
+  });
+
+  test('a drop-in: the mergemanydict default', async () => {
+    const result = await info('datasource_list: [NoCloud]\n', 'etc/cloud/cloud.cfg.d/90-ds.cfg');
+    assert.equal(result.kind, 'confd');
+    assert.equal(result.spec, 'list()+dict()+str()');
+  });
+
+  test('a MIME multipart: the spec of each part', async () => {
+    const result = await info(
+      mime([
+        { headers: [`Merge-Type: ${APPEND_LISTS}`], body: '#cloud-config\nruncmd: [one]\n' },
+        { headers: ['Merge-Type: dict(no_replace)+list()+str()'], body: '#cloud-config\nruncmd: [two]\n' },
+      ]),
+      'user-data.mime',
+    );
+    assert.equal(result.kind, 'mime');
+    assert.equal(result.spec, null, 'two different specs');
+    assert.equal(result.summary.length, 2);
+    assert.match(result.summary[0], /^Merge-Type at line 8: list\(append\)/);
+  });
+
+  test('kinds without a spec, and documents that are not ours', async () => {
+    assert.deepEqual(await info('#include\nhttps://example.com/a.yaml\n', 'include.txt'), { kind: 'include', spec: null, summary: ['One URL per line; each is fetched and processed as user-data.'] });
+    assert.deepEqual(await info('version: "3"\nservices: {}\n', 'compose.yaml'), { kind: null, spec: null, summary: [] });
+  });
+
+  test('a file that is not open is read from disk', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ccm-info-'));
+    try {
+      const file = path.join(dir, 'user-data.yaml');
+      writeFileSync(file, `#cloud-config\nmerge_how: dict(no_replace)+list()+str()\n`);
+      const result = await client.request<DocumentInfoResult>(DOCUMENT_INFO_REQUEST, { uri: pathToFileURL(file).href });
+      assert.equal(result.spec, 'dict(no_replace)+list()+str()');
+      const missing = await client.request<DocumentInfoResult>(DOCUMENT_INFO_REQUEST, { uri: pathToFileURL(path.join(dir, 'gone.yaml')).href });
+      assert.equal(missing.kind, null);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,197 @@
+// cloudConfigMerge/preview through the built server, over files in a temporary workspace.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { LspClient } from '../support/lspClient';
+import { PREVIEW_REQUEST, PreviewParams, PreviewResult } from '../../server/src/protocol';
+import { APPEND_LISTS, mime } from './fixtures';
+
+let client: LspClient;
+let root: string;
+let workspace: string;
+let outside: string;
+const uri = (...parts: string[]) => pathToFileURL(path.join(workspace, ...parts)).href;
+
+function write(file: string, text: string): string {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  return pathToFileURL(file).href;
+}
+
+const BASE = '#cloud-config\npackages:\n  - nginx\nruncmd:\n  - echo base\n';
+const APP = `#cloud-config\nmerge_how: ${APPEND_LISTS}\npackages:\n  - git\nruncmd:\n  - echo app\n`;
+
+function preview(params: PreviewParams): Promise<PreviewResult> {
+  return client.request<PreviewResult>(PREVIEW_REQUEST, params);
+}
+
+/** The preview line whose text is `text` (the first one after the body marker). */
+function lineOf(result: PreviewResult, text: string): number {
+  const lines = result.text.split('\n');
+  const start = lines.indexOf('# ---- what cloud-init writes ----');
+  const at = lines.indexOf(text, start);
+  assert.ok(at > start, `'${text}' in the preview body`);
+  return at;
+}
+
+describe('preview', () => {
+  before(async () => {
+    root = realpathSync(mkdtempSync(path.join(tmpdir(), 'ccm-preview-')));
+    workspace = path.join(root, 'workspace');
+    outside = path.join(root, 'elsewhere');
+    write(path.join(workspace, 'parts', '01-base.yaml'), BASE);
+    write(path.join(workspace, 'parts', '02-app.yaml'), APP);
+    write(path.join(outside, 'secrets.yaml'), '#cloud-config\nchpasswd: {expire: false}\n');
+    client = await LspClient.start({ workspaceFolders: [workspace] });
+  });
+  after(async () => {
+    await client.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test('two parts merged as cloud-init merges them, with provenance mapped to URIs', async () => {
+    const result = await preview({ mode: 'user-data', files: [uri('parts', '01-base.yaml'), uri('parts', '02-app.yaml')] });
+    assert.equal(result.failure, undefined);
+    assert.deepEqual(result.problems, []);
+    assert.ok(result.text.endsWith(result.body), 'the body is the tail of the text');
+    assert.match(result.body, /^#cloud-config\n\n# from 2 files\n# part-001\n# part-002\n\n---\npackages:\n- nginx\n- git\nruncmd:\n- echo base\n- echo app\n\.\.\.\n$/);
+    assert.deepEqual(
+      result.parts.map((p) => [p.file, p.status, p.spec]),
+      [
+        [uri('parts', '01-base.yaml'), 'merged', 'dict(replace)+list()+str() (default)'],
+        [uri('parts', '02-app.yaml'), 'merged', `${APPEND_LISTS} (merge_how)`],
+      ],
+    );
+    const git = result.lines.find((l) => l.path === 'packages[1]');
+    assert.ok(git);
+    assert.equal(git.line, lineOf(result, '- git'));
+    assert.deepEqual(git.source, { uri: uri('parts', '02-app.yaml'), line: 3, character: 4, endLine: 3, endCharacter: 7 });
+    const base = result.lines.find((l) => l.path === 'runcmd[0]');
+    assert.equal(base?.source?.uri, uri('parts', '01-base.yaml'));
+    assert.match(result.text, /parts\/02-app\.yaml: merged with list\(append\)/);
+  });
+
+  test('an open editor’s unsaved text is used', async () => {
+    const app = uri('parts', '02-app.yaml');
+    client.openNoWait(app, APP.replace('echo app', 'echo unsaved'));
+    try {
+      const result = await preview({ mode: 'user-data', files: [uri('parts', '01-base.yaml'), app] });
+      assert.match(result.body, /- echo unsaved\n/);
+      assert.doesNotMatch(result.body, /echo app/);
+    } finally {
+      client.close(app);
+    }
+  });
+
+  test('a missing file is reported in problems and in the text, and the rest is still merged', async () => {
+    const result = await preview({ mode: 'user-data', files: [uri('parts', '01-base.yaml'), uri('parts', 'renamed.yaml')] });
+    assert.equal(result.problems.length, 1);
+    assert.match(result.problems[0], /parts\/renamed\.yaml: cannot be read \(no such file\)/);
+    assert.match(result.text.split('\n')[1], /^# Problem: parts\/renamed\.yaml: cannot be read/);
+    assert.match(result.body, /- echo base/);
+    assert.equal(result.lines.find((l) => l.path === 'runcmd[0]')?.line, lineOf(result, '- echo base'), 'line numbers account for the problem lines');
+  });
+
+  test('a URI that is neither open nor a file is a problem, not a crash', async () => {
+    const result = await preview({ mode: 'user-data', files: ['untitled:Untitled-1'] });
+    assert.match(result.problems[0], /untitled:Untitled-1: cannot be read/);
+    const open = 'untitled:Untitled-2';
+    client.openNoWait(open, APP);
+    try {
+      const fromEditor = await preview({ mode: 'user-data', files: [open] });
+      assert.deepEqual(fromEditor.problems, []);
+      assert.equal(fromEditor.lines.find((l) => l.path === 'runcmd[0]')?.source?.uri, open);
+    } finally {
+      client.close(open);
+    }
+  });
+
+  test('compare: one part left out', async () => {
+    const result = await preview({ mode: 'user-data', files: [uri('parts', '01-base.yaml'), uri('parts', '02-app.yaml')], exclude: 1 });
+    assert.match(result.body, /# from 1 files\n# part-001\n/);
+    assert.doesNotMatch(result.body, /nginx/);
+  });
+
+  test('a multipart file with Merge-Type headers', async () => {
+    const file = write(
+      path.join(workspace, 'mime', 'user-data.txt'),
+      mime([
+        { headers: [`Merge-Type: ${APPEND_LISTS}`], body: '#cloud-config\nruncmd:\n  - echo one\n' },
+        { headers: [`Merge-Type: ${APPEND_LISTS}`], body: '#cloud-config\nruncmd:\n  - echo two\n' },
+      ]),
+    );
+    const result = await preview({ mode: 'user-data', files: [file] });
+    assert.match(result.body, /runcmd:\n- echo one\n- echo two\n/);
+    const two = result.lines.find((l) => l.path === 'runcmd[1]');
+    assert.equal(two?.source?.uri, file);
+    assert.equal(two?.source?.line, 20, 'the line inside the multipart file');
+  });
+
+  describe('#include', () => {
+    test('a workspace file is read', async () => {
+      const include = write(path.join(workspace, 'include.txt'), `#include\nfile://${path.join(workspace, 'parts', '02-app.yaml')}\n`);
+      const result = await preview({ mode: 'user-data', files: [include] });
+      assert.equal(result.failure, undefined);
+      assert.match(result.body, /- echo app/);
+      assert.equal(result.lines.find((l) => l.path === 'runcmd[0]')?.source?.uri, uri('parts', '02-app.yaml'));
+    });
+
+    test('a file outside the workspace is not read unless allowed', async () => {
+      const include = write(path.join(workspace, 'include-outside.txt'), `#include\n${path.join(outside, 'secrets.yaml')}\n`);
+      const refused = await preview({ mode: 'user-data', files: [include] });
+      assert.match(refused.problems.join('\n'), /outside the workspace folders/);
+      assert.match(refused.failure ?? '', /cloud-init fails before merging anything/);
+      assert.doesNotMatch(refused.text, /chpasswd/);
+      client.settings = { includes: { allowOutsideWorkspace: true } };
+      await client.changeSettings(client.settings);
+      try {
+        const allowed = await preview({ mode: 'user-data', files: [include] });
+        assert.equal(allowed.failure, undefined);
+        assert.match(allowed.body, /chpasswd:/);
+      } finally {
+        await client.changeSettings({});
+      }
+    });
+
+    test('a URL is never fetched: reported as unreachable with what cloud-init would do', async () => {
+      const include = write(path.join(workspace, 'include-url.txt'), '#include\nhttps://config.example.com/user-data.yaml\n');
+      const result = await preview({ mode: 'user-data', files: [include] });
+      assert.match(result.problems.join('\n'), /https:\/\/config\.example\.com\/user-data\.yaml: not fetched .*processes none of this user-data/);
+      assert.match(result.failure ?? '', /cloud-init fails before merging anything/);
+      assert.equal(result.body, '');
+    });
+  });
+
+  describe('system configuration', () => {
+    test('cloud.cfg.d drop-ins in cloud-init’s order (the alphabetically last wins)', async () => {
+      const a = write(path.join(workspace, 'etc', 'cloud', 'cloud.cfg.d', '10-a.cfg'), 'ntp:\n  servers: [a.example.com]\nruncmd: [from-a]\n');
+      const b = write(path.join(workspace, 'etc', 'cloud', 'cloud.cfg.d', '20-b.cfg'), 'ntp:\n  servers: [b.example.com]\n');
+      const result = await preview({ mode: 'confd', files: [a, b] });
+      assert.match(result.body, /ntp:\n {4}servers:\n {4}- b\.example\.com\n/);
+      assert.equal(result.lines.find((l) => l.path === 'runcmd[0]')?.source?.uri, a);
+      assert.deepEqual(result.parts.map((p) => p.file), [b, a]);
+    });
+
+    test('boot mode: user-data over cloud.cfg', async () => {
+      const cfg = write(path.join(workspace, 'etc', 'cloud', 'cloud.cfg'), 'runcmd: [from-image]\npackages: [openssh-server]\n');
+      const result = await preview({ mode: 'boot', files: [uri('parts', '01-base.yaml')], boot: { cloudCfg: cfg } });
+      assert.equal(result.failure, undefined);
+      assert.match(result.body, /packages:\n- nginx\n/);
+      assert.match(result.body, /runcmd:\n- echo base\n/);
+    });
+
+    test('a missing boot layer is a problem', async () => {
+      const result = await preview({ mode: 'boot', files: [uri('parts', '01-base.yaml')], boot: { vendor: uri('vendor-data.txt') } });
+      assert.match(result.problems.join('\n'), /vendor-data\.txt: cannot be read/);
+    });
+  });
+
+  test('malformed parameters answer an empty preview instead of failing', async () => {
+    const result = await preview({ mode: 'user-data', files: [] });
+    assert.deepEqual(result.problems, []);
+    assert.match(result.text, /\(none\)/);
+  });
+});
