@@ -18,12 +18,13 @@
  * problem mark for reader/scanner/parser/composer errors, and the message
  * (PyYAML's context and problem lines, or str(exception)).
  *
- * Accepted residual differences (not counted as mismatches):
+ * Accepted residual differences (not counted as mismatches), see the header
+ * of load.ts:
  *  - a recursive value (PyYAML) vs an error of kind 'recursive' (loadYaml);
- *  - error positions of constructor errors (loadYaml points at the `*alias`
- *    where an aliased node is used, PyYAML at the anchored node) and the
- *    messages of non-YAML Python exceptions other than the common ones
- *    checked here, see the header of load.ts.
+ *  - positions of constructor errors (loadYaml points at the `*alias` where
+ *    an aliased node is used, PyYAML at the anchored node).
+ * Not generated: nesting deep enough for Python's RecursionError (a few
+ * hundred levels), NaN keys made by float() (`!!float nan`).
  *
  * On the first mismatch the text is shrunk (lines, then characters) while it
  * still mismatches, and a minimal reproducer is printed; exit status 1.
@@ -196,7 +197,7 @@ function codePoints(text: string, utf16: number): number {
 
 const POSITIONED = new Set(['ReaderError', 'ScannerError', 'ParserError', 'ComposerError']);
 /** Exceptions whose str() loadYaml reproduces. */
-const MESSAGE_CHECKED = new Set(['ReaderError', 'ScannerError', 'ParserError', 'ComposerError', 'ConstructorError', 'KeyError', 'IndexError', 'AttributeError']);
+const MESSAGE_CHECKED = new Set(['ReaderError', 'ScannerError', 'ParserError', 'ComposerError', 'ConstructorError', 'KeyError', 'IndexError', 'AttributeError', 'ValueError', 'TypeError', 'RecursionError']);
 
 /** Why the two results differ, or null. */
 function compare(text: string, py: PyResult): string | null {

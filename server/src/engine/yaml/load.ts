@@ -74,8 +74,10 @@
  * Known residual differences from PyYAML (see test/oracle/yaml-load.diff.ts):
  *  - Error messages carry PyYAML's context and problem lines but not its
  *    "in "<unicode string>", line L, column C" mark lines (the span says where).
- *    Messages of Python exceptions that are not YAMLErrors (ValueError from
- *    `int()`, datetime, `chr()`, ...) are reproduced for the common cases only.
+ *    Messages of the Python exceptions that are not YAMLErrors (ValueError
+ *    from `int()`, `float()`, datetime, `chr()`; KeyError, IndexError, ...)
+ *    are CPython 3.11's for every case the differential test produces; rarer
+ *    ones may be worded differently.
  *  - Python raises RecursionError for nodes nested more than roughly 300-500
  *    levels (the composer recurses; the exact depth depends on the caller's
  *    stack). Here nesting is only limited by `maxDepth` (error kind 'limit').
@@ -336,24 +338,28 @@ class Scanner {
 
   private done = false;
   private flowLevel = 0;
-  private readonly tokens: Token[] = [];
+  /** Token queue: tokens[head..tail) are scanned but not yet taken. */
+  private readonly tokens: Array<Token | undefined> = [];
   private head = 0;
+  private tail = 0;
   private tokensTaken = 0;
   private indent = -1;
   private readonly indents: number[] = [];
   private allowSimpleKey = true;
-  /** Possible simple keys by flow level... */
-  private readonly keyByLevel = new Map<number, SimpleKey>();
-  /** ...and in the order they were saved (dropped ones are skipped lazily). */
-  private keyQueue: SimpleKey[] = [];
+  /** Possible simple keys by flow level (a stray ']' can make the level negative)... */
+  private readonly keyAt: Array<SimpleKey | undefined> = [];
+  private readonly keyAtNegative = new Map<number, SimpleKey>();
+  /** ...and in the order they were saved; keyQueue[keyHead..keyTail), dropped ones skipped lazily. */
+  private readonly keyQueue: Array<SimpleKey | undefined> = [];
   private keyHead = 0;
+  private keyTail = 0;
   /** Bumped whenever tokens are produced or taken; needMoreTokens() is cached per version. */
   private version = 0;
   private settledVersion = -1;
 
   constructor(private readonly src: string) {
     this.len = src.length;
-    this.tokens.push(new Token(T.StreamStart, 0, 0));
+    this.push(new Token(T.StreamStart, 0, 0));
   }
 
   // -- public --
@@ -365,23 +371,17 @@ class Scanner {
 
   peekToken(): Token | undefined {
     while (this.needMoreTokens()) this.fetchMoreTokens();
-    return this.head < this.tokens.length ? this.tokens[this.head] : undefined;
+    return this.head < this.tail ? this.tokens[this.head] : undefined;
   }
 
   /** Next token; only called after a peek showed there is one. */
   getToken(): Token {
     while (this.needMoreTokens()) this.fetchMoreTokens();
-    const t = this.tokens[this.head++];
+    const t = this.tokens[this.head] as Token;
+    this.tokens[this.head++] = undefined;
+    if (this.head === this.tail) this.head = this.tail = 0;
     this.tokensTaken++;
     this.version++;
-    // Let taken tokens go (the queue is usually empty again at this point).
-    if (this.head === this.tokens.length) {
-      this.tokens.length = 0;
-      this.head = 0;
-    } else if (this.head > 256 && this.head * 2 > this.tokens.length) {
-      this.tokens.splice(0, this.head);
-      this.head = 0;
-    }
     return t;
   }
 
@@ -469,11 +469,33 @@ class Scanner {
   }
 
   private pending(): number {
-    return this.tokens.length - this.head;
+    return this.tail - this.head;
   }
 
   private push(token: Token): void {
-    this.tokens.push(token);
+    this.makeRoom();
+    this.tokens[this.tail++] = token;
+  }
+
+  /** Inserts a token `offset` places after the first pending one. */
+  private insert(offset: number, token: Token): void {
+    this.makeRoom();
+    const at = this.head + offset;
+    const q = this.tokens;
+    for (let i = this.tail; i > at; i--) q[i] = q[i - 1];
+    q[at] = token;
+    this.tail++;
+  }
+
+  private makeRoom(): void {
+    if (this.tail === this.tokens.length && this.head > 0) {
+      const q = this.tokens;
+      const n = this.tail - this.head;
+      for (let i = 0; i < n; i++) q[i] = q[this.head + i];
+      for (let i = n; i < this.tail; i++) q[i] = undefined;
+      this.head = 0;
+      this.tail = n;
+    }
   }
 
   // -- driver --
@@ -565,22 +587,39 @@ class Scanner {
   /** The oldest live possible simple key (it has the smallest token number). */
   private firstKey(): SimpleKey | undefined {
     const q = this.keyQueue;
-    while (this.keyHead < q.length && !q[this.keyHead].live) this.keyHead++;
-    if (this.keyHead === q.length) {
-      q.length = 0;
-      this.keyHead = 0;
+    while (this.keyHead < this.keyTail && !(q[this.keyHead] as SimpleKey).live) q[this.keyHead++] = undefined;
+    if (this.keyHead === this.keyTail) {
+      this.keyHead = this.keyTail = 0;
       return undefined;
     }
-    if (this.keyHead > 256 && this.keyHead * 2 > q.length) {
-      this.keyQueue = q.slice(this.keyHead);
-      this.keyHead = 0;
-    }
-    return this.keyQueue[this.keyHead];
+    return q[this.keyHead];
+  }
+
+  private keyOf(level: number): SimpleKey | undefined {
+    return level >= 0 ? this.keyAt[level] : this.keyAtNegative.get(level);
   }
 
   private dropKey(key: SimpleKey): void {
     key.live = false;
-    this.keyByLevel.delete(key.level);
+    if (key.level >= 0) {
+      if (this.keyAt[key.level] === key) this.keyAt[key.level] = undefined;
+    } else if (this.keyAtNegative.get(key.level) === key) {
+      this.keyAtNegative.delete(key.level);
+    }
+  }
+
+  private addKey(key: SimpleKey): void {
+    if (key.level >= 0) this.keyAt[key.level] = key;
+    else this.keyAtNegative.set(key.level, key);
+    const q = this.keyQueue;
+    if (this.keyTail === q.length && this.keyHead > 0) {
+      const n = this.keyTail - this.keyHead;
+      for (let i = 0; i < n; i++) q[i] = q[this.keyHead + i];
+      for (let i = n; i < this.keyTail; i++) q[i] = undefined;
+      this.keyHead = 0;
+      this.keyTail = n;
+    }
+    q[this.keyTail++] = key;
   }
 
   private staleSimpleKeys(): void {
@@ -609,13 +648,12 @@ class Scanner {
         level: this.flowLevel,
         live: true,
       };
-      this.keyByLevel.set(this.flowLevel, key);
-      this.keyQueue.push(key);
+      this.addKey(key);
     }
   }
 
   private removePossibleSimpleKey(): void {
-    const key = this.keyByLevel.get(this.flowLevel);
+    const key = this.keyOf(this.flowLevel);
     if (key) {
       if (key.required) throw this.fail('while scanning a simple key', key.pos, "could not find expected ':'", this.pos);
       this.dropKey(key);
@@ -647,10 +685,9 @@ class Scanner {
     this.unwindIndent(-1);
     this.removePossibleSimpleKey();
     this.allowSimpleKey = false;
-    for (const key of this.keyByLevel.values()) key.live = false;
-    this.keyByLevel.clear();
-    this.keyQueue = [];
-    this.keyHead = 0;
+    for (let i = this.keyHead; i < this.keyTail; i++) this.dropKey(this.keyQueue[i] as SimpleKey);
+    this.keyQueue.fill(undefined);
+    this.keyHead = this.keyTail = 0;
     this.push(new Token(T.StreamEnd, this.pos, this.pos));
     this.done = true;
   }
@@ -723,15 +760,15 @@ class Scanner {
   }
 
   private fetchValue(): void {
-    const key = this.keyByLevel.get(this.flowLevel);
+    const key = this.keyOf(this.flowLevel);
     if (key) {
       // The saved token starts a simple key: insert KEY (and maybe
       // BLOCK-MAPPING-START) before it.
       this.dropKey(key);
-      const at = this.head + key.tokenNumber - this.tokensTaken;
-      this.tokens.splice(at, 0, new Token(T.Key, key.pos, key.pos));
+      const offset = key.tokenNumber - this.tokensTaken;
+      this.insert(offset, new Token(T.Key, key.pos, key.pos));
       if (this.flowLevel === 0 && this.addIndent(key.column)) {
-        this.tokens.splice(at, 0, new Token(T.BlockMappingStart, key.pos, key.pos));
+        this.insert(offset, new Token(T.BlockMappingStart, key.pos, key.pos));
       }
       this.allowSimpleKey = false;
     } else {
@@ -2609,6 +2646,14 @@ function asciiDigits(s: string): string {
   return out;
 }
 
+/** Digits (with single underscores between them) and optional prefix of Python's int() per base. */
+const INT_SYNTAX: Record<number, { prefix: RegExp | null; digits: RegExp }> = {
+  2: { prefix: /^0[bB]_?/, digits: /^[01]+(?:_[01]+)*$/ },
+  8: { prefix: /^0[oO]_?/, digits: /^[0-7]+(?:_[0-7]+)*$/ },
+  10: { prefix: null, digits: /^[0-9]+(?:_[0-9]+)*$/ },
+  16: { prefix: /^0[xX]_?/, digits: /^[0-9a-fA-F]+(?:_[0-9a-fA-F]+)*$/ },
+};
+
 /** Python's int(s, base) for bases 2, 8, 10, 16. */
 function pyInt(s: string, base: number, node: YNode): bigint {
   const bad = () => pyFail('ValueError', `invalid literal for int() with base ${base}: ${pyStrRepr(s)}`, node);
@@ -2618,11 +2663,10 @@ function pyInt(s: string, base: number, node: YNode): bigint {
     negative = t[0] === '-';
     t = t.slice(1);
   }
-  const prefix = base === 16 ? /^0[xX]_?/ : base === 8 ? /^0[oO]_?/ : base === 2 ? /^0[bB]_?/ : null;
-  if (prefix && prefix.test(t)) t = t.replace(prefix, '');
-  const digit = base === 16 ? '[0-9a-fA-F]' : base === 10 ? '[0-9]' : base === 8 ? '[0-7]' : '[01]';
-  if (!new RegExp(`^${digit}+(?:_${digit}+)*$`).test(t)) throw bad();
-  t = t.replace(/_/g, '');
+  const syntax = INT_SYNTAX[base];
+  if (syntax.prefix && syntax.prefix.test(t)) t = t.replace(syntax.prefix, '');
+  if (!syntax.digits.test(t)) throw bad();
+  if (t.includes('_')) t = t.replace(/_/g, '');
   if (base === 10 && t.length > 4300) {
     throw pyFail(
       'ValueError',
