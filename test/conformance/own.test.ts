@@ -5,29 +5,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { main } from '../../server/src/cli/main';
+import { runCliIn } from '../support/cli';
 import { translateOracleArgs } from '../support/oracleArgs';
 
 const CASES = resolve(__dirname, '..', '..', '..', 'test', 'conformance', 'cases');
-
-function runCli(argv: string[], cwd: string) {
-  let stdout = '';
-  let stderr = '';
-  const previous = process.cwd();
-  process.chdir(cwd);
-  try {
-    const code = main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-    return { code, stdout, stderr };
-  } finally {
-    process.chdir(previous);
-  }
-}
 
 for (const name of readdirSync(CASES).sort()) {
   const dir = join(CASES, name);
   const spec = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) as { args: string[]; note: string };
   test(`${name}: ${spec.note}`, () => {
-    const run = runCli([...translateOracleArgs(spec.args), '--cloud-init-version', '22.4'], dir);
+    const run = runCliIn([...translateOracleArgs(spec.args), '--cloud-init-version', '22.4'], dir);
     const context = `stderr:\n${run.stderr}`;
     if (existsSync(join(dir, 'expected-error.txt'))) {
       assert.equal(run.code, 3, `cloud-init fails here, so the CLI must exit 3\n${context}`);

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { main } from '../../server/src/cli/main';
+import { runCliIn } from '../support/cli';
 import { translateOracleArgs } from '../support/oracleArgs';
 
 const CASES = resolve(__dirname, '..', '..', '..', '..', 'shared', 'conformance', 'cases');
@@ -22,19 +22,6 @@ interface CaseSpec {
   absent_keys?: string[];
 }
 
-
-function runCli(argv: string[], cwd: string) {
-  let stdout = '';
-  let stderr = '';
-  const previous = process.cwd();
-  process.chdir(cwd);
-  try {
-    const code = main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-    return { code, stdout, stderr };
-  } finally {
-    process.chdir(previous);
-  }
-}
 
 function subsetMismatch(expected: unknown, actual: unknown, path = '$'): string | null {
   if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
@@ -72,7 +59,7 @@ for (const group of groups) {
       ];
       for (const [version, impl] of versions) {
         const argv = translateOracleArgs(spec.args);
-        const run = runCli([...argv, '--cloud-init-version', version], dir);
+        const run = runCliIn([...argv, '--cloud-init-version', version], dir);
         const where = `${spec.id} (cloud-init ${version})\nstderr: ${run.stderr}`;
         if (spec.expected_warning) assert.ok(run.stderr.includes(spec.expected_warning), `${where}\nexpected warning: ${spec.expected_warning}`);
         switch (spec.compare) {

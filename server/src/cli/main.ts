@@ -16,7 +16,7 @@ import { constructMergers } from '../engine/merge/construct';
 import { runHandlerParts, runUserData, UserDataRun } from '../engine/userdata/run';
 import { mergeConfD } from '../engine/system/confd';
 import { mergeMany } from '../engine/system/mergemany';
-import { assembleBoot } from '../engine/system/boot';
+import { assembleBoot, BootInputs } from '../engine/system/boot';
 import { readConf } from '../engine/system/readConf';
 import { DEFAULT_LIMITS } from '../engine/limits';
 import { buildPreview } from '../engine/preview';
@@ -252,22 +252,23 @@ function systemMode(o: CliOptions, io: CliIO): number {
   return printValue(o, io, merged.value, () => systemReport('system', { value: merged.value, files: files.map((file, input) => ({ file, input, used: true, read: reads[input] })), steps: merged.steps }, o.pretty));
 }
 
+/** The boot-mode layers other than user-data, read from the files the options name. */
+function bootLayers(o: CliOptions): Omit<BootInputs, 'userData'> {
+  return {
+    cloudCfg: readConfigFile(o.cloudCfg),
+    confd: o.confd.map((f) => ({ name: f, bytes: readInput(f) })),
+    confdOrder: o.confdOrder,
+    runtimeCfg: readConfigFile(o.runtimeCfg),
+    cmdlineCfg: readConfigFile(o.cmdlineCfg),
+    dsConfig: readConfigFile(o.dsConfig),
+    vendor: readConfigFile(o.vendor),
+    vendor2: readConfigFile(o.vendor2),
+    builtinCfg: o.noBuiltin ? { name: '(no builtin)', bytes: new Uint8Array() } : readConfigFile(o.builtinCfg),
+  };
+}
+
 function bootMode(o: CliOptions, io: CliIO): number {
-  const result = assembleBoot(
-    {
-      userData: o.files.map((f) => ({ name: f, bytes: readInput(f) })),
-      cloudCfg: readConfigFile(o.cloudCfg),
-      confd: o.confd.map((f) => ({ name: f, bytes: readInput(f) })),
-      confdOrder: o.confdOrder,
-      runtimeCfg: readConfigFile(o.runtimeCfg),
-      cmdlineCfg: readConfigFile(o.cmdlineCfg),
-      dsConfig: readConfigFile(o.dsConfig),
-      vendor: readConfigFile(o.vendor),
-      vendor2: readConfigFile(o.vendor2),
-      builtinCfg: o.noBuiltin ? { name: '(no builtin)', bytes: new Uint8Array() } : readConfigFile(o.builtinCfg),
-    },
-    runOptions(o, io),
-  );
+  const result = assembleBoot({ userData: o.files.map((f) => ({ name: f, bytes: readInput(f) })), ...bootLayers(o) }, runOptions(o, io));
   for (const n of result.notes) io.stderr(`note: ${n}\n`);
   return printValue(o, io, result.value, () => bootReport(result, o.pretty));
 }
@@ -278,17 +279,7 @@ function previewMode(o: CliOptions, io: CliIO): number {
   const files = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, bytes: readInput(f), headers: o.mode === 'handler' ? optionalHeaders(f) : undefined }));
   const model = buildPreview(o.mode, files, {
     ...runOptions(o, io),
-    boot: {
-      cloudCfg: readConfigFile(o.cloudCfg),
-      confd: o.confd.map((f) => ({ name: f, bytes: readInput(f) })),
-      confdOrder: o.confdOrder,
-      runtimeCfg: readConfigFile(o.runtimeCfg),
-      cmdlineCfg: readConfigFile(o.cmdlineCfg),
-      dsConfig: readConfigFile(o.dsConfig),
-      vendor: readConfigFile(o.vendor),
-      vendor2: readConfigFile(o.vendor2),
-      builtinCfg: o.noBuiltin ? { name: '(no builtin)', bytes: new Uint8Array() } : readConfigFile(o.builtinCfg),
-    },
+    boot: bootLayers(o),
   });
   io.stdout(model.text);
   return model.failure ? 3 : 0;
