@@ -144,6 +144,17 @@ export const OPTIONS: Record<OptionName, OptionDoc> = {
   },
 };
 
+/** What the `merge_how` key is, for completion and hover. */
+export const MERGE_HOW_KEY_DOC =
+  'How this part merges into the parts before it. Without it, cloud-init uses dict(replace)+list()+str(): a later part replaces whole top-level keys, lists included.';
+
+/** The specs most people want, offered by completion and code actions. */
+export const RECIPES: ReadonlyArray<{ label: string; spec: string; detail: string }> = [
+  { label: 'append lists', spec: 'list(append)+dict(no_replace,recurse_list)+str()', detail: 'lists from every part, in part order; earlier scalars kept' },
+  { label: 'keep earlier values', spec: 'dict(no_replace)+list()+str()', detail: 'a key set by an earlier part keeps its value' },
+  { label: 'replace', spec: 'dict(replace)+list()+str()', detail: 'later parts replace whole top-level keys (the default)' },
+];
+
 export const MERGER_NAMES = Object.keys(MERGERS) as MergerName[];
 export const OPTION_NAMES = Object.keys(OPTIONS) as OptionName[];
 

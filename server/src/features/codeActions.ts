@@ -13,7 +13,7 @@ import { ServerContext } from './common/context';
 import { DocumentState } from './common/analysisCache';
 import { guardRequest } from './common/guard';
 import { DIAGNOSTIC_SOURCE, rangesTouch, sameRange, toDiagnostic } from './common/ranges';
-import { RECIPES } from './completion';
+import { RECIPES } from '../engine/catalogue';
 
 export const CODE_ACTION_KINDS = [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite];
 const APPEND_LISTS = RECIPES[0].spec;

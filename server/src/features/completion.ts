@@ -6,7 +6,7 @@
  * text around the cursor, because the YAML is often invalid mid-typing.
  */
 import { CompletionItem, CompletionItemKind, CompletionParams, InsertTextFormat, Range, TextEdit } from 'vscode-languageserver';
-import { MERGERS, MERGER_NAMES, MergerName, OptionName, optionsReadBy } from '../engine/catalogue';
+import { MERGERS, MERGER_NAMES, MERGE_HOW_KEY_DOC, MergerName, OptionName, RECIPES, optionsReadBy } from '../engine/catalogue';
 import { ServerContext } from './common/context';
 import { DocumentState } from './common/analysisCache';
 import { guardRequest } from './common/guard';
@@ -16,11 +16,6 @@ import { mergerOf, normalizeWord, scanStringSpec } from './common/specText';
 export const TRIGGER_CHARACTERS = ['(', ',', '+', '['];
 
 /** Whole-spec recipes offered where a spec starts. */
-export const RECIPES: Array<{ label: string; spec: string; detail: string }> = [
-  { label: 'append lists', spec: 'list(append)+dict(no_replace,recurse_list)+str()', detail: 'lists from every part, in part order; earlier scalars kept' },
-  { label: 'keep earlier values', spec: 'dict(no_replace)+list()+str()', detail: 'a key set by an earlier part keeps its value' },
-  { label: 'replace', spec: 'dict(replace)+list()+str()', detail: 'later parts replace whole top-level keys (the default)' },
-];
 
 /** Where the cursor is, in spec terms. */
 export type SpecCursor =
@@ -322,7 +317,7 @@ export function completionItems(cursor: SpecCursor, client: { snippets: boolean;
           kind: CompletionItemKind.Property,
           detail: 'How this part merges into the parts before it',
           documentation: markup(
-            `How this part merges into the parts before it. Without it, cloud-init uses dict(replace)+list()+str(): a later part replaces whole top-level keys, lists included.\n\n${RECIPES.map((r) => `- \`${r.spec}\`: ${r.detail}`).join('\n')}`,
+            `${MERGE_HOW_KEY_DOC}\n\n${RECIPES.map((r) => `- \`${r.spec}\`: ${r.detail}`).join('\n')}`,
             client.markdown,
           ),
           textEdit: TextEdit.replace(cursor.range, client.snippets ? `merge_how: \${1|${choices}|}` : `merge_how: ${RECIPES[0].spec}`),
