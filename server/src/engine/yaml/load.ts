@@ -488,7 +488,8 @@ class Scanner {
   }
 
   private makeRoom(): void {
-    if (this.tail === this.tokens.length && this.head > 0) {
+    // Compact only when at least half of the array is taken tokens (amortized O(1)).
+    if (this.tail === this.tokens.length && this.head > 0 && this.head >= this.tail - this.head) {
       const q = this.tokens;
       const n = this.tail - this.head;
       for (let i = 0; i < n; i++) q[i] = q[this.head + i];
@@ -612,7 +613,7 @@ class Scanner {
     if (key.level >= 0) this.keyAt[key.level] = key;
     else this.keyAtNegative.set(key.level, key);
     const q = this.keyQueue;
-    if (this.keyTail === q.length && this.keyHead > 0) {
+    if (this.keyTail === q.length && this.keyHead > 0 && this.keyHead >= this.keyTail - this.keyHead) {
       const n = this.keyTail - this.keyHead;
       for (let i = 0; i < n; i++) q[i] = q[this.keyHead + i];
       for (let i = n; i < this.keyTail; i++) q[i] = undefined;
@@ -2161,6 +2162,10 @@ const RE_YAML = /^(?:!|&|\*)\n?$/;
 function resolveScalar(value: string, implicit: boolean): string {
   if (!implicit) return STR_TAG;
   if (value === '') return NULL_TAG;
+  // Cheap filters before the regexes (they never change the result): bool and
+  // null words are at most 5 characters (plus the final newline `$` allows),
+  // every float form contains '.', a timestamp contains '-'.
+  const len = value.length;
   switch (value[0]) {
     case 'y':
     case 'Y':
@@ -2170,16 +2175,16 @@ function resolveScalar(value: string, implicit: boolean): string {
     case 'F':
     case 'o':
     case 'O':
-      if (RE_BOOL.test(value)) return BOOL_TAG;
+      if (len <= 6 && RE_BOOL.test(value)) return BOOL_TAG;
       break;
     case 'n':
     case 'N':
-      if (RE_BOOL.test(value)) return BOOL_TAG;
-      if (RE_NULL.test(value)) return NULL_TAG;
+      if (len <= 6 && RE_BOOL.test(value)) return BOOL_TAG;
+      if (len <= 6 && RE_NULL.test(value)) return NULL_TAG;
       break;
     case '-':
     case '+':
-      if (RE_FLOAT.test(value)) return FLOAT_TAG;
+      if (value.includes('.') && RE_FLOAT.test(value)) return FLOAT_TAG;
       if (RE_INT.test(value)) return INT_TAG;
       break;
     case '0':
@@ -2192,9 +2197,9 @@ function resolveScalar(value: string, implicit: boolean): string {
     case '7':
     case '8':
     case '9':
-      if (RE_FLOAT.test(value)) return FLOAT_TAG;
+      if (value.includes('.') && RE_FLOAT.test(value)) return FLOAT_TAG;
       if (RE_INT.test(value)) return INT_TAG;
-      if (RE_TIMESTAMP.test(value)) return TIMESTAMP_TAG;
+      if (len >= 10 && value.charCodeAt(4) === 45 /* - */ && RE_TIMESTAMP.test(value)) return TIMESTAMP_TAG;
       break;
     case '.':
       if (RE_FLOAT.test(value)) return FLOAT_TAG;
