@@ -371,11 +371,22 @@ function reDecodeStoredPayload(stored: string | Uint8Array, type: string): { tex
 }
 
 
+/**
+ * Whether a YAML text can have a `launch-index` key at all: only if it spells
+ * it out, or escapes it inside a double-quoted scalar (which needs a `\` and
+ * a `"`). Folding never joins lines without a space. Skips a full parse of
+ * nearly every part (the handler parses it again anyway).
+ */
+function mayHaveLaunchIndex(text: string): boolean {
+  return text.includes('launch-index') || (text.includes('\\') && text.includes('"'));
+}
+
 /** `_attach_launch_index`: a cloud-config's `launch-index` key becomes a header unless one is there. */
 function attachLaunchIndex(part: PendingPart): void {
   const header = part.headers.get('Launch-Index');
   let index: PyValue = null;
-  if (part.contentType === CLOUD_CONFIG_TYPE && part.text !== null && !/[\udc80-\udcff]/.test(part.text)) {
+  // With a header the payload's key is never used, so the payload need not be parsed.
+  if (header === null && part.contentType === CLOUD_CONFIG_TYPE && part.text !== null && mayHaveLaunchIndex(part.text) && !/[\udc80-\udcff]/.test(part.text)) {
     const loaded = loadYaml(part.text, { source: part.source });
     if (loaded.ok && loaded.value instanceof PyDict && loaded.value.size > 0) index = loaded.value.get('launch-index') ?? null;
   }
