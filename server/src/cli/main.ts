@@ -154,6 +154,15 @@ function dispatch(o: CliOptions, io: CliIO): number {
   }
 }
 
+/**
+ * What cloud-init's later stages see: cloud-config.txt read back with `util.load_yaml`, where an
+ * empty file, invalid YAML or a root that is not a mapping (a JSON patch can make one) all give {}.
+ */
+function readBackCloudConfig(text: string): PyValue {
+  const loaded = text ? loadYaml(text) : undefined;
+  return loaded?.ok && loaded.value instanceof PyDict ? loaded.value : new PyDict();
+}
+
 /** Handler mode: MIME headers for FILE come from FILE.headers.json when it exists. */
 function optionalHeaders(path: string): Record<string, string> | undefined {
   try {
@@ -218,8 +227,7 @@ function userDataMode(o: CliOptions, io: CliIO): number {
   if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
   if (run.renderError) throw new CloudInitFailure(`writing cloud-config.txt raises: ${run.renderError}`);
   if (o.format === 'json') {
-    // An empty cloud-config.txt reads back as {} (as cloud-init's later stages see it).
-    io.stdout(toCanonicalJson(run.result ?? new PyDict(), { pretty: o.pretty }).text + '\n');
+    io.stdout(toCanonicalJson(readBackCloudConfig(run.cloudConfigTxt), { pretty: o.pretty }).text + '\n');
   } else {
     io.stdout(run.cloudConfigTxt);
   }
