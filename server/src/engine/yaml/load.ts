@@ -2661,7 +2661,8 @@ const INT_SYNTAX: Record<number, { prefix: RegExp | null; digits: RegExp }> = {
 
 /** Python's int(s, base) for bases 2, 8, 10, 16. */
 function pyInt(s: string, base: number, node: YNode): bigint {
-  const bad = () => pyFail('ValueError', `invalid literal for int() with base ${base}: ${pyStrRepr(s)}`, node);
+  // CPython formats the literal with %.200R: its repr, cut to 200 characters.
+  const bad = () => pyFail('ValueError', `invalid literal for int() with base ${base}: ${[...pyStrRepr(s)].slice(0, 200).join('')}`, node);
   let t = asciiDigits(s).replace(PY_SPACE, '');
   let negative = false;
   if (t[0] === '+' || t[0] === '-') {
