@@ -40,7 +40,7 @@ export class PyBytes {
   constructor(readonly bytes: Uint8Array) {}
 }
 
-/** Python's tuple: only produced by code paths that build tuples, never by YAML. */
+/** Python's tuple: YAML's `!!omap` and `!!pairs` load as lists of 2-tuples. */
 export class PyTuple {
   constructor(readonly items: PyValue[]) {}
 }

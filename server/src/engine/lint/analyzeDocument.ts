@@ -131,7 +131,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
     return { findings, specs, yaml, yamlBase: base };
   }
   if (!(root instanceof PyDict)) {
-    findings.push({ code: 'root-not-mapping', severity: 'error', span: at(rootSpan(yaml) ?? { start: 0, end: 0 }), message: `The top level is not a mapping: ${skipped}.` });
+    findings.push({ code: 'root-not-mapping', severity: 'error', span: at(yaml.rootSpan ?? { start: 0, end: 0 }), message: `The top level is not a mapping: ${skipped}.` });
     return { findings, specs, yaml, yamlBase: base };
   }
   const howOrigin = root.originOf('merge_how');
@@ -206,10 +206,6 @@ function shiftSpans(spans: ValueSpans, base: number): ValueSpans {
   };
 }
 
-function rootSpan(yaml: YamlLoadResult): TextSpan | undefined {
-  const contents = yaml.documents[0]?.contents as { range?: [number, number, number] } | null | undefined;
-  return contents?.range ? { start: contents.range[0], end: contents.range[1] } : undefined;
-}
 
 /** A second `#cloud-config` line, or `#include` inside a cloud-config body: only comments there. */
 function commentLineFindings(body: string, base: number, yaml: YamlLoadResult): Finding[] {
