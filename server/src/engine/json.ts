@@ -26,6 +26,12 @@
  *   The canonical dump sorts set items, so only the order of the conversion
  *   notes of set items, and the relative order of set items whose JSON dumps
  *   are identical (a date and the string of its isoformat), can differ.
+ * - The oracle's `to_jsonable` and json.dumps recurse, so Python cannot print
+ *   values nested about 1000 deep (RecursionError); `toCanonicalJson` is
+ *   iterative and prints any depth. Its guards (node count, text length,
+ *   recursive structures) throw plain errors that name the limit.
+ * - NaN dict keys: each NaN object is its own key in Python; the value model
+ *   keeps one NaN key per dict.
  */
 import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, PyValue } from './values';
 import { PyError } from './pyerrors';
@@ -170,8 +176,16 @@ class Scanner {
     this.multidict = options.objects === 'multidict';
   }
 
-  /** `scan_once(s, idx)`: returns [value, next index]. */
-  scanOnce(idx: number, depth: number): [PyValue, number] {
+  /** Index just after the value last scanned. */
+  end = 0;
+
+  private done<T>(value: T, end: number): T {
+    this.end = end;
+    return value;
+  }
+
+  /** `scan_once(s, idx)`: the value at idx; `this.end` is set after it. */
+  scanOnce(idx: number, depth: number): PyValue {
     const s = this.s;
     const len = this.len;
     if (idx >= len) throw new StopIteration(idx);
@@ -186,28 +200,28 @@ class Scanner {
         if (depth + 1 > this.maxDepth) throw new PyRecursionError('maximum recursion depth exceeded while decoding a JSON array from a unicode string');
         return this.parseArray(idx + 1, depth + 1);
       case 0x6e: // n
-        if (idx + 3 < len && s.startsWith('ull', idx + 1)) return [null, idx + 4];
+        if (idx + 3 < len && s.startsWith('ull', idx + 1)) return this.done(null, idx + 4);
         break;
       case 0x74: // t
-        if (idx + 3 < len && s.startsWith('rue', idx + 1)) return [true, idx + 4];
+        if (idx + 3 < len && s.startsWith('rue', idx + 1)) return this.done(true, idx + 4);
         break;
       case 0x66: // f
-        if (idx + 4 < len && s.startsWith('alse', idx + 1)) return [false, idx + 5];
+        if (idx + 4 < len && s.startsWith('alse', idx + 1)) return this.done(false, idx + 5);
         break;
       case 0x4e: // N
-        if (idx + 2 < len && s.startsWith('aN', idx + 1)) return [NaN, idx + 3];
+        if (idx + 2 < len && s.startsWith('aN', idx + 1)) return this.done(NaN, idx + 3);
         break;
       case 0x49: // I
-        if (idx + 7 < len && s.startsWith('nfinity', idx + 1)) return [Infinity, idx + 8];
+        if (idx + 7 < len && s.startsWith('nfinity', idx + 1)) return this.done(Infinity, idx + 8);
         break;
       case 0x2d: // -
-        if (idx + 8 < len && s.startsWith('Infinity', idx + 1)) return [-Infinity, idx + 9];
+        if (idx + 8 < len && s.startsWith('Infinity', idx + 1)) return this.done(-Infinity, idx + 9);
         break;
     }
     return this.matchNumber(idx);
   }
 
-  private matchNumber(start: number): [PyValue, number] {
+  private matchNumber(start: number): PyValue {
     const s = this.s;
     const endIdx = this.len - 1;
     let idx = start;
@@ -239,14 +253,14 @@ class Scanner {
       else idx = eStart;
     }
     const text = s.slice(start, idx);
-    if (isFloat) return [Number(text), idx];
+    if (isFloat) return this.done(Number(text), idx);
     const digits = text.startsWith('-') ? text.length - 1 : text.length;
     if (digits > PY_INT_MAX_STR_DIGITS) throw intLimitError(digits);
-    return [BigInt(text), idx];
+    return this.done(BigInt(text), idx);
   }
 
   /** `scanstring(s, end, strict=True)`: `end` is just after the opening quote. */
-  scanString(end: number): [string, number] {
+  scanString(end: number): string {
     const s = this.s;
     const len = this.len;
     const begin = end - 1;
@@ -319,7 +333,7 @@ class Scanner {
         chunks.push(String.fromCodePoint(u));
       }
     }
-    return [chunks.join(''), end];
+    return this.done(chunks.join(''), end);
   }
 
   private hex4(from: number, end: number): number {
@@ -342,7 +356,7 @@ class Scanner {
     return idx;
   }
 
-  private parseObject(idx: number, depth: number): [PyValue, number] {
+  private parseObject(idx: number, depth: number): PyValue {
     const s = this.s;
     const endIdx = this.len - 1;
     const pairs: Array<[string, PyValue]> = [];
@@ -350,11 +364,13 @@ class Scanner {
     if (idx > endIdx || s.charCodeAt(idx) !== 0x7d) {
       for (;;) {
         if (idx > endIdx || s.charCodeAt(idx) !== 0x22) throw decodeError('Expecting property name enclosed in double quotes', s, idx);
-        const [key, afterKey] = this.scanString(idx + 1);
+        const key = this.scanString(idx + 1);
+        const afterKey = this.end;
         idx = this.skipWs(afterKey);
         if (idx > endIdx || s.charCodeAt(idx) !== 0x3a) throw decodeError("Expecting ':' delimiter", s, idx);
         idx = this.skipWs(idx + 1);
-        const [val, afterVal] = this.scanOnce(idx, depth);
+        const val = this.scanOnce(idx, depth);
+        const afterVal = this.end;
         pairs.push([key, val]);
         idx = this.skipWs(afterVal);
         if (idx <= endIdx && s.charCodeAt(idx) === 0x7d) break;
@@ -364,21 +380,22 @@ class Scanner {
     }
     if (this.multidict) {
       if (depth + MULTIDICT_HOOK_FRAMES > this.maxDepth) throw new PyRecursionError('maximum recursion depth exceeded while calling a Python object');
-      return [multidict(pairs), idx + 1];
+      return this.done(multidict(pairs), idx + 1);
     }
     const d = new PyDict();
     for (const [k, v] of pairs) d.set(k, v);
-    return [d, idx + 1];
+    return this.done(d, idx + 1);
   }
 
-  private parseArray(idx: number, depth: number): [PyValue, number] {
+  private parseArray(idx: number, depth: number): PyValue {
     const s = this.s;
     const endIdx = this.len - 1;
     const out: PyValue[] = [];
     idx = this.skipWs(idx);
     if (idx > endIdx || s.charCodeAt(idx) !== 0x5d) {
       for (;;) {
-        const [val, after] = this.scanOnce(idx, depth);
+        const val = this.scanOnce(idx, depth);
+        const after = this.end;
         out.push(val);
         idx = this.skipWs(after);
         if (idx <= endIdx && s.charCodeAt(idx) === 0x5d) break;
@@ -386,7 +403,7 @@ class Scanner {
         idx = this.skipWs(idx + 1);
       }
     }
-    return [out, idx + 1];
+    return this.done(out, idx + 1);
   }
 }
 
@@ -416,7 +433,8 @@ export function parsePythonJson(text: string, options: ParseJsonOptions = {}): P
   let value: PyValue;
   let end: number;
   try {
-    [value, end] = scanner.scanOnce(idx, 0);
+    value = scanner.scanOnce(idx, 0);
+    end = scanner.end;
   } catch (e) {
     if (e instanceof StopIteration) throw decodeError('Expecting value', text, e.idx);
     throw e;

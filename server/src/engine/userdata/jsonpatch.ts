@@ -12,7 +12,7 @@
  *   in one JSON object gets the list of its values (`{"op":"add","op":"x"}`
  *   has `op == ["add", "x"]`);
  * - the patch document is iterated whatever its type: an object iterates its
- *   keys, a string its characters (`"" ` and `{}` are valid empty patches);
+ *   keys, a string its characters (`""` and `{}` are valid empty patches);
  * - `op` and `path` are checked when the patch is built, `value` and `from`
  *   only when the operation runs (after earlier operations were applied);
  * - `apply(in_place=False)` deep-copies the document first. Like
@@ -43,19 +43,25 @@
  * message; listed among the parts with schema errors since 23.3) from every
  * other exception (logged with a traceback): use `isValueErrorType`.
  *
+ * Failures come back as `{ ok: false, pyType, message }` with Python's class
+ * name and `str(exception)`. Only resource guards throw: a message that would
+ * quote more than `maxMessageChars` of the document (shared references
+ * expanded) throws LimitExceededError.
+ *
  * Residual differences (see test/oracle/jsonpatch.diff.ts):
  * - RecursionError thresholds are modelled on cloud-init's stack under the
  *   oracle (a patch value nested 981 arrays or 978 objects deep still parses;
- *   `copy.deepcopy` frame budget 988, i.e. a document 493 containers deep);
- *   a real boot's stack may differ by a few frames, and a later jsonp part in
+ *   `copy.deepcopy` frame budget 988, i.e. a document 493 containers deep).
+ *   A real boot's stack may differ by a few frames, and a later jsonp part in
  *   the same boot (CPython has specialised jsonpatch's hook by then) accepts
- *   objects one level deeper. Deep `==` and
- *   `repr()` in messages are not limited (cloud-init treats their
- *   RecursionError like the JsonPatch* exceptions it replaces anyway).
- * - NaN: json.loads returns one shared NaN object, and Python's container
- *   comparison takes `x is y` as equal, so `[NaN] == [NaN]` holds in cloud-init
- *   when both NaNs came from JSON; here (and when the document's NaN came from
- *   YAML) it does not.
+ *   objects one level deeper. Deep `==` and `repr()` in messages are not
+ *   limited (where CPython would raise RecursionError instead of the
+ *   JsonPatch* exception, cloud-init handles both the same way).
+ * - NaN: PyYAML returns one shared NaN object, json.loads another, and
+ *   Python's container comparison takes `x is y` as equal. So in cloud-init
+ *   `[NaN] == [NaN]` holds in a `test` when the document's NaN came from JSON
+ *   (an earlier jsonp operation), not when it came from YAML; here NaN never
+ *   equals NaN (the YAML case).
  * - Sets print in insertion order here, in hash order in Python (messages).
  */
 import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, PyValue, getListOrigins, pyClassName, pyEquals, setListOrigins } from '../values';
