@@ -8,6 +8,7 @@ import { Origin, PyDict, PyValue, getListOrigins } from './values';
 import { pyStr } from './pyrepr';
 import { MergeEvent, PathSegment } from './merge/trace';
 import { LineIndex } from './text/lineIndex';
+import { pyKeyDisplay } from './yaml/dump';
 
 /** A place in a file; lines and columns are 0-based (LSP style); `toDisplay` makes them 1-based. */
 export interface SourceLocation {
@@ -24,6 +25,8 @@ export interface SourceLocation {
 
 export interface ProvenanceEntry {
   path: PathSegment[];
+  /** `runcmd[0]` form, built knowing which segments are list indices (a float key is not one). */
+  display: string;
   location: SourceLocation | null;
   /** Location of the key, for mapping entries. */
   keyLocation?: SourceLocation | null;
@@ -57,24 +60,26 @@ export interface CollectOptions {
 export function collectProvenance(value: PyValue, locate: Locator, options: CollectOptions = {}): { entries: ProvenanceEntry[]; truncated: boolean } {
   const limit = options.limit ?? 100_000;
   const entries: ProvenanceEntry[] = [];
-  const stack: Array<{ value: PyValue; path: PathSegment[]; ancestors: Set<object> }> = [{ value, path: [], ancestors: new Set() }];
+  const stack: Array<{ value: PyValue; path: PathSegment[]; display: string; ancestors: Set<object> }> = [{ value, path: [], display: '', ancestors: new Set() }];
   while (stack.length) {
-    const { value: current, path, ancestors } = stack.pop()!;
+    const { value: current, path, display, ancestors } = stack.pop()!;
     if (current === null || typeof current !== 'object' || ancestors.has(current)) continue;
     const nextAncestors = new Set(ancestors).add(current);
-    const children: Array<{ segment: PathSegment; child: PyValue; origin?: Origin }> = [];
+    const children: Array<{ segment: PathSegment; display: string; child: PyValue; origin?: Origin }> = [];
     if (current instanceof PyDict) {
-      for (const { key, value: child, origin } of current.items()) children.push({ segment: key, child, origin });
+      for (const { key, value: child, origin } of current.items()) {
+        const name = pyKeyDisplay(key);
+        children.push({ segment: key, display: display ? `${display}.${name}` : name, child, origin });
+      }
     } else if (Array.isArray(current)) {
       const origins = getListOrigins(current);
-      current.forEach((child, i) => children.push({ segment: i, child, origin: origins?.[i] }));
+      current.forEach((child, i) => children.push({ segment: i, display: `${display}[${i}]`, child, origin: origins?.[i] }));
     }
-    for (const { segment, child, origin } of children) {
+    for (const { segment, display: childDisplay, child, origin } of children) {
       if (entries.length >= limit) return { entries, truncated: true };
-      const childPath = [...path, segment];
-      entries.push({ path: childPath, location: origin ? locate(origin, 'value') : null, keyLocation: origin?.key ? locate(origin, 'key') : undefined });
+      entries.push({ path: [...path, segment], display: childDisplay, location: origin ? locate(origin, 'value') : null, keyLocation: origin?.key ? locate(origin, 'key') : undefined });
     }
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ value: children[i].child, path: [...path, children[i].segment], ancestors: nextAncestors });
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ value: children[i].child, path: [...path, children[i].segment], display: children[i].display, ancestors: nextAncestors });
   }
   return { entries, truncated: false };
 }

@@ -15,9 +15,13 @@ export type PyErrorType =
   | 'RuntimeError'
   | 'RecursionError'
   | 'UnicodeDecodeError'
+  | 'JSONDecodeError'
   | 'binascii.Error'
   | 'AssertionError'
   | 'Exception';
+
+/** ValueError and the subclasses cloud-init can meet. */
+const VALUE_ERRORS = new Set<string>(['ValueError', 'JSONDecodeError', 'UnicodeDecodeError']);
 
 export class PyError extends Error {
   constructor(
@@ -28,8 +32,8 @@ export class PyError extends Error {
     this.name = pyType;
   }
 
-  /** True where Python's `except ValueError` would catch it. */
+  /** True where Python's `except ValueError` would catch it (subclasses included). */
   get isValueError(): boolean {
-    return this.pyType === 'ValueError';
+    return VALUE_ERRORS.has(this.pyType);
   }
 }
