@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 
 const suites = [
   ['yaml-load', ['--cases', '3000']],
-  ['yaml-dump', ['--cases', '3000']],
+  ['yaml-dump', ['--cases', '500']],
   ['mime', ['--cases', '2000']],
   ['jinja', ['--count', '2000']],
   ['jsonpatch', ['--cases', '2000']],
