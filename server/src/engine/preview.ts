@@ -6,7 +6,7 @@
  * and the editor's preview both come from here.
  */
 import { PyValue } from './values';
-import { pyReprForMessage } from './pyrepr';
+import { pyRepr } from './pyrepr';
 import { ParsedMerger } from './spec/parse';
 import { dumpPyYamlWithLines, pyKeyDisplay } from './yaml/dump';
 import { CloudInitVersion } from './spec/parse';
@@ -68,8 +68,6 @@ export interface PreviewModel {
   parts: PreviewPart[];
   /** cloud-init itself would fail: the body is empty and this says why. */
   failure?: string;
-  /** Set when the failure is one of our limits, not cloud-init (the input is over it). */
-  limit?: keyof Limits;
 }
 
 export const PREVIEW_BODY_MARKER = '# ---- what cloud-init writes ----';
@@ -78,16 +76,11 @@ export const PREVIEW_BODY_MARKER = '# ---- what cloud-init writes ----';
 export function formatSpec(mergers: ParsedMerger[]): string {
   return mergers
     .map((m) => {
-      const name = typeof m.name === 'string' ? m.name : shortRepr(m.name);
-      const options = Array.isArray(m.options) && m.options.every((o) => typeof o === 'string') ? (m.options as string[]).join(',') : shortRepr(m.options);
+      const name = typeof m.name === 'string' ? m.name : pyRepr(m.name);
+      const options = Array.isArray(m.options) && m.options.every((o) => typeof o === 'string') ? (m.options as string[]).join(',') : pyRepr(m.options);
       return `${name}(${options})`;
     })
     .join('+');
-}
-
-/** A repr for a header line: settings can be any YAML value, even an alias bomb or 10,000 levels deep. */
-function shortRepr(value: PyValue): string {
-  return pyReprForMessage(value, 200);
 }
 
 export function buildPreview(mode: PreviewMode, files: PreviewFile[], options: PreviewOptions = {}): PreviewModel {
@@ -194,16 +187,11 @@ function userDataPreview(mode: PreviewMode, run: UserDataRun, _version?: CloudIn
   const parts = run.reports.map((r) => describePart(run, r));
   const title = mode === 'handler' ? 'each file fed to the cloud-config part handler' : 'user-data parts merged as cloud-init merges them';
   if (run.fatal || run.renderError) {
-    const failure = run.fatal?.limit
-      ? `not merged: the input is over a limit of this tool (${run.fatal.limit}): ${run.fatal.message}`
-      : run.fatal
-        ? `cloud-init fails before merging anything: ${run.fatal.pyType}: ${run.fatal.message}`
-        : `writing cloud-config.txt fails: ${run.renderError}`;
+    const failure = run.fatal ? `cloud-init fails before merging anything: ${run.fatal.pyType}: ${run.fatal.message}` : `writing cloud-config.txt fails: ${run.renderError}`;
     const header = headerLines(title, parts, [failure]);
-    return { text: header.join('\n') + '\n', body: '', headerLineCount: header.length, entries: [], parts, failure, ...(run.fatal?.limit ? { limit: run.fatal.limit } : {}) };
+    return { text: header.join('\n') + '\n', body: '', headerLineCount: header.length, entries: [], parts, failure };
   }
-  // Notes of ours are left out, except those that say where content is lost without a trace.
-  const header = headerLines(title, parts, run.messages.filter((m) => m.level !== 'info' || m.code === 'mime-unsplittable').map((m) => m.message));
+  const header = headerLines(title, parts, run.messages.filter((m) => m.level !== 'info').map((m) => m.message));
   const locate = userDataLocator(run);
   const body = run.cloudConfigTxt;
   const prefix = body.slice(0, Math.max(0, body.indexOf('---')));
