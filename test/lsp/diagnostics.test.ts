@@ -108,7 +108,7 @@ const CASES: Case[] = [
   { code: 'second-header', title: 'two parts pasted into one file', text: cc('packages: [nginx]\n\n#cloud-config\nruncmd: [ls]\n'), expect: [{ code: 'second-header', severity: W, at: ['#cloud-config', 1] }] },
   { code: 'include-in-body', title: '#include inside a cloud-config', text: cc('#include https://example.com/common.yaml\npackages: [nginx]\n'), expect: [{ code: 'include-in-body', severity: W, at: '#include https://example.com/common.yaml' }] },
   { code: 'empty-cloud-config', title: 'only the header', text: cc('# TODO: fill in\n'), expect: [{ code: 'empty-cloud-config', severity: W, at: '#cloud-config' }] },
-  { code: 'root-not-mapping', title: 'a list at the top', text: cc('- apt-get update\n- apt-get install -y nginx\n'), expect: [{ code: 'root-not-mapping', severity: E, at: '- apt-get update\n- apt-get install -y nginx\n' }] },
+  { code: 'root-not-mapping', title: 'a list at the top', text: cc('- apt-get update\n- apt-get install -y nginx\n'), expect: [{ code: 'root-not-mapping', severity: E, at: '- apt-get update\n- apt-get install -y nginx' }] },
   {
     code: 'leftover-merge-type',
     title: 'merge_type next to merge_how',
