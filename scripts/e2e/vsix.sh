@@ -9,11 +9,13 @@ cd "$ROOT"
 export TMPDIR="${TMPDIR:-$ROOT/.tmp}"
 VSIX="$ROOT/cloud-config-merge.vsix"
 VSCE="$ROOT/node_modules/.bin/vsce"
+# Same flags as `npm run package`: no repository is published yet, so README links stay relative.
+VSCE_FLAGS="--no-dependencies --allow-missing-repository --no-rewrite-relative-links"
 die() { echo "[vsix] $*"; echo "0 passed, 1 failed"; exit 1; }
 rm -f "$VSIX"
 if [ "${E2E_SKIP_BUILD:-}" != 1 ]; then npm run -s build || die "build failed"; fi
 if [ -f README.md ] && [ -f LICENSE ]; then
-  "$VSCE" package --no-dependencies --out "$VSIX" >"$TMPDIR/vsce.log" 2>&1 || { cat "$TMPDIR/vsce.log"; die "vsce package failed"; }
+  "$VSCE" package $VSCE_FLAGS --out "$VSIX" >"$TMPDIR/vsce.log" 2>&1 || { cat "$TMPDIR/vsce.log"; die "vsce package failed"; }
 else
   echo "[vsix] README.md or LICENSE missing: packaging a staging copy with placeholders"
   STAGE="$TMPDIR/vsix-stage"; rm -rf "$STAGE"; mkdir -p "$STAGE/docs"
@@ -22,7 +24,7 @@ else
   for f in README.md CHANGELOG.md LICENSE; do
     if [ -f "$f" ]; then cp "$f" "$STAGE/"; else echo "Placeholder $f for a test package." > "$STAGE/$f"; fi
   done
-  (cd "$STAGE" && "$VSCE" package --no-dependencies --out "$VSIX") >"$TMPDIR/vsce.log" 2>&1 || { cat "$TMPDIR/vsce.log"; die "vsce package failed"; }
+  (cd "$STAGE" && "$VSCE" package $VSCE_FLAGS --out "$VSIX") >"$TMPDIR/vsce.log" 2>&1 || { cat "$TMPDIR/vsce.log"; die "vsce package failed"; }
 fi
 grep -E "DONE|WARNING" "$TMPDIR/vsce.log" || true
 E2E_VSIX="$VSIX" node out/test/e2e/ui/run.js vsix
