@@ -42,8 +42,7 @@ suite('Workbench (browser)', () => {
     await wb.expand('user-data');
     await wb.explorerRow('1-base.yaml').click();
     await wb.activeTab('1-base.yaml').waitFor();
-    await wb.explorerRow('2-users.yaml').click({ modifiers: ['Control'] });
-    await wb.explorerRow('10-app.yaml').click({ modifiers: ['Control'] });
+    await wb.selectExplorerRange('1-base.yaml', ['2-users.yaml', '10-app.yaml']);
     await wb.explorerRow('10-app.yaml').click({ button: 'right' });
     const item = page.locator('.context-view .monaco-menu .action-label', { hasText: 'Preview Merged User-Data' });
     await item.waitFor();

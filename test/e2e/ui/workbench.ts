@@ -66,6 +66,26 @@ export class Workbench {
     return this.page.locator(`.explorer-folders-view .monaco-list-row[aria-label="${name}"]`);
   }
 
+  /**
+   * Selects `first` and the rows after it (adjacent in the Explorer) and checks that every one is
+   * selected: a modifier click can land while the list re-renders after opening the first file, so
+   * the keyboard (Shift+Down from the first row) is the fallback.
+   */
+  async selectExplorerRange(first: string, rest: string[]): Promise<void> {
+    const all = [first, ...rest];
+    const selected = async () => {
+      for (const name of all) if ((await this.explorerRow(name).getAttribute('aria-selected')) !== 'true') return false;
+      return true;
+    };
+    await this.explorerRow(rest[rest.length - 1]).click({ modifiers: ['Shift'] });
+    for (let attempt = 0; attempt < 3 && !(await selected()); attempt++) {
+      await this.explorerRow(first).click();
+      for (let i = 0; i < rest.length; i++) await this.page.keyboard.press('Shift+ArrowDown');
+      await this.page.waitForTimeout(200);
+    }
+    if (!(await selected())) throw new Error(`could not select ${all.join(', ')} in the Explorer`);
+  }
+
   /** Expands a folder in the Explorer (no-op when it is already expanded). */
   async expand(folder: string): Promise<void> {
     const row = this.explorerRow(folder);
