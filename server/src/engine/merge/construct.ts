@@ -27,6 +27,8 @@ export interface ConstructOptions {
   tracer?: MergeTracer;
   /** Extra merger modules (custom mergers), by module name `m_<name>`. */
   modules?: ReadonlyMap<string, MergerFactory>;
+  /** Python frames a merge may use before cloud-init's RecursionError (default: the part handler's). */
+  pythonFrames?: number;
 }
 
 /** The module name cloud-init looks up for a merger name, or throws like `construct`. */
@@ -64,7 +66,7 @@ export function resolveMergerModule(entry: ParsedMerger, modules: ReadonlyMap<st
 export function constructMergers(parsed: ParsedMerger[], options: ConstructOptions = {}): RootMerger {
   const modules = options.modules ? new Map([...BUILTIN_MERGERS, ...options.modules]) : BUILTIN_MERGERS;
   const factories = parsed.map((entry) => resolveMergerModule(entry, modules));
-  const root = new RootMerger(options.tracer);
+  const root = new RootMerger(options.tracer, options.pythonFrames);
   parsed.forEach((entry, i) => {
     try {
       root.mergers.push(factories[i](root, entry.options));

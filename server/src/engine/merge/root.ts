@@ -4,7 +4,29 @@
  * method for that class do the work; with none, the old value stays.
  */
 import { PyValue, pyTypeName } from '../values';
+import { PyError } from '../pyerrors';
+import { PYTHON_RECURSION } from '../limits';
 import { MergeContext, MergeTracer } from './trace';
+
+/**
+ * Python frames one merge step takes in cloud-init: `LookupMerger.merge` ->
+ * `_handle_unknown` -> `_on_dict` -> `_do_dict_replace` -> `merge_same_key`
+ * (5); `_on_list` -> `merge_same_index` (4); `_on_tuple` adds `_on_list` (5);
+ * `_on_str` returns (3); no handler: `UnknownMerger._handle_unknown` (3).
+ */
+function pythonFrames(handler: TypeMerger | undefined, typeName: string): number {
+  if (!handler) return 3;
+  switch (handler.name) {
+    case 'dict':
+      return 5;
+    case 'list':
+      return typeName === 'tuple' ? 5 : 4;
+    case 'str':
+      return 3;
+    default:
+      return 5;
+  }
+}
 
 export interface TypeMerger {
   /** Merger name as written in specs (`dict`, `list`, `str`, or a custom one). */
@@ -20,8 +42,18 @@ export interface TypeMerger {
 
 export class RootMerger {
   readonly mergers: TypeMerger[] = [];
+  /** Python frames in use by the merges under way (cloud-init recurses; so does this). */
+  private frames = 0;
 
-  constructor(readonly tracer?: MergeTracer) {}
+  /**
+   * @param frameBudget Python frames the merge may use before cloud-init raises
+   *   RecursionError (PYTHON_RECURSION); deeper merges throw that PyError here,
+   *   so no merge ever recurses deep enough to overflow the JavaScript stack.
+   */
+  constructor(
+    readonly tracer?: MergeTracer,
+    readonly frameBudget: number = PYTHON_RECURSION.mergeFramesPart,
+  ) {}
 
   /** The merger that will handle values whose old side has this class, if any. */
   handlerFor(typeName: string): TypeMerger | undefined {
@@ -31,7 +63,16 @@ export class RootMerger {
   merge(old: PyValue, value: PyValue, ctx: MergeContext = { path: [] }): PyValue {
     const typeName = pyTypeName(old);
     const handler = this.handlerFor(typeName);
-    if (handler) return handler.merge(typeName, old, value, ctx);
+    const cost = pythonFrames(handler, typeName);
+    if (this.frames + cost > this.frameBudget) throw new PyError('RecursionError', 'maximum recursion depth exceeded');
+    if (handler) {
+      this.frames += cost;
+      try {
+        return handler.merge(typeName, old, value, ctx);
+      } finally {
+        this.frames -= cost;
+      }
+    }
     this.tracer?.event({
       kind: 'kept',
       path: ctx.path,

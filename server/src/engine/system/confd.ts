@@ -9,6 +9,7 @@ import { comparePyStr, pyStrip } from '../pystr';
 import { CloudInitVersion } from '../spec/parse';
 import { MergerFactory } from '../merge/construct';
 import { mergeMany, MergeManyStep } from './mergemany';
+import { PYTHON_RECURSION } from '../limits';
 import { ConfigFile, readConf, ReadConfResult } from './readConf';
 
 export interface ConfdOptions {
@@ -72,7 +73,7 @@ export function mergeConfD(files: ConfigFile[], options: ConfdOptions = {}): Con
   });
   const merged = mergeMany(
     used.map((r) => r.read!.value),
-    { version: options.version, trace: options.trace, customMergers: options.customMergers },
+    { version: options.version, trace: options.trace, customMergers: options.customMergers, pythonFrames: PYTHON_RECURSION.mergeFramesConfD },
   );
   merged.steps.forEach((step) => (used[step.index].step = step));
   const confd = merged.value;

@@ -9,6 +9,7 @@ import { ParsedMerger, extractBodySpec, CloudInitVersion } from '../spec/parse';
 import { DEFAULT_SYSTEM_SPEC } from '../spec/defaults';
 import { constructMergers, MergerFactory } from '../merge/construct';
 import { MergeEvent } from '../merge/trace';
+import { PYTHON_RECURSION } from '../limits';
 
 export interface MergeManyStep {
   index: number;
@@ -25,6 +26,8 @@ export interface MergeManyOptions {
   version?: CloudInitVersion;
   trace?: boolean;
   customMergers?: ReadonlyMap<string, MergerFactory>;
+  /** Python frames a merge may use before RecursionError (default: as `util.mergemanydict` is called for system config). */
+  pythonFrames?: number;
 }
 
 export interface MergeManyResult {
@@ -54,7 +57,7 @@ export function mergeMany(sources: PyValue[], options: MergeManyOptions = {}): M
     const defaulted = spec.length === 0;
     if (defaulted) spec = DEFAULT_SYSTEM_SPEC().mergers;
     const events: MergeEvent[] = [];
-    const root = constructMergers(spec, { tracer: options.trace ? { event: (e) => events.push(e) } : undefined, modules: options.customMergers });
+    const root = constructMergers(spec, { tracer: options.trace ? { event: (e) => events.push(e) } : undefined, modules: options.customMergers, pythonFrames: options.pythonFrames ?? PYTHON_RECURSION.mergeFramesMany });
     merged = root.merge(merged, value);
     steps.push({ index, skipped: false, spec, defaulted, specKey: extraction.key, leftoverMergeType: extraction.leftoverMergeType, events: options.trace ? events : undefined });
   }
