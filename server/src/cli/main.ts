@@ -222,7 +222,7 @@ function userDataMode(o: CliOptions, io: CliIO): number {
   for (const m of run.messages) io.stderr(m.level === 'info' ? `note: ${m.message}\n` : `cloud-init ${m.level.toUpperCase()}: ${m.message}\n`);
   if (o.format === 'report') {
     io.stdout(userDataReport(o.mode, run, o.pretty) + '\n');
-    return run.fatal ? 3 : 0;
+    return run.fatal || run.renderError ? 3 : 0;
   }
   if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
   if (run.renderError) throw new CloudInitFailure(`writing cloud-config.txt raises: ${run.renderError}`);

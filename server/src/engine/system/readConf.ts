@@ -3,6 +3,7 @@ import { PyDict, pyClassName } from '../values';
 import { PyError } from '../pyerrors';
 import { loadYaml, YamlLoadResult } from '../yaml/load';
 import { isJinjaTemplate, renderCloudInitJinja } from '../userdata/jinja';
+import { PYTHON_RECURSION } from '../limits';
 
 export interface ConfigFile {
   name: string;
@@ -41,7 +42,11 @@ export function readConf(file: ConfigFile, options: ReadConfOptions = {}): ReadC
     if (!rendered.text) return { value: new PyDict(), warnings, text };
     text = rendered.text;
   }
-  const yaml = loadYaml(text, { source: options.source ?? 0 });
+  const yaml = loadYaml(text, { source: options.source ?? 0, maxDepth: PYTHON_RECURSION.yamlConfDepth });
+  if (!yaml.ok && yaml.error.kind === 'limit') {
+    // PyYAML recurses once per nesting level; load_yaml does not catch RecursionError: the stage fails.
+    throw new PyError('RecursionError', `maximum recursion depth exceeded (${file.name} nests more than ${PYTHON_RECURSION.yamlConfDepth} levels deep)`);
+  }
   if (!yaml.ok) {
     warnings.push(`Failed loading yaml blob. ${yaml.error.message}`);
     return { value: new PyDict(), warnings, yaml, text };

@@ -14,6 +14,7 @@ import { constructMergers, MergerFactory } from '../merge/construct';
 import { MergeEvent, MergeTracer } from '../merge/trace';
 import { applyJsonPatch } from './jsonpatch';
 import { specSpansFor } from './specSpans';
+import { PYTHON_RECURSION } from '../limits';
 
 export const MERGE_HEADERS = ['Merge-Type', 'X-Merge-Type'] as const;
 
@@ -90,8 +91,15 @@ export class CloudConfigHandler {
       }
     }
     // 22.4.2's loader accepts !!python/unicode; today's plain safe_load rejects it.
-    const loaded = loadYaml(payload, { source, pythonUnicodeTag: this.options.version === '22.4' });
+    const loaded = loadYaml(payload, { source, pythonUnicodeTag: this.options.version === '22.4', maxDepth: PYTHON_RECURSION.yamlPartDepth });
     record.yaml = loaded;
+    if (!loaded.ok && loaded.error.kind === 'limit') {
+      // PyYAML's composer recurses once per nesting level: cloud-init raises RecursionError,
+      // which load_yaml does not catch (not a ValueError: no SCHEMA_ERROR line either).
+      const detail = `the YAML nests collections more than ${PYTHON_RECURSION.yamlPartDepth} levels deep; PyYAML recurses once per level and Python's recursion limit stops it`;
+      record.error = { pyType: 'RecursionError', message: 'maximum recursion depth exceeded', stage: 'yaml', span: loaded.error.span, detail };
+      throw new PyError('RecursionError', 'maximum recursion depth exceeded');
+    }
     if (!loaded.ok || !(loaded.value instanceof PyDict)) {
       const detail = !loaded.ok ? loaded.error.message : loaded.value === null ? 'the document is empty' : 'the top level is not a mapping';
       record.error = { pyType: 'ValueError', message: 'empty cloud config', stage: 'yaml', span: loaded.ok ? undefined : loaded.error.span, detail };

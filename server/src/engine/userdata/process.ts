@@ -13,7 +13,7 @@ import { convertUserDataBlob, decodeUtf8Surrogateescape, encodeUtf8Surrogateesca
 import { HeaderList, setFilename } from './headers';
 import { PartRoute, ProcessingMessage, UserDataPart } from './parts';
 import { ARCHIVE_TYPE, CLOUD_CONFIG_TYPE, GZIP_TYPES, INCLUDE_TYPES, NOT_MULTIPART_TYPE, sniffContentType } from './sniff';
-import { Limits, DEFAULT_LIMITS } from '../limits';
+import { Limits, DEFAULT_LIMITS, PYTHON_RECURSION } from '../limits';
 
 /** An input to user-data processing: a file given by the user, or one reached by `#include`. */
 export interface UserDataSource {
@@ -243,8 +243,12 @@ class UserDataProcessor {
 
   /** `_explode_archive`: a YAML list of entries, attached as they are (no sniffing of declared types, no includes). */
   private explodeArchive(archive: string, part: PendingPart): void {
-    const loaded = loadYaml(archive, { source: part.source });
+    const loaded = loadYaml(archive, { source: part.source, maxDepth: PYTHON_RECURSION.yamlArchiveDepth });
     let entries: PyValue[] = [];
+    if (!loaded.ok && loaded.error.kind === 'limit') {
+      // PyYAML recurses once per level; load_yaml does not catch RecursionError, so all user-data processing fails.
+      throw new FatalUserDataError('RecursionError', `maximum recursion depth exceeded (the #cloud-config-archive nests more than ${PYTHON_RECURSION.yamlArchiveDepth} levels deep)`, part.source, part.span);
+    }
     if (!loaded.ok) {
       this.warn(`Failed loading yaml blob. ${loaded.error.message}`, part, 'archive-invalid-yaml');
     } else if (Array.isArray(loaded.value)) {

@@ -13,7 +13,8 @@ import { ProcessingMessage, UserDataPart } from './parts';
 import { IncludeFailure, IncludeResolver, ProcessResult, UserDataSource, processUserData, pyInt } from './process';
 import { CLOUD_CONFIG_TYPE, JINJA_TYPE, JSONP_TYPE, NOT_MULTIPART_TYPE, SHELL_TYPES, sniffContentType } from './sniff';
 import { decodeUtf8Surrogateescape } from './mime';
-import { Limits } from '../limits';
+import { Limits, PYTHON_RECURSION } from '../limits';
+import { PyError } from '../pyerrors';
 
 export type PartDisposition =
   | 'merged'
@@ -206,9 +207,10 @@ export function renderHandlerOutput(handler: CloudConfigHandler, version: CloudI
     for (const name of handler.valueErrorNames) lines.push(`# Cloud-config part ignored SCHEMA_ERROR: ${name}`);
   }
   try {
-    lines.push(dumpPyYaml(handler.buffer));
+    // PyYAML's representer recurses: cloud-init cannot write a value nested too deep.
+    lines.push(dumpPyYaml(handler.buffer, { maxLevels: PYTHON_RECURSION.yamlDumpLevels }));
   } catch (e) {
-    return { result: handler.buffer, cloudConfigTxt: '', renderError: (e as Error).message };
+    return { result: handler.buffer, cloudConfigTxt: '', renderError: e instanceof PyError ? `${e.pyType}: ${e.message}` : (e as Error).message };
   }
   return { result: handler.buffer, cloudConfigTxt: lines.join('\n') };
 }

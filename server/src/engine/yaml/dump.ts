@@ -51,6 +51,7 @@
 
 import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../values';
 import { pyFloatRepr, pyStrRepr } from '../pyrepr';
+import { PyError } from '../pyerrors';
 
 export interface DumpOptions {
   /** Write `---` (default true). */
@@ -63,6 +64,12 @@ export interface DumpOptions {
   width?: number;
   /** Never write anchors/aliases (repeat shared values); a cycle then throws. */
   noAlias?: boolean;
+  /**
+   * Deepest level (the root is 1) at which PyYAML's recursive representer
+   * can still represent a node; a deeper node throws Python's RecursionError
+   * (PyError). Default: no limit.
+   */
+  maxLevels?: number;
 }
 
 /** A position in the dumped value: display form of mapping keys, indices of sequence items. */
@@ -117,7 +124,7 @@ function dumpInternal(value: PyValue, options: DumpOptions, withLines: boolean):
   const width = options.width ?? 80;
   if (width && width > bestIndent * 2) bestWidth = width;
 
-  const root = represent(value, options.noAlias === true);
+  const root = represent(value, options.noAlias === true, options.maxLevels ?? Infinity);
   assignAnchors(root);
   const source = new EventSource(root, options.explicitStart ?? true, options.explicitEnd ?? true, withLines);
   const emitter = new Emitter(source, bestIndent, bestWidth, withLines);
@@ -174,12 +181,15 @@ interface RepFrame {
   obj: object;
 }
 
-function represent(root: PyValue, noAlias: boolean): YNode {
+function represent(root: PyValue, noAlias: boolean, maxLevels: number): YNode {
   const memo = new Map<object, YNode>();
   const active = new Set<object>();
   const stack: RepFrame[] = [];
 
   const make = (v: PyValue): YNode => {
+    if (stack.length >= maxLevels && !(v !== null && typeof v === 'object' && memo.has(v as object))) {
+      throw new PyError('RecursionError', 'maximum recursion depth exceeded while calling a Python object');
+    }
     if (v === null) return scalarNode('null', 'null');
     switch (typeof v) {
       case 'boolean':

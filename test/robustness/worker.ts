@@ -1,0 +1,59 @@
+/**
+ * Worker thread for EngineWorker (harness.ts): runs one engine entry point
+ * per message and answers with a small summary (never the whole output).
+ */
+import { parentPort } from 'node:worker_threads';
+import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
+import { buildPreview } from '../../server/src/engine/preview';
+import { main, readInput } from '../../server/src/cli/main';
+import { fileIncludeResolver } from '../../server/src/cli/includes';
+import { HeadTail, type WorkerOutcome, type WorkerTask } from './harness';
+
+function run(task: WorkerTask): WorkerOutcome {
+  const started = Date.now();
+  try {
+    switch (task.kind) {
+      case 'analyze': {
+        const analysis = analyzeDocument(task.text, task.path, task.options ?? {});
+        return {
+          ms: Date.now() - started,
+          analyze: { findings: analysis.findings.map((f) => ({ code: f.code, severity: f.severity, message: f.message })) },
+        };
+      }
+      case 'preview': {
+        const model = buildPreview(task.mode, task.files, {
+          ...(task.options ?? {}),
+          includes: task.includeDir !== undefined ? fileIncludeResolver([], readInput) : undefined,
+        });
+        return {
+          ms: Date.now() - started,
+          preview: {
+            text: model.text.slice(0, 20000),
+            textLength: model.text.length,
+            failure: model.failure,
+            parts: model.parts.map((p) => ({ label: p.label, status: p.status, reason: p.reason, spec: p.spec })),
+            entries: model.entries.length,
+          },
+        };
+      }
+      case 'cli': {
+        const stdout = new HeadTail(64 * 1024);
+        let stderr = '';
+        const code = main(task.argv, {
+          stdout: (t) => stdout.add(t),
+          stderr: (t) => {
+            if (stderr.length < 100000) stderr += t;
+          },
+        });
+        return { ms: Date.now() - started, cli: { code, stdout: stdout.text(), stdoutLength: stdout.length, stderr } };
+      }
+    }
+  } catch (e) {
+    const err = e as Error;
+    return { ms: Date.now() - started, threw: { name: err?.name ?? 'Error', message: String(err?.message ?? e), stack: String(err?.stack ?? '') } };
+  }
+}
+
+parentPort?.on('message', (m: { id: number; task: WorkerTask }) => {
+  parentPort!.postMessage({ id: m.id, outcome: run(m.task) });
+});
