@@ -4,8 +4,12 @@
  * needs it. Everything the extension knows about merging comes from here.
  */
 import * as vscode from 'vscode';
+
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { DOCUMENT_SELECTOR } from './documents';
+
+/** Must match server/src/protocol.ts. */
+const TRUST_NOTIFICATION = 'cloudConfigMerge/workspaceTrust';
 
 export const CLIENT_ID = 'cloudConfigMerge';
 const CLIENT_NAME = 'Cloud-Config Merge';
@@ -62,10 +66,12 @@ export class Server implements vscode.Disposable {
       documentSelector: DOCUMENT_SELECTOR,
       outputChannel: this.output,
       synchronize: { configurationSection: 'cloudConfigMerge' },
-      initializationOptions: { settings: vscode.workspace.getConfiguration('cloudConfigMerge') },
+      // Custom merger modules are code: the server loads them only in a trusted workspace.
+      initializationOptions: { settings: vscode.workspace.getConfiguration('cloudConfigMerge'), trusted: vscode.workspace.isTrusted },
     };
     const client = new lc.LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
     await client.start();
+    this.context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => void client.sendNotification(TRUST_NOTIFICATION, { trusted: true })));
     this.client = client;
     log(this.output, `Language server started in ${Date.now() - t0} ms`);
     this.didStartEmitter.fire();

@@ -6,6 +6,8 @@ import type { PreviewMode } from './engine/preview';
 
 export const PREVIEW_REQUEST = 'cloudConfigMerge/preview';
 export const DOCUMENT_INFO_REQUEST = 'cloudConfigMerge/documentInfo';
+/** Client → server: `{ trusted: boolean }`, at start (initializationOptions.trusted) and when trust is granted. */
+export const TRUST_NOTIFICATION = 'cloudConfigMerge/workspaceTrust';
 
 /** Files are URIs; open editors' unsaved text is used where there is one. */
 export interface PreviewParams {

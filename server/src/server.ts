@@ -29,6 +29,8 @@ import { registerCompletion, TRIGGER_CHARACTERS } from './features/completion';
 import { CODE_ACTION_KINDS, registerCodeActions } from './features/codeActions';
 import { registerPreview } from './features/preview';
 import { registerDocumentInfo } from './features/documentInfo';
+import { WorkspaceMergers } from './features/common/customMergers';
+import { TRUST_NOTIFICATION } from './protocol';
 
 const TRANSPORT_FLAGS = /^--(stdio|node-ipc|socket|pipe)\b/;
 
@@ -47,6 +49,8 @@ const log = connectionLogger(connection);
 const analyses = new AnalysisCache((state) => log.verbose(`[analysis] ${state.uri} v${state.version}: ${state.millis.toFixed(1)} ms`));
 
 let support: ClientSupport = clientSupport({});
+/** Custom merger modules: code from the workspace, so only loaded once the client says it is trusted. */
+const workspaceMergers = new WorkspaceMergers();
 let folders: string[] = [];
 
 /* ------------------------------------------------------------------ settings */
@@ -90,8 +94,12 @@ const ctx: ServerContext = {
   },
   settings: settingsFor,
   knownSettings: (uri) => (support.configuration ? knownSettings.get(uri) : undefined) ?? globalSettings,
-  state: (document) => analyses.get(document, ctx.knownSettings(document.uri)),
+  state: (document) => {
+    const settings = ctx.knownSettings(document.uri);
+    return analyses.get(document, settings, ctx.customMergers(settings));
+  },
   workspaceFolders: () => folders,
+  customMergers: (settings) => workspaceMergers.load(settings.customMergers, folders),
 };
 
 const diagnostics = new DiagnosticsFeature(ctx);
@@ -100,8 +108,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   support = clientSupport(params.capabilities);
   folders = folderPaths(params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []));
   if (!folders.length && params.rootPath) folders = [params.rootPath];
-  const fromOptions = (params.initializationOptions as { settings?: unknown } | undefined)?.settings;
-  if (fromOptions) globalSettings = normalizeSettings(fromOptions);
+  const options = params.initializationOptions as { settings?: unknown; trusted?: unknown } | undefined;
+  if (options?.settings) globalSettings = normalizeSettings(options.settings);
+  workspaceMergers.trusted = options?.trusted === true;
   return {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
@@ -124,6 +133,12 @@ connection.onInitialized(() => {
       folders = [...folders.filter((f) => !removed.has(f)), ...folderPaths(e.added.map((f) => f.uri))];
     });
   }
+});
+
+/** The client tells when the user trusts the workspace (VS Code's workspace trust). */
+connection.onNotification(TRUST_NOTIFICATION, (params: { trusted?: unknown }) => {
+  workspaceMergers.trusted = params?.trusted === true;
+  diagnostics.refreshAll();
 });
 
 connection.onDidChangeConfiguration((change) => {

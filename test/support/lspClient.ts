@@ -69,6 +69,8 @@ export interface StartOptions {
   capabilities?: ClientCapabilities;
   /** Extra environment for the server process (e.g. CLOUD_CONFIG_MERGE_FAULTS). */
   env?: Record<string, string>;
+  /** Sent with initialize (e.g. `{ trusted: true }`). */
+  initializationOptions?: unknown;
 }
 
 /** A fixture with one `|` (or `marker`) where the cursor is: the text without it, and the position. */
@@ -168,6 +170,7 @@ export class LspClient {
       rootUri: folders[0] ? pathToFileURL(folders[0]).href : null,
       workspaceFolders: folders.length ? folders.map((f) => ({ uri: pathToFileURL(f).href, name: path.basename(f) })) : null,
       capabilities: options.capabilities ?? EDITOR_CAPABILITIES,
+      initializationOptions: options.initializationOptions,
     });
     await connection.sendNotification(InitializedNotification.type, {});
     return client;

@@ -6,7 +6,7 @@
  * and the editor's preview both come from here.
  */
 import { PyValue } from './values';
-import { pyRepr } from './pyrepr';
+import { pyReprForMessage } from './pyrepr';
 import { ParsedMerger } from './spec/parse';
 import { dumpPyYamlWithLines, pyKeyDisplay } from './yaml/dump';
 import { CloudInitVersion } from './spec/parse';
@@ -76,11 +76,16 @@ export const PREVIEW_BODY_MARKER = '# ---- what cloud-init writes ----';
 export function formatSpec(mergers: ParsedMerger[]): string {
   return mergers
     .map((m) => {
-      const name = typeof m.name === 'string' ? m.name : pyRepr(m.name);
-      const options = Array.isArray(m.options) && m.options.every((o) => typeof o === 'string') ? (m.options as string[]).join(',') : pyRepr(m.options);
+      const name = typeof m.name === 'string' ? m.name : shortRepr(m.name);
+      const options = Array.isArray(m.options) && m.options.every((o) => typeof o === 'string') ? (m.options as string[]).join(',') : shortRepr(m.options);
       return `${name}(${options})`;
     })
     .join('+');
+}
+
+/** A repr for a header line: settings can be any YAML value, even an alias bomb or 10,000 levels deep. */
+function shortRepr(value: PyValue): string {
+  return pyReprForMessage(value, 200);
 }
 
 export function buildPreview(mode: PreviewMode, files: PreviewFile[], options: PreviewOptions = {}): PreviewModel {

@@ -55,9 +55,76 @@ export function pyStrRepr(s: string): string {
 
 import type { PyValue } from './values';
 import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple } from './values';
+import { PyError } from './pyerrors';
+import { DEFAULT_LIMITS, LimitExceededError } from './limits';
 
-/** `repr(value)` for any loaded value (used where cloud-init prints or `str()`s data). */
-export function pyRepr(value: PyValue): string {
+/**
+ * Python's own limit on nested reprs: `repr()` of a container enters a
+ * recursive call per level and raises RecursionError near the recursion limit
+ * (1000). Here a little below it, so no repr ever overflows the JS stack.
+ */
+export const PY_REPR_MAX_DEPTH = 990;
+
+/**
+ * `repr(value)` for any loaded value (used where cloud-init prints or `str()`s data).
+ * Throws PyError RecursionError for values nested deeper than PY_REPR_MAX_DEPTH (as
+ * Python does), and LimitExceededError (maxExpandedNodes) when the text would be longer
+ * than `maxChars` (default DEFAULT_LIMITS.maxExpandedNodes): aliases let a tiny YAML
+ * file hold a value whose repr is gigabytes long ("billion laughs").
+ */
+export function pyRepr(value: PyValue, maxChars: number = DEFAULT_LIMITS.maxExpandedNodes): string {
+  if (value === null || typeof value !== 'object' || value instanceof PyBytes || value instanceof PyTimestamp) return scalarRepr(value);
+  const out: string[] = [];
+  let length = 0;
+  const put = (text: string) => {
+    length += text.length;
+    if (length > maxChars) throw new LimitExceededError('maxExpandedNodes', maxChars, 'The repr() of a value (shared references expanded)');
+    out.push(text);
+  };
+  const walk = (v: PyValue, depth: number): void => {
+    if (v === null || typeof v !== 'object' || v instanceof PyBytes || v instanceof PyTimestamp) {
+      put(scalarRepr(v));
+      return;
+    }
+    if (depth > PY_REPR_MAX_DEPTH) throw new PyError('RecursionError', 'maximum recursion depth exceeded while getting the repr of an object');
+    const list = (items: PyValue[], open: string, close: string, oneTuple = false) => {
+      put(open);
+      items.forEach((x, i) => {
+        if (i) put(', ');
+        walk(x, depth + 1);
+      });
+      put(oneTuple ? ',' + close : close);
+    };
+    if (Array.isArray(v)) list(v, '[', ']');
+    else if (v instanceof PyTuple) list(v.items, '(', ')', v.items.length === 1);
+    else if (v instanceof PySet) {
+      if (v.size) list(v.values(), '{', '}');
+      else put('set()');
+    } else if (v instanceof PyDict) {
+      put('{');
+      v.entries().forEach(([k, x], i) => {
+        if (i) put(', ');
+        walk(k, depth + 1);
+        put(': ');
+        walk(x, depth + 1);
+      });
+      put('}');
+    } else put(String(v));
+  };
+  walk(value, 1);
+  return out.join('');
+}
+
+/** `repr(value)` for a message: the whole text if it is short, else a note of its size (never throws). */
+export function pyReprForMessage(value: PyValue, maxChars = 1000): string {
+  try {
+    return pyRepr(value, maxChars);
+  } catch {
+    return `<a value whose repr is over ${maxChars} characters or nested too deep>`;
+  }
+}
+
+function scalarRepr(value: PyValue): string {
   if (value === null) return 'None';
   switch (typeof value) {
     case 'boolean':
@@ -69,10 +136,6 @@ export function pyRepr(value: PyValue): string {
     case 'string':
       return pyStrRepr(value);
   }
-  if (Array.isArray(value)) return '[' + value.map(pyRepr).join(', ') + ']';
-  if (value instanceof PyTuple) return value.items.length === 1 ? `(${pyRepr(value.items[0])},)` : '(' + value.items.map(pyRepr).join(', ') + ')';
-  if (value instanceof PyDict) return '{' + value.entries().map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(', ') + '}';
-  if (value instanceof PySet) return value.size ? '{' + value.values().map(pyRepr).join(', ') + '}' : 'set()';
   if (value instanceof PyBytes) return pyBytesRepr(value.bytes);
   if (value instanceof PyTimestamp) {
     const parts = [value.year, value.month, value.day];

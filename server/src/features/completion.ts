@@ -30,7 +30,7 @@ export function registerCompletion(ctx: ServerContext): void {
       if (!document) return null;
       const state = ctx.state(document);
       const cursor = specCursorAt(state, state.offsetAt(params.position));
-      return cursor ? completionItems(cursor, { snippets: ctx.support.snippets, markdown: ctx.support.markdownCompletion }) : null;
+      return cursor ? completionItems(cursor, { snippets: ctx.support.snippets, markdown: ctx.support.markdownCompletion }, state.custom.descriptions) : null;
     }),
   );
 }
@@ -264,7 +264,7 @@ function entryMergerName(state: DocumentState, settings: { text: string; line: n
   return undefined;
 }
 
-export function completionItems(cursor: SpecCursor, client: { snippets: boolean; markdown: boolean }): CompletionItem[] {
+export function completionItems(cursor: SpecCursor, client: { snippets: boolean; markdown: boolean }, custom: ReadonlyMap<string, string> = new Map()): CompletionItem[] {
   switch (cursor.kind) {
     case 'merger-name': {
       const items: CompletionItem[] = MERGER_NAMES.filter((m) => !cursor.present.has(m)).map((m, i) => {
@@ -280,6 +280,17 @@ export function completionItems(cursor: SpecCursor, client: { snippets: boolean;
           sortText: `1${i}`,
         };
       });
+      for (const [name, description] of custom) {
+        const snippet = client.snippets && cursor.needsParens;
+        items.push({
+          label: name,
+          kind: CompletionItemKind.Function,
+          detail: `custom merger: ${description}`,
+          textEdit: TextEdit.replace(cursor.range, cursor.needsParens ? (snippet ? `${name}($1)` : `${name}()`) : name),
+          insertTextFormat: snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+          sortText: `2${name}`,
+        });
+      }
       if (cursor.recipes) {
         RECIPES.forEach((r, i) =>
           items.push({

@@ -44,7 +44,7 @@ function specHover(state: DocumentState, offset: number): HoverText | null {
     if (!contains(site.valueSpan, offset)) continue;
     for (const m of writtenMergers(site, state.text)) {
       const merger = mergerOf(m.name);
-      if (contains(m.nameSpan, offset)) return { markdown: mergerHover(m.name, site), span: m.nameSpan };
+      if (contains(m.nameSpan, offset)) return { markdown: mergerHover(m.name, site, state.custom.descriptions), span: m.nameSpan };
       for (const o of m.options) {
         if (!contains(o.span, offset)) continue;
         const option = optionOf(o.word);
@@ -57,8 +57,10 @@ function specHover(state: DocumentState, offset: number): HoverText | null {
   return null;
 }
 
-function mergerHover(written: string, site: SpecSite): string {
+function mergerHover(written: string, site: SpecSite, custom: ReadonlyMap<string, string>): string {
   const merger = mergerOf(written);
+  const customName = written.trim().toLowerCase().replace(/-/g, '_').replace(/^m_/, '');
+  if (!merger && custom.has(customName)) return `**${customName}()** (custom merger, declared in cloudConfigMerge.customMergers): ${custom.get(customName)}`;
   if (!merger) return `**${written}**: cloud-init has no merger by this name (only list, dict and str), so it rejects the whole spec.`;
   const note = site.form === 'list' && written.trim().replace(/-/g, '_') !== written.trim().toLowerCase().replace(/-/g, '_') ? '\n\nIn the list form names are not lower-cased: cloud-init looks this one up as written and fails.' : '';
   return mergerMarkdown(merger, written.trim()) + note;

@@ -162,8 +162,10 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
   }
   let model: PreviewModel;
   try {
+    const custom = ctx.customMergers(settings);
     model = buildPreview(mode, files, {
       version: settings.cloudInitVersion,
+      customMergers: custom.modules.size ? custom.modules : undefined,
       includes: sources.includeResolver(),
       limits: { ...DEFAULT_LIMITS, maxFileBytes: settings.maxFileBytes },
       boot,

@@ -6,7 +6,7 @@
  */
 import { PyBytes, PyDict, PySet, PyValue, TextSpan } from '../values';
 import { pyClassName } from '../values';
-import { pyRepr, pyStr, pyStrRepr } from '../pyrepr';
+import { pyReprForMessage, pyStr, pyStrRepr } from '../pyrepr';
 import { pySplitLines, pyStrip, pyLStrip } from '../pystr';
 import { loadYaml } from '../yaml/load';
 import { convertUserDataBlob, decodeUtf8Surrogateescape, encodeUtf8Surrogateescape, gunzipPart, rawUnicodeEscape } from './mime';
@@ -317,7 +317,7 @@ class UserDataProcessor {
         const value = entry.get(key) as PyValue;
         if (value === null) headers.add(key, '');
         else if (typeof value === 'string') headers.add(key, value);
-        else return fail('TypeError', `header ${pyStrRepr(key)}: sequence item 0: expected str instance, ${pyClassName(value)} found (${pyRepr(value)})`);
+        else return fail('TypeError', `header ${pyStrRepr(key)}: sequence item 0: expected str instance, ${pyClassName(value)} found (${pyReprForMessage(value)})`);
       }
       this.attach({
         contentType: pyContentType(main === 'text' ? `text/${sub}` : type),

@@ -18,21 +18,36 @@ export function specSpansFor(loaded: YamlLoadResult, text?: string): (key: 'merg
   return (key) => captured.get(key);
 }
 
+/**
+ * A spec is a few levels deep; spans below these bounds are never needed. The bounds keep
+ * a hostile value (deeply nested, or an alias bomb whose expansion is astronomically large)
+ * from overflowing the stack or walking forever: deeper or further children get no spans.
+ */
+const MAX_SPAN_DEPTH = 32;
+const MAX_SPAN_NODES = 10_000;
+
 /** Spans of a value and its children, from the origins the YAML loader recorded. */
 export function spansOfValue(value: PyValue, span: TextSpan, text?: string): ValueSpans {
-  if (typeof value === 'string') return { span: stringContentSpan(span, text), outer: span };
-  if (Array.isArray(value)) {
-    const origins = getListOrigins(value);
-    return { span, items: value.map((item, i) => (origins?.[i] ? spansOfValue(item, origins[i]!.value, text) : {})) };
-  }
-  if (value instanceof PyDict) {
-    const entries = new Map<PyValue, { key?: TextSpan; value: ValueSpans }>();
-    for (const { key, value: v, origin } of value.items()) {
-      if (origin) entries.set(key, { key: origin.key, value: spansOfValue(v, origin.value, text) });
+  let budget = MAX_SPAN_NODES;
+  const walk = (v: PyValue, at: TextSpan, depth: number): ValueSpans => {
+    if (typeof v === 'string') return { span: stringContentSpan(at, text), outer: at };
+    if (depth >= MAX_SPAN_DEPTH || budget <= 0) return { span: at };
+    if (Array.isArray(v)) {
+      budget -= v.length;
+      const origins = getListOrigins(v);
+      return { span: at, items: v.map((item, i) => (origins?.[i] && budget > 0 ? walk(item, origins[i]!.value, depth + 1) : {})) };
     }
-    return { span, entries };
-  }
-  return { span };
+    if (v instanceof PyDict) {
+      budget -= v.size;
+      const entries = new Map<PyValue, { key?: TextSpan; value: ValueSpans }>();
+      for (const { key, value: x, origin } of v.items()) {
+        if (origin) entries.set(key, { key: origin.key, value: budget > 0 ? walk(x, origin.value, depth + 1) : { span: origin.value } });
+      }
+      return { span: at, entries };
+    }
+    return { span: at };
+  };
+  return walk(value, span, 0);
 }
 
 /** For a quoted scalar, the span of its content (inside the quotes). */

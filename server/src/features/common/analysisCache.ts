@@ -6,6 +6,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position, Range } from 'vscode-languageserver';
 import { analyzeDocument, DocumentAnalysis } from '../../engine/lint/analyzeDocument';
+import { LoadedCustomMergers, NO_CUSTOM_MERGERS } from './customMergers';
 import { LineIndex } from '../../engine/text/lineIndex';
 import { TextSpan } from '../../engine/values';
 import { ServerSettings, analysisKey } from './settings';
@@ -23,6 +24,8 @@ export class DocumentState {
     readonly settings: ServerSettings,
     readonly analysis: DocumentAnalysis,
     readonly millis: number,
+    /** The custom mergers this analysis knew (declared in settings, trusted workspaces only). */
+    readonly custom: LoadedCustomMergers = NO_CUSTOM_MERGERS,
   ) {}
 
   /** A value derived from this version's text, computed once (features share the snapshot). */
@@ -68,15 +71,16 @@ export function uriPath(uri: string): string {
 }
 
 /** Analyses one version of a document (uncached: for documents that are not open). */
-export function analyze(document: TextDocument, settings: ServerSettings): DocumentState {
+export function analyze(document: TextDocument, settings: ServerSettings, custom: LoadedCustomMergers = NO_CUSTOM_MERGERS): DocumentState {
   const text = document.getText();
   const started = performance.now();
   const analysis = analyzeDocument(text, uriPath(document.uri), {
     languageId: document.languageId,
     maxBytes: settings.maxFileBytes,
     version: settings.cloudInitVersion,
+    customMergers: custom.modules.size ? custom.modules : undefined,
   });
-  return new DocumentState(document.uri, document.version, document.languageId, text, settings, analysis, performance.now() - started);
+  return new DocumentState(document.uri, document.version, document.languageId, text, settings, analysis, performance.now() - started, custom);
 }
 
 export class AnalysisCache {
@@ -84,11 +88,11 @@ export class AnalysisCache {
 
   constructor(private readonly analysed?: (state: DocumentState) => void) {}
 
-  get(document: TextDocument, settings: ServerSettings): DocumentState {
-    const key = `${analysisKey(settings)}|${document.languageId}`;
+  get(document: TextDocument, settings: ServerSettings, custom: LoadedCustomMergers = NO_CUSTOM_MERGERS): DocumentState {
+    const key = `${analysisKey(settings)}|${document.languageId}|${custom.key}`;
     const hit = this.entries.get(document.uri);
     if (hit && hit.key === key && hit.state.version === document.version) return hit.state;
-    const state = analyze(document, settings);
+    const state = analyze(document, settings, custom);
     this.entries.set(document.uri, { key, state });
     this.analysed?.(state);
     return state;

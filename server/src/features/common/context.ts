@@ -8,6 +8,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { ServerSettings } from './settings';
 import { DocumentState } from './analysisCache';
 import { Logger } from './log';
+import type { LoadedCustomMergers } from './customMergers';
 
 /** Client capabilities the features look at, read once at initialize. */
 export interface ClientSupport {
@@ -46,4 +47,6 @@ export interface ServerContext {
   state(document: TextDocument): DocumentState;
   /** File-system paths of the workspace folders. */
   workspaceFolders(): string[];
+  /** Custom mergers declared in the settings (loaded only in trusted workspaces). */
+  customMergers(settings: ServerSettings): LoadedCustomMergers;
 }

@@ -19,6 +19,8 @@ export interface ServerSettings {
   /** `#include` of local files outside the workspace folders (preview only). */
   includes: { allowOutsideWorkspace: boolean };
   trace: { server: TraceLevel };
+  /** Custom merger modules by merger name (paths relative to the workspace folder); loaded in trusted workspaces only. */
+  customMergers: Record<string, string>;
 }
 
 export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
@@ -27,6 +29,7 @@ export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
   maxFileBytes: DEFAULT_LIMITS.maxFileBytes,
   includes: Object.freeze({ allowOutsideWorkspace: false }),
   trace: Object.freeze({ server: 'off' }),
+  customMergers: Object.freeze({}),
 }) as ServerSettings;
 
 /** Reads a setting given as `{a: {b: v}}` or `{'a.b': v}`. */
@@ -46,7 +49,13 @@ export function normalizeSettings(raw: unknown): ServerSettings {
   const maxFileBytes = lookup(raw, 'maxFileBytes');
   const outside = lookup(raw, 'includes.allowOutsideWorkspace');
   const trace = lookup(raw, 'trace.server');
+  const custom = lookup(raw, 'customMergers');
+  const customMergers: Record<string, string> = {};
+  if (custom && typeof custom === 'object' && !Array.isArray(custom)) {
+    for (const [name, file] of Object.entries(custom)) if (typeof file === 'string' && /^[a-z_][a-z0-9_]*$/.test(name)) customMergers[name] = file;
+  }
   return {
+    customMergers,
     cloudInitVersion: typeof version === 'string' && /^22\.4(\.\d+)?$/.test(version.trim()) ? '22.4' : 'current',
     validation: { enable: typeof enable === 'boolean' ? enable : DEFAULT_SETTINGS.validation.enable },
     maxFileBytes: typeof maxFileBytes === 'number' && Number.isFinite(maxFileBytes) && maxFileBytes > 0 ? Math.floor(maxFileBytes) : DEFAULT_SETTINGS.maxFileBytes,
@@ -57,5 +66,5 @@ export function normalizeSettings(raw: unknown): ServerSettings {
 
 /** The settings that change what the analysis of a document finds. */
 export function analysisKey(settings: ServerSettings): string {
-  return `${settings.cloudInitVersion}|${settings.maxFileBytes}`;
+  return `${settings.cloudInitVersion}|${settings.maxFileBytes}|${JSON.stringify(settings.customMergers)}`;
 }
