@@ -195,3 +195,20 @@ describe('preview', () => {
     assert.match(result.text, /\(none\)/);
   });
 });
+
+test('chef mode: role and environment files deep-merge, with provenance into the JSON files', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ccm-chef-'));
+  writeFileSync(path.join(dir, 'base.json'), '{\n  "chef_type": "role",\n  "default_attributes": {"pkgs": [1, 2], "tags": ["a", "2"]}\n}\n');
+  writeFileSync(path.join(dir, 'web.json'), '{\n  "chef_type": "role",\n  "default_attributes": {"pkgs": [3], "tags": ["!merge:2"]}\n}\n');
+  const client = await LspClient.start({ workspaceFolders: [dir] });
+  try {
+    const files = ['base.json', 'web.json'].map((f) => pathToFileURL(path.join(dir, f)).href);
+    const result = (await client.connection.sendRequest(PREVIEW_REQUEST, { mode: 'chef', files })) as PreviewResult;
+    assert.equal(result.body, '---\npkgs:\n- 1\n- 2\n- 3\ntags:\n- a\n...\n');
+    const three = result.lines.find((l) => l.path === 'pkgs[2]');
+    assert.equal(three?.source?.uri, files[1]);
+    assert.equal(three?.source?.line, 2);
+  } finally {
+    await client.stop();
+  }
+});

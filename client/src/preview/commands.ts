@@ -41,11 +41,26 @@ async function previewCommand(clicked?: unknown, selected?: unknown): Promise<vs
     void vscode.window.showInformationMessage('Cloud-Config: there is no cloud-init file to preview here.');
     return undefined;
   }
-  return openPreview(stateFor(uris), { beside: true });
+  return openPreview(await stateFor(uris), { beside: true });
 }
 
-/** A selection made only of cloud.cfg.d drop-ins (and cloud.cfg) previews in confd mode; otherwise the setting decides. */
-function stateFor(uris: vscode.Uri[]): PreviewState {
+/** Chef role and environment files: JSON with default/override attributes and a Chef type. */
+async function isChefFile(uri: vscode.Uri): Promise<boolean> {
+  if (!/\.json$/i.test(uri.path)) return false;
+  try {
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    return /"(default_attributes|override_attributes)"\s*:/.test(text) && /"(chef_type|json_class)"\s*:/.test(text);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A selection made only of cloud.cfg.d drop-ins (and cloud.cfg) previews in confd mode, one made only
+ * of Chef role/environment files in chef mode; otherwise the setting decides.
+ */
+async function stateFor(uris: vscode.Uri[]): Promise<PreviewState> {
+  if ((await Promise.all(uris.map(isChefFile))).every(Boolean)) return { mode: 'chef', files: uris.map(String) };
   const cloudCfg = uris.filter((u) => /\/cloud\.cfg$/.test(u.path));
   const dropIns = uris.filter(isConfDDropIn);
   if (dropIns.length && dropIns.length + cloudCfg.length === uris.length) {
@@ -242,6 +257,7 @@ async function changeModeCommand(previewArg?: unknown, mode?: PreviewMode, boot?
         { label: 'user-data', detail: 'Each file is one user-data blob, merged in order as cloud-init merges user-data.', mode: 'user-data' as const },
         { label: 'confd', detail: 'The files are /etc/cloud/cloud.cfg.d drop-ins, merged in cloud-init\'s order.', mode: 'confd' as const },
         { label: 'boot', detail: 'The files are user-data, laid over vendor-data and system config you pick next.', mode: 'boot' as const },
+        { label: 'chef', detail: 'The files are Chef roles, environments or attribute files, deep-merged in order (later wins).', mode: 'chef' as const },
       ].map((i) => ({ ...i, description: i.mode === state.mode ? '(current)' : undefined })),
       { title: 'Change Preview Mode', placeHolder: 'How should the files be read?' },
     );

@@ -11,8 +11,8 @@ import type { PreviewParams } from '../../../server/src/protocol';
 
 export const PREVIEW_SCHEME = 'cloud-config-merge-preview';
 
-export type PreviewMode = 'user-data' | 'confd' | 'boot';
-export const PREVIEW_MODES: readonly PreviewMode[] = ['user-data', 'confd', 'boot'];
+export type PreviewMode = 'user-data' | 'confd' | 'boot' | 'chef';
+export const PREVIEW_MODES: readonly PreviewMode[] = ['user-data', 'confd', 'boot', 'chef'];
 
 export interface PreviewState {
   mode: PreviewMode;
@@ -30,7 +30,7 @@ export function baseName(uri: string): string {
 
 function title(state: PreviewState): string {
   const n = state.files.length;
-  const what = state.mode === 'confd' ? 'cloud.cfg.d' : state.mode === 'boot' ? 'boot config' : 'user-data';
+  const what = state.mode === 'confd' ? 'cloud.cfg.d' : state.mode === 'boot' ? 'boot config' : state.mode === 'chef' ? 'Chef attributes' : 'user-data';
   const parts = n === 1 ? baseName(state.files[0]) : `${n} parts`;
   const without = state.exclude ? ` without ${baseName(state.files[state.exclude - 1] ?? '?')}` : '';
   // a slash would start a new path segment
