@@ -17,6 +17,7 @@ export const DOCUMENT_SELECTOR: Array<{ scheme: string; language?: string; patte
   { scheme: 'untitled', language: 'yaml' },
   { scheme: 'file', pattern: '**/{user-data,vendor-data,vendor-data2}{,.*}' },
   { scheme: 'file', pattern: '**/*.{mime,mim}' },
+  { scheme: 'file', language: 'json' },
 ];
 
 export function isSystemConfigPath(uri: vscode.Uri): boolean {
@@ -28,9 +29,15 @@ export function looksLikeCloudConfig(firstLine: string, uri: vscode.Uri): boolea
   return HEADER.test(firstLine) || MIME.test(firstLine) || isSystemConfigPath(uri);
 }
 
+/** A Chef role or environment file (JSON with default/override attributes and a Chef type). */
+export function looksLikeChefJson(text: string): boolean {
+  return /"(default_attributes|override_attributes)"\s*:/.test(text) && /"(chef_type|json_class)"\s*:/.test(text);
+}
+
 export function isCloudConfigDocument(doc: vscode.TextDocument): boolean {
   if (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled') return false;
   if (doc.lineCount === 0) return false;
+  if (doc.languageId === 'json') return looksLikeChefJson(doc.getText().slice(0, 8192));
   return looksLikeCloudConfig(doc.lineAt(0).text, doc.uri);
 }
 

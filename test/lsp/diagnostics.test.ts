@@ -280,3 +280,21 @@ describe('diagnostics', () => {
     assert.deepEqual(diagnostics, []);
   });
 });
+
+test('Chef role files: knockouts that cannot work are diagnosed; other JSON gets nothing', async () => {
+  const client = await LspClient.start();
+  try {
+    const text = '{\n  "chef_type": "role",\n  "default_attributes": {\n    "ports": ["!merge:8080"],\n    "web": "!merge:"\n  }\n}\n';
+    const diagnostics = await client.open('file:///work/roles/web.json', text, 'json');
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.severity, text.split('\n')[d.range.start.line].slice(d.range.start.character, d.range.end.character)]),
+      [
+        ['knockout-number', 2, '"!merge:8080"'],
+        ['knockout-in-mapping', 2, '"!merge:"'],
+      ],
+    );
+    assert.deepEqual(await client.open('file:///work/package.json', '{"name": "x", "default_attributes": {}}\n', 'json'), []);
+  } finally {
+    await client.stop();
+  }
+});

@@ -7,7 +7,7 @@
  * Each also takes its choices as arguments, so it can be scripted (and tested).
  */
 import * as vscode from 'vscode';
-import { findCloudConfigFiles, isCloudConfigDocument } from '../documents';
+import { findCloudConfigFiles, isCloudConfigDocument, looksLikeChefJson } from '../documents';
 import { isConfDDropIn, sortConfD, sortInWorkspaceOrder } from '../order';
 import { PREVIEW_MODES, PreviewMode, PreviewState, baseName, fromPreviewUri, isPreviewUri, toPreviewUri } from './uri';
 
@@ -48,8 +48,7 @@ async function previewCommand(clicked?: unknown, selected?: unknown): Promise<vs
 async function isChefFile(uri: vscode.Uri): Promise<boolean> {
   if (!/\.json$/i.test(uri.path)) return false;
   try {
-    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    return /"(default_attributes|override_attributes)"\s*:/.test(text) && /"(chef_type|json_class)"\s*:/.test(text);
+    return looksLikeChefJson(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
   } catch {
     return false;
   }

@@ -18,7 +18,7 @@ import { mergeConfD } from '../engine/system/confd';
 import { mergeMany } from '../engine/system/mergemany';
 import { assembleBoot, BootInputs } from '../engine/system/boot';
 import { readConf } from '../engine/system/readConf';
-import { DEFAULT_LIMITS } from '../engine/limits';
+import { DEFAULT_LIMITS, LimitExceededError } from '../engine/limits';
 import { buildPreview } from '../engine/preview';
 import { MergerFactory } from '../engine/merge/construct';
 import { CustomMergerLoadError, loadCustomMerger } from '../engine/merge/custom';
@@ -126,6 +126,11 @@ export function main(argv: string[] = process.argv.slice(2), io: CliIO = process
       io.stderr(`cloud-config-merge: cloud-init would fail: ${e.pyType}: ${e.message}\n`);
       return 3;
     }
+    if (e instanceof LimitExceededError) {
+      // Over one of our limits (an alias bomb written as JSON, ...): the input is refused, not cloud-init.
+      io.stderr(`cloud-config-merge: ${e.message}\n`);
+      return 2;
+    }
     io.stderr(`cloud-config-merge: internal error: ${(e as Error).message}\n`);
     return 1;
   }
@@ -220,10 +225,13 @@ function userDataMode(o: CliOptions, io: CliIO): number {
   }
   // Warnings are cloud-init's own log lines; notes are ours (e.g. what a preview cannot show).
   for (const m of run.messages) io.stderr(m.level === 'info' ? `note: ${m.message}\n` : `cloud-init ${m.level.toUpperCase()}: ${m.message}\n`);
+  const overLimit = run.fatal?.limit ? `${run.fatal.message}: nothing is merged` : undefined;
   if (o.format === 'report') {
     io.stdout(userDataReport(o.mode, run, o.pretty) + '\n');
-    return run.fatal || run.renderError ? 3 : 0;
+    if (overLimit) io.stderr(`cloud-config-merge: ${overLimit}\n`);
+    return overLimit ? 2 : run.fatal || run.renderError ? 3 : 0;
   }
+  if (overLimit) throw new InputError(overLimit);
   if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
   if (run.renderError) throw new CloudInitFailure(`writing cloud-config.txt raises: ${run.renderError}`);
   if (o.format === 'json') {
@@ -290,7 +298,8 @@ function previewMode(o: CliOptions, io: CliIO): number {
     boot: bootLayers(o),
   });
   io.stdout(model.text);
-  return model.failure ? 3 : 0;
+  if (model.limit) io.stderr(`cloud-config-merge: ${model.failure}\n`);
+  return model.limit ? 2 : model.failure ? 3 : 0;
 }
 
 /** Chef-style deep merge of role, environment or attribute files, in order. */

@@ -65,7 +65,7 @@ export function userDataReport(mode: string, run: UserDataRun, pretty: boolean):
     file: m.blob !== undefined ? run.sources[m.blob]?.name : null,
     part: m.part ?? null,
   }));
-  if (run.fatal) diagnostics.unshift({ severity: 'error', code: 'user-data-failed', message: `${run.fatal.pyType}: ${run.fatal.message}`, file: run.fatal.source !== undefined ? run.sources[run.fatal.source]?.name : null, part: null });
+  if (run.fatal) diagnostics.unshift({ severity: 'error', code: run.fatal.limit ? 'over-limit' : 'user-data-failed', message: `${run.fatal.pyType}: ${run.fatal.message}`, file: run.fatal.source !== undefined ? run.sources[run.fatal.source]?.name : null, part: null });
   if (run.renderError) diagnostics.unshift({ severity: 'error', code: 'cloud-config-txt-not-written', message: `writing cloud-config.txt raises ${run.renderError}: cloud-init writes no file`, file: null, part: null });
   const provenance = run.result === null ? { entries: [], truncated: false } : collectProvenance(run.result, locate);
   return serialize(

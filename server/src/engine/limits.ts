@@ -73,7 +73,9 @@ export class LimitExceededError extends Error {
     readonly limit: keyof Limits,
     readonly value: number,
     what: string,
+    /** A whole message instead of "<what> exceeds the limit ..." (it must name the limit). */
+    message?: string,
   ) {
-    super(`${what} exceeds the limit ${limit} = ${value}`);
+    super(message ?? `${what} exceeds the limit ${limit} = ${value}`);
   }
 }

@@ -68,6 +68,8 @@ export interface PreviewModel {
   parts: PreviewPart[];
   /** cloud-init itself would fail: the body is empty and this says why. */
   failure?: string;
+  /** Set when the failure is one of our limits, not cloud-init (the input is over it). */
+  limit?: keyof Limits;
 }
 
 export const PREVIEW_BODY_MARKER = '# ---- what cloud-init writes ----';
@@ -192,9 +194,13 @@ function userDataPreview(mode: PreviewMode, run: UserDataRun, _version?: CloudIn
   const parts = run.reports.map((r) => describePart(run, r));
   const title = mode === 'handler' ? 'each file fed to the cloud-config part handler' : 'user-data parts merged as cloud-init merges them';
   if (run.fatal || run.renderError) {
-    const failure = run.fatal ? `cloud-init fails before merging anything: ${run.fatal.pyType}: ${run.fatal.message}` : `writing cloud-config.txt fails: ${run.renderError}`;
+    const failure = run.fatal?.limit
+      ? `not merged: the input is over a limit of this tool (${run.fatal.limit}): ${run.fatal.message}`
+      : run.fatal
+        ? `cloud-init fails before merging anything: ${run.fatal.pyType}: ${run.fatal.message}`
+        : `writing cloud-config.txt fails: ${run.renderError}`;
     const header = headerLines(title, parts, [failure]);
-    return { text: header.join('\n') + '\n', body: '', headerLineCount: header.length, entries: [], parts, failure };
+    return { text: header.join('\n') + '\n', body: '', headerLineCount: header.length, entries: [], parts, failure, ...(run.fatal?.limit ? { limit: run.fatal.limit } : {}) };
   }
   const header = headerLines(title, parts, run.messages.filter((m) => m.level !== 'info').map((m) => m.message));
   const locate = userDataLocator(run);

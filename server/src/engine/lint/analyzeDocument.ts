@@ -13,6 +13,7 @@ import { GZIP_TYPES, sniffContentType } from '../userdata/sniff';
 import { MergerFactory } from '../merge/construct';
 import { DEFAULT_LIMITS } from '../limits';
 import { DocumentInfo, DocumentKind, detectDocument } from './documentKind';
+import { knockoutFindingsIn } from '../chef/deepMerge';
 import { Finding } from './findings';
 import { lintListSpec, lintStringSpec, SpecContext, SpecLintResult } from './specLint';
 
@@ -72,6 +73,8 @@ export function analyzeDocument(text: string, path: string, options: AnalyzeOpti
       return { info, ...analyzeCloudConfig(maskJinja(text), 0, 'jinja', options) };
     case 'mime':
       return analyzeMime(text, info, options);
+    case 'chef':
+      return { info, ...analyzeChef(text) };
     default:
       return { info, findings: [], specs: [] };
   }
@@ -290,6 +293,16 @@ function nestedSpecFindings(root: PyDict, base: number, body: string): Finding[]
   };
   visit(root, 0);
   return findings;
+}
+
+/* ------------------------------------------------------------------ Chef */
+
+/** Knockouts that can never do what they seem to (a number, or a key of a mapping). */
+function analyzeChef(text: string): Analyzed {
+  const yaml = loadYaml(text, { maxDepth: DEFAULT_LIMITS.maxDepth });
+  if (!yaml.ok) return { findings: [{ code: 'chef-invalid', severity: 'error', span: yaml.error.span, message: `This file cannot be read: ${yaml.error.message}.` }], specs: [], yaml, yamlBase: 0 };
+  const findings: Finding[] = knockoutFindingsIn(yaml.value).map((k) => ({ code: k.kind, severity: 'warning', span: k.span, message: k.message }));
+  return { findings, specs: [], yaml, yamlBase: 0 };
 }
 
 /* ------------------------------------------------------------------ MIME */

@@ -3,6 +3,7 @@
  * files get nothing from us, so Red Hat's YAML extension keeps them.
  */
 import { pyLStrip } from '../pystr';
+import { looksLikeChefFile } from '../chef/files';
 
 export type DocumentKind =
   | 'cloud-config'
@@ -12,7 +13,8 @@ export type DocumentKind =
   | 'mime'
   | 'include'
   | 'confd'
-  | 'cloud-cfg';
+  | 'cloud-cfg'
+  | 'chef';
 
 export interface DocumentInfo {
   kind: DocumentKind;
@@ -29,6 +31,7 @@ export function detectDocument(text: string, path: string, languageId = 'yaml'):
   const normalized = path.replace(/\\/g, '/');
   if (/(^|\/)cloud\.cfg\.d\/[^/]+\.cfg$/.test(normalized)) return { kind: 'confd' };
   if (/(^|\/)cloud\.cfg$/.test(normalized)) return { kind: 'cloud-cfg' };
+  if (languageId === 'json' || /\.json$/i.test(normalized)) return looksLikeChefFile(text) ? { kind: 'chef' } : null;
   // Everything else must be language yaml: users keep Red Hat's YAML extension beside ours.
   if (languageId !== 'yaml') return null;
   const start = pyLStrip(text).toLowerCase();

@@ -15,7 +15,7 @@ import { MergerFactory } from '../merge/construct';
 import { loadYaml } from '../yaml/load';
 import { IncludeFailure, IncludeResolver } from '../userdata/process';
 import { UserDataRun, runUserData } from '../userdata/run';
-import { Limits } from '../limits';
+import { DEFAULT_LIMITS, LimitExceededError, Limits } from '../limits';
 import { mergeConfD, ConfdResult } from './confd';
 import { mergeMany, MergeManyStep } from './mergemany';
 import { ConfigFile, readConf } from './readConf';
@@ -125,7 +125,9 @@ export function assembleBoot(inputs: BootInputs, options: BootOptions = {}): Boo
   const runOptions = { version: options.version, includes: options.includes, onIncludeFailure: options.onIncludeFailure, instanceData: options.instanceData, trace: options.trace, limits: options.limits, customMergers: options.customMergers };
   if (cfgBool(pre, 'allow_userdata', true)) {
     result.userData = runUserData(inputs.userData, { ...runOptions, launchIndex: options.launchIndex });
-    if (result.userData.fatal) throw new PyError('Exception', result.userData.fatal.message);
+    const fatal = result.userData.fatal;
+    if (fatal?.limit) throw new LimitExceededError(fatal.limit, (runOptions.limits ?? DEFAULT_LIMITS)[fatal.limit], 'user-data', fatal.message);
+    if (fatal) throw new PyError('Exception', fatal.message);
     instance.userData = result.userData.cloudConfigTxt;
   } else {
     result.userDataSkipped = 'allow_userdata is false';
@@ -147,6 +149,7 @@ export function assembleBoot(inputs: BootInputs, options: BootOptions = {}): Boo
     }
     const disabled = vendorCfg.get('disabled_handlers');
     const run = runUserData([file], { ...runOptions, excludedTypes: Array.isArray(disabled) ? disabled.filter((x): x is string => typeof x === 'string') : undefined });
+    if (run.fatal?.limit) throw new LimitExceededError(run.fatal.limit, (runOptions.limits ?? DEFAULT_LIMITS)[run.fatal.limit], key, run.fatal.message);
     if (run.fatal) throw new PyError('Exception', run.fatal.message);
     if (key === 'vendor_data') {
       result.vendor = run;

@@ -13,7 +13,7 @@ import { convertUserDataBlob, decodeUtf8Surrogateescape, encodeUtf8Surrogateesca
 import { HeaderList, setFilename } from './headers';
 import { PartRoute, ProcessingMessage, UserDataPart } from './parts';
 import { ARCHIVE_TYPE, CLOUD_CONFIG_TYPE, GZIP_TYPES, INCLUDE_TYPES, NOT_MULTIPART_TYPE, sniffContentType } from './sniff';
-import { Limits, DEFAULT_LIMITS, PYTHON_RECURSION } from '../limits';
+import { Limits, DEFAULT_LIMITS, LimitExceededError, PYTHON_RECURSION } from '../limits';
 
 /** An input to user-data processing: a file given by the user, or one reached by `#include`. */
 export interface UserDataSource {
@@ -42,8 +42,12 @@ export interface ProcessResult {
   parts: UserDataPart[];
   sources: UserDataSource[];
   messages: ProcessingMessage[];
-  /** Set when cloud-init's processing itself would raise: then no user-data is used at all. */
-  fatal?: { pyType: string; message: string; source?: number; span?: TextSpan };
+  /**
+   * Set when cloud-init's processing itself would raise: then no user-data is used at all.
+   * With `limit`, it is not cloud-init that fails but one of our limits that stopped the
+   * processing (the input is over the limit; what cloud-init does with it is not known).
+   */
+  fatal?: { pyType: string; message: string; source?: number; span?: TextSpan; limit?: keyof Limits };
 }
 
 class FatalUserDataError extends Error {
@@ -52,6 +56,8 @@ class FatalUserDataError extends Error {
     message: string,
     readonly source?: number,
     readonly span?: TextSpan,
+    /** Set when one of our limits stopped the processing, not cloud-init. */
+    readonly limit?: keyof Limits,
   ) {
     super(message);
   }
@@ -79,7 +85,10 @@ export function processUserData(inputs: Array<{ name: string; bytes: Uint8Array 
     sources.forEach((_, i) => processor.processSource(i, [], 0));
   } catch (e) {
     if (e instanceof FatalUserDataError) {
-      return { parts: [], sources, messages: processor.messages, fatal: { pyType: e.pyType, message: e.message, source: e.source, span: e.span } };
+      return { parts: [], sources, messages: processor.messages, fatal: { pyType: e.pyType, message: e.message, source: e.source, span: e.span, limit: e.limit } };
+    }
+    if (e instanceof LimitExceededError) {
+      return { parts: [], sources, messages: processor.messages, fatal: { pyType: 'LimitError', message: e.message, limit: e.limit } };
     }
     throw e;
   }
@@ -103,8 +112,10 @@ class UserDataProcessor {
     const converted = convertUserDataBlob(blob, { maxBytes: this.limits.maxDecompressedBytes });
     if (converted.error) {
       // convert_string raising (e.g. a MIME blob that is not UTF-8) aborts all processing.
-      const limit = converted.errorType === 'GzipCapExceeded' ? ' (limit maxDecompressedBytes)' : '';
-      throw new FatalUserDataError(converted.errorType ?? 'Exception', (converted.errorMessage ?? converted.error) + limit, source);
+      if (converted.errorType === 'GzipCapExceeded') {
+        throw new FatalUserDataError('LimitError', `${converted.errorMessage ?? converted.error} (limit maxDecompressedBytes = ${this.limits.maxDecompressedBytes})`, source, undefined, 'maxDecompressedBytes');
+      }
+      throw new FatalUserDataError(converted.errorType ?? 'Exception', converted.errorMessage ?? converted.error, source);
     }
     const baseRoute: PartRoute[] = [...route, ...(converted.gzipped ? [{ via: 'gzip' as const }] : [])];
     converted.leaves.forEach((leaf, index) => {
@@ -133,6 +144,9 @@ class UserDataProcessor {
     let wasCompressed = false;
     if (declared && GZIP_TYPES.has(declared)) {
       const result = gunzipPart(toBytes(payload), { maxBytes: this.limits.maxDecompressedBytes });
+      if (!result.ok && result.capExceeded) {
+        throw new FatalUserDataError('LimitError', `a part of type ${declared} decompresses to more than ${this.limits.maxDecompressedBytes} bytes (limit maxDecompressedBytes)`, part.source, part.span, 'maxDecompressedBytes');
+      }
       if (!result.ok) {
         const length = payload === null ? 0 : typeof payload === 'string' ? payload.length : payload.length;
         this.userDataFailure(`Failed decompressing payload from ${declared} of length ${length} due to: ${result.message}`, part, 'gzip-failed');
@@ -179,7 +193,7 @@ class UserDataProcessor {
   /** `_attach_part`: name it `part-NNN` if it has no file name, note its launch index. */
   private attach(part: PendingPart): void {
     if (this.parts.length >= this.limits.maxParts) {
-      throw new FatalUserDataError('LimitError', `more than ${this.limits.maxParts} user-data parts (limit maxParts)`, part.source);
+      throw new FatalUserDataError('LimitError', `more than ${this.limits.maxParts} user-data parts (limit maxParts = ${this.limits.maxParts})`, part.source, undefined, 'maxParts');
     }
     const number = this.parts.length + 1;
     let filename = part.filename;
@@ -232,13 +246,31 @@ class UserDataProcessor {
         name = answer.name;
         if (once) this.includeOnceCache.set(url, bytes);
       }
+      const chain = this.includeChain(part.source);
+      const again = chain.findIndex((c) => c.name === name || c.url === url);
+      if (again >= 0) {
+        // cloud-init includes the same content again and again, until Python's recursion limit.
+        const loop = [...chain.slice(again).map((c) => c.name), name].join(' -> ');
+        throw new FatalUserDataError('RecursionError', `maximum recursion depth exceeded (an #include loop: ${loop})`, part.source, part.span);
+      }
       if (depth + 1 > this.limits.maxIncludeDepth) {
-        // cloud-init recurses without a bound and dies with RecursionError.
-        throw new FatalUserDataError('RecursionError', `#include nesting deeper than ${this.limits.maxIncludeDepth} (an include loop?) at ${url}`, part.source, part.span);
+        // Not a loop: cloud-init would go on (until about 490 levels, where Python's recursion limit stops it).
+        throw new FatalUserDataError('LimitError', `#include nesting deeper than ${this.limits.maxIncludeDepth} at ${url} (limit maxIncludeDepth = ${this.limits.maxIncludeDepth})`, part.source, part.span, 'maxIncludeDepth');
       }
       this.sources.push({ name, bytes, includedBy: { source: part.source, url } });
       this.processSource(this.sources.length - 1, [...part.route, { via: 'include', url, once }], depth + 1);
     }
+  }
+
+  /** The sources that included this one (name, and the URL that reached it), outermost first, itself last. */
+  private includeChain(source: number): Array<{ name: string; url?: string }> {
+    const chain: Array<{ name: string; url?: string }> = [];
+    for (let s: number | undefined = source, guard = 0; s !== undefined && guard <= this.sources.length; guard++) {
+      const src: UserDataSource = this.sources[s];
+      chain.unshift({ name: src.name, url: src.includedBy?.url });
+      s = src.includedBy?.source;
+    }
+    return chain;
   }
 
   /** `_explode_archive`: a YAML list of entries, attached as they are (no sniffing of declared types, no includes). */

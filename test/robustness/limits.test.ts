@@ -1,0 +1,96 @@
+// Hitting one of our limits (DEFAULT_LIMITS) is an over-limit input, named in the message, exit
+// code 2; it is never passed off as cloud-init failing (exit 3) and never a crash (exit 1).
+// An #include loop is different: cloud-init itself recurses until RecursionError (exit 3).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { DEFAULT_LIMITS, Limits } from '../../server/src/engine/limits';
+import { runUserData } from '../../server/src/engine/userdata/run';
+import { buildPreview } from '../../server/src/engine/preview';
+import { assembleBoot } from '../../server/src/engine/system/boot';
+import { main } from '../../server/src/cli/main';
+import { fileIncludeResolver } from '../../server/src/cli/includes';
+import { readInput } from '../../server/src/cli/main';
+import { billionLaughs, gzipBomb, mime } from './corpus';
+import { tempDir } from './harness';
+
+const small: Limits = { ...DEFAULT_LIMITS, maxParts: 5, maxDecompressedBytes: 1000, maxIncludeDepth: 3 };
+const blob = (text: string | Uint8Array) => [{ name: 'ud', bytes: typeof text === 'string' ? Buffer.from(text) : text }];
+
+function cli(argv: string[]): { code: number; out: string; err: string } {
+  let out = '';
+  let err = '';
+  const code = main(argv, { stdout: (t) => (out += t), stderr: (t) => (err += t) });
+  return { code, out, err };
+}
+
+describe('over a limit: reported as such, naming the limit', () => {
+  test('maxParts', () => {
+    const run = runUserData(blob(mime(Array.from({ length: 6 }, (_, i) => ({ body: `#cloud-config\nk${i}: 1` })))), { limits: small });
+    assert.equal(run.fatal?.limit, 'maxParts');
+    assert.match(run.fatal!.message, /more than 5 user-data parts \(limit maxParts = 5\)/);
+    const preview = buildPreview('user-data', blob(mime(Array.from({ length: 6 }, (_, i) => ({ body: `#cloud-config\nk${i}: 1` })))), { limits: small });
+    assert.equal(preview.limit, 'maxParts');
+    assert.match(preview.failure ?? '', /over a limit of this tool \(maxParts\)/);
+  });
+
+  test('maxDecompressedBytes: a gzip blob and a gzip part', () => {
+    const whole = runUserData(blob(gzipBomb(5000)), { limits: small });
+    assert.equal(whole.fatal?.limit, 'maxDecompressedBytes');
+    assert.match(whole.fatal!.message, /limit maxDecompressedBytes = 1000/);
+    const part = runUserData(blob(mime([{ headers: 'Content-Type: application/gzip\nContent-Transfer-Encoding: base64', body: Buffer.from(gzipBomb(5000)).toString('base64') }])), { limits: small, onIncludeFailure: 'skip' });
+    assert.equal(part.fatal?.limit, 'maxDecompressedBytes', 'even where a failed part would only be a warning');
+  });
+
+  test('maxIncludeDepth: a long chain is over our limit; a loop is cloud-init recursing forever', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      for (let i = 0; i < 5; i++) writeFileSync(path.join(dir, `c${i}.txt`), `#include\n${dir}/c${i + 1}.txt\n`);
+      writeFileSync(path.join(dir, 'c5.txt'), '#cloud-config\na: 1\n');
+      writeFileSync(path.join(dir, 'a.txt'), `#include\n${dir}/b.txt\n`);
+      writeFileSync(path.join(dir, 'b.txt'), `#include file://${dir}/a.txt\n`);
+      const includes = fileIncludeResolver([], readInput);
+      const chain = runUserData(blob(`#include\n${dir}/c0.txt\n`), { limits: small, includes });
+      assert.equal(chain.fatal?.limit, 'maxIncludeDepth');
+      assert.match(chain.fatal!.message, /limit maxIncludeDepth = 3/);
+      const fine = runUserData(blob(`#include\n${dir}/c3.txt\n`), { limits: small, includes });
+      assert.equal(fine.fatal, undefined);
+      const loop = runUserData(blob(`#include\n${dir}/a.txt\n`), { includes });
+      assert.equal(loop.fatal?.pyType, 'RecursionError');
+      assert.equal(loop.fatal?.limit, undefined);
+      assert.match(loop.fatal!.message, /an #include loop: .*a\.txt -> .*b\.txt -> .*a\.txt/);
+      const self = runUserData(blob(`#include-once ${dir}/a.txt\n`), { includes });
+      assert.equal(self.fatal?.pyType, 'RecursionError');
+    } finally {
+      cleanup();
+    }
+  });
+
+  test('boot mode: a limit in user-data or vendor-data is a LimitExceededError (exit 2), not cloud-init failing', () => {
+    assert.throws(() => assembleBoot({ userData: blob(gzipBomb(5000)) }, { limits: small }), /limit maxDecompressedBytes/);
+  });
+
+  test('the CLI: exit 2 with the limit named, in every format; nothing on stdout but the report', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const bomb = path.join(dir, 'bomb.gz');
+      writeFileSync(bomb, gzipBomb(DEFAULT_LIMITS.maxDecompressedBytes + 1000));
+      for (const format of ['yaml', 'json', 'report', 'preview']) {
+        const r = cli(['--format', format, bomb]);
+        assert.equal(r.code, 2, `${format}: ${r.err}`);
+        assert.match(r.err, /maxDecompressedBytes/);
+        if (format === 'yaml' || format === 'json') assert.equal(r.out, '');
+      }
+      const laughs = path.join(dir, 'laughs.yaml');
+      writeFileSync(laughs, '#cloud-config\n' + billionLaughs(10));
+      assert.equal(cli([laughs]).code, 0, 'YAML output keeps the aliases, as cloud-init writes them');
+      const json = cli(['--format', 'json', laughs]);
+      assert.equal(json.code, 2);
+      assert.match(json.err, /exceeds the limit maxExpandedNodes = 5000000/);
+      assert.doesNotMatch(json.err, /internal error/);
+    } finally {
+      cleanup();
+    }
+  });
+});
