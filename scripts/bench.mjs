@@ -528,11 +528,11 @@ async function benchLanguageServers() {
         server.sizes.push(size);
         const s = await startServer(config, [docDir]);
         try {
-          // A new URI for every open: yaml-language-server caches parses by URI and version.
-          let uri = d.uri;
+          // Reopened with a new version each time: yaml-language-server caches a parse per URI and
+          // version (and keeps it after didClose), so the same version would be a cache hit.
+          const uri = d.uri;
           for (let i = 0; i < CONFIG.lspRepeats; i++) {
-            uri = d.uri.replace(/\.yaml$/, `-${config.id}-${i}.yaml`);
-            const o = await s.open(uri, d.text, 1);
+            const o = await s.open(uri, d.text, i + 1);
             size.open.push(o.ms);
             size.openDiagnostics = o.diagnostics;
             if (i < CONFIG.lspRepeats - 1) await s.close(uri);
@@ -866,7 +866,7 @@ function attribution(row) {
   const top = sites.filter((s) => !s.nested);
   const accounted = top.reduce((a, s) => a + s.ms, 0);
   const share = top.map((s) => {
-    const inner = sites.filter((n) => n.nested && /merg/i.test(s.site)).map((n) => `, ${n.site} ${fmtMs(n.ms)}`).join('');
+    const inner = sites.filter((n) => n.nested && /^merging/.test(s.site)).map((n) => `, ${n.site} ${fmtMs(n.ms)}`).join('');
     return `${s.site} ${fmtMs(s.ms)} (${pct(s.ms)}${inner})`;
   });
   share.push(`the rest (reading and sniffing the parts, the handler, garbage collection) ${fmtMs(total - accounted)} (${pct(total - accounted)})`);
@@ -1053,7 +1053,7 @@ function markdown(results) {
     '- **K keys** = mapping keys plus sequence items in a part, at any depth (the lines of a block scalar are not counted). M×K runs from 10×100 (≈ 40 KB of YAML) to 1,000×1,000 (≈ 40 MB).',
     '- Engine: (a) `loadYaml` on every part, keeping the results (the floor: the merge needs every part\'s values; the engine keeps each part\'s parse for provenance); (a\') the same, dropping each result at once (young-generation garbage only: a lower bound); (b) `runUserData` on the same bytes (MIME sniffing, launch-index, the cloud-config handler\'s parse and merge of every part, the cloud-config.txt render). Timed interleaved in one process (order rotated each round; no forced `gc()`, which slows the following run several-fold) after warm-up runs; the ratio is taken per round, then the median. 1,000×1,000 is measured once, cold, (a) and (b) each in its own process. Peak memory: a fresh process per operation, `process.resourceUsage().maxRSS`, next to a process that only reads the inputs.',
     '- cloud-init: the same files through Debian\'s cloud-init via the oracle (`/usr/bin/python3 oracle.py --raw`, the interpreter it re-execs into anyway), against `node bin/cloud-config-merge.js`; their outputs are compared byte for byte. In-process: one Python process imports cloud-init once and times `mode_userdata` (user-data processing, handler merges, the cloud-config.txt dump), against (b) above.',
-    '- Language servers: a fresh server per document size; didOpen → the first publishDiagnostics of that version, repeated under a new URI each time (closing in between; yaml-language-server caches parses by URI and version); an edit (one character appended to a list item, keeping the YAML valid) → the diagnostics of the new version; hover and completion at deterministic positions, a quarter of them inside the `merge_how` block; peak RSS = VmHWM from /proc/<pid>/status at the end. yaml-language-server runs with `yaml.validate: true`, `yaml.schemaStore.enable: false` (no network), `yaml.schemas: {}`, and once with scripts/bench/cloud-config.schema.json associated to `*.yaml`.',
+    '- Language servers: a fresh server per document size; didOpen → the first publishDiagnostics of that version, repeated with a new version each time (closing in between; yaml-language-server caches a parse per URI and version); an edit (one character appended to a list item, keeping the YAML valid) → the diagnostics of the new version; hover and completion at deterministic positions, a quarter of them inside the `merge_how` block; peak RSS = VmHWM from /proc/<pid>/status at the end. yaml-language-server runs with `yaml.validate: true`, `yaml.schemaStore.enable: false` (no network), `yaml.schemas: {}`, and once with scripts/bench/cloud-config.schema.json associated to `*.yaml`.',
     '- Medians throughout; p95 = nearest rank. Growth exponents are least-squares slopes of log(time) on log(size): 1 is linear, 2 quadratic.',
     '',
   );

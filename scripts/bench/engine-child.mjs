@@ -68,8 +68,9 @@ function run(inputs) {
  */
 function instrument(preview = false) {
   const sites = new Map();
-  let topDepth = 0;
-  const wrap = (obj, key, label, nested = false) => {
+  let activeTop = null;
+  // nested: the label of the top-level site this one is part of (timed only inside it)
+  const wrap = (obj, key, label, nested = null) => {
     const orig = obj[key];
     if (typeof orig !== 'function') return;
     let ownDepth = 0;
@@ -78,17 +79,17 @@ function instrument(preview = false) {
       enumerable: true,
       writable: true,
       value: function (...args) {
-        if (ownDepth > 0 || (!nested && topDepth > 0)) return orig.apply(this, args);
+        if (ownDepth > 0 || (nested ? activeTop !== nested : activeTop !== null)) return orig.apply(this, args);
         const site = label ?? callerOf(new Error().stack);
         ownDepth++;
-        if (!nested) topDepth++;
+        if (!nested) activeTop = site;
         const t0 = performance.now();
         try {
           return orig.apply(this, args);
         } finally {
           ownDepth--;
-          if (!nested) topDepth--;
-          const e = sites.get(site) ?? { calls: 0, ms: 0, nested };
+          if (!nested) activeTop = null;
+          const e = sites.get(site) ?? { calls: 0, ms: 0, nested: Boolean(nested) };
           e.calls++;
           e.ms += performance.now() - t0;
           sites.set(site, e);
@@ -100,8 +101,9 @@ function instrument(preview = false) {
   const { PyDict } = require(path.join(ROOT, 'server/out/engine/values.js'));
   wrap(loadModule, 'loadYaml');
   wrap(dumpModule, 'dumpPyYaml', 'dumpPyYaml (server/out/engine/yaml/dump.js)');
-  wrap(RootMerger.prototype, 'merge', 'merging: RootMerger.merge (server/out/engine/merge/root.js)');
-  wrap(PyDict.prototype, 'copy', 'of which PyDict.copy (server/out/engine/values.js)', true);
+  const MERGING = 'merging: RootMerger.merge (server/out/engine/merge/root.js)';
+  wrap(RootMerger.prototype, 'merge', MERGING);
+  wrap(PyDict.prototype, 'copy', 'of which PyDict.copy (server/out/engine/values.js)', MERGING);
   if (preview) {
     const provenance = require(path.join(ROOT, 'server/out/engine/provenance.js'));
     wrap(dumpModule, 'dumpPyYamlWithLines', 'dumpPyYamlWithLines (server/out/engine/yaml/dump.js)');
@@ -173,7 +175,7 @@ if (mode === 'time') {
   out.wall = (performance.now() - t0) / n;
   const c = process.cpuUsage(c0);
   out.cpu = (c.user + c.system) / 1000 / n;
-  if (sites) out.sites = [...sites].map(([site, e]) => ({ site, calls: e.calls / n, ms: e.ms / n }));
+  if (sites) out.sites = [...sites].map(([site, e]) => ({ site, calls: e.calls / n, ms: e.ms / n, nested: e.nested }));
   out.runs = n;
   out.maxRSS = process.resourceUsage().maxRSS * 1024;
   out.heapUsed = process.memoryUsage().heapUsed;
