@@ -202,7 +202,8 @@ function userDataPreview(mode: PreviewMode, run: UserDataRun, _version?: CloudIn
     const header = headerLines(title, parts, [failure]);
     return { text: header.join('\n') + '\n', body: '', headerLineCount: header.length, entries: [], parts, failure, ...(run.fatal?.limit ? { limit: run.fatal.limit } : {}) };
   }
-  const header = headerLines(title, parts, run.messages.filter((m) => m.level !== 'info').map((m) => m.message));
+  // Notes of ours are left out, except those that say where content is lost without a trace.
+  const header = headerLines(title, parts, run.messages.filter((m) => m.level !== 'info' || m.code === 'mime-unsplittable').map((m) => m.message));
   const locate = userDataLocator(run);
   const body = run.cloudConfigTxt;
   const prefix = body.slice(0, Math.max(0, body.indexOf('---')));

@@ -117,6 +117,18 @@ class UserDataProcessor {
       }
       throw new FatalUserDataError(converted.errorType ?? 'Exception', converted.errorMessage ?? converted.error, source);
     }
+    for (const c of converted.containers) {
+      // cloud-init walks past a multipart it could not split, without a word: its content is lost.
+      if (c.isMultipart || !c.body || !pyStrip(c.body)) continue;
+      const why = c.defects.length ? ` (${c.defects.join(', ')})` : '';
+      this.messages.push({
+        level: 'info',
+        message: `a ${c.contentType} part has no usable boundary${why}: cloud-init cannot split it and silently drops everything in it (${c.body.length} characters)`,
+        blob: source,
+        span: converted.gzipped ? undefined : c.span,
+        code: 'mime-unsplittable',
+      });
+    }
     const baseRoute: PartRoute[] = [...route, ...(converted.gzipped ? [{ via: 'gzip' as const }] : [])];
     converted.leaves.forEach((leaf, index) => {
       const leafRoute: PartRoute[] = converted.kind === 'mime' ? [...baseRoute, { via: 'mime', leaf: index }] : [...baseRoute, { via: 'blob' }];
