@@ -6,7 +6,11 @@
 import { IncludeResolver } from '../engine/userdata/process';
 import { pyLStrip } from '../engine/pystr';
 
-export function fileIncludeResolver(map: Array<{ url: string; file: string }>, read: (path: string) => Uint8Array): IncludeResolver {
+/**
+ * @param read reads the files of `--include-map` (named by the user)
+ * @param readLocal reads paths that come from the user-data itself (default `read`)
+ */
+export function fileIncludeResolver(map: Array<{ url: string; file: string }>, read: (path: string) => Uint8Array, readLocal: (path: string) => Uint8Array = read): IncludeResolver {
   const mapped = new Map(map.map((m) => [m.url, m.file]));
   return {
     read(url) {
@@ -18,7 +22,7 @@ export function fileIncludeResolver(map: Array<{ url: string; file: string }>, r
       if (target.toLowerCase().startsWith('file://')) {
         const path = target.slice('file://'.length);
         try {
-          return { ok: true, bytes: read(path), name: path };
+          return { ok: true, bytes: readLocal(path), name: path };
         } catch (e) {
           return { ok: false, message: `[Errno 2] ${(e as Error).message} for url: ${target}` };
         }

@@ -3,7 +3,7 @@
  * pipelines and for testing against the real cloud-init.
  * Exit codes: 0 ok; 2 bad usage or unreadable input; 3 cloud-init itself would fail.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, resolve as resolvePath } from 'node:path';
 import { PyDict, PyValue } from '../engine/values';
 import { PyError } from '../engine/pyerrors';
@@ -45,21 +45,51 @@ export class InputError extends Error {}
 /** cloud-init itself would raise: exit code 3. */
 class CloudInitFailure extends Error {}
 
-export function readInput(path: string): Uint8Array {
-  let size: number;
+/**
+ * Reads an input file, never more than maxFileBytes: the size of a regular
+ * file is checked before reading; a pipe or device the user named (`<(...)`,
+ * /dev/stdin) is read up to the limit. With `regularOnly` (paths that come
+ * from user-data, such as `#include /dev/zero`), anything but a regular file
+ * is refused.
+ */
+export function readInput(path: string, options: { regularOnly?: boolean } = {}): Uint8Array {
+  const max = DEFAULT_LIMITS.maxFileBytes;
+  let regular: boolean;
   try {
     const stat = statSync(path);
     if (stat.isDirectory()) throw new InputError(`${path}: is a directory`);
-    size = stat.size;
+    regular = stat.isFile();
+    if (!regular && options.regularOnly) throw new InputError(`${path}: not a regular file (a device, pipe or socket): not read`);
+    if (regular && stat.size > max) throw new InputError(`${path}: ${stat.size} bytes exceeds the limit maxFileBytes = ${max}`);
   } catch (e) {
     if (e instanceof InputError) throw e;
     throw new InputError(`${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }
-  if (size > DEFAULT_LIMITS.maxFileBytes) throw new InputError(`${path}: ${size} bytes exceeds the limit maxFileBytes = ${DEFAULT_LIMITS.maxFileBytes}`);
   try {
-    return readFileSync(path);
+    return regular ? readFileSync(path) : readCapped(path, max);
   } catch (e) {
+    if (e instanceof InputError) throw e;
     throw new InputError(`${path}: ${(e as Error).message}`);
+  }
+}
+
+/** Reads a stream-like file up to `max` bytes; more is an error naming the limit. */
+function readCapped(path: string, max: number): Uint8Array {
+  const fd = openSync(path, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, max + 1 - total));
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      chunks.push(chunk.subarray(0, n));
+      total += n;
+      if (total > max) throw new InputError(`${path}: more than ${max} bytes: exceeds the limit maxFileBytes = ${max}`);
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -92,7 +122,21 @@ function readValueFile(path: string): PyValue {
   return loaded.value;
 }
 
+/** `cloud-config-merge ... | head`: a closed stdout ends the output quietly, not with an EPIPE stack trace. */
+let pipeGuard = false;
+function guardClosedPipes(): void {
+  if (pipeGuard) return;
+  pipeGuard = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
+}
+
 export function main(argv: string[] = process.argv.slice(2), io: CliIO = processIO): number {
+  if (io === processIO) guardClosedPipes();
   let options: CliOptions;
   try {
     options = parseArgs(argv);
@@ -206,7 +250,7 @@ function runOptions(o: CliOptions, io?: CliIO) {
   return {
     customMergers: customMergers(o, io),
     version: o.version,
-    includes: fileIncludeResolver(o.includeMap, readInput),
+    includes: fileIncludeResolver(o.includeMap, readInput, (path) => readInput(path, { regularOnly: true })),
     onIncludeFailure: o.includeMissing,
     instanceData: o.instanceData !== undefined ? readJsonFile(o.instanceData) : undefined,
     launchIndex: o.launchIndex,
