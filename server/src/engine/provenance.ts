@@ -38,13 +38,19 @@ export type Locator = (origin: Origin, which: 'value' | 'key') => SourceLocation
 /** A locator over plain texts: origin.source indexes `files`, offsets are `base[source] + offset`. */
 export function textLocator(files: Array<{ name: string; text: string; base?: number; note?: string } | null>): Locator {
   const indexes = new Map<number, LineIndex>();
+  // Parts of one MIME blob share its text: index it once, not once per part (5,000 parts of a 100 KB blob).
+  const byText = new Map<string, LineIndex>();
   return (origin, which) => {
     const file = files[origin.source];
     if (!file) return null;
     const span = which === 'key' ? origin.key : origin.value;
     if (!span) return null;
     let index = indexes.get(origin.source);
-    if (!index) indexes.set(origin.source, (index = new LineIndex(file.text)));
+    if (!index) {
+      index = byText.get(file.text) ?? new LineIndex(file.text);
+      byText.set(file.text, index);
+      indexes.set(origin.source, index);
+    }
     const base = file.base ?? 0;
     const start = index.position(base + span.start);
     const end = index.position(base + span.end);

@@ -207,7 +207,8 @@ export class PyDict {
   /** Python's `dict(d)`: a shallow copy (origins copied too). */
   copy(): PyDict {
     const d = new PyDict();
-    for (const e of this.entries_.values()) d.set(e.key, e.value, e.origin);
+    // Same identities: no need to recompute them (merging N parts copies the accumulated mapping N times).
+    for (const [id, e] of this.entries_) d.entries_.set(id, { key: e.key, value: e.value, origin: e.origin });
     return d;
   }
 }
