@@ -69,3 +69,17 @@ export function comparePyStr(a: string, b: string): number {
     if (cx !== cy) return cx - cy;
   }
 }
+
+/** Python `s.split(sep, maxsplit)` for a non-empty separator. */
+export function pySplitMax(s: string, sep: string, maxsplit: number): string[] {
+  const out: string[] = [];
+  let pos = 0;
+  while (out.length < maxsplit) {
+    const i = s.indexOf(sep, pos);
+    if (i < 0) break;
+    out.push(s.slice(pos, i));
+    pos = i + sep.length;
+  }
+  out.push(s.slice(pos));
+  return out;
+}

@@ -101,6 +101,7 @@
  */
 
 import { pyFloatRepr, pyStrRepr } from '../pyrepr';
+import { pySplitMax } from '../pystr';
 
 // ---------------------------------------------------------------------------
 // Public API types
@@ -618,16 +619,7 @@ function pySplit(s: string, sep: string | null, maxsplit: number): string[] {
     return out;
   }
   if (sep === '') throw new PyError('ValueError', 'empty separator');
-  const out: string[] = [];
-  let pos = 0;
-  while (out.length < maxsplit) {
-    const i = s.indexOf(sep, pos);
-    if (i < 0) break;
-    out.push(s.slice(pos, i));
-    pos = i + sep.length;
-  }
-  out.push(s.slice(pos));
-  return out;
+  return pySplitMax(s, sep, maxsplit);
 }
 
 function pyRsplit(s: string, sep: string | null, maxsplit: number): string[] {

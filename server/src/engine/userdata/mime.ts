@@ -69,7 +69,7 @@
  */
 import * as zlib from 'node:zlib';
 import { PyError } from '../pyerrors';
-import { pyStrip, pyRStrip as pyRstrip } from '../pystr';
+import { pySplitMax, pyStrip, pyRStrip as pyRstrip } from '../pystr';
 import { pyBytesRepr } from '../pyrepr';
 
 // ---------------------------------------------------------------------------
@@ -800,7 +800,7 @@ function decodeParams(params: [string, string][]): [string, ParamValue][] {
     }
     const value = pyQuote(joined);
     if (extended) {
-      const parts = splitMax(value, "'", 2);
+      const parts = pySplitMax(value, "'", 2);
       if (parts.length <= 2) out.push([name, { charset: null, language: null, text: '"' + value + '"' }]);
       else out.push([name, { charset: parts[0], language: parts[1], text: '"' + parts[2] + '"' }]);
     } else out.push([name, '"' + value + '"']);
@@ -808,19 +808,6 @@ function decodeParams(params: [string, string][]): [string, ParamValue][] {
   return out;
 }
 
-/** str.split(sep, maxsplit). */
-function splitMax(s: string, sep: string, max: number): string[] {
-  const out: string[] = [];
-  let pos = 0;
-  while (out.length < max) {
-    const i = s.indexOf(sep, pos);
-    if (i < 0) break;
-    out.push(s.slice(pos, i));
-    pos = i + sep.length;
-  }
-  out.push(s.slice(pos));
-  return out;
-}
 
 /** Message._get_params_preserve for a header value. */
 function paramsPreserve(value: string): [string, ParamValue][] {
