@@ -69,6 +69,12 @@ describe('over a limit: reported as such, naming the limit', () => {
 
   test('boot mode: a limit in user-data or vendor-data is a LimitExceededError (exit 2), not cloud-init failing', () => {
     assert.throws(() => assembleBoot({ userData: blob(gzipBomb(5000)) }, { limits: small }), /limit maxDecompressedBytes/);
+    // The preview says so instead of throwing (the language server only expects cloud-init's own errors).
+    const preview = buildPreview('boot', blob(gzipBomb(5000)), { limits: small });
+    assert.equal(preview.limit, 'maxDecompressedBytes');
+    assert.match(preview.text, /over a limit of this tool \(maxDecompressedBytes\)/);
+    const vendor = buildPreview('boot', blob('#cloud-config\na: 1\n'), { limits: small, boot: { vendor: { name: 'vendor', bytes: gzipBomb(5000) } } });
+    assert.equal(vendor.limit, 'maxDecompressedBytes');
   });
 
   test('the CLI: exit 2 with the limit named, in every format; nothing on stdout but the report', () => {

@@ -19,7 +19,7 @@ import { assembleBoot, BootInputs } from './system/boot';
 import { MergerFactory } from './merge/construct';
 import { chefMergeFiles } from './chef/deepMerge';
 import { loadChefFiles } from './chef/files';
-import { Limits } from './limits';
+import { LimitExceededError, Limits } from './limits';
 
 export type PreviewMode = 'user-data' | 'handler' | 'confd' | 'boot' | 'chef';
 
@@ -91,6 +91,18 @@ function shortRepr(value: PyValue): string {
 }
 
 export function buildPreview(mode: PreviewMode, files: PreviewFile[], options: PreviewOptions = {}): PreviewModel {
+  try {
+    return buildPreviewModel(mode, files, options);
+  } catch (e) {
+    if (!(e instanceof LimitExceededError)) throw e;
+    // Over one of our limits (boot mode's user-data or vendor-data, ...): said in the preview, never thrown at the caller.
+    const failure = `not merged: the input is over a limit of this tool (${e.limit}): ${e.message}`;
+    const header = headerLines(`${mode} mode`, [], [failure]);
+    return { text: header.join('\n') + '\n', body: '', headerLineCount: header.length, entries: [], parts: [], failure, limit: e.limit };
+  }
+}
+
+function buildPreviewModel(mode: PreviewMode, files: PreviewFile[], options: PreviewOptions): PreviewModel {
   const runOptions = { ...options, trace: true };
   if (mode === 'user-data' || mode === 'handler') {
     const run = mode === 'handler' ? runHandlerParts(files, runOptions) : runUserData(files, runOptions);
