@@ -59,7 +59,8 @@ export class Server implements vscode.Disposable {
     const lc = await import('vscode-languageclient/node');
     const module = this.context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
-      run: { module, transport: lc.TransportKind.ipc },
+      // A smaller young generation keeps the server's peak memory down on big files at no measurable cost.
+      run: { module, transport: lc.TransportKind.ipc, options: { execArgv: ['--max-semi-space-size=4'] } },
       debug: { module, transport: lc.TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
     };
     const clientOptions: LanguageClientOptions = {

@@ -90,7 +90,7 @@
  *    mark is the anchored node itself.
  */
 
-import { parseAllDocuments, type Document } from 'yaml';
+import type { Document } from 'yaml';
 import { pyFloatRepr, pyStrRepr } from '../pyrepr';
 import {
   keyIdentity,
@@ -2911,6 +2911,8 @@ export function loadYaml(text: string, options: YamlLoadOptions = {}): YamlLoadR
   const lazyDocuments = {
     get documents(): Document.Parsed[] {
       if (documents === undefined) {
+        // Loaded on first use: the yaml package costs ~70 ms of start-up and most callers never need it.
+        const { parseAllDocuments } = require('yaml') as typeof import('yaml');
         const docs = parseAllDocuments(text, YAML_DOCUMENT_OPTIONS);
         documents = Array.isArray(docs) ? (docs as Document.Parsed[]) : [];
       }
