@@ -12,9 +12,14 @@ import { ConfigFile } from '../engine/system/readConf';
 import { ChefMergeFilesResult } from '../engine/chef/deepMerge';
 import { LoadedChefFiles } from '../engine/chef/files';
 
-/** JSON for a loaded value, as the oracle would print it. */
+/**
+ * JSON for a loaded value, as the oracle would print it. Python's JSON has NaN and Infinity,
+ * which JSON.parse refuses: the canonical text is kept as it is and put in place by serialize().
+ */
+const rawJson: string[] = [];
 function json(value: PyValue): unknown {
-  return JSON.parse(toCanonicalJson(value).text);
+  rawJson.push(toCanonicalJson(value).text);
+  return `__RAW_JSON_${rawJson.length - 1}__`;
 }
 
 function display(location: SourceLocation | null | undefined) {
@@ -23,10 +28,14 @@ function display(location: SourceLocation | null | undefined) {
 }
 
 function serialize(report: Record<string, unknown>, result: PyValue | null, pretty: boolean): string {
-  const resultText = toCanonicalJson(result, { pretty }).text;
-  const placeholder = '"__RESULT_PLACEHOLDER__"';
-  const text = JSON.stringify({ ...report, result: '__RESULT_PLACEHOLDER__' }, null, pretty ? 2 : undefined);
-  return text.replace(placeholder, () => resultText);
+  try {
+    const resultText = toCanonicalJson(result, { pretty }).text;
+    const placeholder = '"__RESULT_PLACEHOLDER__"';
+    const text = JSON.stringify({ ...report, result: '__RESULT_PLACEHOLDER__' }, null, pretty ? 2 : undefined);
+    return text.replace(/"__RAW_JSON_(\d+)__"/g, (_, i: string) => rawJson[Number(i)]).replace(placeholder, () => resultText);
+  } finally {
+    rawJson.length = 0;
+  }
 }
 
 export function userDataReport(mode: string, run: UserDataRun, pretty: boolean): string {
