@@ -204,7 +204,6 @@ export const CORPUS: HostileCase[] = [
     },
     analyze: {},
     preview: { text: [/merged with/] },
-    todo: { analyze: 'analyzeDocument walks the alias-expanded value (multilineScalarSpans, nestedSpecFindings in engine/lint/analyzeDocument.ts): 9^10 visits' },
   },
   {
     name: 'billion-laughs-in-merge-how',
@@ -214,7 +213,6 @@ export const CORPUS: HostileCase[] = [
     formats: { json: { code: 2, stderr: [/maxExpandedNodes/] }, report: { code: 2, stderr: [/maxExpandedNodes/] }, preview: { code: 0, stdout: [/repr is over 200 characters/] } },
     analyze: {},
     preview: { text: [/repr is over 200 characters/] },
-    todo: { analyze: 'analyzeDocument walks the alias-expanded value (nestedSpecFindings, specLint settings text) in engine/lint' },
   },
   {
     name: 'billion-laughs-in-archive-header',

@@ -274,10 +274,9 @@ describe('security: the language server (spied in its own process)', () => {
   });
 });
 
-describe('security: the language server and devices (known bug, reported)', () => {
+describe('security: the language server and devices', () => {
   test(
     '#include /dev/zero with allowOutsideWorkspace: the preview must refuse a device, not read it forever',
-    { todo: 'server/src/features/preview.ts includeResolver: statSync(/dev/zero).size is 0, then readFileSync never ends (the server hangs, then runs out of memory); it should refuse anything but a regular file, as Sources.read does' },
     async () => {
       const ws = tempDir();
       try {

@@ -119,6 +119,8 @@ class Sources {
           if (open) bytes = new TextEncoder().encode(open.getText());
           else {
             const stat = statSync(file);
+            // A device or FIFO reports size 0 and never ends: only regular files are read.
+            if (!stat.isFile()) throw new Error('not a regular file');
             if (stat.size > this.settings.maxFileBytes) throw new Error(`${stat.size} bytes, over the limit maxFileBytes = ${this.settings.maxFileBytes}`);
             bytes = new Uint8Array(readFileSync(file));
           }

@@ -258,9 +258,15 @@ function isBlank(c: number): boolean {
 function multilineScalarSpans(yaml: YamlLoadResult): TextSpan[] {
   const spans: TextSpan[] = [];
   if (!yaml.ok) return spans;
+  // Aliases share one object: visit it once, or an alias bomb makes this walk exponential.
+  const seen = new Set<object>();
   const visit = (value: PyValue, span: TextSpan | undefined, depth: number) => {
     if (depth > 200) return;
     if (typeof value === 'string' && span && value.includes('\n')) spans.push(span);
+    if (value !== null && typeof value === 'object') {
+      if (seen.has(value)) return;
+      seen.add(value);
+    }
     if (value instanceof PyDict) for (const e of value.items()) visit(e.value, e.origin?.value, depth + 1);
     else if (Array.isArray(value)) {
       const origins = getListOrigins(value);
@@ -279,8 +285,13 @@ function nestedSpecFindings(root: PyDict, base: number, body: string): Finding[]
   if (written <= Number(root.has('merge_how')) + Number(root.has('merge_type'))) return findings;
   // cloud-init merges each `users:` entry with mergemanydict, which does read a spec there.
   let underUsers = false;
+  const seen = new Set<object>();
   const visit = (value: PyValue, depth: number) => {
     if (depth > 50 || findings.length > 50) return;
+    if (value !== null && typeof value === 'object') {
+      if (seen.has(value)) return;
+      seen.add(value);
+    }
     if (value instanceof PyDict) {
       for (const e of value.items()) {
         if (depth === 0) underUsers = e.key === 'users';
