@@ -12,7 +12,11 @@ export interface Limits {
   maxParts: number;
   /** Deepest chain of `#include`s (cloud-init recurses until Python's recursion limit). */
   maxIncludeDepth: number;
-  /** Deepest YAML nesting. */
+  /**
+   * Deepest YAML nesting where cloud-init's own boundary does not apply: the editor's
+   * analysis and Chef files (cloud-init parts, archives and system files stop where
+   * PyYAML does, PYTHON_RECURSION, near 485).
+   */
   maxDepth: number;
   /** Most nodes that alias expansion may produce when a value must be copied or converted to JSON. */
   maxExpandedNodes: number;
@@ -23,7 +27,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxDecompressedBytes: 64 * 1024 * 1024,
   maxParts: 10000,
   maxIncludeDepth: 50,
-  maxDepth: 5000,
+  maxDepth: 1000,
   maxExpandedNodes: 5_000_000,
 };
 

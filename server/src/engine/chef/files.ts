@@ -5,6 +5,7 @@
  */
 import { PyValue } from '../values';
 import { loadYaml } from '../yaml/load';
+import { DEFAULT_LIMITS } from '../limits';
 import { decodeUtf8Surrogateescape } from '../userdata/mime';
 
 export interface LoadedChefFiles {
@@ -17,9 +18,13 @@ export function loadChefFiles(files: Array<{ name: string; bytes: Uint8Array }>)
   const out: LoadedChefFiles = { values: [], texts: [], errors: [] };
   files.forEach((file, source) => {
     const text = decodeUtf8Surrogateescape(file.bytes);
-    const loaded = loadYaml(text, { source });
+    // The Chef merge recurses once per level and walks every alias: bound both when loading.
+    const loaded = loadYaml(text, { source, maxDepth: DEFAULT_LIMITS.maxDepth, maxAliasExpansion: DEFAULT_LIMITS.maxExpandedNodes });
     out.texts.push({ name: file.name, text });
-    if (!loaded.ok) out.errors.push(`${file.name}: not JSON or YAML: ${loaded.error.message}`);
+    if (!loaded.ok) {
+      const limit = loaded.error.kind !== 'limit' ? '' : /maxAlias/.test(loaded.error.message) ? ` (limit maxExpandedNodes = ${DEFAULT_LIMITS.maxExpandedNodes})` : ` (limit maxDepth = ${DEFAULT_LIMITS.maxDepth})`;
+      out.errors.push(`${file.name}: not JSON or YAML: ${loaded.error.message}${limit}`);
+    }
     out.values.push(loaded.ok ? loaded.value : null);
   });
   return out;
