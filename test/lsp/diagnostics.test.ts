@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Diagnostic, DiagnosticSeverity, DiagnosticTag, Range } from 'vscode-languageserver-protocol';
 import { LspClient, fixtureUri, rangeOf } from '../support/lspClient';
+import { DEFAULT_LIMITS } from '../../server/src/engine/limits';
 import { APPEND_LISTS, VALID_DOCUMENTS, WEB_SERVER, gzipBase64, mime } from './fixtures';
 
 const { Error: E, Warning: W, Information: I, Hint: H } = DiagnosticSeverity;
@@ -103,7 +104,7 @@ const CASES: Case[] = [
   { code: 'spec-rejected', title: 'a list element cloud-init cannot index', text: cc('merge_how: [5]\n'), expect: [{ code: 'spec-rejected', severity: E, at: '[5]' }] },
   // ---- the document
   { code: 'yaml-invalid', title: 'broken indentation', text: cc('runcmd:\n  - echo one\n packages:\n  - git\n'), expect: [{ code: 'yaml-invalid', severity: E, at: { start: { line: 3, character: 1 }, end: { line: 3, character: 2 } } }] },
-  { code: 'limit-exceeded', title: 'nesting deeper than the limit', text: cc(`deep: ${'['.repeat(5100)}${']'.repeat(5100)}\n`), expect: [{ code: 'limit-exceeded', severity: E, at: { start: { line: 1, character: 5005 }, end: { line: 1, character: 5006 } } }] },
+  { code: 'limit-exceeded', title: 'nesting deeper than the limit', text: cc(`deep: ${'['.repeat(5100)}${']'.repeat(5100)}\n`), expect: [{ code: 'limit-exceeded', severity: E, at: { start: { line: 1, character: 5 + DEFAULT_LIMITS.maxDepth }, end: { line: 1, character: 6 + DEFAULT_LIMITS.maxDepth } } }] },
   { code: 'duplicate-key', title: 'packages twice', text: cc('packages: [nginx]\nruncmd: [ls]\npackages: [git]\n'), expect: [{ code: 'duplicate-key', severity: W, at: ['packages', 1] }] },
   { code: 'second-header', title: 'two parts pasted into one file', text: cc('packages: [nginx]\n\n#cloud-config\nruncmd: [ls]\n'), expect: [{ code: 'second-header', severity: W, at: ['#cloud-config', 1] }] },
   { code: 'include-in-body', title: '#include inside a cloud-config', text: cc('#include https://example.com/common.yaml\npackages: [nginx]\n'), expect: [{ code: 'include-in-body', severity: W, at: '#include https://example.com/common.yaml' }] },
