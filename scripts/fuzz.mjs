@@ -206,10 +206,10 @@ function runChild(argv, hangMs) {
 /* ------------------------------------------------------------------ tasks */
 
 const EXTENSIONS = ['.yaml', '.yaml', '.mime', '.txt', '.j2', '.cfg', '.json', ''];
-const MODES = ['user-data', 'user-data', 'handler', 'confd', 'boot'];
+const MODES = ['user-data', 'user-data', 'handler', 'confd', 'boot', 'chef'];
 
 function cliArgv(rng, file, other) {
-  switch (rng.int(12)) {
+  switch (rng.int(13)) {
     case 0: return ['--format', 'json', file];
     case 1: return ['--format', 'report', file];
     case 2: return ['--format', 'preview', file];
@@ -221,6 +221,7 @@ function cliArgv(rng, file, other) {
     case 8: return ['--include-missing', 'skip', '--launch-index', String(rng.int(3)), file];
     case 9: return ['--cloud-init-version', '22.4', '--format', rng.pick(['yaml', 'report']), file, other];
     case 10: return ['--mode', 'boot', '--confd', file, '--cloud-cfg', other, '--format', rng.pick(['yaml', 'json', 'report', 'preview'])];
+    case 11: return ['--mode', 'chef', '--format', rng.pick(['yaml', 'json', 'report', 'preview']), file, other];
     default: return [file];
   }
 }

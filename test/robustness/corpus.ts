@@ -35,8 +35,6 @@ export interface HostileCase {
   preview?: false | { text?: RegExp[]; failure?: RegExp; dropped?: boolean };
   /** Needs more time than the others (big inputs): CPU budget for the child, ms. */
   cpuBudgetMs?: number;
-  /** A known bug in code this suite does not own: the test is reported as todo with this text. */
-  todo?: { analyze?: string; preview?: string; cli?: string };
 }
 
 const CC = '#cloud-config\n';

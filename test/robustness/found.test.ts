@@ -1,6 +1,5 @@
 // Replays every reproducer the fuzzer saved in test/robustness/found/ (scripts/fuzz.mjs) through
-// the target that failed on it: each must now pass (no crash, no hang). A reproducer of a bug
-// not fixed yet carries "todo": "<where it is reported>" in its .json and is reported as todo.
+// the target that failed on it: each must now pass (no crash, no hang).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -22,7 +21,6 @@ interface Found {
   task?: WorkerTask & { argv?: string[] };
   argv?: string[];
   request?: { method: string; params: unknown };
-  todo?: string;
 }
 
 const records: Array<{ name: string; found: Found }> = existsSync(FOUND)
@@ -66,7 +64,7 @@ describe('reproducers found by the fuzzer', () => {
 
   if (!records.length) test('(none saved)', () => {});
   for (const { name, found } of records) {
-    test(`${name}: ${found.message.split('\n')[0].slice(0, 120)}`, { todo: found.todo }, async () => {
+    test(`${name}: ${found.message.split('\n')[0].slice(0, 120)}`, async () => {
       const raw = readFileSync(path.join(FOUND, found.input));
       const bytes = found.gzipped ? gunzipSync(raw) : raw;
       const input = path.join(work.dir, `input-${name}${found.ext ?? ''}`);
