@@ -15,6 +15,8 @@ interface Expected {
   /** The text the diagnostic marks: a needle, or [needle, occurrence], or an explicit range. */
   at: string | [string, number] | Range;
   unnecessary?: boolean;
+  /** What the message must say (besides being a real explanation). */
+  message?: RegExp;
 }
 
 interface Case {
@@ -134,7 +136,20 @@ const CASES: Case[] = [
       { code: 'confd-merge-how', severity: I, at: 'merge_how' },
     ],
   },
-  { code: 'too-large', title: 'over maxFileBytes', text: WEB_SERVER, settings: { maxFileBytes: 64 }, expect: [{ code: 'too-large', severity: W, at: '#cloud-config' }] },
+  {
+    code: 'too-large',
+    title: 'over the setting limits.maxFileBytes',
+    text: WEB_SERVER,
+    settings: { limits: { maxFileBytes: 64 } },
+    expect: [{ code: 'too-large', severity: W, at: '#cloud-config', message: /over the limit maxFileBytes = 64: it is not analysed\. \(setting cloudConfigMerge\.limits\.maxFileBytes\)$/ }],
+  },
+  {
+    code: 'limit-exceeded',
+    title: 'nesting deeper than the setting limits.maxDepth (dotted keys, as other editors send them)',
+    text: cc(`deep: ${'['.repeat(40)}${']'.repeat(40)}\n`),
+    settings: { 'limits.maxDepth': 30 },
+    expect: [{ code: 'limit-exceeded', severity: E, at: { start: { line: 1, character: 5 + 30 }, end: { line: 1, character: 5 + 31 } }, message: /nesting deeper than 30 levels \(maxDepth\).*\(setting cloudConfigMerge\.limits\.maxDepth\)$/ }],
+  },
   // ---- MIME multipart
   {
     code: 'header-case',
@@ -229,6 +244,8 @@ describe('diagnostics', () => {
         assert.ok(typeof d.message === 'string' && d.message.length > 20, `a real explanation for ${d.code}`);
         const unnecessary = c.expect.find((e) => e.code === d.code)?.unnecessary ?? false;
         assert.equal(d.tags?.includes(DiagnosticTag.Unnecessary) ?? false, unnecessary, `Unnecessary tag on ${d.code}`);
+        const message = c.expect.find((e) => e.code === d.code)?.message;
+        if (message) assert.match(d.message, message);
       }
     });
   });

@@ -189,6 +189,24 @@ describe('preview', () => {
     });
   });
 
+  test('the limits settings apply to the preview, and hitting one names the setting', async () => {
+    const three = write(path.join(workspace, 'limits', 'three.mime'), mime(['#cloud-config\na: 1\n', '#cloud-config\nb: 1\n', '#cloud-config\nc: 1\n'].map((body) => ({ body }))));
+    const big = write(path.join(workspace, 'limits', 'big.yaml'), '#cloud-config\n' + 'k: v\n'.repeat(300));
+    try {
+      await client.changeSettings({ limits: { maxParts: 2, maxFileBytes: 1000 } });
+      const parts = await preview({ mode: 'user-data', files: [three] });
+      assert.match(parts.text, /more than 2 user-data parts \(limit maxParts = 2\)/);
+      assert.match(parts.text, /setting cloudConfigMerge\.limits\.maxParts/);
+      const size = await preview({ mode: 'user-data', files: [big] });
+      assert.match(size.problems.join('\n'), /big\.yaml: cannot be read \(1514 bytes, over the limit maxFileBytes = 1000 \(setting cloudConfigMerge\.limits\.maxFileBytes\)\)/);
+    } finally {
+      await client.changeSettings({});
+    }
+    const within = await preview({ mode: 'user-data', files: [three, big] });
+    assert.deepEqual(within.problems, []);
+    assert.match(within.text, /^c: 1$/m);
+  });
+
   test('malformed parameters answer an empty preview instead of failing', async () => {
     const result = await preview({ mode: 'user-data', files: [] });
     assert.deepEqual(result.problems, []);

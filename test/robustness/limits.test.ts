@@ -99,4 +99,64 @@ describe('over a limit: reported as such, naming the limit', () => {
       cleanup();
     }
   });
+
+  test('the CLI: --limit NAME=N changes each limit, and the message names the new value', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const write = (name: string, content: string | Uint8Array) => {
+        const file = path.join(dir, name);
+        writeFileSync(file, content);
+        return file;
+      };
+      const parts = write('parts.mime', mime(Array.from({ length: 4 }, (_, i) => ({ body: `#cloud-config\nk${i}: 1` }))));
+      assert.equal(cli([parts]).code, 0);
+      const overParts = cli(['--limit', 'maxParts=3', parts]);
+      assert.equal(overParts.code, 2);
+      assert.match(overParts.err, /more than 3 user-data parts \(limit maxParts = 3\)/);
+      assert.equal(overParts.out, '');
+
+      const big = write('big.yaml', '#cloud-config\n' + 'k: v\n'.repeat(100));
+      const overSize = cli(['--limit=maxFileBytes=100', big]);
+      assert.equal(overSize.code, 2);
+      assert.match(overSize.err, /big\.yaml: 514 bytes exceeds the limit maxFileBytes = 100/);
+
+      const laughs = write('laughs.yaml', '#cloud-config\n' + billionLaughs(3));
+      assert.equal(cli(['--format', 'json', laughs]).code, 0, 'within the default');
+      const overNodes = cli(['--format', 'json', '--limit', 'maxExpandedNodes=50', laughs]);
+      assert.equal(overNodes.code, 2);
+      assert.match(overNodes.err, /exceeds the limit maxExpandedNodes = 50/);
+      const overNodesReport = cli(['--format', 'report', '--limit', 'maxExpandedNodes=50', laughs]);
+      assert.equal(overNodesReport.code, 2, 'the report writes the same values');
+
+      const gz = write('small-bomb.gz', gzipBomb(5000));
+      assert.equal(cli([gz]).code, 0);
+      const overGzip = cli(['--limit', 'maxDecompressedBytes=4000', gz]);
+      assert.equal(overGzip.code, 2);
+      assert.match(overGzip.err, /limit maxDecompressedBytes = 4000/);
+
+      for (let i = 0; i < 4; i++) write(`inc${i}.txt`, `#include\n${dir}/inc${i + 1}.txt\n`);
+      write('inc4.txt', '#cloud-config\na: 1\n');
+      assert.equal(cli([path.join(dir, 'inc0.txt')]).code, 0);
+      const overIncludes = cli(['--limit', 'maxIncludeDepth=2', path.join(dir, 'inc0.txt')]);
+      assert.equal(overIncludes.code, 2);
+      assert.match(overIncludes.err, /limit maxIncludeDepth = 2/);
+
+      const role = write('deep.json', `{"default_attributes": ${'{"a": '.repeat(20)}1${'}'.repeat(20)}, "chef_type": "role"}`);
+      assert.equal(cli(['--mode', 'chef', role]).code, 0);
+      const overDepth = cli(['--mode', 'chef', '--limit', 'maxDepth=10', role]);
+      assert.equal(overDepth.code, 2);
+      assert.match(overDepth.err, /limit maxDepth = 10/);
+    } finally {
+      cleanup();
+    }
+  });
+
+  test('the CLI: a malformed or unknown --limit is a usage error (exit 2), never a limit switched off', () => {
+    for (const bad of ['maxParts', 'maxParts=0', 'maxParts=-1', 'maxParts=1.5', 'maxParts=', 'maxPart=3', 'maxParts=99999999999999999999']) {
+      const r = cli(['--limit', bad, '/dev/null']);
+      assert.equal(r.code, 2, bad);
+      assert.match(r.err, /--limit/, bad);
+      assert.equal(r.out, '');
+    }
+  });
 });

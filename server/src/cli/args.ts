@@ -1,4 +1,5 @@
 /** Command-line arguments of `cloud-config-merge`. */
+import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, isLimitName } from '../engine/limits';
 
 export type Mode = 'user-data' | 'handler' | 'confd' | 'system' | 'boot' | 'chef';
 export type Format = 'yaml' | 'json' | 'report' | 'preview';
@@ -29,6 +30,8 @@ export interface CliOptions {
   noBuiltin: boolean;
   version: 'current' | '22.4';
   customMergers: Array<{ name: string; path: string }>;
+  /** Our resource limits (cloud-init has none), with the --limit overrides. */
+  limits: Limits;
   pretty: boolean;
   help: boolean;
   showVersion: boolean;
@@ -72,6 +75,8 @@ Options:
   --cloud-init-version current|22.4   reproduce today's cloud-init (default) or Debian's 22.4.2
   --custom-merger NAME=PATH   a custom merger: a JavaScript module exporting a Merger class with _on_<type>
                               methods, used for specs that name NAME (repeatable; the module's code runs)
+  --limit NAME=N              change one of this tool's resource limits (repeatable; the defaults):
+${LIMIT_NAMES.map((n) => `                                ${n}=${DEFAULT_LIMITS[n]}`).join('\n')}
   --pretty                    indent JSON output
   -h, --help                  this help; --version  the version
 
@@ -90,6 +95,7 @@ export function parseArgs(argv: string[]): CliOptions {
     confd: [],
     version: 'current',
     customMergers: [],
+    limits: { ...DEFAULT_LIMITS },
     pretty: false,
     help: false,
     showVersion: false,
@@ -155,6 +161,16 @@ export function parseArgs(argv: string[]): CliOptions {
         const at = v.indexOf('=');
         if (at <= 0) throw new UsageError(`--include-map wants URL=FILE, got '${v}'`);
         o.includeMap.push({ url: v.slice(0, at).trim(), file: v.slice(at + 1) });
+        break;
+      }
+      case '--limit': {
+        const v = value();
+        const match = /^(\w+)=(\d+)$/.exec(v.trim());
+        if (!match) throw new UsageError(`--limit wants NAME=N (a positive integer), got '${v}'`);
+        if (!isLimitName(match[1])) throw new UsageError(`--limit: unknown limit '${match[1]}' (expected ${LIMIT_NAMES.join(', ')})`);
+        const n = Number(match[2]);
+        if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`--limit ${match[1]} must be a positive integer, got '${match[2]}'`);
+        o.limits[match[1]] = n;
         break;
       }
       case '--include-missing': {

@@ -26,7 +26,7 @@ import { chefMergeFiles } from '../engine/chef/deepMerge';
 import { loadChefFiles } from '../engine/chef/files';
 import { CliOptions, parseArgs, UsageError, USAGE } from './args';
 import { fileIncludeResolver } from './includes';
-import { userDataReport, systemReport, bootReport, chefReport } from './report';
+import { ReportFormat, userDataReport, systemReport, bootReport, chefReport } from './report';
 import { runBatch } from './batch';
 
 export interface CliIO {
@@ -52,8 +52,8 @@ class CloudInitFailure extends Error {}
  * from user-data, such as `#include /dev/zero`), anything but a regular file
  * is refused.
  */
-export function readInput(path: string, options: { regularOnly?: boolean } = {}): Uint8Array {
-  const max = DEFAULT_LIMITS.maxFileBytes;
+export function readInput(path: string, options: { regularOnly?: boolean; maxBytes?: number } = {}): Uint8Array {
+  const max = options.maxBytes ?? DEFAULT_LIMITS.maxFileBytes;
   let regular: boolean;
   try {
     const stat = statSync(path);
@@ -93,12 +93,17 @@ function readCapped(path: string, max: number): Uint8Array {
   }
 }
 
-function readConfigFile(path: string | undefined) {
-  return path === undefined ? undefined : { name: path, bytes: readInput(path) };
+/** Reads a file the command line names, within `--limit maxFileBytes`. */
+function read(o: CliOptions, path: string, regularOnly = false): Uint8Array {
+  return readInput(path, { regularOnly, maxBytes: o.limits.maxFileBytes });
 }
 
-function readJsonFile(path: string): unknown {
-  const text = new TextDecoder().decode(readInput(path));
+function readConfigFile(o: CliOptions, path: string | undefined) {
+  return path === undefined ? undefined : { name: path, bytes: read(o, path) };
+}
+
+function readJsonFile(o: CliOptions, path: string): unknown {
+  const text = new TextDecoder().decode(read(o, path));
   try {
     return JSON.parse(text);
   } catch (e) {
@@ -107,8 +112,8 @@ function readJsonFile(path: string): unknown {
 }
 
 /** A value file for `--spec`: `.json` is read as Python's json does, anything else as YAML. */
-function readValueFile(path: string): PyValue {
-  const bytes = readInput(path);
+function readValueFile(o: CliOptions, path: string): PyValue {
+  const bytes = read(o, path);
   const text = new TextDecoder().decode(bytes);
   if (path.endsWith('.json')) {
     try {
@@ -182,7 +187,7 @@ export function main(argv: string[] = process.argv.slice(2), io: CliIO = process
 
 function dispatch(o: CliOptions, io: CliIO): number {
   if (o.explain !== undefined || o.explainMergeHow !== undefined) return explain(o, io);
-  if (o.batch !== undefined) return runBatch(new TextDecoder().decode(readInput(o.batch)), io);
+  if (o.batch !== undefined) return runBatch(new TextDecoder().decode(read(o, o.batch)), io);
   if (o.spec !== undefined || o.specMergeHow !== undefined) return specMerge(o, io);
   if (!o.files.length && !(o.mode === 'confd' && o.cloudCfg) && !(o.mode === 'boot' && (o.cloudCfg || o.confd.length))) {
     throw new UsageError(`${o.mode} mode needs at least one FILE`);
@@ -213,13 +218,13 @@ function readBackCloudConfig(text: string): PyValue {
 }
 
 /** Handler mode: MIME headers for FILE come from FILE.headers.json when it exists. */
-function optionalHeaders(path: string): Record<string, string> | undefined {
+function optionalHeaders(o: CliOptions, path: string): Record<string, string> | undefined {
   try {
     statSync(path + '.headers.json');
   } catch {
     return undefined;
   }
-  return readJsonFile(path + '.headers.json') as Record<string, string>;
+  return readJsonFile(o, path + '.headers.json') as Record<string, string>;
 }
 
 /** `--custom-merger NAME=PATH`: a module that cannot be loaded makes specs naming it fail, as an unknown merger would. */
@@ -250,19 +255,25 @@ function runOptions(o: CliOptions, io?: CliIO) {
   return {
     customMergers: customMergers(o, io),
     version: o.version,
-    includes: fileIncludeResolver(o.includeMap, readInput, (path) => readInput(path, { regularOnly: true })),
+    includes: fileIncludeResolver(o.includeMap, (path) => read(o, path), (path) => read(o, path, true)),
     onIncludeFailure: o.includeMissing,
-    instanceData: o.instanceData !== undefined ? readJsonFile(o.instanceData) : undefined,
+    instanceData: o.instanceData !== undefined ? readJsonFile(o, o.instanceData) : undefined,
     launchIndex: o.launchIndex,
     trace: o.format === 'report',
+    limits: o.limits,
   };
 }
 
+/** JSON output: `--pretty`, and `--limit maxExpandedNodes` for aliased values. */
+function reportFormat(o: CliOptions): ReportFormat {
+  return { pretty: o.pretty, maxNodes: o.limits.maxExpandedNodes };
+}
+
 function userDataMode(o: CliOptions, io: CliIO): number {
-  const inputs = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, path: f, bytes: readInput(f) }));
+  const inputs = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, path: f, bytes: read(o, f) }));
   let run: UserDataRun;
   if (o.mode === 'handler') {
-    const withHeaders = inputs.map((i) => ({ ...i, headers: optionalHeaders(i.path) }));
+    const withHeaders = inputs.map((i) => ({ ...i, headers: optionalHeaders(o, i.path) }));
     run = runHandlerParts(withHeaders, runOptions(o, io));
   } else {
     run = runUserData(inputs, runOptions(o, io));
@@ -273,7 +284,7 @@ function userDataMode(o: CliOptions, io: CliIO): number {
   for (const r of run.reports) if (r.disposition === 'failed' && r.handled?.error) io.stderr(`note: ${r.part.filename}: ${r.note}\n`);
   const overLimit = run.fatal?.limit ? `${run.fatal.message}: nothing is merged` : undefined;
   if (o.format === 'report') {
-    io.stdout(userDataReport(o.mode, run, o.pretty) + '\n');
+    io.stdout(userDataReport(o.mode, run, reportFormat(o)) + '\n');
     if (overLimit) io.stderr(`cloud-config-merge: ${overLimit}\n`);
     return overLimit ? 2 : run.fatal || run.renderError ? 3 : 0;
   }
@@ -281,7 +292,7 @@ function userDataMode(o: CliOptions, io: CliIO): number {
   if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
   if (run.renderError) throw new CloudInitFailure(`writing cloud-config.txt raises: ${run.renderError}`);
   if (o.format === 'json') {
-    io.stdout(toCanonicalJson(readBackCloudConfig(run.cloudConfigTxt), { pretty: o.pretty }).text + '\n');
+    io.stdout(toCanonicalJson(readBackCloudConfig(run.cloudConfigTxt), reportFormat(o)).text + '\n');
   } else {
     io.stdout(run.cloudConfigTxt);
   }
@@ -289,59 +300,60 @@ function userDataMode(o: CliOptions, io: CliIO): number {
 }
 
 function confdMode(o: CliOptions, io: CliIO): number {
-  const files = o.files.map((f) => ({ name: f, bytes: readInput(f) }));
+  const files = o.files.map((f) => ({ name: f, bytes: read(o, f) }));
   const result = mergeConfD(files, {
     order: o.confdOrder,
-    cloudCfg: readConfigFile(o.cloudCfg),
-    instanceData: o.instanceData !== undefined ? readJsonFile(o.instanceData) : undefined,
+    cloudCfg: readConfigFile(o, o.cloudCfg),
+    instanceData: o.instanceData !== undefined ? readJsonFile(o, o.instanceData) : undefined,
     version: o.version,
     trace: o.format === 'report',
     customMergers: customMergers(o, io),
   });
   for (const n of result.notes) io.stderr(`note: ${n}\n`);
   for (const f of result.files) for (const w of f.read?.warnings ?? []) io.stderr(`cloud-init WARNING: ${f.file.name}: ${w}\n`);
-  return printValue(o, io, result.value, () => systemReport('confd', result, o.pretty));
+  return printValue(o, io, result.value, () => systemReport('confd', result, reportFormat(o)));
 }
 
 function systemMode(o: CliOptions, io: CliIO): number {
-  const files = o.files.map((f) => ({ name: f, bytes: readInput(f) }));
+  const files = o.files.map((f) => ({ name: f, bytes: read(o, f) }));
   const reads = files.map((f, i) => readConf(f, { source: i }));
   for (const [i, r] of reads.entries()) for (const w of r.warnings) io.stderr(`cloud-init WARNING: ${files[i].name}: ${w}\n`);
   const merged = mergeMany(
     reads.map((r) => r.value),
     { reverse: o.reverse, version: o.version, trace: o.format === 'report', customMergers: customMergers(o, io) },
   );
-  return printValue(o, io, merged.value, () => systemReport('system', { value: merged.value, files: files.map((file, input) => ({ file, input, used: true, read: reads[input] })), steps: merged.steps }, o.pretty));
+  return printValue(o, io, merged.value, () => systemReport('system', { value: merged.value, files: files.map((file, input) => ({ file, input, used: true, read: reads[input] })), steps: merged.steps }, reportFormat(o)));
 }
 
 /** The boot-mode layers other than user-data, read from the files the options name. */
 function bootLayers(o: CliOptions): Omit<BootInputs, 'userData'> {
   return {
-    cloudCfg: readConfigFile(o.cloudCfg),
-    confd: o.confd.map((f) => ({ name: f, bytes: readInput(f) })),
+    cloudCfg: readConfigFile(o, o.cloudCfg),
+    confd: o.confd.map((f) => ({ name: f, bytes: read(o, f) })),
     confdOrder: o.confdOrder,
-    runtimeCfg: readConfigFile(o.runtimeCfg),
-    cmdlineCfg: readConfigFile(o.cmdlineCfg),
-    dsConfig: readConfigFile(o.dsConfig),
-    vendor: readConfigFile(o.vendor),
-    vendor2: readConfigFile(o.vendor2),
-    builtinCfg: o.noBuiltin ? { name: '(no builtin)', bytes: new Uint8Array() } : readConfigFile(o.builtinCfg),
+    runtimeCfg: readConfigFile(o, o.runtimeCfg),
+    cmdlineCfg: readConfigFile(o, o.cmdlineCfg),
+    dsConfig: readConfigFile(o, o.dsConfig),
+    vendor: readConfigFile(o, o.vendor),
+    vendor2: readConfigFile(o, o.vendor2),
+    builtinCfg: o.noBuiltin ? { name: '(no builtin)', bytes: new Uint8Array() } : readConfigFile(o, o.builtinCfg),
   };
 }
 
 function bootMode(o: CliOptions, io: CliIO): number {
-  const result = assembleBoot({ userData: o.files.map((f) => ({ name: f, bytes: readInput(f) })), ...bootLayers(o) }, runOptions(o, io));
+  const result = assembleBoot({ userData: o.files.map((f) => ({ name: f, bytes: read(o, f) })), ...bootLayers(o) }, runOptions(o, io));
   for (const n of result.notes) io.stderr(`note: ${n}\n`);
-  return printValue(o, io, result.value, () => bootReport(result, o.pretty));
+  return printValue(o, io, result.value, () => bootReport(result, reportFormat(o)));
 }
 
 /** The exact text of the editor's preview for the same files. */
 function previewMode(o: CliOptions, io: CliIO): number {
   if (o.mode === 'system') throw new UsageError('--format preview works with the user-data, handler, confd, boot and chef modes');
-  const files = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, bytes: readInput(f), headers: o.mode === 'handler' ? optionalHeaders(f) : undefined }));
+  const files = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, bytes: read(o, f), headers: o.mode === 'handler' ? optionalHeaders(o, f) : undefined }));
   const model = buildPreview(o.mode, files, {
     ...runOptions(o, io),
     boot: bootLayers(o),
+    limitHint: (limit) => `raise it with --limit ${limit}=N`,
   });
   io.stdout(model.text);
   if (model.limit) io.stderr(`cloud-config-merge: ${model.failure}\n`);
@@ -350,24 +362,24 @@ function previewMode(o: CliOptions, io: CliIO): number {
 
 /** Chef-style deep merge of role, environment or attribute files, in order. */
 function chefMode(o: CliOptions, io: CliIO): number {
-  const files = o.files.map((f) => ({ name: f, bytes: readInput(f) }));
-  const loaded = loadChefFiles(files);
+  const files = o.files.map((f) => ({ name: f, bytes: read(o, f) }));
+  const loaded = loadChefFiles(files, o.limits);
   for (const e of loaded.errors) throw new InputError(e);
   const result = chefMergeFiles(loaded.values);
   for (const n of result.notices) io.stderr(`note: ${n.path.join('.') || '(root)'}: ${n.message}\n`);
-  return printValue(o, io, result.merged, () => chefReport(loaded, result, o.pretty));
+  return printValue(o, io, result.merged, () => chefReport(loaded, result, reportFormat(o)));
 }
 
 function printValue(o: CliOptions, io: CliIO, value: PyValue, report: () => string): number {
   if (o.format === 'report') io.stdout(report() + '\n');
-  else if (o.format === 'json') io.stdout(toCanonicalJson(value, { pretty: o.pretty }).text + '\n');
+  else if (o.format === 'json') io.stdout(toCanonicalJson(value, reportFormat(o)).text + '\n');
   else io.stdout(dumpPyYaml(value));
   return 0;
 }
 
 function specMerge(o: CliOptions, io: CliIO): number {
   if (!o.files.length) throw new UsageError('--spec needs at least one VALUE_FILE');
-  const values = o.files.map(readValueFile);
+  const values = o.files.map((f) => readValueFile(o, f));
   let parsed;
   if (o.specMergeHow !== undefined) {
     const loaded = loadYaml(o.specMergeHow);
@@ -379,7 +391,7 @@ function specMerge(o: CliOptions, io: CliIO): number {
   const root = constructMergers(parsed.mergers, { modules: customMergers(o, io) });
   let result = values[0];
   for (const v of values.slice(1)) result = root.merge(result, v);
-  if (o.format === 'json' || o.format === 'report') io.stdout(toCanonicalJson(result, { pretty: o.pretty }).text + '\n');
+  if (o.format === 'json' || o.format === 'report') io.stdout(toCanonicalJson(result, reportFormat(o)).text + '\n');
   else io.stdout(dumpPyYaml(result));
   return 0;
 }

@@ -12,14 +12,33 @@ import { ConfigFile } from '../engine/system/readConf';
 import { ChefMergeFilesResult } from '../engine/chef/deepMerge';
 import { LoadedChefFiles } from '../engine/chef/files';
 
+/** How the report is written: indentation, and the expansion limit for aliased values. */
+export interface ReportFormat {
+  pretty: boolean;
+  /** `maxExpandedNodes`: the most nodes a value may expand to in JSON. */
+  maxNodes?: number;
+}
+
 /**
- * JSON for a loaded value, as the oracle would print it. Python's JSON has NaN and Infinity,
- * which JSON.parse refuses: the canonical text is kept as it is and put in place by serialize().
+ * Builds one report. Python's JSON has NaN and Infinity, which JSON.parse refuses: the canonical
+ * text of each loaded value is kept as it is and put in place by serialize().
  */
-const rawJson: string[] = [];
-function json(value: PyValue): unknown {
-  rawJson.push(toCanonicalJson(value).text);
-  return `__RAW_JSON_${rawJson.length - 1}__`;
+class ReportJson {
+  private readonly raw: string[] = [];
+  constructor(private readonly format: ReportFormat) {}
+
+  json(value: PyValue): unknown {
+    this.raw.push(toCanonicalJson(value, { maxNodes: this.format.maxNodes }).text);
+    return `__RAW_JSON_${this.raw.length - 1}__`;
+  }
+
+  serialize(report: Record<string, unknown>, result: PyValue | null): string {
+    const { pretty, maxNodes } = this.format;
+    const resultText = toCanonicalJson(result, { pretty, maxNodes }).text;
+    const placeholder = '"__RESULT_PLACEHOLDER__"';
+    const text = JSON.stringify({ ...report, result: '__RESULT_PLACEHOLDER__' }, null, pretty ? 2 : undefined);
+    return text.replace(/"__RAW_JSON_(\d+)__"/g, (_, i: string) => this.raw[Number(i)]).replace(placeholder, () => resultText);
+  }
 }
 
 function display(location: SourceLocation | null | undefined) {
@@ -27,18 +46,8 @@ function display(location: SourceLocation | null | undefined) {
   return { file: location.file, line: location.line + 1, column: location.character + 1, ...(location.note ? { note: location.note } : {}) };
 }
 
-function serialize(report: Record<string, unknown>, result: PyValue | null, pretty: boolean): string {
-  try {
-    const resultText = toCanonicalJson(result, { pretty }).text;
-    const placeholder = '"__RESULT_PLACEHOLDER__"';
-    const text = JSON.stringify({ ...report, result: '__RESULT_PLACEHOLDER__' }, null, pretty ? 2 : undefined);
-    return text.replace(/"__RAW_JSON_(\d+)__"/g, (_, i: string) => rawJson[Number(i)]).replace(placeholder, () => resultText);
-  } finally {
-    rawJson.length = 0;
-  }
-}
-
-export function userDataReport(mode: string, run: UserDataRun, pretty: boolean): string {
+export function userDataReport(mode: string, run: UserDataRun, format: ReportFormat): string {
+  const w = new ReportJson(format);
   const locate = userDataLocator(run);
   const parts = run.reports.map((r) => {
     const h = r.handled;
@@ -55,9 +64,9 @@ export function userDataReport(mode: string, run: UserDataRun, pretty: boolean):
       merge_headers: mergeHeaders,
       spec: h
         ? {
-            body: h.body ? { key: h.body.key, value: json(h.body.raw) } : null,
+            body: h.body ? { key: h.body.key, value: w.json(h.body.raw) } : null,
             header: h.header ? { name: h.header.name, value: h.header.value } : null,
-            effective: h.effective?.map((m) => [json(m.name), json(m.options)]) ?? null,
+            effective: h.effective?.map((m) => [w.json(m.name), w.json(m.options)]) ?? null,
             defaulted: h.defaulted ?? null,
             leftover_merge_type: h.leftoverMergeType ?? false,
           }
@@ -77,17 +86,16 @@ export function userDataReport(mode: string, run: UserDataRun, pretty: boolean):
   if (run.fatal) diagnostics.unshift({ severity: 'error', code: run.fatal.limit ? 'over-limit' : 'user-data-failed', message: `${run.fatal.pyType}: ${run.fatal.message}`, file: run.fatal.source !== undefined ? run.sources[run.fatal.source]?.name : null, part: null });
   if (run.renderError) diagnostics.unshift({ severity: 'error', code: 'cloud-config-txt-not-written', message: `writing cloud-config.txt raises ${run.renderError}: cloud-init writes no file`, file: null, part: null });
   const provenance = run.result === null ? { entries: [], truncated: false } : collectProvenance(run.result, locate);
-  return serialize(
+  return w.serialize(
     {
       mode,
       cloud_config_txt: run.cloudConfigTxt,
       parts,
       diagnostics,
-      provenance: provenance.entries.map((p) => ({ path: p.path.map((s) => (typeof s === 'number' ? s : json(s))), ...display(p.location) })),
+      provenance: provenance.entries.map((p) => ({ path: p.path.map((s) => (typeof s === 'number' ? s : w.json(s))), ...display(p.location) })),
       provenance_truncated: provenance.truncated,
     },
-    run.result,
-    pretty,
+    run.result
   );
 }
 
@@ -98,39 +106,40 @@ interface SystemLike {
   notes?: string[];
 }
 
-export function systemReport(mode: string, result: ConfdResult | SystemLike, pretty: boolean): string {
+export function systemReport(mode: string, result: ConfdResult | SystemLike, format: ReportFormat): string {
+  const w = new ReportJson(format);
   const files = result.files;
   const texts = files.map((f) => (f.read ? { name: f.file.name, text: f.read.text } : null));
   const cloudCfg = 'cloudCfg' in result ? result.cloudCfg : undefined;
   if (cloudCfg) texts.push({ name: 'cloud.cfg', text: cloudCfg.read.text });
   const locate = textLocator(texts);
   const provenance = collectProvenance(result.value, locate);
-  return serialize(
+  return w.serialize(
     {
       mode,
       parts: files.map((f) => ({
         file: f.file.name,
         used: f.used,
         rank: f.rank ?? null,
-        spec: f.step?.spec?.map((m) => [json(m.name), json(m.options)]) ?? null,
+        spec: f.step?.spec?.map((m) => [w.json(m.name), w.json(m.options)]) ?? null,
         defaulted: f.step?.defaulted ?? null,
         leftover_merge_type: f.step?.leftoverMergeType ?? false,
         warnings: f.read?.warnings ?? [],
       })),
       diagnostics: (result.notes ?? []).map((n) => ({ severity: 'info', message: n })),
-      provenance: provenance.entries.map((p) => ({ path: p.path.map((s) => (typeof s === 'number' ? s : json(s))), ...display(p.location) })),
+      provenance: provenance.entries.map((p) => ({ path: p.path.map((s) => (typeof s === 'number' ? s : w.json(s))), ...display(p.location) })),
       provenance_truncated: provenance.truncated,
     },
-    result.value,
-    pretty,
+    result.value
   );
 }
 
-export function bootReport(result: BootResult, pretty: boolean): string {
-  return serialize(
+export function bootReport(result: BootResult, format: ReportFormat): string {
+  const w = new ReportJson(format);
+  return w.serialize(
     {
       mode: 'boot',
-      layers: result.layers.map((l) => ({ layer: l.layer, spec: l.step?.spec?.map((m) => [json(m.name), json(m.options)]) ?? null, defaulted: l.step?.defaulted ?? null })),
+      layers: result.layers.map((l) => ({ layer: l.layer, spec: l.step?.spec?.map((m) => [w.json(m.name), w.json(m.options)]) ?? null, defaulted: l.step?.defaulted ?? null })),
       user_data_skipped: result.userDataSkipped ?? null,
       vendor_skipped: result.vendorSkipped,
       cloud_config_txt: result.userData?.cloudConfigTxt ?? null,
@@ -140,25 +149,24 @@ export function bootReport(result: BootResult, pretty: boolean): string {
       diagnostics: result.notes.map((n) => ({ severity: 'info', message: n })),
       provenance: [],
     },
-    result.value,
-    pretty,
+    result.value
   );
 }
 
-export function chefReport(loaded: LoadedChefFiles, result: ChefMergeFilesResult, pretty: boolean): string {
+export function chefReport(loaded: LoadedChefFiles, result: ChefMergeFilesResult, format: ReportFormat): string {
+  const w = new ReportJson(format);
   const locate = textLocator(loaded.texts);
   const provenance = collectProvenance(result.merged, locate);
-  return serialize(
+  return w.serialize(
     {
       mode: 'chef',
       files: loaded.texts.map((file, i) => ({ file: file.name, kind: result.kinds[i] })),
-      default_attributes: json(result.defaults),
-      override_attributes: json(result.overrides),
+      default_attributes: w.json(result.defaults),
+      override_attributes: w.json(result.overrides),
       diagnostics: result.notices.map((n) => ({ severity: 'info', code: n.kind, path: n.path, message: n.message, at: display(n.origin ? locate(n.origin, 'value') : null) })),
-      provenance: provenance.entries.map((p) => ({ path: p.path.map((s) => (typeof s === 'number' ? s : json(s))), ...display(p.location) })),
+      provenance: provenance.entries.map((p) => ({ path: p.path.map((s) => (typeof s === 'number' ? s : w.json(s))), ...display(p.location) })),
       provenance_truncated: provenance.truncated,
     },
-    result.merged,
-    pretty,
+    result.merged
   );
 }

@@ -36,7 +36,7 @@
 import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, PyValue } from './values';
 import { PyError } from './pyerrors';
 import { pyFloatRepr, pyRepr, pyStr, pyStrRepr } from './pyrepr';
-import { LimitExceededError } from './limits';
+import { DEFAULT_LIMITS, LimitExceededError } from './limits';
 
 // ---------------------------------------------------------------------------
 // errors
@@ -460,7 +460,7 @@ export interface ToJsonableOptions {
   maxNodes?: number;
 }
 
-export const DEFAULT_MAX_JSON_NODES = 5_000_000;
+export const DEFAULT_MAX_JSON_NODES = DEFAULT_LIMITS.maxExpandedNodes;
 
 /**
  * The oracle's `to_jsonable(obj, notes)`: non-string keys get their JSON

@@ -83,3 +83,24 @@ export class LimitExceededError extends Error {
     super(message ?? `${what} exceeds the limit ${limit} = ${value}`);
   }
 }
+
+/** The names of our limits, in the order they are documented. */
+export const LIMIT_NAMES: ReadonlyArray<keyof Limits> = ['maxFileBytes', 'maxDecompressedBytes', 'maxParts', 'maxIncludeDepth', 'maxDepth', 'maxExpandedNodes'];
+
+export function isLimitName(name: string): name is keyof Limits {
+  return (LIMIT_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * The limits with some of them changed (a CLI flag, an editor setting). Only
+ * positive safe integers are taken: anything else keeps the default, so a
+ * typo in a setting can never switch a limit off.
+ */
+export function withLimits(overrides: Partial<Record<string, unknown>> = {}, base: Limits = DEFAULT_LIMITS): Limits {
+  const out: Limits = { ...base };
+  for (const name of LIMIT_NAMES) {
+    const value = overrides[name];
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) out[name] = value;
+  }
+  return out;
+}

@@ -39,6 +39,13 @@ export interface PreviewOptions {
   customMergers?: ReadonlyMap<string, MergerFactory>;
   /** Boot mode: which roles the files play besides user-data. */
   boot?: Omit<BootInputs, 'userData'>;
+  /** How the user changes a limit (`--limit maxParts=N`, a setting), added to the note when one is hit. */
+  limitHint?: (limit: keyof Limits) => string;
+}
+
+function overLimitFailure(limit: keyof Limits, message: string, options: PreviewOptions): string {
+  const hint = options.limitHint ? `; ${options.limitHint(limit)}` : '';
+  return `not merged: the input is over a limit of this tool (${limit}): ${message}${hint}`;
 }
 
 export interface PreviewEntry {
@@ -96,7 +103,7 @@ export function buildPreview(mode: PreviewMode, files: PreviewFile[], options: P
   } catch (e) {
     if (!(e instanceof LimitExceededError)) throw e;
     // Over one of our limits (boot mode's user-data or vendor-data, ...): said in the preview, never thrown at the caller.
-    const failure = `not merged: the input is over a limit of this tool (${e.limit}): ${e.message}`;
+    const failure = overLimitFailure(e.limit, e.message, options);
     const header = headerLines(`${mode} mode`, [], [failure]);
     return { text: header.join('\n') + '\n', body: '', headerLineCount: header.length, entries: [], parts: [], failure, limit: e.limit };
   }
@@ -106,7 +113,7 @@ function buildPreviewModel(mode: PreviewMode, files: PreviewFile[], options: Pre
   const runOptions = { ...options, trace: true };
   if (mode === 'user-data' || mode === 'handler') {
     const run = mode === 'handler' ? runHandlerParts(files, runOptions) : runUserData(files, runOptions);
-    return userDataPreview(mode, run, options.version);
+    return userDataPreview(mode, run, options);
   }
   if (mode === 'confd') {
     const result = mergeConfD(files, { version: options.version, trace: true, instanceData: options.instanceData, customMergers: options.customMergers, cloudCfg: options.boot?.cloudCfg, order: options.boot?.confdOrder });
@@ -123,7 +130,7 @@ function buildPreviewModel(mode: PreviewMode, files: PreviewFile[], options: Pre
       }));
     return valuePreview('cloud.cfg.d drop-ins (the first listed wins by default)', result.value, locate, parts, result.notes);
   }
-  if (mode === 'chef') return chefPreview(files);
+  if (mode === 'chef') return chefPreview(files, options.limits);
   const boot = assembleBoot({ userData: files, ...options.boot }, runOptions);
   const parts: PreviewPart[] = boot.layers.map((l) => ({ label: l.layer, file: l.layer, status: 'merged', spec: l.step?.spec ? formatSpec(l.step.spec) + (l.step.defaulted ? ' (default)' : '') : undefined }));
   // The final value is re-read from cloud-config.txt, so user-data values are found by path in the user-data run.
@@ -134,8 +141,8 @@ function buildPreviewModel(mode: PreviewMode, files: PreviewFile[], options: Pre
 }
 
 /** Chef-style deep merge: files in order, later wins; override attributes over default attributes. */
-function chefPreview(files: PreviewFile[]): PreviewModel {
-  const loaded = loadChefFiles(files);
+function chefPreview(files: PreviewFile[], limits?: Limits): PreviewModel {
+  const loaded = loadChefFiles(files, limits);
   const locate = textLocator(loaded.texts);
   const result = chefMergeFiles(loaded.values);
   const parts: PreviewPart[] = loaded.texts.map((t, i) => ({
@@ -202,12 +209,12 @@ function headerLines(title: string, parts: PreviewPart[], notes: string[] = []):
   return lines.map((l) => l.replace(/[\r\n]+/g, ' '));
 }
 
-function userDataPreview(mode: PreviewMode, run: UserDataRun, _version?: CloudInitVersion): PreviewModel {
+function userDataPreview(mode: PreviewMode, run: UserDataRun, options: PreviewOptions): PreviewModel {
   const parts = run.reports.map((r) => describePart(run, r));
   const title = mode === 'handler' ? 'each file fed to the cloud-config part handler' : 'user-data parts merged as cloud-init merges them';
   if (run.fatal || run.renderError) {
     const failure = run.fatal?.limit
-      ? `not merged: the input is over a limit of this tool (${run.fatal.limit}): ${run.fatal.message}`
+      ? overLimitFailure(run.fatal.limit, run.fatal.message, options)
       : run.fatal
         ? `cloud-init fails before merging anything: ${run.fatal.pyType}: ${run.fatal.message}`
         : `writing cloud-config.txt fails: ${run.renderError}`;

@@ -8,6 +8,8 @@ import { ServerContext } from './common/context';
 import { DocumentState } from './common/analysisCache';
 import { guardCall } from './common/guard';
 import { toDiagnostic } from './common/ranges';
+import { isLimitName } from '../engine/limits';
+import { SETTINGS_SECTION } from './common/settings';
 
 /** Quiet time after an edit before the document is analysed again. */
 export const DEBOUNCE_MS = 150;
@@ -17,7 +19,15 @@ export function diagnosticsFor(state: DocumentState): Diagnostic[] {
   return state.analysis.findings
     .slice()
     .sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end)
-    .map((f) => toDiagnostic(state, f));
+    .map((f) => withLimitSetting(toDiagnostic(state, f)));
+}
+
+/** A finding about one of our limits says which setting raises it. */
+function withLimitSetting(diagnostic: Diagnostic): Diagnostic {
+  if ((diagnostic.code !== 'limit-exceeded' && diagnostic.code !== 'too-large') || typeof diagnostic.message !== 'string') return diagnostic;
+  const name = /\b(max[A-Z]\w*)\b/.exec(diagnostic.message)?.[1];
+  if (!name || !isLimitName(name)) return diagnostic;
+  return { ...diagnostic, message: `${diagnostic.message} (setting ${SETTINGS_SECTION}.limits.${name})` };
 }
 
 /**

@@ -47,7 +47,7 @@ export function documentInfo(state: DocumentState): DocumentInfoResult {
   if (!info) return { kind: null, spec: null, summary: [] };
   const kind = info.kind;
   if (KIND_HEADER[kind]) return { kind, spec: null, summary: [HEADER_LINES[KIND_HEADER[kind]].summary] };
-  if (analysis.findings.some((f) => f.code === 'too-large')) return { kind, spec: null, summary: ['Too large: not analysed (setting cloudConfigMerge.maxFileBytes).'] };
+  if (analysis.findings.some((f) => f.code === 'too-large')) return { kind, spec: null, summary: ['Too large: not analysed (setting cloudConfigMerge.limits.maxFileBytes).'] };
   const role = roleOf(analysis);
   const sites = analysis.specs.filter((s) => s.used);
   if (kind === 'mime') {

@@ -16,7 +16,6 @@ import { IncludeResolver } from '../engine/userdata/process';
 import { BootInputs } from '../engine/system/boot';
 import { ConfigFile } from '../engine/system/readConf';
 import { PyError } from '../engine/pyerrors';
-import { DEFAULT_LIMITS } from '../engine/limits';
 import { pyLStrip } from '../engine/pystr';
 import { ServerContext } from './common/context';
 import { ServerSettings } from './common/settings';
@@ -77,7 +76,7 @@ class Sources {
     try {
       const stat = await fs.stat(file);
       if (!stat.isFile()) throw new Error('not a regular file');
-      if (stat.size > this.settings.maxFileBytes) throw new Error(`${stat.size} bytes, over the limit maxFileBytes = ${this.settings.maxFileBytes}`);
+      if (stat.size > this.settings.limits.maxFileBytes) throw new Error(overFileLimit(stat.size, this.settings));
       return new Uint8Array(await fs.readFile(file));
     } catch (e) {
       this.problems.push(`${this.nameFor(uri)}: cannot be read (${readError(e)}); it is left out of this preview.`);
@@ -121,7 +120,7 @@ class Sources {
             const stat = statSync(file);
             // A device or FIFO reports size 0 and never ends: only regular files are read.
             if (!stat.isFile()) throw new Error('not a regular file');
-            if (stat.size > this.settings.maxFileBytes) throw new Error(`${stat.size} bytes, over the limit maxFileBytes = ${this.settings.maxFileBytes}`);
+            if (stat.size > this.settings.limits.maxFileBytes) throw new Error(overFileLimit(stat.size, this.settings));
             bytes = new Uint8Array(readFileSync(file));
           }
           return { ok: true, bytes, name: this.nameFor(open?.uri ?? uri) };
@@ -169,7 +168,8 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
       version: settings.cloudInitVersion,
       customMergers: custom.modules.size ? custom.modules : undefined,
       includes: sources.includeResolver(),
-      limits: { ...DEFAULT_LIMITS, maxFileBytes: settings.maxFileBytes },
+      limits: settings.limits,
+      limitHint: (limit) => `setting cloudConfigMerge.limits.${limit}`,
       boot,
     });
   } catch (e) {
@@ -232,6 +232,10 @@ function realpathOr(file: string): string {
 function isInside(file: string, folder: string): boolean {
   const relative = path.relative(folder, file);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+function overFileLimit(size: number, settings: ServerSettings): string {
+  return `${size} bytes, over the limit maxFileBytes = ${settings.limits.maxFileBytes} (setting cloudConfigMerge.limits.maxFileBytes)`;
 }
 
 function readError(e: unknown): string {

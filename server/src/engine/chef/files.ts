@@ -5,7 +5,7 @@
  */
 import { PyValue } from '../values';
 import { loadYaml } from '../yaml/load';
-import { DEFAULT_LIMITS } from '../limits';
+import { DEFAULT_LIMITS, Limits } from '../limits';
 import { decodeUtf8Surrogateescape } from '../userdata/mime';
 
 export interface LoadedChefFiles {
@@ -14,15 +14,15 @@ export interface LoadedChefFiles {
   errors: string[];
 }
 
-export function loadChefFiles(files: Array<{ name: string; bytes: Uint8Array }>): LoadedChefFiles {
+export function loadChefFiles(files: Array<{ name: string; bytes: Uint8Array }>, limits: Pick<Limits, 'maxDepth' | 'maxExpandedNodes'> = DEFAULT_LIMITS): LoadedChefFiles {
   const out: LoadedChefFiles = { values: [], texts: [], errors: [] };
   files.forEach((file, source) => {
     const text = decodeUtf8Surrogateescape(file.bytes);
     // The Chef merge recurses once per level and walks every alias: bound both when loading.
-    const loaded = loadYaml(text, { source, maxDepth: DEFAULT_LIMITS.maxDepth, maxAliasExpansion: DEFAULT_LIMITS.maxExpandedNodes });
+    const loaded = loadYaml(text, { source, maxDepth: limits.maxDepth, maxAliasExpansion: limits.maxExpandedNodes });
     out.texts.push({ name: file.name, text });
     if (!loaded.ok) {
-      const limit = loaded.error.kind !== 'limit' ? '' : /maxAlias/.test(loaded.error.message) ? ` (limit maxExpandedNodes = ${DEFAULT_LIMITS.maxExpandedNodes})` : ` (limit maxDepth = ${DEFAULT_LIMITS.maxDepth})`;
+      const limit = loaded.error.kind !== 'limit' ? '' : /maxAlias/.test(loaded.error.message) ? ` (limit maxExpandedNodes = ${limits.maxExpandedNodes})` : ` (limit maxDepth = ${limits.maxDepth})`;
       out.errors.push(`${file.name}: not JSON or YAML: ${loaded.error.message}${limit}`);
     }
     out.values.push(loaded.ok ? loaded.value : null);

@@ -51,6 +51,8 @@ export interface AnalyzeOptions {
   customMergers?: ReadonlyMap<string, MergerFactory>;
   /** Larger documents (in UTF-8 bytes) are not analysed (a finding names the limit). */
   maxBytes?: number;
+  /** Deeper YAML nesting is not analysed (a finding names the limit). */
+  maxDepth?: number;
   /** Which cloud-init's wording the messages quote (22.4.2 spells "identifer"). */
   version?: CloudInitVersion;
 }
@@ -74,7 +76,7 @@ export function analyzeDocument(text: string, path: string, options: AnalyzeOpti
     case 'mime':
       return analyzeMime(text, info, options);
     case 'chef':
-      return { info, ...analyzeChef(text) };
+      return { info, ...analyzeChef(text, options) };
     default:
       return { info, findings: [], specs: [] };
   }
@@ -115,7 +117,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
   const findings: Finding[] = [];
   const specs: SpecSite[] = [];
   const context: SpecContext = kind === 'confd' || kind === 'cloud-cfg' ? 'system' : 'part';
-  const yaml = loadYaml(body, { maxDepth: DEFAULT_LIMITS.maxDepth });
+  const yaml = loadYaml(body, { maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth });
   const at = (span: TextSpan): TextSpan => ({ start: span.start + base, end: span.end + base });
   const skipped = context === 'part' ? 'cloud-init skips this whole part ("empty cloud config")' : 'cloud-init reads this file as {} (a warning in its log)';
   if (!yaml.ok) {
@@ -309,8 +311,8 @@ function nestedSpecFindings(root: PyDict, base: number, body: string): Finding[]
 /* ------------------------------------------------------------------ Chef */
 
 /** Knockouts that can never do what they seem to (a number, or a key of a mapping). */
-function analyzeChef(text: string): Analyzed {
-  const yaml = loadYaml(text, { maxDepth: DEFAULT_LIMITS.maxDepth });
+function analyzeChef(text: string, options: AnalyzeOptions): Analyzed {
+  const yaml = loadYaml(text, { maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth });
   if (!yaml.ok) return { findings: [{ code: 'chef-invalid', severity: 'error', span: yaml.error.span, message: `This file cannot be read: ${yaml.error.message}.` }], specs: [], yaml, yamlBase: 0 };
   const findings: Finding[] = knockoutFindingsIn(yaml.value).map((k) => ({ code: k.kind, severity: 'warning', span: k.span, message: k.message }));
   return { findings, specs: [], yaml, yamlBase: 0 };

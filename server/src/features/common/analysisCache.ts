@@ -76,7 +76,8 @@ export function analyze(document: TextDocument, settings: ServerSettings, custom
   const started = performance.now();
   const analysis = analyzeDocument(text, uriPath(document.uri), {
     languageId: document.languageId,
-    maxBytes: settings.maxFileBytes,
+    maxBytes: settings.limits.maxFileBytes,
+    maxDepth: settings.limits.maxDepth,
     version: settings.cloudInitVersion,
     customMergers: custom.modules.size ? custom.modules : undefined,
   });

@@ -4,7 +4,7 @@
  * accepted, anything malformed falls back to the default.
  */
 import { CloudInitVersion } from '../../engine/spec/parse';
-import { DEFAULT_LIMITS } from '../../engine/limits';
+import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, withLimits } from '../../engine/limits';
 
 export const SETTINGS_SECTION = 'cloudConfigMerge';
 
@@ -14,8 +14,8 @@ export interface ServerSettings {
   /** Which cloud-init the messages follow ('22.4' spells "identifer" like Debian 12's 22.4.2). */
   cloudInitVersion: CloudInitVersion;
   validation: { enable: boolean };
-  /** Larger documents are not analysed (a diagnostic says so). */
-  maxFileBytes: number;
+  /** Our resource limits (`cloudConfigMerge.limits.*`); hitting one is reported, naming it. */
+  limits: Limits;
   /** `#include` of local files outside the workspace folders (preview only). */
   includes: { allowOutsideWorkspace: boolean };
   trace: { server: TraceLevel };
@@ -26,7 +26,7 @@ export interface ServerSettings {
 export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
   cloudInitVersion: 'current',
   validation: Object.freeze({ enable: true }),
-  maxFileBytes: DEFAULT_LIMITS.maxFileBytes,
+  limits: Object.freeze({ ...DEFAULT_LIMITS }),
   includes: Object.freeze({ allowOutsideWorkspace: false }),
   trace: Object.freeze({ server: 'off' }),
   customMergers: Object.freeze({}),
@@ -46,7 +46,7 @@ function lookup(raw: unknown, path: string): unknown {
 export function normalizeSettings(raw: unknown): ServerSettings {
   const version = lookup(raw, 'cloudInitVersion');
   const enable = lookup(raw, 'validation.enable');
-  const maxFileBytes = lookup(raw, 'maxFileBytes');
+  const limits = withLimits(Object.fromEntries(LIMIT_NAMES.map((name) => [name, lookup(raw, `limits.${name}`)])));
   const outside = lookup(raw, 'includes.allowOutsideWorkspace');
   const trace = lookup(raw, 'trace.server');
   const custom = lookup(raw, 'customMergers');
@@ -58,7 +58,7 @@ export function normalizeSettings(raw: unknown): ServerSettings {
     customMergers,
     cloudInitVersion: typeof version === 'string' && /^22\.4(\.\d+)?$/.test(version.trim()) ? '22.4' : 'current',
     validation: { enable: typeof enable === 'boolean' ? enable : DEFAULT_SETTINGS.validation.enable },
-    maxFileBytes: typeof maxFileBytes === 'number' && Number.isFinite(maxFileBytes) && maxFileBytes > 0 ? Math.floor(maxFileBytes) : DEFAULT_SETTINGS.maxFileBytes,
+    limits,
     includes: { allowOutsideWorkspace: typeof outside === 'boolean' ? outside : DEFAULT_SETTINGS.includes.allowOutsideWorkspace },
     trace: { server: trace === 'messages' || trace === 'verbose' ? trace : 'off' },
   };
@@ -66,5 +66,5 @@ export function normalizeSettings(raw: unknown): ServerSettings {
 
 /** The settings that change what the analysis of a document finds. */
 export function analysisKey(settings: ServerSettings): string {
-  return `${settings.cloudInitVersion}|${settings.maxFileBytes}|${JSON.stringify(settings.customMergers)}`;
+  return `${settings.cloudInitVersion}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}`;
 }
