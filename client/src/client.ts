@@ -67,12 +67,22 @@ export class Server implements vscode.Disposable {
       documentSelector: DOCUMENT_SELECTOR,
       outputChannel: this.output,
       synchronize: { configurationSection: 'cloudConfigMerge' },
-      // Custom merger modules are code: the server loads them only in a trusted workspace.
-      initializationOptions: { settings: vscode.workspace.getConfiguration('cloudConfigMerge'), trusted: vscode.workspace.isTrusted },
+      // Custom merger modules are code: the server loads them only in a trusted workspace. A function,
+      // so that a server restarted after trust was granted is told so.
+      initializationOptions: () => ({ settings: vscode.workspace.getConfiguration('cloudConfigMerge'), trusted: vscode.workspace.isTrusted }),
     };
     const client = new lc.LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
     await client.start();
-    this.context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => void client.sendNotification(TRUST_NOTIFICATION, { trusted: true })));
+    this.context.subscriptions.push(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void client.sendNotification(TRUST_NOTIFICATION, { trusted: true })),
+      // The client library restarts a server that died: previews and the status item then ask again,
+      // so a request that failed while it was down does not stay failed.
+      client.onDidChangeState((e) => {
+        if (e.newState !== lc.State.Running || this.client !== client) return;
+        log(this.output, 'Language server restarted');
+        this.didStartEmitter.fire();
+      }),
+    );
     this.client = client;
     log(this.output, `Language server started in ${Date.now() - t0} ms`);
     this.didStartEmitter.fire();

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { PREVIEW_SCHEME, cli, closeAllEditors, fileUri, hoverText, open, positionOf, previewEditors, previewText, waitFor } from './helpers';
+import { PREVIEW_SCHEME, cli, closeAllEditors, fileUri, hoverText, open, positionOf, previewEditors, previewText, serverPids, waitFor } from './helpers';
 
 const FILES = ['user-data/1-base.yaml', 'user-data/2-users.yaml', 'user-data/10-app.yaml'];
 
@@ -123,6 +123,33 @@ suite('Merged preview', () => {
     back.renameFile(moved, fileUri(FILES[1]));
     assert.ok(await vscode.workspace.applyEdit(back));
     await previewText(preview, (t) => t === before);
+  });
+
+  test('a language server that dies mid-request is restarted, and the open preview is made again', async () => {
+    // A file only this preview reads, so that exactly one preview request is in flight when the server dies.
+    const file = fileUri('user-data/restart-check.yaml');
+    await vscode.workspace.fs.writeFile(file, Buffer.from('#cloud-config\nhostname: before-restart\n'));
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', file, [file]);
+    await previewText(uri, (t) => t.includes('hostname: before-restart'));
+    const editor = await open('user-data/restart-check.yaml');
+    await new Promise((r) => setTimeout(r, 1000)); // the refreshes that opening caused are answered
+    const [pid] = serverPids();
+    assert.ok(pid, 'the language server runs');
+    const at = positionOf(editor.document, 'before');
+    // Freeze the server, let the preview's refresh request reach it, then kill it: the request fails.
+    process.kill(pid, 'SIGSTOP');
+    try {
+      assert.ok(await editor.edit((e) => e.replace(new vscode.Range(at, at.translate(0, 6)), 'after')));
+      await new Promise((r) => setTimeout(r, 1500));
+    } finally {
+      process.kill(pid, 'SIGKILL');
+    }
+    await waitFor('a new language server', () => serverPids().some((p) => p !== pid));
+    const text = await previewText(uri, (t) => t.includes('hostname: after-restart'), 30000);
+    assert.match(text, /^# Cloud-Config Merge preview/);
+    await closePreview(uri);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await vscode.workspace.fs.delete(file);
   });
 
   test('Change Preview Mode: boot-time layering over chosen vendor-data and drop-ins, equal to the CLI', async () => {

@@ -1,6 +1,7 @@
 /** Helpers for the extension-host tests. */
 import * as assert from 'assert';
 import { execFileSync } from 'child_process';
+import { readFileSync, readdirSync } from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 
@@ -77,4 +78,21 @@ export function positionOf(doc: vscode.TextDocument, needle: string, offsetInNee
 
 export async function closeAllEditors(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+/** Process ids of this extension's language servers (Linux /proc: the test never asks the extension). */
+export function serverPids(): number[] {
+  const extension = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(extension, 'the extension is installed');
+  const main = path.join(extension.extensionPath, 'dist', 'server.js');
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(main)) pids.push(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return pids;
 }
