@@ -18,6 +18,7 @@ import {
   createConnection,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClientSupport, ServerContext, clientSupport } from './features/common/context';
 import { AnalysisCache } from './features/common/analysisCache';
@@ -107,7 +108,7 @@ const diagnostics = new DiagnosticsFeature(ctx);
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   support = clientSupport(params.capabilities);
   folders = folderPaths(params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []));
-  if (!folders.length && params.rootPath) folders = [params.rootPath];
+  if (!folders.length && params.rootPath) folders = [path.resolve(params.rootPath)];
   const options = params.initializationOptions as { settings?: unknown; trusted?: unknown } | undefined;
   if (options?.settings) globalSettings = normalizeSettings(options.settings);
   workspaceMergers.trusted = options?.trusted === true;
@@ -129,8 +130,10 @@ connection.onInitialized(() => {
   }
   if (support.workspaceFolders) {
     connection.workspace.onDidChangeWorkspaceFolders((e) => {
-      const removed = new Set(folderPaths(e.removed.map((f) => f.uri)));
-      folders = [...folders.filter((f) => !removed.has(f)), ...folderPaths(e.added.map((f) => f.uri))];
+      const removed = new Set(folderPaths((e?.removed ?? []).map((f) => f.uri)));
+      folders = [...folders.filter((f) => !removed.has(f)), ...folderPaths((e?.added ?? []).map((f) => f.uri))];
+      // Custom mergers load from the folders: what the open documents are told may have changed.
+      diagnostics.refreshAll();
     });
   }
 });
@@ -165,7 +168,8 @@ function folderPaths(uris: string[]): string[] {
   const paths: string[] = [];
   for (const uri of uris) {
     try {
-      paths.push(fileURLToPath(uri));
+      // One spelling per folder (no trailing slash, no `.`): a removal must match what was added.
+      paths.push(path.resolve(fileURLToPath(uri)));
     } catch {
       /* not a file folder: includes can never be inside it */
     }

@@ -5,8 +5,13 @@
  * files that cannot be read are reported, never fatal. `#include` reads
  * local files inside the workspace folders only (unless the user allows
  * more) and never fetches a URL.
+ *
+ * One answer is one moment: files on disk are read first (asynchronously, so
+ * edits keep arriving meanwhile), then the open documents' texts are taken and
+ * merged in one synchronous step, so a preview never mixes two versions of the
+ * editor's documents.
  */
-import { promises as fs, readFileSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, promises as fs, readFileSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PREVIEW_REQUEST, PreviewLocation, PreviewParams, PreviewResult } from '../protocol';
@@ -34,6 +39,8 @@ const BOOT_ROLES = ['cloudCfg', 'vendor', 'vendor2', 'dsConfig', 'runtimeCfg', '
 /** Reads inputs (open documents first) and names them; names are what the engine's locations carry. */
 class Sources {
   readonly problems: string[] = [];
+  /** What `prefetch` read from disk, by URI: the bytes, or why not. */
+  private readonly disk = new Map<string, { bytes: Uint8Array } | { error: unknown }>();
   private readonly uriByName = new Map<string, string>();
   private readonly nameByUri = new Map<string, string>();
 
@@ -65,7 +72,28 @@ class Sources {
     return this.uriByName.get(name);
   }
 
-  async read(uri: string): Promise<Uint8Array | null> {
+  /**
+   * Reads from disk every source that is not open in the editor, ahead of `file()`. This is the
+   * only step that waits: edits, opens and closes are handled meanwhile, and `file()` then takes
+   * the editor's texts as they are once everything is read.
+   */
+  async prefetch(uris: readonly unknown[]): Promise<void> {
+    for (const uri of new Set(uris)) {
+      if (typeof uri !== 'string' || this.disk.has(uri) || this.ctx.documents.get(uri)) continue;
+      const file = filePathOf(uri);
+      if (!file) continue;
+      // One at a time: a preview of thousands of files must not open thousands of descriptors at once.
+      this.disk.set(uri, await readRegularFile(file, this.settings).then((bytes) => ({ bytes }), (error: unknown) => ({ error })));
+    }
+  }
+
+  /** A source as it is now: the editor's text when it is open, else the disk (read by `prefetch`). Never waits. */
+  file(uri: string): ConfigFile | null {
+    const bytes = this.read(uri);
+    return bytes ? { name: this.nameFor(uri), bytes } : null;
+  }
+
+  private read(uri: string): Uint8Array | null {
     const open = this.ctx.documents.get(uri);
     if (open) return new TextEncoder().encode(open.getText());
     const file = filePathOf(uri);
@@ -73,20 +101,20 @@ class Sources {
       this.problems.push(`${uri}: cannot be read (not open in the editor, and not a file).`);
       return null;
     }
-    try {
-      const stat = await fs.stat(file);
-      if (!stat.isFile()) throw new Error('not a regular file');
-      if (stat.size > this.settings.limits.maxFileBytes) throw new Error(overFileLimit(stat.size, this.settings));
-      return new Uint8Array(await fs.readFile(file));
-    } catch (e) {
-      this.problems.push(`${this.nameFor(uri)}: cannot be read (${readError(e)}); it is left out of this preview.`);
+    let read = this.disk.get(uri);
+    if (!read) {
+      // It was open while the others were read and has been closed since: its disk text, now.
+      try {
+        read = { bytes: readRegularFileSync(file, this.settings) };
+      } catch (error) {
+        read = { error };
+      }
+    }
+    if ('error' in read) {
+      this.problems.push(`${this.nameFor(uri)}: cannot be read (${readError(read.error)}); it is left out of this preview.`);
       return null;
     }
-  }
-
-  async file(uri: string): Promise<ConfigFile | null> {
-    const bytes = await this.read(uri);
-    return bytes ? { name: this.nameFor(uri), bytes } : null;
+    return read.bytes;
   }
 
   /** `#include` answers: local files in the workspace (or anywhere, if allowed); URLs are never fetched. */
@@ -114,15 +142,7 @@ class Sources {
           return { ok: false, message };
         }
         try {
-          let bytes: Uint8Array;
-          if (open) bytes = new TextEncoder().encode(open.getText());
-          else {
-            const stat = statSync(file);
-            // A device or FIFO reports size 0 and never ends: only regular files are read.
-            if (!stat.isFile()) throw new Error('not a regular file');
-            if (stat.size > this.settings.limits.maxFileBytes) throw new Error(overFileLimit(stat.size, this.settings));
-            bytes = new Uint8Array(readFileSync(file));
-          }
+          const bytes = open ? new TextEncoder().encode(open.getText()) : readRegularFileSync(file, this.settings);
           return { ok: true, bytes, name: this.nameFor(open?.uri ?? uri) };
         } catch (e) {
           this.problems.push(`#include ${file}: cannot be read (${readError(e)}).`);
@@ -138,26 +158,30 @@ class Sources {
 }
 
 export async function preview(ctx: ServerContext, params: PreviewParams): Promise<PreviewResult> {
-  const uris = Array.isArray(params?.files) ? params.files : [];
-  const mode = params?.mode ?? 'user-data';
-  const scope = uris[0] ?? params?.boot?.cloudCfg ?? '';
+  params = params ?? ({} as PreviewParams);
+  const uris = Array.isArray(params.files) ? params.files : [];
+  const mode = params.mode ?? 'user-data';
+  const scope = uris[0] ?? params.boot?.cloudCfg ?? '';
   const settings = await ctx.settings(scope);
   const sources = new Sources(ctx, settings, ctx.workspaceFolders().map(realpathOr));
+  const userData = uris.filter((_, i) => params.exclude !== i + 1);
+  const confd = Array.isArray(params.boot?.confd) ? params.boot.confd : [];
+  await sources.prefetch([...userData, ...BOOT_ROLES.map((role) => params.boot?.[role]), ...confd]);
+  // No await from here on: every open document is read at this one moment (its text, or its absence).
   const files: PreviewFile[] = [];
-  for (const [i, uri] of uris.entries()) {
-    if (params.exclude === i + 1) continue;
-    const file = await sources.file(uri);
+  for (const uri of userData) {
+    const file = sources.file(uri);
     if (file) files.push(file);
   }
   const boot: Omit<BootInputs, 'userData'> = {};
   for (const role of BOOT_ROLES) {
     const uri = params.boot?.[role];
-    if (uri) boot[role] = (await sources.file(uri)) ?? undefined;
+    if (uri) boot[role] = sources.file(uri) ?? undefined;
   }
-  if (params.boot?.confd?.length) {
+  if (confd.length) {
     boot.confd = [];
-    for (const uri of params.boot.confd) {
-      const file = await sources.file(uri);
+    for (const uri of confd) {
+      const file = sources.file(uri);
       if (file) boot.confd.push(file);
     }
   }
@@ -236,6 +260,37 @@ function isInside(file: string, folder: string): boolean {
 
 function overFileLimit(size: number, settings: ServerSettings): string {
   return `${size} bytes, over the limit maxFileBytes = ${settings.limits.maxFileBytes} (setting cloudConfigMerge.limits.maxFileBytes)`;
+}
+
+/**
+ * The bytes of a regular file, checked on the descriptor that is read: a file replaced meanwhile by
+ * a FIFO or a device (which report size 0 and never end) is refused, never read. O_NONBLOCK keeps
+ * opening a FIFO from waiting for a writer; it changes nothing for regular files.
+ */
+async function readRegularFile(file: string, settings: ServerSettings): Promise<Uint8Array> {
+  const handle = await fs.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  try {
+    checkRegular(await handle.stat(), settings);
+    return new Uint8Array(await handle.readFile());
+  } finally {
+    await handle.close();
+  }
+}
+
+function readRegularFileSync(file: string, settings: ServerSettings): Uint8Array {
+  const fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  try {
+    checkRegular(fstatSync(fd), settings);
+    return new Uint8Array(readFileSync(fd));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Only regular files are read: a device or FIFO reports size 0 and never ends. */
+function checkRegular(stat: { isFile(): boolean; size: number }, settings: ServerSettings): void {
+  if (!stat.isFile()) throw new Error('not a regular file');
+  if (stat.size > settings.limits.maxFileBytes) throw new Error(overFileLimit(stat.size, settings));
 }
 
 function readError(e: unknown): string {
