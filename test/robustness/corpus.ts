@@ -47,6 +47,13 @@ export function billionLaughs(levels: number, key = 'l'): string {
   return out;
 }
 
+/** `levels` mappings, each merging the one before twice: 2^levels pairs once PyYAML flattens the merges. */
+export function mergeKeyBomb(levels: number): string {
+  let out = 'l0: &l0 {a: 1, b: 2}\n';
+  for (let i = 1; i <= levels; i++) out += `l${i}: &l${i} {<<: [*l${i - 1}, *l${i - 1}]}\n`;
+  return out;
+}
+
 export function flowNest(depth: number, open = '[', close = ']', leaf = ''): string {
   return open.repeat(depth) + leaf + close.repeat(depth);
 }
@@ -202,6 +209,40 @@ export const CORPUS: HostileCase[] = [
     },
     analyze: {},
     preview: { text: [/merged with/] },
+  },
+  {
+    name: 'merge-key-bomb',
+    about: 'each level merges the level before twice (`<<: [*l9, *l9]`): PyYAML copies 2^40 pairs and cloud-init never finishes; we stop at maxExpandedNodes',
+    files: () => ({ 'user-data.yaml': CC + mergeKeyBomb(40) }),
+    cli: { code: 2, stderr: [/merge keys \(<<\) would copy more than 5000000 key\/value pairs into mappings \(limit maxExpandedNodes = 5000000\)/] },
+    formats: { json: { code: 2 }, report: { code: 2, stderr: [/maxExpandedNodes/] }, preview: { code: 2, stdout: [/over a limit of this tool \(maxExpandedNodes\)/] } },
+    analyze: { finding: /^limit-exceeded: Not analysed: merge keys \(<<\) would copy more than 5000000/ },
+    preview: { failure: /over a limit of this tool \(maxExpandedNodes\)/ },
+  },
+  {
+    name: 'merge-key-bomb-block-style',
+    about: 'the same in block style, three aliases per level, with a key of its own at each level',
+    files: () => ({ 'user-data.yaml': CC + 'l0: &l0\n  a: 1\n' + Array.from({ length: 30 }, (_, i) => `l${i + 1}: &l${i + 1}\n  <<: [*l${i}, *l${i}, *l${i}]\n  k${i + 1}: ${i + 1}\n`).join('') }),
+    cli: { code: 2, stderr: [/limit maxExpandedNodes = 5000000/] },
+    analyze: { finding: /^limit-exceeded: .*maxExpandedNodes/ },
+    preview: { failure: /maxExpandedNodes/ },
+  },
+  {
+    name: 'merge-key-bomb-in-drop-in',
+    about: 'a merge-key bomb in a cloud.cfg.d drop-in (read_conf)',
+    files: () => ({ '50-bomb.cfg': mergeKeyBomb(40) }),
+    args: ['--mode', 'confd'],
+    cli: { code: 2, stderr: [/limit maxExpandedNodes = 5000000/] },
+    analyze: false,
+    preview: false,
+  },
+  {
+    name: 'duplicate-key-300000-times-cr',
+    about: 'one key written 300,000 times, CR line breaks: each duplicate is reported with the copy before it, in linear time',
+    files: () => ({ 'user-data.yaml': '#cloud-config\r' + 'a: 1\r'.repeat(300_000) }),
+    cli: { code: 0, stdout: [/^a: 1$/m] },
+    analyze: { finding: /^duplicate-key: duplicate key 'a'/ },
+    preview: { text: [/^a: 1$/m] },
   },
   {
     name: 'billion-laughs-in-merge-how',

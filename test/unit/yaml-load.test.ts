@@ -3,7 +3,7 @@
 // printed for the same text (sets printed sorted), or the exception it raised.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadYaml, type YamlLoadOptions, type YamlLoadResult, type YamlProblem } from '../../server/src/engine/yaml/load';
+import { loadYaml, mergeExpansionError, type YamlLoadOptions, type YamlLoadResult, type YamlProblem } from '../../server/src/engine/yaml/load';
 import * as V from '../../server/src/engine/values';
 import type { PyValue } from '../../server/src/engine/values';
 import { pyFloatRepr, pyStrRepr } from '../../server/src/engine/pyrepr';
@@ -310,8 +310,37 @@ test('aliases share the constructed object; alias bombs cost nothing', () => {
   assert.ok(Date.now() - started < 2000);
   const limited = loadYaml(bomb, { maxAliasExpansion: 1_000_000 });
   assert.ok(!limited.ok);
-  assert.equal(limited.error.kind, 'limit');
+  assert.equal(limited.error.kind, 'expansion');
   assert.ok(loadYaml('a: &a [1, 2]\nb: *a', { maxAliasExpansion: 100 }).ok);
+});
+
+test('merge keys that multiply pairs (a merge-key bomb) stop at maxMergedPairs, naming maxExpandedNodes', () => {
+  // Each level merges the level before twice: PyYAML copies the pairs, 2^n of them (it never finishes at 40).
+  const bomb = (levels: number) => ['l0: &l0 {a: 1, b: 2}', ...Array.from({ length: levels }, (_, i) => `l${i + 1}: &l${i + 1} {<<: [*l${i}, *l${i}]}`)].join('\n');
+  const small = loadYaml(bomb(10));
+  assert.ok(small.ok, 'a few thousand copied pairs are fine');
+  assert.equal(repr((small.value as V.PyDict).get('l10') ?? null), "{'a': 1, 'b': 2}");
+  const r = loadYaml(bomb(40));
+  assert.ok(!r.ok);
+  assert.equal(r.error.kind, 'expansion');
+  assert.match(r.error.message, /^merge keys \(<<\) would copy more than 5000000 key\/value pairs into mappings \(limit maxExpandedNodes = 5000000\)/);
+  const limited = loadYaml(bomb(10), { maxMergedPairs: 1000 });
+  assert.ok(!limited.ok);
+  assert.match(limited.error.message, /more than 1000 key\/value pairs/);
+  assert.equal(mergeExpansionError(limited, 1000)?.limit, 'maxExpandedNodes');
+  assert.equal(mergeExpansionError(small), undefined);
+});
+
+test('many copies of one key: each duplicate names the copy before it (and loading stays linear)', () => {
+  const r = loadYaml('a: 1\nb: 2\n' + 'a: 3\n'.repeat(20000) + 'b: 4\n');
+  assert.ok(r.ok);
+  assert.equal(r.duplicateKeys.length, 20001);
+  const lineOf = (offset: number) => r.ok && offset >= 0 ? 'a: 1\nb: 2\n'.concat('a: 3\n'.repeat(20000), 'b: 4\n').slice(0, offset).split('\n').length : -1;
+  assert.equal(lineOf(r.duplicateKeys[0].contextSpan!.start), 1);
+  assert.equal(lineOf(r.duplicateKeys[1].span.start), 4);
+  assert.equal(lineOf(r.duplicateKeys[1].contextSpan!.start), 3);
+  assert.equal(lineOf(r.duplicateKeys[20000].contextSpan!.start), 2, 'b: 4 names b: 2');
+  assert.equal(repr(r.value), "{'a': 3, 'b': 4}");
 });
 
 test('recursive structures are an error of kind recursive', () => {

@@ -7,7 +7,7 @@ import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, resolve as resolvePath } from 'node:path';
 import { PyDict, PyValue } from '../engine/values';
 import { PyError } from '../engine/pyerrors';
-import { loadYaml } from '../engine/yaml/load';
+import { loadYaml, mergeExpansionError } from '../engine/yaml/load';
 import { dumpPyYaml } from '../engine/yaml/dump';
 import { parsePythonJson, toCanonicalJson } from '../engine/json';
 import { explainSpec } from '../engine/explain';
@@ -122,7 +122,9 @@ function readValueFile(o: CliOptions, path: string): PyValue {
       throw new InputError(`${path}: not JSON: ${(e as Error).message}`);
     }
   }
-  const loaded = loadYaml(text);
+  const loaded = loadYaml(text, { maxMergedPairs: o.limits.maxExpandedNodes });
+  const overLimit = mergeExpansionError(loaded, o.limits.maxExpandedNodes);
+  if (overLimit) throw overLimit;
   if (!loaded.ok) throw new InputError(`${path}: not YAML: ${loaded.error.message}`);
   return loaded.value;
 }

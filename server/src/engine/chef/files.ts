@@ -19,10 +19,10 @@ export function loadChefFiles(files: Array<{ name: string; bytes: Uint8Array }>,
   files.forEach((file, source) => {
     const text = decodeUtf8Surrogateescape(file.bytes);
     // The Chef merge recurses once per level and walks every alias: bound both when loading.
-    const loaded = loadYaml(text, { source, maxDepth: limits.maxDepth, maxAliasExpansion: limits.maxExpandedNodes });
+    const loaded = loadYaml(text, { source, maxDepth: limits.maxDepth, maxAliasExpansion: limits.maxExpandedNodes, maxMergedPairs: limits.maxExpandedNodes });
     out.texts.push({ name: file.name, text });
     if (!loaded.ok) {
-      const limit = loaded.error.kind !== 'limit' ? '' : /maxAlias/.test(loaded.error.message) ? ` (limit maxExpandedNodes = ${limits.maxExpandedNodes})` : ` (limit maxDepth = ${limits.maxDepth})`;
+      const limit = loaded.error.kind === 'limit' ? ` (limit maxDepth = ${limits.maxDepth})` : /maxAlias/.test(loaded.error.message) ? ` (limit maxExpandedNodes = ${limits.maxExpandedNodes})` : '';
       out.errors.push(`${file.name}: not JSON or YAML: ${loaded.error.message}${limit}`);
     }
     out.values.push(loaded.ok ? loaded.value : null);

@@ -122,7 +122,8 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
   const skipped = context === 'part' ? 'cloud-init skips this whole part ("empty cloud config")' : 'cloud-init reads this file as {} (a warning in its log)';
   if (!yaml.ok) {
     if (kind !== 'jinja') {
-      findings.push({ code: yaml.error.kind === 'limit' ? 'limit-exceeded' : 'yaml-invalid', severity: 'error', span: at(yaml.error.span), message: `cloud-init cannot load this YAML: ${yaml.error.message}. ${skipped}.` });
+      const message = yaml.error.kind === 'expansion' ? `Not analysed: ${yaml.error.message}.` : `cloud-init cannot load this YAML: ${yaml.error.message}. ${skipped}.`;
+      findings.push({ code: yaml.error.kind === 'limit' || yaml.error.kind === 'expansion' ? 'limit-exceeded' : 'yaml-invalid', severity: 'error', span: at(yaml.error.span), message });
     }
     return { findings, specs, yaml, yamlBase: base };
   }

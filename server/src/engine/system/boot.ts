@@ -12,7 +12,7 @@ import { pyStr } from '../pyrepr';
 import { pyStrip } from '../pystr';
 import { CloudInitVersion } from '../spec/parse';
 import { MergerFactory } from '../merge/construct';
-import { loadYaml } from '../yaml/load';
+import { loadYaml, mergeExpansionError } from '../yaml/load';
 import { IncludeFailure, IncludeResolver } from '../userdata/process';
 import { UserDataRun, runUserData } from '../userdata/run';
 import { DEFAULT_LIMITS, LimitExceededError, Limits } from '../limits';
@@ -65,6 +65,8 @@ export interface BootResult {
 function loadStruct(file: ConfigFile): PyValue {
   const text = new TextDecoder().decode(file.bytes);
   const loaded = loadYaml(text);
+  const overLimit = mergeExpansionError(loaded);
+  if (overLimit) throw overLimit;
   if (!loaded.ok) throw new PyError('ValueError', `${file.name} is not YAML: ${loaded.error.message}`);
   return loaded.value;
 }

@@ -1,7 +1,7 @@
 /** `util.read_conf`: one YAML config file as cloud-init reads system configuration (spec §4.2). */
 import { PyDict, pyClassName } from '../values';
 import { PyError } from '../pyerrors';
-import { loadYaml, YamlLoadResult } from '../yaml/load';
+import { loadYaml, mergeExpansionError, YamlLoadResult } from '../yaml/load';
 import { isJinjaTemplate, renderCloudInitJinja } from '../userdata/jinja';
 import { PYTHON_RECURSION } from '../limits';
 
@@ -43,6 +43,8 @@ export function readConf(file: ConfigFile, options: ReadConfOptions = {}): ReadC
     text = rendered.text;
   }
   const yaml = loadYaml(text, { source: options.source ?? 0, maxDepth: PYTHON_RECURSION.yamlConfDepth });
+  const overLimit = mergeExpansionError(yaml);
+  if (overLimit) throw overLimit;
   if (!yaml.ok && yaml.error.kind === 'limit') {
     // PyYAML recurses once per nesting level; load_yaml does not catch RecursionError: the stage fails.
     throw new PyError('RecursionError', `maximum recursion depth exceeded (${file.name} nests more than ${PYTHON_RECURSION.yamlConfDepth} levels deep)`);

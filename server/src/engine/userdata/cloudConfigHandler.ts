@@ -7,7 +7,7 @@
 import { PyDict, PyValue, TextSpan, pyTypeName } from '../values';
 import { PyError } from '../pyerrors';
 import { pyLStrip } from '../pystr';
-import { loadYaml, YamlLoadResult } from '../yaml/load';
+import { loadYaml, mergeExpansionError, YamlLoadResult } from '../yaml/load';
 import { CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, extractBodySpec, parseStringSpec } from '../spec/parse';
 import { DEFAULT_PART_SPEC } from '../spec/defaults';
 import { constructMergers, MergerFactory } from '../merge/construct';
@@ -47,6 +47,8 @@ export interface HandlerOptions {
   /** Origin source index to stamp on the values of each part. */
   sourceOf?: (partIndex: number) => number;
   customMergers?: ReadonlyMap<string, MergerFactory>;
+  /** maxExpandedNodes: merge keys that would copy more pairs stop everything (LimitExceededError). */
+  maxExpandedNodes?: number;
 }
 
 export class CloudConfigHandler {
@@ -91,8 +93,10 @@ export class CloudConfigHandler {
       }
     }
     // 22.4.2's loader accepts !!python/unicode; today's plain safe_load rejects it.
-    const loaded = loadYaml(payload, { source, pythonUnicodeTag: this.options.version === '22.4', maxDepth: PYTHON_RECURSION.yamlPartDepth });
+    const loaded = loadYaml(payload, { source, pythonUnicodeTag: this.options.version === '22.4', maxDepth: PYTHON_RECURSION.yamlPartDepth, maxMergedPairs: this.options.maxExpandedNodes });
     record.yaml = loaded;
+    const overLimit = mergeExpansionError(loaded, this.options.maxExpandedNodes);
+    if (overLimit) throw overLimit;
     if (!loaded.ok && loaded.error.kind === 'limit') {
       // PyYAML's composer recurses once per nesting level: cloud-init raises RecursionError,
       // which load_yaml does not catch (not a ValueError: no SCHEMA_ERROR line either).

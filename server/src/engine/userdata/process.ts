@@ -8,7 +8,7 @@ import { PyBytes, PyDict, PySet, PyValue, TextSpan } from '../values';
 import { pyClassName } from '../values';
 import { pyReprForMessage, pyStr, pyStrRepr } from '../pyrepr';
 import { pySplitLines, pyStrip, pyLStrip } from '../pystr';
-import { loadYaml } from '../yaml/load';
+import { loadYaml, mergeExpansionError } from '../yaml/load';
 import { convertUserDataBlob, decodeUtf8Surrogateescape, encodeUtf8Surrogateescape, gunzipPart, rawUnicodeEscape } from './mime';
 import { HeaderList, setFilename } from './headers';
 import { PartRoute, ProcessingMessage, UserDataPart } from './parts';
@@ -287,7 +287,9 @@ class UserDataProcessor {
 
   /** `_explode_archive`: a YAML list of entries, attached as they are (no sniffing of declared types, no includes). */
   private explodeArchive(archive: string, part: PendingPart): void {
-    const loaded = loadYaml(archive, { source: part.source, maxDepth: PYTHON_RECURSION.yamlArchiveDepth });
+    const loaded = loadYaml(archive, { source: part.source, maxDepth: PYTHON_RECURSION.yamlArchiveDepth, maxMergedPairs: this.limits.maxExpandedNodes });
+    const overLimit = mergeExpansionError(loaded, this.limits.maxExpandedNodes);
+    if (overLimit) throw new FatalUserDataError('LimitError', overLimit.message, part.source, part.span, 'maxExpandedNodes');
     let entries: PyValue[] = [];
     if (!loaded.ok && loaded.error.kind === 'limit') {
       // PyYAML recurses once per level; load_yaml does not catch RecursionError, so all user-data processing fails.

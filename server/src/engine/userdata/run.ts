@@ -69,7 +69,7 @@ export interface UserDataRun {
 
 export function runUserData(inputs: Array<{ name: string; bytes: Uint8Array }>, options: UserDataRunOptions = {}): UserDataRun {
   const processed = processUserData(inputs, { includes: options.includes, onIncludeFailure: options.onIncludeFailure, limits: options.limits });
-  const handler = new CloudConfigHandler({ version: options.version, trace: options.trace, customMergers: options.customMergers });
+  const handler = new CloudConfigHandler({ version: options.version, trace: options.trace, customMergers: options.customMergers, maxExpandedNodes: options.limits?.maxExpandedNodes });
   const messages = [...processed.messages];
   if (processed.fatal) {
     // cloud-init raises out of user-data processing: no part is handled, no file is written.
@@ -84,7 +84,7 @@ export function runHandlerParts(
   inputs: Array<{ name: string; bytes: Uint8Array; headers?: Record<string, string> }>,
   options: UserDataRunOptions = {},
 ): UserDataRun {
-  const handler = new CloudConfigHandler({ version: options.version, trace: options.trace, customMergers: options.customMergers });
+  const handler = new CloudConfigHandler({ version: options.version, trace: options.trace, customMergers: options.customMergers, maxExpandedNodes: options.limits?.maxExpandedNodes });
   const sources: UserDataSource[] = inputs.map((i) => ({ name: i.name, bytes: i.bytes }));
   const reports: PartReport[] = inputs.map((input, index) => {
     const text = decodeUtf8Surrogateescape(input.bytes);

@@ -92,6 +92,7 @@
 
 import type { Document } from 'yaml';
 import { pyFloatRepr, pyStrRepr } from '../pyrepr';
+import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
 import {
   keyIdentity,
   PyBytes,
@@ -115,9 +116,17 @@ export interface YamlLoadOptions {
    * Aliases share objects, so loading never expands them. When set, a value
    * that would have more than this many nodes once every alias is expanded
    * (what copying it or writing it as JSON costs) is an error of kind
-   * 'limit'. Default: no check (PyYAML has none).
+   * 'expansion'. Default: no check (PyYAML has none).
    */
   maxAliasExpansion?: number;
+  /**
+   * Most key/value pairs that merge keys (`<<`) may copy into mappings. PyYAML
+   * copies the pairs of each merged mapping, so aliases of aliases merged
+   * twice per level grow exponentially (a "merge-key bomb": PyYAML, and so
+   * cloud-init, runs until memory is exhausted). More is an error of kind
+   * 'expansion'. Default DEFAULT_LIMITS.maxExpandedNodes: always bounded.
+   */
+  maxMergedPairs?: number;
   /** Deepest nesting of collections (default 10000); deeper is an error of kind 'limit'. */
   maxDepth?: number;
 }
@@ -128,7 +137,8 @@ export interface YamlProblem {
   /**
    * 'invalid-character' | 'syntax' | 'multiple-documents' | 'undefined-alias' |
    * 'duplicate-anchor' | 'unknown-tag' | 'unhashable-key' | 'merge' |
-   * 'constructor' | 'value' | 'recursive' | 'limit' | 'duplicate-key'
+   * 'constructor' | 'value' | 'recursive' | 'limit' (nesting) |
+   * 'expansion' (maxAliasExpansion, maxMergedPairs) | 'duplicate-key'
    */
   kind: string;
   /**
@@ -2267,11 +2277,16 @@ interface Task {
 class Constructor {
   private readonly queue: Task[] = [];
   readonly duplicateKeys: YamlProblem[] = [];
+  /** Pairs merge keys may still copy (maxMergedPairs). */
+  private readonly mergeBudget: { left: number; max: number };
 
   constructor(
     private readonly source: number,
     private readonly pythonUnicode: boolean,
-  ) {}
+    maxMergedPairs: number,
+  ) {
+    this.mergeBudget = { left: maxMergedPairs, max: maxMergedPairs };
+  }
 
   constructDocument(root: YNode): PyValue {
     const value = this.constructObject(root);
@@ -2360,13 +2375,7 @@ class Constructor {
   }
 
   /** A key written twice in one mapping: the later one is reported, with the previous one as context. */
-  private reportDuplicate(node: YNode, pair: Pair, key: PyValue): void {
-    const id = keyIdentity(key);
-    let previous: TextSpan | undefined;
-    for (const p of node.pairs) {
-      if (p === pair) break;
-      if (p.owner === node && p.key.built && keyIdentity(p.key.result) === id) previous = p.keySpan;
-    }
+  private reportDuplicate(pair: Pair, key: PyValue, previous: TextSpan | undefined): void {
     const problem: YamlProblem = { message: `duplicate key ${describeKey(key)}`, span: pair.keySpan, kind: 'duplicate-key' };
     if (previous) problem.contextSpan = previous;
     this.duplicateKeys.push(problem);
@@ -2413,7 +2422,7 @@ class Constructor {
       return;
     }
     // map and set: SafeConstructor.construct_mapping
-    if (node.kind === K.Mapping) flattenMapping(node);
+    if (node.kind === K.Mapping) flattenMapping(node, this.mergeBudget);
     if (node.kind !== K.Mapping) throw expectedNode('mapping', node);
     const dict = task.target instanceof PyDict ? task.target : new PyDict();
     const pairs = node.pairs;
@@ -2422,7 +2431,11 @@ class Constructor {
     let merged = false;
     for (const p of pairs) if (p.owner !== node) merged = true;
     const ownKeys = merged ? new Set<string>() : null;
-    for (const pair of pairs) {
+    // Where each own key was last written, for duplicate messages: built at the first duplicate
+    // (most mappings have none), then kept up to date, so 20,000 copies of one key stay linear.
+    let lastSpans: Map<string, TextSpan> | null = null;
+    for (let index = 0; index < pairs.length; index++) {
+      const pair = pairs[index];
       const key = this.constructObject(pair.key);
       if (Array.isArray(key) || key instanceof PyDict || key instanceof PySet) {
         throw new LoadError('unhashable-key', 'ConstructorError', 'found unhashable key', pair.keySpan, 'while constructing a mapping', node.span);
@@ -2442,7 +2455,18 @@ class Constructor {
         }
         dict.set(key, value, origin);
       }
-      if (duplicate) this.reportDuplicate(node, pair, key);
+      if (duplicate && lastSpans === null) {
+        lastSpans = new Map();
+        for (let j = 0; j < index; j++) {
+          const p = pairs[j];
+          if (p.owner === node) lastSpans.set(keyIdentity(p.key.result), p.keySpan);
+        }
+      }
+      if (lastSpans !== null && pair.owner === node) {
+        const id = keyIdentity(key);
+        if (duplicate) this.reportDuplicate(pair, key, lastSpans.get(id));
+        lastSpans.set(id, pair.keySpan);
+      }
     }
     if (task.target instanceof PySet) for (const k of dict.keys()) task.target.add(k);
   }
@@ -2485,7 +2509,7 @@ function pushAll<X>(to: X[], from: readonly X[]): void {
  * PyYAML it re-reads `node.pairs` after each step (a cyclic merge can
  * replace it).
  */
-function flattenMapping(root: YNode): void {
+function flattenMapping(root: YNode, budget: { left: number; max: number }): void {
   let special = false;
   for (const p of root.pairs) if (p.key.tag === MERGE_TAG || p.key.tag === VALUE_TAG) special = true;
   if (!special) return;
@@ -2506,6 +2530,13 @@ function flattenMapping(root: YNode): void {
   const stack: FFrame[] = [frame(root)];
   const mergeError = (node: YNode, problem: string, at: TextSpan) =>
     new LoadError('merge', 'ConstructorError', problem, at, 'while constructing a mapping', node.span);
+  const copy = (to: Pair[], from: readonly Pair[], node: YNode) => {
+    budget.left -= from.length;
+    if (budget.left < 0) {
+      throw new LoadError('expansion', undefined, `merge keys (<<) would copy more than ${budget.max} key/value pairs into mappings (limit maxExpandedNodes = ${budget.max}): each level merges aliases of the level before, so the pairs multiply; PyYAML, and so cloud-init, would run until memory is exhausted`, node.span);
+    }
+    pushAll(to, from);
+  };
   const push = (node: YNode) => {
     if (stack.length > 100000) throw new LoadError('recursive', 'RecursionError', 'maximum recursion depth exceeded', node.span);
     stack.push(frame(node));
@@ -2518,7 +2549,7 @@ function flattenMapping(root: YNode): void {
       const child = f.waiting;
       f.waiting = null;
       if (f.seq === null) {
-        pushAll(f.merge, child.pairs);
+        copy(f.merge, child.pairs, f.node);
       } else {
         f.sub.push(child.pairs);
         f.seqIndex++;
@@ -2534,7 +2565,7 @@ function flattenMapping(root: YNode): void {
         push(sub);
         continue;
       }
-      for (let i = f.sub.length - 1; i >= 0; i--) pushAll(f.merge, f.sub[i]);
+      for (let i = f.sub.length - 1; i >= 0; i--) copy(f.merge, f.sub[i], f.node);
       f.seq = null;
       f.sub = [];
       f.seqIndex = 0;
@@ -2936,7 +2967,7 @@ export function loadYaml(text: string, options: YamlLoadOptions = {}): YamlLoadR
       });
     }
     const composed = compose(text, maxDepth);
-    const ctor = new Constructor(source, options.pythonUnicodeTag ?? true);
+    const ctor = new Constructor(source, options.pythonUnicodeTag ?? true, options.maxMergedPairs ?? DEFAULT_LIMITS.maxExpandedNodes);
     const value = composed.root === null ? null : ctor.constructDocument(composed.root);
     if (composed.cyclicAlias && hasCycle(value)) {
       return failed({
@@ -2952,7 +2983,7 @@ export function loadYaml(text: string, options: YamlLoadOptions = {}): YamlLoadR
         return failed({
           message: `aliases expand this document to more than ${maxExpansion} nodes (maxAliasExpansion)`,
           span: composed.root?.span ?? { start: 0, end: 0 },
-          kind: 'limit',
+          kind: 'expansion',
         });
       }
     }
@@ -2966,4 +2997,13 @@ export function loadYaml(text: string, options: YamlLoadOptions = {}): YamlLoadR
     }
     throw err;
   }
+}
+
+/**
+ * The merge-key expansion failure of a load (kind 'expansion') as our limit error. Callers that
+ * reproduce cloud-init throw it: cloud-init would not skip such a part, it would never finish.
+ */
+export function mergeExpansionError(result: YamlLoadResult, maxMergedPairs: number = DEFAULT_LIMITS.maxExpandedNodes): LimitExceededError | undefined {
+  if (result.ok || result.error.kind !== 'expansion' || !/^merge keys/.test(result.error.message)) return undefined;
+  return new LimitExceededError('maxExpandedNodes', maxMergedPairs, 'YAML merge keys', result.error.message);
 }
