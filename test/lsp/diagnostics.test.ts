@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { Diagnostic, DiagnosticSeverity, DiagnosticTag, Range } from 'vscode-languageserver-protocol';
 import { LspClient, fixtureUri, rangeOf } from '../support/lspClient';
 import { DEFAULT_LIMITS } from '../../server/src/engine/limits';
+import { MAX_DIAGNOSTICS } from '../../server/src/features/diagnostics';
 import { APPEND_LISTS, VALID_DOCUMENTS, WEB_SERVER, gzipBase64, mime } from './fixtures';
 
 const { Error: E, Warning: W, Information: I, Hint: H } = DiagnosticSeverity;
@@ -265,6 +266,22 @@ describe('diagnostics', () => {
         assert.deepEqual(diagnostics, []);
       });
     });
+  });
+
+  test('past MAX_DIAGNOSTICS findings, the most severe are published and one more says how many were left out', async () => {
+    // 1,500 duplicate keys (warnings) before one malformed spec (an error) at the very end.
+    const text = cc('a: 1\n'.repeat(1501) + "merge_how: 'list(append+prepend)+dict()'\n");
+    const uri = fixtureUri('many/user-data.yaml');
+    const diagnostics = await client.open(uri, text);
+    client.close(uri);
+    assert.equal(diagnostics.length, MAX_DIAGNOSTICS + 1);
+    assert.ok(diagnostics.some((d) => d.code === 'plus-in-options'), 'the error is kept');
+    const last = diagnostics[diagnostics.length - 1];
+    assert.equal(last.code, 'too-many-problems');
+    assert.equal(last.severity, I);
+    assert.equal(last.message, `501 more problems in this document are not shown (at most ${MAX_DIAGNOSTICS}, the most severe first).`);
+    const shown = diagnostics.slice(0, -1);
+    assert.deepEqual(shown.map((d) => d.range.start.line), shown.map((d) => d.range.start.line).sort((a, b) => a - b), 'in document order');
   });
 
   test('messages follow the configured cloud-init version', async () => {

@@ -608,6 +608,22 @@ export const CORPUS: HostileCase[] = [
     preview: {},
   },
   {
+    name: 'merge-type-header-folded-200000-lines',
+    about: 'a Merge-Type header folded over 200,000 lines, each adding dict(): 200,000 findings (a JavaScript spread of them overflowed the stack)',
+    files: () => ({ 'user-data.mime': mime([{ headers: 'Content-Type: text/cloud-config\nMerge-Type: list(append)\n' + ' +dict()\n'.repeat(200_000).slice(0, -1), body: CC + 'a: 1' }]) }),
+    cli: { code: 0, stdout: [/^a: 1$/m] },
+    analyze: { finding: /^duplicate-merger: dict\(\) is listed twice/ },
+    preview: { text: [/merged with list\(append\)\+dict\(\)\+dict\(\)/] },
+  },
+  {
+    name: 'merge-how-100000-mergers',
+    about: 'a string merge_how of 100,000 list(append) mergers: a finding and a quick fix for each, in linear time',
+    files: () => ({ 'user-data.yaml': `${CC}merge_how: "${Array(100_000).fill('list(append)').join('+')}+dict()"\na: [1]\n` }),
+    cli: { code: 0, stdout: [/^a:$/m] },
+    analyze: { finding: /^duplicate-merger: list\(\) is listed twice/ },
+    preview: { text: [/merged with/] },
+  },
+  {
     name: 'mime-content-type-garbage',
     about: 'Content-Type values without a slash, with odd parameters, empty',
     files: () => ({

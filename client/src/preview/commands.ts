@@ -85,11 +85,13 @@ async function expandFolders(uris: vscode.Uri[]): Promise<vscode.Uri[]> {
     }
     const entries = await vscode.workspace.fs.readDirectory(uri);
     const files = entries.filter(([, t]) => t & vscode.FileType.File).map(([name]) => vscode.Uri.joinPath(uri, name));
-    if (uri.path.endsWith('/cloud.cfg.d')) out.push(...files.filter((f) => f.path.endsWith('.cfg')));
-    else {
+    // Loops, not push(...): a folder of a few hundred thousand files would overflow the stack.
+    if (uri.path.endsWith('/cloud.cfg.d')) {
+      for (const f of files) if (f.path.endsWith('.cfg')) out.push(f);
+    } else {
       const found = await findCloudConfigFiles();
       const prefix = uri.toString() + '/';
-      out.push(...found.filter((f) => f.toString().startsWith(prefix)));
+      for (const f of found) if (f.toString().startsWith(prefix)) out.push(f);
     }
   }
   return [...new Map(out.map((u) => [u.toString(), u])).values()];

@@ -64,7 +64,7 @@ export function sourcesOf(state: PreviewState): string[] {
   if (b) {
     for (const v of Object.values(b)) {
       if (typeof v === 'string') out.push(v);
-      else if (Array.isArray(v)) out.push(...v);
+      else if (Array.isArray(v)) for (const item of v) out.push(item);
     }
   }
   return out;

@@ -14,6 +14,7 @@ import { DocumentState } from './common/analysisCache';
 import { guardRequest } from './common/guard';
 import { DIAGNOSTIC_SOURCE, rangesTouch, sameRange, toDiagnostic } from './common/ranges';
 import { RECIPES } from '../engine/catalogue';
+import { pushAll } from '../engine/arrays';
 
 export const CODE_ACTION_KINDS = [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite];
 const APPEND_LISTS = RECIPES[0].spec;
@@ -35,8 +36,8 @@ export function registerCodeActions(ctx: ServerContext): void {
 export function codeActionsFor(state: DocumentState, range: Range, contextDiagnostics: Diagnostic[], only?: string[]): CodeAction[] {
   const wants = (kind: string) => !only?.length || only.some((o) => kind === o || kind.startsWith(o + '.'));
   const actions: CodeAction[] = [];
-  if (wants(CodeActionKind.QuickFix)) actions.push(...quickFixes(state, range, contextDiagnostics));
-  if (wants(CodeActionKind.RefactorRewrite)) actions.push(...conversions(state, range), ...addSpec(state));
+  if (wants(CodeActionKind.QuickFix)) pushAll(actions, quickFixes(state, range, contextDiagnostics));
+  if (wants(CodeActionKind.RefactorRewrite)) pushAll(actions, [...conversions(state, range), ...addSpec(state)]);
   return actions;
 }
 

@@ -8,19 +8,41 @@ import { ServerContext } from './common/context';
 import { DocumentState } from './common/analysisCache';
 import { guardCall } from './common/guard';
 import { toDiagnostic } from './common/ranges';
+import type { Finding } from '../engine/lint/findings';
 import { isLimitName } from '../engine/limits';
 import { SETTINGS_SECTION } from './common/settings';
 
 /** Quiet time after an edit before the document is analysed again. */
 export const DEBOUNCE_MS = 150;
 
-/** The diagnostics of one analysed version (all findings, in document order). */
+/**
+ * Most diagnostics published for one document. A generated or hostile file can have hundreds of
+ * thousands of findings (one per duplicate key): past this many, the most severe are kept and one
+ * more diagnostic says how many were left out.
+ */
+export const MAX_DIAGNOSTICS = 1000;
+
+/** The diagnostics of one analysed version, in document order. */
 export function diagnosticsFor(state: DocumentState): Diagnostic[] {
-  return state.analysis.findings
-    .slice()
-    .sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end)
-    .map((f) => withLimitSetting(toDiagnostic(state, f)));
+  const byPosition = (a: Finding, b: Finding) => a.span.start - b.span.start || a.span.end - b.span.end;
+  let findings = state.analysis.findings.slice();
+  let omitted: Finding | undefined;
+  if (findings.length > MAX_DIAGNOSTICS) {
+    findings.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byPosition(a, b));
+    omitted = {
+      code: 'too-many-problems',
+      severity: 'info',
+      span: findings[MAX_DIAGNOSTICS].span,
+      message: `${findings.length - MAX_DIAGNOSTICS} more problems in this document are not shown (at most ${MAX_DIAGNOSTICS}, the most severe first).`,
+    };
+    findings = findings.slice(0, MAX_DIAGNOSTICS);
+  }
+  findings.sort(byPosition);
+  if (omitted) findings.push(omitted);
+  return findings.map((f) => withLimitSetting(toDiagnostic(state, f)));
 }
+
+const SEVERITY_RANK: Record<Finding['severity'], number> = { error: 0, warning: 1, info: 2, hint: 3 };
 
 /** A finding about one of our limits says which setting raises it. */
 function withLimitSetting(diagnostic: Diagnostic): Diagnostic {

@@ -16,6 +16,7 @@ import { DocumentInfo, DocumentKind, detectDocument } from './documentKind';
 import { knockoutFindingsIn } from '../chef/deepMerge';
 import { Finding } from './findings';
 import { lintListSpec, lintStringSpec, SpecContext, SpecLintResult } from './specLint';
+import { pushAll } from '../arrays';
 
 /** A place where a merge spec is written. */
 export interface SpecSite {
@@ -130,7 +131,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
   for (const d of yaml.duplicateKeys) {
     findings.push({ code: 'duplicate-key', severity: 'warning', span: at(d.span), message: `${d.message}: YAML keeps only the last value for a key, so the earlier one is ignored.` });
   }
-  findings.push(...commentLineFindings(body, base, yaml));
+  pushAll(findings, commentLineFindings(body, base, yaml));
   const root = yaml.value;
   if (root === null) {
     if (context === 'part') findings.push({ code: 'empty-cloud-config', severity: 'warning', span: at({ start: 0, end: Math.min(body.length, body.indexOf('\n') < 0 ? body.length : body.indexOf('\n')) }), message: `No configuration in this part: ${skipped}.` });
@@ -174,7 +175,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
         // positions inside it are unknown. Mark the whole value and offer no edits.
         if (site.text !== value) site.lint = { ...site.lint, findings: site.lint.findings.map((f) => ({ ...f, span: wholeSpan, fixes: undefined })) };
       } else site.lint = lintListSpec(value, site.spans, lintOptions);
-      findings.push(...site.lint.findings);
+      pushAll(findings, site.lint.findings);
     } else {
       findings.push({
         code: 'leftover-merge-type',
@@ -197,7 +198,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
         'In a cloud.cfg.d drop-in, this spec only decides how this file merges into the drop-ins whose names sort after it (by default the alphabetically last file wins). It cannot append to cloud.cfg, vendor-data or user-data lists.',
     });
   }
-  findings.push(...nestedSpecFindings(root, base, body));
+  pushAll(findings, nestedSpecFindings(root, base, body));
   return { findings, specs, yaml, yamlBase: base };
 }
 
@@ -381,7 +382,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
       specs.push({ source: chosen.name as 'Merge-Type', headerName: chosen.name, keySpan: chosen.span ? { start: chosen.span.start, end: chosen.span.start + chosen.name.length } : undefined, valueSpan: { start: valueStart, end: valueStart + value.length }, form: 'string', text: value, value, used: true, lint });
       // Whole-spec checks belong to the body + header combination; they are added below
       // only when the body has no spec of its own (then the header alone decides).
-      findings.push(...lint.findings.filter((f) => !WHOLE_SPEC_CODES.has(f.code)));
+      pushAll(findings, lint.findings.filter((f) => !WHOLE_SPEC_CODES.has(f.code)));
       headerWholeSpec = lint.findings.filter((f) => WHOLE_SPEC_CODES.has(f.code));
       try {
         headerSpec = parseStringSpec(value, 0, options.version);
@@ -393,18 +394,18 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
     if (type === 'text/cloud-config' && literalBody && leaf.span) {
       const body = text.slice(leaf.span.start, leaf.span.end);
       const result = analyzeCloudConfig(body, leaf.span.start, 'cloud-config', options, headerSpec);
-      findings.push(...result.findings);
-      specs.push(...result.specs);
+      pushAll(findings, result.findings);
+      pushAll(specs, result.specs);
       cloudConfigBodies++;
       if (cloudConfigBodies === 1) {
         yaml = result.yaml;
         yamlBase = result.yamlBase;
       }
       const bodySpec = result.specs.find((s) => s.used);
-      if (headerSpec && bodySpec) findings.push(...bodyOverridesHeader(bodySpec, headerSpec, chosen!));
-      if (!bodySpec) findings.push(...headerWholeSpec);
+      if (headerSpec && bodySpec) pushAll(findings, bodyOverridesHeader(bodySpec, headerSpec, chosen!));
+      if (!bodySpec) pushAll(findings, headerWholeSpec);
     } else {
-      findings.push(...headerWholeSpec);
+      pushAll(findings, headerWholeSpec);
     }
   }
   return { info, findings, specs, yaml, yamlBase, mime: { leaves: blob.leaves } };

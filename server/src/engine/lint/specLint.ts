@@ -14,6 +14,7 @@ import { constructMergers, MergerFactory } from '../merge/construct';
 import { RootMerger } from '../merge/root';
 import { MERGER_NAMES, MERGERS, MergerName, OPTION_NAMES, OPTIONS, OptionName, canonicalMergerName } from '../catalogue';
 import { Finding, Fix, nearest } from './findings';
+import { pushAll } from '../arrays';
 
 /** Where a spec sits, which decides what a failure costs. */
 export type SpecContext = 'part' | 'system';
@@ -65,7 +66,7 @@ export function lintStringSpec(text: string, base: number, options: SpecLintOpti
     spec = parseStringSpec(text, base, options.version);
   } catch (e) {
     if (!(e instanceof SpecError)) throw e;
-    findings.push(...diagnoseStringPieces(text, base, options));
+    pushAll(findings, diagnoseStringPieces(text, base, options));
     if (!findings.length) findings.push({ code: 'spec-rejected', severity: 'error', span: e.span ?? options.span, message: `cloud-init rejects this spec (${e.pyType}: ${e.message}): ${DROPPED[options.context]}.` });
     return { findings };
   }
@@ -83,7 +84,7 @@ export function lintStringSpec(text: string, base: number, options: SpecLintOpti
     canonical: canonicalMergerName(m.name as string),
     options: (m.options as string[]).map((o, i) => ({ text: o, span: m.optionSpans?.[i] })),
   }));
-  for (const m of mergers) findings.push(...lintOptionText(m, text, base));
+  for (const m of mergers) pushAll(findings, lintOptionText(m, text, base));
   // With a '+' missing, the spec as written is not the one meant: whole-spec advice would mislead,
   // but the consequence of the missing dict() belongs in the message.
   const wholeSpec = !findings.some((f) => f.code === 'missing-plus');
@@ -242,11 +243,23 @@ function removeOptionFix(m: LintMerger, option: LintOption, text?: string, base 
   if (!option.span || text === undefined || !m.options) return [];
   const local = { start: option.span.start - base, end: option.span.end - base };
   let { start, end } = local;
-  const after = /^\s*,\s*/.exec(text.slice(end));
-  if (after) end += after[0].length;
-  else {
-    const before = /\s*,\s*$/.exec(text.slice(0, start));
-    if (before) start -= before[0].length;
+  // Scanned by hand, not with /\s*,\s*$/ on the text before: that regex is linear per call, and a
+  // spec with 100,000 repeated options made the editor's analysis quadratic.
+  const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
+  let after = end;
+  while (isSpace(text[after])) after++;
+  if (text[after] === ',') {
+    after++;
+    while (isSpace(text[after])) after++;
+    end = after;
+  } else {
+    let before = start;
+    while (isSpace(text[before - 1])) before--;
+    if (text[before - 1] === ',') {
+      before--;
+      while (isSpace(text[before - 1])) before--;
+      start = before;
+    }
   }
   return [{ title: `Remove '${option.text}'`, edits: [{ span: { start: start + base, end: end + base }, newText: '' }] }];
 }
@@ -360,7 +373,7 @@ export function lintListSpec(value: PyValue, spans: ValueSpans | undefined, opti
     findings.push({ code: 'empty-spec', severity: 'info', span, message: options.context === 'part' ? 'No mergers: this part uses the default dict(replace)+list()+str().' : 'No mergers: the default list()+dict()+str() applies.' });
     return { findings, spec };
   }
-  for (const m of mergers) findings.push(...lintOptionText(m));
+  for (const m of mergers) pushAll(findings, lintOptionText(m));
   return finish(findings, spec, mergers, options);
 }
 

@@ -102,6 +102,7 @@
 
 import { pyFloatRepr, pyStrRepr } from '../pyrepr';
 import { pySplitMax } from '../pystr';
+import { pushAll } from '../arrays';
 
 // ---------------------------------------------------------------------------
 // Public API types
@@ -1162,7 +1163,7 @@ function binop(op: BinOp, a: JValue, b: JValue, r: Renderer): JValue {
       const items = Array.isArray(s) ? s : (s as JTuple).items;
       const k = repeatCount(n, items.length);
       const out: JValue[] = [];
-      for (let i = 0; i < k; i++) out.push(...items);
+      for (let i = 0; i < k; i++) pushAll(out, items);
       return Array.isArray(s) ? out : new JTuple(out);
     };
     const isSeq = (x: JValue) => typeof x === 'string' || Array.isArray(x) || x instanceof JTuple;
@@ -5067,7 +5068,7 @@ function listMethods(l: JValue[]): Record<string, Method> {
       const [x] = methodArgs(a, 'list.extend', ['iterable'], 1);
       const items = r.list(x as JValue);
       if (l.length + items.length > LIMITS.maxValueSize) throw unsupported(`value larger than ${LIMITS.maxValueSize} (limit)`);
-      l.push(...items);
+      pushAll(l, items);
       return null;
     },
     insert: (a) => {

@@ -71,6 +71,7 @@ import * as zlib from 'node:zlib';
 import { PyError } from '../pyerrors';
 import { pySplitMax, pyStrip, pyRStrip as pyRstrip } from '../pystr';
 import { pyBytesRepr } from '../pyrepr';
+import { pushAll } from '../arrays';
 
 // ---------------------------------------------------------------------------
 // Public API
@@ -921,7 +922,7 @@ class PMsg {
     if (cte === 'base64') {
       const joined = bpayload.filter((c) => c !== 0x0a && c !== 0x0d);
       const r = decodeB(joined);
-      this.defects.push(...r.defects);
+      pushAll(this.defects, r.defects);
       return r.value;
     }
     if (cte === 'x-uuencode' || cte === 'uuencode' || cte === 'uue' || cte === 'x-uue') {
