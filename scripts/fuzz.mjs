@@ -9,7 +9,7 @@
 //      documentInfo and preview requests at random positions), with its memory sampled over time.
 // A crash is an exit code 1 / uncaught exception / a stack trace on stderr / an error response or
 // an error the server logs / the server exiting; a hang is a run or request that takes more than
-// 2 s of CPU time. Each new failure is shrunk to a minimal reproducer and saved under
+// 2 s of CPU time (1 ms more per KiB of input). Each new failure is shrunk to a minimal reproducer and saved under
 // test/robustness/found/ (replayed by test/robustness/found.test.ts). Needs a build (npm run build).
 import { fork, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -120,7 +120,7 @@ class Executor {
   }
 
   /** { result } | { error } | { failure: { kind, message } } */
-  run(task) {
+  run(task, hangMs = this.hangMs) {
     const id = this.nextId++;
     const child = this.child;
     const cpu0 = cpuMs(child.pid);
@@ -144,7 +144,7 @@ class Executor {
       const poll = () => {
         const cpu = cpuMs(child.pid);
         const wall = Date.now() - t0;
-        if ((cpu !== null && cpu0 !== null && cpu - cpu0 > this.hangMs && wall > this.hangMs) || wall > this.hangMs * 15) {
+        if ((cpu !== null && cpu0 !== null && cpu - cpu0 > hangMs && wall > hangMs) || wall > hangMs * 15) {
           finish({ failure: { kind: 'hang', message: `no answer after ${wall} ms (${cpu !== null && cpu0 !== null ? cpu - cpu0 : '?'} ms of CPU)` } });
           return;
         }
@@ -442,6 +442,8 @@ async function main() {
     const file = path.join(workdir, `in-${i % 4}${ext}`);
     const other = path.join(workdir, rng.pick(seeds.map((s) => path.basename(s.name))));
     writeFileSync(file, bytes);
+    // Big inputs may take longer, linearly: 1 ms more per KiB (a 1.5 MiB input gets 3.5 s).
+    const budget = o.hangMs + Math.floor(bytes.length / 1024);
     const meta = { iteration: i, from: seed, mutations };
     let failed = false;
 
@@ -449,7 +451,7 @@ async function main() {
     const inProcess = (async () => {
       for (const task of executorTasks(rng, file, other, path.basename(file))) {
         stats.executorTasks++;
-        const answer = await executor.run(task);
+        const answer = await executor.run(task, budget);
         const failure = judgeExecutor(task, answer);
         if (answer.failure) await executor.restart();
         if (failure) {
@@ -459,7 +461,7 @@ async function main() {
             bytes, ext, meta: { ...meta, task: portable(task, file, workdir) },
             reproduces: async (candidate) => {
               writeFileSync(shrinkFile, candidate);
-              const a = await executor.run(shrinkTask);
+              const a = await executor.run(shrinkTask, budget);
               if (a.failure) await executor.restart();
               const f = judgeExecutor(shrinkTask, a);
               return !!f && signature('x', f) === signature('x', failure);
@@ -482,7 +484,7 @@ async function main() {
       server.sync(uri, text, rng.chance(0.9) ? 'yaml' : 'plaintext');
       for (const [method, params] of serverOps(rng, uri, text, others)) {
         stats.serverRequests++;
-        const outcome = await server.request(method, params);
+        const outcome = await server.request(method, params, budget);
         const logged = server.loggedErrors(logMark);
         const failure = outcome.failure ?? (logged.length ? { kind: 'logged-error', message: logged.map((m) => m.message).join('\n').slice(0, 2000) } : null);
         if (failure) {
@@ -501,7 +503,7 @@ async function main() {
               const probeUri = pathToFileURL(probe).href;
               const mark = server.logs.length;
               server.sync(probeUri, candidate.toString('utf8'));
-              const again = await server.request(method, retarget(params, uri, probeUri));
+              const again = await server.request(method, retarget(params, uri, probeUri), budget);
               const errs = server.loggedErrors(mark);
               const f = again.failure ?? (errs.length ? { kind: 'logged-error', message: errs.map((m) => m.message).join('\n') } : null);
               if (f && (f.kind === 'crash' || f.kind === 'hang')) {
@@ -526,14 +528,14 @@ async function main() {
     if (o.child && i % o.childEvery === 0) {
       stats.childRuns++;
       const argv = cliArgv(rng, file, other);
-      const failure = await runChild(argv, o.hangMs);
+      const failure = await runChild(argv, budget);
       if (failure) {
         const shrinkFile = path.join(workdir, `shrink-child${ext}`);
         failed = (await record('child', failure, {
           bytes, ext, meta: { ...meta, argv: portable(argv, file, workdir) },
           reproduces: async (candidate) => {
             writeFileSync(shrinkFile, candidate);
-            const f = await runChild(retarget(argv, file, shrinkFile), o.hangMs);
+            const f = await runChild(retarget(argv, file, shrinkFile), budget);
             return !!f && f.kind === failure.kind;
           },
         })) || failed;

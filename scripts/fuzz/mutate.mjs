@@ -197,7 +197,19 @@ const MUTATORS = [
     return Buffer.from(header + part(type, cte, body) + (rng.chance(0.5) ? part('text/cloud-config', '', other) : '') + (rng.chance(0.8) ? `--${b}--\n` : ''), 'latin1');
   }],
   ['truncate', 1, (rng, buf) => buf.subarray(0, rng.int(buf.length + 1))],
+  // Tens of thousands of copies of one line or token: linear code takes a second at most, anything
+  // quadratic (per-item rescans, spread arguments, backward regexes) takes minutes or overflows.
+  ['amplify', 1, (rng, buf) => {
+    const lines = buf.toString('latin1').split('\n');
+    const piece = rng.chance(0.6) ? enc(rng.pick(lines) + '\n') : slice(rng, buf);
+    if (!piece.length) return buf;
+    const times = Math.min(10_000 + rng.int(90_000), Math.floor(AMPLIFY_MAX_BYTES / piece.length));
+    return insertAt(buf, position(rng, buf), Buffer.concat(Array(times).fill(piece)));
+  }],
 ];
+
+/** The largest input the amplifying mutation makes. */
+export const AMPLIFY_MAX_BYTES = 1536 * 1024;
 
 const TOTAL_WEIGHT = MUTATORS.reduce((n, [, w]) => n + w, 0);
 
@@ -220,7 +232,7 @@ export function mutate(rng, seeds, maxBytes = 512 * 1024) {
   for (let i = 0; i < count; i++) {
     const [name, , f] = pickMutator(rng);
     const next = f(rng, buf, seeds);
-    if (next.length <= maxBytes) {
+    if (next.length <= (name === 'amplify' ? AMPLIFY_MAX_BYTES + maxBytes : maxBytes)) {
       buf = next;
       applied.push(name);
     }

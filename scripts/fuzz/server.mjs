@@ -54,6 +54,8 @@ export class FuzzServer {
       if (this.stderr.length < 200000) this.stderr += d.toString();
     });
     this.child.on('exit', (code, signal) => (this.exited = { code, signal }));
+    // A server killed after a hang: notifications still queued for it must not crash the fuzzer (EPIPE).
+    this.child.stdin.on('error', () => {});
     this.connection = rpc.createProtocolConnection(new rpc.StreamMessageReader(this.child.stdout), new rpc.StreamMessageWriter(this.child.stdin));
     this.connection.onRequest('workspace/configuration', (p) => p.items.map(() => ({})));
     this.connection.onRequest('client/registerCapability', () => null);
@@ -90,22 +92,27 @@ export class FuzzServer {
     return this.logs.slice(from).filter((m) => m.type === 1 || /uncaught|unhandled rejection/.test(m.message));
   }
 
+  /** A notification; one to a server that just died is dropped (the next request reports the death). */
+  notify(method, params) {
+    return this.connection.sendNotification(method, params).catch(() => {});
+  }
+
   /** didOpen the first time, a full didChange after. */
   sync(uri, text, languageId = 'yaml') {
     this.texts.set(uri, text);
     const v = this.versions.get(uri);
     if (v === undefined) {
       this.versions.set(uri, 1);
-      return this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
+      return this.notify('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
     }
     this.versions.set(uri, v + 1);
-    return this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: v + 1 }, contentChanges: [{ text }] });
+    return this.notify('textDocument/didChange', { textDocument: { uri, version: v + 1 }, contentChanges: [{ text }] });
   }
 
   close(uri) {
     this.versions.delete(uri);
     this.texts.delete(uri);
-    return this.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+    return this.notify('textDocument/didClose', { textDocument: { uri } });
   }
 
   /**
@@ -113,7 +120,7 @@ export class FuzzServer {
    * A hang is more than `hangCpuMs` of the server's CPU time for the request (and more than that in wall time),
    * or no answer within the wall cap.
    */
-  async request(method, params) {
+  async request(method, params, hangCpuMs = this.hangCpuMs) {
     this.requests++;
     const pid = this.pid;
     const cpu0 = cpuMs(pid);
@@ -124,7 +131,7 @@ export class FuzzServer {
         if (this.exited) return resolve({ failure: { kind: 'crash', message: `the server exited (${this.exited.code ?? this.exited.signal}) during ${method}` } });
         const cpu = cpuMs(pid);
         const wall = Date.now() - t0;
-        if ((cpu !== null && cpu0 !== null && cpu - cpu0 > this.hangCpuMs && wall > this.hangCpuMs) || wall > this.wallCapMs) {
+        if ((cpu !== null && cpu0 !== null && cpu - cpu0 > hangCpuMs && wall > hangCpuMs) || wall > this.wallCapMs) {
           return resolve({ failure: { kind: 'hang', message: `${method}: no answer after ${wall} ms (${cpu !== null && cpu0 !== null ? cpu - cpu0 : '?'} ms of server CPU)` } });
         }
         timer = setTimeout(poll, 50);

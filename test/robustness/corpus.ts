@@ -237,6 +237,14 @@ export const CORPUS: HostileCase[] = [
     preview: false,
   },
   {
+    name: 'merge-key-200000-times',
+    about: '200,000 `<<: []` keys in one mapping (found by the fuzzer): PyYAML deletes each from the list; removing them one by one made the load quadratic',
+    files: () => ({ 'user-data.yaml': CC + 'a: 1\n' + '<<: []\n'.repeat(200_000) + 'b: 2\n' }),
+    cli: { code: 0, stdout: [/^a: 1\nb: 2$/m] },
+    analyze: {},
+    preview: { text: [/merged with/] },
+  },
+  {
     name: 'duplicate-key-300000-times-cr',
     about: 'one key written 300,000 times, CR line breaks: each duplicate is reported with the copy before it, in linear time',
     files: () => ({ 'user-data.yaml': '#cloud-config\r' + 'a: 1\r'.repeat(300_000) }),

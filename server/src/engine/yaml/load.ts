@@ -2277,15 +2277,16 @@ interface Task {
 class Constructor {
   private readonly queue: Task[] = [];
   readonly duplicateKeys: YamlProblem[] = [];
-  /** Pairs merge keys may still copy (maxMergedPairs). */
-  private readonly mergeBudget: { left: number; max: number };
+  /** Pairs merge keys may still copy (maxMergedPairs); `cyclic`: some alias points into its own node. */
+  private readonly mergeBudget: { left: number; max: number; cyclic: boolean };
 
   constructor(
     private readonly source: number,
     private readonly pythonUnicode: boolean,
     maxMergedPairs: number,
+    cyclic: boolean,
   ) {
-    this.mergeBudget = { left: maxMergedPairs, max: maxMergedPairs };
+    this.mergeBudget = { left: maxMergedPairs, max: maxMergedPairs, cyclic };
   }
 
   constructDocument(root: YNode): PyValue {
@@ -2509,7 +2510,7 @@ function pushAll<X>(to: X[], from: readonly X[]): void {
  * PyYAML it re-reads `node.pairs` after each step (a cyclic merge can
  * replace it).
  */
-function flattenMapping(root: YNode, budget: { left: number; max: number }): void {
+function flattenMapping(root: YNode, budget: { left: number; max: number; cyclic: boolean }): void {
   let special = false;
   for (const p of root.pairs) if (p.key.tag === MERGE_TAG || p.key.tag === VALUE_TAG) special = true;
   if (!special) return;
@@ -2525,8 +2526,14 @@ function flattenMapping(root: YNode, budget: { left: number; max: number }): voi
     sub: Pair[][];
     /** Waiting for this node's flattening to finish. */
     waiting: YNode | null;
+    /** The pairs kept so far, once a `<<` pair was dropped (see `inPlace`). */
+    kept: Pair[] | null;
   }
-  const frame = (node: YNode): FFrame => ({ node, index: 0, merge: [], seq: null, seqSpans: NO_SPANS, seqIndex: 0, sub: [], waiting: null });
+  const frame = (node: YNode): FFrame => ({ node, index: 0, merge: [], seq: null, seqSpans: NO_SPANS, seqIndex: 0, sub: [], waiting: null, kept: null });
+  // PyYAML deletes each `<<` pair from the live list (`del node.value[index]`), which a merge that
+  // leads back into the same node can observe. Only then is that reproduced with splice; otherwise
+  // the kept pairs are collected, so 50,000 `<<` keys in one mapping stay linear.
+  const inPlace = budget.cyclic;
   const stack: FFrame[] = [frame(root)];
   const mergeError = (node: YNode, problem: string, at: TextSpan) =>
     new LoadError('merge', 'ConstructorError', problem, at, 'while constructing a mapping', node.span);
@@ -2575,7 +2582,11 @@ function flattenMapping(root: YNode, budget: { left: number; max: number }): voi
       const pair = pairs[f.index];
       const keyNode = pair.key;
       if (keyNode.tag === MERGE_TAG) {
-        pairs.splice(f.index, 1);
+        if (inPlace) pairs.splice(f.index, 1);
+        else {
+          f.kept ??= pairs.slice(0, f.index);
+          f.index++;
+        }
         const v = pair.value;
         if (v.kind === K.Mapping) {
           f.waiting = v;
@@ -2590,10 +2601,12 @@ function flattenMapping(root: YNode, budget: { left: number; max: number }): voi
         }
       } else {
         if (keyNode.tag === VALUE_TAG) keyNode.tag = STR_TAG;
+        f.kept?.push(pair);
         f.index++;
       }
       continue;
     }
+    if (f.kept) f.node.pairs = f.kept;
     if (f.merge.length > 0) f.node.pairs = f.merge.concat(f.node.pairs);
     stack.pop();
   }
@@ -2967,7 +2980,7 @@ export function loadYaml(text: string, options: YamlLoadOptions = {}): YamlLoadR
       });
     }
     const composed = compose(text, maxDepth);
-    const ctor = new Constructor(source, options.pythonUnicodeTag ?? true, options.maxMergedPairs ?? DEFAULT_LIMITS.maxExpandedNodes);
+    const ctor = new Constructor(source, options.pythonUnicodeTag ?? true, options.maxMergedPairs ?? DEFAULT_LIMITS.maxExpandedNodes, composed.cyclicAlias);
     const value = composed.root === null ? null : ctor.constructDocument(composed.root);
     if (composed.cyclicAlias && hasCycle(value)) {
       return failed({
