@@ -92,10 +92,11 @@ describe('reproducers found by the fuzzer', () => {
           const uri = pathToFileURL(doc).href;
           client.openNoWait(uri, bytes.toString('utf8'));
           const params = fill(found.request!.params, { '{uri}': uri, '{workspace}': pathToFileURL(ws).href });
+          let timer: NodeJS.Timeout | undefined;
           const answer = await Promise.race([
             client.request(found.request!.method, params).then(() => 'ok', (e: Error) => `error response: ${e.message}`),
-            new Promise<string>((r) => setTimeout(() => r('no answer within 20 s'), 20_000)),
-          ]);
+            new Promise<string>((r) => (timer = setTimeout(() => r('no answer within 20 s'), 20_000))),
+          ]).finally(() => clearTimeout(timer));
           assert.equal(answer, 'ok');
           assert.equal(client.process.exitCode, null, client.stderr);
           const errors = client.logs.filter((l) => /uncaught|unhandled rejection|failed:/.test(l));

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { explainSpec } from '../../server/src/engine/explain';
+import { nearest } from '../../server/src/engine/lint/findings';
 import { parseStringSpec, SpecError } from '../../server/src/engine/spec/parse';
 import { py, canon } from '../support/py';
 
@@ -110,4 +111,17 @@ test('a spec without dict() has no mapping merger', () => {
   const e = explainSpec('list(append)+str()');
   assert.equal(e.effective?.dict, null);
   assert.match(e.words.join('\n'), /whole part is discarded/);
+});
+
+test('suggestions: the nearest known word within three edits, and none for a whole file read as one option', () => {
+  const options = ['append', 'prepend', 'replace', 'no_replace', 'recurse_list', 'recurse_dict', 'recurse_str', 'recurse_array', 'allow_delete'];
+  assert.equal(nearest('apend', options), 'append');
+  assert.equal(nearest('recurse_lsit', options), 'recurse_list');
+  assert.equal(nearest('no_replacee', options), 'no_replace');
+  assert.equal(nearest('recurse', options), 'recurse_list', 'a prefix');
+  assert.equal(nearest('zzz', options), undefined);
+  // A quote left open makes the rest of the file one "option" (the fuzzer's 230 KB reproducer in
+  // test/robustness/found/server-hang-61483b7319): no suggestion, and no letter-by-letter comparison.
+  assert.equal(nearest('append' + 'runcmd: [two] '.repeat(20_000), options), 'append', 'a known word it starts with');
+  assert.equal(nearest('x' + 'runcmd: [two] '.repeat(20_000), options), undefined);
 });

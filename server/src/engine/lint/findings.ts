@@ -49,15 +49,16 @@ export function nearest(word: string, candidates: readonly string[]): string | u
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const c of candidates) {
+    // The distance is at least the difference in length, and only 3 or less is ever accepted: a
+    // 200 KB "option" (a quote left open over the rest of the file) is not compared letter by letter.
+    if (Math.abs(word.length - c.length) > 3) continue;
     const d = editDistance(word, c);
     if (d < bestDistance) {
       best = c;
       bestDistance = d;
     }
   }
-  if (best === undefined) return undefined;
-  const allowed = Math.max(1, Math.min(3, Math.floor(best.length / 3)));
-  if (bestDistance <= allowed) return best;
+  if (best !== undefined && bestDistance <= Math.max(1, Math.min(3, Math.floor(best.length / 3)))) return best;
   const prefix = candidates.find((c) => word.length >= 3 && (c.startsWith(word) || word.startsWith(c)));
   return prefix;
 }
