@@ -209,7 +209,7 @@ const MUTATORS = [
 ];
 
 /** The largest input the amplifying mutation makes. */
-export const AMPLIFY_MAX_BYTES = 1536 * 1024;
+export const AMPLIFY_MAX_BYTES = 1024 * 1024;
 
 const TOTAL_WEIGHT = MUTATORS.reduce((n, [, w]) => n + w, 0);
 
