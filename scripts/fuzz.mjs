@@ -442,7 +442,7 @@ async function main() {
     const file = path.join(workdir, `in-${i % 4}${ext}`);
     const other = path.join(workdir, rng.pick(seeds.map((s) => path.basename(s.name))));
     writeFileSync(file, bytes);
-    // Big inputs may take longer, linearly: 1 ms more per KiB (a 1.5 MiB input gets 3.5 s).
+    // Big inputs may take longer, linearly: 1 ms more per KiB (a 1 MiB input gets 3 s).
     const budget = o.hangMs + Math.floor(bytes.length / 1024);
     const meta = { iteration: i, from: seed, mutations };
     let failed = false;
