@@ -45,6 +45,8 @@ export interface PreviewResult {
   parts: Array<{ label: string; file: string; status: 'merged' | 'dropped' | 'not-merged'; spec?: string; reason?: string }>;
   /** Sources that could not be read (deleted, renamed, unreadable), reported in the text too. */
   problems: string[];
+  /** Every file the preview read or tried to read, `#include` targets included: an edit to any of them changes it. */
+  sources?: string[];
   failure?: string;
 }
 

@@ -137,6 +137,15 @@ describe('preview', () => {
       assert.equal(result.failure, undefined);
       assert.match(result.body, /- echo app/);
       assert.equal(result.lines.find((l) => l.path === 'runcmd[0]')?.source?.uri, uri('parts', '02-app.yaml'));
+      assert.deepEqual(result.sources, [include, uri('parts', '02-app.yaml')], 'the include target is a source: editing it changes the preview');
+    });
+
+    test('sources: an include target that is missing or outside the workspace is listed too (creating or allowing it changes the preview)', async () => {
+      // (A failed #include stops cloud-init's whole user-data, so one target per file.)
+      const missing = write(path.join(workspace, 'include-missing.txt'), `#include\n${path.join(workspace, 'not-yet.yaml')}\n`);
+      assert.deepEqual((await preview({ mode: 'user-data', files: [missing] })).sources, [missing, pathToFileURL(path.join(workspace, 'not-yet.yaml')).href]);
+      const secret = write(path.join(workspace, 'include-outside.txt'), `#include\nfile://${path.join(outside, 'secrets.yaml')}\n`);
+      assert.deepEqual((await preview({ mode: 'user-data', files: [secret] })).sources, [secret, pathToFileURL(path.join(outside, 'secrets.yaml')).href]);
     });
 
     test('a file outside the workspace is not read unless allowed', async () => {

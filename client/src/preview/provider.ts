@@ -90,9 +90,10 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
   }
 
   /**
-   * A file changed. Previews that read it refresh; saves, creations and
-   * deletions refresh every preview, since #include targets and drop-ins are
-   * only known to the server.
+   * A file changed. Previews that read it refresh: the files they name and
+   * the `#include` targets the server read for them. Saves, creations and
+   * deletions refresh every preview (a new file can be an include target
+   * that was missing).
    */
   private sourceChanged(source: vscode.Uri, anyPreview = false): void {
     if (source.scheme === PREVIEW_SCHEME || source.scheme === 'output') return;
@@ -103,7 +104,9 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
         continue;
       }
       try {
-        if (sourcesOf(fromPreviewUri(uri)).some((f) => sameUri(f, key))) this.schedule(uri);
+        // The files the preview names, and those the server read for it (`#include` targets).
+        const read = this.results.get(uri.toString())?.sources ?? [];
+        if ([...sourcesOf(fromPreviewUri(uri)), ...read].some((f) => sameUri(f, key))) this.schedule(uri);
       } catch {
         // not ours to refresh
       }

@@ -43,6 +43,8 @@ class Sources {
   private readonly disk = new Map<string, { bytes: Uint8Array } | { error: unknown }>();
   private readonly uriByName = new Map<string, string>();
   private readonly nameByUri = new Map<string, string>();
+  /** Every local file this preview read or tried to read, `#include` targets too (the client refreshes on their edits). */
+  readonly touched = new Set<string>();
 
   constructor(
     private readonly ctx: ServerContext,
@@ -94,6 +96,7 @@ class Sources {
   }
 
   private read(uri: string): Uint8Array | null {
+    this.touched.add(uri);
     const open = this.ctx.documents.get(uri);
     if (open) return new TextEncoder().encode(open.getText());
     const file = filePathOf(uri);
@@ -136,6 +139,7 @@ class Sources {
         }
         const uri = pathToFileURL(file).href;
         const open = this.openByPath(file);
+        this.touched.add(open?.uri ?? uri);
         if (!this.settings.includes.allowOutsideWorkspace && !this.folders.some((f) => isInside(realpathOr(file), f))) {
           const message = `[Errno 13] ${file} is outside the workspace folders; not read (setting cloudConfigMerge.includes.allowOutsideWorkspace) for url: ${target}`;
           this.problems.push(`#include ${file}: outside the workspace folders, not read. cloud-init would read it from the instance's own disk.`);
@@ -232,6 +236,7 @@ function toResult(model: PreviewModel, sources: Sources): PreviewResult {
     })),
     parts: model.parts.map((p) => ({ ...p, file: sources.uriFor(p.file) ?? p.file })),
     problems,
+    sources: [...sources.touched],
     ...(model.failure ? { failure: model.failure } : {}),
   };
 }

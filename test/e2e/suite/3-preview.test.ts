@@ -125,6 +125,25 @@ suite('Merged preview', () => {
     await previewText(preview, (t) => t === before);
   });
 
+  test('an unsaved edit of an #include target updates the preview', async () => {
+    const target = fileUri('include-check/included.yaml');
+    const main = fileUri('include-check/main.txt');
+    await vscode.workspace.fs.writeFile(target, Buffer.from('#cloud-config\nfrom_include: before\n'));
+    await vscode.workspace.fs.writeFile(main, Buffer.from(`#include\n${target.fsPath}\n`));
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', main, [main]);
+    await previewText(uri, (t) => t.includes('from_include: before'));
+    const editor = await open('include-check/included.yaml');
+    // Let the file watcher's events for the two new files (which refresh every preview) pass first.
+    await new Promise((r) => setTimeout(r, 3000));
+    const at = positionOf(editor.document, 'before');
+    assert.ok(await editor.edit((e) => e.replace(new vscode.Range(at, at.translate(0, 6)), 'after')));
+    assert.ok(editor.document.isDirty, 'not saved');
+    await previewText(uri, (t) => t.includes('from_include: after'));
+    await closePreview(uri);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await vscode.workspace.fs.delete(fileUri('include-check'), { recursive: true });
+  });
+
   test('a language server that dies mid-request is restarted, and the open preview is made again', async () => {
     // A file only this preview reads, so that exactly one preview request is in flight when the server dies.
     const file = fileUri('user-data/restart-check.yaml');
