@@ -216,6 +216,13 @@ describe('preview', () => {
     assert.match(within.text, /^c: 1$/m);
   });
 
+  test('an unknown mode is said in the preview, never merged some other way', async () => {
+    const result = await preview({ mode: 'bogus' as PreviewParams['mode'], files: [uri('parts', '01-base.yaml')] });
+    assert.equal(result.failure, 'unknown preview mode "bogus" (expected user-data, handler, confd, boot, chef)');
+    assert.equal(result.body, '');
+    assert.match(result.text, /^# Cloud-Config Merge preview\n# unknown preview mode "bogus"/);
+  });
+
   test('malformed parameters answer an empty preview instead of failing', async () => {
     const result = await preview({ mode: 'user-data', files: [] });
     assert.deepEqual(result.problems, []);

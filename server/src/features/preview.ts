@@ -15,7 +15,7 @@ import { closeSync, constants as fsConstants, fstatSync, openSync, promises as f
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PREVIEW_REQUEST, PreviewLocation, PreviewParams, PreviewResult } from '../protocol';
-import { buildPreview, PreviewFile, PreviewModel, PREVIEW_BODY_MARKER } from '../engine/preview';
+import { buildPreview, PreviewFile, PreviewMode, PreviewModel, PREVIEW_BODY_MARKER } from '../engine/preview';
 import { SourceLocation } from '../engine/provenance';
 import { IncludeResolver } from '../engine/userdata/process';
 import { BootInputs } from '../engine/system/boot';
@@ -161,6 +161,8 @@ class Sources {
   }
 }
 
+const PREVIEW_MODES: readonly string[] = ['user-data', 'handler', 'confd', 'boot', 'chef'] satisfies readonly PreviewMode[];
+
 export async function preview(ctx: ServerContext, params: PreviewParams): Promise<PreviewResult> {
   params = params ?? ({} as PreviewParams);
   const uris = Array.isArray(params.files) ? params.files : [];
@@ -190,6 +192,11 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
     }
   }
   let model: PreviewModel;
+  if (!PREVIEW_MODES.includes(mode)) {
+    // A client bug or a hand-made preview address: said in the preview, never merged some other way.
+    const failure = `unknown preview mode ${JSON.stringify(mode)} (expected ${PREVIEW_MODES.join(', ')})`;
+    return toResult({ text: `# Cloud-Config Merge preview\n# ${failure}\n${PREVIEW_BODY_MARKER}\n`, body: '', headerLineCount: 3, entries: [], parts: [], failure }, sources);
+  }
   try {
     const custom = ctx.customMergers(settings);
     model = buildPreview(mode, files, {
