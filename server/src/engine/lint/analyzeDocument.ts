@@ -100,10 +100,31 @@ function utf8Length(text: string): number {
 
 /** Replaces template syntax by same-length filler, so YAML positions stay and no false YAML errors appear. */
 export function maskJinja(text: string): string {
-  return text.replace(/\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}|\{#[\s\S]*?#\}/g, (m) => {
-    if (m.startsWith('{{')) return m.replace(/[^\n]/g, 'x');
-    return m.replace(/[^\n]/g, ' ');
-  });
+  // Scanned by hand: the lazy regex /\{\{[\s\S]*?\}\}|.../ searches to the end of the text again for
+  // every unclosed '{{', quadratic on a file of 20,000 of them. A kind of tag without a closer
+  // after some point has none after any later point either, so each kind fails at most once.
+  const closers: Record<string, string> = { '{{': '}}', '{%': '%}', '{#': '#}' };
+  const unclosed = new Set<string>();
+  let out = '';
+  let copied = 0;
+  let at = text.indexOf('{');
+  while (at >= 0) {
+    const open = text.slice(at, at + 2);
+    const close = closers[open];
+    if (close !== undefined && !unclosed.has(open)) {
+      const end = text.indexOf(close, at + 2);
+      if (end < 0) unclosed.add(open);
+      else {
+        const stop = end + 2;
+        out += text.slice(copied, at) + text.slice(at, stop).replace(/[^\n]/g, open === '{{' ? 'x' : ' ');
+        copied = stop;
+        at = text.indexOf('{', stop);
+        continue;
+      }
+    }
+    at = text.indexOf('{', at + 1);
+  }
+  return out + text.slice(copied);
 }
 
 interface Analyzed {
