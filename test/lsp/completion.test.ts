@@ -122,6 +122,17 @@ describe('completion', () => {
     });
   });
 
+  describe('hostile lines', () => {
+    // Before: the word under the cursor was found with /[A-Za-z0-9_-]*$/, which tries every start
+    // position: 100,000 letters before a '(' took ten seconds, 200,000 about forty.
+    test('a 200,000-letter merger name before the cursor answers at once (no options for an unknown merger)', { timeout: 20_000 }, async () => {
+      const long = 'a'.repeat(200_000);
+      assert.deepEqual((await complete(`#cloud-config\nmerge_how: ${long}(|\n`)).items, []);
+      const { items } = await complete(`#cloud-config\nmerge_how: list(append)+${long}|\n`);
+      assert.deepEqual(labels(items), ['dict', 'str'], 'the mergers not in the spec yet, for the editor to filter');
+    });
+  });
+
   describe('the merge_how key', () => {
     test('at the top level of a cloud-config without a spec', async () => {
       const { items } = await complete('#cloud-config\nmer|\nruncmd: [ls]\n');

@@ -85,13 +85,23 @@ function valueExtent(text: string, start: number, header: boolean): { start: num
   return { start, end: Math.max(start, end) };
 }
 
+/**
+ * The merger or option word that ends `text`. Scanned backwards: the regex /[A-Za-z0-9_-]*$/ tries
+ * every start position, so a 100,000-letter word followed by '(' took ten seconds.
+ */
+function wordAtEnd(text: string): string {
+  let start = text.length;
+  while (start > 0 && /[A-Za-z0-9_-]/.test(text[start - 1])) start--;
+  return text.slice(start);
+}
+
 function stringSpecCursor(value: string, valueStart: number, column: number, range: (a: number, b: number) => Range): SpecCursor | null {
   const local = column - valueStart;
   const head = value.slice(0, local);
   const pieceStart = head.lastIndexOf('+') + 1;
   const piece = head.slice(pieceStart);
   const open = piece.indexOf('(');
-  const word = /[A-Za-z0-9_-]*$/.exec(head)![0];
+  const word = wordAtEnd(head);
   const wordStart = column - word.length;
   const rest = value.slice(local);
   const wordEnd = column + /^[A-Za-z0-9_-]*/.exec(rest)![0].length;
@@ -129,7 +139,7 @@ function listFormCursor(
   const blockItem = /^(\s*)-[ \t]*([A-Za-z0-9_-]*)$/.exec(before);
   if (!nameMatch && !flowSettings && !blockItem) return undefined;
   if (!insideTopLevelSpec(state, line.start)) return undefined;
-  const wordLength = (nameMatch?.[3] ?? blockItem?.[2] ?? /[A-Za-z0-9_-]*$/.exec(before)![0]).length;
+  const wordLength = (nameMatch?.[3] ?? blockItem?.[2] ?? wordAtEnd(before)).length;
   const after = /^[A-Za-z0-9_-]*/.exec(line.text.slice(column))![0].length;
   const wordRange = range(column - wordLength, column + after);
   if (nameMatch) {
