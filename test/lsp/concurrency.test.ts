@@ -170,20 +170,26 @@ describe('concurrency: diagnostics', () => {
     client.close(uri);
   });
 
-  test('a document closed while its validation waits for settings: cleared, and never published again', async () => {
-    const uri = fixtureUri('concurrency/closed-mid-validation.yaml');
+  /**
+   * Opens `uri` while the settings are held, so that its first validation is waiting for them,
+   * closes it, waits for the clear, runs `meanwhile` with the cleared diagnostics, then releases.
+   */
+  async function closedDuringFirstValidation(uri: string, meanwhile: (cleared: Diagnostic[]) => void): Promise<void> {
     const asked = client.configurationRequests;
     const release = client.holdConfiguration();
     try {
       client.openNoWait(uri, '#cloud-config\nmerge_how: list(append)+str()\n');
-      // The validation has started: it is waiting for this document's settings.
       await until('the server to ask for the settings', () => client.configurationRequests > asked);
       client.close(uri);
-      const cleared = await client.waitForDiagnostics(uri, 0, () => true, TIMEOUT);
-      assert.deepEqual(cleared.diagnostics, []);
+      meanwhile((await client.waitForDiagnostics(uri, 0, () => true, TIMEOUT)).diagnostics);
     } finally {
       release();
     }
+  }
+
+  test('a document closed while its validation waits for settings: cleared, and never published again', async () => {
+    const uri = fixtureUri('concurrency/closed-mid-validation.yaml');
+    await closedDuringFirstValidation(uri, (cleared) => assert.deepEqual(cleared, []));
     await quiesce(client);
     assert.deepEqual(
       client.diagnosticsLog(uri).map((p) => [p.version, p.diagnostics.length]),
@@ -194,17 +200,7 @@ describe('concurrency: diagnostics', () => {
 
   test('closed and reopened with other text during its first validation: only the new text is published after the close', async () => {
     const uri = fixtureUri('concurrency/reopened.yaml');
-    const asked = client.configurationRequests;
-    const release = client.holdConfiguration();
-    try {
-      client.openNoWait(uri, '#cloud-config\nmerge_how: list(append)+str()\n');
-      await until('the server to ask for the settings', () => client.configurationRequests > asked);
-      client.close(uri);
-      await client.waitForDiagnostics(uri, 0, () => true, TIMEOUT);
-      client.openNoWait(uri, shape(4));
-    } finally {
-      release();
-    }
+    await closedDuringFirstValidation(uri, () => client.openNoWait(uri, shape(4)));
     await client.waitForDiagnostics(uri, 1, () => true, TIMEOUT);
     await quiesce(client);
     const log = client.diagnosticsLog(uri);
