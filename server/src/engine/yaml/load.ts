@@ -2540,7 +2540,7 @@ function flattenMapping(root: YNode, budget: { left: number; max: number; cyclic
   const copy = (to: Pair[], from: readonly Pair[], node: YNode) => {
     budget.left -= from.length;
     if (budget.left < 0) {
-      throw new LoadError('expansion', undefined, `merge keys (<<) would copy more than ${budget.max} key/value pairs into mappings (limit maxExpandedNodes = ${budget.max}): each level merges aliases of the level before, so the pairs multiply; PyYAML, and so cloud-init, would run until memory is exhausted`, node.span);
+      throw new LoadError('expansion', undefined, `merge keys (<<) would copy more than ${budget.max} key/value pairs into mappings (limit maxExpandedNodes = ${budget.max}). PyYAML copies every merged pair: where each level merges the level before more than once (a merge-key bomb), cloud-init runs until memory is exhausted`, node.span);
     }
     pushAll(to, from);
   };
