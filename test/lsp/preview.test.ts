@@ -244,5 +244,6 @@ test('chef mode: role and environment files deep-merge, with provenance into the
     assert.equal(three?.source?.line, 2);
   } finally {
     await client.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
