@@ -22,6 +22,10 @@ export class Rng {
   pick<T>(items: readonly T[]): T {
     return items[this.int(items.length)];
   }
+  /** a <= n <= b. */
+  range(a: number, b: number): number {
+    return a + this.int(b - a + 1);
+  }
   some<T>(items: readonly T[], max: number): T[] {
     const n = this.int(max + 1);
     return Array.from({ length: n }, () => this.pick(items));

@@ -69,6 +69,7 @@ for line in sys.stdin:
     sys.stdout.write(json.dumps(out) + "\n")
     sys.stdout.flush()
 `;
+import { Rng } from './generate';
 
 type Result = JinjaRenderResult | { ok: false; reason: 'oracle-crash'; message: string };
 
@@ -102,26 +103,6 @@ class Oracle {
 // ---------------------------------------------------------------------------
 // Seeded generation
 
-class Rng {
-  constructor(private s: number) {}
-  next(): number {
-    // mulberry32
-    this.s = (this.s + 0x6d2b79f5) | 0;
-    let t = this.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)];
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-}
 
 const KEYS = ['a', 'b', 'name', 'region', 'x-y', 'v.w', 'items', 'keys', 'count', 'n', 'list', 'local-hostname', 'z', 'Upper'];
 const WORDS = ['', 'a', 'abc', 'Hello World', 'x y  z', ' pad ', 'ab,cd', 'CamelCase', 'é', '1', '42', '3.5', '-7', 'tab\there', 'a-b_c', 'None', 'true'];

@@ -221,6 +221,7 @@ for line in sys.stdin:
     sys.stdout.write(json.dumps(out) + '\n')
     sys.stdout.flush()
 `;
+import { Rng } from './generate';
 
 interface PyResult {
   ok?: unknown;
@@ -383,28 +384,6 @@ function clone(v: PyValue, memo = new Map<object, PyValue>()): PyValue {
 // ---------------------------------------------------------------------------
 // random generation
 
-class Rng {
-  private state: number;
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  next(): number {
-    // mulberry32
-    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)];
-  }
-}
 
 const KEYS = ['a', 'b', 'c', 'x', '0', '1', '2', '10', '-', '', '~', '/', 'a/b', 'm~n', '~0', '~1', '01', 'é', '😀', '\uffff', '\ue000', '\ud83d', ' ', 'op', 'path', 'value'];
 const STRINGS = ['', 'a', 'hello', 'ab😀c', 'é', '\n', 'tab\there', '"q"', 'back\\slash', '\u2028', '\x7f', '\x01', 'runcmd', '0', '1', '1.0', 'true', 'null', '\ud800x', 'x\udfff', '\uffff', '\ue000', '𝟘'];

@@ -152,6 +152,7 @@ for line in sys.stdin:
     sys.stdout.write(json.dumps(out) + '\n')
     sys.stdout.flush()
 `;
+import { Rng } from './generate';
 
 interface PyLeaf {
   ctype: string;
@@ -220,31 +221,6 @@ class Oracle {
 // ---------------------------------------------------------------------------
 // Random generation
 
-class Rng {
-  private s: number;
-  constructor(seed: number) {
-    this.s = seed >>> 0 || 1;
-  }
-  next(): number {
-    // mulberry32
-    let t = (this.s = (this.s + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  range(a: number, b: number): number {
-    return a + this.int(b - a + 1);
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)];
-  }
-}
 
 const utf8 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'utf8'));
 

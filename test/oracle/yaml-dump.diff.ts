@@ -122,6 +122,7 @@ for line in sys.stdin:
     sys.stdout.write(json.dumps(out) + '\n')
     sys.stdout.flush()
 `;
+import { Rng } from './generate';
 
 interface OracleReply {
   text?: string;
@@ -200,28 +201,6 @@ function encode(root: PyValue): Enc {
 // ---------------------------------------------------------------------------
 // Random values
 
-class Rng {
-  private s: number;
-  constructor(seed: number) {
-    this.s = seed >>> 0 || 1;
-  }
-  next(): number {
-    // mulberry32
-    let t = (this.s = (this.s + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)];
-  }
-}
 
 const TOKENS = [
   ' ', ' ', ' ', '  ', ':', ': ', ' :', '#', ' #', '-', '- ', '?', '? ', "'", '"', '\n', '\n\n', ' \n', '\n ',
