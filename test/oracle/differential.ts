@@ -8,9 +8,7 @@
  * and fails on any difference, printing a minimal reproducer. Installs nothing: the oracle must
  * be set up first (../shared/oracle/setup.sh), as .ci/run does.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { PyError } from '../../server/src/engine/pyerrors';
 import { parsePythonJson, toCanonicalJson } from '../../server/src/engine/json';
@@ -18,6 +16,7 @@ import { parseListSpec, parseStringSpec } from '../../server/src/engine/spec/par
 import { constructMergers } from '../../server/src/engine/merge/construct';
 import { runUserData } from '../../server/src/engine/userdata/run';
 import { Rng, SpecCase, UserDataCase, specCase, userDataCase } from './generate';
+import { LineOracle } from './lineOracle';
 
 const ORACLE_PATH = process.env.CLOUDINIT_PATH ?? '/opt/cloudinit-oracle/usr/lib/python3/dist-packages';
 
@@ -25,26 +24,14 @@ type Answer = { result?: string; error?: string | null; raw?: string | null; dri
 
 /** One cloud-init process answering cases in order. */
 class Oracle {
-  private readonly child;
-  private readonly pending: Array<(a: Answer) => void> = [];
-
-  constructor() {
-    this.child = spawn('/usr/bin/python3', [resolve(__dirname, '../../../test/oracle/driver.py')], {
-      env: { ...process.env, CLOUDINIT_PATH: ORACLE_PATH },
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
-    createInterface({ input: this.child.stdout }).on('line', (line) => this.pending.shift()?.(JSON.parse(line)));
-  }
+  private readonly py = new LineOracle('/usr/bin/python3', [resolve(__dirname, '../../../test/oracle/driver.py')], { env: { ...process.env, CLOUDINIT_PATH: ORACLE_PATH } });
 
   ask(c: SpecCase | UserDataCase): Promise<Answer> {
-    return new Promise((res) => {
-      this.pending.push(res);
-      this.child.stdin.write(JSON.stringify(c) + '\n');
-    });
+    return this.py.ask<Answer>(c);
   }
 
   close(): void {
-    this.child.stdin.end();
+    this.py.close();
   }
 }
 

@@ -13,9 +13,7 @@
  * Exits 1 on the first mismatch, after shrinking it to a minimal reproducer.
  */
 
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createInterface, type Interface } from 'node:readline';
 import { renderCloudInitJinja, type JinjaRenderResult } from '../../server/src/engine/userdata/jinja';
 
 const CLOUDINIT = '/opt/cloudinit-oracle/usr/lib/python3/dist-packages';
@@ -70,33 +68,22 @@ for line in sys.stdin:
     sys.stdout.flush()
 `;
 import { Rng } from './generate';
+import { LineOracle } from './lineOracle';
 
 type Result = JinjaRenderResult | { ok: false; reason: 'oracle-crash'; message: string };
 
 class Oracle {
-  private child: ChildProcessWithoutNullStreams;
-  private lines: Interface;
-  private waiting: Array<(line: string) => void> = [];
+  private readonly py: LineOracle;
   constructor() {
     const env = { ...process.env };
     delete env.PYTHONPATH;
-    this.child = spawn('/usr/bin/python3', ['-c', PY], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    this.child.stderr.on('data', (d) => process.stderr.write(d));
-    this.lines = createInterface({ input: this.child.stdout });
-    this.lines.on('line', (l) => this.waiting.shift()?.(l));
+    this.py = new LineOracle('/usr/bin/python3', ['-c', PY], { env, timeoutMs: 20000 });
   }
   render(payload: string, data: string): Promise<Result> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('oracle timeout for ' + JSON.stringify(payload))), 20000);
-      this.waiting.push((l) => {
-        clearTimeout(timer);
-        resolve(JSON.parse(l) as Result);
-      });
-      this.child.stdin.write(JSON.stringify({ payload, data }) + '\n');
-    });
+    return this.py.ask<Result>({ payload, data });
   }
   close(): void {
-    this.child.stdin.end();
+    this.py.close();
   }
 }
 

@@ -60,8 +60,6 @@
  * exit status 1.
  */
 
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import * as json from '../../server/src/engine/json';
 import { applyJsonPatch } from '../../server/src/engine/userdata/jsonpatch';
 import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/values';
@@ -222,6 +220,7 @@ for line in sys.stdin:
     sys.stdout.flush()
 `;
 import { Rng } from './generate';
+import { LineOracle } from './lineOracle';
 
 interface PyResult {
   ok?: unknown;
@@ -231,27 +230,14 @@ interface PyResult {
 }
 
 class Oracle {
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly waiting: Array<(r: PyResult) => void> = [];
-
-  constructor() {
-    this.child = spawn(PYTHON, ['-c', PYTHON_SIDE, ORACLE], { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.child.stderr.on('data', (d: Buffer) => process.stderr.write(d));
-    createInterface({ input: this.child.stdout, crlfDelay: Infinity }).on('line', (line) => {
-      const resolve = this.waiting.shift();
-      if (resolve) resolve(JSON.parse(line) as PyResult);
-    });
-  }
+  private readonly py = new LineOracle(PYTHON, ['-c', PYTHON_SIDE, ORACLE]);
 
   ask(req: object): Promise<PyResult> {
-    return new Promise((resolve) => {
-      this.waiting.push(resolve);
-      this.child.stdin.write(JSON.stringify(req) + '\n');
-    });
+    return this.py.ask<PyResult>(req);
   }
 
   close(): void {
-    this.child.stdin.end();
+    this.py.close();
   }
 }
 

@@ -20,9 +20,7 @@
  * is shrunk line by line and a minimal reproducer is printed; exit status 1.
  */
 
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import * as zlib from 'node:zlib';
 import type * as MimeModule from '../../server/src/engine/userdata/mime';
 
@@ -153,6 +151,7 @@ for line in sys.stdin:
     sys.stdout.flush()
 `;
 import { Rng } from './generate';
+import { LineOracle } from './lineOracle';
 
 interface PyLeaf {
   ctype: string;
@@ -180,41 +179,24 @@ interface PyResult {
 }
 
 class Oracle {
-  private child: ChildProcessWithoutNullStreams;
-  private pending = new Map<number, (r: PyResult) => void>();
+  private readonly py: LineOracle;
   private nextId = 1;
 
   constructor(python: string) {
-    this.child = spawn(python, ['-c', PYTHON_ORACLE], { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.child.stderr.on('data', (d: Buffer) => process.stderr.write(d));
-    createInterface({ input: this.child.stdout }).on('line', (line) => {
-      const r = JSON.parse(line) as PyResult;
-      const resolve = this.pending.get(r.id);
-      this.pending.delete(r.id);
-      resolve?.(r);
-    });
-    this.child.on('exit', (code) => {
-      if (this.pending.size) {
-        console.error(`python oracle exited (${code})`);
-        process.exit(2);
-      }
-    });
+    this.py = new LineOracle(python, ['-c', PYTHON_ORACLE]);
   }
 
   run(blob: Uint8Array): Promise<PyResult> {
     return this.request({ b64: Buffer.from(blob).toString('base64') }) as Promise<PyResult>;
   }
 
+  /** The Python side answers in order and echoes the id. */
   request(req: Record<string, unknown>): Promise<unknown> {
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.pending.set(id, resolve as (r: PyResult) => void);
-      this.child.stdin.write(JSON.stringify({ id, ...req }) + '\n');
-    });
+    return this.py.ask({ id: this.nextId++, ...req });
   }
 
   close(): void {
-    this.child.stdin.end();
+    this.py.close();
   }
 }
 

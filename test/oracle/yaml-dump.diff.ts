@@ -13,8 +13,6 @@
  * the value is shrunk and a minimal reproducer is printed; exit status 1.
  */
 
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import * as dump from '../../server/src/engine/yaml/dump';
 import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/values';
 
@@ -123,6 +121,7 @@ for line in sys.stdin:
     sys.stdout.flush()
 `;
 import { Rng } from './generate';
+import { LineOracle } from './lineOracle';
 
 interface OracleReply {
   text?: string;
@@ -131,33 +130,18 @@ interface OracleReply {
 }
 
 class Oracle {
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly waiting: Array<(reply: OracleReply) => void> = [];
+  private readonly py: LineOracle;
 
   constructor(python: string) {
-    this.child = spawn(python, ['-c', PYTHON_ORACLE], { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.child.stderr.on('data', (d: Buffer) => process.stderr.write(d));
-    this.child.on('exit', (code) => {
-      if (this.waiting.length) {
-        console.error(`python exited (${code}) with ${this.waiting.length} requests pending`);
-        process.exit(2);
-      }
-    });
-    createInterface({ input: this.child.stdout }).on('line', (line) => {
-      const resolve = this.waiting.shift();
-      if (resolve) resolve(JSON.parse(line) as OracleReply);
-    });
+    this.py = new LineOracle(python, ['-c', PYTHON_ORACLE]);
   }
 
-  ask(value: PyValue, opts: DumpOptions): Promise<OracleReply> {
-    return new Promise((resolve) => {
-      this.waiting.push(resolve);
-      this.child.stdin.write(asciiJson({ value: encode(value), opts }) + '\n');
-    });
+  async ask(value: PyValue, opts: DumpOptions): Promise<OracleReply> {
+    return JSON.parse(await this.py.askLine(asciiJson({ value: encode(value), opts }))) as OracleReply;
   }
 
   close(): void {
-    this.child.stdin.end();
+    this.py.close();
   }
 }
 

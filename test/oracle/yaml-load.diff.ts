@@ -30,8 +30,6 @@
  * still mismatches, and a minimal reproducer is printed; exit status 1.
  */
 
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { loadYaml } from '../../server/src/engine/yaml/load';
 import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/values';
 import { pyFloatRepr } from '../../server/src/engine/pyrepr';
@@ -109,6 +107,7 @@ for line in sys.stdin:
     sys.stdout.write(json.dumps(out) + "\n")
     sys.stdout.flush()
 `;
+import { LineOracle } from './lineOracle';
 
 interface PyResult {
   ok?: unknown;
@@ -119,27 +118,18 @@ interface PyResult {
 }
 
 class Oracle {
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly waiting: Array<(r: PyResult) => void> = [];
+  private readonly py: LineOracle;
 
   constructor(python: string) {
-    this.child = spawn(python, ['-c', PYTHON_ORACLE], { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.child.stderr.on('data', (d: Buffer) => process.stderr.write(d));
-    createInterface({ input: this.child.stdout }).on('line', (line) => {
-      const resolve = this.waiting.shift();
-      if (resolve) resolve(JSON.parse(line) as PyResult);
-    });
+    this.py = new LineOracle(python, ['-c', PYTHON_ORACLE]);
   }
 
   run(text: string): Promise<PyResult> {
-    return new Promise((resolve) => {
-      this.waiting.push(resolve);
-      this.child.stdin.write(JSON.stringify(text) + '\n');
-    });
+    return this.py.ask<PyResult>(text);
   }
 
   close(): void {
-    this.child.stdin.end();
+    this.py.close();
   }
 }
 
