@@ -8,19 +8,12 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_LIMITS } from '../../server/src/engine/limits';
 import { buildPreview } from '../../server/src/engine/preview';
-import { main } from '../../server/src/cli/main';
 import { billionLaughs } from './corpus';
 import { tempDir } from './harness';
+import { runCli } from '../support/cli';
 
 const deep = (n: number) => 'default_attributes: ' + '{a: '.repeat(n) + '1' + '}'.repeat(n) + '\n';
 const bomb = () => 'default_attributes:\n' + billionLaughs(10).trimEnd().replace(/^/gm, '  ') + '\n  all: [*l10]\n';
-
-function cli(argv: string[]) {
-  let out = '';
-  let err = '';
-  const code = main(argv, { stdout: (t) => (out += t), stderr: (t) => (err += t) });
-  return { code, out, err };
-}
 
 describe('chef mode and hostile files', () => {
   test('nested deeper than maxDepth: refused naming the limit (exit 2), not a stack overflow', () => {
@@ -29,14 +22,14 @@ describe('chef mode and hostile files', () => {
       const file = path.join(dir, 'deep.yaml');
       writeFileSync(file, deep(20_000));
       for (const format of ['yaml', 'json', 'report', 'preview']) {
-        const r = cli(['--mode', 'chef', '--format', format, file, file]);
+        const r = runCli(['--mode', 'chef', '--format', format, file, file]);
         // The preview shows the files it could not read as dropped (exit 0); the other formats refuse them.
-        assert.equal(r.code, format === 'preview' ? 0 : 2, `${format}: ${r.err}`);
-        assert.match(r.err + r.out, new RegExp(`limit maxDepth = ${DEFAULT_LIMITS.maxDepth}`));
+        assert.equal(r.code, format === 'preview' ? 0 : 2, `${format}: ${r.stderr}`);
+        assert.match(r.stderr + r.stdout, new RegExp(`limit maxDepth = ${DEFAULT_LIMITS.maxDepth}`));
       }
       const ok = path.join(dir, 'ok.yaml');
       writeFileSync(ok, deep(DEFAULT_LIMITS.maxDepth - 2));
-      assert.equal(cli(['--mode', 'chef', '--format', 'json', ok, ok]).code, 0);
+      assert.equal(runCli(['--mode', 'chef', '--format', 'json', ok, ok]).code, 0);
     } finally {
       cleanup();
     }
@@ -48,9 +41,9 @@ describe('chef mode and hostile files', () => {
       const file = path.join(dir, 'bomb.yaml');
       writeFileSync(file, bomb());
       const started = Date.now();
-      const r = cli(['--mode', 'chef', file, file]);
-      assert.equal(r.code, 2, r.err);
-      assert.match(r.err, /limit maxExpandedNodes = 5000000/);
+      const r = runCli(['--mode', 'chef', file, file]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /limit maxExpandedNodes = 5000000/);
       assert.ok(Date.now() - started < 30_000);
     } finally {
       cleanup();

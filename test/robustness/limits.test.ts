@@ -9,21 +9,14 @@ import { DEFAULT_LIMITS, Limits } from '../../server/src/engine/limits';
 import { runUserData } from '../../server/src/engine/userdata/run';
 import { buildPreview } from '../../server/src/engine/preview';
 import { assembleBoot } from '../../server/src/engine/system/boot';
-import { main } from '../../server/src/cli/main';
 import { fileIncludeResolver } from '../../server/src/cli/includes';
 import { readInput } from '../../server/src/cli/main';
 import { billionLaughs, gzipBomb, mime } from './corpus';
 import { tempDir } from './harness';
+import { runCli } from '../support/cli';
 
 const small: Limits = { ...DEFAULT_LIMITS, maxParts: 5, maxDecompressedBytes: 1000, maxIncludeDepth: 3 };
 const blob = (text: string | Uint8Array) => [{ name: 'ud', bytes: typeof text === 'string' ? Buffer.from(text) : text }];
-
-function cli(argv: string[]): { code: number; out: string; err: string } {
-  let out = '';
-  let err = '';
-  const code = main(argv, { stdout: (t) => (out += t), stderr: (t) => (err += t) });
-  return { code, out, err };
-}
 
 describe('over a limit: reported as such, naming the limit', () => {
   test('maxParts', () => {
@@ -83,18 +76,18 @@ describe('over a limit: reported as such, naming the limit', () => {
       const bomb = path.join(dir, 'bomb.gz');
       writeFileSync(bomb, gzipBomb(DEFAULT_LIMITS.maxDecompressedBytes + 1000));
       for (const format of ['yaml', 'json', 'report', 'preview']) {
-        const r = cli(['--format', format, bomb]);
-        assert.equal(r.code, 2, `${format}: ${r.err}`);
-        assert.match(r.err, /maxDecompressedBytes/);
-        if (format === 'yaml' || format === 'json') assert.equal(r.out, '');
+        const r = runCli(['--format', format, bomb]);
+        assert.equal(r.code, 2, `${format}: ${r.stderr}`);
+        assert.match(r.stderr, /maxDecompressedBytes/);
+        if (format === 'yaml' || format === 'json') assert.equal(r.stdout, '');
       }
       const laughs = path.join(dir, 'laughs.yaml');
       writeFileSync(laughs, '#cloud-config\n' + billionLaughs(10));
-      assert.equal(cli([laughs]).code, 0, 'YAML output keeps the aliases, as cloud-init writes them');
-      const json = cli(['--format', 'json', laughs]);
+      assert.equal(runCli([laughs]).code, 0, 'YAML output keeps the aliases, as cloud-init writes them');
+      const json = runCli(['--format', 'json', laughs]);
       assert.equal(json.code, 2);
-      assert.match(json.err, /exceeds the limit maxExpandedNodes = 5000000/);
-      assert.doesNotMatch(json.err, /internal error/);
+      assert.match(json.stderr, /exceeds the limit maxExpandedNodes = 5000000/);
+      assert.doesNotMatch(json.stderr, /internal error/);
     } finally {
       cleanup();
     }
@@ -109,43 +102,43 @@ describe('over a limit: reported as such, naming the limit', () => {
         return file;
       };
       const parts = write('parts.mime', mime(Array.from({ length: 4 }, (_, i) => ({ body: `#cloud-config\nk${i}: 1` }))));
-      assert.equal(cli([parts]).code, 0);
-      const overParts = cli(['--limit', 'maxParts=3', parts]);
+      assert.equal(runCli([parts]).code, 0);
+      const overParts = runCli(['--limit', 'maxParts=3', parts]);
       assert.equal(overParts.code, 2);
-      assert.match(overParts.err, /more than 3 user-data parts \(limit maxParts = 3\)/);
-      assert.equal(overParts.out, '');
+      assert.match(overParts.stderr, /more than 3 user-data parts \(limit maxParts = 3\)/);
+      assert.equal(overParts.stdout, '');
 
       const big = write('big.yaml', '#cloud-config\n' + 'k: v\n'.repeat(100));
-      const overSize = cli(['--limit=maxFileBytes=100', big]);
+      const overSize = runCli(['--limit=maxFileBytes=100', big]);
       assert.equal(overSize.code, 2);
-      assert.match(overSize.err, /big\.yaml: 514 bytes exceeds the limit maxFileBytes = 100/);
+      assert.match(overSize.stderr, /big\.yaml: 514 bytes exceeds the limit maxFileBytes = 100/);
 
       const laughs = write('laughs.yaml', '#cloud-config\n' + billionLaughs(3));
-      assert.equal(cli(['--format', 'json', laughs]).code, 0, 'within the default');
-      const overNodes = cli(['--format', 'json', '--limit', 'maxExpandedNodes=50', laughs]);
+      assert.equal(runCli(['--format', 'json', laughs]).code, 0, 'within the default');
+      const overNodes = runCli(['--format', 'json', '--limit', 'maxExpandedNodes=50', laughs]);
       assert.equal(overNodes.code, 2);
-      assert.match(overNodes.err, /exceeds the limit maxExpandedNodes = 50/);
-      const overNodesReport = cli(['--format', 'report', '--limit', 'maxExpandedNodes=50', laughs]);
+      assert.match(overNodes.stderr, /exceeds the limit maxExpandedNodes = 50/);
+      const overNodesReport = runCli(['--format', 'report', '--limit', 'maxExpandedNodes=50', laughs]);
       assert.equal(overNodesReport.code, 2, 'the report writes the same values');
 
       const gz = write('small-bomb.gz', gzipBomb(5000));
-      assert.equal(cli([gz]).code, 0);
-      const overGzip = cli(['--limit', 'maxDecompressedBytes=4000', gz]);
+      assert.equal(runCli([gz]).code, 0);
+      const overGzip = runCli(['--limit', 'maxDecompressedBytes=4000', gz]);
       assert.equal(overGzip.code, 2);
-      assert.match(overGzip.err, /limit maxDecompressedBytes = 4000/);
+      assert.match(overGzip.stderr, /limit maxDecompressedBytes = 4000/);
 
       for (let i = 0; i < 4; i++) write(`inc${i}.txt`, `#include\n${dir}/inc${i + 1}.txt\n`);
       write('inc4.txt', '#cloud-config\na: 1\n');
-      assert.equal(cli([path.join(dir, 'inc0.txt')]).code, 0);
-      const overIncludes = cli(['--limit', 'maxIncludeDepth=2', path.join(dir, 'inc0.txt')]);
+      assert.equal(runCli([path.join(dir, 'inc0.txt')]).code, 0);
+      const overIncludes = runCli(['--limit', 'maxIncludeDepth=2', path.join(dir, 'inc0.txt')]);
       assert.equal(overIncludes.code, 2);
-      assert.match(overIncludes.err, /limit maxIncludeDepth = 2/);
+      assert.match(overIncludes.stderr, /limit maxIncludeDepth = 2/);
 
       const role = write('deep.json', `{"default_attributes": ${'{"a": '.repeat(20)}1${'}'.repeat(20)}, "chef_type": "role"}`);
-      assert.equal(cli(['--mode', 'chef', role]).code, 0);
-      const overDepth = cli(['--mode', 'chef', '--limit', 'maxDepth=10', role]);
+      assert.equal(runCli(['--mode', 'chef', role]).code, 0);
+      const overDepth = runCli(['--mode', 'chef', '--limit', 'maxDepth=10', role]);
       assert.equal(overDepth.code, 2);
-      assert.match(overDepth.err, /limit maxDepth = 10/);
+      assert.match(overDepth.stderr, /limit maxDepth = 10/);
     } finally {
       cleanup();
     }
@@ -153,10 +146,10 @@ describe('over a limit: reported as such, naming the limit', () => {
 
   test('the CLI: a malformed or unknown --limit is a usage error (exit 2), never a limit switched off', () => {
     for (const bad of ['maxParts', 'maxParts=0', 'maxParts=-1', 'maxParts=1.5', 'maxParts=', 'maxPart=3', 'maxParts=99999999999999999999']) {
-      const r = cli(['--limit', bad, '/dev/null']);
+      const r = runCli(['--limit', bad, '/dev/null']);
       assert.equal(r.code, 2, bad);
-      assert.match(r.err, /--limit/, bad);
-      assert.equal(r.out, '');
+      assert.match(r.stderr, /--limit/, bad);
+      assert.equal(r.stdout, '');
     }
   });
 });

@@ -12,7 +12,7 @@ import { dumpPyYaml } from '../../server/src/engine/yaml/dump';
 import { runUserData } from '../../server/src/engine/userdata/run';
 import { readConf } from '../../server/src/engine/system/readConf';
 import { mergeConfD } from '../../server/src/engine/system/confd';
-import { main } from '../../server/src/cli/main';
+import { runCli } from '../support/cli';
 import { blockMapNest, flowNest } from './corpus';
 import { tempDir } from './harness';
 import { writeFileSync } from 'node:fs';
@@ -82,11 +82,9 @@ describe('YAML nested deeper than cloud-init can go', () => {
       const file = path.join(dir, 'deep.yaml');
       writeFileSync(file, '#cloud-config\n' + blockMapNest(400));
       for (const format of ['yaml', 'json', 'report', 'preview']) {
-        let out = '';
-        let err = '';
-        const code = main(['--format', format, file], { stdout: (t) => (out += t), stderr: (t) => (err += t) });
-        assert.equal(code, 3, `${format}: ${err}`);
-        assert.match(out + err, /RecursionError/);
+        const { code, stdout, stderr } = runCli(['--format', format, file]);
+        assert.equal(code, 3, `${format}: ${stderr}`);
+        assert.match(stdout + stderr, /RecursionError/);
       }
     } finally {
       cleanup();
