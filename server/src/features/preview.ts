@@ -170,6 +170,10 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
   const scope = uris[0] ?? params.boot?.cloudCfg ?? '';
   const settings = await ctx.settings(scope);
   const sources = new Sources(ctx, settings, ctx.workspaceFolders().map(realpathOr));
+  if (!PREVIEW_MODES.includes(mode)) {
+    // A client bug or a hand-made preview address: said in the preview, never merged some other way.
+    return toResult(failedModel(`unknown preview mode ${JSON.stringify(mode)} (expected ${PREVIEW_MODES.join(', ')})`), sources);
+  }
   const userData = uris.filter((_, i) => params.exclude !== i + 1);
   const confd = Array.isArray(params.boot?.confd) ? params.boot.confd : [];
   await sources.prefetch([...userData, ...BOOT_ROLES.map((role) => params.boot?.[role]), ...confd]);
@@ -192,11 +196,6 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
     }
   }
   let model: PreviewModel;
-  if (!PREVIEW_MODES.includes(mode)) {
-    // A client bug or a hand-made preview address: said in the preview, never merged some other way.
-    const failure = `unknown preview mode ${JSON.stringify(mode)} (expected ${PREVIEW_MODES.join(', ')})`;
-    return toResult({ text: `# Cloud-Config Merge preview\n# ${failure}\n${PREVIEW_BODY_MARKER}\n`, body: '', headerLineCount: 3, entries: [], parts: [], failure }, sources);
-  }
   try {
     const custom = ctx.customMergers(settings);
     model = buildPreview(mode, files, {
@@ -210,11 +209,15 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
   } catch (e) {
     // cloud-init itself would raise here (a bad spec in system config, two drop-ins with one name…).
     if (!(e instanceof PyError)) throw e;
-    const failure = `cloud-init fails: ${e.pyType}: ${e.message}`;
-    const text = `# Cloud-Config Merge preview\n# ${failure.replace(/[\r\n]+/g, ' ')}\n${PREVIEW_BODY_MARKER}\n`;
-    model = { text, body: '', headerLineCount: 3, entries: [], parts: [], failure };
+    model = failedModel(`cloud-init fails: ${e.pyType}: ${e.message}`);
   }
   return toResult(model, sources);
+}
+
+/** A preview that merged nothing: the header says why. */
+function failedModel(failure: string): PreviewModel {
+  const text = `# Cloud-Config Merge preview\n# ${failure.replace(/[\r\n]+/g, ' ')}\n${PREVIEW_BODY_MARKER}\n`;
+  return { text, body: '', headerLineCount: 3, entries: [], parts: [], failure };
 }
 
 function toResult(model: PreviewModel, sources: Sources): PreviewResult {
