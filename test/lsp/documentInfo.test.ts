@@ -77,6 +77,24 @@ describe('documentInfo', () => {
     assert.match(result.summary[0], /^Merge-Type at line 8: list\(append\)/);
   });
 
+  test('a MIME multipart of many parts: one spec when all agree, the first twenty described', async () => {
+    const part = { headers: [`Merge-Type: ${APPEND_LISTS}`], body: `#cloud-config\nmerge_how: '${APPEND_LISTS}'\nruncmd: [one]\n` };
+    const result = await info(mime(Array.from({ length: 30 }, () => part)), 'user-data.mime');
+    assert.equal(result.spec, `${APPEND_LISTS}+${APPEND_LISTS}`, 'body then header, the same in every part');
+    assert.equal(result.summary.length, 21);
+    assert.match(result.summary[0], /^Merge-Type at line \d+: /);
+    assert.match(result.summary[1], /^merge_how at line \d+: /);
+    assert.equal(result.summary[20], '… and 40 more specs.');
+  });
+
+  test('a MIME multipart whose last part differs: no single spec', async () => {
+    const same = { headers: [`Merge-Type: ${APPEND_LISTS}`], body: '#cloud-config\nruncmd: [one]\n' };
+    const last = { headers: ['Merge-Type: dict(no_replace)+list()+str()'], body: '#cloud-config\nruncmd: [two]\n' };
+    const result = await info(mime([...Array.from({ length: 25 }, () => same), last]), 'user-data.mime');
+    assert.equal(result.spec, null);
+    assert.equal(result.summary.at(-1), '… and 6 more specs.');
+  });
+
   test('kinds without a spec, and documents that are not ours', async () => {
     assert.deepEqual(await info('#include\nhttps://example.com/a.yaml\n', 'include.txt'), { kind: 'include', spec: null, summary: ['One URL per line; each is fetched and processed as user-data.'] });
     assert.deepEqual(await info('version: "3"\nservices: {}\n', 'compose.yaml'), { kind: null, spec: null, summary: [] });

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { LspClient } from '../support/lspClient';
-import { EngineWorker, REPO_ROOT, WorkerTask, assertCleanRun, assertReturned, runCliChild, tempDir } from './harness';
+import { EngineWorker, REPO_ROOT, WorkerTask, assertCleanRun, assertReturned, processCpuMs, runCliChild, tempDir } from './harness';
 
 const FOUND = path.join(REPO_ROOT, 'test', 'robustness', 'found');
 
@@ -21,6 +21,12 @@ interface Found {
   task?: WorkerTask & { argv?: string[] };
   argv?: string[];
   request?: { method: string; params: unknown };
+  /**
+   * For a slowness found by the fuzzer: the server CPU (user + system, all threads) the diagnostics
+   * of the opened document and then the request may take. Far above the targets, so that a
+   * loaded machine meets them, and far below what the bug cost.
+   */
+  budget?: { diagnosticsCpuMs: number; requestCpuMs: number };
 }
 
 const records: Array<{ name: string; found: Found }> = existsSync(FOUND)
@@ -90,7 +96,17 @@ describe('reproducers found by the fuzzer', () => {
         const client = await LspClient.start({ workspaceFolders: [ws] });
         try {
           const uri = pathToFileURL(doc).href;
-          client.openNoWait(uri, bytes.toString('utf8'));
+          const cpu = () => processCpuMs(client.process.pid!) ?? 0;
+          let cpuBefore = cpu();
+          if (found.budget) {
+            client.openNoWait(uri, bytes.toString('utf8'));
+            await client.waitForDiagnostics(uri, 0, () => true, 20_000);
+            const spent = cpu() - cpuBefore;
+            assert.ok(spent <= found.budget.diagnosticsCpuMs, `didOpen -> diagnostics took ${spent} ms of server CPU (budget ${found.budget.diagnosticsCpuMs})`);
+            cpuBefore = cpu();
+          } else {
+            client.openNoWait(uri, bytes.toString('utf8'));
+          }
           const params = fill(found.request!.params, { '{uri}': uri, '{workspace}': pathToFileURL(ws).href });
           let timer: NodeJS.Timeout | undefined;
           const answer = await Promise.race([
@@ -98,6 +114,10 @@ describe('reproducers found by the fuzzer', () => {
             new Promise<string>((r) => (timer = setTimeout(() => r('no answer within 20 s'), 20_000))),
           ]).finally(() => clearTimeout(timer));
           assert.equal(answer, 'ok');
+          if (found.budget) {
+            const spent = cpu() - cpuBefore;
+            assert.ok(spent <= found.budget.requestCpuMs, `${found.request!.method} took ${spent} ms of server CPU after the diagnostics (budget ${found.budget.requestCpuMs})`);
+          }
           assert.equal(client.process.exitCode, null, client.stderr);
           const errors = client.logs.filter((l) => /uncaught|unhandled rejection|failed:/.test(l));
           assert.deepEqual(errors, []);

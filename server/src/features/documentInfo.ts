@@ -12,7 +12,8 @@ import { DEFAULT_PART_SPEC, DEFAULT_SYSTEM_SPEC } from '../engine/spec/defaults'
 import { ServerContext } from './common/context';
 import { DocumentState, analyze } from './common/analysisCache';
 import { guardRequest } from './common/guard';
-import { defaultSpecText, effectiveWords, roleOf, summarizeSite } from './common/specSummary';
+import { SpecSummary, defaultSpecText, effectiveWords, roleOf, summarizeSite } from './common/specSummary';
+import type { SpecSite } from '../engine/lint/analyzeDocument';
 
 export function registerDocumentInfo(ctx: ServerContext): void {
   ctx.connection.onRequest(
@@ -41,7 +42,18 @@ const KIND_HEADER: Record<string, string> = {
   include: '#include',
 };
 
+/**
+ * Most spec sites of a MIME document described one by one: the summary is the status item's
+ * accessible label, and a generated multipart can hold thousands of parts.
+ */
+export const MAX_SUMMARIZED_SITES = 20;
+
+/** The answer for one analysed version, computed once (the status item asks again on every focus change). */
 export function documentInfo(state: DocumentState): DocumentInfoResult {
+  return state.memo('documentInfo', () => computeDocumentInfo(state));
+}
+
+function computeDocumentInfo(state: DocumentState): DocumentInfoResult {
   const analysis = state.analysis;
   const info = analysis.info;
   if (!info) return { kind: null, spec: null, summary: [] };
@@ -50,14 +62,29 @@ export function documentInfo(state: DocumentState): DocumentInfoResult {
   if (analysis.findings.some((f) => f.code === 'too-large')) return { kind, spec: null, summary: ['Too large: not analysed (setting cloudConfigMerge.limits.maxFileBytes).'] };
   const role = roleOf(analysis);
   const sites = analysis.specs.filter((s) => s.used);
+  const version = state.settings.cloudInitVersion;
   if (kind === 'mime') {
     if (!sites.length) return { kind, spec: null, summary: [`No part has a spec: each cloud-config part uses the default ${defaultSpecText('part')}.`] };
-    const summary = sites.map((s) => {
-      const one = summarizeSite(analysis, s, state.settings.cloudInitVersion);
-      return `${s.headerName ?? s.source} at line ${state.positionAt(s.valueSpan.start).line + 1}: ${one.spec ?? 'rejected by cloud-init'}`;
-    });
-    const specs = [...new Set(sites.map((s) => summarizeSite(analysis, s, state.settings.cloudInitVersion).spec))];
-    return { kind, spec: specs.length === 1 ? specs[0] : null, summary };
+    // Parts of one document mostly repeat the same specs: each distinct pair is summarised once.
+    const summaries = new Map<string, SpecSummary>();
+    const summaryOf = (site: SpecSite) => {
+      const { companion } = site;
+      // A summary depends on the site's name and value and on its companion's (list forms are not keyed).
+      const keyed = typeof site.value === 'string' && (!companion || typeof companion.value === 'string');
+      const key = keyed ? JSON.stringify([site.headerName ?? site.source, site.value, companion ? [companion.headerName ?? companion.source, companion.value] : null]) : '';
+      let summary = keyed ? summaries.get(key) : undefined;
+      if (!summary) {
+        summary = summarizeSite(analysis, site, version);
+        if (keyed) summaries.set(key, summary);
+      }
+      return summary;
+    };
+    const summary = sites.slice(0, MAX_SUMMARIZED_SITES).map((s) => `${s.headerName ?? s.source} at line ${state.positionAt(s.valueSpan.start).line + 1}: ${summaryOf(s).spec ?? 'rejected by cloud-init'}`);
+    if (sites.length > MAX_SUMMARIZED_SITES) summary.push(`… and ${sites.length - MAX_SUMMARIZED_SITES} more specs.`);
+    // One spec for the whole document only when every site applies the same one.
+    const first = summaryOf(sites[0]).spec;
+    const same = sites.every((s) => summaryOf(s).spec === first);
+    return { kind, spec: same ? first : null, summary };
   }
   const site = sites[0];
   if (!site) {
@@ -65,6 +92,6 @@ export function documentInfo(state: DocumentState): DocumentInfoResult {
     const where = role === 'system' ? 'this file merges with the default' : 'this part merges with the default';
     return { kind, spec: defaultSpecText(role), summary: [`No merge_how: ${where} ${defaultSpecText(role)}.`, ...(effectiveWords(fallback.mergers) ?? [])] };
   }
-  const summary = summarizeSite(analysis, site, state.settings.cloudInitVersion);
+  const summary = summarizeSite(analysis, site, version);
   return { kind, spec: summary.spec, summary: [`${summary.name}: ${summary.purpose}.`, ...summary.lines] };
 }

@@ -34,6 +34,8 @@ export interface SpecSite {
   /** False for a `merge_type` that cloud-init does not read because `merge_how` is present. */
   used: boolean;
   lint?: SpecLintResult;
+  /** In a MIME part: the spec cloud-init combines with this one (the header's with the body's). */
+  companion?: SpecSite;
 }
 
 export interface DocumentAnalysis {
@@ -395,12 +397,14 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
     }
     const chosen = chosenName ? { ...leaf.headers.find((h) => h.name === chosenName)!, value: leaf.headerDict[chosenName] } : undefined;
     let headerSpec: ParsedSpec | undefined;
+    let headerSite: SpecSite | undefined;
     let headerWholeSpec: Finding[] = [];
     if (chosen && !GZIP_TYPES.has(leaf.contentType) && type === 'text/cloud-config') {
       const valueStart = chosen.valueStart ?? chosen.span?.start ?? 0;
       const value = chosen.value;
       const lint = lintStringSpec(value, valueStart, { context: 'part', label: chosen.name, span: { start: valueStart, end: valueStart + value.length }, customMergers: options.customMergers, version: options.version });
-      specs.push({ source: chosen.name as 'Merge-Type', headerName: chosen.name, keySpan: chosen.span ? { start: chosen.span.start, end: chosen.span.start + chosen.name.length } : undefined, valueSpan: { start: valueStart, end: valueStart + value.length }, form: 'string', text: value, value, used: true, lint });
+      headerSite = { source: chosen.name as 'Merge-Type', headerName: chosen.name, keySpan: chosen.span ? { start: chosen.span.start, end: chosen.span.start + chosen.name.length } : undefined, valueSpan: { start: valueStart, end: valueStart + value.length }, form: 'string', text: value, value, used: true, lint };
+      specs.push(headerSite);
       // Whole-spec checks belong to the body + header combination; they are added below
       // only when the body has no spec of its own (then the header alone decides).
       pushAll(findings, lint.findings.filter((f) => !WHOLE_SPEC_CODES.has(f.code)));
@@ -423,6 +427,10 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
         yamlBase = result.yamlBase;
       }
       const bodySpec = result.specs.find((s) => s.used);
+      if (headerSite) {
+        headerSite.companion = bodySpec;
+        for (const site of result.specs) site.companion = headerSite;
+      }
       if (headerSpec && bodySpec) pushAll(findings, bodyOverridesHeader(bodySpec, headerSpec, chosen!));
       if (!bodySpec) pushAll(findings, headerWholeSpec);
     } else {

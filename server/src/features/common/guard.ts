@@ -23,6 +23,8 @@ export function injectFault(feature: string): void {
 export function guardRequest<P, R>(log: Logger, feature: string, handler: (params: P, token: CancellationToken) => R | Promise<R>): (params: P, token: CancellationToken) => Promise<R | ResponseError<void>> {
   return async (params, token) => {
     const started = performance.now();
+    // The client gave up on it (the document changed, the cursor moved on): spend nothing on it.
+    if (token?.isCancellationRequested) return new ResponseError<void>(LSPErrorCodes.RequestCancelled, `cloud-config-merge ${feature} cancelled`);
     try {
       injectFault(feature);
       const result = await handler(params, token);

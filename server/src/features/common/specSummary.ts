@@ -38,21 +38,6 @@ export function effectiveWords(mergers: ParsedMerger[]): string[] | null {
   }
 }
 
-/** The spec site cloud-init combines with this one in the same MIME part (body with header), if any. */
-export function companionOf(analysis: DocumentAnalysis, site: SpecSite): SpecSite | undefined {
-  const leaves = analysis.mime?.leaves;
-  if (!leaves) return undefined;
-  const isHeader = !!site.headerName;
-  for (const leaf of leaves) {
-    const inHeaders = (s: SpecSite) => leaf.headers.some((h) => h.span && h.span.start <= s.valueSpan.start && s.valueSpan.start <= h.span.end);
-    const inBody = (s: SpecSite) => !!leaf.span && leaf.span.start <= s.valueSpan.start && s.valueSpan.start <= leaf.span.end;
-    if (isHeader ? inHeaders(site) : inBody(site)) {
-      return analysis.specs.find((s) => s !== site && s.used && (isHeader ? !s.headerName && inBody(s) : !!s.headerName && inHeaders(s)));
-    }
-  }
-  return undefined;
-}
-
 export interface SpecSummary {
   /** The key or header name as written. */
   name: string;
@@ -97,7 +82,7 @@ export function summarizeSite(analysis: DocumentAnalysis, site: SpecSite, versio
     lines = [`An empty spec: the default ${spec} applies.`, ...(effectiveWords(fallback.mergers) ?? [])];
   }
   // In a MIME part, body and header specs are concatenated (body first): the combination is what applies.
-  const companion = companionOf(analysis, site);
+  const companion = site.companion;
   const other = companion?.lint?.spec?.mergers;
   if (companion && other && parsed?.length) {
     const combined = site.headerName ? [...other, ...parsed] : [...parsed, ...other];
