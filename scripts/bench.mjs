@@ -5,7 +5,7 @@
  *
  *   npm run bench                 full run (well under 20 minutes on an idle 2-core machine); writes docs/benchmarks.md
  *   npm run bench -- --quick      smoke run: small sizes, fewer runs; writes the file only with --write
- *   options: --write  --no-write  --only engine,cloudinit,lsp,preview,extension  --build (npm run build first)
+ *   options: --write  --no-write  --only engine,cloudinit,lsp,multipart,preview,extension  --build (npm run build first)
  *            --keep (keep the generated inputs)  --out FILE (instead of docs/benchmarks.md)  --json FILE (raw results)
  *
  * Progress goes to stderr, the summary table to stdout. Inputs are generated
@@ -21,6 +21,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generateDocument, generateParts } from './bench/generate.mjs';
 import { P, Session, requestPositions, sleep } from './bench/lsp.mjs';
+import { benchMultipart, multipartMarkdown, multipartTargets } from './bench/multipart.mjs';
 import { fitExponent, fmtBytes, fmtExp, fmtInt, fmtMB, fmtMs, fmtRatio, median, p95, table, textTable } from './bench/stats.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,7 +42,7 @@ if (flag('help') || flag('h')) {
   process.exit(0);
 }
 const QUICK = flag('quick');
-const ONLY = new Set((option('only') ?? 'engine,cloudinit,lsp,preview,extension').split(',').map((s) => s.trim()));
+const ONLY = new Set((option('only') ?? 'engine,cloudinit,lsp,multipart,preview,extension').split(',').map((s) => s.trim()));
 const WRITE = flag('no-write') ? false : flag('write') || (!QUICK && !option('only'));
 const OUT_FILE = path.resolve(ROOT, option('out') ?? 'docs/benchmarks.md');
 
@@ -801,6 +802,7 @@ function evaluate(results) {
       gap: met ? (last.parts >= 100 ? '' : 'Only smaller previews were measured in this run.') : previewGap(preview, last),
     });
   }
+  if (results.multipart) targets.push(...multipartTargets(results.multipart, fmtMs));
   if (extension) {
     const act = extension.activation.filter((a) => a.requireMs !== null);
     if (act.length) {
@@ -1244,6 +1246,8 @@ function markdown(results) {
     }
   }
 
+  if (results.multipart) L.push(...multipartMarkdown(results.multipart, { table, fmtMs, fmtBytes, fmtMB }));
+
   if (results.preview || results.extension) L.push('## 4. Extension', '');
   if (results.extension) {
     const x = results.extension;
@@ -1370,6 +1374,7 @@ async function main() {
   if (ONLY.has('engine') || ONLY.has('cloudinit')) results.engine = await benchEngine();
   if (ONLY.has('cloudinit')) results.cloudinit = await benchCloudInit(results.engine ?? []);
   if (ONLY.has('lsp')) results.lsp = await benchLanguageServers();
+  if (ONLY.has('multipart')) results.multipart = await benchMultipart({ root: ROOT, work: WORK, quick: QUICK, progress });
   if (ONLY.has('preview')) results.preview = await benchPreview();
   if (ONLY.has('extension')) results.extension = await benchExtension();
   results.machine.loadEnd = os.loadavg();

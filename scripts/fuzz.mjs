@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-// npm run fuzz -- --seconds N [--seed S] [--no-server] [--no-child] [--child-every N] [--max-failures N]
+// npm run fuzz -- (--iterations N | --seconds N) [--seed S] [--no-server] [--no-child] [--child-every N] [--max-failures N]
+//
+// --iterations gives the same inputs, and so the same verdict, on any machine (CI uses it, seeded by
+// the commit); --seconds runs as many as fit (longer campaigns). With neither, 60 seconds.
 //
 // Random mutations of valid cloud-config, MIME, archive, JSON-patch and Jinja seeds
 // (scripts/fuzz/seeds, examples/, test/conformance/cases/) sent to
@@ -29,7 +32,7 @@ const INTERNAL_ERROR = /internal error|Maximum call stack|RangeError|TypeError: 
 /* ------------------------------------------------------------------ options */
 
 function parseOptions(argv) {
-  const o = { seconds: 60, seed: String(Date.now() % 1e9), server: true, child: true, childEvery: 6, maxFailures: 20, shrinkSeconds: 60, hangMs: 2000, rssGrowthMb: 300, found: path.join(ROOT, 'test', 'robustness', 'found'), verbose: false, save: true };
+  const o = { seconds: undefined, iterations: undefined, seed: String(Date.now() % 1e9), server: true, child: true, childEvery: 6, maxFailures: 20, shrinkSeconds: 60, hangMs: 2000, rssGrowthMb: 300, found: path.join(ROOT, 'test', 'robustness', 'found'), verbose: false, save: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -38,6 +41,7 @@ function parseOptions(argv) {
     };
     switch (a) {
       case '--seconds': o.seconds = Number(value()); break;
+      case '--iterations': o.iterations = Number(value()); break;
       case '--seed': o.seed = value(); break;
       case '--no-server': o.server = false; break;
       case '--no-child': o.child = false; break;
@@ -56,7 +60,10 @@ function parseOptions(argv) {
       default: throw new Error(`unknown option ${a}`);
     }
   }
-  if (!(o.seconds > 0)) throw new Error('--seconds must be a positive number');
+  if (o.seconds !== undefined && !(o.seconds > 0)) throw new Error('--seconds must be a positive number');
+  if (o.iterations !== undefined && !(Number.isInteger(o.iterations) && o.iterations > 0)) throw new Error('--iterations must be a positive whole number');
+  if (o.seconds !== undefined && o.iterations !== undefined) throw new Error('give --iterations or --seconds, not both');
+  if (o.iterations === undefined) o.seconds ??= 60;
   return o;
 }
 
@@ -331,11 +338,15 @@ function save(dir, record, bytes) {
 
 /* ------------------------------------------------------------------ memory trend */
 
+/** Iterations before the heap settles: V8 grows it for the first several hundred 1 MiB inputs. */
+const MEMORY_WARMUP_ITERATIONS = 1000;
+
 /** Fails when the samples grow steadily (regression slope and fit) by more than `boundMb` after warm-up. */
 function memoryVerdict(samples, boundMb) {
-  if (samples.length < 10) return { ok: true, note: 'too few samples' };
-  const rest = samples.slice(Math.floor(samples.length * 0.2));
-  const xs = rest.map((s) => s.t / 60000);
+  const settled = samples.findIndex((s) => s.i >= MEMORY_WARMUP_ITERATIONS);
+  const rest = settled < 0 ? [] : samples.slice(Math.max(settled, Math.floor(samples.length * 0.2)));
+  if (rest.length < 10) return { ok: true, note: `not judged: fewer than 10 samples after the first ${MEMORY_WARMUP_ITERATIONS} iterations` };
+  const xs = rest.map((s) => s.i / 1000);
   const ys = rest.map((s) => s.rss / 1048576);
   const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
   const my = ys.reduce((a, b) => a + b, 0) / ys.length;
@@ -353,7 +364,7 @@ function memoryVerdict(samples, boundMb) {
   const tail = ys.slice(-Math.max(3, Math.floor(ys.length / 10)));
   const end = tail.sort((a, b) => a - b)[Math.floor(tail.length / 2)];
   const growth = end - min;
-  const note = `rss ${Math.round(ys[0])} -> ${Math.round(end)} MB (min ${Math.round(min)}, max ${Math.round(Math.max(...ys))}), trend ${slope.toFixed(1)} MB/min, r2 ${r2.toFixed(2)}`;
+  const note = `rss ${Math.round(ys[0])} -> ${Math.round(end)} MB (min ${Math.round(min)}, max ${Math.round(Math.max(...ys))}), trend ${slope.toFixed(1)} MB per 1,000 iterations, r2 ${r2.toFixed(2)}`;
   return { ok: !(growth > boundMb && slope > 0 && r2 > 0.5), note };
 }
 
@@ -371,13 +382,15 @@ async function main() {
   const workspace = path.join(workdir, 'ws');
   mkdirSync(workspace);
   const seeds = loadSeeds(workdir);
-  console.log(`fuzz: seed ${o.seed}, ${o.seconds} s, ${seeds.length} seed files, targets: in-process${o.child ? ', child process' : ''}${o.server ? ', language server' : ''}`);
+  console.log(`fuzz: seed ${o.seed}, ${o.iterations !== undefined ? `${o.iterations} iterations` : `${o.seconds} s`}, ${seeds.length} seed files, targets: in-process${o.child ? ', child process' : ''}${o.server ? ', language server' : ''}`);
 
   const executor = new Executor(o.hangMs);
   await executor.start();
   let server = null;
   const startServer = async () => {
+    const peak = server?.peak ?? null;
     server = new FuzzServer(workspace, { hangCpuMs: o.hangMs });
+    server.peak = peak;
     await server.start();
   };
   if (o.server) await startServer();
@@ -386,11 +399,14 @@ async function main() {
   const failures = new Map();
   const memory = { server: [], executor: [] };
   const started = Date.now();
-  const end = started + o.seconds * 1000;
+  const end = o.seconds !== undefined ? started + o.seconds * 1000 : Infinity;
+  const more = () => (o.iterations !== undefined ? stats.iterations < o.iterations : Date.now() < end);
   let lastReport = started;
   const docs = [0, 1, 2].map((k) => path.join(workspace, `doc${k}`));
 
   const known = new Map();
+  /** The in-process run that came nearest its CPU budget. */
+  let executorPeak = null;
   /** Records a failure; returns false when it is a known issue (not counted as failed). */
   const record = async (target, failure, context) => {
     // A server hang can come from any open document (diagnostics run later, on a timer).
@@ -433,7 +449,7 @@ async function main() {
     return true;
   };
 
-  while (Date.now() < end) {
+  while (more()) {
     const i = stats.iterations++;
     const rng = new Rng(`${o.seed}:${i}`);
     const { bytes, seed, mutations } = mutate(rng, seeds);
@@ -452,6 +468,9 @@ async function main() {
       for (const task of executorTasks(rng, file, other, path.basename(file))) {
         stats.executorTasks++;
         const answer = await executor.run(task, budget);
+        if (answer.cpuMs !== undefined && (!executorPeak || answer.cpuMs / budget > executorPeak.share)) {
+          executorPeak = { share: answer.cpuMs / budget, method: task.kind, cpuMs: Math.round(answer.cpuMs), budgetMs: budget };
+        }
         const failure = judgeExecutor(task, answer);
         if (answer.failure) await executor.restart();
         if (failure) {
@@ -517,12 +536,12 @@ async function main() {
         }
       }
       const rss = rssBytes(server.pid);
-      if (rss !== null) memory.server.push({ t: Date.now() - started, rss });
+      if (rss !== null) memory.server.push({ i, rss });
     })();
 
     await Promise.all([inProcess, viaServer]);
     const ersss = rssBytes(executor.child.pid);
-    if (ersss !== null) memory.executor.push({ t: Date.now() - started, rss: ersss });
+    if (ersss !== null) memory.executor.push({ i, rss: ersss });
 
     // 2. the CLI as a child process, every few iterations
     if (o.child && i % o.childEvery === 0) {
@@ -576,6 +595,10 @@ async function main() {
   const secs = ((Date.now() - started) / 1000).toFixed(0);
   console.log(`\nfuzz: seed ${o.seed}, ${secs} s: ${stats.iterations} iterations (${stats.executorTasks} in-process runs, ${stats.childRuns} child processes, ${stats.serverRequests} server requests, ${(stats.bytes / 1048576).toFixed(1)} MB of input), executor restarts ${executor.restarts}, slow server requests ${server?.slow ?? 0}`);
   for (const v of verdicts) console.log(`memory ${v}`);
+  // How much of the hang budget a correct run uses: the margin that keeps the verdict stable.
+  for (const [name, peak] of [['in-process', executorPeak], ['server', server?.peak]]) {
+    if (peak) console.log(`nearest the budget (${name}): ${peak.method}, ${peak.cpuMs} ms of CPU of ${peak.budgetMs} (${Math.round(peak.share * 100)}%)`);
+  }
   for (const k of known.values()) console.log(`  ${k.count}x known issue ${k.id}: ${k.about}`);
   for (const f of failures.values()) console.log(`  ${f.count}x [${f.target}] ${f.kind}: ${String(f.message).split('\n')[0].slice(0, 200)}${f.saved ? ` -> ${f.saved}` : ''}${f.note ? ` (${f.note})` : ''}`);
   console.log(`${stats.passed} passed, ${stats.failed} failed`);

@@ -199,3 +199,31 @@ export function generateParts(M, K) {
 export function generateDocument(N, seed = 1) {
   return generatePart(seedOf('doc', N, seed), { lines: N }, 1, SPECS[1]).text;
 }
+
+const HEADER_SPECS = ['list(append)+dict(no_replace,recurse_list)+str()', 'dict(recurse_array)+list(append)+str()', 'list(prepend)+dict(replace)+str(append)'];
+
+/**
+ * A MIME multipart user-data of about `bytes` bytes: cloud-config parts of 5 to 60 keys, every
+ * other one with a Merge-Type header (X-Merge-Type on some), a shell script now and then.
+ */
+export function generateMultipart(bytes, seed = 1) {
+  const r = rng(seedOf('mime', bytes, seed));
+  const boundary = '===============' + hex(r, 16) + '==';
+  const out = [`Content-Type: multipart/mixed; boundary="${boundary}"`, 'MIME-Version: 1.0', ''];
+  let size = out.join('\n').length;
+  for (let i = 0; size < bytes; i++) {
+    const lines = [`--${boundary}`];
+    if (i % 7 === 6) {
+      lines.push('Content-Type: text/x-shellscript; charset="us-ascii"', 'MIME-Version: 1.0', `Content-Disposition: attachment; filename="script-${i}.sh"`, '', '#!/bin/sh', `echo part ${i} > /tmp/part-${i}`);
+    } else {
+      lines.push('Content-Type: text/cloud-config; charset="us-ascii"', 'MIME-Version: 1.0', `Content-Disposition: attachment; filename="part-${i}.yaml"`);
+      if (i % 2 === 1) lines.push(`${i % 6 === 1 ? 'X-Merge-Type' : 'Merge-Type'}: ${HEADER_SPECS[i % HEADER_SPECS.length]}`);
+      lines.push('', generatePart(seedOf('mime-part', bytes, seed, i), { keys: 5 + Math.floor(r() * 56) }, i).text);
+    }
+    const text = lines.join('\n') + '\n';
+    out.push(text);
+    size += text.length + 1;
+  }
+  out.push(`--${boundary}--`, '');
+  return out.join('\n');
+}

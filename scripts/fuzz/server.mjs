@@ -46,6 +46,8 @@ export class FuzzServer {
     this.exited = null;
     this.requests = 0;
     this.slow = 0;
+    /** The request that came nearest its CPU budget: { share, method, cpuMs, budgetMs }. */
+    this.peak = null;
   }
 
   async start() {
@@ -148,6 +150,10 @@ export class FuzzServer {
     );
     const outcome = await Promise.race([answer, watchdog]);
     clearTimeout(timer);
+    const cpu = cpuMs(pid);
+    if (outcome.ok && cpu !== null && cpu0 !== null && (!this.peak || (cpu - cpu0) / hangCpuMs > this.peak.share)) {
+      this.peak = { share: (cpu - cpu0) / hangCpuMs, method, cpuMs: cpu - cpu0, budgetMs: hangCpuMs };
+    }
     if (Date.now() - t0 > this.hangCpuMs) this.slow++;
     return outcome;
   }
