@@ -7,6 +7,7 @@
  * all its threads, from /proc) — the figure that does not depend on the machine's load.
  */
 import { readFileSync } from 'node:fs';
+import { cpuMs as processCpuMs } from '../fuzz/server.mjs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -14,15 +15,7 @@ import { generateMultipart, rng, seedOf } from './generate.mjs';
 import { Session } from './lsp.mjs';
 
 /** Server CPU time in ms (Linux /proc), or NaN. */
-function cpuMs(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return NaN;
-  }
-}
+const cpuMs = (pid) => processCpuMs(pid) ?? NaN;
 
 export const MULTIPART_TARGETS = { openMs: 500, openAtBytes: 1024 * 1024, documentInfoMs: 50, requestCpuMs: 1000 };
 
