@@ -11,7 +11,7 @@ const { main, readInput } = require(`${root}server/out/cli/main.js`);
 const { fileIncludeResolver } = require(`${root}server/out/cli/includes.js`);
 const { buildPreview } = require(`${root}server/out/engine/preview.js`);
 const { analyzeDocument } = require(`${root}server/out/engine/lint/analyzeDocument.js`);
-const { PyError } = require(`${root}server/out/engine/pyerrors.js`);
+const { PyError } = require(`${root}server/out/engine/py/errors.js`);
 
 const MAX_KEPT = 4000;
 

@@ -10,8 +10,8 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { PyError } from '../../server/src/engine/pyerrors';
-import { parsePythonJson, toCanonicalJson } from '../../server/src/engine/json';
+import { PyError } from '../../server/src/engine/py/errors';
+import { parsePythonJson, toCanonicalJson } from '../../server/src/engine/py/json';
 import { parseListSpec, parseStringSpec } from '../../server/src/engine/spec/parse';
 import { constructMergers } from '../../server/src/engine/merge/construct';
 import { runUserData } from '../../server/src/engine/userdata/run';

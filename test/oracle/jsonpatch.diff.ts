@@ -1,5 +1,5 @@
 /**
- * Differential test of server/src/engine/json.ts and
+ * Differential test of server/src/engine/py/json.ts and
  * server/src/engine/userdata/jsonpatch.ts against CPython 3.11's json,
  * python3-jsonpatch 1.32 / python3-jsonpointer 2.3 and the oracle's own
  * `to_jsonable` + `dump_json` (imported from /work/shared/oracle/oracle.py).
@@ -60,10 +60,10 @@
  * exit status 1.
  */
 
-import * as json from '../../server/src/engine/json';
+import * as json from '../../server/src/engine/py/json';
 import { applyJsonPatch } from '../../server/src/engine/userdata/jsonpatch';
 import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/values';
-import { pyFloatRepr } from '../../server/src/engine/pyrepr';
+import { pyFloatRepr } from '../../server/src/engine/py/repr';
 
 // ---------------------------------------------------------------------------
 // command line

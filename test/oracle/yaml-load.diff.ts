@@ -32,7 +32,7 @@
 
 import { loadYaml } from '../../server/src/engine/yaml/load';
 import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/values';
-import { pyFloatRepr } from '../../server/src/engine/pyrepr';
+import { pyFloatRepr } from '../../server/src/engine/py/repr';
 
 // ---------------------------------------------------------------------------
 // Python side

@@ -4,9 +4,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PyDict, PyValue } from '../../server/src/engine/values';
-import { PyError } from '../../server/src/engine/pyerrors';
+import { PyError } from '../../server/src/engine/py/errors';
 import { LimitExceededError } from '../../server/src/engine/limits';
-import { pyRepr, pyReprForMessage, PY_REPR_MAX_DEPTH } from '../../server/src/engine/pyrepr';
+import { pyRepr, pyReprForMessage, PY_REPR_MAX_DEPTH } from '../../server/src/engine/py/repr';
 import { loadYaml } from '../../server/src/engine/yaml/load';
 import { spansOfValue } from '../../server/src/engine/userdata/specSpans';
 import { runUserData } from '../../server/src/engine/userdata/run';

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PyDict, PyValue } from '../../server/src/engine/values';
-import { PyError } from '../../server/src/engine/pyerrors';
+import { PyError } from '../../server/src/engine/py/errors';
 import { PYTHON_RECURSION } from '../../server/src/engine/limits';
 import { parseStringSpec } from '../../server/src/engine/spec/parse';
 import { constructMergers } from '../../server/src/engine/merge/construct';

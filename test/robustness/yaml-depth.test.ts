@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PyDict, PyValue } from '../../server/src/engine/values';
-import { PyError } from '../../server/src/engine/pyerrors';
+import { PyError } from '../../server/src/engine/py/errors';
 import { PYTHON_RECURSION } from '../../server/src/engine/limits';
 import { dumpPyYaml } from '../../server/src/engine/yaml/dump';
 import { runUserData } from '../../server/src/engine/userdata/run';

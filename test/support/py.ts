@@ -1,6 +1,6 @@
 /** Test helpers: Python values from JSON text (Python's json rules), and back. */
 import { PyValue } from '../../server/src/engine/values';
-import { parsePythonJson, toCanonicalJson } from '../../server/src/engine/json';
+import { parsePythonJson, toCanonicalJson } from '../../server/src/engine/py/json';
 
 /** A Python value from JSON text: `py('{"a": [1, 2.0]}')`. */
 export function py(json: string): PyValue {

@@ -1,14 +1,15 @@
 /**
- * server/src/engine/json.ts: Python 3.11's json.loads and the oracle's
+ * server/src/engine/py/json.ts: Python 3.11's json.loads and the oracle's
  * canonical dump. Every expectation below was checked against
  * /usr/bin/python3 (json, and /work/shared/oracle/oracle.py's to_jsonable +
  * dump_json); the randomised comparison is test/oracle/jsonpatch.diff.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_MAX_JSON_NODES, JsonDecodeError, parsePythonJson, PyRecursionError, toCanonicalJson, toJsonValue, comparePyStr } from '../../server/src/engine/json';
+import { DEFAULT_MAX_JSON_NODES, JsonDecodeError, parsePythonJson, PyRecursionError, toCanonicalJson, toJsonValue } from '../../server/src/engine/py/json';
+import { comparePyStr } from '../../server/src/engine/py/str';
 import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/values';
-import { PyError } from '../../server/src/engine/pyerrors';
+import { PyError } from '../../server/src/engine/py/errors';
 import { LimitExceededError } from '../../server/src/engine/limits';
 
 function loadsError(text: string): string {

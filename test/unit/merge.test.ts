@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseStringSpec } from '../../server/src/engine/spec/parse';
 import { constructMergers } from '../../server/src/engine/merge/construct';
-import { PyError } from '../../server/src/engine/pyerrors';
+import { PyError } from '../../server/src/engine/py/errors';
 import { PyDict, PyValue, getListOrigins, setListOrigins } from '../../server/src/engine/values';
 import { py, canon } from '../support/py';
 

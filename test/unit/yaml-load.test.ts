@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { loadYaml, mergeExpansionError, type YamlLoadOptions, type YamlLoadResult, type YamlProblem } from '../../server/src/engine/yaml/load';
 import * as V from '../../server/src/engine/values';
 import type { PyValue } from '../../server/src/engine/values';
-import { pyFloatRepr, pyStrRepr } from '../../server/src/engine/pyrepr';
+import { pyFloatRepr, pyStrRepr } from '../../server/src/engine/py/repr';
 
 /** Python's repr(), with sets written as set(<sorted items>). */
 function repr(v: PyValue): string {
@@ -166,6 +166,17 @@ test('implicit timestamp: date, datetime, fraction to microseconds, offsets', ()
   const e = error('2001-02-30');
   assert.equal(e.pyException, 'ValueError');
   assert.equal(e.message, 'day is out of range for month');
+});
+
+test('timestamp keys: years 1-99 are their own instants (regression: 0050 and 1950 were one key)', () => {
+  // PyYAML: {datetime(50, 1, 1, tzinfo=utc): 'a', datetime(1950, 1, 1, tzinfo=utc): 'b', datetime(2000, 1, 1, 1, 0, tzinfo=+01:00): 'd'}
+  const v = value('{0050-01-01 00:00:00Z: a, 1950-01-01 00:00:00Z: b, 2000-01-01 01:00:00+01:00: c, 2000-01-01 00:00:00Z: d}');
+  assert.ok(v instanceof V.PyDict);
+  assert.deepEqual(v.entries().map(([k, x]) => [(k as V.PyTimestamp).isoformat(), x]), [
+    ['0050-01-01T00:00:00+00:00', 'a'],
+    ['1950-01-01T00:00:00+00:00', 'b'],
+    ['2000-01-01T01:00:00+01:00', 'd'],
+  ]);
 });
 
 test('quoted and block scalars are strings; the non-specific tag ! resolves even quoted ones', () => {

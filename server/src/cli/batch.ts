@@ -5,8 +5,8 @@
  * Lines are read with Python's JSON rules, so `1` and `1.0` stay distinct.
  */
 import { PyDict, PyValue } from '../engine/values';
-import { PyError } from '../engine/pyerrors';
-import { parsePythonJson, toCanonicalJson } from '../engine/json';
+import { PyError } from '../engine/py/errors';
+import { parsePythonJson, toCanonicalJson } from '../engine/py/json';
 import { parseListSpec, parseStringSpec, SpecError } from '../engine/spec/parse';
 import { constructMergers } from '../engine/merge/construct';
 import type { CliIO } from './main';

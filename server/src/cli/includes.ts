@@ -4,7 +4,7 @@
  * any other URL is never fetched and counts as unreachable.
  */
 import { IncludeResolver } from '../engine/userdata/process';
-import { pyLStrip } from '../engine/pystr';
+import { pyLStrip } from '../engine/py/str';
 
 /**
  * @param read reads the files of `--include-map` (named by the user)

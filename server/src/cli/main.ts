@@ -6,10 +6,10 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, resolve as resolvePath } from 'node:path';
 import { PyDict, PyValue } from '../engine/values';
-import { PyError } from '../engine/pyerrors';
+import { PyError } from '../engine/py/errors';
 import { loadYaml, mergeExpansionError } from '../engine/yaml/load';
 import { dumpPyYaml } from '../engine/yaml/dump';
-import { parsePythonJson, toCanonicalJson } from '../engine/json';
+import { parsePythonJson, toCanonicalJson } from '../engine/py/json';
 import { explainSpec } from '../engine/explain';
 import { parseListSpec, parseStringSpec } from '../engine/spec/parse';
 import { constructMergers } from '../engine/merge/construct';

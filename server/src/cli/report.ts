@@ -1,6 +1,6 @@
 /** `--format report`: `{result, parts, diagnostics, provenance}` as JSON. */
 import { PyValue } from '../engine/values';
-import { toCanonicalJson } from '../engine/json';
+import { toCanonicalJson } from '../engine/py/json';
 import { SourceLocation, collectProvenance, formatPath, partEffects, textLocator } from '../engine/provenance';
 import { userDataLocator } from '../engine/preview';
 import { UserDataRun } from '../engine/userdata/run';

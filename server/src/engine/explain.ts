@@ -1,6 +1,6 @@
 /** How cloud-init reads a merge spec, in data and in words. */
 import { PyValue } from './values';
-import { PyError } from './pyerrors';
+import { PyError } from './py/errors';
 import { CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, parseListSpec, parseStringSpec } from './spec/parse';
 import { DEFAULT_PART_SPEC, DEFAULT_PART_SPEC_TEXT } from './spec/defaults';
 import { constructMergers, MergerFactory } from './merge/construct';

@@ -6,7 +6,7 @@
  * and the editor's preview both come from here.
  */
 import { PyValue } from './values';
-import { pyReprForMessage } from './pyrepr';
+import { pyReprForMessage } from './py/repr';
 import { ParsedMerger } from './spec/parse';
 import { dumpPyYamlWithLines, pyKeyDisplay } from './yaml/dump';
 import { CloudInitVersion } from './spec/parse';

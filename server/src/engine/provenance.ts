@@ -5,7 +5,7 @@
  * to walk the result and resolve origins to places in files.
  */
 import { Origin, PyDict, PyValue, getListOrigins } from './values';
-import { pyStr } from './pyrepr';
+import { pyStr } from './py/repr';
 import { MergeEvent, PathSegment } from './merge/trace';
 import { LineIndex } from './text/lineIndex';
 import { pyKeyDisplay } from './yaml/dump';

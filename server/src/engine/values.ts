@@ -6,6 +6,7 @@
  * timestamps, bytes and sets have their own classes, and mappings compare keys
  * the way a Python dict does (`1`, `1.0` and `true` are the same key).
  */
+import { timestampKey } from './py/datetime';
 
 export type PyValue =
   | null
@@ -78,8 +79,7 @@ export class PyTimestamp {
   identity(): string {
     if (this.kind === 'date') return `d:${this.isoformat()}`;
     if (this.offsetMinutes === null) return `n:${this.isoformat()}`;
-    const utc = Date.UTC(this.year, this.month - 1, this.day, this.hour, this.minute - this.offsetMinutes, this.second);
-    return `a:${utc}.${pad(this.microsecond, 6)}`;
+    return `a:${timestampKey(this).join('.')}`;
   }
 }
 
@@ -258,33 +258,6 @@ export function pyTruthy(v: PyValue): boolean {
   if (v instanceof PyTuple) return v.items.length > 0;
   if (v instanceof PyBytes) return v.bytes.length > 0;
   return true;
-}
-
-/** Python `==` for the value types above (deep for containers). */
-export function pyEquals(a: PyValue, b: PyValue): boolean {
-  if (a === b) return true;
-  const numeric = (x: PyValue) => typeof x === 'boolean' || typeof x === 'bigint' || typeof x === 'number';
-  if (numeric(a) && numeric(b)) {
-    const toNum = (x: PyValue) => (typeof x === 'boolean' ? (x ? 1 : 0) : x);
-    const na = toNum(a) as bigint | number;
-    const nb = toNum(b) as bigint | number;
-    // eslint-disable-next-line eqeqeq
-    return na == nb;
-  }
-  if (typeof a === 'string' || typeof b === 'string' || a === null || b === null) return false;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => pyEquals(x, b[i]));
-  if (a instanceof PyTuple) return b instanceof PyTuple && a.items.length === b.items.length && a.items.every((x, i) => pyEquals(x, b.items[i]));
-  if (a instanceof PyDict) {
-    if (!(b instanceof PyDict) || a.size !== b.size) return false;
-    for (const { key, value } of a.items()) {
-      if (!b.has(key) || !pyEquals(value, b.get(key) as PyValue)) return false;
-    }
-    return true;
-  }
-  if (a instanceof PyTimestamp) return b instanceof PyTimestamp && a.identity() === b.identity();
-  if (a instanceof PyBytes) return b instanceof PyBytes && Buffer.from(a.bytes).equals(Buffer.from(b.bytes));
-  if (a instanceof PySet) return b instanceof PySet && a.size === b.size && a.values().every((x) => b.has(x));
-  return false;
 }
 
 /** The class name Python prints in messages (`'NoneType' object is not iterable`). */

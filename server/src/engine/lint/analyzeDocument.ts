@@ -4,7 +4,7 @@
  * findings. Transport-free: features map this to LSP.
  */
 import { PyDict, PyValue, TextSpan, getListOrigins } from '../values';
-import { pyStrip } from '../pystr';
+import { pyStrip } from '../py/str';
 import { loadYaml, YamlLoadResult } from '../yaml/load';
 import { CloudInitVersion, ParsedSpec, ValueSpans, parseStringSpec } from '../spec/parse';
 import { spansOfValue } from '../userdata/specSpans';

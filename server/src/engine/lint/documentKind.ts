@@ -2,7 +2,7 @@
  * Which documents are ours (and how cloud-init will read them). Other YAML
  * files get nothing from us, so Red Hat's YAML extension keeps them.
  */
-import { pyLStrip } from '../pystr';
+import { pyLStrip } from '../py/str';
 import { looksLikeChefFile } from '../chef/files';
 
 export type DocumentKind =

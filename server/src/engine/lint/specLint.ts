@@ -6,9 +6,9 @@
  * never disagree with the merge.
  */
 import { PyDict, PyValue, TextSpan, pyClassName } from '../values';
-import { PyError } from '../pyerrors';
-import { pyStrip, pyStripSpan } from '../pystr';
-import { pyStr } from '../pyrepr';
+import { PyError } from '../py/errors';
+import { pyStrip, pyStripSpan } from '../py/str';
+import { pyStr } from '../py/repr';
 import { CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, ValueSpans, parseListSpec, parseStringSpec } from '../spec/parse';
 import { constructMergers, MergerFactory } from '../merge/construct';
 import { RootMerger } from '../merge/root';

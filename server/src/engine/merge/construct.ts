@@ -4,7 +4,7 @@
  * then the mergers are built in order with their options.
  */
 import { PyValue, pyClassName } from '../values';
-import { pyStrRepr } from '../pyrepr';
+import { pyStrRepr } from '../py/repr';
 import { ParsedMerger, SpecError } from '../spec/parse';
 import { DictMerger } from './dictMerger';
 import { ListMerger } from './listMerger';

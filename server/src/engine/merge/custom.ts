@@ -17,8 +17,9 @@
  * `equals(a, b)`. Modules are code: they are loaded only when the user asks (the CLI's
  * `--custom-merger`, or the editor setting in a trusted workspace).
  */
-import { PyDict, PySet, PyTuple, PyBytes, PyTimestamp, PyValue, pyEquals, pyTypeName } from '../values';
-import { PyError } from '../pyerrors';
+import { PyDict, PySet, PyTuple, PyBytes, PyTimestamp, PyValue, pyTypeName } from '../values';
+import { pyEq } from '../py/compare';
+import { PyError } from '../py/errors';
 import { MergerFactory } from './construct';
 import { RootMerger, TypeMerger } from './root';
 import { MergeContext } from './trace';
@@ -36,7 +37,7 @@ export interface CustomMergerModule {
 /** Thrown when a module cannot be used at all (missing, throws on load, wrong shape). */
 export class CustomMergerLoadError extends Error {}
 
-const PY_HELPERS = Object.freeze({ PyDict, typeName: pyTypeName, equals: pyEquals });
+const PY_HELPERS = Object.freeze({ PyDict, typeName: pyTypeName, equals: pyEq });
 
 /** Loads `m_<name>` from `path` (already resolved and permitted by the caller). */
 export function loadCustomMerger(name: string, path: string, requireModule: (p: string) => unknown = require): CustomMergerModule {

@@ -1,13 +1,14 @@
 /** Python built-ins the mergers rely on, with Python's exceptions. */
-import { PyBytes, PyDict, PySet, PyTuple, PyValue, pyClassName, pyEquals } from '../values';
-import { PyError } from '../pyerrors';
-import { pyStrRepr } from '../pyrepr';
+import { PyBytes, PyDict, PySet, PyTuple, PyValue, pyClassName } from '../values';
+import { pyEq } from '../py/compare';
+import { PyError } from '../py/errors';
+import { pyStrRepr } from '../py/repr';
 
 /** `needle in container`, as the mergers test their options. */
 export function pyContains(container: PyValue, needle: string): boolean {
   if (typeof container === 'string') return container.includes(needle);
-  if (Array.isArray(container)) return container.some((x) => pyEquals(x, needle));
-  if (container instanceof PyTuple) return container.items.some((x) => pyEquals(x, needle));
+  if (Array.isArray(container)) return container.some((x) => pyEq(x, needle));
+  if (container instanceof PyTuple) return container.items.some((x) => pyEq(x, needle));
   if (container instanceof PyDict || container instanceof PySet) return container.has(needle);
   if (container instanceof PyBytes) throw new PyError('TypeError', "a bytes-like object is required, not 'str'");
   throw new PyError('TypeError', `argument of type ${pyStrRepr(pyClassName(container))} is not iterable`);

@@ -4,7 +4,7 @@
  * method for that class do the work; with none, the old value stays.
  */
 import { PyValue, pyTypeName } from '../values';
-import { PyError } from '../pyerrors';
+import { PyError } from '../py/errors';
 import { PYTHON_RECURSION } from '../limits';
 import { MergeContext, MergeTracer } from './trace';
 

@@ -1,6 +1,6 @@
 /** The `str` merger (spec §2.4): only `append` is read; otherwise the new value replaces. */
 import { PyValue, pyClassName } from '../values';
-import { PyError } from '../pyerrors';
+import { PyError } from '../py/errors';
 import { pyContains } from './pyops';
 import { RootMerger, TypeMerger } from './root';
 import { MergeContext } from './trace';

@@ -5,9 +5,9 @@
  * merger name, option or character that is wrong.
  */
 import { PyBytes, PyDict, PySet, PyTuple, PyValue, TextSpan, pyTypeName, pyTruthy } from '../values';
-import { PyError } from '../pyerrors';
-import { pyStrRepr } from '../pyrepr';
-import { pyStrip, pyStripSpan } from '../pystr';
+import { PyError } from '../py/errors';
+import { pyStrRepr } from '../py/repr';
+import { pyStrip, pyStripSpan } from '../py/str';
 
 /** One `(name, options)` pair of a parsed spec. */
 export interface ParsedMerger {

@@ -7,9 +7,9 @@
  * that vendor-data is enabled by default as on a stock machine.
  */
 import { PyDict, PyValue, pyClassName } from '../values';
-import { PyError } from '../pyerrors';
-import { pyStr } from '../pyrepr';
-import { pyStrip } from '../pystr';
+import { PyError } from '../py/errors';
+import { pyStr } from '../py/repr';
+import { pyStrip } from '../py/str';
 import { CloudInitVersion } from '../spec/parse';
 import { MergerFactory } from '../merge/construct';
 import { loadYaml, mergeExpansionError } from '../yaml/load';

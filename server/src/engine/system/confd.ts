@@ -4,8 +4,8 @@
  * file wins by default); then `cloud.cfg` under the merged drop-ins.
  */
 import { PyDict, PyValue } from '../values';
-import { PyError } from '../pyerrors';
-import { comparePyStr, pyStrip } from '../pystr';
+import { PyError } from '../py/errors';
+import { comparePyStr, pyStrip } from '../py/str';
 import { CloudInitVersion } from '../spec/parse';
 import { MergerFactory } from '../merge/construct';
 import { mergeMany, MergeManyStep } from './mergemany';

@@ -4,7 +4,7 @@
  * so, by default, the first source wins.
  */
 import { PyDict, PySet, PyValue, pyClassName, pyTruthy } from '../values';
-import { PyError } from '../pyerrors';
+import { PyError } from '../py/errors';
 import { ParsedMerger, extractBodySpec, CloudInitVersion } from '../spec/parse';
 import { DEFAULT_SYSTEM_SPEC } from '../spec/defaults';
 import { constructMergers, MergerFactory } from '../merge/construct';

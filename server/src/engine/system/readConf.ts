@@ -1,6 +1,6 @@
 /** `util.read_conf`: one YAML config file as cloud-init reads system configuration (spec §4.2). */
 import { PyDict, pyClassName } from '../values';
-import { PyError } from '../pyerrors';
+import { PyError } from '../py/errors';
 import { loadYaml, mergeExpansionError, YamlLoadResult } from '../yaml/load';
 import { isJinjaTemplate, renderCloudInitJinja } from '../userdata/jinja';
 import { PYTHON_RECURSION } from '../limits';

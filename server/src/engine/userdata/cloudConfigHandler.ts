@@ -5,8 +5,8 @@
  * that fails is skipped and leaves the accumulation untouched.
  */
 import { PyDict, PyValue, TextSpan, pyTypeName } from '../values';
-import { PyError } from '../pyerrors';
-import { pyLStrip } from '../pystr';
+import { PyError } from '../py/errors';
+import { pyLStrip } from '../py/str';
 import { loadYaml, mergeExpansionError, YamlLoadResult } from '../yaml/load';
 import { CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, extractBodySpec, parseStringSpec } from '../spec/parse';
 import { DEFAULT_PART_SPEC } from '../spec/defaults';

@@ -100,8 +100,8 @@
  * subnormal results.
  */
 
-import { pyFloatRepr, pyStrRepr } from '../pyrepr';
-import { pySplitMax } from '../pystr';
+import { pyFloatRepr, pyStrRepr } from '../py/repr';
+import { pySplitMax } from '../py/str';
 import { pushAll } from '../arrays';
 
 // ---------------------------------------------------------------------------

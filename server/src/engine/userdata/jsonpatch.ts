@@ -64,11 +64,13 @@
  *   equals NaN (the YAML case).
  * - Sets print in insertion order here, in hash order in Python (messages).
  */
-import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, PyValue, getListOrigins, pyClassName, pyEquals, setListOrigins } from '../values';
-import { PyError } from '../pyerrors';
-import { pyFloatRepr, pyRepr, pyStrRepr } from '../pyrepr';
-import { isPySpace } from '../pystr';
-import { DEFAULT_JSON_MAX_DEPTH, parsePythonJson, pyClassOfError, PY_INT_MAX_STR_DIGITS } from '../json';
+import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, PyValue, getListOrigins, pyClassName, setListOrigins } from '../values';
+import { pyEq } from '../py/compare';
+import { PyError } from '../py/errors';
+import { pyFloatRepr, pyRepr, pyStrRepr } from '../py/repr';
+import { isPySpace } from '../py/str';
+import { DEFAULT_JSON_MAX_DEPTH, parsePythonJson, pyClassOfError } from '../py/json';
+import { PY_INT_MAX_STR_DIGITS, intDigitLimitError } from '../py/int';
 import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
 
 export type JsonPatchResult = { ok: true; value: PyValue } | { ok: false; pyType: string; message: string };
@@ -293,7 +295,7 @@ function pyIntOfIndex(part: string): bigint {
   }
   if (prev === '_') throw invalid(); // no trailing underscore
   if (digits > PY_INT_MAX_STR_DIGITS) {
-    throw new Raise('ValueError', `Exceeds the limit (${PY_INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`);
+    throw new Raise('ValueError', intDigitLimitError(digits).message);
   }
   while (i < ascii.length && ' \t\n\v\f\r'.includes(ascii[i])) i++;
   if (i !== ascii.length || digits === 0) throw invalid();
@@ -622,7 +624,7 @@ class Context {
     return dc(value, frame);
   }
 
-  /** Python `==` (as `pyEquals`), with a depth guard for recursive structures. */
+  /** Python `==` (as `pyEq`), with a depth guard for recursive structures. */
   equals(a: PyValue, b: PyValue, depth = 0): boolean {
     if (depth > COMPARE_DEPTH_LIMIT) throw new Raise('RecursionError', 'maximum recursion depth exceeded in comparison');
     // Containers compare their items with `x is y or x == y`.
@@ -637,7 +639,7 @@ class Context {
       }
       return true;
     }
-    return pyEquals(a, b);
+    return pyEq(a, b);
   }
 
   /** `str(v)` for messages: strings as they are, the rest as repr (recursion shown as `[...]`). */

@@ -68,9 +68,9 @@
  *   so the whole text is parsed at once here.
  */
 import * as zlib from 'node:zlib';
-import { PyError } from '../pyerrors';
-import { pySplitMax, pyStrip, pyRStrip as pyRstrip } from '../pystr';
-import { pyBytesRepr } from '../pyrepr';
+import { PyError } from '../py/errors';
+import { comparePyStr, pySplitMax, pyStrip, pyRStrip as pyRstrip } from '../py/str';
+import { pyBytesRepr } from '../py/repr';
 import { pushAll } from '../arrays';
 
 // ---------------------------------------------------------------------------
@@ -201,21 +201,6 @@ function bolLength(s: string): number {
 function isAscii(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
   return true;
-}
-
-/** Python code-point order comparison (JS compares UTF-16 code units). */
-function comparePyStr(a: string, b: string): number {
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done) return y.done ? 0 : -1;
-    if (y.done) return 1;
-    const cx = x.value.codePointAt(0)!;
-    const cy = y.value.codePointAt(0)!;
-    if (cx !== cy) return cx < cy ? -1 : 1;
-  }
 }
 
 function bytesFromLatin1(s: string): Uint8Array {

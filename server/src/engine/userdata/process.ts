@@ -6,8 +6,8 @@
  */
 import { PyBytes, PyDict, PySet, PyValue, TextSpan } from '../values';
 import { pyClassName } from '../values';
-import { pyReprForMessage, pyStr, pyStrRepr } from '../pyrepr';
-import { pySplitLines, pyStrip, pyLStrip } from '../pystr';
+import { pyReprForMessage, pyStr, pyStrRepr } from '../py/repr';
+import { pySplitLines, pyStrip, pyLStrip } from '../py/str';
 import { loadYaml, mergeExpansionError } from '../yaml/load';
 import { convertUserDataBlob, decodeUtf8Surrogateescape, encodeUtf8Surrogateescape, gunzipPart, rawUnicodeEscape } from './mime';
 import { HeaderList, setFilename } from './headers';

@@ -14,7 +14,7 @@ import { IncludeFailure, IncludeResolver, ProcessResult, UserDataSource, process
 import { CLOUD_CONFIG_TYPE, JINJA_TYPE, JSONP_TYPE, NOT_MULTIPART_TYPE, SHELL_TYPES, sniffContentType } from './sniff';
 import { decodeUtf8Surrogateescape } from './mime';
 import { Limits, PYTHON_RECURSION } from '../limits';
-import { PyError } from '../pyerrors';
+import { PyError } from '../py/errors';
 
 export type PartDisposition =
   | 'merged'

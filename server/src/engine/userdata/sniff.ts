@@ -1,5 +1,5 @@
 /** Content sniffing by prefix (spec §3.2 step 3): a pure, case-insensitive prefix test. */
-import { pyLStrip } from '../pystr';
+import { pyLStrip } from '../py/str';
 
 export const CONTENT_TYPES_BY_PREFIX: ReadonlyArray<readonly [string, string]> = [
   ['#include', 'text/x-include-url'],

@@ -50,8 +50,14 @@
  */
 
 import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../values';
-import { pyFloatRepr, pyStrRepr } from '../pyrepr';
-import { PyError } from '../pyerrors';
+import { pyFloatRepr, pyStrRepr } from '../py/repr';
+import { PyError } from '../py/errors';
+import { pyIntStr } from '../py/int';
+import { PyIncomparable, pyLess } from '../py/compare';
+import { comparePyStr } from '../py/str';
+import { pySorted } from '../py/sort';
+
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 export interface DumpOptions {
   /** Write `---` (default true). */
@@ -195,7 +201,7 @@ function represent(root: PyValue, noAlias: boolean, maxLevels: number): YNode {
       case 'boolean':
         return scalarNode('bool', v ? 'true' : 'false');
       case 'bigint':
-        return scalarNode('int', intText(v));
+        return scalarNode('int', pyIntStr(v));
       case 'number':
         return scalarNode('float', floatText(v));
       case 'string':
@@ -274,20 +280,6 @@ function represent(root: PyValue, noAlias: boolean, maxLevels: number): YNode {
   return rootNode;
 }
 
-const INT_MAX_STR_DIGITS = 4300;
-
-function intText(v: bigint): string {
-  const s = v.toString();
-  const digits = v < 0n ? s.length - 1 : s.length;
-  if (digits > INT_MAX_STR_DIGITS) {
-    throw new Error(
-      `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion; ` +
-        'use sys.set_int_max_str_digits() to increase the limit',
-    );
-  }
-  return s;
-}
-
 function floatText(x: number): string {
   if (Number.isNaN(x)) return '.nan';
   if (x === Infinity) return '.inf';
@@ -308,10 +300,6 @@ function base64Lines(bytes: Uint8Array): string {
 // ---------------------------------------------------------------------------
 // Python ordering of dict keys (`sorted(d.items())`)
 
-/** Thrown by `pyLess` where Python's `<` raises TypeError. */
-class Incomparable extends Error {}
-const INCOMPARABLE = new Incomparable('not comparable');
-
 /** Permutation that sorts `keys` as Python's sorted() would, or null on TypeError. */
 function sortedOrder(keys: PyValue[]): number[] | null {
   const n = keys.length;
@@ -324,128 +312,16 @@ function sortedOrder(keys: PyValue[]): number[] | null {
     if (!strs.some((k) => SURROGATE.test(k))) {
       return idx.sort((a, b) => (strs[a] < strs[b] ? -1 : strs[a] > strs[b] ? 1 : 0));
     }
-    return idx.sort((a, b) => (strLess(strs[a], strs[b]) ? -1 : strLess(strs[b], strs[a]) ? 1 : 0));
+    return idx.sort((a, b) => comparePyStr(strs[a], strs[b]));
   }
   try {
     // Items are (key, value) tuples whose keys are never equal, so tuple
     // comparison reduces to comparing the keys.
     return pySorted(idx, (a, b) => pyLess(keys[a], keys[b]));
   } catch (e) {
-    if (e instanceof Incomparable) return null;
+    if (e instanceof PyIncomparable) return null;
     throw e;
   }
-}
-
-function isNumeric(v: PyValue): v is boolean | bigint | number {
-  const t = typeof v;
-  return t === 'boolean' || t === 'bigint' || t === 'number';
-}
-
-/** Python's `a < b` for hashable values; throws Incomparable for TypeError. */
-function pyLess(a: PyValue, b: PyValue): boolean {
-  if (isNumeric(a) && isNumeric(b)) return numCompare(a, b) < 0;
-  if (typeof a === 'string' && typeof b === 'string') return strLess(a, b);
-  if (a instanceof PyBytes && b instanceof PyBytes) return bytesCompare(a.bytes, b.bytes) < 0;
-  if (a instanceof PyTimestamp && b instanceof PyTimestamp) return tsCompare(a, b) < 0;
-  if ((a instanceof PyTuple && b instanceof PyTuple) || (Array.isArray(a) && Array.isArray(b))) {
-    const x = a instanceof PyTuple ? a.items : (a as PyValue[]);
-    const y = b instanceof PyTuple ? b.items : (b as PyValue[]);
-    const n = Math.min(x.length, y.length);
-    for (let i = 0; i < n; i++) {
-      if (!pyEq(x[i], y[i])) return pyLess(x[i], y[i]);
-    }
-    return x.length < y.length;
-  }
-  throw INCOMPARABLE;
-}
-
-/** Numeric comparison of Python bool/int/float; NaN yields NaN (all comparisons false). */
-function numCompare(a: boolean | bigint | number, b: boolean | bigint | number): number {
-  const x = typeof a === 'boolean' ? (a ? 1n : 0n) : a;
-  const y = typeof b === 'boolean' ? (b ? 1n : 0n) : b;
-  if (typeof x === 'bigint' && typeof y === 'bigint') return x < y ? -1 : x > y ? 1 : 0;
-  if (typeof x === 'number' && typeof y === 'number') return x < y ? -1 : x > y ? 1 : x === y ? 0 : NaN;
-  if (typeof x === 'bigint') return -numCompare(y as number, x);
-  // x float, y int: exact comparison.
-  const f = x as number;
-  const i = y as bigint;
-  if (Number.isNaN(f)) return NaN;
-  if (f === Infinity) return 1;
-  if (f === -Infinity) return -1;
-  if (Number.isInteger(f)) {
-    const fi = BigInt(f);
-    return fi < i ? -1 : fi > i ? 1 : 0;
-  }
-  // f is not an integer: f < i  <=>  floor(f) < i.
-  return BigInt(Math.floor(f)) < i ? -1 : 1;
-}
-
-const SURROGATE = /[\uD800-\uDFFF]/;
-
-/** Code point order (JS `<` compares UTF-16 units, which differs around surrogates). */
-function strLess(a: string, b: string): boolean {
-  if (!SURROGATE.test(a) && !SURROGATE.test(b)) return a < b;
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const ca = a.codePointAt(i) as number;
-    const cb = b.codePointAt(j) as number;
-    if (ca !== cb) return ca < cb;
-    i += ca > 0xffff ? 2 : 1;
-    j += cb > 0xffff ? 2 : 1;
-  }
-  return i >= a.length && j < b.length;
-}
-
-function bytesCompare(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return a.length - b.length;
-}
-
-function daysFromCivil(y: number, m: number, d: number): number {
-  y -= m <= 2 ? 1 : 0;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe;
-}
-
-function lexCompare(x: number[], y: number[]): number {
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] - y[i];
-  return 0;
-}
-
-/** date vs date, naive vs naive, aware vs aware (by instant); anything else is a TypeError. */
-function tsCompare(a: PyTimestamp, b: PyTimestamp): number {
-  if (a.kind !== b.kind) throw INCOMPARABLE;
-  if (a.kind === 'date') return lexCompare([a.year, a.month, a.day], [b.year, b.month, b.day]);
-  const naiveA = a.offsetMinutes === null;
-  if (naiveA !== (b.offsetMinutes === null)) throw INCOMPARABLE;
-  return lexCompare(tsKey(a), tsKey(b));
-}
-
-function tsKey(t: PyTimestamp): number[] {
-  const minutes = daysFromCivil(t.year, t.month, t.day) * 1440 + t.hour * 60 + t.minute - (t.offsetMinutes ?? 0);
-  return [minutes, t.second, t.microsecond];
-}
-
-/** Python `==` for hashable values (no identity shortcut for NaN). */
-function pyEq(a: PyValue, b: PyValue): boolean {
-  if (a === b) return true;
-  if (isNumeric(a) && isNumeric(b)) return numCompare(a, b) === 0;
-  if (a instanceof PyBytes && b instanceof PyBytes) return bytesCompare(a.bytes, b.bytes) === 0;
-  if (a instanceof PyTimestamp && b instanceof PyTimestamp) {
-    if (a.kind !== b.kind || (a.offsetMinutes === null) !== (b.offsetMinutes === null)) return false;
-    return tsCompare(a, b) === 0;
-  }
-  if ((a instanceof PyTuple && b instanceof PyTuple) || (Array.isArray(a) && Array.isArray(b))) {
-    const x = a instanceof PyTuple ? a.items : (a as PyValue[]);
-    const y = b instanceof PyTuple ? b.items : (b as PyValue[]);
-    return x.length === y.length && x.every((v, i) => pyEq(v, y[i]));
-  }
-  return false;
 }
 
 // ---------------------------------------------------------------------------
@@ -1472,394 +1348,4 @@ function blockHints(text: Chars, bestIndent: number): string {
     else if (n === 1 || isBreak(text[n - 2])) hints += '+';
   }
   return hints;
-}
-
-// ---------------------------------------------------------------------------
-// CPython 3.11 list.sort (timsort with the powersort merge policy), so that a
-// sort whose comparisons are inconsistent (NaN) or raise part-way performs the
-// same comparisons as Python and ends the same way.
-
-type LessThan<T> = (x: T, y: T) => boolean;
-
-const MIN_GALLOP = 7;
-
-/** Returns a sorted copy, like Python's `sorted()`; exceptions from `lt` propagate. */
-function pySorted<T>(input: readonly T[], lt: LessThan<T>): T[] {
-  const a = input.slice();
-  const n = a.length;
-  if (n < 2) return a;
-  const ms: MergeState<T> = { a, lt, minGallop: MIN_GALLOP, runs: [], listLen: n };
-  const minrun = computeMinrun(n);
-  let lo = 0;
-  let remaining = n;
-  while (remaining > 0) {
-    let runLen = countRun(a, lo, lo + remaining, lt);
-    if (runLen < 0) {
-      runLen = -runLen;
-      reverse(a, lo, lo + runLen);
-    }
-    if (runLen < minrun) {
-      const force = remaining <= minrun ? remaining : minrun;
-      binarySort(a, lo, lo + force, lo + runLen, lt);
-      runLen = force;
-    }
-    foundNewRun(ms, runLen);
-    ms.runs.push({ base: lo, len: runLen, power: 0 });
-    lo += runLen;
-    remaining -= runLen;
-  }
-  // Regardless of invariants, merge everything that is left.
-  const runs = ms.runs;
-  while (runs.length > 1) {
-    let k = runs.length - 2;
-    if (k > 0 && runs[k - 1].len < runs[k + 1].len) k--;
-    mergeAt(ms, k);
-  }
-  return a;
-}
-
-interface Run {
-  base: number;
-  len: number;
-  power: number;
-}
-
-interface MergeState<T> {
-  a: T[];
-  lt: LessThan<T>;
-  minGallop: number;
-  runs: Run[];
-  listLen: number;
-}
-
-function computeMinrun(n: number): number {
-  let r = 0;
-  while (n >= 64) {
-    r |= n & 1;
-    n = Math.floor(n / 2);
-  }
-  return n + r;
-}
-
-function reverse<T>(a: T[], lo: number, hi: number): void {
-  for (hi--; lo < hi; lo++, hi--) {
-    const t = a[lo];
-    a[lo] = a[hi];
-    a[hi] = t;
-  }
-}
-
-/** Length of the run at `lo`; negative when it is strictly descending. */
-function countRun<T>(a: T[], lo: number, hi: number, lt: LessThan<T>): number {
-  lo++;
-  if (lo === hi) return 1;
-  let n = 2;
-  if (lt(a[lo], a[lo - 1])) {
-    for (lo++; lo < hi; lo++, n++) {
-      if (!lt(a[lo], a[lo - 1])) break;
-    }
-    return -n;
-  }
-  for (lo++; lo < hi; lo++, n++) {
-    if (lt(a[lo], a[lo - 1])) break;
-  }
-  return n;
-}
-
-/** Binary insertion sort of a[lo:hi], where a[lo:start] is already sorted. */
-function binarySort<T>(a: T[], lo: number, hi: number, start: number, lt: LessThan<T>): void {
-  if (start === lo) start++;
-  for (; start < hi; start++) {
-    let l = lo;
-    let r = start;
-    const pivot = a[r];
-    do {
-      const p = l + ((r - l) >> 1);
-      if (lt(pivot, a[p])) r = p;
-      else l = p + 1;
-    } while (l < r);
-    for (let p = start; p > l; p--) a[p] = a[p - 1];
-    a[l] = pivot;
-  }
-}
-
-/** Leftmost position k in arr[base:base+n] with arr[base+k-1] < key <= arr[base+k]. */
-function gallopLeft<T>(lt: LessThan<T>, key: T, arr: T[], base: number, n: number, hint: number): number {
-  let lastofs = 0;
-  let ofs = 1;
-  if (lt(arr[base + hint], key)) {
-    const maxofs = n - hint;
-    while (ofs < maxofs) {
-      if (lt(arr[base + hint + ofs], key)) {
-        lastofs = ofs;
-        ofs = ofs * 2 + 1;
-      } else break;
-    }
-    if (ofs > maxofs) ofs = maxofs;
-    lastofs += hint;
-    ofs += hint;
-  } else {
-    const maxofs = hint + 1;
-    while (ofs < maxofs) {
-      if (lt(arr[base + hint - ofs], key)) break;
-      lastofs = ofs;
-      ofs = ofs * 2 + 1;
-    }
-    if (ofs > maxofs) ofs = maxofs;
-    const k = lastofs;
-    lastofs = hint - ofs;
-    ofs = hint - k;
-  }
-  lastofs++;
-  while (lastofs < ofs) {
-    const m = lastofs + ((ofs - lastofs) >> 1);
-    if (lt(arr[base + m], key)) lastofs = m + 1;
-    else ofs = m;
-  }
-  return ofs;
-}
-
-/** Rightmost position k in arr[base:base+n] with arr[base+k-1] <= key < arr[base+k]. */
-function gallopRight<T>(lt: LessThan<T>, key: T, arr: T[], base: number, n: number, hint: number): number {
-  let lastofs = 0;
-  let ofs = 1;
-  if (lt(key, arr[base + hint])) {
-    const maxofs = hint + 1;
-    while (ofs < maxofs) {
-      if (lt(key, arr[base + hint - ofs])) {
-        lastofs = ofs;
-        ofs = ofs * 2 + 1;
-      } else break;
-    }
-    if (ofs > maxofs) ofs = maxofs;
-    const k = lastofs;
-    lastofs = hint - ofs;
-    ofs = hint - k;
-  } else {
-    const maxofs = n - hint;
-    while (ofs < maxofs) {
-      if (lt(key, arr[base + hint + ofs])) break;
-      lastofs = ofs;
-      ofs = ofs * 2 + 1;
-    }
-    if (ofs > maxofs) ofs = maxofs;
-    lastofs += hint;
-    ofs += hint;
-  }
-  lastofs++;
-  while (lastofs < ofs) {
-    const m = lastofs + ((ofs - lastofs) >> 1);
-    if (lt(key, arr[base + m])) ofs = m;
-    else lastofs = m + 1;
-  }
-  return ofs;
-}
-
-/** Depth of the boundary between two adjacent runs in the conceptual merge tree. */
-function powerloop(s1: number, n1: number, n2: number, n: number): number {
-  let result = 0;
-  let a = 2 * s1 + n1;
-  let b = a + n1 + n2;
-  for (;;) {
-    result++;
-    if (a >= n) {
-      a -= n;
-      b -= n;
-    } else if (b >= n) {
-      break;
-    }
-    a *= 2;
-    b *= 2;
-  }
-  return result;
-}
-
-function foundNewRun<T>(ms: MergeState<T>, n2: number): void {
-  const runs = ms.runs;
-  if (runs.length === 0) return;
-  const top = runs[runs.length - 1];
-  const power = powerloop(top.base, top.len, n2, ms.listLen);
-  while (runs.length > 1 && runs[runs.length - 2].power > power) mergeAt(ms, runs.length - 2);
-  runs[runs.length - 1].power = power;
-}
-
-function mergeAt<T>(ms: MergeState<T>, i: number): void {
-  const { a, lt, runs } = ms;
-  let ssa = runs[i].base;
-  let na = runs[i].len;
-  const ssb = runs[i + 1].base;
-  let nb = runs[i + 1].len;
-  runs[i].len = na + nb;
-  runs.splice(i + 1, 1);
-
-  const k = gallopRight(lt, a[ssb], a, ssa, na, 0);
-  ssa += k;
-  na -= k;
-  if (na === 0) return;
-  nb = gallopLeft(lt, a[ssa + na - 1], a, ssb, nb, nb - 1);
-  if (nb <= 0) return;
-  if (na <= nb) mergeLo(ms, ssa, na, ssb, nb);
-  else mergeHi(ms, ssa, na, ssb, nb);
-}
-
-function mergeLo<T>(ms: MergeState<T>, ssa: number, na: number, ssb: number, nb: number): void {
-  const { a, lt } = ms;
-  const tmp = a.slice(ssa, ssa + na);
-  let pa = 0;
-  let pb = ssb;
-  let dest = ssa;
-  let minGallop: number;
-
-  a[dest++] = a[pb++];
-  nb--;
-  if (nb === 0) return succeed();
-  if (na === 1) return copyB();
-
-  minGallop = ms.minGallop;
-  for (;;) {
-    let acount = 0;
-    let bcount = 0;
-    for (;;) {
-      if (lt(a[pb], tmp[pa])) {
-        a[dest++] = a[pb++];
-        bcount++;
-        acount = 0;
-        nb--;
-        if (nb === 0) return succeed();
-        if (bcount >= minGallop) break;
-      } else {
-        a[dest++] = tmp[pa++];
-        acount++;
-        bcount = 0;
-        na--;
-        if (na === 1) return copyB();
-        if (acount >= minGallop) break;
-      }
-    }
-    minGallop++;
-    do {
-      if (minGallop > 1) minGallop--;
-      ms.minGallop = minGallop;
-      let k = gallopRight(lt, a[pb], tmp, pa, na, 0);
-      acount = k;
-      if (k) {
-        for (let j = 0; j < k; j++) a[dest + j] = tmp[pa + j];
-        dest += k;
-        pa += k;
-        na -= k;
-        if (na === 1) return copyB();
-        if (na === 0) return succeed();
-      }
-      a[dest++] = a[pb++];
-      nb--;
-      if (nb === 0) return succeed();
-
-      k = gallopLeft(lt, tmp[pa], a, pb, nb, 0);
-      bcount = k;
-      if (k) {
-        a.copyWithin(dest, pb, pb + k);
-        dest += k;
-        pb += k;
-        nb -= k;
-        if (nb === 0) return succeed();
-      }
-      a[dest++] = tmp[pa++];
-      na--;
-      if (na === 1) return copyB();
-    } while (acount >= MIN_GALLOP || bcount >= MIN_GALLOP);
-    minGallop++;
-    ms.minGallop = minGallop;
-  }
-
-  function succeed(): void {
-    for (let j = 0; j < na; j++) a[dest + j] = tmp[pa + j];
-  }
-  function copyB(): void {
-    a.copyWithin(dest, pb, pb + nb);
-    a[dest + nb] = tmp[pa];
-  }
-}
-
-function mergeHi<T>(ms: MergeState<T>, ssa: number, na: number, ssb: number, nb: number): void {
-  const { a, lt } = ms;
-  const tmp = a.slice(ssb, ssb + nb);
-  const basea = ssa;
-  let dest = ssb + nb - 1;
-  let pa = ssa + na - 1;
-  let pb = nb - 1;
-  let minGallop: number;
-
-  a[dest--] = a[pa--];
-  na--;
-  if (na === 0) return succeed();
-  if (nb === 1) return copyA();
-
-  minGallop = ms.minGallop;
-  for (;;) {
-    let acount = 0;
-    let bcount = 0;
-    for (;;) {
-      if (lt(tmp[pb], a[pa])) {
-        a[dest--] = a[pa--];
-        acount++;
-        bcount = 0;
-        na--;
-        if (na === 0) return succeed();
-        if (acount >= minGallop) break;
-      } else {
-        a[dest--] = tmp[pb--];
-        bcount++;
-        acount = 0;
-        nb--;
-        if (nb === 1) return copyA();
-        if (bcount >= minGallop) break;
-      }
-    }
-    minGallop++;
-    do {
-      if (minGallop > 1) minGallop--;
-      ms.minGallop = minGallop;
-      let k = gallopRight(lt, tmp[pb], a, basea, na, na - 1);
-      k = na - k;
-      acount = k;
-      if (k) {
-        dest -= k;
-        pa -= k;
-        a.copyWithin(dest + 1, pa + 1, pa + 1 + k);
-        na -= k;
-        if (na === 0) return succeed();
-      }
-      a[dest--] = tmp[pb--];
-      nb--;
-      if (nb === 1) return copyA();
-
-      k = gallopLeft(lt, a[pa], tmp, 0, nb, nb - 1);
-      k = nb - k;
-      bcount = k;
-      if (k) {
-        dest -= k;
-        pb -= k;
-        for (let j = 1; j <= k; j++) a[dest + j] = tmp[pb + j];
-        nb -= k;
-        if (nb === 1) return copyA();
-        if (nb === 0) return succeed();
-      }
-      a[dest--] = a[pa--];
-      na--;
-      if (na === 0) return succeed();
-    } while (acount >= MIN_GALLOP || bcount >= MIN_GALLOP);
-    minGallop++;
-    ms.minGallop = minGallop;
-  }
-
-  function succeed(): void {
-    const start = dest - (nb - 1);
-    for (let j = 0; j < nb; j++) a[start + j] = tmp[j];
-  }
-  function copyA(): void {
-    a.copyWithin(dest + 1 - na, pa + 1 - na, pa + 1);
-    dest -= na;
-    pa -= na;
-    a[dest] = tmp[pb];
-  }
 }

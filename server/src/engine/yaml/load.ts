@@ -91,8 +91,12 @@
  */
 
 import type { Document } from 'yaml';
-import { pyFloatRepr, pyStrRepr } from '../pyrepr';
+import { pyFloatRepr, pyStrRepr } from '../py/repr';
 import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
+import { PyError } from '../py/errors';
+import { pyIntFromString } from '../py/int';
+import { pyFloatFromString } from '../py/float';
+import { pyTimedeltaRepr } from '../py/datetime';
 import {
   keyIdentity,
   PyBytes,
@@ -2673,75 +2677,22 @@ function constructFloat(text: string, node: YNode): number {
   return sign * pyFloat(v, node);
 }
 
-/** Python's str.isspace() characters. */
-const PY_SPACE = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
-const ND = /\p{Nd}/u;
-
-/** Python turns Unicode decimal digits into ASCII ones before parsing numbers. */
-function asciiDigits(s: string): string {
-  if (!/[^\x00-\x7f]/.test(s)) return s;
-  let out = '';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) as number;
-    if (cp > 0x7f && ND.test(ch)) {
-      // Decimal digits come in runs of ten starting at zero.
-      let first = cp;
-      while (first > 0 && ND.test(String.fromCodePoint(first - 1))) first--;
-      out += String((cp - first) % 10);
-    } else {
-      out += ch;
-    }
+/** Python's int(s, base), raised as a construction error of `node`. */
+function pyInt(s: string, base: 2 | 8 | 10 | 16, node: YNode): bigint {
+  try {
+    return pyIntFromString(s, base);
+  } catch (e) {
+    throw e instanceof PyError ? pyFail(e.pyType, e.message, node) : e;
   }
-  return out;
 }
 
-/** Digits (with single underscores between them) and optional prefix of Python's int() per base. */
-const INT_SYNTAX: Record<number, { prefix: RegExp | null; digits: RegExp }> = {
-  2: { prefix: /^0[bB]_?/, digits: /^[01]+(?:_[01]+)*$/ },
-  8: { prefix: /^0[oO]_?/, digits: /^[0-7]+(?:_[0-7]+)*$/ },
-  10: { prefix: null, digits: /^[0-9]+(?:_[0-9]+)*$/ },
-  16: { prefix: /^0[xX]_?/, digits: /^[0-9a-fA-F]+(?:_[0-9a-fA-F]+)*$/ },
-};
-
-/** Python's int(s, base) for bases 2, 8, 10, 16. */
-function pyInt(s: string, base: number, node: YNode): bigint {
-  // CPython formats the literal with %.200R: its repr, cut to 200 characters.
-  const bad = () => pyFail('ValueError', `invalid literal for int() with base ${base}: ${[...pyStrRepr(s)].slice(0, 200).join('')}`, node);
-  let t = asciiDigits(s).replace(PY_SPACE, '');
-  let negative = false;
-  if (t[0] === '+' || t[0] === '-') {
-    negative = t[0] === '-';
-    t = t.slice(1);
-  }
-  const syntax = INT_SYNTAX[base];
-  if (syntax.prefix && syntax.prefix.test(t)) t = t.replace(syntax.prefix, '');
-  if (!syntax.digits.test(t)) throw bad();
-  if (t.includes('_')) t = t.replace(/_/g, '');
-  if (base === 10 && t.length > 4300) {
-    throw pyFail(
-      'ValueError',
-      `Exceeds the limit (4300 digits) for integer string conversion: value has ${t.length} digits; use sys.set_int_max_str_digits() to increase the limit`,
-      node,
-    );
-  }
-  const prefixed = base === 16 ? '0x' + t : base === 8 ? '0o' + t : base === 2 ? '0b' + t : t;
-  const n = BigInt(prefixed);
-  return negative ? -n : n;
-}
-
-/** Python's float(s). */
+/** Python's float(s), raised as a construction error of `node`. */
 function pyFloat(s: string, node: YNode): number {
-  const t = asciiDigits(s).replace(PY_SPACE, '');
-  const m = /^([+-]?)(?:(inf|infinity|nan)|((?:[0-9](?:_?[0-9])*)?(?:\.(?:[0-9](?:_?[0-9])*)?)?)(?:[eE]([+-]?[0-9](?:_?[0-9])*))?)$/i.exec(t);
-  if (m && m[2]) {
-    const word = m[2].toLowerCase();
-    if (word === 'nan') return NaN;
-    return m[1] === '-' ? -Infinity : Infinity;
+  try {
+    return pyFloatFromString(s);
+  } catch (e) {
+    throw e instanceof PyError ? pyFail(e.pyType, e.message, node) : e;
   }
-  if (m && m[3] !== undefined && /[0-9]/.test(m[3])) {
-    return Number(t.replace(/_/g, ''));
-  }
-  throw pyFail('ValueError', `could not convert string to float: ${pyStrRepr(s)}`, node);
 }
 
 const RE_TIMESTAMP_PARTS =
@@ -2791,18 +2742,6 @@ function constructTimestamp(node: YNode): PyTimestamp {
   return new PyTimestamp('datetime', year, month, day, hour, minute, second, fraction, offset);
 }
 
-function pyTimedeltaRepr(minutes: number): string {
-  if (minutes < 0) {
-    const total = 86400 * Math.ceil(-minutes / 1440) + minutes * 60;
-    return `datetime.timedelta(days=-${Math.ceil(-minutes / 1440)}${total ? `, seconds=${total}` : ''})`;
-  }
-  const days = Math.floor(minutes / 1440);
-  const seconds = (minutes % 1440) * 60;
-  const parts = [];
-  if (days) parts.push(`days=${days}`);
-  if (seconds) parts.push(`seconds=${seconds}`);
-  return `datetime.timedelta(${parts.join(', ')})`;
-}
 
 function hex(n: number, width: number): string {
   return n.toString(16).padStart(width, '0');

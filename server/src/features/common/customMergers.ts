@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MergerFactory } from '../../engine/merge/construct';
 import { CustomMergerLoadError, loadCustomMerger } from '../../engine/merge/custom';
-import { PyError } from '../../engine/pyerrors';
+import { PyError } from '../../engine/py/errors';
 
 export interface LoadedCustomMergers {
   /** By module name (`m_<name>`), for the engine. */

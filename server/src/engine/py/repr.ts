@@ -53,10 +53,10 @@ export function pyStrRepr(s: string): string {
   return out + quote;
 }
 
-import type { PyValue } from './values';
-import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple } from './values';
-import { PyError } from './pyerrors';
-import { DEFAULT_LIMITS, LimitExceededError } from './limits';
+import type { PyValue } from '../values';
+import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple } from '../values';
+import { PyError } from './errors';
+import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
 
 /**
  * Python's own limit on nested reprs: `repr()` of a container enters a

@@ -33,10 +33,12 @@
  * - NaN dict keys: each NaN object is its own key in Python; the value model
  *   keeps one NaN key per dict.
  */
-import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, PyValue } from './values';
-import { PyError } from './pyerrors';
-import { pyFloatRepr, pyRepr, pyStr, pyStrRepr } from './pyrepr';
-import { DEFAULT_LIMITS, LimitExceededError } from './limits';
+import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, PyValue } from '../values';
+import { PyError } from './errors';
+import { PY_INT_MAX_STR_DIGITS, intDigitLimitError, pyIntStr } from './int';
+import { pyFloatRepr, pyRepr, pyStr, pyStrRepr } from './repr';
+import { comparePyStr } from './str';
+import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
 
 // ---------------------------------------------------------------------------
 // errors
@@ -76,25 +78,6 @@ export class PyRecursionError extends PyError {
 export function pyClassOfError(e: PyError): string {
   const cls = (e as { className?: unknown }).className;
   return typeof cls === 'string' ? cls : e.pyType;
-}
-
-/** CPython's default limit on decimal digits in int <-> str conversions (3.11.2+). */
-export const PY_INT_MAX_STR_DIGITS = 4300;
-
-function intLimitError(digits: number | null): PyError {
-  const has = digits === null ? '' : `: value has ${digits} digits`;
-  return new PyError(
-    'ValueError',
-    `Exceeds the limit (${PY_INT_MAX_STR_DIGITS} digits) for integer string conversion${has}; use sys.set_int_max_str_digits() to increase the limit`,
-  );
-}
-
-/** `str(int)` / `repr(int)`, including CPython's digit limit. */
-export function pyIntStr(n: bigint): string {
-  const s = n.toString();
-  const digits = s.startsWith('-') ? s.length - 1 : s.length;
-  if (digits > PY_INT_MAX_STR_DIGITS) throw intLimitError(null);
-  return s;
 }
 
 // ---------------------------------------------------------------------------
@@ -255,7 +238,7 @@ class Scanner {
     const text = s.slice(start, idx);
     if (isFloat) return this.done(Number(text), idx);
     const digits = text.startsWith('-') ? text.length - 1 : text.length;
-    if (digits > PY_INT_MAX_STR_DIGITS) throw intLimitError(digits);
+    if (digits > PY_INT_MAX_STR_DIGITS) throw intDigitLimitError(digits);
     return this.done(BigInt(text), idx);
   }
 
@@ -585,33 +568,6 @@ function keyStr(k: PyValue, notes: string[], at: ReadonlyArray<string | number>)
   else s = pyStr(k);
   notes.push(`${pathText(at)}: non-string key ${pyRepr(k)} written as ${pyStrRepr(s)}`);
   return s;
-}
-
-/** Python's `str` ordering: by code point (JavaScript's `<` orders by UTF-16 unit). */
-export function comparePyStr(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    if (x < 0xd800 && y < 0xd800) return x < y ? -1 : 1;
-    // Compare whole code points; when the first difference is in the low half
-    // of a pair, the code point starts one unit earlier (shared by a and b).
-    const at = i > 0 && isHigh(a.charCodeAt(i - 1)) && (isLow(x) || isLow(y)) ? i - 1 : i;
-    const xv = a.codePointAt(at) as number;
-    const yv = b.codePointAt(at) as number;
-    if (xv !== yv) return xv < yv ? -1 : 1;
-    return x < y ? -1 : 1;
-  }
-  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
-}
-
-function isHigh(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
-}
-
-function isLow(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 /** Longest JSON text produced (V8 strings stop a little above 2^29 UTF-16 units). */

@@ -56,18 +56,31 @@ export function pySplitLines(s: string): string[] {
   return lines;
 }
 
-/** Python's `<` on str: by code point (JavaScript's default sort compares UTF-16 units). */
+/** Python's `str` ordering: by code point (JavaScript's `<` orders by UTF-16 unit). */
 export function comparePyStr(a: string, b: string): number {
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done || y.done) return x.done && y.done ? 0 : x.done ? -1 : 1;
-    const cx = x.value.codePointAt(0) as number;
-    const cy = y.value.codePointAt(0) as number;
-    if (cx !== cy) return cx - cy;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x < 0xd800 && y < 0xd800) return x < y ? -1 : 1;
+    // Compare whole code points; when the first difference is in the low half
+    // of a pair, the code point starts one unit earlier (shared by a and b).
+    const at = i > 0 && isHigh(a.charCodeAt(i - 1)) && (isLow(x) || isLow(y)) ? i - 1 : i;
+    const xv = a.codePointAt(at) as number;
+    const yv = b.codePointAt(at) as number;
+    if (xv !== yv) return xv < yv ? -1 : 1;
+    return x < y ? -1 : 1;
   }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}
+
+function isHigh(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLow(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 /** Python `s.split(sep, maxsplit)` for a non-empty separator. */
