@@ -23,10 +23,12 @@
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
 import type * as MimeModule from '../../server/src/engine/userdata/mime';
+import type * as BinasciiModule from '../../server/src/engine/py/binascii';
 
 // Compiled server module, from out/test/oracle/ to server/out/.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const mime = require(join(__dirname, '..', '..', '..', 'server', 'out', 'engine', 'userdata', 'mime')) as typeof MimeModule;
+const binascii = require(join(__dirname, '..', '..', '..', 'server', 'out', 'engine', 'py', 'binascii')) as typeof BinasciiModule;
 
 // ---------------------------------------------------------------------------
 // Python side
@@ -872,10 +874,10 @@ async function primitivePhase(oracle: Oracle, seed: number, cases: number): Prom
         break;
       }
       case 'a2b':
-        ours = okOrErr(() => mime.a2bBase64(data, strict));
+        ours = okOrErr(() => binascii.a2bBase64(data, strict));
         break;
       case 'qp':
-        ours = okOrErr(() => mime.a2bQp(data));
+        ours = okOrErr(() => binascii.a2bQp(data));
         break;
       case 'uu':
         ours = okOrErr(() => mime.decodeUu(data));

@@ -7,10 +7,12 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
 import type * as MimeModule from '../../server/src/engine/userdata/mime';
+import type * as BinasciiModule from '../../server/src/engine/py/binascii';
 
 // Compiled server module, from out/test/unit/ to server/out/.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const mime = require(join(__dirname, '..', '..', '..', 'server', 'out', 'engine', 'userdata', 'mime')) as typeof MimeModule;
+const binascii = require(join(__dirname, '..', '..', '..', 'server', 'out', 'engine', 'py', 'binascii')) as typeof BinasciiModule;
 
 const enc = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'utf8'));
 const b64 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'base64'));
@@ -419,7 +421,7 @@ test('UTF-8 with surrogateescape, both ways, and strict error texts', () => {
 test('binascii.a2b_base64 strict and lenient modes, a2b_qp', () => {
   const run = (s: string, strict: boolean): string => {
     try {
-      return latin1(mime.a2bBase64(enc(s), strict));
+      return latin1(binascii.a2bBase64(enc(s), strict));
     } catch (e) {
       return 'Error: ' + (e as Error).message;
     }
@@ -439,7 +441,7 @@ test('binascii.a2b_base64 strict and lenient modes, a2b_qp', () => {
     assert.equal(run(input, true), strict, `strict ${input}`);
     assert.equal(run(input, false), lenient, `lenient ${input}`);
   }
-  assert.equal(latin1(mime.a2bQp(enc('a=\rb\nc=4=41=4g=\n=ZZ==x='))), 'ac=4A=4g=ZZ=x');
+  assert.equal(latin1(binascii.a2bQp(enc('a=\rb\nc=4=41=4g=\n=ZZ==x='))), 'ac=4A=4g=ZZ=x');
 });
 
 test('header parameters: get_content_type, get_filename, get_boundary', () => {

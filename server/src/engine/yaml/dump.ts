@@ -50,12 +50,13 @@
  */
 
 import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../values';
-import { pyFloatRepr, pyStrRepr } from '../py/repr';
+import { pyFloatRepr, pyRepr, pyStrRepr } from '../py/repr';
 import { PyError } from '../py/errors';
 import { pyIntStr } from '../py/int';
 import { PyIncomparable, pyLess } from '../py/compare';
 import { comparePyStr } from '../py/str';
 import { pySorted } from '../py/sort';
+import { b2aBase64Lines } from '../py/binascii';
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
@@ -207,7 +208,7 @@ function represent(root: PyValue, noAlias: boolean, maxLevels: number): YNode {
       case 'string':
         return scalarNode('str', v);
     }
-    if (v instanceof PyBytes) return new YNode(SCALAR, 'binary', base64Lines(v.bytes), '|', false);
+    if (v instanceof PyBytes) return new YNode(SCALAR, 'binary', b2aBase64Lines(v.bytes), '|', false);
     const obj = v as object;
     const shareable = !(v instanceof PyTuple && v.items.length === 0);
     if (shareable) {
@@ -289,14 +290,6 @@ function floatText(x: number): string {
   return s;
 }
 
-/** `base64.encodebytes`: lines of at most 76 characters, each ending in a newline. */
-function base64Lines(bytes: Uint8Array): string {
-  const b64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-  const parts: string[] = [];
-  for (let i = 0; i < b64.length; i += 76) parts.push(b64.slice(i, i + 76), '\n');
-  return parts.join('');
-}
-
 // ---------------------------------------------------------------------------
 // Python ordering of dict keys (`sorted(d.items())`)
 
@@ -322,73 +315,6 @@ function sortedOrder(keys: PyValue[]): number[] | null {
     if (e instanceof PyIncomparable) return null;
     throw e;
   }
-}
-
-// ---------------------------------------------------------------------------
-// Python repr (for key display in paths)
-
-function pyRepr(v: PyValue): string {
-  if (v === null) return 'None';
-  switch (typeof v) {
-    case 'boolean':
-      return v ? 'True' : 'False';
-    case 'bigint':
-      return v.toString();
-    case 'number':
-      return pyFloatRepr(v);
-    case 'string':
-      return pyStrRepr(v);
-  }
-  if (v instanceof PyBytes) return bytesRepr(v.bytes);
-  if (v instanceof PyTuple) {
-    const inner = v.items.map(pyRepr);
-    return inner.length === 1 ? `(${inner[0]},)` : `(${inner.join(', ')})`;
-  }
-  if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
-  if (v instanceof PyTimestamp) {
-    const fields = [v.year, v.month, v.day];
-    if (v.kind === 'date') return `datetime.date(${fields.join(', ')})`;
-    fields.push(v.hour, v.minute);
-    if (v.second || v.microsecond) fields.push(v.second);
-    if (v.microsecond) fields.push(v.microsecond);
-    let tz = '';
-    if (v.offsetMinutes !== null) {
-      if (v.offsetMinutes === 0) tz = ', tzinfo=datetime.timezone.utc';
-      else {
-        const secs = v.offsetMinutes * 60;
-        const days = Math.floor(secs / 86400);
-        const rest = secs - days * 86400;
-        const parts = [];
-        if (days) parts.push(`days=${days}`);
-        if (rest) parts.push(`seconds=${rest}`);
-        tz = `, tzinfo=datetime.timezone(datetime.timedelta(${parts.join(', ')}))`;
-      }
-    }
-    return `datetime.datetime(${fields.join(', ')}${tz})`;
-  }
-  if (v instanceof PyDict) return `{${v.entries().map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
-  if (v instanceof PySet) return v.size ? `{${v.values().map(pyRepr).join(', ')}}` : 'set()';
-  return String(v);
-}
-
-function bytesRepr(bytes: Uint8Array): string {
-  let hasSingle = false;
-  let hasDouble = false;
-  for (const b of bytes) {
-    if (b === 0x27) hasSingle = true;
-    else if (b === 0x22) hasDouble = true;
-  }
-  const quote = hasSingle && !hasDouble ? '"' : "'";
-  let out = 'b' + quote;
-  for (const b of bytes) {
-    if (b === quote.charCodeAt(0) || b === 0x5c) out += '\\' + String.fromCharCode(b);
-    else if (b === 0x09) out += '\\t';
-    else if (b === 0x0a) out += '\\n';
-    else if (b === 0x0d) out += '\\r';
-    else if (b < 0x20 || b >= 0x7f) out += '\\x' + b.toString(16).padStart(2, '0');
-    else out += String.fromCharCode(b);
-  }
-  return out + quote;
 }
 
 // ---------------------------------------------------------------------------

@@ -97,6 +97,7 @@ import { PyError } from '../py/errors';
 import { pyIntFromString } from '../py/int';
 import { pyFloatFromString } from '../py/float';
 import { pyTimedeltaRepr } from '../py/datetime';
+import { a2bBase64 } from '../py/binascii';
 import {
   keyIdentity,
   PyBytes,
@@ -2747,13 +2748,6 @@ function hex(n: number, width: number): string {
   return n.toString(16).padStart(width, '0');
 }
 
-const B64 = (() => {
-  const table = new Int16Array(128).fill(-1);
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  for (let i = 0; i < alphabet.length; i++) table[alphabet.charCodeAt(i)] = i;
-  return table;
-})();
-
 /** base64.decodebytes (binascii.a2b_base64, non-strict) of text that must be ASCII. */
 function constructBinary(text: string, node: YNode): PyBytes {
   const nonAscii = /[^\x00-\x7f]+/u.exec(text);
@@ -2770,48 +2764,12 @@ function constructBinary(text: string, node: YNode): PyBytes {
       nodeSpan(node),
     );
   }
-  const out: number[] = [];
-  let quad = 0;
-  let left = 0;
-  let pads = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 61 /* = */) {
-      if (quad >= 2 && quad + ++pads >= 4) return new PyBytes(Uint8Array.from(out));
-      continue;
-    }
-    const v = B64[c];
-    if (v < 0) continue;
-    pads = 0;
-    switch (quad) {
-      case 0:
-        quad = 1;
-        left = v;
-        break;
-      case 1:
-        quad = 2;
-        out.push(((left << 2) | (v >> 4)) & 0xff);
-        left = v & 0x0f;
-        break;
-      case 2:
-        quad = 3;
-        out.push(((left << 4) | (v >> 2)) & 0xff);
-        left = v & 0x03;
-        break;
-      default:
-        quad = 0;
-        out.push(((left << 6) | v) & 0xff);
-        left = 0;
-    }
+  try {
+    return new PyBytes(a2bBase64(Buffer.from(text, 'latin1'), false));
+  } catch (e) {
+    if (e instanceof PyError) throw new LoadError('constructor', 'ConstructorError', `failed to decode base64 data: ${e.message}`, nodeSpan(node));
+    throw e;
   }
-  if (quad !== 0) {
-    const detail =
-      quad === 1
-        ? `Invalid base64-encoded string: number of data characters (${Math.floor(out.length / 3) * 4 + 1}) cannot be 1 more than a multiple of 4`
-        : 'Incorrect padding';
-    throw new LoadError('constructor', 'ConstructorError', `failed to decode base64 data: ${detail}`, nodeSpan(node));
-  }
-  return new PyBytes(Uint8Array.from(out));
 }
 
 // ---------------------------------------------------------------------------
