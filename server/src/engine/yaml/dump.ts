@@ -50,13 +50,17 @@
  */
 
 import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../values';
-import { pyFloatRepr, pyRepr, pyStrRepr } from '../py/repr';
+import { pyFloatRepr, pyRepr } from '../py/repr';
 import { PyError } from '../py/errors';
 import { pyIntStr } from '../py/int';
 import { PyIncomparable, pyLess } from '../py/compare';
 import { comparePyStr } from '../py/str';
 import { pySorted } from '../py/sort';
 import { b2aBase64Lines } from '../py/binascii';
+import { BOOL_TAG, FLOAT_TAG, INT_TAG, NULL_TAG, STR_TAG, TIMESTAMP_TAG, resolveScalar } from './resolver';
+
+/** The representer's tags are suffixes of tag:yaml.org,2002:, the resolver's are whole. */
+const FULL_TAG: Record<string, string> = { null: NULL_TAG, bool: BOOL_TAG, int: INT_TAG, float: FLOAT_TAG, str: STR_TAG, timestamp: TIMESTAMP_TAG };
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
@@ -470,7 +474,7 @@ class EventSource {
     if (node.serialized) return new YEvent(ALIAS, node, node.anchor, false, false, mark);
     if (node.shareable) node.serialized = true;
     if (node.kind === SCALAR) {
-      const implicit0 = node.tag === resolveScalarTag(node.value);
+      const implicit0 = FULL_TAG[node.tag] === resolveScalar(node.value, true);
       return new YEvent(SCALAR_EVENT, node, node.anchor, implicit0, node.tag === 'str', mark);
     }
     this.frames.push({ node, i: 0, path, inKey, keyPath: null });
@@ -483,45 +487,6 @@ class EventSource {
 // Implicit resolvers (which tag a plain scalar would load as)
 
 // Python's `$` also matches before a final newline, hence `\n?$`.
-const BOOL_RE = /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)\n?$/;
-const FLOAT_RE =
-  /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))\n?$/;
-const INT_RE =
-  /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)\n?$/;
-const MERGE_RE = /^(?:<<)\n?$/;
-const NULL_RE = /^(?:~|null|Null|NULL|)\n?$/;
-const TIMESTAMP_RE =
-  /^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)\n?$/;
-const VALUE_RE = /^(?:=)\n?$/;
-const YAML_RE = /^(?:!|&|\*)\n?$/;
-
-type Resolver = [string, RegExp];
-const RESOLVERS_BY_FIRST = new Map<string, Resolver[]>();
-function addResolver(tag: string, re: RegExp, first: string[]): void {
-  for (const ch of first) {
-    let list = RESOLVERS_BY_FIRST.get(ch);
-    if (!list) RESOLVERS_BY_FIRST.set(ch, (list = []));
-    list.push([tag, re]);
-  }
-}
-addResolver('bool', BOOL_RE, [...'yYnNtTfFoO']);
-addResolver('float', FLOAT_RE, [...'-+0123456789.']);
-addResolver('int', INT_RE, [...'-+0123456789']);
-addResolver('merge', MERGE_RE, ['<']);
-addResolver('null', NULL_RE, ['~', 'n', 'N', '']);
-addResolver('timestamp', TIMESTAMP_RE, [...'0123456789']);
-addResolver('value', VALUE_RE, ['=']);
-addResolver('yaml', YAML_RE, [...'!&*']);
-
-/** Tag suffix a plain scalar with this text resolves to (`str` if none). */
-function resolveScalarTag(value: string): string {
-  const list = RESOLVERS_BY_FIRST.get(value === '' ? '' : value[0]);
-  if (list) {
-    for (const [tag, re] of list) if (re.test(value)) return tag;
-  }
-  return 'str';
-}
-
 // ---------------------------------------------------------------------------
 // Scalar analysis
 

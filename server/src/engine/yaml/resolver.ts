@@ -1,0 +1,100 @@
+/**
+ * PyYAML's `resolver.py`: the implicit resolvers of plain scalars (and of the non-specific tag `!`,
+ * which PyYAML resolves even on quoted scalars), chosen by first character in PyYAML's order, with
+ * Python's `$` (which also matches before a final newline). One resolver for loading and dumping.
+ */
+
+
+// Tags
+
+export const TAG = 'tag:yaml.org,2002:';
+export const STR_TAG = TAG + 'str';
+export const SEQ_TAG = TAG + 'seq';
+export const MAP_TAG = TAG + 'map';
+export const MERGE_TAG = TAG + 'merge';
+export const VALUE_TAG = TAG + 'value';
+// Constant strings, so that tag comparisons and lookups are cheap.
+export const NULL_TAG = TAG + 'null';
+export const BOOL_TAG = TAG + 'bool';
+export const INT_TAG = TAG + 'int';
+export const FLOAT_TAG = TAG + 'float';
+export const TIMESTAMP_TAG = TAG + 'timestamp';
+const YAML_TAG = TAG + 'yaml';
+
+// ---------------------------------------------------------------------------
+// Resolver (PyYAML's implicit resolvers, by first character, in PyYAML's order)
+
+// Python's `$` also matches just before a final newline.
+const RE_BOOL = /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)\n?$/;
+const RE_FLOAT =
+  /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))\n?$/;
+const RE_INT = /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)\n?$/;
+const RE_MERGE = /^(?:<<)\n?$/;
+const RE_NULL = /^(?:~|null|Null|NULL|)\n?$/;
+const RE_TIMESTAMP =
+  /^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)\n?$/;
+const RE_VALUE = /^(?:=)\n?$/;
+const RE_YAML = /^(?:!|&|\*)\n?$/;
+
+export function resolveScalar(value: string, implicit: boolean): string {
+  if (!implicit) return STR_TAG;
+  if (value === '') return NULL_TAG;
+  // Cheap filters before the regexes (they never change the result): bool and
+  // null words are at most 5 characters (plus the final newline `$` allows),
+  // every float form contains '.', a timestamp contains '-'.
+  const len = value.length;
+  switch (value[0]) {
+    case 'y':
+    case 'Y':
+    case 't':
+    case 'T':
+    case 'f':
+    case 'F':
+    case 'o':
+    case 'O':
+      if (len <= 6 && RE_BOOL.test(value)) return BOOL_TAG;
+      break;
+    case 'n':
+    case 'N':
+      if (len <= 6 && RE_BOOL.test(value)) return BOOL_TAG;
+      if (len <= 6 && RE_NULL.test(value)) return NULL_TAG;
+      break;
+    case '-':
+    case '+':
+      if (value.includes('.') && RE_FLOAT.test(value)) return FLOAT_TAG;
+      if (RE_INT.test(value)) return INT_TAG;
+      break;
+    case '0':
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7':
+    case '8':
+    case '9':
+      if (value.includes('.') && RE_FLOAT.test(value)) return FLOAT_TAG;
+      if (RE_INT.test(value)) return INT_TAG;
+      if (len >= 10 && value.charCodeAt(4) === 45 /* - */ && RE_TIMESTAMP.test(value)) return TIMESTAMP_TAG;
+      break;
+    case '.':
+      if (RE_FLOAT.test(value)) return FLOAT_TAG;
+      break;
+    case '<':
+      if (RE_MERGE.test(value)) return MERGE_TAG;
+      break;
+    case '~':
+      if (RE_NULL.test(value)) return NULL_TAG;
+      break;
+    case '=':
+      if (RE_VALUE.test(value)) return VALUE_TAG;
+      break;
+    case '!':
+    case '&':
+    case '*':
+      if (RE_YAML.test(value)) return YAML_TAG;
+      break;
+  }
+  return STR_TAG;
+}
