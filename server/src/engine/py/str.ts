@@ -83,6 +83,9 @@ function isLow(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
 }
 
+/** UTF-16 surrogates: where a string's code points and UTF-16 units differ. */
+export const SURROGATE = /[\uD800-\uDFFF]/;
+
 /** Python `s.split(sep, maxsplit)` for a non-empty separator. */
 export function pySplitMax(s: string, sep: string, maxsplit: number): string[] {
   const out: string[] = [];

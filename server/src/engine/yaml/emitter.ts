@@ -1,0 +1,764 @@
+/**
+ * PyYAML's `emitter.py`: a state machine that keeps the emitter's state (column, whitespace and
+ * indentation flags, the indentation stack, simple-key checks, scalar analysis and style choice, line
+ * folding) and writes the text by concatenation (a rope in V8, flattened once), so time is linear in
+ * the output. PyYAML's own layout makes deeply nested mappings quadratic in the depth (4 more spaces
+ * a level).
+ */
+import { SURROGATE } from '../py/str';
+import { RepNode } from './representer';
+import { ALIAS, DOCUMENT_END, DOCUMENT_START, EventSource, MAPPING_END, MAPPING_START, PathNode, SCALAR_EVENT, SEQUENCE_END, SEQUENCE_START, STREAM_END, STREAM_START, STREAM_START_EVENT, YEvent } from './serializer';
+
+// ---------------------------------------------------------------------------
+// Scalar analysis
+
+/** A scalar's text as Python characters: the string itself when it has no surrogates. */
+type Chars = string | string[];
+
+function slice(t: Chars, start: number, end: number): string {
+  return typeof t === 'string' ? t.slice(start, end) : t.slice(start, end).join('');
+}
+
+interface Analysis {
+  scalar: Chars;
+  empty: boolean;
+  multiline: boolean;
+  allowFlowPlain: boolean;
+  allowBlockPlain: boolean;
+  allowSingleQuoted: boolean;
+  allowBlock: boolean;
+}
+
+const isSpaceOrBreakOrNul = (ch: string): boolean =>
+  ch === ' ' || ch === '\n' || ch === '\0' || ch === '\t' || ch === '\r' || ch === '\x85' || ch === '\u2028' || ch === '\u2029';
+const isBreak = (ch: string): boolean => ch === '\n' || ch === '\x85' || ch === '\u2028' || ch === '\u2029';
+
+/**
+ * Strings the full analysis below would find harmless in every style: no
+ * indicator, whitespace only inside, printable ASCII. The common case
+ * (package names, paths, words).
+ */
+const PLAIN_SAFE = /^[A-Za-z0-9_./](?:[-A-Za-z0-9_./=+ ]*[-A-Za-z0-9_./=+])?$/;
+
+function analyzeScalar(value: string): Analysis {
+  if (PLAIN_SAFE.test(value) && !value.startsWith('...')) {
+    return {
+      scalar: value,
+      empty: false,
+      multiline: false,
+      allowFlowPlain: true,
+      allowBlockPlain: true,
+      allowSingleQuoted: true,
+      allowBlock: true,
+    };
+  }
+  const scalar: Chars = SURROGATE.test(value) ? Array.from(value) : value;
+  const n = scalar.length;
+  if (n === 0) {
+    return {
+      scalar,
+      empty: true,
+      multiline: false,
+      allowFlowPlain: false,
+      allowBlockPlain: true,
+      allowSingleQuoted: true,
+      allowBlock: false,
+    };
+  }
+  let blockIndicators = false;
+  let flowIndicators = false;
+  let lineBreaks = false;
+  let specialCharacters = false;
+  let leadingSpace = false;
+  let leadingBreak = false;
+  let trailingSpace = false;
+  let trailingBreak = false;
+  let breakSpace = false;
+  let spaceBreak = false;
+
+  if (value.startsWith('---') || value.startsWith('...')) {
+    blockIndicators = true;
+    flowIndicators = true;
+  }
+  let precededByWhitespace = true;
+  let followedByWhitespace = n === 1 || isSpaceOrBreakOrNul(scalar[1]);
+  let previousSpace = false;
+  let previousBreak = false;
+
+  for (let index = 0; index < n; ) {
+    const ch = scalar[index];
+    if (index === 0) {
+      if ('#,[]{}&*!|>\'"%@`'.includes(ch)) {
+        flowIndicators = true;
+        blockIndicators = true;
+      }
+      if (ch === '?' || ch === ':') {
+        flowIndicators = true;
+        if (followedByWhitespace) blockIndicators = true;
+      }
+      if (ch === '-' && followedByWhitespace) {
+        flowIndicators = true;
+        blockIndicators = true;
+      }
+    } else {
+      if (',?[]{}'.includes(ch)) flowIndicators = true;
+      if (ch === ':') {
+        flowIndicators = true;
+        if (followedByWhitespace) blockIndicators = true;
+      }
+      if (ch === '#' && precededByWhitespace) {
+        flowIndicators = true;
+        blockIndicators = true;
+      }
+    }
+    const brk = isBreak(ch);
+    if (brk) lineBreaks = true;
+    if (ch !== '\n') {
+      const c = ch.charCodeAt(0);
+      // allow_unicode is off: everything but printable ASCII is special.
+      if (c < 0x20 || c > 0x7e || ch.length > 1) specialCharacters = true;
+    }
+    if (ch === ' ') {
+      if (index === 0) leadingSpace = true;
+      if (index === n - 1) trailingSpace = true;
+      if (previousBreak) breakSpace = true;
+      previousSpace = true;
+      previousBreak = false;
+    } else if (brk) {
+      if (index === 0) leadingBreak = true;
+      if (index === n - 1) trailingBreak = true;
+      if (previousSpace) spaceBreak = true;
+      previousSpace = false;
+      previousBreak = true;
+    } else {
+      previousSpace = false;
+      previousBreak = false;
+    }
+    index++;
+    precededByWhitespace = isSpaceOrBreakOrNul(ch);
+    followedByWhitespace = index + 1 >= n || isSpaceOrBreakOrNul(scalar[index + 1]);
+  }
+
+  let allowFlowPlain = true;
+  let allowBlockPlain = true;
+  let allowSingleQuoted = true;
+  let allowBlock = true;
+  if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) allowFlowPlain = allowBlockPlain = false;
+  if (trailingSpace) allowBlock = false;
+  if (breakSpace) allowFlowPlain = allowBlockPlain = allowSingleQuoted = false;
+  if (spaceBreak || specialCharacters) allowFlowPlain = allowBlockPlain = allowSingleQuoted = allowBlock = false;
+  if (lineBreaks) allowFlowPlain = allowBlockPlain = false;
+  if (flowIndicators) allowFlowPlain = false;
+  if (blockIndicators) allowBlockPlain = false;
+  return {
+    scalar,
+    empty: false,
+    multiline: lineBreaks,
+    allowFlowPlain,
+    allowBlockPlain,
+    allowSingleQuoted,
+    allowBlock,
+  };
+}
+
+const ESCAPE_REPLACEMENTS: Record<string, string> = {
+  '\0': '0',
+  '\x07': 'a',
+  '\x08': 'b',
+  '\x09': 't',
+  '\x0A': 'n',
+  '\x0B': 'v',
+  '\x0C': 'f',
+  '\x0D': 'r',
+  '\x1B': 'e',
+  '"': '"',
+  '\\': '\\',
+  '\x85': 'N',
+  '\xA0': '_',
+  '\u2028': 'L',
+  '\u2029': 'P',
+};
+
+function escapeChar(ch: string): string {
+  const r = ESCAPE_REPLACEMENTS[ch];
+  if (r !== undefined) return '\\' + r;
+  const cp = ch.codePointAt(0) as number;
+  const hex = cp.toString(16).toUpperCase();
+  if (cp <= 0xff) return '\\x' + hex.padStart(2, '0');
+  if (cp <= 0xffff) return '\\u' + hex.padStart(4, '0');
+  return '\\U' + hex.padStart(8, '0');
+}
+
+// ---------------------------------------------------------------------------
+// Emitter
+
+export class Emitter {
+  /** The output so far (V8 concatenation builds a rope: linear overall). */
+  out = '';
+  /** Flat pairs: PathNode, line. */
+  readonly marks: Array<PathNode | number> = [];
+
+  private readonly states: Array<() => void> = [];
+  private state: () => void;
+  private event: YEvent = STREAM_START_EVENT;
+
+  private readonly indents: Array<number | null> = [];
+  private indent: number | null = null;
+  private flowLevel = 0;
+
+  private rootContext = false;
+  private mappingContext = false;
+  private simpleKeyContext = false;
+
+  private line = 0;
+  private column = 0;
+  private whitespace = true;
+  private indention = true;
+  private openEnded = false;
+
+  private analysis: Analysis | null = null;
+  private style: string | null = null;
+
+  // States as bound functions, created once.
+  private readonly sFirstDocumentStart = (): void => this.expectDocumentStart(true);
+  private readonly sDocumentStart = (): void => this.expectDocumentStart(false);
+  private readonly sDocumentRoot = (): void => this.expectDocumentRoot();
+  private readonly sDocumentEnd = (): void => this.expectDocumentEnd();
+  private readonly sNothing = (): void => {
+    throw new Error('expected nothing');
+  };
+  private readonly sFirstFlowSequenceItem = (): void => this.expectFirstFlowSequenceItem();
+  private readonly sFirstFlowMappingKey = (): void => this.expectFirstFlowMappingKey();
+  private readonly sFirstBlockSequenceItem = (): void => this.expectBlockSequenceItem(true);
+  private readonly sBlockSequenceItem = (): void => this.expectBlockSequenceItem(false);
+  private readonly sFirstBlockMappingKey = (): void => this.expectBlockMappingKey(true);
+  private readonly sBlockMappingKey = (): void => this.expectBlockMappingKey(false);
+  private readonly sBlockMappingSimpleValue = (): void => this.expectBlockMappingSimpleValue();
+  private readonly sBlockMappingValue = (): void => this.expectBlockMappingValue();
+
+  constructor(
+    private readonly source: EventSource,
+    private readonly bestIndent: number,
+    private readonly bestWidth: number,
+    private readonly withLines: boolean,
+  ) {
+    this.state = (): void => this.expectStreamStart();
+  }
+
+  run(): void {
+    for (;;) {
+      this.event = this.source.next();
+      this.state();
+      if (this.event.type === STREAM_END) return;
+    }
+  }
+
+  private popState(): void {
+    this.state = this.states.pop() as () => void;
+  }
+
+  private increaseIndent(flow: boolean, indentless = false): void {
+    this.indents.push(this.indent);
+    if (this.indent === null) {
+      this.indent = flow ? this.bestIndent : 0;
+    } else if (!indentless) {
+      this.indent += this.bestIndent;
+    }
+  }
+
+  // Stream and document handlers.
+
+  private expectStreamStart(): void {
+    if (this.event.type !== STREAM_START) throw new Error('expected StreamStartEvent');
+    this.state = this.sFirstDocumentStart;
+  }
+
+  private expectDocumentStart(first: boolean): void {
+    const ev = this.event;
+    if (ev.type === DOCUMENT_START) {
+      // check_empty_document never holds: represented scalars always carry a tag.
+      const implicit = first && !this.source.explicitStart;
+      if (!implicit) {
+        this.writeIndent();
+        this.writeIndicator('---', true);
+      }
+      this.state = this.sDocumentRoot;
+    } else if (ev.type === STREAM_END) {
+      if (this.openEnded) {
+        this.writeIndicator('...', true);
+        this.writeIndent();
+      }
+      this.state = this.sNothing;
+    } else {
+      throw new Error('expected DocumentStartEvent');
+    }
+  }
+
+  private expectDocumentEnd(): void {
+    if (this.event.type !== DOCUMENT_END) throw new Error('expected DocumentEndEvent');
+    this.writeIndent();
+    if (this.source.explicitEnd) {
+      this.writeIndicator('...', true);
+      this.writeIndent();
+    }
+    this.state = this.sDocumentStart;
+  }
+
+  private expectDocumentRoot(): void {
+    this.states.push(this.sDocumentEnd);
+    this.expectNode(true, false, false);
+  }
+
+  // Node handlers.
+
+  private expectNode(root: boolean, mapping: boolean, simpleKey: boolean): void {
+    this.rootContext = root;
+    this.mappingContext = mapping;
+    this.simpleKeyContext = simpleKey;
+    const ev = this.event;
+    switch (ev.type) {
+      case ALIAS:
+        this.processAnchor('*');
+        this.popState();
+        return;
+      case SCALAR_EVENT:
+        this.processAnchor('&');
+        this.processTag();
+        this.expectScalar();
+        return;
+      case SEQUENCE_START:
+        this.processAnchor('&');
+        this.processTag();
+        if (this.flowLevel || this.checkEmptySequence()) this.expectFlowSequence();
+        else this.expectBlockSequence();
+        return;
+      case MAPPING_START:
+        this.processAnchor('&');
+        this.processTag();
+        if (this.flowLevel || this.checkEmptyMapping()) this.expectFlowMapping();
+        else this.expectBlockMapping();
+        return;
+      default:
+        throw new Error('expected NodeEvent');
+    }
+  }
+
+  private expectScalar(): void {
+    this.increaseIndent(true);
+    this.processScalar();
+    this.indent = this.indents.pop() as number | null;
+    this.popState();
+  }
+
+  // Flow collections: with default_flow_style=False only empty ones are flow.
+
+  private expectFlowSequence(): void {
+    this.writeIndicator('[', true, true);
+    this.flowLevel++;
+    this.increaseIndent(true);
+    this.state = this.sFirstFlowSequenceItem;
+  }
+
+  private expectFirstFlowSequenceItem(): void {
+    if (this.event.type !== SEQUENCE_END) throw new Error('non-empty flow sequence is not supported');
+    this.indent = this.indents.pop() as number | null;
+    this.flowLevel--;
+    this.writeIndicator(']', false);
+    this.popState();
+  }
+
+  private expectFlowMapping(): void {
+    this.writeIndicator('{', true, true);
+    this.flowLevel++;
+    this.increaseIndent(true);
+    this.state = this.sFirstFlowMappingKey;
+  }
+
+  private expectFirstFlowMappingKey(): void {
+    if (this.event.type !== MAPPING_END) throw new Error('non-empty flow mapping is not supported');
+    this.indent = this.indents.pop() as number | null;
+    this.flowLevel--;
+    this.writeIndicator('}', false);
+    this.popState();
+  }
+
+  // Block collections.
+
+  private expectBlockSequence(): void {
+    const indentless = this.mappingContext && !this.indention;
+    this.increaseIndent(false, indentless);
+    this.state = this.sFirstBlockSequenceItem;
+  }
+
+  private expectBlockSequenceItem(first: boolean): void {
+    if (!first && this.event.type === SEQUENCE_END) {
+      this.indent = this.indents.pop() as number | null;
+      this.popState();
+      return;
+    }
+    this.writeIndent();
+    if (this.withLines && this.event.mark) this.marks.push(this.event.mark, this.line);
+    this.writeIndicator('-', true, false, true);
+    this.states.push(this.sBlockSequenceItem);
+    this.expectNode(false, false, false);
+  }
+
+  private expectBlockMapping(): void {
+    this.increaseIndent(false);
+    this.state = this.sFirstBlockMappingKey;
+  }
+
+  private expectBlockMappingKey(first: boolean): void {
+    if (!first && this.event.type === MAPPING_END) {
+      this.indent = this.indents.pop() as number | null;
+      this.popState();
+      return;
+    }
+    this.writeIndent();
+    if (this.withLines && this.event.mark) this.marks.push(this.event.mark, this.line);
+    if (this.checkSimpleKey()) {
+      this.states.push(this.sBlockMappingSimpleValue);
+      this.expectNode(false, true, true);
+    } else {
+      this.writeIndicator('?', true, false, true);
+      this.states.push(this.sBlockMappingValue);
+      this.expectNode(false, true, false);
+    }
+  }
+
+  private expectBlockMappingSimpleValue(): void {
+    this.writeIndicator(':', false);
+    this.states.push(this.sBlockMappingKey);
+    this.expectNode(false, true, false);
+  }
+
+  private expectBlockMappingValue(): void {
+    this.writeIndent();
+    this.writeIndicator(':', true, false, true);
+    this.states.push(this.sBlockMappingKey);
+    this.expectNode(false, true, false);
+  }
+
+  // Checkers.
+
+  private checkEmptySequence(): boolean {
+    return this.event.type === SEQUENCE_START && this.source.peek().type === SEQUENCE_END;
+  }
+
+  private checkEmptyMapping(): boolean {
+    return this.event.type === MAPPING_START && this.source.peek().type === MAPPING_END;
+  }
+
+  private checkSimpleKey(): boolean {
+    const ev = this.event;
+    let length = 0;
+    if (ev.anchor !== null) length += ev.anchor.length;
+    if (ev.type !== ALIAS) length += 2 + (ev.node as RepNode).tag.length; // prepared tag `!!suffix`
+    if (ev.type === SCALAR_EVENT) {
+      if (this.analysis === null) this.analysis = analyzeScalar((ev.node as RepNode).value);
+      length += this.analysis.scalar.length;
+    }
+    if (length >= 128) return false;
+    if (ev.type === ALIAS) return true;
+    if (ev.type === SCALAR_EVENT) {
+      const a = this.analysis as Analysis;
+      return !a.empty && !a.multiline;
+    }
+    return this.checkEmptySequence() || this.checkEmptyMapping();
+  }
+
+  // Anchor, tag and scalar processors.
+
+  private processAnchor(indicator: string): void {
+    const anchor = this.event.anchor;
+    if (anchor === null) return;
+    this.writeIndicator(indicator + anchor, true);
+  }
+
+  private processTag(): void {
+    const ev = this.event;
+    const node = ev.node as RepNode;
+    if (ev.type === SCALAR_EVENT) {
+      if (this.style === null) this.style = this.chooseScalarStyle();
+      if ((this.style === '' && ev.implicit0) || (this.style !== '' && ev.implicit1)) return;
+    } else if (ev.implicit0) {
+      return;
+    }
+    this.writeIndicator('!!' + node.tag, true);
+  }
+
+  private chooseScalarStyle(): string {
+    const ev = this.event;
+    if (this.analysis === null) this.analysis = analyzeScalar((ev.node as RepNode).value);
+    const a = this.analysis;
+    const style = (ev.node as RepNode).style;
+    if (!style && ev.implicit0) {
+      if (
+        !(this.simpleKeyContext && (a.empty || a.multiline)) &&
+        ((this.flowLevel && a.allowFlowPlain) || (!this.flowLevel && a.allowBlockPlain))
+      ) {
+        return '';
+      }
+    }
+    if (style === '|' || style === '>') {
+      if (!this.flowLevel && !this.simpleKeyContext && a.allowBlock) return style;
+    }
+    if (!style || style === "'") {
+      if (a.allowSingleQuoted && !(this.simpleKeyContext && a.multiline)) return "'";
+    }
+    return '"';
+  }
+
+  private processScalar(): void {
+    const node = this.event.node as RepNode;
+    if (this.analysis === null) this.analysis = analyzeScalar(node.value);
+    if (this.style === null) this.style = this.chooseScalarStyle();
+    const split = !this.simpleKeyContext;
+    const text = this.analysis.scalar;
+    switch (this.style) {
+      case '"':
+        this.writeDoubleQuoted(text, split);
+        break;
+      case "'":
+        this.writeSingleQuoted(text, split);
+        break;
+      case '|':
+        this.writeLiteral(text);
+        break;
+      case '':
+        this.writePlain(text, split);
+        break;
+      default:
+        throw new Error(`unsupported scalar style ${this.style}`);
+    }
+    this.analysis = null;
+    this.style = null;
+  }
+
+  // Writers.
+
+  private write(data: string): void {
+    this.out += data;
+  }
+
+  private writeIndicator(indicator: string, needWhitespace: boolean, whitespace = false, indention = false): void {
+    const data = this.whitespace || !needWhitespace ? indicator : ' ' + indicator;
+    this.whitespace = whitespace;
+    this.indention = this.indention && indention;
+    this.column += data.length;
+    this.openEnded = false;
+    this.write(data);
+  }
+
+  private writeIndent(): void {
+    const indent = this.indent ?? 0;
+    if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) {
+      this.writeLineBreak();
+    }
+    if (this.column < indent) {
+      this.whitespace = true;
+      this.write(' '.repeat(indent - this.column));
+      this.column = indent;
+    }
+  }
+
+  private writeLineBreak(data = '\n'): void {
+    this.whitespace = true;
+    this.indention = true;
+    this.line++;
+    this.column = 0;
+    this.write(data);
+  }
+
+  private writeBreaks(text: Chars, start: number, end: number): void {
+    for (let i = start; i < end; i++) this.writeLineBreak(text[i]);
+  }
+
+  private writeSingleQuoted(text: Chars, split: boolean): void {
+    this.writeIndicator("'", true);
+    let spaces = false;
+    let breaks = false;
+    let start = 0;
+    let end = 0;
+    const n = text.length;
+    while (end <= n) {
+      const ch = end < n ? text[end] : null;
+      if (spaces) {
+        if (ch === null || ch !== ' ') {
+          if (start + 1 === end && this.column > this.bestWidth && split && start !== 0 && end !== n) {
+            this.writeIndent();
+          } else {
+            this.column += end - start;
+            this.write(slice(text, start, end));
+          }
+          start = end;
+        }
+      } else if (breaks) {
+        if (ch === null || !isBreak(ch)) {
+          if (text[start] === '\n') this.writeLineBreak();
+          this.writeBreaks(text, start, end);
+          this.writeIndent();
+          start = end;
+        }
+      } else if (ch === null || ch === ' ' || isBreak(ch) || ch === "'") {
+        if (start < end) {
+          this.column += end - start;
+          this.write(slice(text, start, end));
+          start = end;
+        }
+      }
+      if (ch === "'") {
+        this.column += 2;
+        this.write("''");
+        start = end + 1;
+      }
+      if (ch !== null) {
+        spaces = ch === ' ';
+        breaks = isBreak(ch);
+      }
+      end++;
+    }
+    this.writeIndicator("'", false);
+  }
+
+  private writeDoubleQuoted(text: Chars, split: boolean): void {
+    this.writeIndicator('"', true);
+    let start = 0;
+    let end = 0;
+    const n = text.length;
+    while (end <= n) {
+      const ch = end < n ? text[end] : null;
+      if (ch === null || needsEscape(ch)) {
+        if (start < end) {
+          this.column += end - start;
+          this.write(slice(text, start, end));
+          start = end;
+        }
+        if (ch !== null) {
+          const data = escapeChar(ch);
+          this.column += data.length;
+          this.write(data);
+          start = end + 1;
+        }
+      }
+      if (
+        0 < end &&
+        end < n - 1 &&
+        (ch === ' ' || start >= end) &&
+        this.column + (end - start) > this.bestWidth &&
+        split
+      ) {
+        const data = slice(text, start, end) + '\\';
+        if (start < end) start = end;
+        this.column += data.length;
+        this.write(data);
+        this.writeIndent();
+        this.whitespace = false;
+        this.indention = false;
+        if (text[start] === ' ') {
+          this.column += 1;
+          this.write('\\');
+        }
+      }
+      end++;
+    }
+    this.writeIndicator('"', false);
+  }
+
+  private writeLiteral(text: Chars): void {
+    const hints = blockHints(text, this.bestIndent);
+    this.writeIndicator('|' + hints, true);
+    if (hints.endsWith('+')) this.openEnded = true;
+    this.writeLineBreak();
+    let breaks = true;
+    let start = 0;
+    let end = 0;
+    const n = text.length;
+    while (end <= n) {
+      const ch = end < n ? text[end] : null;
+      if (breaks) {
+        if (ch === null || !isBreak(ch)) {
+          this.writeBreaks(text, start, end);
+          if (ch !== null) this.writeIndent();
+          start = end;
+        }
+      } else if (ch === null || isBreak(ch)) {
+        this.write(slice(text, start, end));
+        if (ch === null) this.writeLineBreak();
+        start = end;
+      }
+      if (ch !== null) breaks = isBreak(ch);
+      end++;
+    }
+  }
+
+  private writePlain(text: Chars, split: boolean): void {
+    if (this.rootContext) this.openEnded = true;
+    const n = text.length;
+    if (n === 0) return;
+    if (!this.whitespace) {
+      this.column += 1;
+      this.write(' ');
+    }
+    this.whitespace = false;
+    this.indention = false;
+    let spaces = false;
+    let breaks = false;
+    let start = 0;
+    let end = 0;
+    while (end <= n) {
+      const ch = end < n ? text[end] : null;
+      if (spaces) {
+        if (ch !== ' ') {
+          if (start + 1 === end && this.column > this.bestWidth && split) {
+            this.writeIndent();
+            this.whitespace = false;
+            this.indention = false;
+          } else {
+            this.column += end - start;
+            this.write(slice(text, start, end));
+          }
+          start = end;
+        }
+      } else if (breaks) {
+        // Unreachable: scalars with line breaks are never plain.
+        if (ch === null || !isBreak(ch)) {
+          if (text[start] === '\n') this.writeLineBreak();
+          this.writeBreaks(text, start, end);
+          this.writeIndent();
+          this.whitespace = false;
+          this.indention = false;
+          start = end;
+        }
+      } else if (ch === null || ch === ' ' || isBreak(ch)) {
+        this.column += end - start;
+        this.write(slice(text, start, end));
+        start = end;
+      }
+      if (ch !== null) {
+        spaces = ch === ' ';
+        breaks = isBreak(ch);
+      }
+      end++;
+    }
+  }
+}
+
+function needsEscape(ch: string): boolean {
+  if (ch.length > 1) return true;
+  const c = ch.charCodeAt(0);
+  return c < 0x20 || c > 0x7e || ch === '"' || ch === '\\';
+}
+
+function blockHints(text: Chars, bestIndent: number): string {
+  let hints = '';
+  const n = text.length;
+  if (n) {
+    const first = text[0];
+    if (first === ' ' || isBreak(first)) hints += String(bestIndent);
+    const last = text[n - 1];
+    if (!isBreak(last)) hints += '-';
+    else if (n === 1 || isBreak(text[n - 2])) hints += '+';
+  }
+  return hints;
+}
