@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LspClient } from '../support/lspClient';
+import { runCli } from '../support/cli';
 import { PREVIEW_REQUEST, PreviewParams, PreviewResult } from '../../server/src/protocol';
 import { APPEND_LISTS, mime } from './fixtures';
 
@@ -163,6 +164,18 @@ describe('preview', () => {
       } finally {
         await client.changeSettings({});
       }
+    });
+
+    test('a file:// URL is opened as cloud-init opens it: never URL-decoded (as the CLI reads it)', async () => {
+      write(path.join(workspace, 'a%20b', 'inc.yaml'), '#cloud-config\nfrom: percent-twenty\n');
+      write(path.join(workspace, 'a b', 'inc.yaml'), '#cloud-config\nfrom: space\n');
+      const include = write(path.join(workspace, 'include-percent.txt'), `#include\nfile://${workspace}/a%20b/inc.yaml\n`);
+      const result = await preview({ mode: 'user-data', files: [include] });
+      assert.equal(result.failure, undefined);
+      assert.match(result.body, /from: percent-twenty/);
+      const cli = runCli([fileURLToPath(include)]);
+      assert.equal(cli.code, 0, cli.stderr);
+      assert.match(cli.stdout, /from: percent-twenty/);
     });
 
     test('a URL is never fetched: reported as unreachable with what cloud-init would do', async () => {

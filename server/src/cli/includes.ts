@@ -4,7 +4,7 @@
  * any other URL is never fetched and counts as unreachable.
  */
 import { IncludeResolver } from '../engine/userdata/process';
-import { pyLStrip } from '../engine/py/str';
+import { includeTarget } from '../engine/userdata/includeUrl';
 
 /**
  * @param read reads the files of `--include-map` (named by the user)
@@ -17,14 +17,13 @@ export function fileIncludeResolver(map: Array<{ url: string; file: string }>, r
       const key = url.trim();
       const file = mapped.get(key);
       if (file !== undefined) return { ok: true, bytes: read(file), name: file };
-      let target = pyLStrip(url);
-      if (target.startsWith('/')) target = 'file://' + target;
-      if (target.toLowerCase().startsWith('file://')) {
-        const path = target.slice('file://'.length);
+      const target = includeTarget(url);
+      if (target.kind === 'file') {
+        // Opened as cloud-init opens it: a relative path is relative to this process's directory.
         try {
-          return { ok: true, bytes: readLocal(path), name: path };
+          return { ok: true, bytes: readLocal(target.path), name: target.path };
         } catch (e) {
-          return { ok: false, message: `[Errno 2] ${(e as Error).message} for url: ${target}` };
+          return { ok: false, message: `[Errno 2] ${(e as Error).message} for url: ${target.url}` };
         }
       }
       return { ok: false, message: `${url}: remote includes are never fetched (answer it with --include-map URL=FILE)` };

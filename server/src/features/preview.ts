@@ -21,7 +21,7 @@ import { IncludeResolver } from '../engine/userdata/process';
 import { BootInputs } from '../engine/system/boot';
 import { ConfigFile } from '../engine/system/readConf';
 import { PyError } from '../engine/py/errors';
-import { pyLStrip } from '../engine/py/str';
+import { includeTarget } from '../engine/userdata/includeUrl';
 import { ServerContext } from './common/context';
 import { ServerSettings } from './common/settings';
 import { guardRequest } from './common/guard';
@@ -124,24 +124,19 @@ class Sources {
   includeResolver(): IncludeResolver {
     return {
       read: (url) => {
-        let target = pyLStrip(url).trim();
-        if (target.startsWith('/')) target = 'file://' + target;
-        if (!target.toLowerCase().startsWith('file://')) {
-          const message = `${url.trim()}: not fetched (the editor never fetches URLs). At boot cloud-init fetches it; if it cannot, cloud-init processes none of this user-data`;
+        const target = includeTarget(url.trim());
+        if (target.kind === 'remote') {
+          const message = `${target.url}: not fetched (the editor never fetches URLs). At boot cloud-init fetches it; if it cannot, cloud-init processes none of this user-data`;
           this.problems.push(`#include ${message}.`);
           return { ok: false, message };
         }
-        let file: string;
-        try {
-          file = fileURLToPath(target.replace(/^file:\/\//i, 'file://'));
-        } catch {
-          file = target.slice('file://'.length);
-        }
+        // cloud-init runs in / at boot: that is what a relative path is relative to.
+        const file = path.resolve('/', target.path);
         const uri = pathToFileURL(file).href;
         const open = this.openByPath(file);
         this.touched.add(open?.uri ?? uri);
         if (!this.settings.includes.allowOutsideWorkspace && !this.folders.some((f) => isInside(realpathOr(file), f))) {
-          const message = `[Errno 13] ${file} is outside the workspace folders; not read (setting cloudConfigMerge.includes.allowOutsideWorkspace) for url: ${target}`;
+          const message = `[Errno 13] ${file} is outside the workspace folders; not read (setting cloudConfigMerge.includes.allowOutsideWorkspace) for url: ${target.url}`;
           this.problems.push(`#include ${file}: outside the workspace folders, not read. cloud-init would read it from the instance's own disk.`);
           return { ok: false, message };
         }
@@ -150,7 +145,7 @@ class Sources {
           return { ok: true, bytes, name: this.nameFor(open?.uri ?? uri) };
         } catch (e) {
           this.problems.push(`#include ${file}: cannot be read (${readError(e)}).`);
-          return { ok: false, message: `[Errno 2] ${readError(e)} for url: ${target}` };
+          return { ok: false, message: `[Errno 2] ${readError(e)} for url: ${target.url}` };
         }
       },
     };
