@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chefDeepMerge, chefMergeFiles, knockoutFindingsIn } from '../../server/src/engine/chef/deepMerge';
 import { loadYaml } from '../../server/src/engine/yaml/load';
+import { loadChefFiles } from '../../server/src/engine/chef/files';
 import { PyValue } from '../../server/src/engine/values';
 import { py, canon } from '../support/py';
 
@@ -58,4 +59,18 @@ test('knockout diagnostics point at the entry in the file', () => {
     ['knockout-number', '"!merge:2"'],
     ['knockout-in-mapping', '"!merge:"'],
   ]);
+});
+
+test('a file whose top level is not a JSON object is refused, not merged as {} (regression)', () => {
+  const files = (text: string) => [{ name: 'role.json', bytes: Buffer.from('{"chef_type":"role","default_attributes":{"a":1}}') }, { name: 'bad.json', bytes: Buffer.from(text) }];
+  for (const [text, what] of [
+    ['[1, 2]', 'a list'],
+    ['"text"', 'a str value'],
+    ['', 'empty'],
+  ]) {
+    const loaded = loadChefFiles(files(text));
+    assert.deepEqual(loaded.errors, [`bad.json: the top level is ${what}, not a JSON object: Chef reads attributes only from an object ({...})`]);
+    assert.equal(loaded.values[1], null);
+  }
+  assert.deepEqual(loadChefFiles(files('{}')).errors, []);
 });

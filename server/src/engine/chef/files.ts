@@ -3,7 +3,7 @@
  * from exponent numbers without a dot such as 1e5, which YAML 1.1 keeps as strings), so every value
  * keeps its source position for provenance.
  */
-import { PyValue } from '../values';
+import { PyDict, PyValue, pyClassName } from '../values';
 import { loadYaml } from '../yaml/load';
 import { DEFAULT_LIMITS, Limits } from '../limits';
 import { decodeUtf8Surrogateescape } from '../userdata/mime';
@@ -24,10 +24,21 @@ export function loadChefFiles(files: Array<{ name: string; bytes: Uint8Array }>,
     if (!loaded.ok) {
       const limit = loaded.error.kind === 'limit' ? ` (limit maxDepth = ${limits.maxDepth})` : /maxAlias/.test(loaded.error.message) ? ` (limit maxExpandedNodes = ${limits.maxExpandedNodes})` : '';
       out.errors.push(`${file.name}: not JSON or YAML: ${loaded.error.message}${limit}`);
+      out.values.push(null);
+    } else if (!(loaded.value instanceof PyDict)) {
+      // Chef reads roles, environments and attribute files as JSON objects (a Hash); anything else is refused.
+      out.errors.push(`${file.name}: the top level is ${describeTop(loaded.value)}, not a JSON object: Chef reads attributes only from an object ({...})`);
+      out.values.push(null);
+    } else {
+      out.values.push(loaded.value);
     }
-    out.values.push(loaded.ok ? loaded.value : null);
   });
   return out;
+}
+
+function describeTop(value: PyValue): string {
+  if (value === null) return 'empty';
+  return Array.isArray(value) ? 'a list' : `a ${pyClassName(value)} value`;
 }
 
 /** A Chef role or environment file (JSON with default_attributes / override_attributes). */
