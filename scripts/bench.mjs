@@ -910,7 +910,7 @@ function cloudInitGap(ci, engine) {
     const node = median(f.node.map((r) => r.cpu));
     const bare = median(f.nodeBare.map((r) => r.cpu));
     parts.push(
-      `Whole-process runs of small inputs are bounded by start-up: on a two-line part cloud-init takes ${fmtMs(py)} CPU and the CLI ${fmtMs(node)} (of which ${fmtMs(bare)} is \`node -e 0\`, the rest loading server/out/cli/main.js and the engine), so no small input can reach 20× (${fmtRatio(py / node, 1)} at best).`,
+      `Whole-process runs of small inputs are bounded by start-up: on a two-line part cloud-init takes ${fmtMs(py)} CPU and the CLI ${fmtMs(node)} (of which ${fmtMs(bare)} is \`node -e 0\`, the rest loading the CLI bundle dist/cli.js and the engine), so no small input can reach 20× (${fmtRatio(py / node, 1)} at best).`,
     );
   }
   const ok = ci.sizes.filter((r) => r.summary);

@@ -1,0 +1,52 @@
+'use strict';
+// Loads a CommonJS bundle through a V8 code cache kept in the user's cache folder
+// ($XDG_CACHE_HOME or ~/.cache, /cloud-config-merge): compiling the CLI's bundle costs about as much
+// as starting node itself, and a cached compile is nearly free. The cache is keyed by the bundle's
+// size and time and by the node version; V8 rejects data that does not match the source, and then
+// it is written anew. Any failure to read or write the cache only costs the compile.
+// CLOUD_CONFIG_MERGE_NO_COMPILE_CACHE=1 turns it off.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const vm = require('node:vm');
+const Module = require('node:module');
+
+function cacheFileFor(file, stat) {
+  if (process.env.CLOUD_CONFIG_MERGE_NO_COMPILE_CACHE) return null;
+  const base = process.env.XDG_CACHE_HOME || (os.homedir() && path.join(os.homedir(), '.cache'));
+  if (!base) return null;
+  return path.join(base, 'cloud-config-merge', `${path.basename(file)}-${stat.size}-${Math.trunc(stat.mtimeMs)}-${process.version}.v8`);
+}
+
+/** The module's exports, and a function that saves the code cache (call it after the work, so lazily compiled functions are in it). */
+function requireCached(file) {
+  const source = fs.readFileSync(file, 'utf8');
+  const cacheFile = cacheFileFor(file, fs.statSync(file));
+  let cachedData;
+  if (cacheFile) {
+    try {
+      cachedData = fs.readFileSync(cacheFile);
+    } catch {
+      /* no cache yet */
+    }
+  }
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  const module = new Module(file, null);
+  module.filename = file;
+  module.paths = Module._nodeModulePaths(path.dirname(file));
+  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, path.dirname(file));
+  const save = () => {
+    if (!cacheFile || (cachedData && !script.cachedDataRejected)) return;
+    try {
+      fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
+      const temporary = `${cacheFile}.${process.pid}`;
+      fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+      fs.renameSync(temporary, cacheFile);
+    } catch {
+      /* a read-only home: no cache */
+    }
+  };
+  return { exports: module.exports, save };
+}
+
+module.exports = { requireCached };
