@@ -59,7 +59,10 @@ export class Session {
       s.stderr = (s.stderr + d.toString()).slice(-4000);
     });
     s.exited = new Promise((resolve) => s.child.once('exit', (code) => resolve(code)));
-    const conn = P.createProtocolConnection(new P.StreamMessageReader(s.child.stdout), new P.StreamMessageWriter(s.child.stdin));
+    // A server that dies mid-message must not leave vscode-jsonrpc's partial-message timer re-arming forever.
+    const reader = new P.StreamMessageReader(s.child.stdout);
+    reader.partialMessageTimeout = 0;
+    const conn = P.createProtocolConnection(reader, new P.StreamMessageWriter(s.child.stdin));
     s.conn = conn;
     conn.onRequest(P.ConfigurationRequest.type, (params) =>
       params.items.map((item) => {

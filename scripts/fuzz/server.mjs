@@ -58,7 +58,10 @@ export class FuzzServer {
     this.child.on('exit', (code, signal) => (this.exited = { code, signal }));
     // A server killed after a hang: notifications still queued for it must not crash the fuzzer (EPIPE).
     this.child.stdin.on('error', () => {});
-    this.connection = rpc.createProtocolConnection(new rpc.StreamMessageReader(this.child.stdout), new rpc.StreamMessageWriter(this.child.stdin));
+    // A server killed mid-message must not leave vscode-jsonrpc's partial-message timer re-arming forever.
+    const reader = new rpc.StreamMessageReader(this.child.stdout);
+    reader.partialMessageTimeout = 0;
+    this.connection = rpc.createProtocolConnection(reader, new rpc.StreamMessageWriter(this.child.stdin));
     this.connection.onRequest('workspace/configuration', (p) => p.items.map(() => ({})));
     this.connection.onRequest('client/registerCapability', () => null);
     this.connection.onRequest('window/workDoneProgress/create', () => null);

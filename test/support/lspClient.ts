@@ -61,6 +61,17 @@ export const EDITOR_CAPABILITIES: ClientCapabilities = {
   },
 };
 
+/**
+ * A reader of the server's messages that never arms vscode-jsonrpc's partial-message timer: when a
+ * test kills the server in the middle of a message, that timer re-arms itself every 10 s forever
+ * (dispose() does not clear it), and the test process never exits.
+ */
+export function serverMessageReader(stream: NodeJS.ReadableStream): StreamMessageReader {
+  const reader = new StreamMessageReader(stream);
+  reader.partialMessageTimeout = 0;
+  return reader;
+}
+
 export interface StartOptions {
   /** `cloudConfigMerge` settings answered to workspace/configuration. */
   settings?: Record<string, unknown>;
@@ -161,7 +172,7 @@ export class LspClient {
   static async start(options: StartOptions = {}): Promise<LspClient> {
     if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: build first (npx tsc -b)`);
     const child = spawn(process.execPath, [SERVER_MAIN, '--stdio'], { env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const connection = createProtocolConnection(serverMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const folders = options.workspaceFolders ?? [];
     const client = new LspClient(child, connection, folders, options.settings ?? {});
     connection.listen();
