@@ -103,6 +103,8 @@
 import { pyFloatRepr, pyStrRepr } from '../pyrepr';
 import { pySplitMax } from '../pystr';
 import { pushAll } from '../arrays';
+import { hasPrivateAttr } from '../jinja/pyattrs';
+import type { CloudInitVersion } from '../spec/parse';
 
 // ---------------------------------------------------------------------------
 // Public API types
@@ -111,6 +113,8 @@ export type JinjaFailureReason =
   | 'syntax'
   | 'undefined'
   | 'type'
+  /** SecurityError from the sandbox (current cloud-init only), caught like TypeError. */
+  | 'security'
   | 'unsupported'
   | 'no-instance-data'
   | 'runtime'
@@ -126,7 +130,20 @@ export type JinjaRenderResult =
       offset?: number;
       /** The Python exception class cloud-init would see (e.g. 'TemplateSyntaxError', 'ZeroDivisionError'). */
       exception?: string;
+      /** For syntax errors: Jinja's line number (1-based, in the template after the header line) and that line's text. */
+      line?: number;
+      lineText?: string;
     };
+
+export interface JinjaRenderOptions {
+  /**
+   * Which cloud-init renders: '22.4' uses a plain jinja2 Environment, current
+   * cloud-init a SandboxedEnvironment (underscore attributes are unsafe
+   * undefineds, ranges are capped, SecurityError is caught like TypeError).
+   * Default '22.4'.
+   */
+  version?: CloudInitVersion;
+}
 
 /** Hard limits; exceeding one is reported as `unsupported`. */
 export const LIMITS = {
@@ -144,13 +161,22 @@ export const LIMITS = {
   maxBlockDepth: 40,
 };
 
+/**
+ * The tool's own message for what it cannot reproduce (never one of
+ * cloud-init's): cloud-init renders such a template, this tool does not know
+ * what it would give.
+ */
+export function cannotReproduce(construct: string, offset?: number): string {
+  return `this tool cannot reproduce ${construct}${offset !== undefined ? ` (at offset ${offset})` : ''}; cloud-init would render it`;
+}
+
 /** Thrown (and reported as `unsupported`) for anything outside the emulated subset. */
 export class JinjaUnsupportedError extends Error {
   constructor(
     readonly construct: string,
     public offset?: number,
   ) {
-    super(`preview cannot render this template: ${construct}${offset !== undefined ? ` (at offset ${offset})` : ''}`);
+    super(cannotReproduce(construct, offset));
   }
 }
 
@@ -214,6 +240,8 @@ class JUndef extends JObject {
     readonly name: JValue,
     readonly obj: JValue | typeof MISSING = MISSING,
     readonly hint: string | null = null,
+    /** The exception class its misuse raises (SecurityError for the sandbox's unsafe undefined). */
+    readonly exc: string = 'UndefinedError',
   ) {
     super();
   }
@@ -227,7 +255,7 @@ class JUndef extends JObject {
     return `${pyStrRepr(objectTypeRepr(this.obj))} has no attribute ${pyStrRepr(this.name)}`;
   }
   fail(): PyError {
-    return new PyError('UndefinedError', this.message());
+    return new PyError(this.exc, this.message());
   }
 }
 
@@ -236,6 +264,10 @@ function ciUndef(name: JValue, obj: JValue | typeof MISSING = MISSING): JUndef {
 }
 function hintUndef(hint: string): JUndef {
   return new JUndef('ci', null, MISSING, hint);
+}
+/** SandboxedEnvironment.unsafe_undefined: prints as a missing variable, any other use raises SecurityError. */
+function unsafeUndef(obj: JValue, attr: string): JUndef {
+  return new JUndef('ci', attr, obj, `access to attribute ${pyStrRepr(attr)} of ${pyStrRepr(typeName(obj))} object is unsafe.`, 'SecurityError');
 }
 
 /** markupsafe.Markup: only produced by `tojson`. */
@@ -3003,8 +3035,10 @@ class Renderer {
   constructor(
     readonly params: JDict,
     private readonly lineOf: (pos: number) => number,
+    /** Current cloud-init renders in Jinja2's SandboxedEnvironment; 22.4 in a plain Environment. */
+    readonly sandbox = false,
   ) {
-    this.globals = makeGlobals();
+    this.globals = makeGlobals(sandbox);
   }
 
   step(n = 1): void {
@@ -3613,28 +3647,68 @@ class Renderer {
     throw typeError(`argument of type '${typeName(container)}' is not iterable`);
   }
 
-  /** environment.getattr */
+  /**
+   * environment.getattr (sandboxed in current cloud-init): Python's getattr
+   * first, then the item; an underscore name is an ordinary name, except
+   * that a real Python attribute of that name is an object this tool cannot
+   * show (22.4) or an unsafe undefined (the sandbox).
+   */
   getattr(obj: JValue, attr: string): JValue {
+    const priv = this.privateAttr(obj, attr);
+    if (priv !== MISSING) return priv;
     if (obj instanceof JUndef) throw obj.fail();
-    if (attr.startsWith('_')) throw unsupported(`access to the attribute ${pyStrRepr(attr)}`);
-    const a = pyGetattr(obj, attr, this);
+    const a = attr.startsWith('_') ? (obj instanceof JNamespace ? pyGetattr(obj, attr, this) : MISSING) : this.safe(obj, attr, pyGetattr(obj, attr, this));
     if (a !== MISSING) return a;
     const r = trySubscript(obj, attr);
     if (r !== FAIL) return r;
     return ciUndef(attr, obj);
   }
 
-  /** environment.getitem */
+  /** environment.getitem (sandboxed in current cloud-init) */
   getitem(obj: JValue, key: JValue): JValue {
-    if (obj instanceof JUndef) throw obj.fail();
+    if (obj instanceof JUndef && !(typeof key === 'string' && key.startsWith('_'))) throw obj.fail();
+    if (obj instanceof JUndef) {
+      const priv = this.privateAttr(obj, key as string);
+      if (priv !== MISSING) return priv;
+      throw obj.fail();
+    }
     const r = trySubscript(obj, key);
     if (r !== FAIL) return r;
     if (typeof key === 'string') {
-      if (key.startsWith('_')) throw unsupported(`access to the attribute ${pyStrRepr(key)}`);
-      const a = pyGetattr(obj, key, this);
+      const priv = this.privateAttr(obj, key);
+      if (priv !== MISSING) return priv;
+      const a = key.startsWith('_') ? (obj instanceof JNamespace ? pyGetattr(obj, key, this) : MISSING) : this.safe(obj, key, pyGetattr(obj, key, this));
       if (a !== MISSING) return a;
     }
     return ciUndef(key, obj);
+  }
+
+  /**
+   * An underscore attribute the Python value really has: the sandbox's unsafe
+   * undefined, or (plain Environment, 22.4) a Python object this tool cannot
+   * reproduce. MISSING when the value has no such attribute.
+   */
+  privateAttr(obj: JValue, attr: string): JValue | typeof MISSING {
+    if (!attr.startsWith('_')) return MISSING;
+    if (obj instanceof JNamespace) {
+      if (attr !== '__class__') return MISSING;
+    } else if (!hasPrivateAttr(typeName(obj), attr)) return MISSING;
+    if (this.sandbox) return unsafeUndef(obj, attr);
+    throw unsupported(`the Python attribute ${pyStrRepr(attr)} of a ${typeName(obj)} value (Python object internals)`);
+  }
+
+  /** Python's getattr alone (the attr filter), with the sandbox's check. */
+  getattrOnly(obj: JValue, attr: string): JValue | typeof MISSING {
+    return this.safe(obj, attr, pyGetattr(obj, attr, this));
+  }
+
+  /** SandboxedEnvironment.is_safe_attribute for the non-underscore names it refuses. */
+  private safe(obj: JValue, attr: string, v: JValue | typeof MISSING): JValue | typeof MISSING {
+    if (!this.sandbox || v === MISSING) return v;
+    if ((obj instanceof JGen && (attr === 'gi_frame' || attr === 'gi_code')) || (obj instanceof JFunc && obj.typeName === 'type' && attr === 'mro')) {
+      return unsafeUndef(obj, attr);
+    }
+    return v;
   }
 
   /** context.call */
@@ -4339,11 +4413,17 @@ const FILTERS: Record<string, Builtin> = {
     if (typeof x === 'number') return Math.abs(x);
     throw typeError(`bad operand type for abs(): '${typeName(x)}'`);
   }, { cOne: true }),
-  attr: f('do_attr', ['environment', 'obj', 'name'], ([obj, name], r) => {
-    if (obj instanceof JUndef) throw obj.fail();
-    if (typeof name !== 'string') throw typeError(`attribute name must be string, not '${typeName(name)}'`);
-    if (name.startsWith('_')) throw unsupported(`access to the attribute ${pyStrRepr(name)}`);
-    const a = pyGetattr(obj, name, r);
+  attr: f('do_attr', ['environment', 'obj', 'name'], ([obj, nameArg], r) => {
+    // getattr only, never the item; an attribute that does not exist is an undefined.
+    const name = typeof nameArg === 'string' ? nameArg : pyStr(nameArg);
+    const priv = r.privateAttr(obj, name);
+    if (priv !== MISSING) return priv;
+    if (obj instanceof JUndef) {
+      if (name.startsWith('__')) return ciUndef(name, obj);
+      throw obj.fail();
+    }
+    if (name.startsWith('_') && !(obj instanceof JNamespace)) return ciUndef(name, obj);
+    const a = r.getattrOnly(obj, name);
     return a === MISSING ? ciUndef(name, obj) : a;
   }, { hidden: 1 }),
   batch: f('do_batch', ['value', 'linecount', 'fill_with'], ([value, linecount, fill], r) =>
@@ -5255,7 +5335,10 @@ function loopAttr(l: JLoop, name: string): JValue | typeof MISSING {
   return MISSING;
 }
 
-function makeGlobals(): Map<string, JValue> {
+/** The sandbox's safe_range refuses ranges longer than this (jinja2.sandbox.MAX_RANGE). */
+const SANDBOX_MAX_RANGE = 100_000n;
+
+function makeGlobals(sandbox: boolean): Map<string, JValue> {
   const g = new Map<string, JValue>();
   g.set(
     'range',
@@ -5268,8 +5351,12 @@ function makeGlobals(): Map<string, JValue> {
       const [start, stop, step] = n === 1 ? [0n, ints[0], 1n] : [ints[0], ints[1], n === 3 ? ints[2] : 1n];
       if (step === 0n) throw new PyError('ValueError', 'range() arg 3 must not be zero');
       void r;
-      return new JRange(start, stop, step);
-    }, "<class 'range'>", 'type'),
+      const rng = new JRange(start, stop, step);
+      if (sandbox && rng.length > SANDBOX_MAX_RANGE) {
+        throw new PyError('OverflowError', `Range too big. The sandbox blocks ranges larger than MAX_RANGE (${SANDBOX_MAX_RANGE}).`);
+      }
+      return rng;
+    }, sandbox ? null : "<class 'range'>", sandbox ? 'function' : 'type'),
   );
   g.set(
     'dict',
@@ -5651,7 +5738,7 @@ const MISSING_RE = new RegExp(`CI_MISSING_JINJA_VAR/[^${PY_WS}]+`, 'g');
  * `instanceData`: the text of instance-data-sensitive.json (exact int/float
  * typing), a parsed JSON value, or undefined when the file does not exist.
  */
-export function renderCloudInitJinja(payload: string, instanceData: unknown): JinjaRenderResult {
+export function renderCloudInitJinja(payload: string, instanceData: unknown, options: JinjaRenderOptions = {}): JinjaRenderResult {
   const detected = detectTemplate(payload);
   if ('error' in detected) return { ok: false, reason: 'not-jinja', message: detected.error, exception: 'ValueError' };
   if (detected.type !== 'jinja') {
@@ -5700,20 +5787,28 @@ export function renderCloudInitJinja(payload: string, instanceData: unknown): Ji
     const body = new Parser(tokenize(src)).parse();
     const rootLoads = new Compiler().compileTemplate(body);
     const lineOf = (pos: number) => src.slice(0, pos).split('\n').length;
-    const renderer = new Renderer(params, lineOf);
+    const renderer = new Renderer(params, lineOf, (options.version ?? '22.4') !== '22.4');
     const text = renderer.render(body, rootLoads) + (content.endsWith('\n') ? '\n' : '');
     const missingVariables = (text.match(MISSING_RE) ?? []).map((m) => m.split('CI_MISSING_JINJA_VAR/').join(''));
     return renderer.notes.length ? { ok: true, text, missingVariables, notes: renderer.notes } : { ok: true, text, missingVariables };
   } catch (e) {
-    if (e instanceof TemplateSyntaxError) return fail('syntax', e.message, e.pyType, e.pos);
+    if (e instanceof TemplateSyntaxError) {
+      const r = fail('syntax', e.message, e.pyType, e.pos);
+      if (!r.ok) {
+        const line = e.pos === undefined ? src.split('\n').length : src.slice(0, e.pos).split('\n').length;
+        r.line = line;
+        r.lineText = src.split('\n')[line - 1] ?? '';
+      }
+      return r;
+    }
     if (e instanceof JinjaUnsupportedError) {
-      return fail('unsupported', `preview cannot render this template: ${e.construct}`, undefined, e.offset);
+      return fail('unsupported', cannotReproduce(e.construct), undefined, e.offset);
     }
     if (e instanceof PyError) {
-      const reason = e.pyType === 'UndefinedError' ? 'undefined' : e.pyType === 'TypeError' ? 'type' : 'runtime';
+      const reason = e.pyType === 'UndefinedError' ? 'undefined' : e.pyType === 'TypeError' ? 'type' : e.pyType === 'SecurityError' ? 'security' : 'runtime';
       return fail(reason, e.message, e.pyType, e.pos);
     }
-    if (e instanceof RangeError) return fail('unsupported', `preview cannot render this template: ${e.message} (recursion limit)`);
+    if (e instanceof RangeError) return fail('unsupported', cannotReproduce(`${e.message} (recursion limit)`));
     throw e;
   }
 }
