@@ -104,6 +104,7 @@ import { pyFloatRepr, pyStrRepr } from '../pyrepr';
 import { pySplitMax } from '../pystr';
 import { pushAll } from '../arrays';
 import { hasPrivateAttr } from '../jinja/pyattrs';
+import { htmlEscape, htmlUnescape, INVALID_ATTR_KEY, stripTags } from '../jinja/markup';
 import type { CloudInitVersion } from '../spec/parse';
 
 // ---------------------------------------------------------------------------
@@ -1107,7 +1108,28 @@ function binop(op: BinOp, a: JValue, b: JValue, r: Renderer): JValue {
     return pyPercentFormat(a, b, r);
   }
   if (b instanceof JUndef) throw b.fail();
-  if (a instanceof JMarkup || b instanceof JMarkup) throw unsupported(`arithmetic on a Markup value (${BINOP_SYMBOL[op]})`);
+  if (a instanceof JMarkup || b instanceof JMarkup) {
+    // Markup.__add__/__radd__ escape the str side; Markup * int repeats.
+    const isStrLike = (x: JValue) => typeof x === 'string' || x instanceof JMarkup;
+    const esc = (x: JValue) => (x instanceof JMarkup ? x.s : htmlEscape(x as string));
+    if (op === 'add' && isStrLike(a) && isStrLike(b)) {
+      const out = esc(a) + esc(b);
+      if (out.length > LIMITS.maxValueSize) throw unsupported(`value larger than ${LIMITS.maxValueSize} (limit)`);
+      return new JMarkup(out);
+    }
+    if (op === 'mul' && (a instanceof JMarkup ? isInt(b) : isInt(a))) {
+      const m = (a instanceof JMarkup ? a : b) as JMarkup;
+      const k = repeatCount((a instanceof JMarkup ? b : a) as bigint | boolean, m.s.length);
+      return new JMarkup(m.s.repeat(k));
+    }
+    if (op === 'add' || op === 'mul') {
+      const other = a instanceof JMarkup ? b : a;
+      if (!(other instanceof JMarkup) && !isStrLike(other)) {
+        if (op === 'add') throw typeError(`unsupported operand type(s) for +: '${typeName(a)}' and '${typeName(b)}'`);
+      }
+    }
+    throw unsupported(`arithmetic on a Markup value (${BINOP_SYMBOL[op]})`);
+  }
   const sym = BINOP_SYMBOL[op];
   if (isNumber(a) && isNumber(b)) {
     if (isInt(a) && isInt(b)) {
@@ -4415,7 +4437,8 @@ const FILTERS: Record<string, Builtin> = {
   }, { cOne: true }),
   attr: f('do_attr', ['environment', 'obj', 'name'], ([obj, nameArg], r) => {
     // getattr only, never the item; an attribute that does not exist is an undefined.
-    const name = typeof nameArg === 'string' ? nameArg : pyStr(nameArg);
+    if (typeof nameArg !== 'string' && !(nameArg instanceof JMarkup)) throw typeError(`attribute name must be string, not '${typeName(nameArg)}'`);
+    const name = typeof nameArg === 'string' ? nameArg : nameArg.s;
     const priv = r.privateAttr(obj, name);
     if (priv !== MISSING) return priv;
     if (obj instanceof JUndef) {
@@ -4772,6 +4795,34 @@ const FILTERS: Record<string, Builtin> = {
       }
     }), { hidden: 1, defaults: [false, null] }),
   upper: f('do_upper', ['s'], ([s]) => mapStr(s, (x) => x.toUpperCase())),
+  // markupsafe.escape: a Markup is kept as it is, anything else is str()-ed and escaped.
+  escape: f('escape', ['s'], ([s]) => (s instanceof JMarkup ? s : new JMarkup(htmlEscape(pyStr(s)))), { cOne: true }),
+  e: f('escape', ['s'], ([s]) => (s instanceof JMarkup ? s : new JMarkup(htmlEscape(pyStr(s)))), { cOne: true }),
+  forceescape: f('do_forceescape', ['value'], ([v]) => new JMarkup(htmlEscape(v instanceof JMarkup ? v.s : pyStr(v)))),
+  safe: f('do_mark_safe', ['value'], ([v]) => (v instanceof JMarkup ? v : new JMarkup(pyStr(v)))),
+  striptags: f('do_striptags', ['value'], ([v]) =>
+    stripTags(v instanceof JMarkup ? v.s : pyStr(v), (what) => {
+      throw unsupported(what);
+    }),
+  ),
+  xmlattr: f('do_xmlattr', ['eval_ctx', 'd', 'autospace'], ([d, autospace], r) => {
+    const entries: Array<[JValue, JValue]> = d instanceof JDict ? d.entries() : [];
+    if (!(d instanceof JDict)) {
+      if (d instanceof JUndef) throw d.fail();
+      throw typeError(`'${typeName(d)}' object has no attribute 'items'`);
+    }
+    const items: string[] = [];
+    for (const [k, v] of entries) {
+      r.step();
+      if (v === null || v instanceof JUndef) continue;
+      if (typeof k !== 'string' && !(k instanceof JMarkup)) throw typeError('expected string or bytes-like object, got ' + pyStrRepr(typeName(k)));
+      const key = typeof k === 'string' ? k : k.s;
+      if (INVALID_ATTR_KEY.test(key)) throw new PyError('ValueError', `Invalid character in attribute name: ${pyRepr(k)}`);
+      items.push(`${k instanceof JMarkup ? key : htmlEscape(key)}="${v instanceof JMarkup ? v.s : htmlEscape(pyStr(v))}"`);
+    }
+    const rv = items.join(' ');
+    return truthy(autospace) && rv ? ' ' + rv : rv;
+  }, { hidden: 1, defaults: [true] }),
   urlencode: f('do_urlencode', ['value'], ([value], r) => {
     if (typeof value === 'string' || value instanceof JMarkup || !isIterable(value)) return urlQuote(value instanceof JMarkup ? value.s : value, false);
     const items = value instanceof JDict ? value.entries().map(([k, v]) => new JTuple([k, v])) : r.list(value);
@@ -5277,15 +5328,64 @@ function pyGetattr(obj: JValue, name: string, r: Renderer): JValue | typeof MISS
     if (name === 'mapping' || name === 'isdisjoint') throw unsupported(`dict view attribute ${pyStrRepr(name)}`);
     return MISSING;
   }
-  if (obj instanceof JMarkup) {
-    if (STR_ATTRS.has(name) || ['escape', 'unescape', 'striptags'].includes(name)) throw unsupported(`Markup.${name}`);
-    return MISSING;
-  }
+  if (obj instanceof JMarkup) return markupAttr(obj, name);
   if (obj instanceof JFunc && obj.typeName !== 'type') return MISSING;
   if (obj instanceof JGen && !['close', 'send', 'throw', 'gi_code', 'gi_frame', 'gi_running', 'gi_yieldfrom', 'gi_suspended'].includes(name)) {
     return MISSING;
   }
   throw unsupported(`attribute ${pyStrRepr(name)} of a ${typeName(obj)} object`);
+}
+
+/** str methods MarkupSafe wraps: string arguments are escaped, the result is Markup. */
+const MARKUP_WRAPPED = new Set(['capitalize', 'title', 'lower', 'upper', 'replace', 'ljust', 'rjust', 'lstrip', 'rstrip', 'center', 'strip', 'translate', 'expandtabs', 'swapcase', 'zfill', 'removeprefix', 'removesuffix']);
+/** split/rsplit/splitlines: arguments as given, items Markup; partition/rpartition escape the separator. */
+const MARKUP_SPLITS = new Set(['split', 'rsplit', 'splitlines']);
+
+function escapeArg(v: JValue): JValue {
+  return typeof v === 'string' ? new JMarkup(htmlEscape(v)) : v;
+}
+
+function toMarkup(v: JValue): JValue {
+  if (typeof v === 'string') return new JMarkup(v);
+  if (Array.isArray(v)) return v.map(toMarkup);
+  if (v instanceof JTuple) return new JTuple(v.items.map(toMarkup));
+  return v;
+}
+
+/** Attributes of a markupsafe.Markup (a str subclass). */
+function markupAttr(m: JMarkup, name: string): JValue | typeof MISSING {
+  if (name === 'unescape' || name === 'striptags') {
+    return bound('Markup', name, (a) => {
+      methodArgs(a, `Markup.${name}`, [], 0);
+      const cannot = (what: string): never => {
+        throw unsupported(what);
+      };
+      return name === 'unescape' ? htmlUnescape(m.s, cannot) : new JMarkup(stripTags(m.s, cannot)).s;
+    });
+  }
+  if (name === 'escape') return bound('Markup', name, (a) => {
+    const [v] = methodArgs(a, 'Markup.escape', ['s'], 1);
+    return v instanceof JMarkup ? v : new JMarkup(htmlEscape(pyStr(v as JValue)));
+  });
+  if (!STR_ATTRS.has(name)) return MISSING;
+  if (name === 'format' || name === 'format_map') throw unsupported(`Markup.${name}`);
+  const method = strMethods(m.s)[name];
+  if (!method) return bound('str', name, undefined);
+  if (name === 'join') {
+    return bound('Markup', name, (a, r) => {
+      const [seq] = methodArgs(a, 'join', ['iterable'], 1);
+      const items = r.list(seq as JValue).map(escapeArg);
+      return new JMarkup(strArg(method({ args: [items], kwargs: [] }, r), ''));
+    });
+  }
+  if (MARKUP_SPLITS.has(name)) return bound('Markup', name, (a, r) => toMarkup(method(a, r)));
+  if (MARKUP_WRAPPED.has(name) || name === 'partition' || name === 'rpartition') {
+    return bound('Markup', name, (a, r) => {
+      const out = method({ args: a.args.map(escapeArg), kwargs: a.kwargs.map(([k, v]) => [k, escapeArg(v)] as [string, JValue]) }, r);
+      return toMarkup(out);
+    });
+  }
+  return bound('str', name, method);
 }
 
 function loopAttr(l: JLoop, name: string): JValue | typeof MISSING {
