@@ -105,6 +105,7 @@ import { pySplitMax } from '../pystr';
 import { pushAll } from '../arrays';
 import { hasPrivateAttr } from '../jinja/pyattrs';
 import { htmlEscape, htmlUnescape, INVALID_ATTR_KEY, stripTags } from '../jinja/markup';
+import { FormatHost, pyFormat } from '../jinja/pyformat';
 import type { CloudInitVersion } from '../spec/parse';
 
 // ---------------------------------------------------------------------------
@@ -4978,9 +4979,85 @@ function affixArg(v: JValue, fname: string): string[] {
   throw typeError(`${fname} first arg must be str or a tuple of str, not ${typeName(v)}`);
 }
 
+/** pyformat.ts's view of template values; `sandbox` chooses how fields look up attributes and items. */
+function formatHost(r: Renderer): FormatHost<JValue> {
+  return {
+    kind: (v) => (typeof v === 'string' || v instanceof JMarkup ? 'str' : typeof v === 'boolean' ? 'bool' : typeof v === 'bigint' ? 'int' : typeof v === 'number' ? 'float' : v === null ? 'none' : 'other'),
+    strValue: (v) => (v instanceof JMarkup ? v.s : (v as string)),
+    intValue: (v) => toBig(v as bigint | boolean),
+    floatValue: (v) => v as number,
+    typeName: (v) => typeName(v),
+    str: (v) => pyStr(v),
+    repr: (v) => pyRepr(v),
+    ascii: (v) =>
+      typeof v === 'string'
+        ? pyAscii(v)
+        : [...pyRepr(v)].map((ch) => {
+            const cp = ch.codePointAt(0) as number;
+            return cp < 0x80 ? ch : cp < 0x100 ? '\\x' + cp.toString(16).padStart(2, '0') : cp < 0x10000 ? '\\u' + cp.toString(16).padStart(4, '0') : '\\U' + cp.toString(16).padStart(8, '0');
+          }).join(''),
+    pythonFormatter: r.sandbox,
+    floatRepr: (x) => pyFloatRepr(x),
+    getattr: (v, name) => {
+      if (r.sandbox) return r.getattr(v, name);
+      const priv = r.privateAttr(v, name);
+      if (priv !== MISSING) return priv;
+      if (v instanceof JUndef) throw v.fail();
+      const a = name.startsWith('_') && !(v instanceof JNamespace) ? MISSING : pyGetattr(v, name, r);
+      if (a === MISSING) throw new PyError('AttributeError', `'${typeName(v)}' object has no attribute ${pyStrRepr(name)}`);
+      return a;
+    },
+    getitem: (v, key) => {
+      if (r.sandbox) return r.getitem(v, key);
+      if (v instanceof JUndef) throw v.fail();
+      const got = trySubscript(v, key);
+      if (got !== FAIL) return got;
+      if (v instanceof JDict) throw new PyError('KeyError', pyRepr(key));
+      if (Array.isArray(v) || v instanceof JTuple) {
+        if (typeof key === 'bigint') throw new PyError('IndexError', `${typeName(v)} index out of range`);
+        throw typeError(`${typeName(v)} indices must be integers or slices, not str`);
+      }
+      if (typeof v === 'string') {
+        if (typeof key === 'bigint') throw new PyError('IndexError', 'string index out of range');
+        throw typeError("string indices must be integers, not 'str'");
+      }
+      throw typeError(`'${typeName(v)}' object is not subscriptable`);
+    },
+    error: (pyType, message) => {
+      throw pyType === 'TypeError' ? typeError(message) : new PyError(pyType, message);
+    },
+    cannot: (what) => {
+      throw unsupported(what);
+    },
+  };
+}
+
+function strFormat(s: string, r: Renderer, args: JValue[], kw: (name: string) => JValue | undefined): string {
+  const out = pyFormat(formatHost(r), s, { args, kw }, 2);
+  if (out.length > LIMITS.maxValueSize) throw unsupported(`value larger than ${LIMITS.maxValueSize} (limit)`);
+  return out;
+}
+
 function strMethods(s: string): Record<string, Method> {
   const sepArg = (v: JValue | undefined): string | null => (v === undefined || v === null ? null : strArg(v, 'must be str or None'));
   const m: Record<string, Method> = {
+    format: (a, r) => {
+      const kw = new Map(a.kwargs);
+      return strFormat(s, r, a.args, (name) => kw.get(name));
+    },
+    format_map: (a, r) => {
+      if (a.kwargs.length) throw typeError('str.format_map() takes no keyword arguments');
+      if (a.args.length !== 1) throw typeError(`str.format_map() takes exactly one argument (${a.args.length} given)`);
+      const m = a.args[0];
+      return strFormat(s, r, [], (name) => {
+        if (m instanceof JDict) {
+          const e = m.map.get(hashKey(name));
+          return e ? e.v : undefined;
+        }
+        if (m instanceof JUndef) throw m.fail();
+        throw typeError(`'${typeName(m)}' object is not subscriptable`);
+      });
+    },
     lower: (a) => (methodArgs(a, 'str.lower', [], 0), s.toLowerCase()),
     upper: (a) => (methodArgs(a, 'str.upper', [], 0), s.toUpperCase()),
     capitalize: (a) => (methodArgs(a, 'str.capitalize', [], 0), pyCapitalize(s)),
