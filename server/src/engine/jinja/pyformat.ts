@@ -45,9 +45,8 @@ interface Field {
   field?: { name: string; conv: string | null; spec: string };
 }
 
-/** Split a format string into literal text and replacement fields (string.Formatter.parse). */
-function parseFormat<V>(host: FormatHost<V>, fmt: string): Field[] {
-  const out: Field[] = [];
+/** Split a format string into literal text and replacement fields, lazily as Python does (an error surfaces when reached). */
+function* parseFormat<V>(host: FormatHost<V>, fmt: string): Generator<Field> {
   let lit = '';
   let i = 0;
   while (i < fmt.length) {
@@ -107,18 +106,19 @@ function parseFormat<V>(host: FormatHost<V>, fmt: string): Field[] {
       if (rest.length && !rest.startsWith(':')) host.error('ValueError', 'expected \':\' after conversion specifier');
     }
     if (rest.startsWith(':')) spec = rest.slice(1);
-    out.push({ literal: lit, field: { name, conv, spec } });
+    yield { literal: lit, field: { name, conv, spec } };
     lit = '';
     i = j + 1;
   }
-  out.push({ literal: lit });
-  return out;
+  yield { literal: lit };
 }
 
 export interface FormatArgs<V> {
   args: V[];
   /** A keyword argument or mapping entry by name; undefined when absent (KeyError). */
   kw(name: string): V | undefined;
+  /** format_map: positional fields are refused. */
+  mapOnly?: boolean;
 }
 
 /** str.format / str.format_map */
@@ -134,21 +134,23 @@ export function pyFormat<V>(host: FormatHost<V>, fmt: string, a: FormatArgs<V>, 
     // first: the argument, then .attr / [key] parts
     const m = /^[^.[]*/.exec(name)![0];
     let v: V;
+    const positional = (idx: number): V => {
+      if (a.mapOnly && !host.pythonFormatter) host.error('ValueError', 'Format string contains positional fields');
+      if (idx >= a.args.length) host.error('IndexError', host.pythonFormatter ? 'tuple index out of range' : `Replacement index ${idx} out of range for positional args tuple`);
+      return a.args[idx];
+    };
     if (m === '') {
       if (manual) host.error('ValueError', 'cannot switch from manual field specification to automatic field numbering');
       const idx = auto as number;
       auto = idx + 1;
-      if (idx >= a.args.length) host.error('IndexError', `Replacement index ${idx} out of range for positional args tuple`);
-      v = a.args[idx];
+      v = positional(idx);
     } else if (/^[0-9]+$/.test(m)) {
       if (auto !== 0 && auto !== null) {
         host.error('ValueError', host.pythonFormatter ? 'cannot switch from manual field specification to automatic field numbering' : 'cannot switch from automatic field numbering to manual field specification');
       }
       manual = true;
       auto = null;
-      const idx = Number(m);
-      if (idx >= a.args.length) host.error('IndexError', `Replacement index ${idx} out of range for positional args tuple`);
-      v = a.args[idx];
+      v = positional(Number(m));
     } else {
       const got = a.kw(m);
       if (got === undefined) host.error('KeyError', `'${m}'`);
@@ -174,7 +176,7 @@ export function pyFormat<V>(host: FormatHost<V>, fmt: string, a: FormatArgs<V>, 
       }
     }
     let spec = part.field.spec;
-    if (spec.includes('{')) spec = pyFormat(host, spec, { args: a.args.slice(auto ?? 0), kw: a.kw }, depth - 1);
+    if (spec.includes('{')) spec = pyFormat(host, spec, { args: a.args.slice(auto ?? 0), kw: a.kw, mapOnly: a.mapOnly }, depth - 1);
     let s: string;
     if (conv === null) s = formatValue(host, v, spec);
     else {

@@ -4810,7 +4810,7 @@ const FILTERS: Record<string, Builtin> = {
     const entries: Array<[JValue, JValue]> = d instanceof JDict ? d.entries() : [];
     if (!(d instanceof JDict)) {
       if (d instanceof JUndef) throw d.fail();
-      throw typeError(`'${typeName(d)}' object has no attribute 'items'`);
+      throw new PyError('AttributeError', `'${typeName(d)}' object has no attribute 'items'`);
     }
     const items: string[] = [];
     for (const [k, v] of entries) {
@@ -5032,8 +5032,8 @@ function formatHost(r: Renderer): FormatHost<JValue> {
   };
 }
 
-function strFormat(s: string, r: Renderer, args: JValue[], kw: (name: string) => JValue | undefined): string {
-  const out = pyFormat(formatHost(r), s, { args, kw }, 2);
+function strFormat(s: string, r: Renderer, args: JValue[], kw: (name: string) => JValue | undefined, mapOnly = false): string {
+  const out = pyFormat(formatHost(r), s, { args, kw, mapOnly }, 2);
   if (out.length > LIMITS.maxValueSize) throw unsupported(`value larger than ${LIMITS.maxValueSize} (limit)`);
   return out;
 }
@@ -5056,7 +5056,7 @@ function strMethods(s: string): Record<string, Method> {
         }
         if (m instanceof JUndef) throw m.fail();
         throw typeError(`'${typeName(m)}' object is not subscriptable`);
-      });
+      }, true);
     },
     lower: (a) => (methodArgs(a, 'str.lower', [], 0), s.toLowerCase()),
     upper: (a) => (methodArgs(a, 'str.upper', [], 0), s.toUpperCase()),
