@@ -30,6 +30,8 @@ export interface FormatHost<V> {
   ascii(v: V): string;
   /** string.Formatter (the sandbox's) rather than str.format's C code: some messages differ. */
   pythonFormatter?: boolean;
+  /** Markup's EscapeFormatter: formats one field itself (escaping the result). */
+  formatField?(v: V, spec: string): string;
   /** repr() of a float. */
   floatRepr(x: number): string;
   /** `value.name` as the formatter resolves it. */
@@ -178,10 +180,10 @@ export function pyFormat<V>(host: FormatHost<V>, fmt: string, a: FormatArgs<V>, 
     let spec = part.field.spec;
     if (spec.includes('{')) spec = pyFormat(host, spec, { args: a.args.slice(auto ?? 0), kw: a.kw, mapOnly: a.mapOnly }, depth - 1);
     let s: string;
-    if (conv === null) s = formatValue(host, v, spec);
+    if (conv === null) s = host.formatField ? host.formatField(v, spec) : formatValue(host, v, spec);
     else {
       const conv2 = conv === 's' ? host.str(v) : conv === 'r' ? host.repr(v) : conv === 'a' ? host.ascii(v) : host.error('ValueError', `Unknown conversion specifier ${conv}`);
-      s = formatStr(host, conv2, spec, 'str');
+      s = host.formatField ? host.formatField(conv2 as unknown as V, spec) : formatStr(host, conv2, spec, 'str');
     }
     out += s;
   }
@@ -256,7 +258,7 @@ function pad(body: string, sp: Spec, defaultAlign: string, signPart = ''): strin
   return sp.fill.repeat(left) + signPart + body + sp.fill.repeat(n - left);
 }
 
-function formatStr<V>(host: FormatHost<V>, s: string, spec: string, typeName: string): string {
+export function formatStr<V>(host: FormatHost<V>, s: string, spec: string, typeName: string): string {
   if (spec === '') return s;
   const sp = parseSpec(host, spec);
   if (sp.type !== null && sp.type !== 's') host.error('ValueError', `Unknown format code '${sp.type}' for object of type '${typeName}'`);

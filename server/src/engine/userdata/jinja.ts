@@ -105,7 +105,7 @@ import { pySplitMax } from '../pystr';
 import { pushAll } from '../arrays';
 import { hasPrivateAttr } from '../jinja/pyattrs';
 import { htmlEscape, htmlUnescape, INVALID_ATTR_KEY, stripTags } from '../jinja/markup';
-import { FormatHost, pyFormat } from '../jinja/pyformat';
+import { FormatHost, formatValue, pyFormat } from '../jinja/pyformat';
 import type { CloudInitVersion } from '../spec/parse';
 
 // ---------------------------------------------------------------------------
@@ -2964,7 +2964,12 @@ function sliceIndices(length: bigint, start: bigint | null, stop: bigint | null,
 function sliceValue(obj: JValue, start: JValue | undefined, stop: JValue | undefined, step: JValue | undefined): JValue {
   if (obj instanceof JUndef) throw obj.fail();
   if (obj instanceof JDict) throw typeError("unhashable type: 'slice'");
-  if (obj instanceof JMarkup || obj instanceof JBytes) throw unsupported(`slicing a ${typeName(obj)}`);
+  if (obj instanceof JMarkup) {
+    // Markup.__getitem__ wraps str's result.
+    const v = sliceValue(obj.s, start, stop, step);
+    return typeof v === 'string' ? new JMarkup(v) : v;
+  }
+  if (obj instanceof JBytes) throw unsupported(`slicing a ${typeName(obj)}`);
   let seq: JValue[] | string[] | null = null;
   let length: bigint;
   if (typeof obj === 'string') {
@@ -3007,7 +3012,11 @@ function trySubscript(obj: JValue, key: JValue): JValue | typeof FAIL {
     const e = obj.map.get(id);
     return e ? e.v : FAIL;
   }
-  if (obj instanceof JMarkup || obj instanceof JBytes) throw unsupported(`subscripting a ${typeName(obj)}`);
+  if (obj instanceof JMarkup) {
+    const v = trySubscript(obj.s, key);
+    return typeof v === 'string' ? new JMarkup(v) : v;
+  }
+  if (obj instanceof JBytes) throw unsupported(`subscripting a ${typeName(obj)}`);
   if (typeof obj === 'string' || Array.isArray(obj) || obj instanceof JTuple || obj instanceof JRange) {
     if (!isInt(key)) return FAIL;
     let i = toBig(key);
@@ -3689,12 +3698,8 @@ class Renderer {
 
   /** environment.getitem (sandboxed in current cloud-init) */
   getitem(obj: JValue, key: JValue): JValue {
-    if (obj instanceof JUndef && !(typeof key === 'string' && key.startsWith('_'))) throw obj.fail();
-    if (obj instanceof JUndef) {
-      const priv = this.privateAttr(obj, key as string);
-      if (priv !== MISSING) return priv;
-      throw obj.fail();
-    }
+    // obj[key] comes first, and an undefined's __getitem__ raises.
+    if (obj instanceof JUndef) throw obj.fail();
     const r = trySubscript(obj, key);
     if (r !== FAIL) return r;
     if (typeof key === 'string') {
@@ -4979,6 +4984,24 @@ function affixArg(v: JValue, fname: string): string[] {
   throw typeError(`${fname} first arg must be str or a tuple of str, not ${typeName(v)}`);
 }
 
+/** What Python's obj[key] raises when it fails (str or int keys, as format fields give). */
+function subscriptError(v: JValue, key: string | bigint): PyError {
+  if (v instanceof JDict) return new PyError('KeyError', pyRepr(key));
+  if (Array.isArray(v) || v instanceof JTuple) {
+    if (typeof key === 'bigint') return new PyError('IndexError', `${typeName(v)} index out of range`);
+    return typeError(`${typeName(v)} indices must be integers or slices, not str`);
+  }
+  if (typeof v === 'string' || v instanceof JMarkup) {
+    if (typeof key === 'bigint') return new PyError('IndexError', 'string index out of range');
+    return typeError("string indices must be integers, not 'str'");
+  }
+  if (v instanceof JRange) {
+    if (typeof key === 'bigint') return new PyError('IndexError', 'range object index out of range');
+    return typeError('range indices must be integers or slices, not str');
+  }
+  return typeError(`'${typeName(v)}' object is not subscriptable`);
+}
+
 /** pyformat.ts's view of template values; `sandbox` chooses how fields look up attributes and items. */
 function formatHost(r: Renderer): FormatHost<JValue> {
   return {
@@ -5012,16 +5035,7 @@ function formatHost(r: Renderer): FormatHost<JValue> {
       if (v instanceof JUndef) throw v.fail();
       const got = trySubscript(v, key);
       if (got !== FAIL) return got;
-      if (v instanceof JDict) throw new PyError('KeyError', pyRepr(key));
-      if (Array.isArray(v) || v instanceof JTuple) {
-        if (typeof key === 'bigint') throw new PyError('IndexError', `${typeName(v)} index out of range`);
-        throw typeError(`${typeName(v)} indices must be integers or slices, not str`);
-      }
-      if (typeof v === 'string') {
-        if (typeof key === 'bigint') throw new PyError('IndexError', 'string index out of range');
-        throw typeError("string indices must be integers, not 'str'");
-      }
-      throw typeError(`'${typeName(v)}' object is not subscriptable`);
+      throw subscriptError(v, key);
     },
     error: (pyType, message) => {
       throw pyType === 'TypeError' ? typeError(message) : new PyError(pyType, message);
@@ -5055,7 +5069,9 @@ function strMethods(s: string): Record<string, Method> {
           return e ? e.v : undefined;
         }
         if (m instanceof JUndef) throw m.fail();
-        throw typeError(`'${typeName(m)}' object is not subscriptable`);
+        const got = trySubscript(m, name);
+        if (got !== FAIL) return got;
+        throw subscriptError(m, name);
       }, true);
     },
     lower: (a) => (methodArgs(a, 'str.lower', [], 0), s.toLowerCase()),
@@ -5445,7 +5461,44 @@ function markupAttr(m: JMarkup, name: string): JValue | typeof MISSING {
     return v instanceof JMarkup ? v : new JMarkup(htmlEscape(pyStr(v as JValue)));
   });
   if (!STR_ATTRS.has(name)) return MISSING;
-  if (name === 'format' || name === 'format_map') throw unsupported(`Markup.${name}`);
+  if (name === 'format' || name === 'format_map') {
+    // MarkupSafe's EscapeFormatter (a string.Formatter): each field is escaped, the result is Markup.
+    // MarkupSafe 2.1 has no format_map of its own: outside the sandbox it is str.format_map (plain str).
+    return bound('Markup', name, (a, r) => {
+      if (name === 'format_map' && !r.sandbox) return strMethods(m.s).format_map(a, r);
+      const host: FormatHost<JValue> = {
+        ...formatHost(r),
+        pythonFormatter: true,
+        formatField: (v, spec) => {
+          if (v instanceof JMarkup) {
+            if (spec) throw new PyError('ValueError', 'Unsupported format specification for Markup.');
+            return v.s;
+          }
+          return htmlEscape(formatValue(host, v, spec));
+        },
+      };
+      let args: JValue[] = a.args;
+      let kw: (n: string) => JValue | undefined;
+      if (name === 'format') {
+        const m = new Map(a.kwargs);
+        kw = (n) => m.get(n);
+      } else {
+        if (a.kwargs.length) throw typeError('str.format_map() takes no keyword arguments');
+        if (a.args.length !== 1) throw typeError(`format_map() takes exactly one argument ${a.args.length} given`);
+        const mapping = a.args[0];
+        args = [];
+        kw = (n) => {
+          if (mapping instanceof JUndef) throw mapping.fail();
+          const got = trySubscript(mapping, n);
+          if (got !== FAIL) return got;
+          throw subscriptError(mapping, n);
+        };
+      }
+      const out = pyFormat(host, m.s, { args, kw }, 2);
+      if (out.length > LIMITS.maxValueSize) throw unsupported(`value larger than ${LIMITS.maxValueSize} (limit)`);
+      return new JMarkup(out);
+    });
+  }
   const method = strMethods(m.s)[name];
   if (!method) return bound('str', name, undefined);
   if (name === 'join') {
