@@ -287,7 +287,9 @@ function userDataMode(o: CliOptions, io: CliIO): number {
   // Warnings are cloud-init's own log lines; notes are ours (e.g. what a preview cannot show).
   for (const m of run.messages) io.stderr(m.level === 'info' ? `note: ${m.message}\n` : `cloud-init ${m.level.toUpperCase()}: ${m.message}\n`);
   // Why each skipped part was skipped (cloud-init's own warning leaves out all but a ValueError's message).
-  for (const r of run.reports) if (r.disposition === 'failed' && r.handled?.error) io.stderr(`note: ${r.part.filename}: ${r.note}\n`);
+  for (const r of run.reports) {
+    if ((r.disposition === 'failed' && r.handled?.error) || (r.disposition === 'jinja-ignored' && r.note.startsWith('Skipped by cloud-init'))) io.stderr(`note: ${r.part.filename}: ${r.note}\n`);
+  }
   const overLimit = run.fatal?.limit ? `${run.fatal.message}: nothing is merged` : undefined;
   const partial = run.reports.some((r) => r.disposition === 'jinja-not-reproduced') ? NOT_REPRODUCED : 0;
   if (o.format === 'report') {

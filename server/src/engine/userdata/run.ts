@@ -156,9 +156,25 @@ function dispatchJinja(part: UserDataPart, handler: CloudConfigHandler, options:
     return { part, disposition: 'jinja-not-reproduced', jinja: { missingVariables: [], error: rendered.message }, note: `${rendered.message}: this part is left out here, cloud-init would render it.` };
   }
   if (!rendered.ok) {
-    const message = `Ignoring jinja template for ${part.filename}: ${rendered.message}`;
+    const version = options.version ?? 'current';
+    let message: string;
+    let note: string;
+    if (rendered.reason === 'undefined' || rendered.reason === 'type' || rendered.reason === 'security') {
+      // render_jinja_payload catches these (SecurityError only exists in the sandbox), logs, and renders nothing.
+      message = `Ignoring jinja template for ${part.filename}: ${rendered.message}`;
+      note = message;
+    } else if (rendered.reason === 'syntax' && version !== '22.4') {
+      // Since 24.1 the handler catches the syntax error (JinjaSyntaxParsingException) itself.
+      const where = `on line ${(rendered.line ?? 0) + 1}${rendered.lineText?.trim() ? `: ${rendered.lineText.trim()}` : ''}`;
+      message = `Ignoring jinja template for ${part.filename}. Failed to render template. Unable to parse Jinja template due to syntax error: ${rendered.message} ${where}`;
+      note = message;
+    } else {
+      // Anything else escapes the handler: the part-handler runner logs it (with a traceback) and goes on.
+      message = `Failed calling handler JinjaTemplatePartHandler: [['${JINJA_TYPE}']] (${JINJA_TYPE}, ${part.filename}, 3) with frequency once-per-instance`;
+      note = `Skipped by cloud-init: ${rendered.exception ?? 'Exception'}: ${rendered.message}.`;
+    }
     messages.push({ level: 'warning', message, blob: part.blob, part: part.number, code: 'jinja-failed' });
-    return { part, disposition: 'jinja-ignored', jinja: { missingVariables: [], error: rendered.message }, note: message };
+    return { part, disposition: 'jinja-ignored', jinja: { missingVariables: [], error: rendered.message }, note };
   }
   const jinja: PartReport['jinja'] = { rendered: rendered.text, missingVariables: rendered.missingVariables };
   for (const note of rendered.notes ?? []) {
