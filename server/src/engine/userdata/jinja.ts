@@ -1604,7 +1604,7 @@ function describeTokenExpr(expr: string): string {
 // Parser (jinja2/parser.py)
 
 type NodeKind =
-  | 'Output' | 'If' | 'For' | 'Assign' | 'AssignBlock' | 'With' | 'FilterBlock' | 'ExprStmt' | 'Unsupported'
+  | 'Output' | 'If' | 'For' | 'Assign' | 'AssignBlock' | 'With' | 'FilterBlock' | 'ExprStmt' | 'Unsupported' | 'LoadTemplate'
   | 'Name' | 'NSRef' | 'Const' | 'TemplateData' | 'Tuple' | 'List' | 'Dict' | 'CondExpr' | 'And' | 'Or' | 'Not'
   | 'Neg' | 'Pos' | 'BinOp' | 'Concat' | 'Compare' | 'Getattr' | 'Getitem' | 'Slice' | 'Call' | 'Filter' | 'Test';
 
@@ -1809,8 +1809,7 @@ class Parser {
           return this.parseBlock();
         case 'extends': {
           const pos = this.next().pos;
-          this.parseExpression();
-          return { kind: 'Unsupported', pos, name: '{% extends %}' };
+          return { kind: 'LoadTemplate', pos, node: this.parseExpression() };
         }
         case 'macro':
           return this.parseMacro();
@@ -1968,27 +1967,27 @@ class Parser {
 
   private parseInclude(): Node {
     const pos = this.next().pos;
-    this.parseExpression();
+    const node = this.parseExpression();
     if (this.test(this.cur, 'name:ignore') && this.test(this.look(), 'name:missing')) {
       this.next();
       this.next();
     }
     this.parseImportContext();
-    return { kind: 'Unsupported', pos, name: '{% include %}' };
+    return { kind: 'LoadTemplate', pos, node };
   }
 
   private parseImport(): Node {
     const pos = this.next().pos;
-    this.parseExpression();
+    const node = this.parseExpression();
     this.expect('name:as');
     this.parseAssignTarget({ nameOnly: true });
     this.parseImportContext();
-    return { kind: 'Unsupported', pos, name: '{% import %}' };
+    return { kind: 'LoadTemplate', pos, node };
   }
 
   private parseFrom(): Node {
     const pos = this.next().pos;
-    this.parseExpression();
+    const node = this.parseExpression();
     this.expect('name:import');
     let count = 0;
     const parseContext = (): boolean => {
@@ -2014,7 +2013,7 @@ class Parser {
         this.expect('name');
       }
     }
-    return { kind: 'Unsupported', pos, name: '{% from ... import %}' };
+    return { kind: 'LoadTemplate', pos, node };
   }
 
   private parseAssignTarget(o: {
@@ -2613,6 +2612,7 @@ function symVisit(sym: { s: Symbols }, n: Node, storeAsParam = false): void {
       for (const x of n.nodes as Node[]) symVisit(sym, x);
       return;
     case 'ExprStmt':
+    case 'LoadTemplate':
       symVisit(sym, n.node as Node);
       return;
     case 'Unsupported':
@@ -2723,6 +2723,7 @@ function stmtOrExprChildren(n: Node): Node[] {
     case 'FilterBlock':
       return [...(n.body as Node[]), n.filter as Node];
     case 'ExprStmt':
+    case 'LoadTemplate':
       return [n.node as Node];
     default:
       return exprChildren(n);
@@ -2762,9 +2763,6 @@ class Compiler {
     }
     if (n.kind === 'Unsupported') throw unsupported(n.name as string, n.pos);
     if (n.kind === 'For' && n.recursive) throw unsupported('recursive for loop', n.pos);
-    if ((n.kind === 'Call' || n.kind === 'Filter' || n.kind === 'Test') && (n.dynArgs || n.dynKwargs)) {
-      throw unsupported('*args / **kwargs in a call', n.pos);
-    }
     for (const c of stmtOrExprChildren(n)) this.checkSupported(c, depth + 1);
   }
 
@@ -2868,6 +2866,7 @@ class Compiler {
         return;
       }
       case 'ExprStmt':
+      case 'LoadTemplate':
         this.expr(n.node as Node, frame);
         return;
       default:
@@ -3241,6 +3240,10 @@ class Renderer {
       case 'ExprStmt':
         this.eval(n.node as Node, sc);
         return;
+      case 'LoadTemplate':
+        // include/import/from/extends: cloud-init's environment has no loader.
+        this.eval(n.node as Node, sc);
+        throw typeError('no loader for this environment specified');
       default:
         throw unsupported(`statement ${n.kind}`, n.pos);
     }
@@ -3502,9 +3505,7 @@ class Renderer {
       }
       case 'Call': {
         const callee = this.eval(n.node as Node, sc);
-        const args = (n.args as Node[]).map((x) => this.eval(x, sc));
-        const kwargs = (n.kwargs as Array<[string, Node]>).map(([k, x]) => [k, this.eval(x, sc)] as [string, JValue]);
-        return this.call(callee, { args, kwargs });
+        return this.call(callee, this.evalArgs(n, sc));
       }
       case 'Filter':
         return this.applyFilter(n, this.eval(n.node as Node, sc), sc);
@@ -3609,6 +3610,20 @@ class Renderer {
             const value = sub(n.node as Node);
             const args = (n.args as Node[]).map(sub);
             const kwargs = (n.kwargs as Array<[string, Node]>).map(([k, x]) => [k, sub(x)] as [string, JValue]);
+            // args_as_const: *args and **kwargs fold too, or the node is not constant.
+            if (n.dynArgs) {
+              const v = sub(n.dynArgs);
+              if (!isIterable(v) || v instanceof JUndef) throw IMPOSSIBLE_SIGNAL;
+              pushAll(args, this.list(v));
+            }
+            if (n.dynKwargs) {
+              const v = sub(n.dynKwargs);
+              if (!(v instanceof JDict)) throw IMPOSSIBLE_SIGNAL;
+              for (const [k, x] of v.entries()) {
+                if (typeof k !== 'string' || kwargs.some(([k2]) => k2 === k)) throw IMPOSSIBLE_SIGNAL;
+                kwargs.push([k, x]);
+              }
+            }
             const a = { args, kwargs };
             return n.kind === 'Filter' ? this.callFilter(n.name as string, value, a) : this.callTest(n.name as string, value, a);
           });
@@ -3758,9 +3773,29 @@ class Renderer {
     throw typeError(`'${typeName(callee)}' object is not callable`);
   }
 
-  applyFilter(n: Node, value: JValue, sc: Scope): JValue {
+  /** A call's arguments, with `*args` and `**kwargs` spread as Python spreads them. */
+  evalArgs(n: Node, sc: Scope): CallArgs {
     const args = (n.args as Node[]).map((x) => this.eval(x, sc));
     const kwargs = (n.kwargs as Array<[string, Node]>).map(([k, x]) => [k, this.eval(x, sc)] as [string, JValue]);
+    if (n.dynArgs) {
+      const v = this.eval(n.dynArgs, sc);
+      if (!isIterable(v) || v instanceof JUndef) throw unsupported('*args of a value that is not a sequence (Python words the TypeError after the callee)', n.dynArgs.pos);
+      pushAll(args, this.list(v));
+    }
+    if (n.dynKwargs) {
+      const v = this.eval(n.dynKwargs, sc);
+      if (!(v instanceof JDict)) throw unsupported('**kwargs of a value that is not a dict (Python words the TypeError after the callee)', n.dynKwargs.pos);
+      for (const [k, x] of v.entries()) {
+        if (typeof k !== 'string') throw unsupported('**kwargs with a key that is not a string', n.dynKwargs.pos);
+        if (kwargs.some(([k2]) => k2 === k)) throw unsupported('**kwargs repeating a keyword argument', n.dynKwargs.pos);
+        kwargs.push([k, x]);
+      }
+    }
+    return { args, kwargs };
+  }
+
+  applyFilter(n: Node, value: JValue, sc: Scope): JValue {
+    const { args, kwargs } = this.evalArgs(n, sc);
     const name = n.name as string;
     if (!KNOWN_FILTERS.has(name)) throw new PyError('TemplateRuntimeError', `No filter named ${pyStrRepr(name)} found.`);
     return this.callFilter(name, value, { args, kwargs });
@@ -3777,8 +3812,7 @@ class Renderer {
 
   private applyTest(n: Node, sc: Scope): JValue {
     const value = this.eval(n.node as Node, sc);
-    const args = (n.args as Node[]).map((x) => this.eval(x, sc));
-    const kwargs = (n.kwargs as Array<[string, Node]>).map(([k, x]) => [k, this.eval(x, sc)] as [string, JValue]);
+    const { args, kwargs } = this.evalArgs(n, sc);
     const name = n.name as string;
     if (!KNOWN_TESTS.has(name)) throw new PyError('TemplateRuntimeError', `No test named ${pyStrRepr(name)} found.`);
     return this.callTest(name, value, { args, kwargs });
