@@ -461,3 +461,18 @@ export function formatValue<V>(host: FormatHost<V>, v: V, spec: string): string 
   // object.__format__ takes only the empty spec.
   return host.error('TypeError', `unsupported format string passed to ${tn}.__format__`);
 }
+
+/** The digits of `%e/%E/%g/%G` (printf-style `%` formatting) for |x|: no sign, no padding. */
+export function floatFormatBody(x: number, type: 'e' | 'E' | 'g' | 'G', precision: number, alt: boolean): string {
+  const host = {
+    error: (t: string, m: string): never => {
+      throw new Error(`${t}: ${m}`);
+    },
+    cannot: (w: string): never => {
+      throw new Error(w);
+    },
+    floatRepr: (v: number) => String(v),
+  } as unknown as FormatHost<unknown>;
+  const sp: Spec = { fill: ' ', align: null, sign: null, alt, zero: false, width: -1, grouping: null, precision, type };
+  return formatFloat(host, Math.abs(x), sp, 'float');
+}

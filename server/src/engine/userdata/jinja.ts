@@ -105,7 +105,7 @@ import { pySplitMax } from '../pystr';
 import { pushAll } from '../arrays';
 import { hasPrivateAttr } from '../jinja/pyattrs';
 import { htmlEscape, htmlUnescape, INVALID_ATTR_KEY, stripTags } from '../jinja/markup';
-import { FormatHost, formatValue, pyFormat } from '../jinja/pyformat';
+import { FormatHost, floatFormatBody, formatValue, pyFormat } from '../jinja/pyformat';
 import type { CloudInitVersion } from '../spec/parse';
 
 // ---------------------------------------------------------------------------
@@ -4171,11 +4171,37 @@ function pyPercentFormat(fmt: string, v: JValue, r: Renderer): string {
         } else if (flags.includes('+')) sign = '+';
         else if (flags.includes(' ')) sign = ' ';
         body = s;
-        if (!Number.isFinite(x)) numeric = false;
+        break;
+      }
+      case 'e':
+      case 'E':
+      case 'g':
+      case 'G': {
+        if (arg instanceof JUndef) throw arg.fail();
+        if (!isNumber(arg)) throw typeError(`must be real number, not ${typeName(arg)}`);
+        const x = toFloat(arg);
+        numeric = true;
+        if (x < 0 || Object.is(x, -0)) sign = '-';
+        else if (flags.includes('+')) sign = '+';
+        else if (flags.includes(' ')) sign = ' ';
+        if (Number.isNaN(x)) sign = flags.includes('+') ? '+' : flags.includes(' ') ? ' ' : '';
+        body = floatFormatBody(x, conv, prec < 0 ? 6 : prec, flags.includes('#'));
+        break;
+      }
+      case 'c': {
+        if (arg instanceof JUndef) throw arg.fail();
+        if (typeof arg === 'string' || arg instanceof JMarkup) {
+          const t = typeof arg === 'string' ? arg : arg.s;
+          if (pyLen(t) !== 1) throw typeError('%c requires int or char');
+          body = t;
+        } else if (isInt(arg)) {
+          const n = toBig(arg);
+          if (n < 0n || n > 0x10ffffn) throw new PyError('OverflowError', '%c arg not in range(0x110000)');
+          body = String.fromCodePoint(Number(n));
+        } else throw typeError('%c requires int or char');
         break;
       }
       default:
-        if ('eEgGc'.includes(conv)) throw unsupported(`%${conv} in % formatting`);
         throw new PyError(
           'ValueError',
           `unsupported format character ${pyStrRepr(conv)} (0x${(conv.codePointAt(0) as number).toString(16)}) at index ${i - 1}`,
