@@ -235,6 +235,13 @@ class JTuple extends JObject {
   }
 }
 
+/** jinja2.filters._GroupTuple, what groupby returns: a named tuple (grouper, list). */
+class JGroupTuple extends JTuple {
+  override pyType(): string {
+    return '_GroupTuple';
+  }
+}
+
 class JUndef extends JObject {
   constructor(
     /** 'ci' = cloud-init's UndefinedJinjaVariable; 'plain' = jinja2.Undefined (implicit else of `x if y`). */
@@ -4804,6 +4811,21 @@ const FILTERS: Record<string, Builtin> = {
         yield tmp;
       }
     }), { defaults: [null] }),
+  groupby: f('sync_do_groupby', ['environment', 'value', 'attribute', 'default', 'case_sensitive'], ([value, attribute, dflt, cs], r) => {
+    // Sorted by the (case-folded) key, then runs of equal keys; the grouper is the first item's real key.
+    const expr = makeAttrgetter(r, attribute, truthy(cs) ? null : ignoreCase, dflt);
+    const sorted = pySorted(r.list(value), expr, false);
+    const groups: Array<[JValue, JValue[]]> = [];
+    for (const item of sorted) {
+      r.step();
+      const k = expr(item);
+      const last = groups[groups.length - 1];
+      if (last && (last[0] === k || pyEq(last[0], k))) last[1].push(item);
+      else groups.push([k, [item]]);
+    }
+    const output = truthy(cs) ? null : makeAttrgetter(r, attribute, null, dflt);
+    return groups.map(([k, items]) => new JGroupTuple([output ? output(items[0]) : k, items]));
+  }, { hidden: 1, defaults: [null, false] }),
   sort: f('do_sort', ['environment', 'value', 'reverse', 'case_sensitive', 'attribute'], ([value, reverse, cs, attribute], r) => {
     const key = makeMultiAttrgetter(r, attribute, truthy(cs) ? null : ignoreCase);
     return pySorted(r.list(value), key, truthy(reverse));
@@ -5422,6 +5444,7 @@ function pyGetattr(obj: JValue, name: string, r: Renderer): JValue | typeof MISS
   }
   if (obj === null) return MISSING;
   if (Array.isArray(obj)) return LIST_ATTRS.has(name) ? bound('list', name, listMethods(obj)[name]) : MISSING;
+  if (obj instanceof JGroupTuple && (name === 'grouper' || name === 'list')) return obj.items[name === 'grouper' ? 0 : 1];
   if (obj instanceof JTuple) {
     if (!TUPLE_ATTRS.has(name)) return MISSING;
     const items = obj.items;
