@@ -771,6 +771,33 @@ function pyStr(v: JValue, seen?: Set<object>): string {
 }
 
 /** Python repr(v). */
+/** pprint's _safe_repr: repr, with the items of every dict sorted by key. */
+function pprintRepr(v: JValue, seen: Set<object>): string {
+  const inner = (x: JValue): string => pprintRepr(x, seen);
+  if (Array.isArray(v) || v instanceof JTuple || v instanceof JDict) {
+    if (seen.has(v)) throw unsupported('pprint of a value that contains itself');
+    seen.add(v);
+    let out: string;
+    if (Array.isArray(v)) out = '[' + v.map(inner).join(', ') + ']';
+    else if (v instanceof JTuple) {
+      const parts = v.items.map(inner);
+      out = parts.length === 1 ? `(${parts[0]},)` : `(${parts.join(', ')})`;
+    } else {
+      let entries: Array<[JValue, JValue]>;
+      try {
+        entries = mergeSort(v.entries(), (a, b) => pyLt(a[0], b[0]));
+      } catch (e) {
+        if (e instanceof PyError && e.pyType === 'TypeError') throw unsupported('pprint of a dict whose keys cannot be compared (Python then orders them by memory address)');
+        throw e;
+      }
+      out = '{' + entries.map(([k, x]) => `${inner(k)}: ${inner(x)}`).join(', ') + '}';
+    }
+    seen.delete(v);
+    return out;
+  }
+  return pyRepr(v);
+}
+
 function pyRepr(v: JValue, seen: Set<object> = new Set()): string {
   if (v === null) return 'None';
   switch (typeof v) {
@@ -4826,6 +4853,12 @@ const FILTERS: Record<string, Builtin> = {
     const output = truthy(cs) ? null : makeAttrgetter(r, attribute, null, dflt);
     return groups.map(([k, items]) => new JGroupTuple([output ? output(items[0]) : k, items]));
   }, { hidden: 1, defaults: [null, false] }),
+  pprint: f('do_pprint', ['value'], ([value]) => {
+    // pprint.pformat: the repr with dict keys sorted, when it fits in 80 columns.
+    const rep = pprintRepr(value, new Set());
+    if (pyLen(rep) > 80) throw unsupported('pprint of a value whose repr is longer than 80 characters (pprint wraps it)');
+    return rep;
+  }),
   sort: f('do_sort', ['environment', 'value', 'reverse', 'case_sensitive', 'attribute'], ([value, reverse, cs, attribute], r) => {
     const key = makeMultiAttrgetter(r, attribute, truthy(cs) ? null : ignoreCase);
     return pySorted(r.list(value), key, truthy(reverse));
