@@ -51,25 +51,39 @@
  * syntax errors are classified like Jinja does); rendered are output,
  * if/elif/else, for (else, loop filter, tuple targets, `loop.*`), set (also
  * block set and namespace attributes), do, with, filter blocks, print, raw,
- * comments, whitespace control, trim_blocks; Jinja's scoping rules (ported
- * from its symbol tracking, e.g. sets inside loops do not leak); literals,
- * arithmetic, comparisons, `in`, `~`, conditional expressions, slicing;
- * globals range/dict/namespace/cycler/joiner; the common str/list/dict
- * methods; the tests and most filters Jinja ships. Python semantics are
- * emulated for values (int vs float, repr of containers, str of floats,
- * truthiness, `and`/`or` returning operands, generators printing as
- * addresses (=> unsupported), dict views, ranges ...).
+ * comments, whitespace control, trim_blocks; include/import/from/extends
+ * (cloud-init's environment has no loader: TypeError); Jinja's scoping
+ * rules (ported from its symbol tracking, e.g. sets inside loops do not
+ * leak); literals, arithmetic, comparisons, `in`, `~`, conditional
+ * expressions, slicing, `*args`/`**kwargs`; globals range/dict/namespace/
+ * cycler/joiner; every filter and test of Jinja2 3.1 but those listed
+ * below; the str/list/dict methods, str.format/format_map
+ * (../jinja/pyformat.ts), MarkupSafe's escaping and Markup's operators and
+ * methods (../jinja/markup.ts). Python semantics are emulated for values
+ * (int vs float, repr of containers, str of floats, truthiness, `and`/`or`
+ * returning operands, dict views, ranges ...). Attribute lookup is
+ * Environment.getattr for every name: Python's attribute, else the item;
+ * which underscore attributes a Python value really has is in
+ * ../jinja/pyattrs.ts.
  *
- * Unsupported (=> `reason: 'unsupported'`, message names the construct and
- * its offset in the payload): macros, call blocks, include/import/extends,
- * blocks, autoescape, recursive loops, `*args`/`**kwargs` in calls, the
- * filters escape/e/forceescape/safe/groupby/pprint/random/striptags/urlize/
- * wordwrap/xmlattr (when executed), methods not listed in METHODS, lipsum,
- * anything whose Python output is an object address (generators, functions,
- * bound methods), arithmetic on Markup values (`tojson` results may be
- * printed, concatenated with `~`, joined, measured and compared only),
- * `\N{...}` escapes and non-ASCII identifiers/digits inside tags, printf
- * conversions other than s, r, a, d, i, u, f, F, x, X, o, %.
+ * Versions (options.version): '22.4' renders in a plain Environment;
+ * 'current' in a SandboxedEnvironment (since cloud-init 25.1): underscore
+ * attributes (and gi_code/gi_frame, type.mro) give an unsafe undefined
+ * (prints as a missing variable, raises SecurityError otherwise), range()
+ * refuses more than MAX_RANGE items, str.format goes through
+ * string.Formatter with the sandbox's lookups, and SecurityError is caught
+ * by cloud-init like TypeError (`reason: 'security'`).
+ *
+ * Cannot be reproduced (=> `reason: 'unsupported'`, message "this tool
+ * cannot reproduce <construct>; cloud-init would render it", the tool's own
+ * words, never a cloud-init log line; the list is documented in README.md,
+ * "Jinja templates"): macros, call blocks, blocks, autoescape, recursive
+ * loops, the filters urlize/wordwrap and pprint over 80 columns, lipsum,
+ * real underscore attributes of Python values in 22.4 (object internals)
+ * and anything whose Python output is an object address (generators,
+ * functions, bound methods), `\N{...}` escapes and non-ASCII
+ * identifiers/digits inside tags, the `n` format type, `*` widths in %
+ * formatting, `*args`/`**kwargs` of values that are not a sequence/dict.
  *
  * Limits against hostile templates (exceeding one gives `reason:
  * 'unsupported'` with a message naming the limit): LIMITS below (loop
@@ -6080,7 +6094,7 @@ export function isJinjaTemplate(payload: string): boolean {
 const MISSING_RE = new RegExp(`CI_MISSING_JINJA_VAR/[^${PY_WS}]+`, 'g');
 
 /**
- * Render a `## template: jinja` part as cloud-init 22.4.2 would.
+ * Render a `## template: jinja` part as cloud-init would (22.4.2 by default, `options.version`).
  * `instanceData`: the text of instance-data-sensitive.json (exact int/float
  * typing), a parsed JSON value, or undefined when the file does not exist.
  */
