@@ -187,8 +187,25 @@ const FILTERS: Array<[string, (r: Rng, g: Gen) => string]> = [
   ['striptags', () => ''],
   ['xmlattr', (r) => (r.chance(0.3) ? '(false)' : '')],
   ['format', (r, g) => `(${g.expr(1)}, ${g.expr(1)})`],
+  ['groupby', (r) => `(${JSON.stringify(r.pick(['a', 'b', 'name', '0', 'x.y']))}${r.chance(0.3) ? ", default='d'" : ''}${r.chance(0.3) ? ', case_sensitive=true' : ''})${r.chance(0.5) ? '|list' : ''}`],
+  ['pprint', () => ''],
+  ['rejectattr', () => `('a')|list`],
+  ['selectattr', (r) => `('a', ${JSON.stringify(r.pick(['defined', 'none', 'odd', 'equalto', 'string']))}${r.chance(0.3) ? ', 1' : ''})|list`],
+  ['map', (r) => `(${JSON.stringify(r.pick(['e', 'string', 'int', 'length', 'format']))})|list`],
+  ['join', (r) => `(${JSON.stringify(r.pick([',', '']))}, attribute=${JSON.stringify(r.pick(['a', '0']))})`],
+  ['unique', () => `(attribute='a')|list`],
+  ['max', () => `(attribute='a')`],
+  ['sum', () => `(attribute='a')`],
+  ['truncate', (r) => `(${3 + r.int(10)}, true, '..', 0)`],
+  ['wordcount', () => ''],
+  ['items', () => ''],
+  ['dictsort', (r) => `(${r.chance(0.5) ? 'true' : 'false'}, 'value')`],
+  ['filesizeformat', () => '(true)'],
+  ['indent', (r) => `(${JSON.stringify(r.pick(['> ', '\t']))}, first=true, blank=true)`],
+  ['tojson', () => ''],
+  ['round', (r) => `(${r.int(3)}, ${JSON.stringify(r.pick(['ceil', 'floor', 'common']))})`],
 ];
-const TESTS = ['defined', 'undefined', 'none', 'string', 'number', 'integer', 'float', 'mapping', 'sequence', 'iterable', 'odd', 'even', 'divisibleby 3', 'eq 1', 'in [1, 2]', 'lower', 'upper', 'boolean', 'true', 'false', 'callable', 'sameas none', 'gt 2', 'le 1'];
+const TESTS = ['escaped', 'filter', 'test', 'equalto 1', 'greaterthan 0', 'lessthan 3', 'ne 2', 'ge 1', 'lt 1', '== 0', "in 'abc'", 'sameas true', 'divisibleby(2)', 'defined', 'undefined', 'none', 'string', 'number', 'integer', 'float', 'mapping', 'sequence', 'iterable', 'odd', 'even', 'divisibleby 3', 'eq 1', 'in [1, 2]', 'lower', 'upper', 'boolean', 'true', 'false', 'callable', 'sameas none', 'gt 2', 'le 1'];
 const SPECS = ['', ':>5', ':<4', ':^7', ':*^6', ':d', ':5d', ':05d', ':+d', ':x', ':#x', ':#o', ':b', ':X', ':,', ':_', ':c', ':f', ':.2f', ':e', ':.3e', ':g', ':.3g', ':%', ':.1%', ':10', ':.2', ':G', ':,.2f', ':s', ':.3', '!r', '!s', '!a', '!r:>8', ':=+8', ':08.3f', ':#g', ':.0f', ':.0e', ':q'];
 const FIELDS = ['', '0', '1', 'a', 'b', '0.a', '0[a]', '0[0]', '0._y', '0.__class__', 'a.upper', '0.real'];
 function formatCall(r: Rng, g: Gen): string {
@@ -201,7 +218,7 @@ function formatCall(r: Rng, g: Gen): string {
   const kw = r.chance(0.4) ? [`a=${g.expr(1)}`] : [];
   return `${JSON.stringify(fmt)}.format(${[...args, ...kw].join(', ')})`;
 }
-const METHODS = ["format(1, 2)", "format_map({'a': 1})", 'upper()', 'lower()', 'strip()', 'split()', "split(',')", "startswith('a')", "endswith('c')", "replace('a', 'b')", 'items()', 'keys()', 'values()', "get('a')", "get('zz', 5)", 'count(1)', 'title()', 'isdigit()', "join(['x', 'y'])", 'append(1)', 'copy()', 'zfill(4)', "partition('b')"];
+const METHODS = ["format(1, 2)", "format_map({'a': 1})", 'center(7, "*")', 'ljust(4)', 'rjust(4, "0")', 'lstrip()', "rstrip('c')", 'casefold()', 'swapcase()', 'isalpha()', 'isalnum()', 'isspace()', 'istitle()', "find('b')", "rfind('b')", "index('a')", "rindex('a')", "rsplit(',', 1)", 'splitlines()', "removeprefix('a')", "removesuffix('c')", 'expandtabs(4)', "rpartition(',')", "encode()", 'capitalize()', "setdefault('k', 1)", "pop('a', 0)", 'popitem()', "update({'q': 1})", "insert(0, 9)", 'reverse()', 'sort()', 'pop()', "remove(1)", "index(1)", 'clear()', 'upper()', 'lower()', 'strip()', 'split()', "split(',')", "startswith('a')", "endswith('c')", "replace('a', 'b')", 'items()', 'keys()', 'values()', "get('a')", "get('zz', 5)", 'count(1)', 'title()', 'isdigit()', "join(['x', 'y'])", 'append(1)', 'copy()', 'zfill(4)', "partition('b')"];
 const BINOPS = ['+', '-', '*', '/', '//', '%', '**', '~', '==', '!=', '<', '>=', 'in', 'not in', 'and', 'or'];
 
 class Gen {
@@ -266,7 +283,7 @@ class Gen {
         if (r.chance(0.2)) return `(${this.expr(depth - 1)}|e).${r.pick(METHODS)}`;
         return `${this.expr(depth - 1)}.${r.pick(METHODS)}`;
       case 14:
-        return r.pick([`range(${r.int(6)})`, `range(1, ${r.int(8)}, ${1 + r.int(3)})`, `dict(a=${this.expr(depth - 1)})`, `namespace(a=1)`, `(${this.expr(depth - 1)}, ${this.expr(depth - 1)})`, `-${this.expr(depth - 1)}`]);
+        return r.pick([`range(*[1, ${r.int(6)}])`, `dict(**{'a': ${this.expr(depth - 1)}})`, `'%${r.pick(['e', '.2g', 'G', '10.3E', 'c', '-8g', '#g', '010e'])}' % ${this.expr(depth - 1)}`, `range(${r.int(6)})`, `range(1, ${r.int(8)}, ${1 + r.int(3)})`, `dict(a=${this.expr(depth - 1)})`, `namespace(a=1)`, `(${this.expr(depth - 1)}, ${this.expr(depth - 1)})`, `-${this.expr(depth - 1)}`]);
       default:
         return `${this.expr(depth - 1)}[${r.pick(['1:', ':2', '::-1', '-2:', '1:3'])}]`;
     }
@@ -337,6 +354,7 @@ class Gen {
           `{%+ if true +%}\n x {%+ endif -%}\n y`,
           `${o()}filter ${r.pick(['upper', 'trim', 'replace("a", "b")', 'length'])}${c()}${this.block(depth - 1, 1)}${o()}endfilter${c()}`,
           `${o()}print ${this.expr(2)}, ${this.expr(1)}${c()}`,
+          `${o()}${r.pick(['include', 'import', 'extends'])} ${r.pick(["'x'", 'nope', '1/0'])}${r.chance(0.5) ? ' as m' : ''}${c()}`,
           `${o()}set c = cycler('a', 'b')${c()}{{ c.next() }}{{ c.next() }}{{ c.current }}${o()}set j = joiner('|')${c()}{{ j() }}x{{ j() }}y`,
         ]);
       default:

@@ -3909,6 +3909,8 @@ interface Builtin {
   varkw?: boolean;
   /** A C builtin taking exactly one argument (len, abs ...): different messages. */
   cOne?: boolean;
+  /** A C builtin of the operator module taking exactly two (operator.eq ...). */
+  cTwo?: boolean;
   impl: (v: JValue[], r: Renderer, extra: { rest: JValue[]; kw: Array<[string, JValue]> }) => JValue;
 }
 
@@ -3916,6 +3918,11 @@ function callBuiltin(b: Builtin, args: JValue[], kwargs: Array<[string, JValue]>
   if (b.cOne) {
     if (kwargs.length) throw typeError(`${b.fn}() takes no keyword arguments`);
     if (args.length !== 1) throw typeError(`${b.fn}() takes exactly one argument (${args.length} given)`);
+    return b.impl(args, r, { rest: [], kw: [] });
+  }
+  if (b.cTwo) {
+    if (kwargs.length) throw typeError(`${b.fn}() takes no keyword arguments`);
+    if (args.length !== 2) throw typeError(`${b.fn} expected 2 arguments, got ${args.length}`);
     return b.impl(args, r, { rest: [], kw: [] });
   }
   const h = b.hidden ?? 0;
@@ -4992,6 +4999,7 @@ function opTest(name: string, op: (a: JValue, b: JValue) => boolean): Builtin {
     fn: name,
     params: ['a', 'b'],
     impl: ([a, b]) => op(a, b),
+    cTwo: true,
   };
 }
 
