@@ -5189,6 +5189,11 @@ function strFormat(s: string, r: Renderer, args: JValue[], kw: (name: string) =>
   return out;
 }
 
+/** Python's Unicode tables are not JavaScript's: some methods are emulated for ASCII text only. */
+function asciiOnly(s: string, method: string): void {
+  if (/[^\x00-\x7f]/.test(s)) throw unsupported(`str.${method} of non-ASCII text`);
+}
+
 function strMethods(s: string): Record<string, Method> {
   const sepArg = (v: JValue | undefined): string | null => (v === undefined || v === null ? null : strArg(v, 'must be str or None'));
   const m: Record<string, Method> = {
@@ -5289,6 +5294,122 @@ function strMethods(s: string): Record<string, Method> {
       const i = s.lastIndexOf(strArg(sub as JValue, 'must be str'));
       return BigInt(i < 0 ? -1 : pyLen(s.slice(0, i)));
     },
+    index: (a) => {
+      const [sub, start, end] = methodArgs(a, 'index', ['sub', 'start', 'end'], 1);
+      if (start !== undefined || end !== undefined) throw unsupported('index with start/end');
+      const i = s.indexOf(strArg(sub as JValue, 'must be str'));
+      if (i < 0) throw new PyError('ValueError', 'substring not found');
+      return BigInt(pyLen(s.slice(0, i)));
+    },
+    rindex: (a) => {
+      const [sub, start, end] = methodArgs(a, 'rindex', ['sub', 'start', 'end'], 1);
+      if (start !== undefined || end !== undefined) throw unsupported('rindex with start/end');
+      const i = s.lastIndexOf(strArg(sub as JValue, 'must be str'));
+      if (i < 0) throw new PyError('ValueError', 'substring not found');
+      return BigInt(pyLen(s.slice(0, i)));
+    },
+    isascii: (a) => (methodArgs(a, 'str.isascii', [], 0), /^[\x00-\x7f]*$/.test(s)),
+    isidentifier: (a) => (methodArgs(a, 'str.isidentifier', [], 0), asciiOnly(s, 'isidentifier'), /^[A-Za-z_][A-Za-z0-9_]*$/.test(s)),
+    isnumeric: (a) => (methodArgs(a, 'str.isnumeric', [], 0), asciiOnly(s, 'isnumeric'), /^[0-9]+$/.test(s)),
+    isprintable: (a) => (methodArgs(a, 'str.isprintable', [], 0), asciiOnly(s, 'isprintable'), /^[\x20-\x7e]*$/.test(s)),
+    istitle: (a) => {
+      methodArgs(a, 'str.istitle', [], 0);
+      let cased = false;
+      let prev = false;
+      for (const c of s) {
+        if (/\p{Lu}|\p{Lt}/u.test(c)) {
+          if (prev) return false;
+          prev = true;
+          cased = true;
+        } else if (/\p{Ll}/u.test(c)) {
+          if (!prev) return false;
+          prev = true;
+          cased = true;
+        } else prev = false;
+      }
+      return cased;
+    },
+    casefold: (a) => (methodArgs(a, 'str.casefold', [], 0), asciiOnly(s, 'casefold'), s.toLowerCase()),
+    swapcase: (a) => (methodArgs(a, 'str.swapcase', [], 0), asciiOnly(s, 'swapcase'), s.replace(/[A-Za-z]/g, (c) => (c >= 'a' ? c.toUpperCase() : c.toLowerCase()))),
+    expandtabs: (a) => {
+      const [ts] = methodArgs(a, 'expandtabs', ['tabsize'], 0, ['tabsize']);
+      const size = ts === undefined ? 8 : Number(indexArg(ts));
+      let out = '';
+      let col = 0;
+      for (const c of s) {
+        if (c === '\t') {
+          if (size > 0) {
+            const n = size - (col % size);
+            if (out.length + n > LIMITS.maxValueSize) throw unsupported(`value larger than ${LIMITS.maxValueSize} (limit)`);
+            out += ' '.repeat(n);
+            col += n;
+          }
+        } else {
+          out += c;
+          col = c === '\n' || c === '\r' ? 0 : col + 1;
+        }
+      }
+      return out;
+    },
+    encode: (a) => {
+      const [enc, errors] = methodArgs(a, 'encode', ['encoding', 'errors'], 0, ['encoding', 'errors']);
+      const name = (enc === undefined ? 'utf-8' : strArg(enc, "encode() argument 'encoding' must be str")).toLowerCase().replace(/_/g, '-');
+      if (errors !== undefined && strArg(errors, "encode() argument 'errors' must be str") !== 'strict') throw unsupported('str.encode with an error handler');
+      const chars = cps(s);
+      if (name === 'utf-8' || name === 'utf8') {
+        const bad = chars.findIndex((c) => RE_SURROGATE.test(c));
+        if (bad >= 0) throw new PyError('UnicodeEncodeError', `'utf-8' codec can't encode character '\\u${(chars[bad].codePointAt(0) as number).toString(16)}' in position ${bad}: surrogates not allowed`);
+        return new JBytes(new TextEncoder().encode(s));
+      }
+      const limit = name === 'ascii' || name === 'us-ascii' ? 0x80 : name === 'latin-1' || name === 'latin1' || name === 'iso-8859-1' ? 0x100 : 0;
+      if (!limit) throw unsupported(`str.encode with the codec ${pyStrRepr(name)}`);
+      const bad = chars.findIndex((c) => (c.codePointAt(0) as number) >= limit);
+      if (bad >= 0) {
+        const cp = chars[bad].codePointAt(0) as number;
+        const codec = limit === 0x80 ? 'ascii' : 'latin-1';
+        throw new PyError('UnicodeEncodeError', `'${codec}' codec can't encode character ${pyStrRepr(chars[bad])} in position ${bad}: ordinal not in range(${limit})`.replace(pyStrRepr(chars[bad]), `'\\${cp < 0x100 ? 'x' + cp.toString(16).padStart(2, '0') : cp < 0x10000 ? 'u' + cp.toString(16).padStart(4, '0') : 'U' + cp.toString(16).padStart(8, '0')}'`));
+      }
+      return new JBytes(Uint8Array.from(chars.map((c) => c.codePointAt(0) as number)));
+    },
+    translate: (a) => {
+      const [table] = methodArgs(a, 'translate', ['table'], 1);
+      if (!(table instanceof JDict)) throw unsupported('str.translate with a table that is not a dict');
+      let out = '';
+      for (const c of s) {
+        const v = table.get(BigInt(c.codePointAt(0) as number));
+        if (v === undefined) out += c;
+        else if (v === null) continue;
+        else if (typeof v === 'string') out += v;
+        else if (isInt(v)) {
+          const n = toBig(v);
+          if (n < 0n || n > 0x10ffffn) throw new PyError('ValueError', 'character mapping must be in range(0x110000)');
+          out += String.fromCodePoint(Number(n));
+        } else throw typeError('character mapping must return integer, None or str');
+        if (out.length > LIMITS.maxValueSize) throw unsupported(`value larger than ${LIMITS.maxValueSize} (limit)`);
+      }
+      return out;
+    },
+    maketrans: (a) => {
+      const [x, y, z] = methodArgs(a, 'maketrans', ['x', 'y', 'z'], 1);
+      const d = new JDict();
+      if (y === undefined) {
+        if (!(x instanceof JDict)) throw typeError('if you give only one argument to maketrans it must be a dict');
+        for (const [k, v] of x.entries()) {
+          if (typeof k === 'string') {
+            if (pyLen(k) !== 1) throw new PyError('ValueError', 'string keys in translate table must be of length 1');
+            d.set(BigInt(k.codePointAt(0) as number), v);
+          } else if (isInt(k)) d.set(toBig(k), v);
+          else throw typeError('keys in translate table must be strings or integers');
+        }
+        return d;
+      }
+      const xs = cps(strArg(x as JValue, 'maketrans() argument 1 must be str'));
+      const ys = cps(strArg(y, 'maketrans() argument 2 must be str'));
+      if (xs.length !== ys.length) throw new PyError('ValueError', 'the first two maketrans arguments must have equal length');
+      xs.forEach((c, i) => d.set(BigInt(c.codePointAt(0) as number), BigInt(ys[i].codePointAt(0) as number)));
+      if (z !== undefined) for (const c of cps(strArg(z, 'maketrans() argument 3 must be str'))) d.set(BigInt(c.codePointAt(0) as number), null);
+      return d;
+    },
     isdigit: (a) => (methodArgs(a, 'str.isdigit', [], 0), strPredicate(s, /^[0-9]$/)),
     isdecimal: (a) => (methodArgs(a, 'str.isdecimal', [], 0), strPredicate(s, /^[0-9]$/)),
     isalpha: (a) => (methodArgs(a, 'str.isalpha', [], 0), strPredicate(s, /^\p{L}$/u)),
@@ -5363,6 +5484,17 @@ function dictUpdate(d: JDict, a: CallArgs, r: Renderer, fname: string): void {
   for (const [k, v] of a.kwargs) d.set(k, v);
 }
 
+/** dict.fromkeys(iterable, value=None) */
+function dictFromkeys(a: CallArgs, r: Renderer): JValue {
+  const [it, v] = methodArgs(a, 'fromkeys', ['iterable', 'value'], 1);
+  const d = new JDict();
+  for (const k of r.list(it as JValue)) {
+    r.step();
+    d.set(k, v === undefined ? null : v);
+  }
+  return d;
+}
+
 function dictMethods(d: JDict): Record<string, Method> {
   return {
     get: (a) => {
@@ -5394,6 +5526,15 @@ function dictMethods(d: JDict): Record<string, Method> {
       d.map.delete(id);
       return e.v;
     },
+    popitem: (a) => {
+      methodArgs(a, 'dict.popitem', [], 0);
+      const keys = [...d.map.keys()];
+      if (!keys.length) throw new PyError('KeyError', "'popitem(): dictionary is empty'");
+      const e = d.map.get(keys[keys.length - 1])!;
+      d.map.delete(keys[keys.length - 1]);
+      return new JTuple([e.k, e.v]);
+    },
+    fromkeys: (a, r) => dictFromkeys(a, r),
     setdefault: (a) => {
       const [k, dflt] = methodArgs(a, 'setdefault', ['key', 'default'], 1);
       const e = d.map.get(hashKey(k as JValue));
@@ -5443,6 +5584,19 @@ function listMethods(l: JValue[]): Record<string, Method> {
       const idx = i === undefined ? l.length - 1 : normIndex(indexArg(i), l.length, false);
       if (idx < 0 || idx >= l.length) throw new PyError('IndexError', 'pop index out of range');
       return l.splice(idx, 1)[0];
+    },
+    sort: (a) => {
+      if (a.args.length) throw typeError('sort() takes no positional arguments');
+      let reverse = false;
+      for (const [k, v] of a.kwargs) {
+        if (k === 'reverse') reverse = truthy(v);
+        else if (k === 'key') {
+          if (v !== null) throw unsupported('list.sort with a key function');
+        } else throw typeError(`sort() got an unexpected keyword argument ${pyStrRepr(k)}`);
+      }
+      const sorted = pySorted(l.slice(), (x) => x, reverse);
+      l.splice(0, l.length, ...sorted);
+      return null;
     },
     remove: (a) => {
       const [x] = methodArgs(a, 'list.remove', ['value'], 1);
@@ -5560,6 +5714,7 @@ function pyGetattr(obj: JValue, name: string, r: Renderer): JValue | typeof MISS
     return MISSING;
   }
   if (obj instanceof JMarkup) return markupAttr(obj, name);
+  if (obj instanceof JFunc && obj.typeName === 'type' && obj.name === 'dict' && name === 'fromkeys') return new JFunc('dict.fromkeys', dictFromkeys);
   if (obj instanceof JFunc && obj.typeName !== 'type') return MISSING;
   if (obj instanceof JGen && !['close', 'send', 'throw', 'gi_code', 'gi_frame', 'gi_running', 'gi_yieldfrom', 'gi_suspended'].includes(name)) {
     return MISSING;
