@@ -141,14 +141,33 @@ export function pyFormat<V>(host: FormatHost<V>, fmt: string, a: FormatArgs<V>, 
       if (idx >= a.args.length) host.error('IndexError', host.pythonFormatter ? 'tuple index out of range' : `Replacement index ${idx} out of range for positional args tuple`);
       return a.args[idx];
     };
-    if (m === '') {
+    if (host.pythonFormatter) {
+      // string.Formatter: numbering is decided on the whole field name, the argument by its first part.
+      if (name === '') {
+        if (manual) host.error('ValueError', 'cannot switch from manual field specification to automatic field numbering');
+        const idx = auto as number;
+        auto = idx + 1;
+        v = positional(idx);
+      } else if (/^[0-9]+$/.test(name)) {
+        if (auto) host.error('ValueError', 'cannot switch from manual field specification to automatic field numbering');
+        manual = true;
+        auto = 0;
+        v = positional(Number(name));
+      } else if (/^[0-9]+$/.test(m)) {
+        v = positional(Number(m));
+      } else {
+        const got = a.kw(m);
+        if (got === undefined) host.error('KeyError', `'${m}'`);
+        v = got;
+      }
+    } else if (m === '') {
       if (manual) host.error('ValueError', 'cannot switch from manual field specification to automatic field numbering');
       const idx = auto as number;
       auto = idx + 1;
       v = positional(idx);
     } else if (/^[0-9]+$/.test(m)) {
       if (auto !== 0 && auto !== null) {
-        host.error('ValueError', host.pythonFormatter ? 'cannot switch from manual field specification to automatic field numbering' : 'cannot switch from automatic field numbering to manual field specification');
+        host.error('ValueError', 'cannot switch from automatic field numbering to manual field specification');
       }
       manual = true;
       auto = null;

@@ -3966,8 +3966,19 @@ function callBuiltin(b: Builtin, args: JValue[], kwargs: Array<[string, JValue]>
 }
 
 /** Arguments of a C method (str.split, list.append ...), with positional-only or keyword use. */
-function methodArgs(a: CallArgs, fname: string, names: string[], required: number, kwNames: string[] = []): Array<JValue | undefined> {
+function methodArgs(a: CallArgs, fname: string, names: string[], required: number, kwNames: string[] = [], clinic: string | null = null): Array<JValue | undefined> {
   const out: Array<JValue | undefined> = new Array(names.length).fill(undefined);
+  if (clinic) {
+    // Argument Clinic's positional-only check (_PyArg_CheckPositional) words it differently.
+    if (a.kwargs.length) throw typeError(`${clinic}.${fname}() takes no keyword arguments`);
+    const n = a.args.length;
+    const s = (k: number) => `${k} argument${k === 1 ? '' : 's'}`;
+    if (required === names.length && n !== required) throw typeError(`${fname} expected ${s(required)}, got ${n}`);
+    if (n < required) throw typeError(`${fname} expected at least ${s(required)}, got ${n}`);
+    if (n > names.length) throw typeError(`${fname} expected at most ${s(names.length)}, got ${n}`);
+    a.args.forEach((v, i) => (out[i] = v));
+    return out;
+  }
   if (a.kwargs.length && !kwNames.length) throw typeError(`${fname}() takes no keyword arguments`);
   if (a.args.length > names.length) {
     if (names.length === 0) throw typeError(`${fname}() takes no arguments (${a.args.length} given)`);
@@ -5229,9 +5240,9 @@ function strMethods(s: string): Record<string, Method> {
       }
       return out;
     },
-    strip: (a) => pyStrip(s, sepArg(methodArgs(a, 'strip', ['chars'], 0)[0]), true, true),
-    lstrip: (a) => pyStrip(s, sepArg(methodArgs(a, 'lstrip', ['chars'], 0)[0]), true, false),
-    rstrip: (a) => pyStrip(s, sepArg(methodArgs(a, 'rstrip', ['chars'], 0)[0]), false, true),
+    strip: (a) => pyStrip(s, sepArg(methodArgs(a, 'strip', ['chars'], 0, [], 'str')[0]), true, true),
+    lstrip: (a) => pyStrip(s, sepArg(methodArgs(a, 'lstrip', ['chars'], 0, [], 'str')[0]), true, false),
+    rstrip: (a) => pyStrip(s, sepArg(methodArgs(a, 'rstrip', ['chars'], 0, [], 'str')[0]), false, true),
     split: (a) => {
       const [sep, max] = methodArgs(a, 'split', ['sep', 'maxsplit'], 0, ['sep', 'maxsplit']);
       return pySplit(s, sepArg(sep), max === undefined ? -1 : Number(indexArg(max)));
@@ -5255,7 +5266,7 @@ function strMethods(s: string): Record<string, Method> {
       return affixArg(p as JValue, 'endswith').some((x) => s.endsWith(x));
     },
     replace: (a) => {
-      const [old, neu, count] = methodArgs(a, 'replace', ['old', 'new', 'count'], 2);
+      const [old, neu, count] = methodArgs(a, 'replace', ['old', 'new', 'count'], 2, [], 'str');
       const o = strArg(old as JValue, 'replace() argument 1 must be str');
       const n = strArg(neu as JValue, 'replace() argument 2 must be str');
       const c = count === undefined ? -1 : Number(indexArg(count));
@@ -5390,7 +5401,7 @@ function strMethods(s: string): Record<string, Method> {
       return out;
     },
     maketrans: (a) => {
-      const [x, y, z] = methodArgs(a, 'maketrans', ['x', 'y', 'z'], 1);
+      const [x, y, z] = methodArgs(a, 'maketrans', ['x', 'y', 'z'], 1, [], 'str');
       const d = new JDict();
       if (y === undefined) {
         if (!(x instanceof JDict)) throw typeError('if you give only one argument to maketrans it must be a dict');
@@ -5427,15 +5438,15 @@ function strMethods(s: string): Record<string, Method> {
       return signed ? s[0] + '0'.repeat(width - n) + s.slice(1) : '0'.repeat(width - n) + s;
     },
     ljust: (a) => {
-      const [w, fc] = methodArgs(a, 'ljust', ['width', 'fillchar'], 1);
+      const [w, fc] = methodArgs(a, 'ljust', ['width', 'fillchar'], 1, [], 'str');
       return padTo(s, w as JValue, fc, 'l');
     },
     rjust: (a) => {
-      const [w, fc] = methodArgs(a, 'rjust', ['width', 'fillchar'], 1);
+      const [w, fc] = methodArgs(a, 'rjust', ['width', 'fillchar'], 1, [], 'str');
       return padTo(s, w as JValue, fc, 'r');
     },
     center: (a) => {
-      const [w, fc] = methodArgs(a, 'center', ['width', 'fillchar'], 1);
+      const [w, fc] = methodArgs(a, 'center', ['width', 'fillchar'], 1, [], 'str');
       return padTo(s, w as JValue, fc, 'c');
     },
     removeprefix: (a) => {
@@ -5486,7 +5497,7 @@ function dictUpdate(d: JDict, a: CallArgs, r: Renderer, fname: string): void {
 
 /** dict.fromkeys(iterable, value=None) */
 function dictFromkeys(a: CallArgs, r: Renderer): JValue {
-  const [it, v] = methodArgs(a, 'fromkeys', ['iterable', 'value'], 1);
+  const [it, v] = methodArgs(a, 'fromkeys', ['iterable', 'value'], 1, [], 'dict');
   const d = new JDict();
   for (const k of r.list(it as JValue)) {
     r.step();
@@ -5498,7 +5509,7 @@ function dictFromkeys(a: CallArgs, r: Renderer): JValue {
 function dictMethods(d: JDict): Record<string, Method> {
   return {
     get: (a) => {
-      const [k, dflt] = methodArgs(a, 'get', ['key', 'default'], 1);
+      const [k, dflt] = methodArgs(a, 'get', ['key', 'default'], 1, [], 'dict');
       const e = d.map.get(hashKey(k as JValue));
       return e ? e.v : dflt === undefined ? null : dflt;
     },
@@ -5516,7 +5527,7 @@ function dictMethods(d: JDict): Record<string, Method> {
       return null;
     },
     pop: (a) => {
-      const [k, dflt] = methodArgs(a, 'pop', ['key', 'default'], 1);
+      const [k, dflt] = methodArgs(a, 'pop', ['key', 'default'], 1, [], 'dict');
       const id = hashKey(k as JValue);
       const e = d.map.get(id);
       if (!e) {
@@ -5536,7 +5547,7 @@ function dictMethods(d: JDict): Record<string, Method> {
     },
     fromkeys: (a, r) => dictFromkeys(a, r),
     setdefault: (a) => {
-      const [k, dflt] = methodArgs(a, 'setdefault', ['key', 'default'], 1);
+      const [k, dflt] = methodArgs(a, 'setdefault', ['key', 'default'], 1, [], 'dict');
       const e = d.map.get(hashKey(k as JValue));
       if (e) return e.v;
       d.set(k as JValue, dflt === undefined ? null : dflt);
@@ -5574,12 +5585,12 @@ function listMethods(l: JValue[]): Record<string, Method> {
       return null;
     },
     insert: (a) => {
-      const [i, x] = methodArgs(a, 'insert', ['index', 'object'], 2);
+      const [i, x] = methodArgs(a, 'insert', ['index', 'object'], 2, [], 'list');
       l.splice(normIndex(indexArg(i as JValue), l.length, true), 0, x as JValue);
       return null;
     },
     pop: (a) => {
-      const [i] = methodArgs(a, 'pop', ['index'], 0);
+      const [i] = methodArgs(a, 'pop', ['index'], 0, [], 'list');
       if (!l.length) throw new PyError('IndexError', 'pop from empty list');
       const idx = i === undefined ? l.length - 1 : normIndex(indexArg(i), l.length, false);
       if (idx < 0 || idx >= l.length) throw new PyError('IndexError', 'pop index out of range');
@@ -5606,7 +5617,7 @@ function listMethods(l: JValue[]): Record<string, Method> {
       return null;
     },
     index: (a) => {
-      const [x, start, stop] = methodArgs(a, 'index', ['value', 'start', 'stop'], 1);
+      const [x, start, stop] = methodArgs(a, 'index', ['value', 'start', 'stop'], 1, [], 'list');
       if (start !== undefined || stop !== undefined) throw unsupported('list.index with start/stop');
       const idx = l.findIndex((y) => y === x || pyEq(y, x as JValue));
       if (idx < 0) throw new PyError('ValueError', `${pyRepr(x as JValue)} is not in list`);
@@ -5664,7 +5675,7 @@ function pyGetattr(obj: JValue, name: string, r: Renderer): JValue | typeof MISS
       });
     }
     return bound('tuple', name, (a) => {
-      const [x, start, stop] = methodArgs(a, 'index', ['value', 'start', 'stop'], 1);
+      const [x, start, stop] = methodArgs(a, 'index', ['value', 'start', 'stop'], 1, [], 'tuple');
       if (start !== undefined || stop !== undefined) throw unsupported('tuple.index with start/stop');
       const idx = items.findIndex((y) => y === x || pyEq(y, x as JValue));
       if (idx < 0) throw new PyError('ValueError', 'tuple.index(x): x not in tuple');
@@ -5723,7 +5734,7 @@ function pyGetattr(obj: JValue, name: string, r: Renderer): JValue | typeof MISS
 }
 
 /** str methods MarkupSafe wraps: string arguments are escaped, the result is Markup. */
-const MARKUP_WRAPPED = new Set(['capitalize', 'title', 'lower', 'upper', 'replace', 'ljust', 'rjust', 'lstrip', 'rstrip', 'center', 'strip', 'translate', 'expandtabs', 'swapcase', 'zfill', 'removeprefix', 'removesuffix']);
+const MARKUP_WRAPPED = new Set(['capitalize', 'title', 'lower', 'upper', 'replace', 'ljust', 'rjust', 'lstrip', 'rstrip', 'center', 'strip', 'translate', 'expandtabs', 'swapcase', 'zfill']);
 /** split/rsplit/splitlines: arguments as given, items Markup; partition/rpartition escape the separator. */
 const MARKUP_SPLITS = new Set(['split', 'rsplit', 'splitlines']);
 
