@@ -1177,6 +1177,7 @@ function binop(op: BinOp, a: JValue, b: JValue, r: Renderer): JValue {
         if (op === 'add') throw typeError(`unsupported operand type(s) for +: '${typeName(a)}' and '${typeName(b)}'`);
       }
     }
+    if ((op === 'sub' || op === 'div' || op === 'floordiv' || op === 'pow') && !(a instanceof JUndef) && !(b instanceof JUndef)) throw unsupportedOperands(op === 'pow' ? '** or pow()' : BINOP_SYMBOL[op], a, b);
     throw unsupported(`arithmetic on a Markup value (${BINOP_SYMBOL[op]})`);
   }
   const sym = BINOP_SYMBOL[op];
