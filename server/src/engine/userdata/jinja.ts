@@ -1858,7 +1858,7 @@ class Parser {
           return this.parseBlock();
         case 'extends': {
           const pos = this.next().pos;
-          return { kind: 'LoadTemplate', pos, node: this.parseExpression() };
+          return { kind: 'LoadTemplate', pos, name: 'extends', node: this.parseExpression() };
         }
         case 'macro':
           return this.parseMacro();
@@ -2914,8 +2914,11 @@ class Compiler {
         this.expr(n.filter as Node, filterFrame);
         return;
       }
-      case 'ExprStmt':
       case 'LoadTemplate':
+        if (n.name === 'extends' && !frame.toplevel) throw new TemplateSyntaxError('cannot use extend from a non top-level scope', n.pos, 'TemplateAssertionError');
+        this.expr(n.node as Node, frame);
+        return;
+      case 'ExprStmt':
         this.expr(n.node as Node, frame);
         return;
       default:
@@ -4256,7 +4259,7 @@ function pyPercentFormat(fmt: string, v: JValue, r: Renderer): string {
         break;
       }
       case 'c': {
-        if (arg instanceof JUndef) throw arg.fail();
+        // Neither an int nor a str (an undefined included): no conversion method is tried.
         if (typeof arg === 'string' || arg instanceof JMarkup) {
           const t = typeof arg === 'string' ? arg : arg.s;
           if (pyLen(t) !== 1) throw typeError('%c requires int or char');
