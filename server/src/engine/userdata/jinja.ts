@@ -2796,6 +2796,9 @@ const KNOWN_TESTS = new Set([
 
 /** The compile pass: scoping annotations and Jinja's compile-time checks. */
 class Compiler {
+  /** Jinja's optimizer folds constant subtrees before code generation: what folds away is never checked. */
+  constructor(private readonly folder: Renderer | null = null) {}
+
   compileTemplate(body: Node[]): Array<[string, Load]> {
     for (const n of body) this.checkSupported(n, 0);
     const frame = new Frame(null);
@@ -2935,6 +2938,15 @@ class Compiler {
   private expr(n: Node, frame: Frame, depth = 0): void {
     if (depth === 0 && this.exprDepth(n) > LIMITS.maxExprDepth) {
       throw unsupported(`expression nesting deeper than ${LIMITS.maxExprDepth} (limit)`, n.pos);
+    }
+    if (this.folder && FOLDED_KINDS.has(n.kind) && n.kind !== 'Filter' && n.kind !== 'Test') {
+      let v: JValue | typeof IMPOSSIBLE = IMPOSSIBLE;
+      try {
+        v = this.folder.constEval(n);
+      } catch {
+        v = IMPOSSIBLE;
+      }
+      if (v !== IMPOSSIBLE && hasSafeRepr(v)) return;
     }
     switch (n.kind) {
       case 'Name':
@@ -5104,8 +5116,8 @@ const RANGE_ATTRS = new Set(['count', 'index', 'start', 'step', 'stop']);
 
 type Method = (a: CallArgs, r: Renderer) => JValue;
 
-function bound(owner: string, name: string, m: Method | undefined): JFunc {
-  return new JFunc(`${owner}.${name}`, m ?? null, null, 'builtin_function_or_method');
+function bound(owner: string, name: string, m: Method | undefined, typeName = 'builtin_function_or_method'): JFunc {
+  return new JFunc(`${owner}.${name}`, m ?? null, null, typeName);
 }
 
 function strPredicate(s: string, re: RegExp): boolean {
@@ -5145,7 +5157,8 @@ function subscriptError(v: JValue, key: string | bigint): PyError {
   }
   if (typeof v === 'string' || v instanceof JMarkup) {
     if (typeof key === 'bigint') return new PyError('IndexError', 'string index out of range');
-    return typeError("string indices must be integers, not 'str'");
+    // Markup.__getitem__ escapes its argument first: the key is then a Markup.
+    return typeError(`string indices must be integers, not '${v instanceof JMarkup ? 'Markup' : 'str'}'`);
   }
   if (v instanceof JRange) {
     if (typeof key === 'bigint') return new PyError('IndexError', 'range object index out of range');
@@ -5755,8 +5768,10 @@ function toMarkup(v: JValue): JValue {
 
 /** Attributes of a markupsafe.Markup (a str subclass). */
 function markupAttr(m: JMarkup, name: string): JValue | typeof MISSING {
+  // Markup's own methods are Python functions: bound, they are of type 'method'.
+  const pyMethod = (n: string, f: Method) => bound('Markup', n, f, 'method');
   if (name === 'unescape' || name === 'striptags') {
-    return bound('Markup', name, (a) => {
+    return pyMethod(name, (a) => {
       methodArgs(a, `Markup.${name}`, [], 0);
       const cannot = (what: string): never => {
         throw unsupported(what);
@@ -5764,7 +5779,7 @@ function markupAttr(m: JMarkup, name: string): JValue | typeof MISSING {
       return name === 'unescape' ? htmlUnescape(m.s, cannot) : new JMarkup(stripTags(m.s, cannot)).s;
     });
   }
-  if (name === 'escape') return bound('Markup', name, (a) => {
+  if (name === 'escape') return pyMethod(name, (a) => {
     const [v] = methodArgs(a, 'Markup.escape', ['s'], 1);
     return v instanceof JMarkup ? v : new JMarkup(htmlEscape(pyStr(v as JValue)));
   });
@@ -5772,7 +5787,7 @@ function markupAttr(m: JMarkup, name: string): JValue | typeof MISSING {
   if (name === 'format' || name === 'format_map') {
     // MarkupSafe's EscapeFormatter (a string.Formatter): each field is escaped, the result is Markup.
     // MarkupSafe 2.1 has no format_map of its own: outside the sandbox it is str.format_map (plain str).
-    return bound('Markup', name, (a, r) => {
+    return pyMethod(name, (a, r) => {
       if (name === 'format_map' && !r.sandbox) return strMethods(m.s).format_map(a, r);
       const host: FormatHost<JValue> = {
         ...formatHost(r),
@@ -5810,15 +5825,15 @@ function markupAttr(m: JMarkup, name: string): JValue | typeof MISSING {
   const method = strMethods(m.s)[name];
   if (!method) return bound('str', name, undefined);
   if (name === 'join') {
-    return bound('Markup', name, (a, r) => {
+    return pyMethod(name, (a, r) => {
       const [seq] = methodArgs(a, 'join', ['iterable'], 1);
       const items = r.list(seq as JValue).map(escapeArg);
       return new JMarkup(strArg(method({ args: [items], kwargs: [] }, r), ''));
     });
   }
-  if (MARKUP_SPLITS.has(name)) return bound('Markup', name, (a, r) => toMarkup(method(a, r)));
+  if (MARKUP_SPLITS.has(name)) return pyMethod(name, (a, r) => toMarkup(method(a, r)));
   if (MARKUP_WRAPPED.has(name) || name === 'partition' || name === 'rpartition') {
-    return bound('Markup', name, (a, r) => {
+    return pyMethod(name, (a, r) => {
       const out = method({ args: a.args.map(escapeArg), kwargs: a.kwargs.map(([k, v]) => [k, escapeArg(v)] as [string, JValue]) }, r);
       return toMarkup(out);
     });
@@ -6323,9 +6338,10 @@ export function renderCloudInitJinja(payload: string, instanceData: unknown, opt
   }
   try {
     const body = new Parser(tokenize(src)).parse();
-    const rootLoads = new Compiler().compileTemplate(body);
     const lineOf = (pos: number) => src.slice(0, pos).split('\n').length;
-    const renderer = new Renderer(params, lineOf, (options.version ?? '22.4') !== '22.4');
+    const sandbox = (options.version ?? '22.4') !== '22.4';
+    const rootLoads = new Compiler(new Renderer(new JDict(), lineOf, sandbox)).compileTemplate(body);
+    const renderer = new Renderer(params, lineOf, sandbox);
     const text = renderer.render(body, rootLoads) + (content.endsWith('\n') ? '\n' : '');
     const missingVariables = (text.match(MISSING_RE) ?? []).map((m) => m.split('CI_MISSING_JINJA_VAR/').join(''));
     return renderer.notes.length ? { ok: true, text, missingVariables, notes: renderer.notes } : { ok: true, text, missingVariables };
