@@ -2798,6 +2798,8 @@ const KNOWN_TESTS = new Set([
 class Compiler {
   /** Jinja's optimizer folds constant subtrees before code generation: what folds away is never checked. */
   constructor(private readonly folder: Renderer | null = null) {}
+  /** CodeGenerator.has_known_extends */
+  private knownExtends = false;
 
   compileTemplate(body: Node[]): Array<[string, Load]> {
     for (const n of body) this.checkSupported(n, 0);
@@ -2831,6 +2833,8 @@ class Compiler {
   private stmt(n: Node, frame: Frame): void {
     switch (n.kind) {
       case 'Output':
+        // After an unconditional top-level extends, Jinja generates no code for output at all.
+        if (this.knownExtends) return;
         for (const c of n.nodes as Node[]) this.expr(c, frame);
         return;
       case 'If': {
@@ -2920,6 +2924,7 @@ class Compiler {
       case 'LoadTemplate':
         if (n.name === 'extends' && !frame.toplevel) throw new TemplateSyntaxError('cannot use extend from a non top-level scope', n.pos, 'TemplateAssertionError');
         this.expr(n.node as Node, frame);
+        if (n.name === 'extends' && frame.rootlevel) this.knownExtends = true;
         return;
       case 'ExprStmt':
         this.expr(n.node as Node, frame);
