@@ -9,7 +9,7 @@ const suites = [
   ['yaml-load', ['--cases', '3000']],
   ['yaml-dump', ['--cases', '500']],
   ['mime', ['--cases', '2000']],
-  ['jinja', ['--count', '2000']],
+  ['jinja', ['--count', '5000']],
   ['jsonpatch', ['--cases', '2000']],
 ];
 let passed = 0;

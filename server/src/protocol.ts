@@ -42,7 +42,7 @@ export interface PreviewResult {
   /** The tail of `text` that equals `cloud-config-merge` output. */
   body: string;
   lines: PreviewLineInfo[];
-  parts: Array<{ label: string; file: string; status: 'merged' | 'dropped' | 'not-merged'; spec?: string; reason?: string }>;
+  parts: Array<{ label: string; file: string; status: 'merged' | 'dropped' | 'not-merged' | 'not-reproduced'; spec?: string; reason?: string }>;
   /** Sources that could not be read (deleted, renamed, unreadable), reported in the text too. */
   problems: string[];
   /** Every file the preview read or tried to read, `#include` targets included: an edit to any of them changes it. */

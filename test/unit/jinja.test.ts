@@ -79,10 +79,18 @@ test('unsupported constructs are reported, not guessed', () => {
   assert.equal(!r.ok && r.reason, 'unsupported');
   assert.match(!r.ok ? r.message : '', /macro/);
   assert.equal(!r.ok && r.offset, '## template: jinja\n{% '.length);
-  for (const t of ["{% include 'x' %}", "{% import 'x' as y %}", '{% call f() %}{% endcall %}', '{% for x in y recursive %}{% endfor %}', '{{ f(*a) }}']) {
+  assert.match(!r.ok ? r.message : '', /^this tool cannot reproduce .*; cloud-init would render it$/);
+  for (const t of ['{% call f() %}{% endcall %}', '{% for x in y recursive %}{% endfor %}', '{% block b %}{% endblock %}', '{% autoescape true %}{% endautoescape %}']) {
     const u = render(t);
     assert.equal(!u.ok && u.reason, 'unsupported', t);
   }
+  // cloud-init's environment has no loader: include/import/from/extends raise TypeError (checked with both oracles).
+  for (const t of ["{% include 'x' %}", "{% import 'x' as y %}", "{% from 'x' import y %}", "{% extends 'x' %}", "{% include nope ignore missing %}"]) {
+    const u = render(t);
+    assert.equal(!u.ok && u.reason, 'type', t);
+    assert.equal(!u.ok && u.message, 'no loader for this environment specified', t);
+  }
+  assert.deepEqual(render("{% if false %}{% include 'x' %}{% endif %}ok"), { ok: true, text: 'ok', missingVariables: [] });
   // generators print their address in Python
   assert.equal(((r) => !r.ok && r.reason)(render('{{ [1, 2]|unique }}')), 'unsupported');
 });

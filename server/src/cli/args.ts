@@ -80,7 +80,8 @@ ${LIMIT_NAMES.map((n) => `                                ${n}=${DEFAULT_LIMITS[
   --pretty                    indent JSON output
   -h, --help                  this help; --version  the version
 
-Exit codes: 0 ok; 2 bad usage or unreadable input; 3 cloud-init itself would fail.`;
+Exit codes: 0 ok; 2 bad usage or unreadable input; 3 cloud-init itself would fail;
+4 done, but a Jinja template could not be reproduced (cloud-init renders it; see note: lines).`;
 
 export function parseArgs(argv: string[]): CliOptions {
   const o: CliOptions = {

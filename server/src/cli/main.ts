@@ -1,7 +1,8 @@
 /**
  * `cloud-config-merge`: the merge engine on the command line, for CI
  * pipelines and for testing against the real cloud-init.
- * Exit codes: 0 ok; 2 bad usage or unreadable input; 3 cloud-init itself would fail.
+ * Exit codes: 0 ok; 2 bad usage or unreadable input; 3 cloud-init itself would fail;
+ * 4 done, but part of the input is Jinja this tool cannot reproduce (cloud-init renders it).
  */
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, resolve as resolvePath } from 'node:path';
@@ -14,7 +15,7 @@ import { explainSpec } from '../engine/explain';
 import { parseListSpec, parseStringSpec } from '../engine/spec/parse';
 import { constructMergers } from '../engine/merge/construct';
 import { runHandlerParts, runUserData, UserDataRun } from '../engine/userdata/run';
-import { mergeConfD } from '../engine/system/confd';
+import { mergeConfD, confdNotReproduced } from '../engine/system/confd';
 import { mergeMany } from '../engine/system/mergemany';
 import { assembleBoot, BootInputs } from '../engine/system/boot';
 import { readConf } from '../engine/system/readConf';
@@ -41,6 +42,9 @@ const processIO: CliIO = {
 
 /** An input the user named that cannot be read: exit code 2. */
 export class InputError extends Error {}
+
+/** Exit code 4: done, but a Jinja template cloud-init renders could not be reproduced (the output lacks it; see the `note:` lines). */
+const NOT_REPRODUCED = 4;
 
 /** cloud-init itself would raise: exit code 3. */
 class CloudInitFailure extends Error {}
@@ -283,12 +287,15 @@ function userDataMode(o: CliOptions, io: CliIO): number {
   // Warnings are cloud-init's own log lines; notes are ours (e.g. what a preview cannot show).
   for (const m of run.messages) io.stderr(m.level === 'info' ? `note: ${m.message}\n` : `cloud-init ${m.level.toUpperCase()}: ${m.message}\n`);
   // Why each skipped part was skipped (cloud-init's own warning leaves out all but a ValueError's message).
-  for (const r of run.reports) if (r.disposition === 'failed' && r.handled?.error) io.stderr(`note: ${r.part.filename}: ${r.note}\n`);
+  for (const r of run.reports) {
+    if ((r.disposition === 'failed' && r.handled?.error) || (r.disposition === 'jinja-ignored' && r.note.startsWith('Skipped by cloud-init'))) io.stderr(`note: ${r.part.filename}: ${r.note}\n`);
+  }
   const overLimit = run.fatal?.limit ? `${run.fatal.message}: nothing is merged` : undefined;
+  const partial = run.reports.some((r) => r.disposition === 'jinja-not-reproduced') ? NOT_REPRODUCED : 0;
   if (o.format === 'report') {
     io.stdout(userDataReport(o.mode, run, reportFormat(o)) + '\n');
     if (overLimit) io.stderr(`cloud-config-merge: ${overLimit}\n`);
-    return overLimit ? 2 : run.fatal || run.renderError ? 3 : 0;
+    return overLimit ? 2 : run.fatal || run.renderError ? 3 : partial;
   }
   if (overLimit) throw new InputError(overLimit);
   if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
@@ -298,7 +305,7 @@ function userDataMode(o: CliOptions, io: CliIO): number {
   } else {
     io.stdout(run.cloudConfigTxt);
   }
-  return 0;
+  return partial;
 }
 
 function confdMode(o: CliOptions, io: CliIO): number {
@@ -313,7 +320,9 @@ function confdMode(o: CliOptions, io: CliIO): number {
   });
   for (const n of result.notes) io.stderr(`note: ${n}\n`);
   for (const f of result.files) for (const w of f.read?.warnings ?? []) io.stderr(`cloud-init WARNING: ${f.file.name}: ${w}\n`);
-  return printValue(o, io, result.value, () => systemReport('confd', result, reportFormat(o)));
+  const missing = confdNotReproduced(result);
+  for (const m of missing) io.stderr(`note: ${m}\n`);
+  return printValue(o, io, result.value, () => systemReport('confd', result, reportFormat(o))) || (missing.length ? NOT_REPRODUCED : 0);
 }
 
 function systemMode(o: CliOptions, io: CliIO): number {
@@ -345,7 +354,12 @@ function bootLayers(o: CliOptions): Omit<BootInputs, 'userData'> {
 function bootMode(o: CliOptions, io: CliIO): number {
   const result = assembleBoot({ userData: o.files.map((f) => ({ name: f, bytes: read(o, f) })), ...bootLayers(o) }, runOptions(o, io));
   for (const n of result.notes) io.stderr(`note: ${n}\n`);
-  return printValue(o, io, result.value, () => bootReport(result, reportFormat(o)));
+  const missing = confdNotReproduced(result.system);
+  for (const m of missing) io.stderr(`note: ${m}\n`);
+  for (const run of [result.userData, result.vendor, result.vendor2]) {
+    for (const r of run?.reports ?? []) if (r.disposition === 'jinja-not-reproduced') missing.push(r.note);
+  }
+  return printValue(o, io, result.value, () => bootReport(result, reportFormat(o))) || (missing.length ? NOT_REPRODUCED : 0);
 }
 
 /** The exact text of the editor's preview for the same files. */
@@ -359,7 +373,7 @@ function previewMode(o: CliOptions, io: CliIO): number {
   });
   io.stdout(model.text);
   if (model.limit) io.stderr(`cloud-config-merge: ${model.failure}\n`);
-  return model.limit ? 2 : model.failure ? 3 : 0;
+  return model.limit ? 2 : model.failure ? 3 : model.parts.some((p) => p.status === 'not-reproduced') ? NOT_REPRODUCED : 0;
 }
 
 /** Chef-style deep merge of role, environment or attribute files, in order. */

@@ -61,7 +61,8 @@ export interface PreviewEntry {
 export interface PreviewPart {
   label: string;
   file: string;
-  status: 'merged' | 'dropped' | 'not-merged';
+  /** 'not-reproduced': cloud-init renders this part, this tool cannot (the preview lacks it). */
+  status: 'merged' | 'dropped' | 'not-merged' | 'not-reproduced';
   spec?: string;
   reason?: string;
 }
@@ -124,9 +125,9 @@ function buildPreviewModel(mode: PreviewMode, files: PreviewFile[], options: Pre
       .map((f) => ({
         label: f.used ? `priority ${(f.rank ?? 0) + 1}` : 'ignored',
         file: f.file.name,
-        status: f.used ? 'merged' : 'not-merged',
+        status: f.read?.notReproduced ? 'not-reproduced' : f.used ? 'merged' : 'not-merged',
         spec: f.step?.spec ? formatSpec(f.step.spec) + (f.step.defaulted ? ' (default)' : '') : undefined,
-        reason: f.used ? f.read?.warnings.join('; ') || undefined : 'the name does not end in .cfg',
+        reason: f.read?.notReproduced ?? (f.used ? f.read?.warnings.join('; ') || undefined : 'the name does not end in .cfg'),
       }));
     return valuePreview('cloud.cfg.d drop-ins (the first listed wins by default)', result.value, locate, parts, result.notes);
   }
@@ -189,6 +190,7 @@ function describePart(run: UserDataRun, r: PartReport): PreviewPart {
     const spec = h.kind === 'jsonp' ? 'JSON patch' : `${formatSpec(h.effective ?? [])}${h.defaulted ? ' (default)' : h.body && h.header ? ` (${h.body.key} + ${h.header.name})` : h.body ? ` (${h.body.key})` : h.header ? ` (${h.header.name})` : ''}`;
     return { label, file, status: 'merged', spec };
   }
+  if (r.disposition === 'jinja-not-reproduced') return { label, file, status: 'not-reproduced', reason: r.note };
   if (r.disposition === 'failed' || r.disposition === 'jinja-ignored' || r.disposition === 'filtered-out' || r.disposition === 'unhandled') {
     return { label, file, status: 'dropped', reason: r.note };
   }
@@ -200,6 +202,7 @@ function headerLines(title: string, parts: PreviewPart[], notes: string[] = []):
   parts.forEach((p, i) => {
     const where = p.file && p.file !== p.label ? ` from ${p.file}` : '';
     if (p.status === 'merged') lines.push(`#   ${i + 1}. ${p.label}${where}: merged with ${p.spec ?? '(no spec)'}`);
+    else if (p.status === 'not-reproduced') lines.push(`#   ${i + 1}. ${p.label}${where}: NOT SHOWN (a limitation of this tool, not of cloud-init). ${p.reason ?? ''}`.trimEnd());
     else if (p.status === 'dropped') lines.push(`#   ${i + 1}. ${p.label}${where}: DROPPED. ${p.reason ?? ''}`.trimEnd());
     else lines.push(`#   ${i + 1}. ${p.label}${where}: not merged. ${p.reason ?? ''}`.trimEnd());
   });

@@ -18,7 +18,18 @@ export type PyErrorType =
   | 'JSONDecodeError'
   | 'binascii.Error'
   | 'AssertionError'
-  | 'Exception';
+  | 'Exception'
+  // Raised by a Jinja template (read_conf lets them through).
+  | 'TemplateSyntaxError'
+  | 'TemplateAssertionError'
+  | 'TemplateRuntimeError'
+  | 'FilterArgumentError'
+  | 'SecurityError'
+  | 'UndefinedError'
+  | 'ZeroDivisionError'
+  | 'OverflowError'
+  | 'UnicodeEncodeError'
+  | 'Error';
 
 /** ValueError and the subclasses cloud-init can meet. */
 const VALUE_ERRORS = new Set<string>(['ValueError', 'JSONDecodeError', 'UnicodeDecodeError']);

@@ -43,6 +43,14 @@ export interface ConfdResult {
   notes: string[];
 }
 
+/** Files this tool could not render as cloud-init would (Jinja it cannot reproduce): `name: message`. */
+export function confdNotReproduced(result: ConfdResult): string[] {
+  const out: string[] = [];
+  for (const f of result.files) if (f.read?.notReproduced) out.push(`${f.file.name}: ${f.read.notReproduced}`);
+  if (result.cloudCfg?.read.notReproduced) out.push(`cloud.cfg: ${result.cloudCfg.read.notReproduced}`);
+  return out;
+}
+
 export function effectiveDropInName(name: string, index: number, order: 'name' | 'given'): string {
   const base = name.split(/[\\/]/).pop() as string;
   if (order === 'given') return `${String(index).padStart(4, '0')}-${base}${base.endsWith('.cfg') ? '' : '.cfg'}`;
@@ -69,7 +77,7 @@ export function mergeConfD(files: ConfigFile[], options: ConfdOptions = {}): Con
   }
   used.forEach((r, rank) => {
     r.rank = rank;
-    r.read = readConf(r.file, { instanceData: options.instanceData, source: r.input });
+    r.read = readConf(r.file, { instanceData: options.instanceData, source: r.input, version: options.version });
   });
   const merged = mergeMany(
     used.map((r) => r.read!.value),
@@ -79,7 +87,7 @@ export function mergeConfD(files: ConfigFile[], options: ConfdOptions = {}): Con
   const confd = merged.value;
   if (!options.cloudCfg) return { value: confd, files: reports, confd, notes };
 
-  const read = readConf(options.cloudCfg, { instanceData: options.instanceData, source: files.length });
+  const read = readConf(options.cloudCfg, { instanceData: options.instanceData, source: files.length, version: options.version });
   let confdDirectory: string | null = `${options.cloudCfg.name}.d`;
   if (read.value.has('conf_d')) {
     const confD = read.value.get('conf_d') as PyValue;

@@ -1,8 +1,9 @@
 /** `util.read_conf`: one YAML config file as cloud-init reads system configuration (spec §4.2). */
 import { PyDict, pyClassName } from '../values';
-import { PyError } from '../py/errors';
+import { PyError, PyErrorType } from '../py/errors';
 import { loadYaml, mergeExpansionError, YamlLoadResult } from '../yaml/load';
 import { isJinjaTemplate, renderCloudInitJinja } from '../userdata/jinja';
+import type { CloudInitVersion } from '../spec/parse';
 import { PYTHON_RECURSION } from '../limits';
 
 export interface ConfigFile {
@@ -16,12 +17,16 @@ export interface ReadConfResult {
   warnings: string[];
   yaml?: YamlLoadResult;
   text: string;
+  /** Our limitation, never cloud-init's: a Jinja drop-in this tool cannot render (counted as `{}` here; cloud-init renders it). */
+  notReproduced?: string;
 }
 
 export interface ReadConfOptions {
   /** Instance data: when given, `## template: jinja` files are rendered first (as with an instance-data file). */
   instanceData?: unknown;
   source?: number;
+  /** How read_conf treats a Jinja template that fails (default 'current'). */
+  version?: CloudInitVersion;
 }
 
 export function readConf(file: ConfigFile, options: ReadConfOptions = {}): ReadConfResult {
@@ -34,13 +39,31 @@ export function readConf(file: ConfigFile, options: ReadConfOptions = {}): ReadC
   }
   const warnings: string[] = [];
   if (options.instanceData !== undefined && isJinjaTemplate(text)) {
-    const rendered = renderCloudInitJinja(text, options.instanceData);
-    if (!rendered.ok) {
-      warnings.push(`Ignoring jinja template for ${file.name}: ${rendered.message}`);
-      return { value: new PyDict(), warnings, text };
+    const version = options.version ?? 'current';
+    const rendered = renderCloudInitJinja(text, options.instanceData, { version });
+    if (!rendered.ok && rendered.reason === 'unsupported') {
+      return { value: new PyDict(), warnings, text, notReproduced: `${rendered.message}; counted as {} here` };
     }
-    if (!rendered.text) return { value: new PyDict(), warnings, text };
-    text = rendered.text;
+    if (!rendered.ok && rendered.reason === 'syntax' && version !== '22.4') {
+      // Since 24.1 read_conf catches the syntax error, warns, and loads the unrendered text.
+      warnings.push(`Failed to render templated yaml config file '${file.name}'. Unable to parse Jinja template due to syntax error: ${rendered.message} on line ${(rendered.line ?? 0) + 1}${rendered.lineText ? `: ${rendered.lineText.trim()}` : ''}`);
+    } else if (!rendered.ok && (rendered.reason === 'undefined' || rendered.reason === 'type' || rendered.reason === 'security')) {
+      // render_jinja_payload logs and returns None; 22.4's load_yaml takes None as {}, current's raises.
+      warnings.push(`Ignoring jinja template for ${file.name}: ${rendered.message}`);
+      if (version !== '22.4') throw new PyError('AttributeError', "'NoneType' object has no attribute 'decode'");
+      return { value: new PyDict(), warnings, text };
+    } else if (!rendered.ok && rendered.reason === 'no-instance-data') {
+      // JinjaLoadError: logged, and the unrendered text is loaded.
+      warnings.push(`Could not apply Jinja template to ${file.name}: ${rendered.message}`);
+    } else if (!rendered.ok) {
+      // Anything else (a syntax error in 22.4, ZeroDivisionError, ...) propagates out of read_conf: the stage fails.
+      throw new PyError((rendered.exception ?? 'Exception') as PyErrorType, rendered.message);
+    } else if (!rendered.text) {
+      if (version !== '22.4') throw new PyError('AttributeError', "'NoneType' object has no attribute 'decode'");
+      return { value: new PyDict(), warnings, text };
+    } else {
+      text = rendered.text;
+    }
   }
   const yaml = loadYaml(text, { source: options.source ?? 0, maxDepth: PYTHON_RECURSION.yamlConfDepth });
   const overLimit = mergeExpansionError(yaml);

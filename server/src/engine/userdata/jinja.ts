@@ -51,25 +51,39 @@
  * syntax errors are classified like Jinja does); rendered are output,
  * if/elif/else, for (else, loop filter, tuple targets, `loop.*`), set (also
  * block set and namespace attributes), do, with, filter blocks, print, raw,
- * comments, whitespace control, trim_blocks; Jinja's scoping rules (ported
- * from its symbol tracking, e.g. sets inside loops do not leak); literals,
- * arithmetic, comparisons, `in`, `~`, conditional expressions, slicing;
- * globals range/dict/namespace/cycler/joiner; the common str/list/dict
- * methods; the tests and most filters Jinja ships. Python semantics are
- * emulated for values (int vs float, repr of containers, str of floats,
- * truthiness, `and`/`or` returning operands, generators printing as
- * addresses (=> unsupported), dict views, ranges ...).
+ * comments, whitespace control, trim_blocks; include/import/from/extends
+ * (cloud-init's environment has no loader: TypeError); Jinja's scoping
+ * rules (ported from its symbol tracking, e.g. sets inside loops do not
+ * leak); literals, arithmetic, comparisons, `in`, `~`, conditional
+ * expressions, slicing, `*args`/`**kwargs`; globals range/dict/namespace/
+ * cycler/joiner; every filter and test of Jinja2 3.1 but those listed
+ * below; the str/list/dict methods, str.format/format_map
+ * (../jinja/pyformat.ts), MarkupSafe's escaping and Markup's operators and
+ * methods (../jinja/markup.ts). Python semantics are emulated for values
+ * (int vs float, repr of containers, str of floats, truthiness, `and`/`or`
+ * returning operands, dict views, ranges ...). Attribute lookup is
+ * Environment.getattr for every name: Python's attribute, else the item;
+ * which underscore attributes a Python value really has is in
+ * ../jinja/pyattrs.ts.
  *
- * Unsupported (=> `reason: 'unsupported'`, message names the construct and
- * its offset in the payload): macros, call blocks, include/import/extends,
- * blocks, autoescape, recursive loops, `*args`/`**kwargs` in calls, the
- * filters escape/e/forceescape/safe/groupby/pprint/random/striptags/urlize/
- * wordwrap/xmlattr (when executed), methods not listed in METHODS, lipsum,
- * anything whose Python output is an object address (generators, functions,
- * bound methods), arithmetic on Markup values (`tojson` results may be
- * printed, concatenated with `~`, joined, measured and compared only),
- * `\N{...}` escapes and non-ASCII identifiers/digits inside tags, printf
- * conversions other than s, r, a, d, i, u, f, F, x, X, o, %.
+ * Versions (options.version): '22.4' renders in a plain Environment;
+ * 'current' in a SandboxedEnvironment (since cloud-init 25.1): underscore
+ * attributes (and gi_code/gi_frame, type.mro) give an unsafe undefined
+ * (prints as a missing variable, raises SecurityError otherwise), range()
+ * refuses more than MAX_RANGE items, str.format goes through
+ * string.Formatter with the sandbox's lookups, and SecurityError is caught
+ * by cloud-init like TypeError (`reason: 'security'`).
+ *
+ * Cannot be reproduced (=> `reason: 'unsupported'`, message "this tool
+ * cannot reproduce <construct>; cloud-init would render it", the tool's own
+ * words, never a cloud-init log line; the list is documented in README.md,
+ * "Jinja templates"): macros, call blocks, blocks, autoescape, recursive
+ * loops, the filters urlize/wordwrap and pprint over 80 columns, lipsum,
+ * real underscore attributes of Python values in 22.4 (object internals)
+ * and anything whose Python output is an object address (generators,
+ * functions, bound methods), `\N{...}` escapes and non-ASCII
+ * identifiers/digits inside tags, the `n` format type, `*` widths in %
+ * formatting, `*args`/`**kwargs` of values that are not a sequence/dict.
  *
  * Limits against hostile templates (exceeding one gives `reason:
  * 'unsupported'` with a message naming the limit): LIMITS below (loop
@@ -103,6 +117,10 @@
 import { pyFloatRepr, pyStrRepr } from '../py/repr';
 import { pySplitMax } from '../py/str';
 import { pushAll } from '../arrays';
+import { hasPrivateAttr } from '../jinja/pyattrs';
+import { htmlEscape, htmlUnescape, INVALID_ATTR_KEY, stripTags } from '../jinja/markup';
+import { FormatHost, floatFormatBody, formatValue, pyFormat } from '../jinja/pyformat';
+import type { CloudInitVersion } from '../spec/parse';
 
 // ---------------------------------------------------------------------------
 // Public API types
@@ -111,6 +129,8 @@ export type JinjaFailureReason =
   | 'syntax'
   | 'undefined'
   | 'type'
+  /** SecurityError from the sandbox (current cloud-init only), caught like TypeError. */
+  | 'security'
   | 'unsupported'
   | 'no-instance-data'
   | 'runtime'
@@ -126,7 +146,20 @@ export type JinjaRenderResult =
       offset?: number;
       /** The Python exception class cloud-init would see (e.g. 'TemplateSyntaxError', 'ZeroDivisionError'). */
       exception?: string;
+      /** For syntax errors: Jinja's line number (1-based, in the template after the header line) and that line's text. */
+      line?: number;
+      lineText?: string;
     };
+
+export interface JinjaRenderOptions {
+  /**
+   * Which cloud-init renders: '22.4' uses a plain jinja2 Environment, current
+   * cloud-init a SandboxedEnvironment (underscore attributes are unsafe
+   * undefineds, ranges are capped, SecurityError is caught like TypeError).
+   * Default '22.4'.
+   */
+  version?: CloudInitVersion;
+}
 
 /** Hard limits; exceeding one is reported as `unsupported`. */
 export const LIMITS = {
@@ -144,13 +177,22 @@ export const LIMITS = {
   maxBlockDepth: 40,
 };
 
+/**
+ * The tool's own message for what it cannot reproduce (never one of
+ * cloud-init's): cloud-init renders such a template, this tool does not know
+ * what it would give.
+ */
+export function cannotReproduce(construct: string, offset?: number): string {
+  return `this tool cannot reproduce ${construct}${offset !== undefined ? ` (at offset ${offset})` : ''}; cloud-init would render it`;
+}
+
 /** Thrown (and reported as `unsupported`) for anything outside the emulated subset. */
 export class JinjaUnsupportedError extends Error {
   constructor(
     readonly construct: string,
     public offset?: number,
   ) {
-    super(`preview cannot render this template: ${construct}${offset !== undefined ? ` (at offset ${offset})` : ''}`);
+    super(cannotReproduce(construct, offset));
   }
 }
 
@@ -207,6 +249,13 @@ class JTuple extends JObject {
   }
 }
 
+/** jinja2.filters._GroupTuple, what groupby returns: a named tuple (grouper, list). */
+class JGroupTuple extends JTuple {
+  override pyType(): string {
+    return '_GroupTuple';
+  }
+}
+
 class JUndef extends JObject {
   constructor(
     /** 'ci' = cloud-init's UndefinedJinjaVariable; 'plain' = jinja2.Undefined (implicit else of `x if y`). */
@@ -214,6 +263,8 @@ class JUndef extends JObject {
     readonly name: JValue,
     readonly obj: JValue | typeof MISSING = MISSING,
     readonly hint: string | null = null,
+    /** The exception class its misuse raises (SecurityError for the sandbox's unsafe undefined). */
+    readonly exc: string = 'UndefinedError',
   ) {
     super();
   }
@@ -227,7 +278,7 @@ class JUndef extends JObject {
     return `${pyStrRepr(objectTypeRepr(this.obj))} has no attribute ${pyStrRepr(this.name)}`;
   }
   fail(): PyError {
-    return new PyError('UndefinedError', this.message());
+    return new PyError(this.exc, this.message());
   }
 }
 
@@ -236,6 +287,10 @@ function ciUndef(name: JValue, obj: JValue | typeof MISSING = MISSING): JUndef {
 }
 function hintUndef(hint: string): JUndef {
   return new JUndef('ci', null, MISSING, hint);
+}
+/** SandboxedEnvironment.unsafe_undefined: prints as a missing variable, any other use raises SecurityError. */
+function unsafeUndef(obj: JValue, attr: string): JUndef {
+  return new JUndef('ci', attr, obj, `access to attribute ${pyStrRepr(attr)} of ${pyStrRepr(typeName(obj))} object is unsafe.`, 'SecurityError');
 }
 
 /** markupsafe.Markup: only produced by `tojson`. */
@@ -730,6 +785,33 @@ function pyStr(v: JValue, seen?: Set<object>): string {
 }
 
 /** Python repr(v). */
+/** pprint's _safe_repr: repr, with the items of every dict sorted by key. */
+function pprintRepr(v: JValue, seen: Set<object>): string {
+  const inner = (x: JValue): string => pprintRepr(x, seen);
+  if (Array.isArray(v) || v instanceof JTuple || v instanceof JDict) {
+    if (seen.has(v)) throw unsupported('pprint of a value that contains itself');
+    seen.add(v);
+    let out: string;
+    if (Array.isArray(v)) out = '[' + v.map(inner).join(', ') + ']';
+    else if (v instanceof JTuple) {
+      const parts = v.items.map(inner);
+      out = parts.length === 1 ? `(${parts[0]},)` : `(${parts.join(', ')})`;
+    } else {
+      let entries: Array<[JValue, JValue]>;
+      try {
+        entries = mergeSort(v.entries(), (a, b) => pyLt(a[0], b[0]));
+      } catch (e) {
+        if (e instanceof PyError && e.pyType === 'TypeError') throw unsupported('pprint of a dict whose keys cannot be compared (Python then orders them by memory address)');
+        throw e;
+      }
+      out = '{' + entries.map(([k, x]) => `${inner(k)}: ${inner(x)}`).join(', ') + '}';
+    }
+    seen.delete(v);
+    return out;
+  }
+  return pyRepr(v);
+}
+
 function pyRepr(v: JValue, seen: Set<object> = new Set()): string {
   if (v === null) return 'None';
   switch (typeof v) {
@@ -1075,7 +1157,29 @@ function binop(op: BinOp, a: JValue, b: JValue, r: Renderer): JValue {
     return pyPercentFormat(a, b, r);
   }
   if (b instanceof JUndef) throw b.fail();
-  if (a instanceof JMarkup || b instanceof JMarkup) throw unsupported(`arithmetic on a Markup value (${BINOP_SYMBOL[op]})`);
+  if (a instanceof JMarkup || b instanceof JMarkup) {
+    // Markup.__add__/__radd__ escape the str side; Markup * int repeats.
+    const isStrLike = (x: JValue) => typeof x === 'string' || x instanceof JMarkup;
+    const esc = (x: JValue) => (x instanceof JMarkup ? x.s : htmlEscape(x as string));
+    if (op === 'add' && isStrLike(a) && isStrLike(b)) {
+      const out = esc(a) + esc(b);
+      if (out.length > LIMITS.maxValueSize) throw unsupported(`value larger than ${LIMITS.maxValueSize} (limit)`);
+      return new JMarkup(out);
+    }
+    if (op === 'mul' && (a instanceof JMarkup ? isInt(b) : isInt(a))) {
+      const m = (a instanceof JMarkup ? a : b) as JMarkup;
+      const k = repeatCount((a instanceof JMarkup ? b : a) as bigint | boolean, m.s.length);
+      return new JMarkup(m.s.repeat(k));
+    }
+    if (op === 'add' || op === 'mul') {
+      const other = a instanceof JMarkup ? b : a;
+      if (!(other instanceof JMarkup) && !isStrLike(other)) {
+        if (op === 'add') throw typeError(`unsupported operand type(s) for +: '${typeName(a)}' and '${typeName(b)}'`);
+      }
+    }
+    if ((op === 'sub' || op === 'div' || op === 'floordiv' || op === 'pow') && !(a instanceof JUndef) && !(b instanceof JUndef)) throw unsupportedOperands(op === 'pow' ? '** or pow()' : BINOP_SYMBOL[op], a, b);
+    throw unsupported(`arithmetic on a Markup value (${BINOP_SYMBOL[op]})`);
+  }
   const sym = BINOP_SYMBOL[op];
   if (isNumber(a) && isNumber(b)) {
     if (isInt(a) && isInt(b)) {
@@ -1549,7 +1653,7 @@ function describeTokenExpr(expr: string): string {
 // Parser (jinja2/parser.py)
 
 type NodeKind =
-  | 'Output' | 'If' | 'For' | 'Assign' | 'AssignBlock' | 'With' | 'FilterBlock' | 'ExprStmt' | 'Unsupported'
+  | 'Output' | 'If' | 'For' | 'Assign' | 'AssignBlock' | 'With' | 'FilterBlock' | 'ExprStmt' | 'Unsupported' | 'LoadTemplate'
   | 'Name' | 'NSRef' | 'Const' | 'TemplateData' | 'Tuple' | 'List' | 'Dict' | 'CondExpr' | 'And' | 'Or' | 'Not'
   | 'Neg' | 'Pos' | 'BinOp' | 'Concat' | 'Compare' | 'Getattr' | 'Getitem' | 'Slice' | 'Call' | 'Filter' | 'Test';
 
@@ -1754,8 +1858,7 @@ class Parser {
           return this.parseBlock();
         case 'extends': {
           const pos = this.next().pos;
-          this.parseExpression();
-          return { kind: 'Unsupported', pos, name: '{% extends %}' };
+          return { kind: 'LoadTemplate', pos, name: 'extends', node: this.parseExpression() };
         }
         case 'macro':
           return this.parseMacro();
@@ -1913,27 +2016,27 @@ class Parser {
 
   private parseInclude(): Node {
     const pos = this.next().pos;
-    this.parseExpression();
+    const node = this.parseExpression();
     if (this.test(this.cur, 'name:ignore') && this.test(this.look(), 'name:missing')) {
       this.next();
       this.next();
     }
     this.parseImportContext();
-    return { kind: 'Unsupported', pos, name: '{% include %}' };
+    return { kind: 'LoadTemplate', pos, node };
   }
 
   private parseImport(): Node {
     const pos = this.next().pos;
-    this.parseExpression();
+    const node = this.parseExpression();
     this.expect('name:as');
     this.parseAssignTarget({ nameOnly: true });
     this.parseImportContext();
-    return { kind: 'Unsupported', pos, name: '{% import %}' };
+    return { kind: 'LoadTemplate', pos, node };
   }
 
   private parseFrom(): Node {
     const pos = this.next().pos;
-    this.parseExpression();
+    const node = this.parseExpression();
     this.expect('name:import');
     let count = 0;
     const parseContext = (): boolean => {
@@ -1959,7 +2062,7 @@ class Parser {
         this.expect('name');
       }
     }
-    return { kind: 'Unsupported', pos, name: '{% from ... import %}' };
+    return { kind: 'LoadTemplate', pos, node };
   }
 
   private parseAssignTarget(o: {
@@ -2558,6 +2661,7 @@ function symVisit(sym: { s: Symbols }, n: Node, storeAsParam = false): void {
       for (const x of n.nodes as Node[]) symVisit(sym, x);
       return;
     case 'ExprStmt':
+    case 'LoadTemplate':
       symVisit(sym, n.node as Node);
       return;
     case 'Unsupported':
@@ -2668,6 +2772,7 @@ function stmtOrExprChildren(n: Node): Node[] {
     case 'FilterBlock':
       return [...(n.body as Node[]), n.filter as Node];
     case 'ExprStmt':
+    case 'LoadTemplate':
       return [n.node as Node];
     default:
       return exprChildren(n);
@@ -2691,6 +2796,11 @@ const KNOWN_TESTS = new Set([
 
 /** The compile pass: scoping annotations and Jinja's compile-time checks. */
 class Compiler {
+  /** Jinja's optimizer folds constant subtrees before code generation: what folds away is never checked. */
+  constructor(private readonly folder: Renderer | null = null) {}
+  /** CodeGenerator.has_known_extends */
+  private knownExtends = false;
+
   compileTemplate(body: Node[]): Array<[string, Load]> {
     for (const n of body) this.checkSupported(n, 0);
     const frame = new Frame(null);
@@ -2707,9 +2817,6 @@ class Compiler {
     }
     if (n.kind === 'Unsupported') throw unsupported(n.name as string, n.pos);
     if (n.kind === 'For' && n.recursive) throw unsupported('recursive for loop', n.pos);
-    if ((n.kind === 'Call' || n.kind === 'Filter' || n.kind === 'Test') && (n.dynArgs || n.dynKwargs)) {
-      throw unsupported('*args / **kwargs in a call', n.pos);
-    }
     for (const c of stmtOrExprChildren(n)) this.checkSupported(c, depth + 1);
   }
 
@@ -2726,6 +2833,8 @@ class Compiler {
   private stmt(n: Node, frame: Frame): void {
     switch (n.kind) {
       case 'Output':
+        // After an unconditional top-level extends, Jinja generates no code for output at all.
+        if (this.knownExtends) return;
         for (const c of n.nodes as Node[]) this.expr(c, frame);
         return;
       case 'If': {
@@ -2812,6 +2921,11 @@ class Compiler {
         this.expr(n.filter as Node, filterFrame);
         return;
       }
+      case 'LoadTemplate':
+        if (n.name === 'extends' && !frame.toplevel) throw new TemplateSyntaxError('cannot use extend from a non top-level scope', n.pos, 'TemplateAssertionError');
+        this.expr(n.node as Node, frame);
+        if (n.name === 'extends' && frame.rootlevel) this.knownExtends = true;
+        return;
       case 'ExprStmt':
         this.expr(n.node as Node, frame);
         return;
@@ -2829,6 +2943,15 @@ class Compiler {
   private expr(n: Node, frame: Frame, depth = 0): void {
     if (depth === 0 && this.exprDepth(n) > LIMITS.maxExprDepth) {
       throw unsupported(`expression nesting deeper than ${LIMITS.maxExprDepth} (limit)`, n.pos);
+    }
+    if (this.folder && FOLDED_KINDS.has(n.kind) && n.kind !== 'Filter' && n.kind !== 'Test') {
+      let v: JValue | typeof IMPOSSIBLE = IMPOSSIBLE;
+      try {
+        v = this.folder.constEval(n);
+      } catch {
+        v = IMPOSSIBLE;
+      }
+      if (v !== IMPOSSIBLE && hasSafeRepr(v)) return;
     }
     switch (n.kind) {
       case 'Name':
@@ -2909,7 +3032,12 @@ function sliceIndices(length: bigint, start: bigint | null, stop: bigint | null,
 function sliceValue(obj: JValue, start: JValue | undefined, stop: JValue | undefined, step: JValue | undefined): JValue {
   if (obj instanceof JUndef) throw obj.fail();
   if (obj instanceof JDict) throw typeError("unhashable type: 'slice'");
-  if (obj instanceof JMarkup || obj instanceof JBytes) throw unsupported(`slicing a ${typeName(obj)}`);
+  if (obj instanceof JMarkup) {
+    // Markup.__getitem__ wraps str's result.
+    const v = sliceValue(obj.s, start, stop, step);
+    return typeof v === 'string' ? new JMarkup(v) : v;
+  }
+  if (obj instanceof JBytes) throw unsupported(`slicing a ${typeName(obj)}`);
   let seq: JValue[] | string[] | null = null;
   let length: bigint;
   if (typeof obj === 'string') {
@@ -2952,7 +3080,11 @@ function trySubscript(obj: JValue, key: JValue): JValue | typeof FAIL {
     const e = obj.map.get(id);
     return e ? e.v : FAIL;
   }
-  if (obj instanceof JMarkup || obj instanceof JBytes) throw unsupported(`subscripting a ${typeName(obj)}`);
+  if (obj instanceof JMarkup) {
+    const v = trySubscript(obj.s, key);
+    return typeof v === 'string' ? new JMarkup(v) : v;
+  }
+  if (obj instanceof JBytes) throw unsupported(`subscripting a ${typeName(obj)}`);
   if (typeof obj === 'string' || Array.isArray(obj) || obj instanceof JTuple || obj instanceof JRange) {
     if (!isInt(key)) return FAIL;
     let i = toBig(key);
@@ -3003,8 +3135,10 @@ class Renderer {
   constructor(
     readonly params: JDict,
     private readonly lineOf: (pos: number) => number,
+    /** Current cloud-init renders in Jinja2's SandboxedEnvironment; 22.4 in a plain Environment. */
+    readonly sandbox = false,
   ) {
-    this.globals = makeGlobals();
+    this.globals = makeGlobals(sandbox);
   }
 
   step(n = 1): void {
@@ -3175,6 +3309,10 @@ class Renderer {
       case 'ExprStmt':
         this.eval(n.node as Node, sc);
         return;
+      case 'LoadTemplate':
+        // include/import/from/extends: cloud-init's environment has no loader.
+        this.eval(n.node as Node, sc);
+        throw typeError('no loader for this environment specified');
       default:
         throw unsupported(`statement ${n.kind}`, n.pos);
     }
@@ -3436,9 +3574,7 @@ class Renderer {
       }
       case 'Call': {
         const callee = this.eval(n.node as Node, sc);
-        const args = (n.args as Node[]).map((x) => this.eval(x, sc));
-        const kwargs = (n.kwargs as Array<[string, Node]>).map(([k, x]) => [k, this.eval(x, sc)] as [string, JValue]);
-        return this.call(callee, { args, kwargs });
+        return this.call(callee, this.evalArgs(n, sc));
       }
       case 'Filter':
         return this.applyFilter(n, this.eval(n.node as Node, sc), sc);
@@ -3543,6 +3679,20 @@ class Renderer {
             const value = sub(n.node as Node);
             const args = (n.args as Node[]).map(sub);
             const kwargs = (n.kwargs as Array<[string, Node]>).map(([k, x]) => [k, sub(x)] as [string, JValue]);
+            // args_as_const: *args and **kwargs fold too, or the node is not constant.
+            if (n.dynArgs) {
+              const v = sub(n.dynArgs);
+              if (!isIterable(v) || v instanceof JUndef) throw IMPOSSIBLE_SIGNAL;
+              pushAll(args, this.list(v));
+            }
+            if (n.dynKwargs) {
+              const v = sub(n.dynKwargs);
+              if (!(v instanceof JDict)) throw IMPOSSIBLE_SIGNAL;
+              for (const [k, x] of v.entries()) {
+                if (typeof k !== 'string' || kwargs.some(([k2]) => k2 === k)) throw IMPOSSIBLE_SIGNAL;
+                kwargs.push([k, x]);
+              }
+            }
             const a = { args, kwargs };
             return n.kind === 'Filter' ? this.callFilter(n.name as string, value, a) : this.callTest(n.name as string, value, a);
           });
@@ -3613,28 +3763,64 @@ class Renderer {
     throw typeError(`argument of type '${typeName(container)}' is not iterable`);
   }
 
-  /** environment.getattr */
+  /**
+   * environment.getattr (sandboxed in current cloud-init): Python's getattr
+   * first, then the item; an underscore name is an ordinary name, except
+   * that a real Python attribute of that name is an object this tool cannot
+   * show (22.4) or an unsafe undefined (the sandbox).
+   */
   getattr(obj: JValue, attr: string): JValue {
+    const priv = this.privateAttr(obj, attr);
+    if (priv !== MISSING) return priv;
     if (obj instanceof JUndef) throw obj.fail();
-    if (attr.startsWith('_')) throw unsupported(`access to the attribute ${pyStrRepr(attr)}`);
-    const a = pyGetattr(obj, attr, this);
+    const a = attr.startsWith('_') ? (obj instanceof JNamespace ? pyGetattr(obj, attr, this) : MISSING) : this.safe(obj, attr, pyGetattr(obj, attr, this));
     if (a !== MISSING) return a;
     const r = trySubscript(obj, attr);
     if (r !== FAIL) return r;
     return ciUndef(attr, obj);
   }
 
-  /** environment.getitem */
+  /** environment.getitem (sandboxed in current cloud-init) */
   getitem(obj: JValue, key: JValue): JValue {
+    // obj[key] comes first, and an undefined's __getitem__ raises.
     if (obj instanceof JUndef) throw obj.fail();
     const r = trySubscript(obj, key);
     if (r !== FAIL) return r;
     if (typeof key === 'string') {
-      if (key.startsWith('_')) throw unsupported(`access to the attribute ${pyStrRepr(key)}`);
-      const a = pyGetattr(obj, key, this);
+      const priv = this.privateAttr(obj, key);
+      if (priv !== MISSING) return priv;
+      const a = key.startsWith('_') ? (obj instanceof JNamespace ? pyGetattr(obj, key, this) : MISSING) : this.safe(obj, key, pyGetattr(obj, key, this));
       if (a !== MISSING) return a;
     }
     return ciUndef(key, obj);
+  }
+
+  /**
+   * An underscore attribute the Python value really has: the sandbox's unsafe
+   * undefined, or (plain Environment, 22.4) a Python object this tool cannot
+   * reproduce. MISSING when the value has no such attribute.
+   */
+  privateAttr(obj: JValue, attr: string): JValue | typeof MISSING {
+    if (!attr.startsWith('_')) return MISSING;
+    if (obj instanceof JNamespace) {
+      if (attr !== '__class__') return MISSING;
+    } else if (!hasPrivateAttr(typeName(obj), attr)) return MISSING;
+    if (this.sandbox) return unsafeUndef(obj, attr);
+    throw unsupported(`the Python attribute ${pyStrRepr(attr)} of a ${typeName(obj)} value (Python object internals)`);
+  }
+
+  /** Python's getattr alone (the attr filter), with the sandbox's check. */
+  getattrOnly(obj: JValue, attr: string): JValue | typeof MISSING {
+    return this.safe(obj, attr, pyGetattr(obj, attr, this));
+  }
+
+  /** SandboxedEnvironment.is_safe_attribute for the non-underscore names it refuses. */
+  private safe(obj: JValue, attr: string, v: JValue | typeof MISSING): JValue | typeof MISSING {
+    if (!this.sandbox || v === MISSING) return v;
+    if ((obj instanceof JGen && (attr === 'gi_frame' || attr === 'gi_code')) || (obj instanceof JFunc && obj.typeName === 'type' && attr === 'mro')) {
+      return unsafeUndef(obj, attr);
+    }
+    return v;
   }
 
   /** context.call */
@@ -3656,9 +3842,29 @@ class Renderer {
     throw typeError(`'${typeName(callee)}' object is not callable`);
   }
 
-  applyFilter(n: Node, value: JValue, sc: Scope): JValue {
+  /** A call's arguments, with `*args` and `**kwargs` spread as Python spreads them. */
+  evalArgs(n: Node, sc: Scope): CallArgs {
     const args = (n.args as Node[]).map((x) => this.eval(x, sc));
     const kwargs = (n.kwargs as Array<[string, Node]>).map(([k, x]) => [k, this.eval(x, sc)] as [string, JValue]);
+    if (n.dynArgs) {
+      const v = this.eval(n.dynArgs, sc);
+      if (!isIterable(v) || v instanceof JUndef) throw unsupported('*args of a value that is not a sequence (Python words the TypeError after the callee)', n.dynArgs.pos);
+      pushAll(args, this.list(v));
+    }
+    if (n.dynKwargs) {
+      const v = this.eval(n.dynKwargs, sc);
+      if (!(v instanceof JDict)) throw unsupported('**kwargs of a value that is not a dict (Python words the TypeError after the callee)', n.dynKwargs.pos);
+      for (const [k, x] of v.entries()) {
+        if (typeof k !== 'string') throw unsupported('**kwargs with a key that is not a string', n.dynKwargs.pos);
+        if (kwargs.some(([k2]) => k2 === k)) throw unsupported('**kwargs repeating a keyword argument', n.dynKwargs.pos);
+        kwargs.push([k, x]);
+      }
+    }
+    return { args, kwargs };
+  }
+
+  applyFilter(n: Node, value: JValue, sc: Scope): JValue {
+    const { args, kwargs } = this.evalArgs(n, sc);
     const name = n.name as string;
     if (!KNOWN_FILTERS.has(name)) throw new PyError('TemplateRuntimeError', `No filter named ${pyStrRepr(name)} found.`);
     return this.callFilter(name, value, { args, kwargs });
@@ -3675,8 +3881,7 @@ class Renderer {
 
   private applyTest(n: Node, sc: Scope): JValue {
     const value = this.eval(n.node as Node, sc);
-    const args = (n.args as Node[]).map((x) => this.eval(x, sc));
-    const kwargs = (n.kwargs as Array<[string, Node]>).map(([k, x]) => [k, this.eval(x, sc)] as [string, JValue]);
+    const { args, kwargs } = this.evalArgs(n, sc);
     const name = n.name as string;
     if (!KNOWN_TESTS.has(name)) throw new PyError('TemplateRuntimeError', `No test named ${pyStrRepr(name)} found.`);
     return this.callTest(name, value, { args, kwargs });
@@ -3725,6 +3930,8 @@ interface Builtin {
   varkw?: boolean;
   /** A C builtin taking exactly one argument (len, abs ...): different messages. */
   cOne?: boolean;
+  /** A C builtin of the operator module taking exactly two (operator.eq ...). */
+  cTwo?: boolean;
   impl: (v: JValue[], r: Renderer, extra: { rest: JValue[]; kw: Array<[string, JValue]> }) => JValue;
 }
 
@@ -3732,6 +3939,11 @@ function callBuiltin(b: Builtin, args: JValue[], kwargs: Array<[string, JValue]>
   if (b.cOne) {
     if (kwargs.length) throw typeError(`${b.fn}() takes no keyword arguments`);
     if (args.length !== 1) throw typeError(`${b.fn}() takes exactly one argument (${args.length} given)`);
+    return b.impl(args, r, { rest: [], kw: [] });
+  }
+  if (b.cTwo) {
+    if (kwargs.length) throw typeError(`${b.fn}() takes no keyword arguments`);
+    if (args.length !== 2) throw typeError(`${b.fn} expected 2 arguments, got ${args.length}`);
     return b.impl(args, r, { rest: [], kw: [] });
   }
   const h = b.hidden ?? 0;
@@ -3775,8 +3987,19 @@ function callBuiltin(b: Builtin, args: JValue[], kwargs: Array<[string, JValue]>
 }
 
 /** Arguments of a C method (str.split, list.append ...), with positional-only or keyword use. */
-function methodArgs(a: CallArgs, fname: string, names: string[], required: number, kwNames: string[] = []): Array<JValue | undefined> {
+function methodArgs(a: CallArgs, fname: string, names: string[], required: number, kwNames: string[] = [], clinic: string | null = null): Array<JValue | undefined> {
   const out: Array<JValue | undefined> = new Array(names.length).fill(undefined);
+  if (clinic) {
+    // Argument Clinic's positional-only check (_PyArg_CheckPositional) words it differently.
+    if (a.kwargs.length) throw typeError(`${clinic}.${fname}() takes no keyword arguments`);
+    const n = a.args.length;
+    const s = (k: number) => `${k} argument${k === 1 ? '' : 's'}`;
+    if (required === names.length && n !== required) throw typeError(`${fname} expected ${s(required)}, got ${n}`);
+    if (n < required) throw typeError(`${fname} expected at least ${s(required)}, got ${n}`);
+    if (n > names.length) throw typeError(`${fname} expected at most ${s(names.length)}, got ${n}`);
+    a.args.forEach((v, i) => (out[i] = v));
+    return out;
+  }
   if (a.kwargs.length && !kwNames.length) throw typeError(`${fname}() takes no keyword arguments`);
   if (a.args.length > names.length) {
     if (names.length === 0) throw typeError(`${fname}() takes no arguments (${a.args.length} given)`);
@@ -4035,11 +4258,37 @@ function pyPercentFormat(fmt: string, v: JValue, r: Renderer): string {
         } else if (flags.includes('+')) sign = '+';
         else if (flags.includes(' ')) sign = ' ';
         body = s;
-        if (!Number.isFinite(x)) numeric = false;
+        break;
+      }
+      case 'e':
+      case 'E':
+      case 'g':
+      case 'G': {
+        if (arg instanceof JUndef) throw arg.fail();
+        if (!isNumber(arg)) throw typeError(`must be real number, not ${typeName(arg)}`);
+        const x = toFloat(arg);
+        numeric = true;
+        if (x < 0 || Object.is(x, -0)) sign = '-';
+        else if (flags.includes('+')) sign = '+';
+        else if (flags.includes(' ')) sign = ' ';
+        if (Number.isNaN(x)) sign = flags.includes('+') ? '+' : flags.includes(' ') ? ' ' : '';
+        body = floatFormatBody(x, conv, prec < 0 ? 6 : prec, flags.includes('#'));
+        break;
+      }
+      case 'c': {
+        // Neither an int nor a str (an undefined included): no conversion method is tried.
+        if (typeof arg === 'string' || arg instanceof JMarkup) {
+          const t = typeof arg === 'string' ? arg : arg.s;
+          if (pyLen(t) !== 1) throw typeError('%c requires int or char');
+          body = t;
+        } else if (isInt(arg)) {
+          const n = toBig(arg);
+          if (n < 0n || n > 0x10ffffn) throw new PyError('OverflowError', '%c arg not in range(0x110000)');
+          body = String.fromCodePoint(Number(n));
+        } else throw typeError('%c requires int or char');
         break;
       }
       default:
-        if ('eEgGc'.includes(conv)) throw unsupported(`%${conv} in % formatting`);
         throw new PyError(
           'ValueError',
           `unsupported format character ${pyStrRepr(conv)} (0x${(conv.codePointAt(0) as number).toString(16)}) at index ${i - 1}`,
@@ -4339,11 +4588,18 @@ const FILTERS: Record<string, Builtin> = {
     if (typeof x === 'number') return Math.abs(x);
     throw typeError(`bad operand type for abs(): '${typeName(x)}'`);
   }, { cOne: true }),
-  attr: f('do_attr', ['environment', 'obj', 'name'], ([obj, name], r) => {
-    if (obj instanceof JUndef) throw obj.fail();
-    if (typeof name !== 'string') throw typeError(`attribute name must be string, not '${typeName(name)}'`);
-    if (name.startsWith('_')) throw unsupported(`access to the attribute ${pyStrRepr(name)}`);
-    const a = pyGetattr(obj, name, r);
+  attr: f('do_attr', ['environment', 'obj', 'name'], ([obj, nameArg], r) => {
+    // getattr only, never the item; an attribute that does not exist is an undefined.
+    if (typeof nameArg !== 'string' && !(nameArg instanceof JMarkup)) throw typeError(`attribute name must be string, not '${typeName(nameArg)}'`);
+    const name = typeof nameArg === 'string' ? nameArg : nameArg.s;
+    const priv = r.privateAttr(obj, name);
+    if (priv !== MISSING) return priv;
+    if (obj instanceof JUndef) {
+      if (name.startsWith('__')) return ciUndef(name, obj);
+      throw obj.fail();
+    }
+    if (name.startsWith('_') && !(obj instanceof JNamespace)) return ciUndef(name, obj);
+    const a = r.getattrOnly(obj, name);
     return a === MISSING ? ciUndef(name, obj) : a;
   }, { hidden: 1 }),
   batch: f('do_batch', ['value', 'linecount', 'fill_with'], ([value, linecount, fill], r) =>
@@ -4635,6 +4891,27 @@ const FILTERS: Record<string, Builtin> = {
         yield tmp;
       }
     }), { defaults: [null] }),
+  groupby: f('sync_do_groupby', ['environment', 'value', 'attribute', 'default', 'case_sensitive'], ([value, attribute, dflt, cs], r) => {
+    // Sorted by the (case-folded) key, then runs of equal keys; the grouper is the first item's real key.
+    const expr = makeAttrgetter(r, attribute, truthy(cs) ? null : ignoreCase, dflt);
+    const sorted = pySorted(r.list(value), expr, false);
+    const groups: Array<[JValue, JValue[]]> = [];
+    for (const item of sorted) {
+      r.step();
+      const k = expr(item);
+      const last = groups[groups.length - 1];
+      if (last && (last[0] === k || pyEq(last[0], k))) last[1].push(item);
+      else groups.push([k, [item]]);
+    }
+    const output = truthy(cs) ? null : makeAttrgetter(r, attribute, null, dflt);
+    return groups.map(([k, items]) => new JGroupTuple([output ? output(items[0]) : k, items]));
+  }, { hidden: 1, defaults: [null, false] }),
+  pprint: f('do_pprint', ['value'], ([value]) => {
+    // pprint.pformat: the repr with dict keys sorted, when it fits in 80 columns.
+    const rep = pprintRepr(value, new Set());
+    if (pyLen(rep) > 80) throw unsupported('pprint of a value whose repr is longer than 80 characters (pprint wraps it)');
+    return rep;
+  }),
   sort: f('do_sort', ['environment', 'value', 'reverse', 'case_sensitive', 'attribute'], ([value, reverse, cs, attribute], r) => {
     const key = makeMultiAttrgetter(r, attribute, truthy(cs) ? null : ignoreCase);
     return pySorted(r.list(value), key, truthy(reverse));
@@ -4692,6 +4969,34 @@ const FILTERS: Record<string, Builtin> = {
       }
     }), { hidden: 1, defaults: [false, null] }),
   upper: f('do_upper', ['s'], ([s]) => mapStr(s, (x) => x.toUpperCase())),
+  // markupsafe.escape: a Markup is kept as it is, anything else is str()-ed and escaped.
+  escape: f('escape', ['s'], ([s]) => (s instanceof JMarkup ? s : new JMarkup(htmlEscape(pyStr(s)))), { cOne: true }),
+  e: f('escape', ['s'], ([s]) => (s instanceof JMarkup ? s : new JMarkup(htmlEscape(pyStr(s)))), { cOne: true }),
+  forceescape: f('do_forceescape', ['value'], ([v]) => new JMarkup(htmlEscape(v instanceof JMarkup ? v.s : pyStr(v)))),
+  safe: f('do_mark_safe', ['value'], ([v]) => (v instanceof JMarkup ? v : new JMarkup(pyStr(v)))),
+  striptags: f('do_striptags', ['value'], ([v]) =>
+    stripTags(v instanceof JMarkup ? v.s : pyStr(v), (what) => {
+      throw unsupported(what);
+    }),
+  ),
+  xmlattr: f('do_xmlattr', ['eval_ctx', 'd', 'autospace'], ([d, autospace], r) => {
+    const entries: Array<[JValue, JValue]> = d instanceof JDict ? d.entries() : [];
+    if (!(d instanceof JDict)) {
+      if (d instanceof JUndef) throw d.fail();
+      throw new PyError('AttributeError', `'${typeName(d)}' object has no attribute 'items'`);
+    }
+    const items: string[] = [];
+    for (const [k, v] of entries) {
+      r.step();
+      if (v === null || v instanceof JUndef) continue;
+      if (typeof k !== 'string' && !(k instanceof JMarkup)) throw typeError('expected string or bytes-like object, got ' + pyStrRepr(typeName(k)));
+      const key = typeof k === 'string' ? k : k.s;
+      if (INVALID_ATTR_KEY.test(key)) throw new PyError('ValueError', `Invalid character in attribute name: ${pyRepr(k)}`);
+      items.push(`${k instanceof JMarkup ? key : htmlEscape(key)}="${v instanceof JMarkup ? v.s : htmlEscape(pyStr(v))}"`);
+    }
+    const rv = items.join(' ');
+    return truthy(autospace) && rv ? ' ' + rv : rv;
+  }, { hidden: 1, defaults: [true] }),
   urlencode: f('do_urlencode', ['value'], ([value], r) => {
     if (typeof value === 'string' || value instanceof JMarkup || !isIterable(value)) return urlQuote(value instanceof JMarkup ? value.s : value, false);
     const items = value instanceof JDict ? value.entries().map(([k, v]) => new JTuple([k, v])) : r.list(value);
@@ -4726,6 +5031,7 @@ function opTest(name: string, op: (a: JValue, b: JValue) => boolean): Builtin {
     fn: name,
     params: ['a', 'b'],
     impl: ([a, b]) => op(a, b),
+    cTwo: true,
   };
 }
 
@@ -4815,8 +5121,8 @@ const RANGE_ATTRS = new Set(['count', 'index', 'start', 'step', 'stop']);
 
 type Method = (a: CallArgs, r: Renderer) => JValue;
 
-function bound(owner: string, name: string, m: Method | undefined): JFunc {
-  return new JFunc(`${owner}.${name}`, m ?? null, null, 'builtin_function_or_method');
+function bound(owner: string, name: string, m: Method | undefined, typeName = 'builtin_function_or_method'): JFunc {
+  return new JFunc(`${owner}.${name}`, m ?? null, null, typeName);
 }
 
 function strPredicate(s: string, re: RegExp): boolean {
@@ -4847,9 +5153,102 @@ function affixArg(v: JValue, fname: string): string[] {
   throw typeError(`${fname} first arg must be str or a tuple of str, not ${typeName(v)}`);
 }
 
+/** What Python's obj[key] raises when it fails (str or int keys, as format fields give). */
+function subscriptError(v: JValue, key: string | bigint): PyError {
+  if (v instanceof JDict) return new PyError('KeyError', pyRepr(key));
+  if (Array.isArray(v) || v instanceof JTuple) {
+    if (typeof key === 'bigint') return new PyError('IndexError', `${typeName(v)} index out of range`);
+    return typeError(`${typeName(v)} indices must be integers or slices, not str`);
+  }
+  if (typeof v === 'string' || v instanceof JMarkup) {
+    if (typeof key === 'bigint') return new PyError('IndexError', 'string index out of range');
+    // Markup.__getitem__ escapes its argument first: the key is then a Markup.
+    return typeError(`string indices must be integers, not '${v instanceof JMarkup ? 'Markup' : 'str'}'`);
+  }
+  if (v instanceof JRange) {
+    if (typeof key === 'bigint') return new PyError('IndexError', 'range object index out of range');
+    return typeError('range indices must be integers or slices, not str');
+  }
+  return typeError(`'${typeName(v)}' object is not subscriptable`);
+}
+
+/** pyformat.ts's view of template values; `sandbox` chooses how fields look up attributes and items. */
+function formatHost(r: Renderer): FormatHost<JValue> {
+  return {
+    kind: (v) => (typeof v === 'string' || v instanceof JMarkup ? 'str' : typeof v === 'boolean' ? 'bool' : typeof v === 'bigint' ? 'int' : typeof v === 'number' ? 'float' : v === null ? 'none' : 'other'),
+    strValue: (v) => (v instanceof JMarkup ? v.s : (v as string)),
+    intValue: (v) => toBig(v as bigint | boolean),
+    floatValue: (v) => v as number,
+    typeName: (v) => typeName(v),
+    str: (v) => pyStr(v),
+    repr: (v) => pyRepr(v),
+    ascii: (v) =>
+      typeof v === 'string'
+        ? pyAscii(v)
+        : [...pyRepr(v)].map((ch) => {
+            const cp = ch.codePointAt(0) as number;
+            return cp < 0x80 ? ch : cp < 0x100 ? '\\x' + cp.toString(16).padStart(2, '0') : cp < 0x10000 ? '\\u' + cp.toString(16).padStart(4, '0') : '\\U' + cp.toString(16).padStart(8, '0');
+          }).join(''),
+    pythonFormatter: r.sandbox,
+    floatRepr: (x) => pyFloatRepr(x),
+    getattr: (v, name) => {
+      if (r.sandbox) return r.getattr(v, name);
+      const priv = r.privateAttr(v, name);
+      if (priv !== MISSING) return priv;
+      if (v instanceof JUndef) throw v.fail();
+      const a = name.startsWith('_') && !(v instanceof JNamespace) ? MISSING : pyGetattr(v, name, r);
+      if (a === MISSING) throw new PyError('AttributeError', `'${typeName(v)}' object has no attribute ${pyStrRepr(name)}`);
+      return a;
+    },
+    getitem: (v, key) => {
+      if (r.sandbox) return r.getitem(v, key);
+      if (v instanceof JUndef) throw v.fail();
+      const got = trySubscript(v, key);
+      if (got !== FAIL) return got;
+      throw subscriptError(v, key);
+    },
+    error: (pyType, message) => {
+      throw pyType === 'TypeError' ? typeError(message) : new PyError(pyType, message);
+    },
+    cannot: (what) => {
+      throw unsupported(what);
+    },
+  };
+}
+
+function strFormat(s: string, r: Renderer, args: JValue[], kw: (name: string) => JValue | undefined, mapOnly = false): string {
+  const out = pyFormat(formatHost(r), s, { args, kw, mapOnly }, 2);
+  if (out.length > LIMITS.maxValueSize) throw unsupported(`value larger than ${LIMITS.maxValueSize} (limit)`);
+  return out;
+}
+
+/** Python's Unicode tables are not JavaScript's: some methods are emulated for ASCII text only. */
+function asciiOnly(s: string, method: string): void {
+  if (/[^\x00-\x7f]/.test(s)) throw unsupported(`str.${method} of non-ASCII text`);
+}
+
 function strMethods(s: string): Record<string, Method> {
   const sepArg = (v: JValue | undefined): string | null => (v === undefined || v === null ? null : strArg(v, 'must be str or None'));
   const m: Record<string, Method> = {
+    format: (a, r) => {
+      const kw = new Map(a.kwargs);
+      return strFormat(s, r, a.args, (name) => kw.get(name));
+    },
+    format_map: (a, r) => {
+      if (a.kwargs.length) throw typeError('str.format_map() takes no keyword arguments');
+      if (a.args.length !== 1) throw typeError(`str.format_map() takes exactly one argument (${a.args.length} given)`);
+      const m = a.args[0];
+      return strFormat(s, r, [], (name) => {
+        if (m instanceof JDict) {
+          const e = m.map.get(hashKey(name));
+          return e ? e.v : undefined;
+        }
+        if (m instanceof JUndef) throw m.fail();
+        const got = trySubscript(m, name);
+        if (got !== FAIL) return got;
+        throw subscriptError(m, name);
+      }, true);
+    },
     lower: (a) => (methodArgs(a, 'str.lower', [], 0), s.toLowerCase()),
     upper: (a) => (methodArgs(a, 'str.upper', [], 0), s.toUpperCase()),
     capitalize: (a) => (methodArgs(a, 'str.capitalize', [], 0), pyCapitalize(s)),
@@ -4863,9 +5262,9 @@ function strMethods(s: string): Record<string, Method> {
       }
       return out;
     },
-    strip: (a) => pyStrip(s, sepArg(methodArgs(a, 'strip', ['chars'], 0)[0]), true, true),
-    lstrip: (a) => pyStrip(s, sepArg(methodArgs(a, 'lstrip', ['chars'], 0)[0]), true, false),
-    rstrip: (a) => pyStrip(s, sepArg(methodArgs(a, 'rstrip', ['chars'], 0)[0]), false, true),
+    strip: (a) => pyStrip(s, sepArg(methodArgs(a, 'strip', ['chars'], 0, [], 'str')[0]), true, true),
+    lstrip: (a) => pyStrip(s, sepArg(methodArgs(a, 'lstrip', ['chars'], 0, [], 'str')[0]), true, false),
+    rstrip: (a) => pyStrip(s, sepArg(methodArgs(a, 'rstrip', ['chars'], 0, [], 'str')[0]), false, true),
     split: (a) => {
       const [sep, max] = methodArgs(a, 'split', ['sep', 'maxsplit'], 0, ['sep', 'maxsplit']);
       return pySplit(s, sepArg(sep), max === undefined ? -1 : Number(indexArg(max)));
@@ -4889,7 +5288,7 @@ function strMethods(s: string): Record<string, Method> {
       return affixArg(p as JValue, 'endswith').some((x) => s.endsWith(x));
     },
     replace: (a) => {
-      const [old, neu, count] = methodArgs(a, 'replace', ['old', 'new', 'count'], 2);
+      const [old, neu, count] = methodArgs(a, 'replace', ['old', 'new', 'count'], 2, [], 'str');
       const o = strArg(old as JValue, 'replace() argument 1 must be str');
       const n = strArg(neu as JValue, 'replace() argument 2 must be str');
       const c = count === undefined ? -1 : Number(indexArg(count));
@@ -4928,6 +5327,122 @@ function strMethods(s: string): Record<string, Method> {
       const i = s.lastIndexOf(strArg(sub as JValue, 'must be str'));
       return BigInt(i < 0 ? -1 : pyLen(s.slice(0, i)));
     },
+    index: (a) => {
+      const [sub, start, end] = methodArgs(a, 'index', ['sub', 'start', 'end'], 1);
+      if (start !== undefined || end !== undefined) throw unsupported('index with start/end');
+      const i = s.indexOf(strArg(sub as JValue, 'must be str'));
+      if (i < 0) throw new PyError('ValueError', 'substring not found');
+      return BigInt(pyLen(s.slice(0, i)));
+    },
+    rindex: (a) => {
+      const [sub, start, end] = methodArgs(a, 'rindex', ['sub', 'start', 'end'], 1);
+      if (start !== undefined || end !== undefined) throw unsupported('rindex with start/end');
+      const i = s.lastIndexOf(strArg(sub as JValue, 'must be str'));
+      if (i < 0) throw new PyError('ValueError', 'substring not found');
+      return BigInt(pyLen(s.slice(0, i)));
+    },
+    isascii: (a) => (methodArgs(a, 'str.isascii', [], 0), /^[\x00-\x7f]*$/.test(s)),
+    isidentifier: (a) => (methodArgs(a, 'str.isidentifier', [], 0), asciiOnly(s, 'isidentifier'), /^[A-Za-z_][A-Za-z0-9_]*$/.test(s)),
+    isnumeric: (a) => (methodArgs(a, 'str.isnumeric', [], 0), asciiOnly(s, 'isnumeric'), /^[0-9]+$/.test(s)),
+    isprintable: (a) => (methodArgs(a, 'str.isprintable', [], 0), asciiOnly(s, 'isprintable'), /^[\x20-\x7e]*$/.test(s)),
+    istitle: (a) => {
+      methodArgs(a, 'str.istitle', [], 0);
+      let cased = false;
+      let prev = false;
+      for (const c of s) {
+        if (/\p{Lu}|\p{Lt}/u.test(c)) {
+          if (prev) return false;
+          prev = true;
+          cased = true;
+        } else if (/\p{Ll}/u.test(c)) {
+          if (!prev) return false;
+          prev = true;
+          cased = true;
+        } else prev = false;
+      }
+      return cased;
+    },
+    casefold: (a) => (methodArgs(a, 'str.casefold', [], 0), asciiOnly(s, 'casefold'), s.toLowerCase()),
+    swapcase: (a) => (methodArgs(a, 'str.swapcase', [], 0), asciiOnly(s, 'swapcase'), s.replace(/[A-Za-z]/g, (c) => (c >= 'a' ? c.toUpperCase() : c.toLowerCase()))),
+    expandtabs: (a) => {
+      const [ts] = methodArgs(a, 'expandtabs', ['tabsize'], 0, ['tabsize']);
+      const size = ts === undefined ? 8 : Number(indexArg(ts));
+      let out = '';
+      let col = 0;
+      for (const c of s) {
+        if (c === '\t') {
+          if (size > 0) {
+            const n = size - (col % size);
+            if (out.length + n > LIMITS.maxValueSize) throw unsupported(`value larger than ${LIMITS.maxValueSize} (limit)`);
+            out += ' '.repeat(n);
+            col += n;
+          }
+        } else {
+          out += c;
+          col = c === '\n' || c === '\r' ? 0 : col + 1;
+        }
+      }
+      return out;
+    },
+    encode: (a) => {
+      const [enc, errors] = methodArgs(a, 'encode', ['encoding', 'errors'], 0, ['encoding', 'errors']);
+      const name = (enc === undefined ? 'utf-8' : strArg(enc, "encode() argument 'encoding' must be str")).toLowerCase().replace(/_/g, '-');
+      if (errors !== undefined && strArg(errors, "encode() argument 'errors' must be str") !== 'strict') throw unsupported('str.encode with an error handler');
+      const chars = cps(s);
+      if (name === 'utf-8' || name === 'utf8') {
+        const bad = chars.findIndex((c) => RE_SURROGATE.test(c));
+        if (bad >= 0) throw new PyError('UnicodeEncodeError', `'utf-8' codec can't encode character '\\u${(chars[bad].codePointAt(0) as number).toString(16)}' in position ${bad}: surrogates not allowed`);
+        return new JBytes(new TextEncoder().encode(s));
+      }
+      const limit = name === 'ascii' || name === 'us-ascii' ? 0x80 : name === 'latin-1' || name === 'latin1' || name === 'iso-8859-1' ? 0x100 : 0;
+      if (!limit) throw unsupported(`str.encode with the codec ${pyStrRepr(name)}`);
+      const bad = chars.findIndex((c) => (c.codePointAt(0) as number) >= limit);
+      if (bad >= 0) {
+        const cp = chars[bad].codePointAt(0) as number;
+        const codec = limit === 0x80 ? 'ascii' : 'latin-1';
+        throw new PyError('UnicodeEncodeError', `'${codec}' codec can't encode character ${pyStrRepr(chars[bad])} in position ${bad}: ordinal not in range(${limit})`.replace(pyStrRepr(chars[bad]), `'\\${cp < 0x100 ? 'x' + cp.toString(16).padStart(2, '0') : cp < 0x10000 ? 'u' + cp.toString(16).padStart(4, '0') : 'U' + cp.toString(16).padStart(8, '0')}'`));
+      }
+      return new JBytes(Uint8Array.from(chars.map((c) => c.codePointAt(0) as number)));
+    },
+    translate: (a) => {
+      const [table] = methodArgs(a, 'translate', ['table'], 1);
+      if (!(table instanceof JDict)) throw unsupported('str.translate with a table that is not a dict');
+      let out = '';
+      for (const c of s) {
+        const v = table.get(BigInt(c.codePointAt(0) as number));
+        if (v === undefined) out += c;
+        else if (v === null) continue;
+        else if (typeof v === 'string') out += v;
+        else if (isInt(v)) {
+          const n = toBig(v);
+          if (n < 0n || n > 0x10ffffn) throw new PyError('ValueError', 'character mapping must be in range(0x110000)');
+          out += String.fromCodePoint(Number(n));
+        } else throw typeError('character mapping must return integer, None or str');
+        if (out.length > LIMITS.maxValueSize) throw unsupported(`value larger than ${LIMITS.maxValueSize} (limit)`);
+      }
+      return out;
+    },
+    maketrans: (a) => {
+      const [x, y, z] = methodArgs(a, 'maketrans', ['x', 'y', 'z'], 1, [], 'str');
+      const d = new JDict();
+      if (y === undefined) {
+        if (!(x instanceof JDict)) throw typeError('if you give only one argument to maketrans it must be a dict');
+        for (const [k, v] of x.entries()) {
+          if (typeof k === 'string') {
+            if (pyLen(k) !== 1) throw new PyError('ValueError', 'string keys in translate table must be of length 1');
+            d.set(BigInt(k.codePointAt(0) as number), v);
+          } else if (isInt(k)) d.set(toBig(k), v);
+          else throw typeError('keys in translate table must be strings or integers');
+        }
+        return d;
+      }
+      const xs = cps(strArg(x as JValue, 'maketrans() argument 1 must be str'));
+      const ys = cps(strArg(y, 'maketrans() argument 2 must be str'));
+      if (xs.length !== ys.length) throw new PyError('ValueError', 'the first two maketrans arguments must have equal length');
+      xs.forEach((c, i) => d.set(BigInt(c.codePointAt(0) as number), BigInt(ys[i].codePointAt(0) as number)));
+      if (z !== undefined) for (const c of cps(strArg(z, 'maketrans() argument 3 must be str'))) d.set(BigInt(c.codePointAt(0) as number), null);
+      return d;
+    },
     isdigit: (a) => (methodArgs(a, 'str.isdigit', [], 0), strPredicate(s, /^[0-9]$/)),
     isdecimal: (a) => (methodArgs(a, 'str.isdecimal', [], 0), strPredicate(s, /^[0-9]$/)),
     isalpha: (a) => (methodArgs(a, 'str.isalpha', [], 0), strPredicate(s, /^\p{L}$/u)),
@@ -4945,15 +5460,15 @@ function strMethods(s: string): Record<string, Method> {
       return signed ? s[0] + '0'.repeat(width - n) + s.slice(1) : '0'.repeat(width - n) + s;
     },
     ljust: (a) => {
-      const [w, fc] = methodArgs(a, 'ljust', ['width', 'fillchar'], 1);
+      const [w, fc] = methodArgs(a, 'ljust', ['width', 'fillchar'], 1, [], 'str');
       return padTo(s, w as JValue, fc, 'l');
     },
     rjust: (a) => {
-      const [w, fc] = methodArgs(a, 'rjust', ['width', 'fillchar'], 1);
+      const [w, fc] = methodArgs(a, 'rjust', ['width', 'fillchar'], 1, [], 'str');
       return padTo(s, w as JValue, fc, 'r');
     },
     center: (a) => {
-      const [w, fc] = methodArgs(a, 'center', ['width', 'fillchar'], 1);
+      const [w, fc] = methodArgs(a, 'center', ['width', 'fillchar'], 1, [], 'str');
       return padTo(s, w as JValue, fc, 'c');
     },
     removeprefix: (a) => {
@@ -5002,10 +5517,21 @@ function dictUpdate(d: JDict, a: CallArgs, r: Renderer, fname: string): void {
   for (const [k, v] of a.kwargs) d.set(k, v);
 }
 
+/** dict.fromkeys(iterable, value=None) */
+function dictFromkeys(a: CallArgs, r: Renderer): JValue {
+  const [it, v] = methodArgs(a, 'fromkeys', ['iterable', 'value'], 1, [], 'dict');
+  const d = new JDict();
+  for (const k of r.list(it as JValue)) {
+    r.step();
+    d.set(k, v === undefined ? null : v);
+  }
+  return d;
+}
+
 function dictMethods(d: JDict): Record<string, Method> {
   return {
     get: (a) => {
-      const [k, dflt] = methodArgs(a, 'get', ['key', 'default'], 1);
+      const [k, dflt] = methodArgs(a, 'get', ['key', 'default'], 1, [], 'dict');
       const e = d.map.get(hashKey(k as JValue));
       return e ? e.v : dflt === undefined ? null : dflt;
     },
@@ -5023,7 +5549,7 @@ function dictMethods(d: JDict): Record<string, Method> {
       return null;
     },
     pop: (a) => {
-      const [k, dflt] = methodArgs(a, 'pop', ['key', 'default'], 1);
+      const [k, dflt] = methodArgs(a, 'pop', ['key', 'default'], 1, [], 'dict');
       const id = hashKey(k as JValue);
       const e = d.map.get(id);
       if (!e) {
@@ -5033,8 +5559,17 @@ function dictMethods(d: JDict): Record<string, Method> {
       d.map.delete(id);
       return e.v;
     },
+    popitem: (a) => {
+      methodArgs(a, 'dict.popitem', [], 0);
+      const keys = [...d.map.keys()];
+      if (!keys.length) throw new PyError('KeyError', "'popitem(): dictionary is empty'");
+      const e = d.map.get(keys[keys.length - 1])!;
+      d.map.delete(keys[keys.length - 1]);
+      return new JTuple([e.k, e.v]);
+    },
+    fromkeys: (a, r) => dictFromkeys(a, r),
     setdefault: (a) => {
-      const [k, dflt] = methodArgs(a, 'setdefault', ['key', 'default'], 1);
+      const [k, dflt] = methodArgs(a, 'setdefault', ['key', 'default'], 1, [], 'dict');
       const e = d.map.get(hashKey(k as JValue));
       if (e) return e.v;
       d.set(k as JValue, dflt === undefined ? null : dflt);
@@ -5072,16 +5607,29 @@ function listMethods(l: JValue[]): Record<string, Method> {
       return null;
     },
     insert: (a) => {
-      const [i, x] = methodArgs(a, 'insert', ['index', 'object'], 2);
+      const [i, x] = methodArgs(a, 'insert', ['index', 'object'], 2, [], 'list');
       l.splice(normIndex(indexArg(i as JValue), l.length, true), 0, x as JValue);
       return null;
     },
     pop: (a) => {
-      const [i] = methodArgs(a, 'pop', ['index'], 0);
+      const [i] = methodArgs(a, 'pop', ['index'], 0, [], 'list');
       if (!l.length) throw new PyError('IndexError', 'pop from empty list');
       const idx = i === undefined ? l.length - 1 : normIndex(indexArg(i), l.length, false);
       if (idx < 0 || idx >= l.length) throw new PyError('IndexError', 'pop index out of range');
       return l.splice(idx, 1)[0];
+    },
+    sort: (a) => {
+      if (a.args.length) throw typeError('sort() takes no positional arguments');
+      let reverse = false;
+      for (const [k, v] of a.kwargs) {
+        if (k === 'reverse') reverse = truthy(v);
+        else if (k === 'key') {
+          if (v !== null) throw unsupported('list.sort with a key function');
+        } else throw typeError(`sort() got an unexpected keyword argument ${pyStrRepr(k)}`);
+      }
+      const sorted = pySorted(l.slice(), (x) => x, reverse);
+      l.splice(0, l.length, ...sorted);
+      return null;
     },
     remove: (a) => {
       const [x] = methodArgs(a, 'list.remove', ['value'], 1);
@@ -5091,7 +5639,7 @@ function listMethods(l: JValue[]): Record<string, Method> {
       return null;
     },
     index: (a) => {
-      const [x, start, stop] = methodArgs(a, 'index', ['value', 'start', 'stop'], 1);
+      const [x, start, stop] = methodArgs(a, 'index', ['value', 'start', 'stop'], 1, [], 'list');
       if (start !== undefined || stop !== undefined) throw unsupported('list.index with start/stop');
       const idx = l.findIndex((y) => y === x || pyEq(y, x as JValue));
       if (idx < 0) throw new PyError('ValueError', `${pyRepr(x as JValue)} is not in list`);
@@ -5138,6 +5686,7 @@ function pyGetattr(obj: JValue, name: string, r: Renderer): JValue | typeof MISS
   }
   if (obj === null) return MISSING;
   if (Array.isArray(obj)) return LIST_ATTRS.has(name) ? bound('list', name, listMethods(obj)[name]) : MISSING;
+  if (obj instanceof JGroupTuple && (name === 'grouper' || name === 'list')) return obj.items[name === 'grouper' ? 0 : 1];
   if (obj instanceof JTuple) {
     if (!TUPLE_ATTRS.has(name)) return MISSING;
     const items = obj.items;
@@ -5148,7 +5697,7 @@ function pyGetattr(obj: JValue, name: string, r: Renderer): JValue | typeof MISS
       });
     }
     return bound('tuple', name, (a) => {
-      const [x, start, stop] = methodArgs(a, 'index', ['value', 'start', 'stop'], 1);
+      const [x, start, stop] = methodArgs(a, 'index', ['value', 'start', 'stop'], 1, [], 'tuple');
       if (start !== undefined || stop !== undefined) throw unsupported('tuple.index with start/stop');
       const idx = items.findIndex((y) => y === x || pyEq(y, x as JValue));
       if (idx < 0) throw new PyError('ValueError', 'tuple.index(x): x not in tuple');
@@ -5197,15 +5746,104 @@ function pyGetattr(obj: JValue, name: string, r: Renderer): JValue | typeof MISS
     if (name === 'mapping' || name === 'isdisjoint') throw unsupported(`dict view attribute ${pyStrRepr(name)}`);
     return MISSING;
   }
-  if (obj instanceof JMarkup) {
-    if (STR_ATTRS.has(name) || ['escape', 'unescape', 'striptags'].includes(name)) throw unsupported(`Markup.${name}`);
-    return MISSING;
-  }
+  if (obj instanceof JMarkup) return markupAttr(obj, name);
+  if (obj instanceof JFunc && obj.typeName === 'type' && obj.name === 'dict' && name === 'fromkeys') return new JFunc('dict.fromkeys', dictFromkeys);
   if (obj instanceof JFunc && obj.typeName !== 'type') return MISSING;
   if (obj instanceof JGen && !['close', 'send', 'throw', 'gi_code', 'gi_frame', 'gi_running', 'gi_yieldfrom', 'gi_suspended'].includes(name)) {
     return MISSING;
   }
   throw unsupported(`attribute ${pyStrRepr(name)} of a ${typeName(obj)} object`);
+}
+
+/** str methods MarkupSafe wraps: string arguments are escaped, the result is Markup. */
+const MARKUP_WRAPPED = new Set(['capitalize', 'title', 'lower', 'upper', 'replace', 'ljust', 'rjust', 'lstrip', 'rstrip', 'center', 'strip', 'translate', 'expandtabs', 'swapcase', 'zfill']);
+/** split/rsplit/splitlines: arguments as given, items Markup; partition/rpartition escape the separator. */
+const MARKUP_SPLITS = new Set(['split', 'rsplit', 'splitlines']);
+
+function escapeArg(v: JValue): JValue {
+  return typeof v === 'string' ? new JMarkup(htmlEscape(v)) : v;
+}
+
+function toMarkup(v: JValue): JValue {
+  if (typeof v === 'string') return new JMarkup(v);
+  if (Array.isArray(v)) return v.map(toMarkup);
+  if (v instanceof JTuple) return new JTuple(v.items.map(toMarkup));
+  return v;
+}
+
+/** Attributes of a markupsafe.Markup (a str subclass). */
+function markupAttr(m: JMarkup, name: string): JValue | typeof MISSING {
+  // Markup's own methods are Python functions: bound, they are of type 'method'.
+  const pyMethod = (n: string, f: Method) => bound('Markup', n, f, 'method');
+  if (name === 'unescape' || name === 'striptags') {
+    return pyMethod(name, (a) => {
+      methodArgs(a, `Markup.${name}`, [], 0);
+      const cannot = (what: string): never => {
+        throw unsupported(what);
+      };
+      return name === 'unescape' ? htmlUnescape(m.s, cannot) : new JMarkup(stripTags(m.s, cannot)).s;
+    });
+  }
+  if (name === 'escape') return pyMethod(name, (a) => {
+    const [v] = methodArgs(a, 'Markup.escape', ['s'], 1);
+    return v instanceof JMarkup ? v : new JMarkup(htmlEscape(pyStr(v as JValue)));
+  });
+  if (!STR_ATTRS.has(name)) return MISSING;
+  if (name === 'format' || name === 'format_map') {
+    // MarkupSafe's EscapeFormatter (a string.Formatter): each field is escaped, the result is Markup.
+    // MarkupSafe 2.1 has no format_map of its own: outside the sandbox it is str.format_map (plain str).
+    return pyMethod(name, (a, r) => {
+      if (name === 'format_map' && !r.sandbox) return strMethods(m.s).format_map(a, r);
+      const host: FormatHost<JValue> = {
+        ...formatHost(r),
+        pythonFormatter: true,
+        formatField: (v, spec) => {
+          if (v instanceof JMarkup) {
+            if (spec) throw new PyError('ValueError', 'Unsupported format specification for Markup.');
+            return v.s;
+          }
+          return htmlEscape(formatValue(host, v, spec));
+        },
+      };
+      let args: JValue[] = a.args;
+      let kw: (n: string) => JValue | undefined;
+      if (name === 'format') {
+        const m = new Map(a.kwargs);
+        kw = (n) => m.get(n);
+      } else {
+        if (a.kwargs.length) throw typeError('str.format_map() takes no keyword arguments');
+        if (a.args.length !== 1) throw typeError(`format_map() takes exactly one argument ${a.args.length} given`);
+        const mapping = a.args[0];
+        args = [];
+        kw = (n) => {
+          if (mapping instanceof JUndef) throw mapping.fail();
+          const got = trySubscript(mapping, n);
+          if (got !== FAIL) return got;
+          throw subscriptError(mapping, n);
+        };
+      }
+      const out = pyFormat(host, m.s, { args, kw }, 2);
+      if (out.length > LIMITS.maxValueSize) throw unsupported(`value larger than ${LIMITS.maxValueSize} (limit)`);
+      return new JMarkup(out);
+    });
+  }
+  const method = strMethods(m.s)[name];
+  if (!method) return bound('str', name, undefined);
+  if (name === 'join') {
+    return pyMethod(name, (a, r) => {
+      const [seq] = methodArgs(a, 'join', ['iterable'], 1);
+      const items = r.list(seq as JValue).map(escapeArg);
+      return new JMarkup(strArg(method({ args: [items], kwargs: [] }, r), ''));
+    });
+  }
+  if (MARKUP_SPLITS.has(name)) return pyMethod(name, (a, r) => toMarkup(method(a, r)));
+  if (MARKUP_WRAPPED.has(name) || name === 'partition' || name === 'rpartition') {
+    return pyMethod(name, (a, r) => {
+      const out = method({ args: a.args.map(escapeArg), kwargs: a.kwargs.map(([k, v]) => [k, escapeArg(v)] as [string, JValue]) }, r);
+      return toMarkup(out);
+    });
+  }
+  return bound('str', name, method);
 }
 
 function loopAttr(l: JLoop, name: string): JValue | typeof MISSING {
@@ -5255,7 +5893,10 @@ function loopAttr(l: JLoop, name: string): JValue | typeof MISSING {
   return MISSING;
 }
 
-function makeGlobals(): Map<string, JValue> {
+/** The sandbox's safe_range refuses ranges longer than this (jinja2.sandbox.MAX_RANGE). */
+const SANDBOX_MAX_RANGE = 100_000n;
+
+function makeGlobals(sandbox: boolean): Map<string, JValue> {
   const g = new Map<string, JValue>();
   g.set(
     'range',
@@ -5268,8 +5909,12 @@ function makeGlobals(): Map<string, JValue> {
       const [start, stop, step] = n === 1 ? [0n, ints[0], 1n] : [ints[0], ints[1], n === 3 ? ints[2] : 1n];
       if (step === 0n) throw new PyError('ValueError', 'range() arg 3 must not be zero');
       void r;
-      return new JRange(start, stop, step);
-    }, "<class 'range'>", 'type'),
+      const rng = new JRange(start, stop, step);
+      if (sandbox && rng.length > SANDBOX_MAX_RANGE) {
+        throw new PyError('OverflowError', `Range too big. The sandbox blocks ranges larger than MAX_RANGE (${SANDBOX_MAX_RANGE}).`);
+      }
+      return rng;
+    }, sandbox ? null : "<class 'range'>", sandbox ? 'function' : 'type'),
   );
   g.set(
     'dict',
@@ -5647,11 +6292,11 @@ export function isJinjaTemplate(payload: string): boolean {
 const MISSING_RE = new RegExp(`CI_MISSING_JINJA_VAR/[^${PY_WS}]+`, 'g');
 
 /**
- * Render a `## template: jinja` part as cloud-init 22.4.2 would.
+ * Render a `## template: jinja` part as cloud-init would (22.4.2 by default, `options.version`).
  * `instanceData`: the text of instance-data-sensitive.json (exact int/float
  * typing), a parsed JSON value, or undefined when the file does not exist.
  */
-export function renderCloudInitJinja(payload: string, instanceData: unknown): JinjaRenderResult {
+export function renderCloudInitJinja(payload: string, instanceData: unknown, options: JinjaRenderOptions = {}): JinjaRenderResult {
   const detected = detectTemplate(payload);
   if ('error' in detected) return { ok: false, reason: 'not-jinja', message: detected.error, exception: 'ValueError' };
   if (detected.type !== 'jinja') {
@@ -5698,22 +6343,31 @@ export function renderCloudInitJinja(payload: string, instanceData: unknown): Ji
   }
   try {
     const body = new Parser(tokenize(src)).parse();
-    const rootLoads = new Compiler().compileTemplate(body);
     const lineOf = (pos: number) => src.slice(0, pos).split('\n').length;
-    const renderer = new Renderer(params, lineOf);
+    const sandbox = (options.version ?? '22.4') !== '22.4';
+    const rootLoads = new Compiler(new Renderer(new JDict(), lineOf, sandbox)).compileTemplate(body);
+    const renderer = new Renderer(params, lineOf, sandbox);
     const text = renderer.render(body, rootLoads) + (content.endsWith('\n') ? '\n' : '');
     const missingVariables = (text.match(MISSING_RE) ?? []).map((m) => m.split('CI_MISSING_JINJA_VAR/').join(''));
     return renderer.notes.length ? { ok: true, text, missingVariables, notes: renderer.notes } : { ok: true, text, missingVariables };
   } catch (e) {
-    if (e instanceof TemplateSyntaxError) return fail('syntax', e.message, e.pyType, e.pos);
+    if (e instanceof TemplateSyntaxError) {
+      const r = fail('syntax', e.message, e.pyType, e.pos);
+      if (!r.ok) {
+        const line = e.pos === undefined ? src.split('\n').length : src.slice(0, e.pos).split('\n').length;
+        r.line = line;
+        r.lineText = src.split('\n')[line - 1] ?? '';
+      }
+      return r;
+    }
     if (e instanceof JinjaUnsupportedError) {
-      return fail('unsupported', `preview cannot render this template: ${e.construct}`, undefined, e.offset);
+      return fail('unsupported', cannotReproduce(e.construct), undefined, e.offset);
     }
     if (e instanceof PyError) {
-      const reason = e.pyType === 'UndefinedError' ? 'undefined' : e.pyType === 'TypeError' ? 'type' : 'runtime';
+      const reason = e.pyType === 'UndefinedError' ? 'undefined' : e.pyType === 'TypeError' ? 'type' : e.pyType === 'SecurityError' ? 'security' : 'runtime';
       return fail(reason, e.message, e.pyType, e.pos);
     }
-    if (e instanceof RangeError) return fail('unsupported', `preview cannot render this template: ${e.message} (recursion limit)`);
+    if (e instanceof RangeError) return fail('unsupported', cannotReproduce(`${e.message} (recursion limit)`));
     throw e;
   }
 }

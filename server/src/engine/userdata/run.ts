@@ -23,6 +23,8 @@ export type PartDisposition =
   | 'boothook'
   | 'part-handler'
   | 'jinja-ignored'
+  /** A jinja part cloud-init renders but this tool cannot (a construct it cannot reproduce): left out of the result, and said so. */
+  | 'jinja-not-reproduced'
   | 'excluded'
   | 'unhandled'
   | 'empty'
@@ -142,12 +144,37 @@ function dispatchPart(part: UserDataPart, handler: CloudConfigHandler, options: 
   return { part, disposition: 'unhandled', note: `No handler for ${type}: cloud-init ignores this part with a warning.` };
 }
 
+/** The finding code (and CLI exit code 4) of a Jinja part this tool cannot reproduce. */
+export const JINJA_NOT_REPRODUCED = 'jinja-not-reproduced';
+
 function dispatchJinja(part: UserDataPart, handler: CloudConfigHandler, options: UserDataRunOptions, messages: ProcessingMessage[]): PartReport {
-  const rendered = renderCloudInitJinja(part.text ?? '', options.instanceData === undefined ? {} : options.instanceData);
+  const rendered = renderCloudInitJinja(part.text ?? '', options.instanceData === undefined ? {} : options.instanceData, { version: options.version ?? 'current' });
+  if (!rendered.ok && rendered.reason === 'unsupported') {
+    // Our limitation, not cloud-init's: never worded as a cloud-init warning.
+    const message = `${part.filename}: ${rendered.message}. The result below leaves this part out; cloud-init would not.`;
+    messages.push({ level: 'info', message, blob: part.blob, part: part.number, code: JINJA_NOT_REPRODUCED });
+    return { part, disposition: 'jinja-not-reproduced', jinja: { missingVariables: [], error: rendered.message }, note: `${rendered.message}: this part is left out here, cloud-init would render it.` };
+  }
   if (!rendered.ok) {
-    const message = `Ignoring jinja template for ${part.filename}: ${rendered.message}`;
+    const version = options.version ?? 'current';
+    let message: string;
+    let note: string;
+    if (rendered.reason === 'undefined' || rendered.reason === 'type' || rendered.reason === 'security') {
+      // render_jinja_payload catches these (SecurityError only exists in the sandbox), logs, and renders nothing.
+      message = `Ignoring jinja template for ${part.filename}: ${rendered.message}`;
+      note = message;
+    } else if (rendered.reason === 'syntax' && version !== '22.4') {
+      // Since 24.1 the handler catches the syntax error (JinjaSyntaxParsingException) itself.
+      const where = `on line ${(rendered.line ?? 0) + 1}${rendered.lineText?.trim() ? `: ${rendered.lineText.trim()}` : ''}`;
+      message = `Ignoring jinja template for ${part.filename}. Failed to render template. Unable to parse Jinja template due to syntax error: ${rendered.message} ${where}`;
+      note = message;
+    } else {
+      // Anything else escapes the handler: the part-handler runner logs it (with a traceback) and goes on.
+      message = `Failed calling handler JinjaTemplatePartHandler: [['${JINJA_TYPE}']] (${JINJA_TYPE}, ${part.filename}, 3) with frequency once-per-instance`;
+      note = `Skipped by cloud-init: ${rendered.exception ?? 'Exception'}: ${rendered.message}.`;
+    }
     messages.push({ level: 'warning', message, blob: part.blob, part: part.number, code: 'jinja-failed' });
-    return { part, disposition: 'jinja-ignored', jinja: { missingVariables: [], error: rendered.message }, note: message };
+    return { part, disposition: 'jinja-ignored', jinja: { missingVariables: [], error: rendered.message }, note };
   }
   const jinja: PartReport['jinja'] = { rendered: rendered.text, missingVariables: rendered.missingVariables };
   for (const note of rendered.notes ?? []) {
