@@ -32,6 +32,12 @@ export interface CliOptions {
   customMergers: Array<{ name: string; path: string }>;
   /** Our resource limits (cloud-init has none), with the --limit overrides. */
   limits: Limits;
+  /** `--from-terraform FILE`: the cloudinit_config parts of a `terraform show -json` (or `pulumi stack export`) text. */
+  fromTerraform?: string;
+  /** `--address ADDR`: only this config of `--from-terraform`. */
+  address?: string;
+  /** `--rendered`: each FILE is a saved `rendered` blob (base64 decoded first). */
+  rendered: boolean;
   pretty: boolean;
   help: boolean;
   showVersion: boolean;
@@ -48,6 +54,12 @@ export const USAGE = `Usage:
   cloud-config-merge --spec-merge-how YAML [--format yaml|json] VALUE_FILE...   the same with a list/dict form spec
   cloud-config-merge --explain SPEC | --explain-merge-how YAML [--format json]  how cloud-init reads a spec
   cloud-config-merge --batch CASES.jsonl                                many spec merges in one process
+  cloud-config-merge --from-terraform PLAN_OR_STATE.json [--address ADDR] [--format ...]
+                              the user-data of each cloudinit_config in \`terraform show -json\` output
+                              (or \`pulumi stack export\`), with findings naming the part
+  cloud-config-merge --rendered [--format ...] BLOB...   saved rendered user-data (base64, gzip or MIME)
+  cloud-config-merge make-mime [--gzip --base64] FILE[:CONTENT-TYPE[:MERGE-TYPE]]...
+                              MIME user-data as \`cloud-init devel make-mime\` writes it (make-mime --help)
 
 Modes:
   user-data  each FILE is one raw user-data blob (MIME, gzip, #include, archives, jinja), in order (default)
@@ -96,6 +108,7 @@ export function parseArgs(argv: string[]): CliOptions {
     version: 'current',
     customMergers: [],
     limits: { ...DEFAULT_LIMITS },
+    rendered: false,
     pretty: false,
     help: false,
     showVersion: false,
@@ -240,6 +253,15 @@ export function parseArgs(argv: string[]): CliOptions {
       }
       case '--pretty':
         o.pretty = true;
+        break;
+      case '--from-terraform':
+        o.fromTerraform = value();
+        break;
+      case '--address':
+        o.address = value();
+        break;
+      case '--rendered':
+        o.rendered = true;
         break;
       default:
         throw new UsageError(`unknown option ${name}`);
