@@ -38,6 +38,8 @@ export interface CliOptions {
   address?: string;
   /** `--rendered`: each FILE is a saved `rendered` blob (base64 decoded first). */
   rendered: boolean;
+  /** `--lint`: the editor's merge-spec findings for each FILE; exit 1 on an error or a warning. */
+  lint: boolean;
   pretty: boolean;
   help: boolean;
   showVersion: boolean;
@@ -58,6 +60,8 @@ export const USAGE = `Usage:
                               the user-data of each cloudinit_config in \`terraform show -json\` output
                               (or \`pulumi stack export\`), with findings naming the part
   cloud-config-merge --rendered [--format ...] BLOB...   saved rendered user-data (base64, gzip or MIME)
+  cloud-config-merge --lint FILE...     the editor's merge-spec findings (file:line:col: severity: message [code]);
+                              files that are not cloud-init documents are skipped; exit 1 on an error or warning
   cloud-config-merge make-mime [--gzip --base64] FILE[:CONTENT-TYPE[:MERGE-TYPE]]...
                               MIME user-data as \`cloud-init devel make-mime\` writes it (make-mime --help)
 
@@ -92,7 +96,7 @@ ${LIMIT_NAMES.map((n) => `                                ${n}=${DEFAULT_LIMITS[
   --pretty                    indent JSON output
   -h, --help                  this help; --version  the version
 
-Exit codes: 0 ok; 2 bad usage or unreadable input; 3 cloud-init itself would fail.`;
+Exit codes: 0 ok; 1 --lint found a problem; 2 bad usage or unreadable input; 3 cloud-init itself would fail.`;
 
 export function parseArgs(argv: string[]): CliOptions {
   const o: CliOptions = {
@@ -109,6 +113,7 @@ export function parseArgs(argv: string[]): CliOptions {
     customMergers: [],
     limits: { ...DEFAULT_LIMITS },
     rendered: false,
+    lint: false,
     pretty: false,
     help: false,
     showVersion: false,
@@ -262,6 +267,9 @@ export function parseArgs(argv: string[]): CliOptions {
         break;
       case '--rendered':
         o.rendered = true;
+        break;
+      case '--lint':
+        o.lint = true;
         break;
       default:
         throw new UsageError(`unknown option ${name}`);

@@ -30,6 +30,7 @@ import { ReportFormat, userDataReport, systemReport, bootReport, chefReport } fr
 import { runBatch } from './batch';
 import { makeMimeCommand } from './makeMime';
 import { pipelineMode } from './pipeline';
+import { lintMode } from './lint';
 
 export interface CliIO {
   stdout(text: string): void;
@@ -191,6 +192,10 @@ export function main(argv: string[] = process.argv.slice(2), io: CliIO = process
 }
 
 function dispatch(o: CliOptions, io: CliIO): number {
+  if (o.lint) {
+    if (!o.files.length) throw new UsageError('--lint needs at least one FILE');
+    return lintMode(o, io);
+  }
   if (o.fromTerraform !== undefined || o.rendered) return pipelineMode(o, io);
   if (o.explain !== undefined || o.explainMergeHow !== undefined) return explain(o, io);
   if (o.batch !== undefined) return runBatch(new TextDecoder().decode(read(o, o.batch)), io);
