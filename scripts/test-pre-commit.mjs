@@ -1,6 +1,8 @@
 // `npm run test:pre-commit`: the hook of .pre-commit-hooks.yaml, run by the real pre-commit (Debian's
 // package, installed with apt-get when missing, as on a fresh CI machine) in a scratch repository that
-// adds this repository as a hook repo at its HEAD commit, as a user's .pre-commit-config.yaml would.
+// adds this repository as a hook repo at a commit, as a user's .pre-commit-config.yaml would. The hook
+// repository is a copy of this working tree (what is tested is what is here, committed or not, and a
+// CI checkout need not be a git repository).
 // The first run builds the hook's environment (npm install, npm pack, about 2 minutes).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,11 +24,6 @@ if (sh('pre-commit', ['--version']).status !== 0) {
     }
   }
 }
-const head = execFileSync('git', ['-C', repo, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
-if (execFileSync('git', ['-C', repo, 'status', '--porcelain', '--', '.pre-commit-hooks.yaml', 'server', 'bin', 'package.json', 'scripts/postinstall.mjs', '.npmignore'], { encoding: 'utf8' }).trim()) {
-  console.log(`note: uncommitted changes are not tested: the hook is taken from HEAD ${head.slice(0, 12)}`);
-}
-
 const scratch = mkdtempSync(join(tmpdir(), 'ccm-pre-commit-'));
 const work = join(scratch, 'project');
 const env = { ...process.env, PRE_COMMIT_HOME: join(scratch, 'cache'), GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
@@ -48,8 +45,16 @@ function check(name, fn) {
 }
 
 try {
+  // The hook repository: this tree without what .gitignore keeps out, committed once.
+  const hooks = join(scratch, 'hooks');
+  execFileSync('mkdir', ['-p', hooks]);
+  execFileSync('bash', ['-c', 'tar -C "$0" -cf - --exclude=./.git --exclude=./node_modules --exclude=./out --exclude=./server/out --exclude=./client/out --exclude=./dist --exclude=./.vscode-test --exclude=./.tmp --exclude="*.vsix" --exclude=./test/e2e/.artifacts . | tar -C "$1" -xf -', repo, hooks]);
+  execFileSync('git', ['init', '-q', hooks]);
+  execFileSync('git', ['add', '-A'], { cwd: hooks, env });
+  execFileSync('git', ['commit', '-qm', 'cloud-config-merge under test'], { cwd: hooks, env });
+  const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: hooks, encoding: 'utf8' }).trim();
   execFileSync('git', ['init', '-q', work]);
-  write('.pre-commit-config.yaml', `repos:\n  - repo: ${repo}\n    rev: ${head}\n    hooks:\n      - id: cloud-config-merge\n`);
+  write('.pre-commit-config.yaml', `repos:\n  - repo: ${hooks}\n    rev: ${head}\n    hooks:\n      - id: cloud-config-merge\n`);
   write('user-data.yaml', '#cloud-config\nmerge_how: list(append)+str()\npackages: [nginx]\n');
   write('other.yaml', 'just: yaml\nmerge_how: not-ours\n');
   write('base.yaml', '#cloud-config\npackages: [curl]\n');
