@@ -176,3 +176,34 @@ test('--from-terraform refuses what is not terraform show -json output', () => {
   writeFileSync(join(dir, 'empty.json'), '{"format_version": "1.0", "values": {"root_module": {}}}');
   assert.match(runCli(['--from-terraform', join(dir, 'empty.json')]).stderr, /no cloudinit_config/);
 });
+
+/* ------------------------------------------------------------------ --lint (the pre-commit hook's command) */
+
+test('--lint: file:line:col findings for cloud-init files, others skipped; exit 1 on an error or warning', () => {
+  const dir = scratch();
+  writeFileSync(join(dir, 'oops.yaml'), '#cloud-config\nmerge_how: list(append)+str()\npackages: [a]\n');
+  writeFileSync(join(dir, 'fine.yaml'), '#cloud-config\nmerge_how: list(append)+dict(recurse_array)+str()\npackages: [a]\n');
+  writeFileSync(join(dir, 'other.yaml'), 'merge_how: list(append)+str()\n');
+  const out = runCli(['--lint', join(dir, 'oops.yaml'), join(dir, 'fine.yaml'), join(dir, 'other.yaml')]);
+  assert.equal(out.code, 1);
+  assert.equal(out.stdout, `${join(dir, 'oops.yaml')}:2:12: error: No dict() merger: cloud-init leaves every mapping unchanged, so this whole part is silently discarded (while still counted in '# from N files'). [no-dict-merger]\n`);
+  assert.equal(out.stderr, 'cloud-config-merge: 1 problem in 2 cloud-init files\n');
+  const clean = runCli(['--lint', join(dir, 'fine.yaml'), join(dir, 'other.yaml')]);
+  assert.deepEqual([clean.code, clean.stdout, clean.stderr], [0, '', '']);
+  assert.equal(runCli(['--lint']).code, 2);
+});
+
+test('--lint --format sarif: SARIF 2.1.0 with one rule per finding code and 1-based regions', () => {
+  const dir = scratch();
+  writeFileSync(join(dir, 'oops.yaml'), '#cloud-config\nmerge_how: list(append)+str()\npackages: [a]\n');
+  const out = runCliIn(['--lint', '--format', 'sarif', 'oops.yaml'], dir);
+  assert.equal(out.code, 1);
+  const log = JSON.parse(out.stdout) as { version: string; runs: Array<{ tool: { driver: { name: string; rules: Array<{ id: string }> } }; results: Array<{ ruleId: string; ruleIndex: number; level: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }> }> }> };
+  assert.equal(log.version, '2.1.0');
+  assert.equal(log.runs[0].tool.driver.name, 'cloud-config-merge');
+  assert.deepEqual(log.runs[0].tool.driver.rules.map((r) => r.id), ['no-dict-merger']);
+  const [result] = log.runs[0].results;
+  assert.deepEqual([result.ruleId, result.ruleIndex, result.level], ['no-dict-merger', 0, 'error']);
+  assert.deepEqual(result.locations[0].physicalLocation, { artifactLocation: { uri: 'oops.yaml' }, region: { startLine: 2, startColumn: 12, endLine: 2, endColumn: 30 } });
+  assert.equal(runCli(['--format', 'sarif', join(dir, 'oops.yaml')]).code, 2, 'sarif goes with --lint');
+});

@@ -2,7 +2,7 @@
 import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, isLimitName } from '../engine/limits';
 
 export type Mode = 'user-data' | 'handler' | 'confd' | 'system' | 'boot' | 'chef';
-export type Format = 'yaml' | 'json' | 'report' | 'preview';
+export type Format = 'yaml' | 'json' | 'report' | 'preview' | 'sarif';
 
 export interface CliOptions {
   mode: Mode;
@@ -48,7 +48,7 @@ export interface CliOptions {
 export class UsageError extends Error {}
 
 const MODES: Mode[] = ['user-data', 'handler', 'confd', 'system', 'boot', 'chef'];
-const FORMATS: Format[] = ['yaml', 'json', 'report', 'preview'];
+const FORMATS: Format[] = ['yaml', 'json', 'report', 'preview', 'sarif'];
 
 export const USAGE = `Usage:
   cloud-config-merge [--mode user-data|handler|confd|system|boot|chef] [--format yaml|json|report|preview] [options] FILE...
@@ -60,8 +60,9 @@ export const USAGE = `Usage:
                               the user-data of each cloudinit_config in \`terraform show -json\` output
                               (or \`pulumi stack export\`), with findings naming the part
   cloud-config-merge --rendered [--format ...] BLOB...   saved rendered user-data (base64, gzip or MIME)
-  cloud-config-merge --lint FILE...     the editor's merge-spec findings (file:line:col: severity: message [code]);
-                              files that are not cloud-init documents are skipped; exit 1 on an error or warning
+  cloud-config-merge --lint [--format sarif] FILE...   the editor's merge-spec findings (file:line:col: severity:
+                              message [code], or SARIF 2.1.0 for code scanning); files that are not cloud-init
+                              documents are skipped; exit 1 on an error or warning
   cloud-config-merge make-mime [--gzip --base64] FILE[:CONTENT-TYPE[:MERGE-TYPE]]...
                               MIME user-data as \`cloud-init devel make-mime\` writes it (make-mime --help)
 
@@ -276,5 +277,6 @@ export function parseArgs(argv: string[]): CliOptions {
     }
   }
   if ((o.spec !== undefined || o.specMergeHow !== undefined) && !formatGiven) o.format = 'yaml';
+  if (o.format === 'sarif' && !o.lint) throw new UsageError('--format sarif goes with --lint');
   return o;
 }
