@@ -207,3 +207,13 @@ test('--lint --format sarif: SARIF 2.1.0 with one rule per finding code and 1-ba
   assert.deepEqual(result.locations[0].physicalLocation, { artifactLocation: { uri: 'oops.yaml' }, region: { startLine: 2, startColumn: 12, endLine: 2, endColumn: 30 } });
   assert.equal(runCli(['--format', 'sarif', join(dir, 'oops.yaml')]).code, 2, 'sarif goes with --lint');
 });
+
+test('--from-terraform: modules nested 100,000 deep are read without exhausting the stack', () => {
+  const dir = scratch();
+  let module = '{"resources": [{"address": "module.deep.cloudinit_config.x", "type": "cloudinit_config", "values": {"gzip": false, "base64_encode": false, "part": [{"content": "#cloud-config\\na: 1\\n"}]}}]}';
+  for (let i = 0; i < 100_000; i++) module = `{"child_modules": [${module}]}`;
+  writeFileSync(join(dir, 'deep.json'), `{"format_version": "1.0", "values": {"root_module": ${module}}}`);
+  const out = runCli(['--from-terraform', join(dir, 'deep.json')]);
+  assert.equal(out.code, 0, out.stderr);
+  assert.match(out.stdout, /^a: 1$/m);
+});

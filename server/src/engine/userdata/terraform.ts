@@ -72,12 +72,18 @@ export function readTerraformJson(text: string): TerraformConfig[] {
     if (found.has(address) || !isObject(values)) return;
     found.set(address, configFrom(address, values, camel));
   };
-  const walkModule = (module: unknown) => {
-    if (!isObject(module)) return;
-    for (const r of Array.isArray(module.resources) ? module.resources : []) {
-      if (isObject(r) && r.type === 'cloudinit_config' && typeof r.address === 'string') add(r.address, r.values);
+  // Modules in document order, without recursion (a hostile file can nest child_modules deeply).
+  const walkModule = (root: unknown) => {
+    const stack: unknown[] = [root];
+    while (stack.length) {
+      const module = stack.pop();
+      if (!isObject(module)) continue;
+      for (const r of Array.isArray(module.resources) ? module.resources : []) {
+        if (isObject(r) && r.type === 'cloudinit_config' && typeof r.address === 'string') add(r.address, r.values);
+      }
+      const children = Array.isArray(module.child_modules) ? module.child_modules : [];
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
     }
-    for (const child of Array.isArray(module.child_modules) ? module.child_modules : []) walkModule(child);
   };
   // A plan: planned values first, then changes not yet in them, then the prior state; a state: its values.
   const planned = doc.planned_values;
