@@ -217,3 +217,12 @@ test('--from-terraform: modules nested 100,000 deep are read without exhausting 
   assert.equal(out.code, 0, out.stderr);
   assert.match(out.stdout, /^a: 1$/m);
 });
+
+test('--from-terraform --format preview: the findings are in the preview header too, as in the editor', () => {
+  const out = runCli(['--from-terraform', join(FIXTURES, 'state.json'), '--address', 'module.db.cloudinit_config.db', '--format', 'preview']);
+  assert.equal(out.code, 0, out.stderr);
+  const lines = out.stdout.split('\n');
+  assert.match(lines[0], /^# Cloud-Config Merge preview/);
+  assert.match(lines[1], /^# Finding: part 2 \(filename "extra\.yaml"\): error: .*\[unclosed-parenthesis\]$/);
+  assert.ok(out.stdout.endsWith(expected('state.2.current.expected.txt')));
+});

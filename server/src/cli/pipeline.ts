@@ -72,13 +72,25 @@ export function pipelineMode(o: CliOptions, io: CliIO): number {
       onIncludeFailure: o.includeMissing,
       limits: o.limits,
     });
+    const findings: string[] = [];
     if (!run.fatal) {
       for (const f of partFindings(input.bytes, run, input.parts, o.version)) {
         const label = input.parts[f.part]?.label ?? partLabel(f.part, run.reports.find((r) => r.part.route.some((s) => s.via === 'mime' && s.leaf === f.part))?.part.filename);
+        findings.push(`${label}: ${f.severity}: ${f.message} [${f.code}]`);
         io.stderr(`${input.name}: ${label}: ${f.severity}: ${f.message} [${f.code}]\n`);
       }
     }
-    const code = o.format === 'preview' ? previewMode(o, io, [{ name: input.name, bytes: input.bytes }]) : userDataMode(o, io, [{ name: input.name, bytes: input.bytes }]);
+    let code: number;
+    if (o.format === 'preview') {
+      // The editor's preview text: the findings under the title line, as the editor shows them.
+      let text = '';
+      code = previewMode(o, { stdout: (t) => (text += t), stderr: (t) => io.stderr(t) }, [{ name: input.name, bytes: input.bytes }]);
+      const lines = findings.map((f) => `# Finding: ${f.replace(/[\r\n]+/g, ' ')}\n`).join('');
+      const firstBreak = text.indexOf('\n');
+      io.stdout(firstBreak < 0 ? lines + text : text.slice(0, firstBreak + 1) + lines + text.slice(firstBreak + 1));
+    } else {
+      code = userDataMode(o, io, [{ name: input.name, bytes: input.bytes }]);
+    }
     worst = Math.max(worst, code);
   }
   return worst;

@@ -48,6 +48,8 @@ suite('Pipeline: make-mime, Terraform, rendered blobs', () => {
     const text = await previewText(uri, (t) => t.includes('# ---- what cloud-init writes ----'));
     assert.strictEqual(text.split('# ---- what cloud-init writes ----\n')[1], cli(['--from-terraform', `${SCRATCH}/state.json`, '--address', 'module.db.cloudinit_config.db']));
     assert.match(text, /^# Finding: part 2 \(filename "extra\.yaml"\): error: .*\[part-skipped\]$/m);
+    // The whole preview, header and findings included, is what the CLI's preview format prints.
+    assert.strictEqual(text, cli(['--from-terraform', `${SCRATCH}/state.json`, '--address', 'module.db.cloudinit_config.db', '--format', 'preview']));
   });
 
   test('a rendered blob (gzip + base64, as Terraform writes it) previews as the blob cloud-init receives', async () => {
