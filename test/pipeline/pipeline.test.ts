@@ -226,3 +226,12 @@ test('--from-terraform --format preview: the findings are in the preview header 
   assert.match(lines[1], /^# Finding: part 2 \(filename "extra\.yaml"\): error: .*\[unclosed-parenthesis\]$/);
   assert.ok(out.stdout.endsWith(expected('state.2.current.expected.txt')));
 });
+
+test('--rendered: a gzip bomb in base64 is refused at maxDecompressedBytes, not decompressed', () => {
+  const dir = scratch();
+  writeFileSync(join(dir, 'bomb.b64'), gzipSync(Buffer.alloc(1 << 20, 0x61)).toString('base64'));
+  const out = runCli(['--rendered', '--limit', 'maxDecompressedBytes=4096', join(dir, 'bomb.b64')]);
+  assert.equal(out.code, 2);
+  assert.match(out.stderr, /maxDecompressedBytes = 4096/);
+  assert.equal(out.stdout, '');
+});
