@@ -1,8 +1,8 @@
 // Issue 16: make-mime, Terraform and Pulumi parts, rendered blobs. The expected outputs in
 // fixtures/ were made by the real cloud-init (test/oracle/pipeline.diff.ts --regen checks them).
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -13,7 +13,15 @@ import { readTerraformJson, renderLikeTerraform, unwrapRendered } from '../../se
 const FIXTURES = resolve(__dirname, '../../../test/pipeline/fixtures');
 const MAKEMIME = join(FIXTURES, 'makemime');
 const expected = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
-const scratch = () => mkdtempSync(join(tmpdir(), 'ccm-pipeline-test-'));
+const scratches: string[] = [];
+const scratch = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ccm-pipeline-test-'));
+  scratches.push(dir);
+  return dir;
+};
+after(() => {
+  for (const dir of scratches) rmSync(dir, { recursive: true, force: true });
+});
 
 /* ------------------------------------------------------------------ make-mime */
 
