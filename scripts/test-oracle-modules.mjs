@@ -1,5 +1,6 @@
 // Runs each module's differential test against its Python reference (PyYAML load and dump,
-// CPython's email package, Jinja2 as cloud-init configures it, jsonpatch and json), one after the
+// CPython's email package, Jinja2 as cloud-init configures it, jsonpatch and json, cloud-init's own
+// make-mime and Terraform-style user-data through cloud-init), one after the
 // other, and fails if any of them finds a difference. Counts are kept modest for CI; each script
 // takes --cases/--count N and --seed S for longer campaigns.
 import { spawnSync } from 'node:child_process';
@@ -11,6 +12,7 @@ const suites = [
   ['mime', ['--cases', '2000']],
   ['jinja', ['--count', '5000']],
   ['jsonpatch', ['--cases', '2000']],
+  ['pipeline', ['--makemime', '300', '--terraform', '300']],
 ];
 let passed = 0;
 let failed = 0;

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { Server, log } from './client';
 import { isCloudConfigDocument } from './documents';
 import { registerPreviewCommands } from './preview/commands';
+import { registerPipelineCommands } from './pipeline';
 import { registerProvenance } from './preview/provenance';
 import { PreviewProvider } from './preview/provider';
 import { PREVIEW_SCHEME } from './preview/uri';
@@ -38,6 +39,7 @@ export function activate(context: vscode.ExtensionContext): CloudConfigMergeApi 
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
     registerProvenance(previews),
     registerPreviewCommands(),
+    registerPipelineCommands(server),
     new StatusItem(server),
     vscode.commands.registerCommand('cloudConfigMerge.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('cloudConfigMerge.restartServer', () => server?.restart()),

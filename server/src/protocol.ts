@@ -18,6 +18,50 @@ export interface PreviewParams {
   boot?: { cloudCfg?: string; confd?: string[]; vendor?: string; vendor2?: string; dsConfig?: string; runtimeCfg?: string; cmdlineCfg?: string; builtinCfg?: string };
   /** Leave one part out (1-based index into `files`), for the "Compare" action. */
   exclude?: number;
+  /**
+   * What the one file is, when it is not user-data itself: `terraform` (the JSON of `terraform show
+   * -json` or `pulumi stack export`; the config at `address` is previewed) or `rendered` (a saved
+   * rendered blob: base64 text is decoded first). User-data mode only.
+   */
+  source?: PreviewSource;
+}
+
+export type PreviewSource = { kind: 'terraform'; address: string } | { kind: 'rendered' };
+
+/** Client → server: build MIME user-data from files, as `cloud-config-merge make-mime` does. */
+export const MAKE_MIME_REQUEST = 'cloudConfigMerge/makeMime';
+
+export interface MakeMimeParams {
+  /** File URIs, in part order (open editors' unsaved text is used). */
+  files: string[];
+  /** `mime` (default): the text `cloud-init devel make-mime` writes; `gzip+base64`: as Terraform's default. */
+  encoding?: 'mime' | 'gzip+base64' | 'base64';
+  /** A fixed boundary (tests); a random one in Python's format otherwise. */
+  boundary?: string;
+}
+
+export interface MakeMimeResult {
+  /** The blob, or '' when `problems` says why nothing was built. */
+  text: string;
+  /** Why a file cannot be a part (unreadable, not UTF-8, no content type on its first line). */
+  problems: string[];
+  /** The parts, in order, with the content type each got. */
+  parts: Array<{ file: string; filename: string; contentType: string }>;
+}
+
+/** Client → server: what a file is for the pipeline preview, and the cloudinit_configs in it. */
+export const PIPELINE_SOURCE_REQUEST = 'cloudConfigMerge/pipelineSource';
+
+export interface PipelineSourceParams {
+  uri: string;
+}
+
+export interface PipelineSourceResult {
+  /** `terraform`: JSON of terraform show -json / pulumi stack export; `rendered`: a blob to preview as is (base64 decoded). */
+  kind: 'terraform' | 'rendered';
+  configs: Array<{ address: string; parts: number; origin: 'rendered' | 'parts' | 'unknown' }>;
+  /** Why the file cannot be previewed (not JSON of those tools, no cloudinit_config in it). */
+  problem?: string;
 }
 
 export interface PreviewLocation {

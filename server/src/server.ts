@@ -29,6 +29,7 @@ import { registerHover } from './features/hover';
 import { registerCompletion, TRIGGER_CHARACTERS } from './features/completion';
 import { CODE_ACTION_KINDS, registerCodeActions } from './features/codeActions';
 import { registerPreview } from './features/preview';
+import { registerPipeline } from './features/pipeline';
 import { registerDocumentInfo } from './features/documentInfo';
 import { WorkspaceMergers } from './features/common/customMergers';
 import { TRUST_NOTIFICATION } from './protocol';
@@ -162,6 +163,7 @@ registerHover(ctx);
 registerCompletion(ctx);
 registerCodeActions(ctx);
 registerPreview(ctx);
+registerPipeline(ctx);
 registerDocumentInfo(ctx);
 
 function folderPaths(uris: string[]): string[] {

@@ -7,7 +7,7 @@
  *   cloud-config-merge-preview:/Merged user-data (3 parts).yaml?{"mode":"user-data","files":[…]}
  */
 import * as vscode from 'vscode';
-import type { PreviewParams } from '../../../server/src/protocol';
+import type { PreviewParams, PreviewSource } from '../../../server/src/protocol';
 
 export const PREVIEW_SCHEME = 'cloud-config-merge-preview';
 
@@ -21,6 +21,8 @@ export interface PreviewState {
   boot?: PreviewParams['boot'];
   /** 1-based index into `files` of the part left out. */
   exclude?: number;
+  /** The one file is Terraform / Pulumi JSON (one config of it) or a rendered blob. */
+  source?: PreviewSource;
 }
 
 export function baseName(uri: string): string {
@@ -33,6 +35,8 @@ function title(state: PreviewState): string {
   const what = state.mode === 'confd' ? 'cloud.cfg.d' : state.mode === 'boot' ? 'boot config' : state.mode === 'chef' ? 'Chef attributes' : 'user-data';
   const parts = n === 1 ? baseName(state.files[0]) : `${n} parts`;
   const without = state.exclude ? ` without ${baseName(state.files[state.exclude - 1] ?? '?')}` : '';
+  if (state.source?.kind === 'terraform') return `Merged user-data (${state.source.address})`.replace(/[/\\]/g, '_');
+  if (state.source?.kind === 'rendered') return `Merged user-data (rendered ${parts})`.replace(/[/\\]/g, '_');
   // a slash would start a new path segment
   return `Merged ${what} (${parts})${without}`.replace(/[/\\]/g, '_');
 }
@@ -41,6 +45,7 @@ export function toPreviewUri(state: PreviewState): vscode.Uri {
   const clean: PreviewState = { mode: state.mode, files: state.files };
   if (state.boot && Object.values(state.boot).some((v) => v !== undefined && (!Array.isArray(v) || v.length))) clean.boot = state.boot;
   if (state.exclude) clean.exclude = state.exclude;
+  if (state.source) clean.source = state.source;
   return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${title(clean)}.yaml`, query: JSON.stringify(clean) });
 }
 
@@ -50,7 +55,15 @@ export function fromPreviewUri(uri: vscode.Uri): PreviewState {
   const raw = JSON.parse(uri.query) as Partial<PreviewState>;
   if (!raw || !Array.isArray(raw.files) || !raw.files.every((f) => typeof f === 'string')) throw new Error('the preview URI lists no files');
   const mode = PREVIEW_MODES.includes(raw.mode as PreviewMode) ? (raw.mode as PreviewMode) : 'user-data';
-  return { mode, files: raw.files, boot: raw.boot, exclude: typeof raw.exclude === 'number' ? raw.exclude : undefined };
+  const source = sourceOf(raw.source);
+  return { mode, files: raw.files, boot: raw.boot, exclude: typeof raw.exclude === 'number' ? raw.exclude : undefined, ...(source ? { source } : {}) };
+}
+
+function sourceOf(raw: unknown): PreviewSource | undefined {
+  const s = raw as Partial<{ kind: string; address: unknown }> | undefined;
+  if (s?.kind === 'rendered') return { kind: 'rendered' };
+  if (s?.kind === 'terraform' && typeof s.address === 'string') return { kind: 'terraform', address: s.address };
+  return undefined;
 }
 
 export function isPreviewUri(uri: vscode.Uri | undefined): uri is vscode.Uri {
@@ -74,5 +87,6 @@ export function toParams(state: PreviewState): PreviewParams {
   const params: PreviewParams = { mode: state.mode, files: state.files };
   if (state.boot) params.boot = state.boot;
   if (state.exclude) params.exclude = state.exclude;
+  if (state.source) params.source = state.source;
   return params;
 }

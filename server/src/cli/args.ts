@@ -2,7 +2,7 @@
 import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, isLimitName } from '../engine/limits';
 
 export type Mode = 'user-data' | 'handler' | 'confd' | 'system' | 'boot' | 'chef';
-export type Format = 'yaml' | 'json' | 'report' | 'preview';
+export type Format = 'yaml' | 'json' | 'report' | 'preview' | 'sarif';
 
 export interface CliOptions {
   mode: Mode;
@@ -32,6 +32,14 @@ export interface CliOptions {
   customMergers: Array<{ name: string; path: string }>;
   /** Our resource limits (cloud-init has none), with the --limit overrides. */
   limits: Limits;
+  /** `--from-terraform FILE`: the cloudinit_config parts of a `terraform show -json` (or `pulumi stack export`) text. */
+  fromTerraform?: string;
+  /** `--address ADDR`: only this config of `--from-terraform`. */
+  address?: string;
+  /** `--rendered`: each FILE is a saved `rendered` blob (base64 decoded first). */
+  rendered: boolean;
+  /** `--lint`: the editor's merge-spec findings for each FILE; exit 1 on an error or a warning. */
+  lint: boolean;
   pretty: boolean;
   help: boolean;
   showVersion: boolean;
@@ -40,7 +48,7 @@ export interface CliOptions {
 export class UsageError extends Error {}
 
 const MODES: Mode[] = ['user-data', 'handler', 'confd', 'system', 'boot', 'chef'];
-const FORMATS: Format[] = ['yaml', 'json', 'report', 'preview'];
+const FORMATS: Format[] = ['yaml', 'json', 'report', 'preview', 'sarif'];
 
 export const USAGE = `Usage:
   cloud-config-merge [--mode user-data|handler|confd|system|boot|chef] [--format yaml|json|report|preview] [options] FILE...
@@ -48,6 +56,15 @@ export const USAGE = `Usage:
   cloud-config-merge --spec-merge-how YAML [--format yaml|json] VALUE_FILE...   the same with a list/dict form spec
   cloud-config-merge --explain SPEC | --explain-merge-how YAML [--format json]  how cloud-init reads a spec
   cloud-config-merge --batch CASES.jsonl                                many spec merges in one process
+  cloud-config-merge --from-terraform PLAN_OR_STATE.json [--address ADDR] [--format ...]
+                              the user-data of each cloudinit_config in \`terraform show -json\` output
+                              (or \`pulumi stack export\`), with findings naming the part
+  cloud-config-merge --rendered [--format ...] BLOB...   saved rendered user-data (base64, gzip or MIME)
+  cloud-config-merge --lint [--format sarif] FILE...   the editor's merge-spec findings (file:line:col: severity:
+                              message [code], or SARIF 2.1.0 for code scanning); files that are not cloud-init
+                              documents are skipped; exit 1 on an error or warning
+  cloud-config-merge make-mime [--gzip --base64] FILE[:CONTENT-TYPE[:MERGE-TYPE]]...
+                              MIME user-data as \`cloud-init devel make-mime\` writes it (make-mime --help)
 
 Modes:
   user-data  each FILE is one raw user-data blob (MIME, gzip, #include, archives, jinja), in order (default)
@@ -80,7 +97,7 @@ ${LIMIT_NAMES.map((n) => `                                ${n}=${DEFAULT_LIMITS[
   --pretty                    indent JSON output
   -h, --help                  this help; --version  the version
 
-Exit codes: 0 ok; 2 bad usage or unreadable input; 3 cloud-init itself would fail;
+Exit codes: 0 ok; 1 --lint found a problem; 2 bad usage or unreadable input; 3 cloud-init itself would fail;
 4 done, but a Jinja template could not be reproduced (cloud-init renders it; see note: lines).`;
 
 export function parseArgs(argv: string[]): CliOptions {
@@ -97,6 +114,8 @@ export function parseArgs(argv: string[]): CliOptions {
     version: 'current',
     customMergers: [],
     limits: { ...DEFAULT_LIMITS },
+    rendered: false,
+    lint: false,
     pretty: false,
     help: false,
     showVersion: false,
@@ -242,10 +261,23 @@ export function parseArgs(argv: string[]): CliOptions {
       case '--pretty':
         o.pretty = true;
         break;
+      case '--from-terraform':
+        o.fromTerraform = value();
+        break;
+      case '--address':
+        o.address = value();
+        break;
+      case '--rendered':
+        o.rendered = true;
+        break;
+      case '--lint':
+        o.lint = true;
+        break;
       default:
         throw new UsageError(`unknown option ${name}`);
     }
   }
   if ((o.spec !== undefined || o.specMergeHow !== undefined) && !formatGiven) o.format = 'yaml';
+  if (o.format === 'sarif' && !o.lint) throw new UsageError('--format sarif goes with --lint');
   return o;
 }

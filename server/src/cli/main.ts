@@ -29,6 +29,9 @@ import { CliOptions, parseArgs, UsageError, USAGE } from './args';
 import { fileIncludeResolver } from './includes';
 import { ReportFormat, userDataReport, systemReport, bootReport, chefReport } from './report';
 import { runBatch } from './batch';
+import { makeMimeCommand } from './makeMime';
+import { pipelineMode } from './pipeline';
+import { lintMode } from './lint';
 
 export interface CliIO {
   stdout(text: string): void;
@@ -47,7 +50,7 @@ export class InputError extends Error {}
 const NOT_REPRODUCED = 4;
 
 /** cloud-init itself would raise: exit code 3. */
-class CloudInitFailure extends Error {}
+export class CloudInitFailure extends Error {}
 
 /**
  * Reads an input file, never more than maxFileBytes: the size of a regular
@@ -98,7 +101,7 @@ function readCapped(path: string, max: number): Uint8Array {
 }
 
 /** Reads a file the command line names, within `--limit maxFileBytes`. */
-function read(o: CliOptions, path: string, regularOnly = false): Uint8Array {
+export function read(o: CliOptions, path: string, regularOnly = false): Uint8Array {
   return readInput(path, { regularOnly, maxBytes: o.limits.maxFileBytes });
 }
 
@@ -148,6 +151,7 @@ function guardClosedPipes(): void {
 
 export function main(argv: string[] = process.argv.slice(2), io: CliIO = processIO): number {
   if (io === processIO) guardClosedPipes();
+  if (argv[0] === 'make-mime') return makeMimeCommand(argv.slice(1), io);
   let options: CliOptions;
   try {
     options = parseArgs(argv);
@@ -192,6 +196,11 @@ export function main(argv: string[] = process.argv.slice(2), io: CliIO = process
 }
 
 function dispatch(o: CliOptions, io: CliIO): number {
+  if (o.lint) {
+    if (!o.files.length) throw new UsageError('--lint needs at least one FILE');
+    return lintMode(o, io);
+  }
+  if (o.fromTerraform !== undefined || o.rendered) return pipelineMode(o, io);
   if (o.explain !== undefined || o.explainMergeHow !== undefined) return explain(o, io);
   if (o.batch !== undefined) return runBatch(new TextDecoder().decode(read(o, o.batch)), io);
   if (o.spec !== undefined || o.specMergeHow !== undefined) return specMerge(o, io);
@@ -275,8 +284,9 @@ function reportFormat(o: CliOptions): ReportFormat {
   return { pretty: o.pretty, maxNodes: o.limits.maxExpandedNodes };
 }
 
-function userDataMode(o: CliOptions, io: CliIO): number {
-  const inputs = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, path: f, bytes: read(o, f) }));
+/** User-data and handler modes; `given` replaces the FILEs by blobs already read (Terraform configs, rendered blobs). */
+export function userDataMode(o: CliOptions, io: CliIO, given?: Array<{ name: string; bytes: Uint8Array }>): number {
+  const inputs = given?.map((g) => ({ ...g, path: g.name })) ?? o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, path: f, bytes: read(o, f) }));
   let run: UserDataRun;
   if (o.mode === 'handler') {
     const withHeaders = inputs.map((i) => ({ ...i, headers: optionalHeaders(o, i.path) }));
@@ -363,9 +373,9 @@ function bootMode(o: CliOptions, io: CliIO): number {
 }
 
 /** The exact text of the editor's preview for the same files. */
-function previewMode(o: CliOptions, io: CliIO): number {
+export function previewMode(o: CliOptions, io: CliIO, given?: Array<{ name: string; bytes: Uint8Array }>): number {
   if (o.mode === 'system') throw new UsageError('--format preview works with the user-data, handler, confd, boot and chef modes');
-  const files = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, bytes: read(o, f), headers: o.mode === 'handler' ? optionalHeaders(o, f) : undefined }));
+  const files = given ?? o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, bytes: read(o, f), headers: o.mode === 'handler' ? optionalHeaders(o, f) : undefined }));
   const model = buildPreview(o.mode, files, {
     ...runOptions(o, io),
     boot: bootLayers(o),

@@ -26,6 +26,7 @@ import { ServerContext } from './common/context';
 import { ServerSettings } from './common/settings';
 import { guardRequest } from './common/guard';
 import { uriPath } from './common/analysisCache';
+import { pipelineFiles } from './pipeline';
 
 export function registerPreview(ctx: ServerContext): void {
   ctx.connection.onRequest(
@@ -169,14 +170,25 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
     // A client bug or a hand-made preview address: said in the preview, never merged some other way.
     return toResult(failedModel(`unknown preview mode ${JSON.stringify(mode)} (expected ${PREVIEW_MODES.join(', ')})`), sources);
   }
+  if (params.source && (mode !== 'user-data' || uris.length !== 1)) {
+    return toResult(failedModel('a Terraform or rendered source is previewed alone, in user-data mode'), sources);
+  }
   const userData = uris.filter((_, i) => params.exclude !== i + 1);
   const confd = Array.isArray(params.boot?.confd) ? params.boot.confd : [];
   await sources.prefetch([...userData, ...BOOT_ROLES.map((role) => params.boot?.[role]), ...confd]);
   // No await from here on: every open document is read at this one moment (its text, or its absence).
-  const files: PreviewFile[] = [];
+  let files: PreviewFile[] = [];
   for (const uri of userData) {
     const file = sources.file(uri);
     if (file) files.push(file);
+  }
+  // Terraform JSON or a rendered blob: the user-data an instance receives, and findings on its parts.
+  let notes: string[] = [];
+  if (params.source && files.length) {
+    const piped = pipelineFiles(files[0], params.source, { version: settings.cloudInitVersion, limits: settings.limits });
+    if (piped.failure) return toResult(failedModel(piped.failure), sources);
+    files = piped.files;
+    notes = piped.notes;
   }
   const boot: Omit<BootInputs, 'userData'> = {};
   for (const role of BOOT_ROLES) {
@@ -206,7 +218,7 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
     if (!(e instanceof PyError)) throw e;
     model = failedModel(`cloud-init fails: ${e.pyType}: ${e.message}`);
   }
-  return toResult(model, sources);
+  return toResult(model, sources, notes);
 }
 
 /** A preview that merged nothing: the header says why. */
@@ -215,7 +227,7 @@ function failedModel(failure: string): PreviewModel {
   return { text, body: '', headerLineCount: 3, entries: [], parts: [], failure };
 }
 
-function toResult(model: PreviewModel, sources: Sources): PreviewResult {
+function toResult(model: PreviewModel, sources: Sources, notes: string[] = []): PreviewResult {
   const problems = [...new Set(sources.problems)];
   const location = (l: SourceLocation | null | undefined): PreviewLocation | null => {
     if (!l) return null;
@@ -224,7 +236,7 @@ function toResult(model: PreviewModel, sources: Sources): PreviewResult {
     return { uri, line: l.line, character: l.character, endLine: l.endLine, endCharacter: l.endCharacter, ...(l.note ? { note: l.note } : {}) };
   };
   // Problems go right under the title line, so the body stays the tail of the text.
-  const inserted = problems.map((p) => `# Problem: ${p.replace(/[\r\n]+/g, ' ')}`);
+  const inserted = [...problems.map((p) => `# Problem: ${p.replace(/[\r\n]+/g, ' ')}`), ...notes.map((n) => `# Finding: ${n.replace(/[\r\n]+/g, ' ')}`)];
   let text = model.text;
   if (inserted.length) {
     const firstBreak = text.indexOf('\n');

@@ -1,0 +1,97 @@
+/**
+ * `--from-terraform FILE` and `--rendered BLOB...`: user-data as Terraform's
+ * or Pulumi's cloudinit provider builds it, merged as cloud-init merges it,
+ * with findings that name the part the author wrote.
+ */
+import { runUserData } from '../engine/userdata/run';
+import { TerraformConfig, TerraformInputError, partFindings, readTerraformJson, terraformUserData, unwrapRendered } from '../engine/userdata/terraform';
+import { convertUserDataBlob } from '../engine/userdata/mime';
+import { CliOptions, UsageError } from './args';
+import { CliIO, InputError, previewMode, read, userDataMode } from './main';
+import { fileIncludeResolver } from './includes';
+
+interface PipelineInput {
+  /** The name the output and the findings use (a Terraform address, a file). */
+  name: string;
+  bytes: Uint8Array;
+  /** Per MIME part: what the author wrote, and how to name the part. */
+  parts: Array<{ label: string; contentType: string | null; mergeType: string | null }>;
+}
+
+function partLabel(i: number, filename: string | null | undefined): string {
+  return `part ${i + 1}${filename ? ` (filename "${filename}")` : ''}`;
+}
+
+function terraformInputs(o: CliOptions, path: string): PipelineInput[] {
+  let configs: TerraformConfig[];
+  try {
+    configs = readTerraformJson(new TextDecoder().decode(read(o, path)));
+  } catch (e) {
+    if (e instanceof TerraformInputError) throw new InputError(`${path}: ${e.message}`);
+    throw e;
+  }
+  if (o.address !== undefined) {
+    const chosen = configs.filter((c) => c.address === o.address);
+    if (!chosen.length) throw new InputError(`${path}: no cloudinit_config at ${o.address} (found: ${configs.map((c) => c.address).join(', ') || 'none'})`);
+    configs = chosen;
+  }
+  if (!configs.length) throw new InputError(`${path}: no cloudinit_config data source or resource in it`);
+  return configs.map((c) => {
+    let bytes: Uint8Array;
+    try {
+      bytes = terraformUserData(c).bytes;
+    } catch (e) {
+      if (e instanceof TerraformInputError) throw new InputError(`${path}: ${c.address}: ${e.message}`);
+      throw e;
+    }
+    return { name: c.address, bytes, parts: c.parts.map((p, i) => ({ label: partLabel(i, p.filename), contentType: p.contentType, mergeType: p.mergeType })) };
+  });
+}
+
+function renderedInputs(o: CliOptions): PipelineInput[] {
+  if (!o.files.length) throw new UsageError('--rendered needs at least one FILE');
+  return o.files.map((f) => {
+    const { bytes } = unwrapRendered(read(o, f));
+    const converted = convertUserDataBlob(bytes, { maxBytes: o.limits.maxDecompressedBytes });
+    return { name: f, bytes, parts: converted.leaves.map((l, i) => ({ label: partLabel(i, l.filename), contentType: null, mergeType: null })) };
+  });
+}
+
+export function pipelineMode(o: CliOptions, io: CliIO): number {
+  if (o.fromTerraform !== undefined && o.rendered) throw new UsageError('--from-terraform and --rendered do not go together');
+  if (o.fromTerraform !== undefined && o.files.length) throw new UsageError('--from-terraform reads its one FILE: no other FILE');
+  if (o.mode !== 'user-data') throw new UsageError(`${o.fromTerraform !== undefined ? '--from-terraform' : '--rendered'} works in user-data mode only`);
+  const inputs = o.fromTerraform !== undefined ? terraformInputs(o, o.fromTerraform) : renderedInputs(o);
+  let worst = 0;
+  for (const input of inputs) {
+    // Several configs (or blobs) are separate user-data, one instance each: each one has its own output.
+    if (inputs.length > 1) io.stdout(`==> ${input.name} <==\n`);
+    const run = runUserData([input], {
+      version: o.version,
+      includes: fileIncludeResolver(o.includeMap, (p) => read(o, p), (p) => read(o, p, true)),
+      onIncludeFailure: o.includeMissing,
+      limits: o.limits,
+    });
+    const findings: string[] = [];
+    if (!run.fatal) {
+      for (const f of partFindings(input.bytes, run, input.parts, o.version)) {
+        const label = input.parts[f.part]?.label ?? partLabel(f.part, run.reports.find((r) => r.part.route.some((s) => s.via === 'mime' && s.leaf === f.part))?.part.filename);
+        findings.push(`${label}: ${f.severity}: ${f.message} [${f.code}]`);
+        io.stderr(`${input.name}: ${label}: ${f.severity}: ${f.message} [${f.code}]\n`);
+      }
+    }
+    let code: number;
+    if (o.format === 'preview') {
+      // The editor's preview text: the findings under the title line, as the editor shows them.
+      let text = '';
+      code = previewMode(o, { stdout: (t) => (text += t), stderr: (t) => io.stderr(t) }, [{ name: input.name, bytes: input.bytes }]);
+      const lines = findings.map((f) => `# Finding: ${f.replace(/[\r\n]+/g, ' ')}\n`).join('');
+      const firstBreak = text.indexOf('\n');
+      io.stdout(firstBreak < 0 ? lines + text : text.slice(0, firstBreak + 1) + lines + text.slice(firstBreak + 1));
+    } else {
+      code = userDataMode(o, io, [{ name: input.name, bytes: input.bytes }]);
+    }
+    worst = Math.max(worst, code);
+  }
+  return worst;
+}

@@ -1,0 +1,137 @@
+/**
+ * The pipeline requests: `cloudConfigMerge/makeMime` builds MIME user-data
+ * from files as `cloud-config-merge make-mime` does, and
+ * `cloudConfigMerge/pipelineSource` says what a Terraform / Pulumi JSON file
+ * or a rendered blob holds, for the preview (whose `source` parameter then
+ * turns that file into the user-data an instance receives, with findings that
+ * name the part the author wrote). Nothing is fetched or executed.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MAKE_MIME_REQUEST, MakeMimeParams, MakeMimeResult, PIPELINE_SOURCE_REQUEST, PipelineSourceParams, PipelineSourceResult, PreviewSource } from '../protocol';
+import { MakeMimeError, MimeAttachment, attachmentText, inferSubtype, makeMime } from '../engine/userdata/makeMime';
+import { TerraformInputError, looksLikeTerraformJson, partFindings, readTerraformJson, terraformUserData, unwrapRendered, wrapLikeTerraform } from '../engine/userdata/terraform';
+import { convertUserDataBlob } from '../engine/userdata/mime';
+import { runUserData } from '../engine/userdata/run';
+import { PreviewFile } from '../engine/preview';
+import { CloudInitVersion } from '../engine/spec/parse';
+import { Limits } from '../engine/limits';
+import { ServerContext } from './common/context';
+import { guardRequest } from './common/guard';
+
+export function registerPipeline(ctx: ServerContext): void {
+  ctx.connection.onRequest(MAKE_MIME_REQUEST, guardRequest(ctx.log, 'makeMime', (params: MakeMimeParams) => buildMime(ctx, params)));
+  ctx.connection.onRequest(PIPELINE_SOURCE_REQUEST, guardRequest(ctx.log, 'pipelineSource', (params: PipelineSourceParams) => pipelineSource(ctx, params)));
+}
+
+/** An open editor's text, else the file on disk (within maxFileBytes). */
+async function readSource(ctx: ServerContext, uri: string): Promise<Uint8Array> {
+  const open = ctx.documents.get(uri);
+  if (open) return new TextEncoder().encode(open.getText());
+  if (!/^file:/i.test(uri)) throw new Error('not open in the editor, and not a file');
+  const file = fileURLToPath(uri);
+  const settings = await ctx.settings(uri);
+  const stat = await fs.stat(file);
+  if (!stat.isFile()) throw new Error('not a regular file');
+  if (stat.size > settings.limits.maxFileBytes) throw new Error(`${stat.size} bytes, over the limit maxFileBytes = ${settings.limits.maxFileBytes}`);
+  return new Uint8Array(await fs.readFile(file));
+}
+
+function fileName(uri: string): string {
+  try {
+    return path.basename(fileURLToPath(uri));
+  } catch {
+    return decodeURIComponent(uri.slice(uri.lastIndexOf('/') + 1));
+  }
+}
+
+async function buildMime(ctx: ServerContext, params: MakeMimeParams): Promise<MakeMimeResult> {
+  const uris = Array.isArray(params?.files) ? params.files.filter((f): f is string => typeof f === 'string') : [];
+  const problems: string[] = [];
+  const attachments: MimeAttachment[] = [];
+  const parts: MakeMimeResult['parts'] = [];
+  if (!uris.length) problems.push('no file to build user-data from');
+  for (const uri of uris) {
+    const name = fileName(uri);
+    try {
+      const text = attachmentText(name, await readSource(ctx, uri));
+      const subtype = inferSubtype(name, text);
+      attachments.push({ filename: name, subtype, text });
+      parts.push({ file: uri, filename: name, contentType: `text/${subtype}` });
+    } catch (e) {
+      problems.push(e instanceof MakeMimeError ? e.message : `${name}: cannot be read (${(e as Error).message})`);
+    }
+  }
+  if (problems.length) return { text: '', problems, parts: [] };
+  try {
+    const text = makeMime(attachments, typeof params.boundary === 'string' ? params.boundary : undefined);
+    const encoding = params.encoding ?? 'mime';
+    if (encoding === 'mime') return { text, problems, parts };
+    const wrapped = wrapLikeTerraform(new TextEncoder().encode(text), { gzip: encoding === 'gzip+base64', base64: true });
+    return { text: String(wrapped), problems, parts };
+  } catch (e) {
+    if (!(e instanceof MakeMimeError)) throw e;
+    return { text: '', problems: [e.message], parts: [] };
+  }
+}
+
+async function pipelineSource(ctx: ServerContext, params: PipelineSourceParams): Promise<PipelineSourceResult> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readSource(ctx, params?.uri);
+  } catch (e) {
+    return { kind: 'rendered', configs: [], problem: `cannot be read (${(e as Error).message})` };
+  }
+  const text = new TextDecoder().decode(bytes);
+  if (!looksLikeTerraformJson(text)) return { kind: 'rendered', configs: [] };
+  try {
+    const configs = readTerraformJson(text);
+    if (!configs.length) return { kind: 'terraform', configs: [], problem: 'no cloudinit_config data source or resource in it' };
+    return {
+      kind: 'terraform',
+      configs: configs.map((c) => ({ address: c.address, parts: c.parts.length, origin: c.rendered !== null ? 'rendered' : c.parts.every((p) => p.content !== null) && c.parts.length ? 'parts' : 'unknown' })),
+    };
+  } catch (e) {
+    if (!(e instanceof TerraformInputError)) throw e;
+    return { kind: 'terraform', configs: [], problem: e.message };
+  }
+}
+
+/**
+ * The preview's input for a pipeline source: the user-data the instance receives, named by the
+ * Terraform address (or the file), and the findings that name the part the author wrote.
+ */
+export function pipelineFiles(
+  file: PreviewFile,
+  source: PreviewSource,
+  options: { version?: CloudInitVersion; limits?: Limits },
+): { files: PreviewFile[]; notes: string[]; failure?: string } {
+  let blob: PreviewFile;
+  let declared: Array<{ label: string; contentType: string | null; mergeType: string | null }>;
+  if (source.kind === 'terraform') {
+    let config;
+    try {
+      config = readTerraformJson(new TextDecoder().decode(file.bytes)).find((c) => c.address === source.address);
+      if (!config) return { files: [], notes: [], failure: `${file.name}: no cloudinit_config at ${source.address}` };
+      blob = { name: config.address, bytes: terraformUserData(config).bytes };
+    } catch (e) {
+      if (!(e instanceof TerraformInputError)) throw e;
+      return { files: [], notes: [], failure: `${file.name}: ${e.message}` };
+    }
+    declared = config.parts.map((p, i) => ({ label: `part ${i + 1}${p.filename ? ` (filename "${p.filename}")` : ''}`, contentType: p.contentType, mergeType: p.mergeType }));
+  } else {
+    blob = { name: file.name, bytes: unwrapRendered(file.bytes).bytes };
+    declared = [];
+  }
+  const notes: string[] = [];
+  const run = runUserData([blob], { version: options.version, limits: options.limits });
+  if (!run.fatal) {
+    const leaves = convertUserDataBlob(blob.bytes, { maxBytes: options.limits?.maxDecompressedBytes }).leaves;
+    for (const f of partFindings(blob.bytes, run, declared, options.version)) {
+      const label = declared[f.part]?.label ?? `part ${f.part + 1}${leaves[f.part]?.filename ? ` (filename "${leaves[f.part].filename}")` : ''}`;
+      notes.push(`${label}: ${f.severity}: ${f.message} [${f.code}]`);
+    }
+  }
+  return { files: [blob], notes };
+}
