@@ -81,7 +81,7 @@ function theirs(a: Answer): Answer {
 const WRONG: unknown[] = [5, 'text', true, false, null, [1, 'a'], { k: 'v' }, 1.5, 0, 'yes', [], {}, -3, '0644', [[1]]];
 const STRINGS = ['a', 'ubuntu', 'http://example.com/x', 'not a uri', '2024-01-31', '2024-13-01', '10G', '1.5M', '+5', 'a:b', 'rsa_private', 'ed25519_public', 'dsa_public', '', 'x y', 'root', 'ALL=(ALL) NOPASSWD:ALL', 'now', 'off', 'template', 'a,b', 'a-b_c'];
 
-class Gen {
+export class Gen {
   constructor(
     private readonly r: Rng,
     private readonly root: SchemaNode,
@@ -202,7 +202,7 @@ class Gen {
 }
 
 /** Flow YAML (JSON, which PyYAML reads as YAML) or block YAML for a generated document. */
-function render(doc: unknown, r: Rng): string {
+export function render(doc: unknown, r: Rng): string {
   if (r.chance(0.5)) return '#cloud-config\n' + JSON.stringify(doc, null, r.chance(0.5) ? 1 : undefined) + '\n';
   return '#cloud-config\n' + block(doc, 0) + '\n';
 }
@@ -322,4 +322,4 @@ async function main(): Promise<void> {
   process.exit(total ? 1 : 0);
 }
 
-void main();
+if (require.main === module) void main();
