@@ -2,7 +2,7 @@
 import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, isLimitName } from '../engine/limits';
 
 export type Mode = 'user-data' | 'handler' | 'confd' | 'system' | 'boot' | 'chef';
-export type Format = 'yaml' | 'json' | 'report' | 'preview';
+export type Format = 'yaml' | 'json' | 'report' | 'preview' | 'text' | 'sarif';
 
 export interface CliOptions {
   mode: Mode;
@@ -35,12 +35,14 @@ export interface CliOptions {
   pretty: boolean;
   help: boolean;
   showVersion: boolean;
+  /** `--check`: cloud-init's schema validation of each FILE and of the merged result. */
+  check: boolean;
 }
 
 export class UsageError extends Error {}
 
 const MODES: Mode[] = ['user-data', 'handler', 'confd', 'system', 'boot', 'chef'];
-const FORMATS: Format[] = ['yaml', 'json', 'report', 'preview'];
+const FORMATS: Format[] = ['yaml', 'json', 'report', 'preview', 'text', 'sarif'];
 
 export const USAGE = `Usage:
   cloud-config-merge [--mode user-data|handler|confd|system|boot|chef] [--format yaml|json|report|preview] [options] FILE...
@@ -48,6 +50,8 @@ export const USAGE = `Usage:
   cloud-config-merge --spec-merge-how YAML [--format yaml|json] VALUE_FILE...   the same with a list/dict form spec
   cloud-config-merge --explain SPEC | --explain-merge-how YAML [--format json]  how cloud-init reads a spec
   cloud-config-merge --batch CASES.jsonl                                many spec merges in one process
+  cloud-config-merge --check [--format text|json|sarif] [--cloud-init-version 22.4|current] FILE...
+                              validate each FILE and the merged result as cloud-init's schema validator does
 
 Modes:
   user-data  each FILE is one raw user-data blob (MIME, gzip, #include, archives, jinja), in order (default)
@@ -80,7 +84,8 @@ ${LIMIT_NAMES.map((n) => `                                ${n}=${DEFAULT_LIMITS[
   --pretty                    indent JSON output
   -h, --help                  this help; --version  the version
 
-Exit codes: 0 ok; 2 bad usage or unreadable input; 3 cloud-init itself would fail.`;
+Exit codes: 0 ok; 1 (--check) cloud-init would report schema errors; 2 bad usage or unreadable input;
+3 cloud-init itself would fail.`;
 
 export function parseArgs(argv: string[]): CliOptions {
   const o: CliOptions = {
@@ -99,6 +104,7 @@ export function parseArgs(argv: string[]): CliOptions {
     pretty: false,
     help: false,
     showVersion: false,
+    check: false,
   };
   let formatGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -241,10 +247,18 @@ export function parseArgs(argv: string[]): CliOptions {
       case '--pretty':
         o.pretty = true;
         break;
+      case '--check':
+        o.check = true;
+        break;
       default:
         throw new UsageError(`unknown option ${name}`);
     }
   }
   if ((o.spec !== undefined || o.specMergeHow !== undefined) && !formatGiven) o.format = 'yaml';
+  if (o.check) {
+    if (!formatGiven) o.format = 'text';
+    else if (o.format !== 'text' && o.format !== 'json' && o.format !== 'sarif') throw new UsageError(`--check writes text, json or sarif, not '${o.format}'`);
+    if (o.mode !== 'user-data' && o.mode !== 'handler') throw new UsageError('--check validates user-data: use the user-data or handler mode');
+  } else if (o.format === 'text' || o.format === 'sarif') throw new UsageError(`--format ${o.format} goes with --check`);
   return o;
 }
