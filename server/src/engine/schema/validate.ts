@@ -12,7 +12,7 @@ import { pyStr } from '../pyrepr';
 import { comparePyStr } from '../pystr';
 import { loadYaml, type YamlProblem } from '../yaml/load';
 import { getListOrigins, PyDict, type PyValue, type TextSpan } from '../values';
-import { comparePaths, type SchemaNode, ValidationError, Validator } from './pyjsonschema';
+import { comparePaths, pyRegex, type SchemaNode, ValidationError, Validator } from './pyjsonschema';
 import { schemaData, type SchemaVersion } from './data';
 
 export type { SchemaVersion } from './data';
@@ -99,7 +99,7 @@ function unexpectedKeys(obj: PyDict, schema: SchemaNode): PyValue[] {
   return obj.keys().filter((k) => {
     if (typeof k !== 'string') return true;
     if (Object.prototype.hasOwnProperty.call(props, k)) return false;
-    return !patterns.some((p) => new RegExp(p, 'u').test(k));
+    return !patterns.some((p) => pyRegex(p).test(k));
   });
 }
 
