@@ -42,15 +42,24 @@ export class ValidationError {
   instance: PyValue | typeof UNSET = UNSET;
   schema: SchemaNode | typeof UNSET = UNSET;
 
+  private text: string | (() => string);
+
   constructor(
-    readonly message: string,
+    /** The message, or how to make it: most errors of failed alternatives are never printed. */
+    message: string | (() => string),
     context: ValidationError[] = [],
     /** cloud-init's SchemaDeprecationError. */
     readonly deprecation = false,
     readonly version = 'devel',
   ) {
+    this.text = message;
     this.context = context;
     for (const e of context) e.parent = this;
+  }
+
+  get message(): string {
+    if (typeof this.text !== 'string') this.text = this.text();
+    return this.text;
   }
 
   set(validator: string, validatorValue: unknown, instance: PyValue, schema: SchemaNode): void {
@@ -218,6 +227,14 @@ function extrasMsg(extras: PyValue[]): [string, string] {
 // ---------------------------------------------------------------------------
 // The validator
 
+const keyCache = new WeakMap<object, string[]>();
+
+function keysOf(schema: SchemaNode): string[] {
+  let keys = keyCache.get(schema);
+  if (!keys) keyCache.set(schema, (keys = Object.keys(schema)));
+  return keys;
+}
+
 type Keyword = (v: Validator, value: unknown, instance: PyValue, schema: SchemaNode) => Iterable<ValidationError>;
 
 export class Validator {
@@ -239,10 +256,10 @@ export class Validator {
   *iterErrors(instance: PyValue, schema: SchemaNode | boolean): Generator<ValidationError> {
     if (schema === true) return;
     if (schema === false) {
-      yield new ValidationError(`False schema does not allow ${pyRepr(instance)}`);
+      yield new ValidationError(() => `False schema does not allow ${pyRepr(instance)}`);
       return;
     }
-    for (const k of Object.keys(schema)) {
+    for (const k of keysOf(schema)) {
       const fn = this.keywords[k];
       if (!fn) continue;
       const v = schema[k];
@@ -299,7 +316,7 @@ const DRAFT4: Record<string, Keyword> = {
       for (let i = len; i < instance.length; i++) yield* v.descend(instance[i], aI as SchemaNode, BigInt(i));
     } else if (!aI && instance.length > len) {
       const [joined, verb] = extrasMsg(instance.slice(len));
-      yield new ValidationError(`Additional items are not allowed (${joined} ${verb} unexpected)`);
+      yield new ValidationError(() => `Additional items are not allowed (${joined} ${verb} unexpected)`);
     }
   },
   *additionalProperties(v, aP, instance, schema) {
@@ -315,10 +332,10 @@ const DRAFT4: Record<string, Keyword> = {
           .sort(comparePyStr)
           .map((p) => pyRepr(p))
           .join(', ');
-        yield new ValidationError(`${joined} ${verb} not match any of the regexes: ${patterns}`);
+        yield new ValidationError(() => `${joined} ${verb} not match any of the regexes: ${patterns}`);
       } else {
         const [joined, verb] = extrasMsg(extras);
-        yield new ValidationError(`Additional properties are not allowed (${joined} ${verb} unexpected)`);
+        yield new ValidationError(() => `Additional properties are not allowed (${joined} ${verb} unexpected)`);
       }
     }
   },
@@ -332,7 +349,7 @@ const DRAFT4: Record<string, Keyword> = {
       if (!instance.has(property)) continue;
       if (Array.isArray(dependency)) {
         for (const each of dependency) {
-          if (!instance.has(each)) yield new ValidationError(`${pyRepr(each)} is a dependency of ${pyRepr(property)}`);
+          if (!instance.has(each)) yield new ValidationError(() => `${pyRepr(each)} is a dependency of ${pyRepr(property)}`);
         }
       } else yield* v.descend(instance, dependency as SchemaNode, undefined, property);
     }
@@ -347,10 +364,10 @@ const DRAFT4: Record<string, Keyword> = {
         typeof instance === 'boolean' ? each === instance : typeof each !== 'boolean' && pyEquals(instance, each),
       );
     } else found = list.some((each) => pyEquals(instance, each));
-    if (!found) yield new ValidationError(`${pyRepr(instance)} is not one of ${pyRepr(list)}`);
+    if (!found) yield new ValidationError(() => `${pyRepr(instance)} is not one of ${pyRepr(list)}`);
   },
   *format(_v, format, instance) {
-    if (!conformsToFormat(instance, format as string)) yield new ValidationError(`${pyRepr(instance)} is not a ${pyRepr(format as string)}`);
+    if (!conformsToFormat(instance, format as string)) yield new ValidationError(() => `${pyRepr(instance)} is not a ${pyRepr(format as string)}`);
   },
   *items(v, items, instance) {
     if (!Array.isArray(instance)) return;
@@ -362,13 +379,13 @@ const DRAFT4: Record<string, Keyword> = {
     }
   },
   *maxItems(_v, m, instance) {
-    if (Array.isArray(instance) && instance.length > (m as number)) yield new ValidationError(`${pyRepr(instance)} is too long`);
+    if (Array.isArray(instance) && instance.length > (m as number)) yield new ValidationError(() => `${pyRepr(instance)} is too long`);
   },
   *maxLength(_v, m, instance) {
-    if (isType(instance, 'string') && pyLen(instance) > (m as number)) yield new ValidationError(`${pyRepr(instance)} is too long`);
+    if (isType(instance, 'string') && pyLen(instance) > (m as number)) yield new ValidationError(() => `${pyRepr(instance)} is too long`);
   },
   *maxProperties(_v, m, instance) {
-    if (instance instanceof PyDict && instance.size > (m as number)) yield new ValidationError(`${pyRepr(instance)} has too many properties`);
+    if (instance instanceof PyDict && instance.size > (m as number)) yield new ValidationError(() => `${pyRepr(instance)} has too many properties`);
   },
   *maximum(_v, maximum, instance, schema) {
     if (!isType(instance, 'number')) return;
@@ -376,16 +393,16 @@ const DRAFT4: Record<string, Keyword> = {
     const exclusive = !!schema.exclusiveMaximum;
     const failed = exclusive ? !lessThan(instance, max) : lessThan(max, instance);
     const cmp = exclusive ? 'greater than or equal to' : 'greater than';
-    if (failed) yield new ValidationError(`${pyRepr(instance)} is ${cmp} the maximum of ${pyRepr(max)}`);
+    if (failed) yield new ValidationError(() => `${pyRepr(instance)} is ${cmp} the maximum of ${pyRepr(max)}`);
   },
   *minItems(_v, m, instance) {
-    if (Array.isArray(instance) && instance.length < (m as number)) yield new ValidationError(`${pyRepr(instance)} is too short`);
+    if (Array.isArray(instance) && instance.length < (m as number)) yield new ValidationError(() => `${pyRepr(instance)} is too short`);
   },
   *minLength(_v, m, instance) {
-    if (isType(instance, 'string') && pyLen(instance) < (m as number)) yield new ValidationError(`${pyRepr(instance)} is too short`);
+    if (isType(instance, 'string') && pyLen(instance) < (m as number)) yield new ValidationError(() => `${pyRepr(instance)} is too short`);
   },
   *minProperties(_v, m, instance) {
-    if (instance instanceof PyDict && instance.size < (m as number)) yield new ValidationError(`${pyRepr(instance)} does not have enough properties`);
+    if (instance instanceof PyDict && instance.size < (m as number)) yield new ValidationError(() => `${pyRepr(instance)} does not have enough properties`);
   },
   *minimum(_v, minimum, instance, schema) {
     if (!isType(instance, 'number')) return;
@@ -393,22 +410,22 @@ const DRAFT4: Record<string, Keyword> = {
     const exclusive = !!schema.exclusiveMinimum;
     const failed = exclusive ? !lessThan(min, instance) : lessThan(instance, min);
     const cmp = exclusive ? 'less than or equal to' : 'less than';
-    if (failed) yield new ValidationError(`${pyRepr(instance)} is ${cmp} the minimum of ${pyRepr(min)}`);
+    if (failed) yield new ValidationError(() => `${pyRepr(instance)} is ${cmp} the minimum of ${pyRepr(min)}`);
   },
   *multipleOf(_v, dB, instance) {
     if (!isType(instance, 'number')) return;
     const d = dB as number;
     const failed = Number.isInteger(d) && typeof instance === 'bigint' ? instance % BigInt(d) !== 0n : !Number.isInteger(numeric(instance) / d);
-    if (failed) yield new ValidationError(`${pyRepr(instance)} is not a multiple of ${d}`);
+    if (failed) yield new ValidationError(() => `${pyRepr(instance)} is not a multiple of ${d}`);
   },
   *not(v, notSchema, instance) {
     if (v.isValid(instance, notSchema as SchemaNode)) {
-      yield new ValidationError(`${pyRepr(instance)} should not be valid under ${pyRepr(jsonToPy(notSchema))}`);
+      yield new ValidationError(() => `${pyRepr(instance)} should not be valid under ${pyRepr(jsonToPy(notSchema))}`);
     }
   },
   *pattern(_v, patrn, instance) {
     if (isType(instance, 'string') && !reSearch(patrn as string, instance)) {
-      yield new ValidationError(`${pyRepr(instance)} does not match ${pyRepr(patrn as string)}`);
+      yield new ValidationError(() => `${pyRepr(instance)} does not match ${pyRepr(patrn as string)}`);
     }
   },
   *patternProperties(v, pp, instance) {
@@ -428,17 +445,17 @@ const DRAFT4: Record<string, Keyword> = {
   *required(_v, required, instance) {
     if (!(instance instanceof PyDict)) return;
     for (const property of required as string[]) {
-      if (!instance.has(property)) yield new ValidationError(`${pyRepr(property)} is a required property`);
+      if (!instance.has(property)) yield new ValidationError(() => `${pyRepr(property)} is a required property`);
     }
   },
   *type(_v, types, instance) {
     const list = typeof types === 'string' ? [types] : (types as string[]);
     if (!list.some((t) => isType(instance, t))) {
-      yield new ValidationError(`${pyRepr(instance)} is not of type ${list.map((t) => pyRepr(t)).join(', ')}`);
+      yield new ValidationError(() => `${pyRepr(instance)} is not of type ${list.map((t) => pyRepr(t)).join(', ')}`);
     }
   },
   *uniqueItems(_v, uI, instance) {
-    if (uI && Array.isArray(instance) && !uniq(instance)) yield new ValidationError(`${pyRepr(instance)} has non-unique elements`);
+    if (uI && Array.isArray(instance) && !uniq(instance)) yield new ValidationError(() => `${pyRepr(instance)} has non-unique elements`);
   },
 };
 
@@ -502,13 +519,13 @@ function* anyOf224(v: Validator, anyOf: unknown, instance: PyValue): Generator<V
     }
     allErrors.push(...errs);
   }
-  if (!matched) yield new ValidationError(`${pyRepr(instance)} is not valid under any of the given schemas`, allErrors);
+  if (!matched) yield new ValidationError(() => `${pyRepr(instance)} is not valid under any of the given schemas`, allErrors);
   yield* allDeprecations;
 }
 
 function* oneOf224(v: Validator, oneOf: unknown, instance: PyValue): Generator<ValidationError> {
   yield* oneOfCommon(v, oneOf as SchemaNode[], instance, (allErrors) => [
-    new ValidationError(`${pyRepr(instance)} is not valid under any of the given schemas`, allErrors),
+    new ValidationError(() => `${pyRepr(instance)} is not valid under any of the given schemas`, allErrors),
   ]);
 }
 
@@ -542,7 +559,7 @@ function* oneOfCommon(
   if (moreValid.length) {
     moreValid.push(firstValid as SchemaNode);
     const reprs = moreValid.map((s) => pyRepr(jsonToPy(s))).join(', ');
-    yield new ValidationError(`${pyRepr(instance)} is valid under each of ${reprs}`);
+    yield new ValidationError(() => `${pyRepr(instance)} is valid under each of ${reprs}`);
   } else yield* allDeprecations;
 }
 
@@ -576,7 +593,7 @@ function* anyOfUpstream(v: Validator, anyOf: unknown, instance: PyValue): Genera
       const best = bestMatch(allErrors);
       if (best) yield best;
     }
-    yield new ValidationError(`${pyRepr(instance)} is not valid under any of the given schemas`, allErrors);
+    yield new ValidationError(() => `${pyRepr(instance)} is not valid under any of the given schemas`, allErrors);
   }
   yield* allDeprecations;
 }
