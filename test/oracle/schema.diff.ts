@@ -2,7 +2,7 @@
  * Differential test of cloud-init's schema validation (server/src/engine/schema) against the real
  * cloud-init's validator, on both supported versions.
  *
- *   node out/test/oracle/schema.diff.js [--cases N] [--seed S] [--version 22.4|current] [--verbose]
+ *   node out/test/oracle/schema.diff.js [--cases N] [--merged M] [--seed S] [--version 22.4|current] [--verbose]
  *
  * For each version, N documents are generated from that version's own schema data (seeded): every
  * module's keys with values of the right and of wrong types, enum values and near misses, deprecated
@@ -14,6 +14,11 @@
  * and of deprecations in order, whether the YAML failed to load, whether the document is not a mapping,
  * and whether cloud-init's validator itself raised.
  *
+ * Then M merged sets per version (`--merged M`, default 300): two or three such documents, some with a
+ * `merge_how`, some parts broken (unloadable YAML, a top level that is not a mapping), merged as user-data
+ * by cloud-init and by this engine; the cloud-config.txt each writes is validated as `cloud-init schema
+ * --system` does (upstream lists the parts it ignored as "Ignored invalid user-data" errors).
+ *
  * Accepted differences (applied to cloud-init's answer before comparing, and counted in the summary):
  *  - `oneOf` with several valid alternatives prints the repr() of those schemas, `description` and
  *    `default` included (`reporting.<name>: 'v' is valid under each of {...}`, since its alternatives do
@@ -24,6 +29,7 @@
  */
 import { resolve } from 'node:path';
 import { validateCloudConfigText } from '../../server/src/engine/schema/validate';
+import { runUserData } from '../../server/src/engine/userdata/run';
 import { schemaData, type SchemaVersion } from '../../server/src/engine/schema/data';
 import type { SchemaNode } from '../../server/src/engine/schema/pyjsonschema';
 import { Rng } from './generate';
@@ -42,6 +48,12 @@ const PATHS: Record<SchemaVersion, string> = {
   '22.4': process.env.CLOUDINIT_PATH ?? '/opt/cloudinit-oracle/usr/lib/python3/dist-packages',
   current: process.env.CLOUDINIT_UPSTREAM_PATH ?? '/opt/cloudinit-upstream',
 };
+
+/** The merged cloud-config.txt of some parts, as this engine writes it (differential-tested in differential.ts). */
+function mergedText(parts: string[], version: SchemaVersion): string {
+  const run = runUserData(parts.map((p, i) => ({ name: `part${i}`, bytes: Buffer.from(p, 'utf8') })), { version });
+  return run.fatal ? '' : run.cloudConfigTxt;
+}
 
 function ours(text: string, version: SchemaVersion): Answer {
   const r = validateCloudConfigText(text, version);
@@ -264,7 +276,7 @@ const FIXED = [
 
 // ---------------------------------------------------------------------------
 
-async function runVersion(version: SchemaVersion, cases: number, seed: number, verbose: boolean): Promise<number> {
+async function runVersion(version: SchemaVersion, cases: number, merged: number, seed: number, verbose: boolean): Promise<number> {
   const oracle = new LineOracle('/usr/bin/python3', [resolve(__dirname, '../../../test/oracle/schema_driver.py')], {
     env: { ...process.env, CLOUDINIT_PATH: PATHS[version] },
   });
@@ -272,8 +284,22 @@ async function runVersion(version: SchemaVersion, cases: number, seed: number, v
   const gen = new Gen(r, schemaData(version).schema);
   const texts: string[] = [...FIXED];
   for (let i = 0; i < cases; i++) texts.push(render(gen.document(), r));
+  const mergedSets: string[][] = [];
+  for (let i = 0; i < merged; i++) {
+    const parts = Array.from({ length: 2 + r.int(2) }, () => {
+      if (r.chance(0.08)) return r.pick(['#cloud-config\nruncmd: [a, b\n', '#cloud-config\n- not a mapping\n', '#cloud-config\nbad: "unclosed\n']);
+      const doc = gen.document();
+      if (r.chance(0.4)) doc.merge_how = r.pick(['list(append)+dict(recurse_array)+str()', 'dict(no_replace,recurse_list)+list(append)', 'dict()+list()']);
+      return render(doc, r);
+    });
+    mergedSets.push(parts);
+  }
   const started = Date.now();
-  const answers = await Promise.all(texts.map((text) => oracle.ask<Answer>({ text })));
+  const answers = await Promise.all([
+    ...texts.map((text) => oracle.ask<Answer>({ text })),
+    ...mergedSets.map((parts) => oracle.ask<Answer>({ parts })),
+  ]);
+  texts.push(...mergedSets.map((parts) => mergedText(parts, version)));
   const pyMs = Date.now() - started;
   oracle.close();
   let mismatches = 0;
@@ -281,6 +307,7 @@ async function runVersion(version: SchemaVersion, cases: number, seed: number, v
   let invalid = 0;
   let withDeprecations = 0;
   let errorsSeen = 0;
+  let ignoredParts = 0;
   let deprecationsSeen = 0;
   const t0 = Date.now();
   const ourAnswers = texts.map((t) => ours(t, version));
@@ -291,6 +318,7 @@ async function runVersion(version: SchemaVersion, cases: number, seed: number, v
     if (answers[i].valid === false) invalid++;
     if (answers[i].deprecations?.length) withDeprecations++;
     errorsSeen += answers[i].errors?.length ?? 0;
+    ignoredParts += answers[i].errors?.filter(([p]) => p.startsWith('format-l')).length ?? 0;
     deprecationsSeen += answers[i].deprecations?.length ?? 0;
     if (a !== b) {
       mismatches++;
@@ -298,7 +326,7 @@ async function runVersion(version: SchemaVersion, cases: number, seed: number, v
     }
   });
   console.log(
-    `${version}: ${texts.length} documents (${invalid} invalid, ${withDeprecations} with deprecations; ${errorsSeen} errors, ${deprecationsSeen} deprecations in all), ` +
+    `${version}: ${texts.length - merged} documents and ${merged} merged sets (${invalid} invalid, ${withDeprecations} with deprecations; ${errorsSeen} errors, ${deprecationsSeen} deprecations in all, ${ignoredParts} "Ignored invalid user-data"), ` +
       `${mismatches} differences (${proseRemoved} messages compared without schema prose); cloud-init ${pyMs} ms, ours ${ourMs} ms`,
   );
   return mismatches;
@@ -311,13 +339,14 @@ async function main(): Promise<void> {
     return i >= 0 ? args[i + 1] : dflt;
   };
   const cases = Number(opt('--cases', '1500'));
+  const merged = Number(opt('--merged', '300'));
   const seed = Number(opt('--seed', '12'));
   const only = opt('--version', '');
   const verbose = args.includes('--verbose');
   let total = 0;
   for (const version of ['22.4', 'current'] as const) {
     if (only && only !== version) continue;
-    total += await runVersion(version, cases, seed, verbose);
+    total += await runVersion(version, cases, merged, seed, verbose);
   }
   process.exit(total ? 1 : 0);
 }
