@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Diagnostic, DiagnosticSeverity, DiagnosticTag } from 'vscode-languageserver-protocol';
-import { LspClient, fixtureUri } from '../support/lspClient';
+import { LspClient, applyEdits, fixtureUri } from '../support/lspClient';
 import { mime } from './fixtures';
 
 const TEXT = '#cloud-config\npackage: [curl]\npackages: curl\napt_update: true\nwrite_files:\n - path: /x\n   permissions: 644\n';
@@ -67,6 +67,40 @@ describe('schema diagnostics', () => {
     const text = mime([{ type: 'text/cloud-config', body: '#cloud-config\nruncmd: ls\n' }]);
     const ds = schemaOnly(await open(text));
     assert.deepEqual(ds.map((d) => [marked(text, d), d.message]), [['ls', "runcmd: 'ls' is not of type 'array'"]]);
+  });
+
+  async function fixes(text: string, settings: Record<string, unknown> = {}): Promise<Array<[string, string]>> {
+    client.settings = settings;
+    const uri = fixtureUri(`schema-fix-${n++}/user-data.yaml`);
+    const diagnostics = schemaOnly(await client.open(uri, text));
+    const out: Array<[string, string]> = [];
+    for (const d of diagnostics) {
+      for (const a of await client.codeActions(uri, d.range, [d])) {
+        const edits = a.edit?.changes?.[uri];
+        if (edits && a.diagnostics?.[0]?.code === d.code) out.push([a.title, applyEdits(text, edits)]);
+      }
+    }
+    client.close(uri);
+    client.settings = {};
+    return out;
+  }
+
+  test('quick fixes: a near-miss key, and a deprecated key renamed where the rename satisfies cloud-init', async () => {
+    const text = '#cloud-config\npackage: [curl]  # keep\napt_update: true\nchpasswd: {list: "a:b"}\nusers:\n - name: a\n   lock-passwd: true\n';
+    const got = await fixes(text);
+    assert.deepEqual(got, [
+      ["Change to 'packages'", text.replace('package:', 'packages:')],
+      ["Change to 'package_update'", text.replace('apt_update', 'package_update')],
+      ["Change to 'lock_passwd'", text.replace('lock-passwd', 'lock_passwd')],
+    ]);
+    // chpasswd.list says "Use users instead", but chpasswd.users has another format: no rename offered
+    assert.ok(!got.some(([title]) => title.includes("'users'")));
+  });
+
+  test('a deprecated value is marked on the value, not on its key', async () => {
+    const text = '#cloud-config\nusers:\n - name: a\n   sudo: false\n';
+    const ds = schemaOnly(await open(text));
+    assert.deepEqual(ds.map((d) => [marked(text, d), d.tags]), [['false', [DiagnosticTag.Deprecated]]]);
   });
 
   test('cloudConfigMerge.schema.enable = false: no schema diagnostics, merge-spec diagnostics stay', async () => {

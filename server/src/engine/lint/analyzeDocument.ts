@@ -223,7 +223,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
     });
   }
   pushAll(findings, nestedSpecFindings(root, base, body));
-  if (options.schema && kind === 'cloud-config') pushAll(findings, schemaFindings(root, yaml.rootSpan, base, options.version ?? 'current'));
+  if (options.schema && kind === 'cloud-config') pushAll(findings, schemaFindings(root, yaml.rootSpan, base, options.version ?? 'current', body));
   return { findings, specs, yaml, yamlBase: base };
 }
 

@@ -28,6 +28,13 @@ export interface SchemaProblem {
   keyword: string | null;
   /** Keys an `additionalProperties` error is about, at the object of `segments`. */
   unexpectedKeys?: PyValue[];
+  /** For those: the keys the schema names at that object. */
+  knownKeys?: string[];
+  /**
+   * The failing or deprecated schema is one alternative (`oneOf`/`anyOf`) of what the value may be: a
+   * deprecation then concerns the value written (`sudo: false`), not the key.
+   */
+  viaAlternative: boolean;
 }
 
 export interface SchemaReport {
@@ -64,10 +71,13 @@ export function validateCloudConfig(config: PyValue, version: SchemaVersion): Sc
   for (const e of sorted) {
     const keyword = typeof e.validator === 'string' ? e.validator : null;
     let path = pathString(e.path);
-    const problem: SchemaProblem = { path, message: e.message, segments: [...e.path], keyword };
+    const problem: SchemaProblem = { path, message: e.message, segments: [...e.path], keyword, viaAlternative: viaAlternative(e.schemaPath) };
     if (keyword === 'additionalProperties' && config instanceof PyDict) {
       const at = valueAt(config, e.path);
-      if (at instanceof PyDict) problem.unexpectedKeys = unexpectedKeys(at, e.schema as SchemaNode);
+      if (at instanceof PyDict) {
+        problem.unexpectedKeys = unexpectedKeys(at, e.schema as SchemaNode);
+        problem.knownKeys = Object.keys(((e.schema as SchemaNode).properties ?? {}) as object);
+      }
     }
     if (version !== '22.4' && !path && keyword === 'additionalProperties' && e.schema === validator.root) {
       // upstream names the key of an unknown top-level property as the path
@@ -91,6 +101,14 @@ function uniqueSorted(problems: SchemaProblem[]): SchemaProblem[] {
     if (!seen.has(id)) seen.set(id, p);
   }
   return [...seen.values()].sort((a, b) => comparePyStr(a.path, b.path) || comparePyStr(a.message, b.message));
+}
+
+function viaAlternative(schemaPath: Array<string | number>): boolean {
+  let last = -1;
+  schemaPath.forEach((s, i) => {
+    if (s === 'properties' || s === 'patternProperties' || s === 'additionalProperties' || s === 'items') last = i;
+  });
+  return schemaPath.slice(last + 1).some((s) => s === 'oneOf' || s === 'anyOf');
 }
 
 function unexpectedKeys(obj: PyDict, schema: SchemaNode): PyValue[] {
@@ -166,6 +184,7 @@ export function validateCloudConfigText(text: string, version: SchemaVersion): T
           message: line.replace(SCHEMA_ERROR_PREFIX, 'Ignored invalid user-data: '),
           segments: [],
           keyword: null,
+          viaAlternative: false,
         });
       }
     });
