@@ -8,9 +8,9 @@
  */
 import { LineIndex } from '../engine/text/lineIndex';
 import { decodeUtf8Surrogateescape } from '../engine/userdata/mime';
-import { userDataLocator } from '../engine/preview';
 import type { UserDataRun } from '../engine/userdata/run';
-import { getListOrigins, PyDict, type Origin, type PyValue } from '../engine/values';
+import { userDataLocator } from '../engine/preview';
+import { validateMerged, type MergedProblem } from '../engine/schema/merged';
 import { spanAt, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../engine/schema/validate';
 
 export type CheckFormat = 'text' | 'json' | 'sarif';
@@ -68,35 +68,13 @@ export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersio
   };
 }
 
-/** The origin of the value at a path of the merged result (the part that supplied it). */
-function originAt(root: PyValue, segments: PyValue[]): Origin | undefined {
-  let node: PyValue | undefined = root;
-  let origin: Origin | undefined;
-  for (const seg of segments) {
-    if (node instanceof PyDict) {
-      origin = node.originOf(seg) ?? origin;
-      node = node.get(seg);
-    } else if (Array.isArray(node) && typeof seg === 'bigint') {
-      origin = getListOrigins(node)?.[Number(seg)] ?? origin;
-      node = node[Number(seg)];
-    } else break;
-    if (node === undefined) break;
-  }
-  return origin;
-}
-
 export function checkMerged(run: UserDataRun, version: SchemaVersion): NonNullable<CheckResult['merged']> {
-  const r = validateCloudConfigText(run.cloudConfigTxt, version);
-  const locate = userDataLocator(run);
-  const place = (p: SchemaProblem): Located => {
+  const m = validateMerged(run, version, userDataLocator(run));
+  const place = (p: MergedProblem): Located => {
     const out: Located = { path: p.path, message: p.message };
-    if (run.result === null) return out;
-    const segments = p.unexpectedKeys?.length === 1 && p.keyword === 'additionalProperties' ? [...p.segments, p.unexpectedKeys[0]] : p.segments;
-    const origin = originAt(run.result, segments);
-    const loc = origin ? locate(origin, origin.key ? 'key' : 'value') : null;
-    return loc ? { ...out, file: loc.file, line: loc.line + 1, column: loc.character + 1 } : out;
+    return p.source ? { ...out, file: p.source.file, line: p.source.line + 1, column: p.source.character + 1 } : out;
   };
-  return { valid: r.valid, errors: r.errors.map(place), deprecations: r.deprecations.map(place), note: reportNote(r) };
+  return { valid: m.valid, errors: m.errors.map(place), deprecations: m.deprecations.map(place), note: reportNote(m.report) };
 }
 
 export function isAccepted(result: CheckResult): boolean {

@@ -5,6 +5,7 @@
  * deprecated, other errors on the value written.
  */
 import { PyError } from '../pyerrors';
+import { LimitExceededError } from '../limits';
 import { PyDict, type PyValue, type TextSpan } from '../values';
 import { spanAt, validateCloudConfig, valueAt, type SchemaProblem, type SchemaVersion } from '../schema/validate';
 import { nearest, type Finding, type Fix } from './findings';
@@ -17,8 +18,11 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
   try {
     report = validateCloudConfig(root, version);
   } catch (err) {
-    if (!(err instanceof PyError)) throw err;
     const span = rootSpan ?? { start: 0, end: 0 };
+    if (err instanceof LimitExceededError) {
+      return [{ code: 'limit-exceeded', severity: 'warning', span: { start: span.start + base, end: span.start + base }, message: `Not checked against cloud-init's schema: ${err.message}.` }];
+    }
+    if (!(err instanceof PyError)) throw err;
     return [{ code: 'schema-validator-fails', severity: 'warning', span: { start: span.start + base, end: span.start + base }, message: `cloud-init's schema validator itself fails on this document (${err.pyType}: ${err.message}): \`cloud-init schema\` reports nothing else.` }];
   }
   const at = (s: TextSpan): TextSpan => ({ start: s.start + base, end: s.end + base });

@@ -10,7 +10,8 @@
 import { PyError } from '../pyerrors';
 import { pyStr } from '../pyrepr';
 import { comparePyStr } from '../pystr';
-import { loadYaml, type YamlProblem } from '../yaml/load';
+import { expandedSize, loadYaml, type YamlProblem } from '../yaml/load';
+import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
 import { getListOrigins, PyDict, type PyValue, type TextSpan } from '../values';
 import { comparePaths, pyRegex, type SchemaNode, ValidationError, Validator } from './pyjsonschema';
 import { schemaData, type SchemaVersion } from './data';
@@ -62,7 +63,10 @@ function pathString(segments: PyValue[]): string {
  * `validate_cloudconfig_schema(config, strict=True)`: the errors and deprecations cloud-init reports for
  * a loaded cloud-config mapping. Throws PyError where cloud-init's validator itself would raise.
  */
-export function validateCloudConfig(config: PyValue, version: SchemaVersion): SchemaReport {
+export function validateCloudConfig(config: PyValue, version: SchemaVersion, maxNodes: number = DEFAULT_LIMITS.maxExpandedNodes): SchemaReport {
+  // The validator walks every alias where it is used, as Python's does: an alias bomb would never end
+  // (cloud-init's own `schema` hangs on it). Refused, naming the limit, like other full expansions.
+  if (expandedSize(config, maxNodes) > maxNodes) throw new LimitExceededError('maxExpandedNodes', maxNodes, 'Schema validation (aliases expanded)');
   const validator = validatorFor(version);
   const all: ValidationError[] = [...validator.iterErrors(config, validator.root)];
   const sorted = all.map((e, i) => ({ e, i })).sort((a, b) => comparePaths(a.e.path, b.e.path) || a.i - b.i).map((x) => x.e);
