@@ -31,8 +31,11 @@ test('the header lists what cloud-init would report for the merged result, with 
   assert.equal(model.body, buildPreview('user-data', files, { version: 'current' }).body);
 });
 
-test('22.4 accepts unknown top-level keys; without the option the header has no schema line', () => {
+test('22.4 accepts unknown top-level keys: nothing to report, no schema line; current rejects them', () => {
   const ok = [{ name: 'c.yaml', bytes: Buffer.from('#cloud-config\nmy_key: 1\nruncmd: [ls]\n') }];
-  assert.match(buildPreview('user-data', ok, { schema: true, version: '22.4' }).text, /^# Schema: cloud-init 22\.4 accepts the merged result\.$/m);
-  assert.doesNotMatch(buildPreview('user-data', ok, { version: '22.4' }).text, /# Schema/);
+  const old = buildPreview('user-data', ok, { schema: true, version: '22.4' });
+  assert.doesNotMatch(old.text, /# Schema/);
+  assert.equal(old.schema?.valid, true);
+  assert.match(buildPreview('user-data', ok, { schema: true, version: 'current' }).text, /^# Schema: cloud-init rejects the merged result \(1 error, 0 deprecations\):$/m);
+  assert.doesNotMatch(buildPreview('user-data', files, { version: 'current' }).text, /# Schema/);
 });

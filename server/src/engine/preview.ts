@@ -255,7 +255,8 @@ function userDataPreview(mode: PreviewMode, run: UserDataRun, options: PreviewOp
 /** The header's account of `cloud-init schema --system` on the result. */
 function schemaLines(schema: MergedSchemaReport, version: CloudInitVersion): string[] {
   const who = version === '22.4' ? 'cloud-init 22.4' : 'cloud-init';
-  if (!schema.errors.length && !schema.deprecations.length) return [`# Schema: ${who} accepts the merged result.`];
+  // Nothing to report, nothing said: the header stays as short as it was.
+  if (!schema.errors.length && !schema.deprecations.length) return [];
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   const lines = [`# Schema: ${who} ${schema.valid ? 'accepts' : 'rejects'} the merged result (${count(schema.errors.length, 'error')}, ${count(schema.deprecations.length, 'deprecation')}):`];
   const where = (p: MergedProblem) => (p.source ? ` (${p.source.file}:${p.source.line + 1})` : '');
