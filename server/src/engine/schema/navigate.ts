@@ -69,9 +69,25 @@ function moduleOfTopLevel(version: SchemaVersion): Map<string, string> {
 }
 const moduleMaps = new Map<SchemaVersion, Map<string, string>>();
 
+const rootViews = new Map<SchemaVersion, SchemaNode[]>();
+/** Views by path, per version: completion asks for every key of a mapping at once. */
+const viewCache = new Map<string, SchemaView>();
+
 export function schemaAt(version: SchemaVersion, path: NavSegment[]): SchemaView {
+  const id = version + '\0' + JSON.stringify(path);
+  const cached = viewCache.get(id);
+  if (cached) return cached;
+  const view = computeSchemaAt(version, path);
+  if (viewCache.size > 5000) viewCache.clear();
+  viewCache.set(id, view);
+  return view;
+}
+
+function computeSchemaAt(version: SchemaVersion, path: NavSegment[]): SchemaView {
   const root = schemaData(version).schema;
-  let nodes = expanded(root, [root]);
+  let rootNodes = rootViews.get(version);
+  if (!rootNodes) rootViews.set(version, (rootNodes = expanded(root, [root])));
+  let nodes = rootNodes;
   let direct: SchemaNode[] = [root];
   let module: string | undefined;
   path.forEach((seg, i) => {
