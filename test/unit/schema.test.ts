@@ -122,3 +122,20 @@ test("Python's $ also matches before a final newline", () => {
   assert.ok(pyRegex('^.+$').test('abc\n'));
   assert.ok(!pyRegex('^.+$').test('abc\n\n'));
 });
+
+test('where the cursor is, read from the text (broken YAML included)', async () => {
+  const { textCursorAt, siblingKeys } = await import('../../server/src/engine/schema/textPath');
+  const at = (fixture: string) => {
+    const offset = fixture.indexOf('|');
+    const c = textCursorAt(fixture.replace('|', ''), offset);
+    return c && { parent: c.parent.map((s) => (typeof s === 'string' ? s : '[]')).join('.'), key: c.key?.text, at: c.at };
+  };
+  assert.deepEqual(at('#cloud-config\npack|'), { parent: '', key: 'pack', at: 'key' });
+  assert.deepEqual(at('#cloud-config\nusers:\n  - name: a\n    lo|'), { parent: 'users.[]', key: 'lo', at: 'key' });
+  assert.deepEqual(at('#cloud-config\nusers:\n- name: a\n  sudo: |'), { parent: 'users.[]', key: 'sudo', at: 'value' });
+  assert.deepEqual(at('#cloud-config\napt:\n  sources:\n    s1:\n      sou|'), { parent: 'apt.sources.s1', key: 'sou', at: 'key' });
+  assert.deepEqual(at('#cloud-config\nruncmd:\n  - ls\nres|'), { parent: '', key: 'res', at: 'key' });
+  assert.deepEqual(at('#cloud-config\nusers:\n- name: a\n  groups:\n  - x\n  sh|\nruncmd: [a, b\n'), { parent: 'users.[]', key: 'sh', at: 'key' });
+  const text = '#cloud-config\nusers:\n- name: a\n  shell: /bin/sh\n  sh\n- name: b\n  groups: [x]\nruncmd: [ls]\n';
+  assert.deepEqual([...siblingKeys(text, text.indexOf('  sh\n') + 2)].sort(), ['name', 'sh', 'shell']);
+});

@@ -385,8 +385,9 @@ export function schemaCompletion(state: DocumentState, offset: number, markdown:
   }
   const view = schemaAt(version, cursor.parent);
   if (!view.nodes.length) return null;
-  const present = presentKeys(state, cursor.parent, cursor.key.text);
-  for (const k of siblingKeys(state.text, cursor.key.start)) if (k !== cursor.key.text) present.add(k);
+  // Keys already written: from the loaded YAML when it loads, else read from the text around the cursor.
+  const present = presentKeys(state, cursor.parent, cursor.key.text) ?? siblingKeys(state.text, cursor.key.start);
+  present.delete(cursor.key.text);
   const afterKey = state.text.slice(cursor.key.end, cursor.key.end + 1) === ':';
   const items: CompletionItem[] = [];
   for (const k of keysOf(version, view, cursor.parent)) {
@@ -405,15 +406,17 @@ export function schemaCompletion(state: DocumentState, offset: number, markdown:
   return items;
 }
 
-/** Keys already written in the mapping at `parent` (when the document loads and the path has no list item). */
-function presentKeys(state: DocumentState, parent: NavSegment[], typing: string): Set<string> {
-  const out = new Set<string>();
-  if (parent.some((s) => typeof s !== 'string')) return out;
+/**
+ * Keys already written in the mapping at `parent`, when the document loads, the path has no list item
+ * and the key being typed is in it (so the loaded mapping is the one on screen); else undefined.
+ */
+function presentKeys(state: DocumentState, parent: NavSegment[], typing: string): Set<string> | undefined {
+  if (parent.some((s) => typeof s !== 'string')) return undefined;
   const loaded = state.analysis.yaml?.ok && state.analysis.yamlBase === 0 ? state.analysis.yaml : undefined;
   let node = loaded?.ok ? loaded.value : undefined;
   for (const seg of parent) node = node instanceof PyDict && typeof seg === 'string' ? node.get(seg) : undefined;
-  if (node instanceof PyDict) for (const k of node.keys()) if (typeof k === 'string' && k !== typing) out.add(k);
-  return out;
+  if (!(node instanceof PyDict) || !node.has(typing)) return undefined;
+  return new Set(node.keys().filter((k): k is string => typeof k === 'string'));
 }
 
 /** A value as YAML writes it so that PyYAML reads it back as the same value (`'off'` stays a string). */

@@ -23,17 +23,33 @@ interface Line {
 
 const KEY_LINE = /^(\s*)((?:-\s+)*)((?:"[^"]*"|'[^']*'|[^\s#:'"\-[\]{}][^:#]*?|-[^\s:#][^:#]*?))\s*:(?:\s|$)/;
 
-function linesOf(text: string, upTo: number): Line[] {
-  const out: Line[] = [];
-  let start = 0;
-  while (start <= text.length) {
+/** The lines before the one starting at `lineStart`, nearest first, read lazily (a 20,000-line file is not split). */
+function* linesAbove(text: string, lineStart: number): Generator<Line> {
+  let end = lineStart - 1;
+  while (end >= 0) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    yield { start, text: text.slice(start, end).replace(/\r$/, '') };
+    end = start - 1;
+  }
+}
+
+/** The lines after the one ending at `lineEnd` (its newline or the end of the text). */
+function* linesBelow(text: string, lineEnd: number): Generator<Line> {
+  let start = lineEnd + 1;
+  while (start <= text.length && lineEnd < text.length) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
-    out.push({ start, text: text.slice(start, end).replace(/\r$/, '') });
-    if (end >= upTo) break;
+    yield { start, text: text.slice(start, end).replace(/\r$/, '') };
+    if (end >= text.length) return;
     start = end + 1;
   }
-  return out;
+}
+
+function lineAround(text: string, offset: number): Line & { end: number } {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  let end = text.indexOf('\n', offset);
+  if (end < 0) end = text.length;
+  return { start, end, text: text.slice(start, end).replace(/\r$/, '') };
 }
 
 function unquote(k: string): string {
@@ -68,8 +84,7 @@ function parse(line: string): { indent: number; dashes: number[]; key?: string; 
 }
 
 export function textCursorAt(text: string, offset: number): TextCursor | null {
-  const lines = linesOf(text, offset);
-  const current = lines[lines.length - 1];
+  const current = lineAround(text, offset);
   const column = offset - current.start;
   const here = current.text;
   const parsed = parse(here);
@@ -92,13 +107,13 @@ export function textCursorAt(text: string, offset: number): TextCursor | null {
     const dashes = typing[2].match(/-\s+/g)?.length ?? 0;
     const path: NavSegment[] = [];
     for (let i = 0; i < dashes; i++) path.push({ item: true });
-    result.parent = [...ancestors(lines.slice(0, -1), typing[1].length, dashes > 0), ...path];
+    result.parent = [...ancestors(linesAbove(text, current.start), typing[1].length, dashes > 0), ...path];
     return result;
   }
   const dashes = parsed!.dashes.length;
   const own: NavSegment[] = [];
   for (let i = 0; i < dashes; i++) own.push({ item: true });
-  result.parent = [...ancestors(lines.slice(0, -1), dashes ? parsed!.dashes[0] : keyColumn, dashes > 0), ...own];
+  result.parent = [...ancestors(linesAbove(text, current.start), dashes ? parsed!.dashes[0] : keyColumn, dashes > 0), ...own];
   return result;
 }
 
@@ -106,12 +121,13 @@ export function textCursorAt(text: string, offset: number): TextCursor | null {
  * The path to a node that starts at `column` on the next line, from the lines above: each line whose key
  * (or dash) is left of it contains it. A `-` at the same column as its parent key (`key:\n- item`) counts.
  */
-function ancestors(lines: Line[], column: number, isItem: boolean): NavSegment[] {
+function ancestors(lines: Iterable<Line>, column: number, isItem: boolean): NavSegment[] {
   const path: NavSegment[] = [];
   let target = column;
   let item = isItem;
-  for (let i = lines.length - 1; i >= 0 && (target > 0 || item); i--) {
-    const t = lines[i].text;
+  for (const line of lines) {
+    if (target === 0 && !item) break;
+    const t = line.text;
     if (!t.trim() || /^\s*#/.test(t)) continue;
     const p = parse(t);
     if (!p) {
@@ -143,13 +159,11 @@ function ancestors(lines: Line[], column: number, isItem: boolean): NavSegment[]
  */
 export function siblingKeys(text: string, keyStart: number): Set<string> {
   const out = new Set<string>();
-  const lineStart = text.lastIndexOf('\n', keyStart - 1) + 1;
-  const column = keyStart - lineStart;
-  const all = text.split('\n');
-  const here = text.slice(0, lineStart).split('\n').length - 1;
-  const scan = (step: number) => {
-    for (let i = here + step; i >= 0 && i < all.length; i += step) {
-      const t = all[i].replace(/\r$/, '');
+  const current = lineAround(text, keyStart);
+  const column = keyStart - current.start;
+  const scan = (lines: Iterable<Line>) => {
+    for (const line of lines) {
+      const t = line.text;
       if (!t.trim() || /^\s*#/.test(t)) continue;
       const p = parse(t);
       const indent = /^\s*/.exec(t)![0].length;
@@ -162,7 +176,7 @@ export function siblingKeys(text: string, keyStart: number): Set<string> {
       if (indent < column || (p && p.dashes.length && p.keyCol <= column)) return;
     }
   };
-  scan(-1);
-  scan(1);
+  scan(linesAbove(text, current.start));
+  scan(linesBelow(text, current.end));
   return out;
 }
