@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { validateCloudConfigText, spanAt } from '../../server/src/engine/schema/validate';
 import { isIsoDate, isUri } from '../../server/src/engine/schema/formats';
 import { pyRegex } from '../../server/src/engine/schema/pyjsonschema';
+import { siblingKeys, textCursorAt } from '../../server/src/engine/schema/textPath';
 
 const pairs = (ps: Array<{ path: string; message: string }>) => ps.map((p) => [p.path, p.message]);
 
@@ -123,8 +124,7 @@ test("Python's $ also matches before a final newline", () => {
   assert.ok(!pyRegex('^.+$').test('abc\n\n'));
 });
 
-test('where the cursor is, read from the text (broken YAML included)', async () => {
-  const { textCursorAt, siblingKeys } = await import('../../server/src/engine/schema/textPath');
+test('where the cursor is, read from the text (broken YAML included)', () => {
   const at = (fixture: string) => {
     const offset = fixture.indexOf('|');
     const c = textCursorAt(fixture.replace('|', ''), offset);
