@@ -28,7 +28,7 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
   const at = (s: TextSpan): TextSpan => ({ start: s.start + base, end: s.end + base });
   const findings: Finding[] = [];
   const place = (p: SchemaProblem, deprecation: boolean) => {
-    const message = `${p.path}: ${p.message.trim()}`;
+    const message = shorten(`${p.path}: ${p.message.trim()}`);
     if (p.keyword === 'additionalProperties' && p.unexpectedKeys?.length) {
       const obj = valueAt(root, p.segments);
       for (const key of p.unexpectedKeys) {
@@ -125,6 +125,14 @@ function withRenamedKey(root: PyValue, path: PyValue[], from: string, to: string
     return node;
   };
   return copy(root, 0) as PyDict;
+}
+
+/** Messages quote whole values (`{...} is not of type 'array'`): a diagnostic shows at most this much. */
+const MAX_MESSAGE = 1000;
+
+function shorten(message: string): string {
+  if (message.length <= MAX_MESSAGE) return message;
+  return `${message.slice(0, MAX_MESSAGE)}… (${message.length} characters in all; \`cloud-config-merge --check\` prints it whole)`;
 }
 
 function isEmptyContainer(v: PyValue | undefined): boolean {
