@@ -2,9 +2,8 @@
  * `cloud-config-merge --check`: cloud-init's schema validation of each FILE and of the merged result, as
  * `cloud-init schema -c FILE` and `cloud-init schema --system` would report them (engine/schema).
  *
- * Formats: `text` (cloud-init's report lines: "Valid schema FILE", or "Invalid user-data FILE" and
- * "Error: Cloud config schema errors: path: message, ..."), `json` (the shape of issue 12) and `sarif`
- * (SARIF 2.1.0). Exit code 0 when cloud-init would accept everything, 1 when it would report schema errors.
+ * Formats: `text` (what `cloud-init schema` prints, per version; see formatText), `json` (the shape of
+ * issue 12) and `sarif` (SARIF 2.1.0). Exit code 0 when cloud-init would accept everything, 1 when it would report schema errors.
  */
 import { LineIndex } from '../engine/text/lineIndex';
 import { decodeUtf8Surrogateescape } from '../engine/userdata/mime';
@@ -85,25 +84,47 @@ function problemsText(label: string, problems: Located[]): string {
   return `${label}${problems.map((p) => `${p.path}: ${p.message}`).join(', ')}`;
 }
 
-/** cloud-init's `schema` report lines for each file, then for the merged cloud-config.txt. */
-export function formatText(result: CheckResult): string {
-  const lines: string[] = [];
-  const one = (name: string, r: { valid: boolean; errors: Located[]; deprecations: Located[]; note?: string }) => {
-    if (r.valid && !r.deprecations.length) {
-      lines.push(`Valid schema ${name}`);
+/**
+ * What `cloud-init schema -c FILE` prints for each file (stdout and stderr in order), then what `cloud-init
+ * schema --system` prints for the merged result, in the chosen version's words:
+ * - 22.4: `Valid cloud-config: FILE`, or `Error:` and `Cloud config schema errors: path: message, ...`
+ *   (with `Cloud config schema deprecations: ...` after a blank line; 22.4 also fails on deprecations);
+ * - current: deprecations first (`Cloud config schema deprecations: ...`), then `Valid schema FILE`, or
+ *   `Invalid user-data FILE` and `Error: Cloud config schema errors: ...`, and at the end `Error: Invalid
+ *   schema: user-data` when something failed.
+ * Where cloud-init prints nothing useful (a file that is not valid YAML or not a mapping), our note says why.
+ * Each problem of the merged result is followed by the file and line that wrote the value.
+ */
+export function formatText(result: CheckResult, version: SchemaVersion): string {
+  const out: string[] = [];
+  const list = (ps: Located[]) => ps.map((p) => `${p.path}: ${p.message}`).join(', ');
+  const sources = (r: { errors: Located[]; deprecations: Located[] }) => {
+    for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) out.push(`  ${p.path}: written in ${p.file}:${p.line}:${p.column}`);
+  };
+  const one = (name: string, label22: string, r: { valid: boolean; errors: Located[]; deprecations: Located[]; note?: string }) => {
+    if (r.note && !r.errors.length) {
+      out.push(`${r.valid ? 'Valid' : 'Invalid'} (${name}): ${r.note}`);
       return;
     }
-    const parts: string[] = [];
-    if (r.errors.length) parts.push(problemsText('Cloud config schema errors: ', r.errors));
-    if (r.deprecations.length) parts.push(problemsText('Cloud config schema deprecations: ', r.deprecations));
-    if (r.valid) lines.push(`Valid schema ${name}`, `Deprecations: ${parts.join('\n\n')}`);
-    else lines.push(`Invalid user-data ${name}`, `Error: ${parts.join('\n\n') || r.note || 'invalid'}`);
-    for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) lines.push(`  ${p.path}: from ${p.file}:${p.line}:${p.column}`);
+    if (version === '22.4') {
+      if (!r.errors.length && !r.deprecations.length) out.push(`Valid cloud-config: ${label22}`);
+      else {
+        const parts = [];
+        if (r.errors.length) parts.push(`Cloud config schema errors: ${list(r.errors)}`);
+        if (r.deprecations.length) parts.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
+        out.push('Error:', parts.join('\n\n'));
+      }
+    } else {
+      if (r.deprecations.length) out.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
+      if (r.errors.length) out.push(`Invalid user-data ${name}`, `Error: Cloud config schema errors: ${list(r.errors)}`, '');
+      else out.push(`Valid schema ${name}`);
+    }
+    sources(r);
   };
-  for (const f of result.files) one(f.file, f);
-  if (result.merged) one('cloud-config.txt (merged)', result.merged);
-  if (!isAccepted(result)) lines.push('Error: Invalid schema: user-data');
-  return lines.join('\n') + '\n';
+  for (const f of result.files) one(f.file, f.file, f);
+  if (result.merged) one('cloud-config.txt (the merged result)', 'cloud-config.txt (the merged result)', result.merged);
+  if (version !== '22.4' && !isAccepted(result)) out.push('Error: Invalid schema: user-data', '');
+  return out.join('\n') + '\n';
 }
 
 export function formatJson(result: CheckResult, pretty: boolean): string {

@@ -431,7 +431,7 @@ function checkCommand(o: CliOptions, io: CliIO): number {
   const result: CheckResult = { files, merged: checkMerged(run, o.version) };
   if (o.format === 'json') io.stdout(formatJson(result, o.pretty) + '\n');
   else if (o.format === 'sarif') io.stdout(formatSarif(result, o.version, packageVersion()) + '\n');
-  else io.stdout(formatText(result));
+  else io.stdout(formatText(result, o.version));
   return isAccepted(result) ? 0 : 1;
 }
 
