@@ -102,3 +102,29 @@ test('--check --format sarif is valid SARIF 2.1.0', () => {
     f.done();
   }
 });
+
+test('--format report carries cloud-init schema --system on the result, each problem where it was written', () => {
+  const f = folder({ 'a.yaml': A, 'b.yaml': B });
+  try {
+    const r = runCli(['--format', 'report', f.path('a.yaml'), f.path('b.yaml')]);
+    assert.equal(r.code, 0, 'the report itself succeeds; --check is what fails on schema errors');
+    const schema = JSON.parse(r.stdout).schema;
+    assert.equal(schema.cloud_init_version, 'current');
+    assert.equal(schema.checked, true);
+    assert.equal(schema.valid, false);
+    assert.deepEqual(
+      schema.errors.map((e: { path: string; message: string; file: string; line: number }) => [e.path, e.message, e.file.endsWith('b.yaml') ? 'b' : 'a', e.line]),
+      [
+        ['package', "Additional properties are not allowed ('package' was unexpected)", 'b', 5],
+        ['packages', "'curl' is not of type 'array'", 'a', 2],
+        ['runcmd.0', "5 is not of type 'array'", 'a', 4],
+        ['runcmd.0', "5 is not of type 'null'", 'a', 4],
+        ['runcmd.0', "5 is not of type 'string'", 'a', 4],
+      ],
+    );
+    const old = JSON.parse(runCli(['--format', 'report', '--cloud-init-version', '22.4', f.path('b.yaml')]).stdout).schema;
+    assert.deepEqual([old.valid, old.errors, old.deprecations], [true, [], []]);
+  } finally {
+    f.done();
+  }
+});

@@ -288,7 +288,7 @@ function userDataMode(o: CliOptions, io: CliIO): number {
   for (const r of run.reports) if (r.disposition === 'failed' && r.handled?.error) io.stderr(`note: ${r.part.filename}: ${r.note}\n`);
   const overLimit = run.fatal?.limit ? `${run.fatal.message}: nothing is merged` : undefined;
   if (o.format === 'report') {
-    io.stdout(userDataReport(o.mode, run, reportFormat(o)) + '\n');
+    io.stdout(userDataReport(o.mode, run, reportFormat(o), o.version) + '\n');
     if (overLimit) io.stderr(`cloud-config-merge: ${overLimit}\n`);
     return overLimit ? 2 : run.fatal || run.renderError ? 3 : 0;
   }
