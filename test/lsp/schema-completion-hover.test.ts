@@ -52,6 +52,10 @@ describe('schema completion and hover', () => {
     const sorted = [...items].sort((a, b) => (a.sortText ?? '').localeCompare(b.sortText ?? ''));
     assert.ok(sorted.indexOf(apt) > sorted.findIndex((i) => i.label === 'runcmd'));
     assert.equal((items.find((i) => i.label === 'package_update')!.textEdit as TextEdit).newText, 'package_update: ');
+    // deprecated through allOf (`ca-certs`: allOf [ca_certs, {deprecated}]) counts too; a deprecated
+    // alternative does not make the key deprecated (`users` may be a list or, deprecated, a string)
+    assert.deepEqual(items.find((i) => i.label === 'ca-certs')!.tags, [CompletionItemTag.Deprecated]);
+    assert.equal(items.find((i) => i.label === 'users')!.tags, undefined);
   });
 
   test('nested keys in list items, while the document does not load', async () => {

@@ -17,6 +17,8 @@ export interface SchemaView {
   module?: string;
   /** The subschemas the key itself names (before alternatives are followed). */
   direct: SchemaNode[];
+  /** `$ref` resolution in this version's schema. */
+  resolve?: (ref: string) => SchemaNode | undefined;
 }
 
 function resolveRef(root: SchemaNode, ref: string): SchemaNode | undefined {
@@ -117,7 +119,7 @@ function computeSchemaAt(version: SchemaVersion, path: NavSegment[]): SchemaView
     nodes = expanded(root, next);
     direct = next;
   });
-  return { nodes, module, direct };
+  return { nodes, module, direct, resolve: (ref: string) => resolveRef(root, ref) };
 }
 
 export interface KeyInfo {
@@ -143,7 +145,20 @@ export function keysOf(version: SchemaVersion, view: SchemaView, path: NavSegmen
 
 /** Deprecated as a whole (not merely one deprecated alternative among valid ones). */
 export function isDeprecated(view: SchemaView): boolean {
-  return view.direct.some((n) => !!n.deprecated);
+  // What always applies to the key: its own schema, what it `$ref`s and every `allOf` part (`ca-certs` is
+  // `allOf: [{$ref: ...}, {deprecated: true}]`); a deprecated `oneOf`/`anyOf` alternative is only one choice.
+  const seen = new Set<SchemaNode>();
+  const always = (n: SchemaNode, depth: number): boolean => {
+    if (seen.has(n) || depth > 20) return false;
+    seen.add(n);
+    if (n.deprecated) return true;
+    if (typeof n.$ref === 'string' && n.$ref.startsWith('#/')) {
+      const target = view.resolve?.(n.$ref);
+      if (target && always(target, depth + 1)) return true;
+    }
+    return Array.isArray(n.allOf) && (n.allOf as SchemaNode[]).some((x) => x && typeof x === 'object' && always(x, depth + 1));
+  };
+  return view.direct.some((n) => always(n, 0));
 }
 
 /** The notes cloud-init prints for this key (deprecated / changed), trimmed. */
