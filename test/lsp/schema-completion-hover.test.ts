@@ -81,6 +81,7 @@ describe('schema completion and hover', () => {
     const runcmd = await hover('#cloud-config\nrun|cmd: [ls]\n');
     assert.match(runcmd!, /\*\*runcmd\*\* \(module `cc_runcmd`\)/);
     assert.match(runcmd!, /Type: `array of array \| string \| null`/);
+    assert.match(runcmd!, /Commands run once, late in the first boot/, 'what the key does, in our words');
     const apt = await hover('#cloud-config\napt_up|date: true\n');
     assert.match(apt!, /> Deprecated in version 22\.2\. Use \*\*package_update\*\* instead\./);
     const old = await hover('#cloud-config\napt_up|date: true\n', { cloudInitVersion: '22.4' });
