@@ -139,3 +139,12 @@ test('where the cursor is, read from the text (broken YAML included)', () => {
   const text = '#cloud-config\nusers:\n- name: a\n  shell: /bin/sh\n  sh\n- name: b\n  groups: [x]\nruncmd: [ls]\n';
   assert.deepEqual([...siblingKeys(text, text.indexOf('  sh\n') + 2)].sort(), ['name', 'shell']);
 });
+
+test('every key described in keyDocs is a top-level key of one of the schemas', async () => {
+  const { KEY_DOCS } = await import('../../server/src/engine/schema/keyDocs.js');
+  const { keysOf, schemaAt } = await import('../../server/src/engine/schema/navigate.js');
+  const known = new Set<string>();
+  for (const v of ['22.4', 'current'] as const) for (const k of keysOf(v, schemaAt(v, []), [])) known.add(k.key);
+  const unknown = Object.keys(KEY_DOCS).filter((k) => !known.has(k));
+  assert.deepEqual(unknown, []);
+});
