@@ -17,6 +17,18 @@ async function complete(fixture: string, path = 'user-data.yaml', marker = '|'):
   return { items, text };
 }
 
+/** The same with cloudConfigMerge.schema.enable off (the document's settings fetched before asking). */
+async function completeWithoutSchema(fixture: string): Promise<{ items: CompletionItem[]; text: string }> {
+  const { text, position } = cursor(fixture);
+  const uri = fixtureUri(`completion-${counter++}/user-data.yaml`);
+  client.settings = { schema: { enable: false } };
+  await client.open(uri, text);
+  const items = await client.completion(uri, position);
+  client.close(uri);
+  client.settings = {};
+  return { items, text };
+}
+
 const labels = (items: CompletionItem[]) => items.map((i) => i.label);
 const edit = (item: CompletionItem) => item.textEdit as TextEdit;
 
@@ -134,16 +146,17 @@ describe('completion', () => {
   });
 
   describe('the merge_how key', () => {
+    // With cloudConfigMerge.schema.enable off: only the spec key (schema keys: schema completion below).
     test('at the top level of a cloud-config without a spec', async () => {
-      const { items } = await complete('#cloud-config\nmer|\nruncmd: [ls]\n');
+      const { items } = await completeWithoutSchema('#cloud-config\nmer|\nruncmd: [ls]\n');
       assert.deepEqual(labels(items), ['merge_how']);
       assert.match(edit(items[0]).newText, /^merge_how: \$\{1\|list\(append\)\+dict\(no_replace\\,recurse_list\)\+str\(\),/);
       assert.deepEqual(edit(items[0]).range, { start: { line: 1, character: 0 }, end: { line: 1, character: 3 } });
     });
 
     test('not when the document already has one, and not when indented', async () => {
-      assert.deepEqual((await complete('#cloud-config\nmer|\nmerge_how: dict()\n')).items, []);
-      assert.deepEqual((await complete('#cloud-config\nntp:\n  mer|\n')).items, []);
+      assert.deepEqual((await completeWithoutSchema('#cloud-config\nmer|\nmerge_how: dict()\n')).items, []);
+      assert.deepEqual((await completeWithoutSchema('#cloud-config\nntp:\n  mer|\n')).items, []);
     });
 
     test('plain text for clients without snippets', async () => {

@@ -236,7 +236,10 @@ describe('diagnostics', () => {
     test(`${c.code}: ${c.title}`, async () => {
       client.settings = c.settings ?? {};
       const uri = fixtureUri(`case-${i}/${c.path ?? 'user-data.yaml'}`);
-      const diagnostics = await client.open(uri, c.text);
+      // The table pins the merge-spec findings; cloud-init's schema findings (many of these specs are
+      // also schema errors) have their own tests in schema-diagnostics.test.ts.
+      const schemaExpected = c.expect.some((e) => e.code.startsWith('schema-'));
+      const diagnostics = (await client.open(uri, c.text)).filter((d) => schemaExpected || !String(d.code).startsWith('schema-'));
       client.close(uri);
       const expected = c.expect.map((e) => ({ code: e.code, severity: e.severity, range: toRange(c.text, e.at) })).sort(order);
       assert.deepEqual(diagnostics.map(shape).sort(order), expected);
@@ -272,7 +275,9 @@ describe('diagnostics', () => {
     // 1,500 duplicate keys (warnings) before one malformed spec (an error) at the very end.
     const text = cc('a: 1\n'.repeat(1501) + "merge_how: 'list(append+prepend)+dict()'\n");
     const uri = fixtureUri('many/user-data.yaml');
+    client.settings = { schema: { enable: false } }; // only the duplicate keys and the spec: a known count
     const diagnostics = await client.open(uri, text);
+    client.settings = {};
     client.close(uri);
     assert.equal(diagnostics.length, MAX_DIAGNOSTICS + 1);
     assert.ok(diagnostics.some((d) => d.code === 'plus-in-options'), 'the error is kept');

@@ -192,9 +192,11 @@ describe('hover', () => {
     });
   });
 
-  test('nothing on ordinary keys and values', async () => {
+  test('nothing on ordinary keys and values (with cloudConfigMerge.schema.enable off)', async () => {
+    client.settings = { schema: { enable: false } };
     assert.equal((await hoverAt(`#cloud-config\nrun|cmd: [ls]\n`)).hover, null);
     assert.equal((await hoverAt(`#cloud-config\nruncmd: [l|s]\n`)).hover, null);
+    client.settings = {};
   });
 
   test('nothing in YAML files that are not cloud-init parts', async () => {

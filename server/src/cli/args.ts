@@ -2,7 +2,7 @@
 import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, isLimitName } from '../engine/limits';
 
 export type Mode = 'user-data' | 'handler' | 'confd' | 'system' | 'boot' | 'chef';
-export type Format = 'yaml' | 'json' | 'report' | 'preview' | 'sarif';
+export type Format = 'yaml' | 'json' | 'report' | 'preview' | 'text' | 'sarif';
 
 export interface CliOptions {
   mode: Mode;
@@ -43,12 +43,14 @@ export interface CliOptions {
   pretty: boolean;
   help: boolean;
   showVersion: boolean;
+  /** `--check`: cloud-init's schema validation of each FILE and of the merged result. */
+  check: boolean;
 }
 
 export class UsageError extends Error {}
 
 const MODES: Mode[] = ['user-data', 'handler', 'confd', 'system', 'boot', 'chef'];
-const FORMATS: Format[] = ['yaml', 'json', 'report', 'preview', 'sarif'];
+const FORMATS: Format[] = ['yaml', 'json', 'report', 'preview', 'text', 'sarif'];
 
 export const USAGE = `Usage:
   cloud-config-merge [--mode user-data|handler|confd|system|boot|chef] [--format yaml|json|report|preview] [options] FILE...
@@ -65,6 +67,8 @@ export const USAGE = `Usage:
                               documents are skipped; exit 1 on an error or warning
   cloud-config-merge make-mime [--gzip --base64] FILE[:CONTENT-TYPE[:MERGE-TYPE]]...
                               MIME user-data as \`cloud-init devel make-mime\` writes it (make-mime --help)
+  cloud-config-merge --check [--format text|json|sarif] [--cloud-init-version 22.4|current] FILE...
+                              validate each FILE and the merged result as cloud-init's schema validator does
 
 Modes:
   user-data  each FILE is one raw user-data blob (MIME, gzip, #include, archives, jinja), in order (default)
@@ -97,7 +101,8 @@ ${LIMIT_NAMES.map((n) => `                                ${n}=${DEFAULT_LIMITS[
   --pretty                    indent JSON output
   -h, --help                  this help; --version  the version
 
-Exit codes: 0 ok; 1 --lint found a problem; 2 bad usage or unreadable input; 3 cloud-init itself would fail;
+Exit codes: 0 ok; 1 --check: cloud-init would report schema errors, --lint: a problem found;
+2 bad usage or unreadable input; 3 cloud-init itself would fail;
 4 done, but a Jinja template could not be reproduced (cloud-init renders it; see note: lines).`;
 
 export function parseArgs(argv: string[]): CliOptions {
@@ -119,6 +124,7 @@ export function parseArgs(argv: string[]): CliOptions {
     pretty: false,
     help: false,
     showVersion: false,
+    check: false,
   };
   let formatGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -273,11 +279,19 @@ export function parseArgs(argv: string[]): CliOptions {
       case '--lint':
         o.lint = true;
         break;
+      case '--check':
+        o.check = true;
+        break;
       default:
         throw new UsageError(`unknown option ${name}`);
     }
   }
   if ((o.spec !== undefined || o.specMergeHow !== undefined) && !formatGiven) o.format = 'yaml';
-  if (o.format === 'sarif' && !o.lint) throw new UsageError('--format sarif goes with --lint');
+  if (o.check) {
+    if (!formatGiven) o.format = 'text';
+    else if (o.format !== 'text' && o.format !== 'json' && o.format !== 'sarif') throw new UsageError(`--check writes text, json or sarif, not '${o.format}'`);
+    if (o.mode !== 'user-data' && o.mode !== 'handler') throw new UsageError('--check validates user-data: use the user-data or handler mode');
+  } else if (o.format === 'text') throw new UsageError('--format text goes with --check');
+  else if (o.format === 'sarif' && !o.lint) throw new UsageError('--format sarif goes with --check or --lint');
   return o;
 }

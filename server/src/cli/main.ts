@@ -32,6 +32,7 @@ import { runBatch } from './batch';
 import { makeMimeCommand } from './makeMime';
 import { pipelineMode } from './pipeline';
 import { lintMode } from './lint';
+import { CheckResult, checkFile, checkMerged, formatJson, formatSarif, formatText, isAccepted } from './check';
 
 export interface CliIO {
   stdout(text: string): void;
@@ -207,6 +208,7 @@ function dispatch(o: CliOptions, io: CliIO): number {
   if (!o.files.length && !(o.mode === 'confd' && o.cloudCfg) && !(o.mode === 'boot' && (o.cloudCfg || o.confd.length))) {
     throw new UsageError(`${o.mode} mode needs at least one FILE`);
   }
+  if (o.check) return checkCommand(o, io);
   if (o.format === 'preview') return previewMode(o, io);
   switch (o.mode) {
     case 'user-data':
@@ -303,7 +305,7 @@ export function userDataMode(o: CliOptions, io: CliIO, given?: Array<{ name: str
   const overLimit = run.fatal?.limit ? `${run.fatal.message}: nothing is merged` : undefined;
   const partial = run.reports.some((r) => r.disposition === 'jinja-not-reproduced') ? NOT_REPRODUCED : 0;
   if (o.format === 'report') {
-    io.stdout(userDataReport(o.mode, run, reportFormat(o)) + '\n');
+    io.stdout(userDataReport(o.mode, run, reportFormat(o), o.version) + '\n');
     if (overLimit) io.stderr(`cloud-config-merge: ${overLimit}\n`);
     return overLimit ? 2 : run.fatal || run.renderError ? 3 : partial;
   }
@@ -439,6 +441,22 @@ function explain(o: CliOptions, io: CliIO): number {
     io.stdout(result.words.join('\n') + '\n');
   }
   return result.error ? 3 : 0;
+}
+
+/** `--check`: each FILE, then the merged result, validated as cloud-init validates them. */
+function checkCommand(o: CliOptions, io: CliIO): number {
+  const inputs = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, path: f, bytes: read(o, f) }));
+  const files = inputs.map((i) => checkFile(i.path, i.bytes, o.version));
+  const run = o.mode === 'handler'
+    ? runHandlerParts(inputs.map((i) => ({ ...i, headers: optionalHeaders(o, i.path) })), runOptions(o, io))
+    : runUserData(inputs, runOptions(o, io));
+  if (run.fatal?.limit) throw new InputError(`${run.fatal.message}: nothing is merged`);
+  if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
+  const result: CheckResult = { files, merged: checkMerged(run, o.version) };
+  if (o.format === 'json') io.stdout(formatJson(result, o.pretty) + '\n');
+  else if (o.format === 'sarif') io.stdout(formatSarif(result, o.version, packageVersion()) + '\n');
+  else io.stdout(formatText(result, o.version));
+  return isAccepted(result) ? 0 : 1;
 }
 
 function packageVersion(): string {

@@ -1,7 +1,11 @@
 /** `--format report`: `{result, parts, diagnostics, provenance}` as JSON. */
 import { PyValue } from '../engine/values';
 import { toCanonicalJson } from '../engine/py/json';
-import { SourceLocation, collectProvenance, formatPath, partEffects, textLocator } from '../engine/provenance';
+import { Locator, SourceLocation, collectProvenance, formatPath, partEffects, textLocator } from '../engine/provenance';
+import { validateMerged, type MergedProblem } from '../engine/schema/merged';
+import type { SchemaVersion } from '../engine/schema/validate';
+import { LimitExceededError } from '../engine/limits';
+import { PyError } from '../engine/py/errors';
 import { userDataLocator } from '../engine/preview';
 import { UserDataRun } from '../engine/userdata/run';
 import { ConfdResult } from '../engine/system/confd';
@@ -46,7 +50,24 @@ function display(location: SourceLocation | null | undefined) {
   return { file: location.file, line: location.line + 1, column: location.character + 1, ...(location.note ? { note: location.note } : {}) };
 }
 
-export function userDataReport(mode: string, run: UserDataRun, format: ReportFormat): string {
+/**
+ * `cloud-init schema --system` on the run's cloud-config.txt, each problem with the file, line and column
+ * that wrote the value (null where provenance has no place); `checked: false` with the reason when it
+ * could not be validated (nothing written, or over the maxExpandedNodes limit).
+ */
+function schemaSection(run: UserDataRun, version: SchemaVersion, locate: Locator) {
+  if (run.fatal || run.renderError) return { cloud_init_version: version, checked: false, reason: 'cloud-init writes no cloud-config.txt' };
+  try {
+    const m = validateMerged(run, version, locate);
+    const item = (p: MergedProblem) => ({ path: p.path, message: p.message, ...(display(p.source) ?? { file: null, line: null, column: null }) });
+    return { cloud_init_version: version, checked: true, valid: m.valid, errors: m.errors.map(item), deprecations: m.deprecations.map(item) };
+  } catch (e) {
+    if (!(e instanceof LimitExceededError) && !(e instanceof PyError)) throw e;
+    return { cloud_init_version: version, checked: false, reason: e instanceof PyError ? `cloud-init's validator raises ${e.pyType}: ${e.message}` : e.message };
+  }
+}
+
+export function userDataReport(mode: string, run: UserDataRun, format: ReportFormat, version: SchemaVersion = 'current'): string {
   const w = new ReportJson(format);
   const locate = userDataLocator(run);
   const parts = run.reports.map((r) => {
@@ -94,6 +115,7 @@ export function userDataReport(mode: string, run: UserDataRun, format: ReportFor
       diagnostics,
       provenance: provenance.entries.map((p) => ({ path: p.path.map((s) => (typeof s === 'number' ? s : w.json(s))), ...display(p.location) })),
       provenance_truncated: provenance.truncated,
+      schema: schemaSection(run, version, locate),
     },
     run.result
   );

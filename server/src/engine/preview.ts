@@ -20,6 +20,7 @@ import { MergerFactory } from './merge/construct';
 import { chefMergeFiles } from './chef/deepMerge';
 import { loadChefFiles } from './chef/files';
 import { LimitExceededError, Limits } from './limits';
+import { validateMerged, type MergedProblem, type MergedSchemaReport } from './schema/merged';
 
 export type PreviewMode = 'user-data' | 'handler' | 'confd' | 'boot' | 'chef';
 
@@ -41,6 +42,11 @@ export interface PreviewOptions {
   boot?: Omit<BootInputs, 'userData'>;
   /** How the user changes a limit (`--limit maxParts=N`, a setting), added to the note when one is hit. */
   limitHint?: (limit: keyof Limits) => string;
+  /**
+   * User-data and handler modes: validate the merged cloud-config.txt as `cloud-init schema --system`
+   * does and list its problems in the header, each with the file and line that wrote the value.
+   */
+  schema?: boolean;
 }
 
 function overLimitFailure(limit: keyof Limits, message: string, options: PreviewOptions): string {
@@ -78,6 +84,8 @@ export interface PreviewModel {
   failure?: string;
   /** Set when the failure is one of our limits, not cloud-init (the input is over it). */
   limit?: keyof Limits;
+  /** With `schema`: the merged result as cloud-init's validator sees it. */
+  schema?: MergedSchemaReport;
 }
 
 export const PREVIEW_BODY_MARKER = '# ---- what cloud-init writes ----';
@@ -197,7 +205,7 @@ function describePart(run: UserDataRun, r: PartReport): PreviewPart {
   return { label, file, status: 'not-merged', reason: r.note };
 }
 
-function headerLines(title: string, parts: PreviewPart[], notes: string[] = []): string[] {
+function headerLines(title: string, parts: PreviewPart[], notes: string[] = [], extra: string[] = []): string[] {
   const lines = [`# Cloud-Config Merge preview: ${title}`, '# Parts, in the order cloud-init reads them:'];
   parts.forEach((p, i) => {
     const where = p.file && p.file !== p.label ? ` from ${p.file}` : '';
@@ -208,6 +216,7 @@ function headerLines(title: string, parts: PreviewPart[], notes: string[] = []):
   });
   if (!parts.length) lines.push('#   (none)');
   for (const n of notes) lines.push(`# Note: ${n}`);
+  lines.push(...extra);
   lines.push(PREVIEW_BODY_MARKER);
   return lines.map((l) => l.replace(/[\r\n]+/g, ' '));
 }
@@ -225,12 +234,38 @@ function userDataPreview(mode: PreviewMode, run: UserDataRun, options: PreviewOp
     return { text: header.join('\n') + '\n', body: '', headerLineCount: header.length, entries: [], parts, failure, ...(run.fatal?.limit ? { limit: run.fatal.limit } : {}) };
   }
   // Notes of ours are left out, except those that say where content is lost without a trace.
-  const header = headerLines(title, parts, run.messages.filter((m) => m.level !== 'info' || m.code === 'mime-unsplittable').map((m) => m.message));
+  const notes = run.messages.filter((m) => m.level !== 'info' || m.code === 'mime-unsplittable').map((m) => m.message);
   const locate = userDataLocator(run);
+  let schema: MergedSchemaReport | undefined;
+  let schemaHeader: string[] = [];
+  if (options.schema) {
+    try {
+      schema = validateMerged(run, options.version ?? 'current', locate);
+      schemaHeader = schemaLines(schema, options.version ?? 'current');
+    } catch (e) {
+      if (!(e instanceof LimitExceededError)) throw e;
+      const hint = options.limitHint ? `; ${options.limitHint(e.limit)}` : '';
+      schemaHeader = [`# Schema: not checked: ${e.message}${hint}`];
+    }
+  }
+  const header = headerLines(title, parts, notes, schemaHeader);
   const body = run.cloudConfigTxt;
   const prefix = body.slice(0, Math.max(0, body.indexOf('---')));
   const entries = run.result === null ? [] : lineEntries(run.result, locate, header.length + prefix.split('\n').length - 1, run.reports.flatMap((r) => partEffects(r.handled?.events, locate)));
-  return { text: header.join('\n') + '\n' + body, body, headerLineCount: header.length, entries, parts };
+  return { text: header.join('\n') + '\n' + body, body, headerLineCount: header.length, entries, parts, ...(schema ? { schema } : {}) };
+}
+
+/** The header's account of `cloud-init schema --system` on the result. */
+function schemaLines(schema: MergedSchemaReport, version: CloudInitVersion): string[] {
+  const who = version === '22.4' ? 'cloud-init 22.4' : 'cloud-init';
+  // Nothing to report, nothing said: the header stays as short as it was.
+  if (!schema.errors.length && !schema.deprecations.length) return [];
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const lines = [`# Schema: ${who} ${schema.valid ? 'accepts' : 'rejects'} the merged result (${count(schema.errors.length, 'error')}, ${count(schema.deprecations.length, 'deprecation')}):`];
+  const where = (p: MergedProblem) => (p.source ? ` (${p.source.file}:${p.source.line + 1})` : '');
+  for (const p of schema.errors) lines.push(`#   error: ${p.path}: ${p.message.trim()}${where(p)}`);
+  for (const p of schema.deprecations) lines.push(`#   deprecated: ${p.path}: ${p.message.trim()}${where(p)}`);
+  return lines;
 }
 
 function valuePreview(title: string, value: PyValue, locate: Locator, parts: PreviewPart[], notes: string[], override?: (path: string) => SourceLocation | null): PreviewModel {

@@ -5,13 +5,18 @@
  * `merge_how` key itself at the top level. Contexts are read from the
  * text around the cursor, because the YAML is often invalid mid-typing.
  */
-import { CompletionItem, CompletionItemKind, CompletionParams, InsertTextFormat, Range, TextEdit } from 'vscode-languageserver';
+import { CompletionItem, CompletionItemKind, CompletionItemTag, CompletionParams, InsertTextFormat, Range, TextEdit } from 'vscode-languageserver';
 import { MERGERS, MERGER_NAMES, MERGE_HOW_KEY_DOC, MergerName, OptionName, RECIPES, optionsReadBy } from '../engine/catalogue';
 import { ServerContext } from './common/context';
 import { DocumentState } from './common/analysisCache';
 import { guardRequest } from './common/guard';
 import { markup, mergerMarkdown, optionMarkdown } from './common/docs';
 import { mergerOf, normalizeWord, scanStringSpec } from './common/specText';
+import { schemaKeyMarkdown } from './common/schemaDocs';
+import { describeTypes, enumValues, keysOf, schemaAt, type NavSegment } from '../engine/schema/navigate';
+import { siblingKeys, textCursorAt } from '../engine/schema/textPath';
+import { loadYaml } from '../engine/yaml/load';
+import { PyDict } from '../engine/values';
 
 export const TRIGGER_CHARACTERS = ['(', ',', '+', '['];
 
@@ -29,8 +34,14 @@ export function registerCompletion(ctx: ServerContext): void {
       const document = ctx.documents.get(params.textDocument.uri);
       if (!document) return null;
       const state = ctx.state(document);
-      const cursor = specCursorAt(state, state.offsetAt(params.position));
-      return cursor ? completionItems(cursor, { snippets: ctx.support.snippets, markdown: ctx.support.markdownCompletion }, state.custom.descriptions) : null;
+      const offset = state.offsetAt(params.position);
+      const cursor = specCursorAt(state, offset);
+      const client = { snippets: ctx.support.snippets, markdown: ctx.support.markdownCompletion };
+      const items = cursor ? completionItems(cursor, client, state.custom.descriptions) : null;
+      if (cursor && cursor.kind !== 'top-level-key') return items;
+      // The spec key's own item (with its recipes) stands for merge_how: the schema's is left out.
+      const schema = schemaCompletion(state, offset, client.markdown)?.filter((i) => !items?.some((x) => x.label === i.label));
+      return items || schema ? [...(items ?? []), ...(schema ?? [])] : null;
     }),
   );
 }
@@ -347,4 +358,71 @@ export function completionItems(cursor: SpecCursor, client: { snippets: boolean;
       ];
     }
   }
+}
+
+/* ------------------------------------------------------------------ cloud-init's schema */
+
+/**
+ * Keys the schema names for the mapping under the cursor (those already written left out, deprecated
+ * ones last and tagged), and enum or boolean values after `key:`. Read from the text, so it works while
+ * the document does not load.
+ */
+export function schemaCompletion(state: DocumentState, offset: number, markdown: boolean): CompletionItem[] | null {
+  const kind = state.analysis.info?.kind;
+  if (!state.settings.schema.enable || (kind !== 'cloud-config' && kind !== 'jinja')) return null;
+  const cursor = textCursorAt(state.text, offset);
+  if (!cursor?.key) return null;
+  const version = state.settings.cloudInitVersion;
+  const range = (start: number, end: number): Range => state.range({ start, end });
+  if (cursor.at === 'value') {
+    const path = [...cursor.parent, cursor.key.text];
+    const values = enumValues(schemaAt(version, path));
+    if (!values.length || !cursor.value) return null;
+    return values.map((v, i) => {
+      const text = yamlScalar(v);
+      return { label: text, kind: CompletionItemKind.EnumMember, textEdit: TextEdit.replace(range(cursor.value!.start, cursor.value!.end), text), sortText: String(i).padStart(3, '0') };
+    });
+  }
+  const view = schemaAt(version, cursor.parent);
+  if (!view.nodes.length) return null;
+  // Keys already written: from the loaded YAML when it loads, else read from the text around the cursor.
+  const present = presentKeys(state, cursor.parent, cursor.key.text) ?? siblingKeys(state.text, cursor.key.start);
+  present.delete(cursor.key.text);
+  const afterKey = state.text.slice(cursor.key.end, cursor.key.end + 1) === ':';
+  const items: CompletionItem[] = [];
+  for (const k of keysOf(version, view, cursor.parent)) {
+    if (present.has(k.key)) continue;
+    const path = [...cursor.parent, k.key];
+    items.push({
+      label: k.key,
+      kind: CompletionItemKind.Property,
+      detail: describeTypes(version, k.view, path) || undefined,
+      documentation: markup(schemaKeyMarkdown(version, path, k.view), markdown),
+      tags: k.deprecated ? [CompletionItemTag.Deprecated] : undefined,
+      textEdit: TextEdit.replace(range(cursor.key.start, cursor.key.end), afterKey ? k.key : `${k.key}: `),
+      sortText: `${k.deprecated ? 'z' : 'm'}${k.key}`,
+    });
+  }
+  return items;
+}
+
+/**
+ * Keys already written in the mapping at `parent`, when the document loads, the path has no list item
+ * and the key being typed is in it (so the loaded mapping is the one on screen); else undefined.
+ */
+function presentKeys(state: DocumentState, parent: NavSegment[], typing: string): Set<string> | undefined {
+  if (parent.some((s) => typeof s !== 'string')) return undefined;
+  const loaded = state.analysis.yaml?.ok && state.analysis.yamlBase === 0 ? state.analysis.yaml : undefined;
+  let node = loaded?.ok ? loaded.value : undefined;
+  for (const seg of parent) node = node instanceof PyDict && typeof seg === 'string' ? node.get(seg) : undefined;
+  if (!(node instanceof PyDict) || !node.has(typing)) return undefined;
+  return new Set(node.keys().filter((k): k is string => typeof k === 'string'));
+}
+
+/** A value as YAML writes it so that PyYAML reads it back as the same value (`'off'` stays a string). */
+function yamlScalar(v: unknown): string {
+  if (typeof v !== 'string') return v === null ? 'null' : String(v);
+  const loaded = loadYaml(`k: ${v}\n`);
+  const same = loaded.ok && loaded.value instanceof PyDict && loaded.value.get('k') === v;
+  return same ? v : `'${v.replace(/'/g, "''")}'`;
 }

@@ -15,6 +15,9 @@ import { guardRequest } from './common/guard';
 import { HEADER_PREFIXES, headerMarkdown, markup, mergerMarkdown, optionMarkdown } from './common/docs';
 import { contains, mergerOf, optionOf, scanStringSpec, writtenMergers } from './common/specText';
 import { summarizeSite } from './common/specSummary';
+import { schemaKeyMarkdown } from './common/schemaDocs';
+import { schemaAt } from '../engine/schema/navigate';
+import { textCursorAt } from '../engine/schema/textPath';
 
 interface HoverText {
   markdown: string;
@@ -35,7 +38,19 @@ export function registerHover(ctx: ServerContext): void {
 
 export function hoverAt(state: DocumentState, offset: number): HoverText | null {
   if (!state.analysis.info) return null;
-  return specHover(state, offset) ?? mimeHeaderHover(state, offset) ?? headerLineHover(state, offset);
+  return specHover(state, offset) ?? mimeHeaderHover(state, offset) ?? headerLineHover(state, offset) ?? schemaHover(state, offset);
+}
+
+/** A key cloud-init's schema knows: its module, type, values and cloud-init's deprecation notes. */
+function schemaHover(state: DocumentState, offset: number): HoverText | null {
+  const kind = state.analysis.info?.kind;
+  if (!state.settings.schema.enable || (kind !== 'cloud-config' && kind !== 'jinja')) return null;
+  const cursor = textCursorAt(state.text, offset);
+  if (!cursor?.key || !cursor.key.text || offset < cursor.key.start || offset > cursor.key.end) return null;
+  const path = [...cursor.parent, cursor.key.text];
+  const view = schemaAt(state.settings.cloudInitVersion, path);
+  if (!view.nodes.length) return null;
+  return { markdown: schemaKeyMarkdown(state.settings.cloudInitVersion, path, view), span: { start: cursor.key.start, end: cursor.key.end } };
 }
 
 function specHover(state: DocumentState, offset: number): HoverText | null {

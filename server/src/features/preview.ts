@@ -212,6 +212,7 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
       limits: settings.limits,
       limitHint: (limit) => `setting cloudConfigMerge.limits.${limit}`,
       boot,
+      schema: settings.schema.enable,
     });
   } catch (e) {
     // cloud-init itself would raise here (a bad spec in system config, two drop-ins with one name…).

@@ -17,6 +17,7 @@ import { knockoutFindingsIn } from '../chef/deepMerge';
 import { Finding } from './findings';
 import { lintListSpec, lintStringSpec, SpecContext, SpecLintResult } from './specLint';
 import { pushAll } from '../arrays';
+import { schemaFindings } from './schemaLint';
 
 /** A place where a merge spec is written. */
 export interface SpecSite {
@@ -56,8 +57,10 @@ export interface AnalyzeOptions {
   maxBytes?: number;
   /** Deeper YAML nesting is not analysed (a finding names the limit). */
   maxDepth?: number;
-  /** Which cloud-init's wording the messages quote (22.4.2 spells "identifer"). */
+  /** Which cloud-init's wording the messages quote (22.4.2 spells "identifer"), and whose schema validates. */
   version?: CloudInitVersion;
+  /** Validate cloud-config documents against that cloud-init's schema (findings `schema-*`); default off. */
+  schema?: boolean;
 }
 
 export function analyzeDocument(text: string, path: string, options: AnalyzeOptions = {}): DocumentAnalysis {
@@ -222,6 +225,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
     });
   }
   pushAll(findings, nestedSpecFindings(root, base, body));
+  if (options.schema && kind === 'cloud-config') pushAll(findings, schemaFindings(root, yaml.rootSpan, base, options.version ?? 'current', body));
   return { findings, specs, yaml, yamlBase: base };
 }
 

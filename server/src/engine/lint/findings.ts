@@ -23,6 +23,8 @@ export interface Finding {
   fixes?: Fix[];
   /** The finding marks text that has no effect (rendered faded). */
   unnecessary?: boolean;
+  /** The finding marks a deprecated key or value (rendered struck through). */
+  deprecated?: boolean;
 }
 
 /** Edit distance where swapping two neighbours counts as one edit (optimal string alignment): `lsit` is one from `list`. */

@@ -156,7 +156,8 @@ function hasCycle(root: PyValue): boolean {
 }
 
 /** Number of nodes of the value written out as a tree (aliases expanded); acyclic input. */
-function expandedSize(root: PyValue, limit: number): number {
+/** Nodes of `root` with every shared (aliased) value counted each time it appears; stops counting past `limit`. */
+export function expandedSize(root: PyValue, limit: number): number {
   const memo = new Map<object, number>();
   const stack: Array<{ obj: object; children: PyValue[]; i: number; size: number }> = [];
   let result = 0;

@@ -79,6 +79,7 @@ export function analyze(document: TextDocument, settings: ServerSettings, custom
     maxBytes: settings.limits.maxFileBytes,
     maxDepth: settings.limits.maxDepth,
     version: settings.cloudInitVersion,
+    schema: settings.schema.enable,
     customMergers: custom.modules.size ? custom.modules : undefined,
   });
   return new DocumentState(document.uri, document.version, document.languageId, text, settings, analysis, performance.now() - started, custom);

@@ -21,6 +21,7 @@ export function toDiagnostic(state: DocumentState, finding: Finding): Diagnostic
     message: finding.message,
   };
   if (finding.unnecessary) diagnostic.tags = [DiagnosticTag.Unnecessary];
+  if (finding.deprecated) diagnostic.tags = [...(diagnostic.tags ?? []), DiagnosticTag.Deprecated];
   return diagnostic;
 }
 

@@ -14,6 +14,8 @@ export interface ServerSettings {
   /** Which cloud-init the messages follow ('22.4' spells "identifer" like Debian 12's 22.4.2). */
   cloudInitVersion: CloudInitVersion;
   validation: { enable: boolean };
+  /** cloud-init's schema validation of cloud-config documents (`cloudConfigMerge.schema.enable`). */
+  schema: { enable: boolean };
   /** Our resource limits (`cloudConfigMerge.limits.*`); hitting one is reported, naming it. */
   limits: Limits;
   /** `#include` of local files outside the workspace folders (preview only). */
@@ -26,6 +28,7 @@ export interface ServerSettings {
 export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
   cloudInitVersion: 'current',
   validation: Object.freeze({ enable: true }),
+  schema: Object.freeze({ enable: true }),
   limits: Object.freeze({ ...DEFAULT_LIMITS }),
   includes: Object.freeze({ allowOutsideWorkspace: false }),
   trace: Object.freeze({ server: 'off' }),
@@ -46,6 +49,7 @@ function lookup(raw: unknown, path: string): unknown {
 export function normalizeSettings(raw: unknown): ServerSettings {
   const version = lookup(raw, 'cloudInitVersion');
   const enable = lookup(raw, 'validation.enable');
+  const schemaEnable = lookup(raw, 'schema.enable');
   const limits = withLimits(Object.fromEntries(LIMIT_NAMES.map((name) => [name, lookup(raw, `limits.${name}`)])));
   const outside = lookup(raw, 'includes.allowOutsideWorkspace');
   const trace = lookup(raw, 'trace.server');
@@ -58,6 +62,7 @@ export function normalizeSettings(raw: unknown): ServerSettings {
     customMergers,
     cloudInitVersion: typeof version === 'string' && /^22\.4(\.\d+)?$/.test(version.trim()) ? '22.4' : 'current',
     validation: { enable: typeof enable === 'boolean' ? enable : DEFAULT_SETTINGS.validation.enable },
+    schema: { enable: typeof schemaEnable === 'boolean' ? schemaEnable : DEFAULT_SETTINGS.schema.enable },
     limits,
     includes: { allowOutsideWorkspace: typeof outside === 'boolean' ? outside : DEFAULT_SETTINGS.includes.allowOutsideWorkspace },
     trace: { server: trace === 'messages' || trace === 'verbose' ? trace : 'off' },
@@ -66,5 +71,5 @@ export function normalizeSettings(raw: unknown): ServerSettings {
 
 /** The settings that change what the analysis of a document finds. */
 export function analysisKey(settings: ServerSettings): string {
-  return `${settings.cloudInitVersion}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}`;
+  return `${settings.cloudInitVersion}|${settings.schema.enable}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}`;
 }

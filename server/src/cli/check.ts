@@ -1,0 +1,187 @@
+/**
+ * `cloud-config-merge --check`: cloud-init's schema validation of each FILE and of the merged result, as
+ * `cloud-init schema -c FILE` and `cloud-init schema --system` would report them (engine/schema).
+ *
+ * Formats: `text` (what `cloud-init schema` prints, per version; see formatText), `json` (the shape of
+ * issue 12) and `sarif` (SARIF 2.1.0). Exit code 0 when cloud-init would accept everything, 1 when it would report schema errors.
+ */
+import { LineIndex } from '../engine/text/lineIndex';
+import { decodeUtf8Surrogateescape } from '../engine/userdata/mime';
+import type { UserDataRun } from '../engine/userdata/run';
+import { userDataLocator } from '../engine/preview';
+import { validateMerged, type MergedProblem } from '../engine/schema/merged';
+import { spanAt, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../engine/schema/validate';
+
+export type CheckFormat = 'text' | 'json' | 'sarif';
+
+interface Located {
+  path: string;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+interface FileResult {
+  file: string;
+  valid: boolean;
+  errors: Located[];
+  deprecations: Located[];
+  /** Why nothing was validated (YAML error, validator failure), in words. */
+  note?: string;
+}
+
+export interface CheckResult {
+  files: FileResult[];
+  merged: { valid: boolean; errors: Located[]; deprecations: Located[]; note?: string } | null;
+}
+
+function locateInText(report: TextSchemaReport, text: string, p: SchemaProblem): Located {
+  const out: Located = { path: p.path, message: p.message };
+  const m = /^format-l(\d+)\.c(\d+)$/.exec(p.path);
+  if (m) return { ...out, line: Number(m[1]), column: Number(m[2]) };
+  if (report.value === undefined) return out;
+  const segments = p.unexpectedKeys?.length === 1 && p.keyword === 'additionalProperties' ? [...p.segments, p.unexpectedKeys[0]] : p.segments;
+  const span = spanAt(report.value, segments, report.rootSpan ?? null);
+  if (!span) return out;
+  const at = new LineIndex(text).position((span.key ?? span.value).start);
+  return { ...out, line: at.line + 1, column: at.character + 1 };
+}
+
+function reportNote(r: TextSchemaReport): string | undefined {
+  if (r.yamlError) return `not valid YAML: ${r.yamlError.message}`;
+  if (r.crash) return `cloud-init's validator raises ${r.crash.pyType}: ${r.crash.message}`;
+  if (r.notADict) return 'not a mapping: nothing to validate';
+  return undefined;
+}
+
+export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersion): FileResult {
+  const text = decodeUtf8Surrogateescape(bytes);
+  const r = validateCloudConfigText(text, version);
+  return {
+    file,
+    valid: r.valid,
+    errors: r.errors.map((p) => locateInText(r, text, p)),
+    deprecations: r.deprecations.map((p) => locateInText(r, text, p)),
+    note: reportNote(r),
+  };
+}
+
+export function checkMerged(run: UserDataRun, version: SchemaVersion): NonNullable<CheckResult['merged']> {
+  const m = validateMerged(run, version, userDataLocator(run));
+  const place = (p: MergedProblem): Located => {
+    const out: Located = { path: p.path, message: p.message };
+    return p.source ? { ...out, file: p.source.file, line: p.source.line + 1, column: p.source.character + 1 } : out;
+  };
+  return { valid: m.valid, errors: m.errors.map(place), deprecations: m.deprecations.map(place), note: reportNote(m.report) };
+}
+
+export function isAccepted(result: CheckResult): boolean {
+  return result.files.every((f) => f.valid) && (result.merged?.valid ?? true);
+}
+
+function problemsText(label: string, problems: Located[]): string {
+  return `${label}${problems.map((p) => `${p.path}: ${p.message}`).join(', ')}`;
+}
+
+/**
+ * What `cloud-init schema -c FILE` prints for each file (stdout and stderr in order), then what `cloud-init
+ * schema --system` prints for the merged result, in the chosen version's words:
+ * - 22.4: `Valid cloud-config: FILE`, or `Error:` and `Cloud config schema errors: path: message, ...`
+ *   (with `Cloud config schema deprecations: ...` after a blank line; 22.4 also fails on deprecations);
+ * - current: deprecations first (`Cloud config schema deprecations: ...`), then `Valid schema FILE`, or
+ *   `Invalid user-data FILE` and `Error: Cloud config schema errors: ...`, and at the end `Error: Invalid
+ *   schema: user-data` when something failed.
+ * Where cloud-init prints nothing useful (a file that is not valid YAML or not a mapping), our note says why.
+ * Each problem of the merged result is followed by the file and line that wrote the value.
+ */
+export function formatText(result: CheckResult, version: SchemaVersion): string {
+  const out: string[] = [];
+  const list = (ps: Located[]) => ps.map((p) => `${p.path}: ${p.message}`).join(', ');
+  const sources = (r: { errors: Located[]; deprecations: Located[] }) => {
+    for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) out.push(`  ${p.path}: written in ${p.file}:${p.line}:${p.column}`);
+  };
+  const one = (name: string, label22: string, r: { valid: boolean; errors: Located[]; deprecations: Located[]; note?: string }) => {
+    if (r.note && !r.errors.length) {
+      out.push(`${r.valid ? 'Valid' : 'Invalid'} (${name}): ${r.note}`);
+      return;
+    }
+    if (version === '22.4') {
+      if (!r.errors.length && !r.deprecations.length) out.push(`Valid cloud-config: ${label22}`);
+      else {
+        const parts = [];
+        if (r.errors.length) parts.push(`Cloud config schema errors: ${list(r.errors)}`);
+        if (r.deprecations.length) parts.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
+        out.push('Error:', parts.join('\n\n'));
+      }
+    } else {
+      if (r.deprecations.length) out.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
+      if (r.errors.length) out.push(`Invalid user-data ${name}`, `Error: Cloud config schema errors: ${list(r.errors)}`, '');
+      else out.push(`Valid schema ${name}`);
+    }
+    sources(r);
+  };
+  for (const f of result.files) one(f.file, f.file, f);
+  if (result.merged) one('cloud-config.txt (the merged result)', 'cloud-config.txt (the merged result)', result.merged);
+  if (version !== '22.4' && !isAccepted(result)) out.push('Error: Invalid schema: user-data', '');
+  return out.join('\n') + '\n';
+}
+
+export function formatJson(result: CheckResult, pretty: boolean): string {
+  const strip = (r: FileResult) => ({ file: r.file, valid: r.valid, errors: r.errors.map(fileLoc), deprecations: r.deprecations.map(fileLoc) });
+  const fileLoc = (p: Located) => ({ path: p.path, message: p.message, line: p.line ?? null, column: p.column ?? null });
+  const mergedLoc = (p: Located) => ({ path: p.path, message: p.message, file: p.file ?? null, line: p.line ?? null, column: p.column ?? null });
+  const out = {
+    files: result.files.map(strip),
+    merged: result.merged ? { valid: result.merged.valid, errors: result.merged.errors.map(mergedLoc), deprecations: result.merged.deprecations.map(mergedLoc) } : null,
+  };
+  return JSON.stringify(out, null, pretty ? 2 : undefined);
+}
+
+const RULES = [
+  { id: 'schema-error', name: 'CloudConfigSchemaError', shortDescription: { text: 'cloud-init reports a schema error for this value' }, defaultConfiguration: { level: 'error' } },
+  { id: 'schema-deprecation', name: 'CloudConfigDeprecation', shortDescription: { text: 'cloud-init reports this key or value as deprecated' }, defaultConfiguration: { level: 'warning' } },
+];
+
+/** SARIF 2.1.0: one result per problem, at the file and line that wrote the value. */
+export function formatSarif(result: CheckResult, version: SchemaVersion, toolVersion: string): string {
+  const results: unknown[] = [];
+  const add = (p: Located, file: string | undefined, deprecation: boolean, merged: boolean) => {
+    const location = file
+      ? [{ physicalLocation: { artifactLocation: { uri: file.split('\\').join('/') }, ...(p.line ? { region: { startLine: p.line, startColumn: p.column ?? 1 } } : {}) } }]
+      : [];
+    results.push({
+      ruleId: deprecation ? 'schema-deprecation' : 'schema-error',
+      ruleIndex: deprecation ? 1 : 0,
+      level: deprecation ? 'warning' : 'error',
+      message: { text: `${p.path}: ${p.message.trim()}${merged ? ' (in the merged cloud-config.txt)' : ''}` },
+      locations: location,
+      properties: { path: p.path, merged },
+    });
+  };
+  for (const f of result.files) {
+    for (const p of f.errors) add(p, f.file, false, false);
+    for (const p of f.deprecations) add(p, f.file, true, false);
+  }
+  if (result.merged) {
+    const shown = new Set(results.map((r) => JSON.stringify((r as { message: unknown }).message)));
+    for (const [list, dep] of [[result.merged.errors, false], [result.merged.deprecations, true]] as const) {
+      for (const p of list) {
+        const key = JSON.stringify({ text: `${p.path}: ${p.message.trim()}` });
+        if (!shown.has(key)) add(p, p.file, dep, true);
+      }
+    }
+  }
+  const log = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: 'cloud-config-merge', version: toolVersion, informationUri: 'https://cloudinit.readthedocs.io/', rules: RULES } },
+        properties: { cloudInitVersion: version },
+        results,
+      },
+    ],
+  };
+  return JSON.stringify(log, null, 2);
+}

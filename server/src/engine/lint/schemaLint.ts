@@ -1,0 +1,140 @@
+/**
+ * cloud-init's schema validation of one cloud-config body as findings: each error and deprecation that
+ * `cloud-init schema` would print (engine/schema), placed on the key or value it is about. Unknown keys
+ * are marked on the key itself (one finding per key), deprecations on the deprecated key and tagged as
+ * deprecated, other errors on the value written.
+ */
+import { PyError } from '../py/errors';
+import { LimitExceededError } from '../limits';
+import { PyDict, type PyValue, type TextSpan } from '../values';
+import { spanAt, validateCloudConfig, valueAt, type SchemaProblem, type SchemaVersion } from '../schema/validate';
+import { nearest, type Finding, type Fix } from './findings';
+
+/**
+ * @param body the text the spans index (for fixes: a key is only renamed where it is written plainly).
+ */
+export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: number, version: SchemaVersion, body?: string): Finding[] {
+  let report;
+  try {
+    report = validateCloudConfig(root, version);
+  } catch (err) {
+    const span = rootSpan ?? { start: 0, end: 0 };
+    if (err instanceof LimitExceededError) {
+      return [{ code: 'limit-exceeded', severity: 'warning', span: { start: span.start + base, end: span.start + base }, message: `Not checked against cloud-init's schema: ${err.message}.` }];
+    }
+    if (!(err instanceof PyError)) throw err;
+    return [{ code: 'schema-validator-fails', severity: 'warning', span: { start: span.start + base, end: span.start + base }, message: `cloud-init's schema validator itself fails on this document (${err.pyType}: ${err.message}): \`cloud-init schema\` reports nothing else.` }];
+  }
+  const at = (s: TextSpan): TextSpan => ({ start: s.start + base, end: s.end + base });
+  const findings: Finding[] = [];
+  const place = (p: SchemaProblem, deprecation: boolean) => {
+    const message = shorten(`${p.path}: ${p.message.trim()}`);
+    if (p.keyword === 'additionalProperties' && p.unexpectedKeys?.length) {
+      const obj = valueAt(root, p.segments);
+      for (const key of p.unexpectedKeys) {
+        const origin = obj instanceof PyDict ? obj.originOf(key) : undefined;
+        const span = origin?.key ?? origin?.value ?? spanAt(root, p.segments, rootSpan)?.value;
+        if (!span) continue;
+        const finding: Finding = { code: 'schema-error', severity: 'error', span: at(span), message };
+        const candidates = (p.knownKeys ?? []).filter((k) => !(obj instanceof PyDict && obj.has(k)));
+        const near = typeof key === 'string' && origin?.key && body?.slice(origin.key.start, origin.key.end) === key ? nearest(key, candidates) : undefined;
+        if (near) finding.fixes = [{ title: `Change to '${near}'`, edits: [{ span: at(origin!.key!), newText: near }], preferred: true }];
+        findings.push(finding);
+      }
+      return;
+    }
+    const found = spanAt(root, p.segments, rootSpan);
+    if (!found) return;
+    const keyFirst = (deprecation && !p.viaAlternative) || p.keyword === 'required' || p.keyword === 'minProperties' || isEmptyContainer(valueAt(root, p.segments));
+    const span = keyFirst ? found.key ?? found.value : found.value;
+    if (!deprecation) {
+      findings.push({ code: 'schema-error', severity: 'error', span: at(span), message });
+      return;
+    }
+    const finding: Finding = { code: 'schema-deprecated', severity: 'warning', span: at(span), message, deprecated: true };
+    const fix = body !== undefined && renames < MAX_RENAME_CHECKS ? renameFix(root, p, found.key, body, version, report, at) : undefined;
+    if (fix) finding.fixes = [fix];
+    findings.push(finding);
+  };
+  let renames = 0;
+  for (const p of report.errors) place(p, false);
+  for (const p of report.deprecations) {
+    place(p, true);
+    renames++;
+  }
+  return findings;
+}
+
+/** Re-validations spent on offering renames (each validates the whole document again). */
+const MAX_RENAME_CHECKS = 20;
+
+/** The replacement a deprecation message names: upstream `Use **name** instead`, 22.4 `Use ``name```. */
+function replacementIn(message: string): string | undefined {
+  return (/Use \*\*([A-Za-z0-9_-]+)\*\*/.exec(message) ?? /Use ``([A-Za-z0-9_-]+)``/.exec(message))?.[1];
+}
+
+/**
+ * A deprecated key renamed to the key its message names, offered only when cloud-init would then report
+ * one deprecation less and no new error (so `chpasswd.list` -> `users`, whose format differs, is not).
+ */
+function renameFix(
+  root: PyDict,
+  p: SchemaProblem,
+  keySpan: TextSpan | undefined,
+  body: string,
+  version: SchemaVersion,
+  report: { errors: SchemaProblem[]; deprecations: SchemaProblem[] },
+  at: (s: TextSpan) => TextSpan,
+): Fix | undefined {
+  const key = p.segments[p.segments.length - 1];
+  const replacement = replacementIn(p.message);
+  if (typeof key !== 'string' || !replacement || replacement === key || !keySpan || body.slice(keySpan.start, keySpan.end) !== key) return undefined;
+  const parentPath = p.segments.slice(0, -1);
+  const parent = valueAt(root, parentPath);
+  if (!(parent instanceof PyDict) || parent.has(replacement)) return undefined;
+  const renamed = withRenamedKey(root, parentPath, key, replacement);
+  let after;
+  try {
+    after = validateCloudConfig(renamed, version);
+  } catch {
+    return undefined;
+  }
+  if (after.errors.length > report.errors.length || after.deprecations.length >= report.deprecations.length) return undefined;
+  return { title: `Change to '${replacement}'`, edits: [{ span: at(keySpan), newText: replacement }], preferred: true };
+}
+
+/** A copy of `root` where the mapping at `path` has `from` renamed to `to`, in place. */
+function withRenamedKey(root: PyValue, path: PyValue[], from: string, to: string): PyDict {
+  const copy = (node: PyValue, i: number): PyValue => {
+    if (i === path.length && node instanceof PyDict) {
+      const d = new PyDict();
+      for (const e of node.items()) d.set(e.key === from ? to : e.key, e.value, e.origin);
+      return d;
+    }
+    const seg = path[i];
+    if (node instanceof PyDict) {
+      const d = node.copy();
+      d.set(seg, copy(node.get(seg) as PyValue, i + 1), node.originOf(seg));
+      return d;
+    }
+    if (Array.isArray(node) && typeof seg === 'bigint') {
+      const list = node.slice();
+      list[Number(seg)] = copy(node[Number(seg)], i + 1);
+      return list;
+    }
+    return node;
+  };
+  return copy(root, 0) as PyDict;
+}
+
+/** Messages quote whole values (`{...} is not of type 'array'`): a diagnostic shows at most this much. */
+const MAX_MESSAGE = 1000;
+
+function shorten(message: string): string {
+  if (message.length <= MAX_MESSAGE) return message;
+  return `${message.slice(0, MAX_MESSAGE)}… (${message.length} characters in all; \`cloud-config-merge --check\` prints it whole)`;
+}
+
+function isEmptyContainer(v: PyValue | undefined): boolean {
+  return v === null || v === undefined || (Array.isArray(v) && v.length === 0) || (v instanceof PyDict && v.size === 0);
+}

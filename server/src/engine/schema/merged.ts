@@ -1,0 +1,51 @@
+/**
+ * `cloud-init schema --system` on what a user-data run writes: the merged cloud-config.txt validated as
+ * cloud-init validates it on the instance, each problem traced back (provenance) to the part, file and
+ * line that supplied the offending value.
+ */
+import type { Locator, SourceLocation } from '../provenance';
+import type { UserDataRun } from '../userdata/run';
+import { getListOrigins, PyDict, type Origin, type PyValue } from '../values';
+import { validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from './validate';
+
+export interface MergedProblem extends SchemaProblem {
+  /** Where the value was written, when provenance knows (0-based lines, as SourceLocation). */
+  source: SourceLocation | null;
+}
+
+export interface MergedSchemaReport {
+  valid: boolean;
+  errors: MergedProblem[];
+  deprecations: MergedProblem[];
+  report: TextSchemaReport;
+}
+
+/** The origin of the value at a path of the merged result: the part that supplied it. */
+function originAt(root: PyValue, segments: PyValue[]): Origin | undefined {
+  let node: PyValue | undefined = root;
+  let origin: Origin | undefined;
+  for (const seg of segments) {
+    if (node instanceof PyDict) {
+      origin = node.originOf(seg) ?? origin;
+      node = node.get(seg);
+    } else if (Array.isArray(node) && typeof seg === 'bigint') {
+      origin = getListOrigins(node)?.[Number(seg)] ?? origin;
+      node = node[Number(seg)];
+    } else break;
+    if (node === undefined) break;
+  }
+  return origin;
+}
+
+/** `locate` resolves the run's origins to files (`userDataLocator(run)` of engine/preview). */
+export function validateMerged(run: UserDataRun, version: SchemaVersion, locate: Locator): MergedSchemaReport {
+  const report = validateCloudConfigText(run.cloudConfigTxt, version);
+  const place = (p: SchemaProblem): MergedProblem => {
+    if (run.result === null) return { ...p, source: null };
+    // An unknown key: the key itself, where it was written.
+    const segments = p.unexpectedKeys?.length === 1 && p.keyword === 'additionalProperties' ? [...p.segments, p.unexpectedKeys[0]] : p.segments;
+    const origin = originAt(run.result, segments);
+    return { ...p, source: origin ? locate(origin, origin.key ? 'key' : 'value') : null };
+  };
+  return { valid: report.valid, errors: report.errors.map(place), deprecations: report.deprecations.map(place), report };
+}

@@ -1,0 +1,660 @@
+/**
+ * python-jsonschema's Draft 4 validation, as cloud-init configures it (`cloudinit/config/schema.py`,
+ * `get_jsonschema_validator`), on the values PyYAML loads.
+ *
+ * This is the part of cloud-init's validator that decides what it *prints*: which errors, in which order,
+ * at which path, in which words. It keeps the seams of the original (jsonschema 4.10.3: `validators.py`
+ * `iter_errors`/`descend`, `_validators.py`, `_legacy_validators.py`, `exceptions.py` `best_match`) so the
+ * two can be read side by side:
+ * - errors are generated lazily, keyword by keyword in the schema's own key order, and each error object
+ *   is mutated on its way up (`path.appendleft`), shared between a context list and the output exactly as
+ *   in Python, because upstream's error selection looks at path lengths of shared objects;
+ * - `$ref` siblings are validated too (cloud-init builds its validator with `create()`, whose default walks
+ *   every keyword; plain Draft4Validator would ignore them);
+ * - type `string` also accepts bytes (`!!binary`); `integer` is a Python int, never a float or a bool;
+ * - what cloud-init adds per version: `deprecated` (and, upstream, `changed`) yield deprecation errors,
+ *   which `anyOf`/`oneOf` and `is_valid` do not count as failures; 22.4's `anyOf`/`oneOf` report one
+ *   "is not valid under any of the given schemas" error, upstream's `anyOf` adds jsonschema's `best_match`
+ *   and upstream's `oneOf` reports only the deepest errors of its alternatives.
+ * Where Python would raise (comparing keys of different types while sorting, a regex on a non-string key),
+ * a PyError TypeError is thrown: cloud-init's `schema` command fails there too.
+ */
+import { PyError } from '../py/errors';
+import { pyRepr } from '../py/repr';
+import { comparePyStr } from '../py/str';
+import { PyBytes, PyDict, type PyValue } from '../values';
+import { pyEq } from '../py/compare';
+import { conformsToFormat } from './formats';
+
+/** A node of the schema data (JSON as extracted). */
+export type SchemaNode = { [key: string]: unknown };
+
+export type SchemaFlavour = '22.4' | 'current';
+
+const UNSET = Symbol('unset');
+
+export class ValidationError {
+  readonly path: PyValue[] = [];
+  readonly schemaPath: Array<string | number> = [];
+  context: ValidationError[] = [];
+  parent: ValidationError | null = null;
+  validator: string | null | typeof UNSET = UNSET;
+  validatorValue: unknown = UNSET;
+  instance: PyValue | typeof UNSET = UNSET;
+  schema: SchemaNode | typeof UNSET = UNSET;
+
+  private text: string | (() => string);
+
+  constructor(
+    /** The message, or how to make it: most errors of failed alternatives are never printed. */
+    message: string | (() => string),
+    context: ValidationError[] = [],
+    /** cloud-init's SchemaDeprecationError. */
+    readonly deprecation = false,
+    readonly version = 'devel',
+  ) {
+    this.text = message;
+    this.context = context;
+    for (const e of context) e.parent = this;
+  }
+
+  get message(): string {
+    if (typeof this.text !== 'string') this.text = this.text();
+    return this.text;
+  }
+
+  set(validator: string, validatorValue: unknown, instance: PyValue, schema: SchemaNode): void {
+    if (this.validator === UNSET) this.validator = validator;
+    if (this.validatorValue === UNSET) this.validatorValue = validatorValue;
+    if (this.instance === UNSET) this.instance = instance;
+    if (this.schema === UNSET) this.schema = schema;
+  }
+
+  get absolutePath(): PyValue[] {
+    if (!this.parent) return this.path;
+    return [...this.parent.absolutePath, ...this.path];
+  }
+
+  /** jsonschema's `json_path` (string concatenation: a non-str key raises TypeError, as in Python). */
+  get jsonPath(): string {
+    let p = '$';
+    for (const elem of this.absolutePath) {
+      if (typeof elem === 'bigint' || typeof elem === 'boolean' || typeof elem === 'number') {
+        if (typeof elem === 'number') throw new PyError('TypeError', 'can only concatenate str (not "float") to str');
+        p += '[' + (typeof elem === 'boolean' ? (elem ? 'True' : 'False') : elem.toString()) + ']';
+      } else if (typeof elem === 'string') p += '.' + elem;
+      else throw new PyError('TypeError', 'can only concatenate str to str');
+    }
+    return p;
+  }
+
+  matchesType(): boolean {
+    const schema = this.schema;
+    if (schema === UNSET || typeof schema !== 'object' || schema === null) return false;
+    if (!('type' in schema)) return false;
+    const expected = schema.type;
+    const instance = this.instance === UNSET ? null : this.instance;
+    if (typeof expected === 'string') return isType(instance, expected);
+    return (expected as string[]).some((t) => isType(instance, t));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Types (draft4 type checker, with cloud-init's bytes-as-string)
+
+export function isType(instance: PyValue, type: string): boolean {
+  switch (type) {
+    case 'array':
+      return Array.isArray(instance);
+    case 'boolean':
+      return typeof instance === 'boolean';
+    case 'integer':
+      return typeof instance === 'bigint';
+    case 'null':
+      return instance === null;
+    case 'number':
+      return typeof instance === 'bigint' || typeof instance === 'number';
+    case 'object':
+      return instance instanceof PyDict;
+    case 'string':
+      return typeof instance === 'string' || instance instanceof PyBytes;
+    default:
+      throw new PyError('Exception', `Unknown type ${JSON.stringify(type)}`);
+  }
+}
+
+/** JSON from the schema as the Python value json.load makes of it (integral numbers as int). */
+export function jsonToPy(v: unknown): PyValue {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return v as PyValue;
+  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
+  if (Array.isArray(v)) return v.map(jsonToPy);
+  const d = new PyDict();
+  for (const [k, x] of Object.entries(v as object)) d.set(k, jsonToPy(x));
+  return d;
+}
+
+function numeric(v: PyValue): number {
+  return typeof v === 'bigint' ? Number(v) : (v as number);
+}
+
+function lessThan(a: PyValue, b: PyValue): boolean {
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b;
+  return numeric(a) < numeric(b);
+}
+
+function pyLen(v: PyValue): number {
+  if (typeof v === 'string') return [...v].length;
+  if (v instanceof PyBytes) return v.bytes.length;
+  if (Array.isArray(v)) return v.length;
+  if (v instanceof PyDict) return v.size;
+  return 0;
+}
+
+// ---------------------------------------------------------------------------
+// Python's `re.search` for the schema's patterns
+
+const regexCache = new Map<string, RegExp>();
+
+/** A Python regex as a JS one: `$` also matches before a final newline, as Python's does. */
+export function pyRegex(pattern: string): RegExp {
+  let re = regexCache.get(pattern);
+  if (re) return re;
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      out += c + (pattern[i + 1] ?? '');
+      i++;
+    } else if (inClass) {
+      if (c === ']') inClass = false;
+      out += c;
+    } else if (c === '[') {
+      inClass = true;
+      out += c;
+    } else if (c === '$') out += '(?=\\n?$)';
+    else out += c;
+  }
+  try {
+    re = new RegExp(out, 'u');
+  } catch {
+    re = new RegExp(out);
+  }
+  regexCache.set(pattern, re);
+  return re;
+}
+
+function reSearch(pattern: string, s: PyValue): boolean {
+  if (typeof s !== 'string') {
+    if (s instanceof PyBytes) throw new PyError('TypeError', 'cannot use a string pattern on a bytes-like object');
+    throw new PyError('TypeError', 'expected string or bytes-like object');
+  }
+  return pyRegex(pattern).test(s);
+}
+
+// ---------------------------------------------------------------------------
+// Python ordering of dict keys and paths
+
+/** Python's `a < b` for the keys and indices that appear in paths (TypeError across types). */
+export function pyLess(a: PyValue, b: PyValue): boolean {
+  const num = (x: PyValue) => typeof x === 'bigint' || typeof x === 'number' || typeof x === 'boolean';
+  if (typeof a === 'string' && typeof b === 'string') return comparePyStr(a, b) < 0;
+  if (num(a) && num(b)) {
+    const n = (x: PyValue) => (typeof x === 'boolean' ? (x ? 1n : 0n) : x);
+    return lessThan(n(a), n(b));
+  }
+  throw new PyError('TypeError', `'<' not supported between instances`);
+}
+
+/** `sorted(...)` of paths (deques compare element by element). Stable, like Python's sort. */
+export function comparePaths(a: PyValue[], b: PyValue[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    if (pyEq(a[i], b[i])) continue;
+    return pyLess(a[i], b[i]) ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
+function sortedKeys(keys: PyValue[]): PyValue[] {
+  return [...keys].sort((a, b) => (pyLess(a, b) ? -1 : pyLess(b, a) ? 1 : 0));
+}
+
+function extrasMsg(extras: PyValue[]): [string, string] {
+  const verb = extras.length === 1 ? 'was' : 'were';
+  return [sortedKeys(extras).map((e) => pyRepr(e)).join(', '), verb];
+}
+
+// ---------------------------------------------------------------------------
+// The validator
+
+const keyCache = new WeakMap<object, string[]>();
+
+function keysOf(schema: SchemaNode): string[] {
+  let keys = keyCache.get(schema);
+  if (!keys) keyCache.set(schema, (keys = Object.keys(schema)));
+  return keys;
+}
+
+type Keyword = (v: Validator, value: unknown, instance: PyValue, schema: SchemaNode) => Iterable<ValidationError>;
+
+export class Validator {
+  private readonly keywords: Record<string, Keyword>;
+
+  constructor(
+    readonly root: SchemaNode,
+    readonly flavour: SchemaFlavour,
+    /** Whether `changed: true` yields a deprecation (upstream) or is ignored (22.4). */
+    readonly validatesChanged: boolean,
+  ) {
+    this.keywords = { ...DRAFT4 };
+    this.keywords.deprecated = deprecatedKeyword('deprecated');
+    if (validatesChanged) this.keywords.changed = deprecatedKeyword('changed');
+    this.keywords.anyOf = flavour === '22.4' ? anyOf224 : anyOfUpstream;
+    this.keywords.oneOf = flavour === '22.4' ? oneOf224 : oneOfUpstream;
+  }
+
+  *iterErrors(instance: PyValue, schema: SchemaNode | boolean): Generator<ValidationError> {
+    if (schema === true) return;
+    if (schema === false) {
+      yield new ValidationError(() => `False schema does not allow ${pyRepr(instance)}`);
+      return;
+    }
+    for (const k of keysOf(schema)) {
+      const fn = this.keywords[k];
+      if (!fn) continue;
+      const v = schema[k];
+      for (const error of fn(this, v, instance, schema)) {
+        error.set(k, v, instance, schema);
+        if (k !== 'if' && k !== '$ref') error.schemaPath.unshift(k);
+        yield error;
+      }
+    }
+  }
+
+  *descend(instance: PyValue, schema: SchemaNode, path?: PyValue, schemaPath?: string | number): Generator<ValidationError> {
+    for (const error of this.iterErrors(instance, schema)) {
+      // Python: `if path is not None` (a None dict key is not prepended either).
+      if (path !== undefined && path !== null) error.path.unshift(path);
+      if (schemaPath !== undefined) error.schemaPath.unshift(schemaPath);
+      yield error;
+    }
+  }
+
+  /** cloud-init's `is_valid` override: deprecations do not count. */
+  isValid(instance: PyValue, schema: SchemaNode): boolean {
+    for (const e of this.iterErrors(instance, schema)) if (!e.deprecation) return false;
+    return true;
+  }
+
+  resolve(ref: string): SchemaNode {
+    if (!ref.startsWith('#')) throw new PyError('Exception', `Unresolvable JSON pointer: ${ref}`);
+    let node: unknown = this.root;
+    const pointer = decodeURIComponent(ref.slice(1));
+    if (pointer === '') return node as SchemaNode;
+    for (const raw of pointer.replace(/^\//, '').split('/')) {
+      const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      if (Array.isArray(node)) node = node[Number(part)];
+      else node = (node as SchemaNode)[part];
+      if (node === undefined) throw new PyError('Exception', `Unresolvable JSON pointer: ${JSON.stringify(pointer)}`);
+    }
+    return node as SchemaNode;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Draft 4 keywords (jsonschema 4.10.3 _validators.py / _legacy_validators.py)
+
+const DRAFT4: Record<string, Keyword> = {
+  *$ref(v, ref, instance) {
+    yield* v.descend(instance, v.resolve(ref as string));
+  },
+  *additionalItems(v, aI, instance, schema) {
+    const items = schema.items ?? {};
+    if (!Array.isArray(instance) || (typeof items === 'object' && !Array.isArray(items))) return;
+    const len = (items as unknown[]).length;
+    if (typeof aI === 'object' && aI !== null && !Array.isArray(aI)) {
+      for (let i = len; i < instance.length; i++) yield* v.descend(instance[i], aI as SchemaNode, BigInt(i));
+    } else if (!aI && instance.length > len) {
+      const [joined, verb] = extrasMsg(instance.slice(len));
+      yield new ValidationError(() => `Additional items are not allowed (${joined} ${verb} unexpected)`);
+    }
+  },
+  *additionalProperties(v, aP, instance, schema) {
+    if (!(instance instanceof PyDict)) return;
+    const extras = findAdditionalProperties(instance, schema);
+    if (typeof aP === 'object' && aP !== null && !Array.isArray(aP)) {
+      for (const extra of extras) yield* v.descend(instance.get(extra) as PyValue, aP as SchemaNode, extra);
+    } else if (!aP && extras.length) {
+      if ('patternProperties' in schema) {
+        const verb = extras.length === 1 ? 'does' : 'do';
+        const joined = sortedKeys(extras).map((e) => pyRepr(e)).join(', ');
+        const patterns = Object.keys(schema.patternProperties as object)
+          .sort(comparePyStr)
+          .map((p) => pyRepr(p))
+          .join(', ');
+        yield new ValidationError(() => `${joined} ${verb} not match any of the regexes: ${patterns}`);
+      } else {
+        const [joined, verb] = extrasMsg(extras);
+        yield new ValidationError(() => `Additional properties are not allowed (${joined} ${verb} unexpected)`);
+      }
+    }
+  },
+  *allOf(v, allOf, instance) {
+    const list = allOf as SchemaNode[];
+    for (let i = 0; i < list.length; i++) yield* v.descend(instance, list[i], undefined, i);
+  },
+  *dependencies(v, deps, instance) {
+    if (!(instance instanceof PyDict)) return;
+    for (const [property, dependency] of Object.entries(deps as object)) {
+      if (!instance.has(property)) continue;
+      if (Array.isArray(dependency)) {
+        for (const each of dependency) {
+          if (!instance.has(each)) yield new ValidationError(() => `${pyRepr(each)} is a dependency of ${pyRepr(property)}`);
+        }
+      } else yield* v.descend(instance, dependency as SchemaNode, undefined, property);
+    }
+  },
+  *enum(_v, enums, instance) {
+    const list = (enums as unknown[]).map(jsonToPy);
+    const isZeroOrOne = (x: PyValue) =>
+      (typeof x === 'boolean') || ((typeof x === 'bigint' || typeof x === 'number') && (numeric(x) === 0 || numeric(x) === 1));
+    let found: boolean;
+    if (isZeroOrOne(instance)) {
+      found = list.some((each) =>
+        typeof instance === 'boolean' ? each === instance : typeof each !== 'boolean' && pyEq(instance, each),
+      );
+    } else found = list.some((each) => pyEq(instance, each));
+    if (!found) yield new ValidationError(() => `${pyRepr(instance)} is not one of ${pyRepr(list)}`);
+  },
+  *format(_v, format, instance) {
+    if (!conformsToFormat(instance, format as string)) yield new ValidationError(() => `${pyRepr(instance)} is not a ${pyRepr(format as string)}`);
+  },
+  *items(v, items, instance) {
+    if (!Array.isArray(instance)) return;
+    if (typeof items === 'object' && items !== null && !Array.isArray(items)) {
+      for (let i = 0; i < instance.length; i++) yield* v.descend(instance[i], items as SchemaNode, BigInt(i));
+    } else if (Array.isArray(items)) {
+      const n = Math.min(items.length, instance.length);
+      for (let i = 0; i < n; i++) yield* v.descend(instance[i], items[i] as SchemaNode, BigInt(i), i);
+    }
+  },
+  *maxItems(_v, m, instance) {
+    if (Array.isArray(instance) && instance.length > (m as number)) yield new ValidationError(() => `${pyRepr(instance)} is too long`);
+  },
+  *maxLength(_v, m, instance) {
+    if (isType(instance, 'string') && pyLen(instance) > (m as number)) yield new ValidationError(() => `${pyRepr(instance)} is too long`);
+  },
+  *maxProperties(_v, m, instance) {
+    if (instance instanceof PyDict && instance.size > (m as number)) yield new ValidationError(() => `${pyRepr(instance)} has too many properties`);
+  },
+  *maximum(_v, maximum, instance, schema) {
+    if (!isType(instance, 'number')) return;
+    const max = jsonToPy(maximum);
+    const exclusive = !!schema.exclusiveMaximum;
+    const failed = exclusive ? !lessThan(instance, max) : lessThan(max, instance);
+    const cmp = exclusive ? 'greater than or equal to' : 'greater than';
+    if (failed) yield new ValidationError(() => `${pyRepr(instance)} is ${cmp} the maximum of ${pyRepr(max)}`);
+  },
+  *minItems(_v, m, instance) {
+    if (Array.isArray(instance) && instance.length < (m as number)) yield new ValidationError(() => `${pyRepr(instance)} is too short`);
+  },
+  *minLength(_v, m, instance) {
+    if (isType(instance, 'string') && pyLen(instance) < (m as number)) yield new ValidationError(() => `${pyRepr(instance)} is too short`);
+  },
+  *minProperties(_v, m, instance) {
+    if (instance instanceof PyDict && instance.size < (m as number)) yield new ValidationError(() => `${pyRepr(instance)} does not have enough properties`);
+  },
+  *minimum(_v, minimum, instance, schema) {
+    if (!isType(instance, 'number')) return;
+    const min = jsonToPy(minimum);
+    const exclusive = !!schema.exclusiveMinimum;
+    const failed = exclusive ? !lessThan(min, instance) : lessThan(instance, min);
+    const cmp = exclusive ? 'less than or equal to' : 'less than';
+    if (failed) yield new ValidationError(() => `${pyRepr(instance)} is ${cmp} the minimum of ${pyRepr(min)}`);
+  },
+  *multipleOf(_v, dB, instance) {
+    if (!isType(instance, 'number')) return;
+    const d = dB as number;
+    const failed = Number.isInteger(d) && typeof instance === 'bigint' ? instance % BigInt(d) !== 0n : !Number.isInteger(numeric(instance) / d);
+    if (failed) yield new ValidationError(() => `${pyRepr(instance)} is not a multiple of ${d}`);
+  },
+  *not(v, notSchema, instance) {
+    if (v.isValid(instance, notSchema as SchemaNode)) {
+      yield new ValidationError(() => `${pyRepr(instance)} should not be valid under ${pyRepr(jsonToPy(notSchema))}`);
+    }
+  },
+  *pattern(_v, patrn, instance) {
+    if (isType(instance, 'string') && !reSearch(patrn as string, instance)) {
+      yield new ValidationError(() => `${pyRepr(instance)} does not match ${pyRepr(patrn as string)}`);
+    }
+  },
+  *patternProperties(v, pp, instance) {
+    if (!(instance instanceof PyDict)) return;
+    for (const [pattern, subschema] of Object.entries(pp as object)) {
+      for (const [k, value] of instance.entries()) {
+        if (reSearch(pattern, k)) yield* v.descend(value, subschema as SchemaNode, k, pattern);
+      }
+    }
+  },
+  *properties(v, properties, instance) {
+    if (!(instance instanceof PyDict)) return;
+    for (const [property, subschema] of Object.entries(properties as object)) {
+      if (instance.has(property)) yield* v.descend(instance.get(property) as PyValue, subschema as SchemaNode, property, property);
+    }
+  },
+  *required(_v, required, instance) {
+    if (!(instance instanceof PyDict)) return;
+    for (const property of required as string[]) {
+      if (!instance.has(property)) yield new ValidationError(() => `${pyRepr(property)} is a required property`);
+    }
+  },
+  *type(_v, types, instance) {
+    const list = typeof types === 'string' ? [types] : (types as string[]);
+    if (!list.some((t) => isType(instance, t))) {
+      yield new ValidationError(() => `${pyRepr(instance)} is not of type ${list.map((t) => pyRepr(t)).join(', ')}`);
+    }
+  },
+  *uniqueItems(_v, uI, instance) {
+    if (uI && Array.isArray(instance) && !uniq(instance)) yield new ValidationError(() => `${pyRepr(instance)} has non-unique elements`);
+  },
+};
+
+function findAdditionalProperties(instance: PyDict, schema: SchemaNode): PyValue[] {
+  const properties = (schema.properties ?? {}) as object;
+  const patterns = Object.keys((schema.patternProperties ?? {}) as object).join('|');
+  const out: PyValue[] = [];
+  for (const property of instance.keys()) {
+    if (typeof property === 'string' && Object.prototype.hasOwnProperty.call(properties, property)) continue;
+    if (patterns && reSearch(patterns, property)) continue;
+    out.push(property);
+  }
+  return out;
+}
+
+/** jsonschema's `equal` with its bool/int distinction (True is not 1), for uniqueItems. */
+function jsEqual(a: PyValue, b: PyValue): boolean {
+  if (typeof a === 'string' || typeof b === 'string') return a === b;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => jsEqual(x, b[i]));
+  if (a instanceof PyDict && b instanceof PyDict) {
+    if (a.size !== b.size) return false;
+    for (const [k, x] of a.entries()) if (!b.has(k) || !jsEqual(x, b.get(k) as PyValue)) return false;
+    return true;
+  }
+  if (typeof a === 'boolean' || typeof b === 'boolean') return a === b;
+  return pyEq(a, b);
+}
+
+function uniq(items: PyValue[]): boolean {
+  const seen: PyValue[] = [];
+  for (const e of items) {
+    for (const s of seen) if (jsEqual(s, e)) return false;
+    seen.push(e);
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// What cloud-init adds
+
+function deprecatedKeyword(key: 'deprecated' | 'changed'): Keyword {
+  return function* (_v, flag, _instance, schema) {
+    if (!flag) return;
+    const message = (key === 'deprecated' ? schema['x-deprecatedMessage'] : schema['x-changedMessage']) as string | undefined;
+    yield new ValidationError(message ?? 'DEPRECATED.', [], true, (schema.deprecated_version as string | undefined) ?? 'devel');
+  };
+}
+
+function* anyOf224(v: Validator, anyOf: unknown, instance: PyValue): Generator<ValidationError> {
+  const allErrors: ValidationError[] = [];
+  const allDeprecations: ValidationError[] = [];
+  const list = anyOf as SchemaNode[];
+  let matched = false;
+  for (let i = 0; i < list.length; i++) {
+    const all = [...v.descend(instance, list[i], undefined, i)];
+    const errs = all.filter((e) => !e.deprecation);
+    if (!errs.length) {
+      allDeprecations.push(...all.filter((e) => e.deprecation));
+      matched = true;
+      break;
+    }
+    allErrors.push(...errs);
+  }
+  if (!matched) yield new ValidationError(() => `${pyRepr(instance)} is not valid under any of the given schemas`, allErrors);
+  yield* allDeprecations;
+}
+
+function* oneOf224(v: Validator, oneOf: unknown, instance: PyValue): Generator<ValidationError> {
+  yield* oneOfCommon(v, oneOf as SchemaNode[], instance, (allErrors) => [
+    new ValidationError(() => `${pyRepr(instance)} is not valid under any of the given schemas`, allErrors),
+  ]);
+}
+
+function* oneOfUpstream(v: Validator, oneOf: unknown, instance: PyValue): Generator<ValidationError> {
+  yield* oneOfCommon(v, oneOf as SchemaNode[], instance, (allErrors) => deepestMatches(allErrors, instance));
+}
+
+function* oneOfCommon(
+  v: Validator,
+  list: SchemaNode[],
+  instance: PyValue,
+  none: (allErrors: ValidationError[]) => ValidationError[],
+): Generator<ValidationError> {
+  const allErrors: ValidationError[] = [];
+  const allDeprecations: ValidationError[] = [];
+  let firstValid: SchemaNode | undefined;
+  let i = 0;
+  for (; i < list.length; i++) {
+    const all = [...v.descend(instance, list[i], undefined, i)];
+    const errs = all.filter((e) => !e.deprecation);
+    if (!errs.length) {
+      firstValid = list[i];
+      allDeprecations.push(...all.filter((e) => e.deprecation));
+      i++;
+      break;
+    }
+    allErrors.push(...errs);
+  }
+  if (firstValid === undefined) yield* none(allErrors);
+  const moreValid = list.slice(i).filter((s) => v.isValid(instance, s));
+  if (moreValid.length) {
+    moreValid.push(firstValid as SchemaNode);
+    const reprs = moreValid.map((s) => pyRepr(jsonToPy(s))).join(', ');
+    yield new ValidationError(() => `${pyRepr(instance)} is valid under each of ${reprs}`);
+  } else yield* allDeprecations;
+}
+
+function* anyOfUpstream(v: Validator, anyOf: unknown, instance: PyValue): Generator<ValidationError> {
+  const allErrors: ValidationError[] = [];
+  const allDeprecations: ValidationError[] = [];
+  const list = anyOf as SchemaNode[];
+  let skipBestMatch = false;
+  let matched = false;
+  for (let i = 0; i < list.length; i++) {
+    const sub = list[i];
+    const all = [...v.descend(instance, sub, undefined, i)];
+    const errs = all.filter((e) => !e.deprecation);
+    if (!errs.length) {
+      allDeprecations.push(...all.filter((e) => e.deprecation));
+      matched = true;
+      break;
+    }
+    const ref = typeof sub.$ref === 'string' ? sub.$ref : '';
+    if (instance instanceof PyDict && instance.has('type') && ref.includes('anyOf_type')) {
+      const t = instance.get('type');
+      if (typeof t === 'string' && ref.includes(`anyOf_type_${t}`)) {
+        skipBestMatch = true;
+        yield* errs;
+      }
+    }
+    allErrors.push(...errs);
+  }
+  if (!matched) {
+    if (!skipBestMatch) {
+      const best = bestMatch(allErrors);
+      if (best) yield best;
+    }
+    yield new ValidationError(() => `${pyRepr(instance)} is not valid under any of the given schemas`, allErrors);
+  }
+  yield* allDeprecations;
+}
+
+/** upstream's `cloud_init_deepest_matches`. */
+function deepestMatches(errors: ValidationError[], instance: PyValue): ValidationError[] {
+  let best: ValidationError[] = [];
+  let depth = 0;
+  const isTypeKeyed = instance instanceof PyDict && instance.has('type');
+  for (const err of errors) {
+    if (isTypeKeyed) {
+      const schema = err.schema as SchemaNode;
+      const props = schema && typeof schema === 'object' ? ((schema.properties ?? {}) as SchemaNode) : {};
+      const typeSchema = (props.type ?? {}) as SchemaNode;
+      const enumValues = ((typeSchema && typeof typeSchema === 'object' ? typeSchema.enum : undefined) ?? []) as unknown[];
+      const t = (instance as PyDict).get('type') as PyValue;
+      if (enumValues.map(jsonToPy).some((e) => pyEq(t, e))) return [err];
+      if (err.jsonPath.slice(-4) === 'type') best.push(err);
+    } else if (err.path.length === depth) best.push(err);
+    else if (err.path.length > depth) {
+      depth = err.path.length;
+      best = [err];
+    }
+  }
+  return best;
+}
+
+const WEAK = new Set(['anyOf', 'oneOf']);
+
+function relevance(e: ValidationError): [number, boolean, boolean, boolean] {
+  const validator = e.validator === UNSET ? null : e.validator;
+  return [-e.path.length, !WEAK.has(validator as string), false, !e.matchesType()];
+}
+
+function compareKeys(a: [number, boolean, boolean, boolean], b: [number, boolean, boolean, boolean]): number {
+  for (let i = 0; i < 4; i++) {
+    const x = Number(a[i]);
+    const y = Number(b[i]);
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/** jsonschema 4.10.3's `exceptions.best_match` with the default relevance. */
+export function bestMatch(errors: ValidationError[]): ValidationError | undefined {
+  if (!errors.length) return undefined;
+  let best = errors[0];
+  let bestKey = relevance(best);
+  for (const e of errors.slice(1)) {
+    const k = relevance(e);
+    if (compareKeys(k, bestKey) > 0) {
+      best = e;
+      bestKey = k;
+    }
+  }
+  while (best.context.length) {
+    const sorted = [...best.context].sort((a, b) => compareKeys(relevance(a), relevance(b)));
+    const smallest = sorted.slice(0, 2);
+    if (smallest.length === 2 && compareKeys(relevance(smallest[0]), relevance(smallest[1])) === 0) return best;
+    best = smallest[0];
+  }
+  return best;
+}

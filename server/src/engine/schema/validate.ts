@@ -1,0 +1,217 @@
+/**
+ * cloud-init's schema validation of a cloud-config value, offline: `validate_cloudconfig_schema(config,
+ * strict=True)` of the chosen version (`cloudinit/config/schema.py`), and what `cloud-init schema` adds
+ * around it for one text (the "Ignored invalid user-data" lines of a merged cloud-config.txt, YAML errors,
+ * a document that is not a mapping).
+ *
+ * Errors and deprecations come back as cloud-init prints them (`path`, `message`), in its order (sorted by
+ * path, stable), with the spans of the key and value they are about where the loader recorded them.
+ */
+import { PyError } from '../py/errors';
+import { pyStr } from '../py/repr';
+import { comparePyStr } from '../py/str';
+import { expandedSize, loadYaml, type YamlProblem } from '../yaml/load';
+import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
+import { getListOrigins, PyDict, type PyValue, type TextSpan } from '../values';
+import { comparePaths, pyRegex, type SchemaNode, ValidationError, Validator } from './pyjsonschema';
+import { schemaData, type SchemaVersion } from './data';
+
+export type { SchemaVersion } from './data';
+
+export interface SchemaProblem {
+  /** cloud-init's path: the keys and indices joined with '.' (`users.0.sudo`). */
+  path: string;
+  /** cloud-init's message, word for word. */
+  message: string;
+  /** The path as values (keys as loaded, list indices as ints). */
+  segments: PyValue[];
+  /** The JSON-schema keyword that failed (`type`, `additionalProperties`, `deprecated`, …). */
+  keyword: string | null;
+  /** Keys an `additionalProperties` error is about, at the object of `segments`. */
+  unexpectedKeys?: PyValue[];
+  /** For those: the keys the schema names at that object. */
+  knownKeys?: string[];
+  /**
+   * The failing or deprecated schema is one alternative (`oneOf`/`anyOf`) of what the value may be: a
+   * deprecation then concerns the value written (`sudo: false`), not the key.
+   */
+  viaAlternative: boolean;
+}
+
+export interface SchemaReport {
+  errors: SchemaProblem[];
+  deprecations: SchemaProblem[];
+}
+
+const validators = new Map<SchemaVersion, Validator>();
+
+export function validatorFor(version: SchemaVersion): Validator {
+  let v = validators.get(version);
+  if (!v) {
+    const data = schemaData(version);
+    v = new Validator(data.schema, version === '22.4' ? '22.4' : 'current', data['x-ccm'].validatesChanged);
+    validators.set(version, v);
+  }
+  return v;
+}
+
+function pathString(segments: PyValue[]): string {
+  return segments.map((s) => pyStr(s)).join('.');
+}
+
+/**
+ * `validate_cloudconfig_schema(config, strict=True)`: the errors and deprecations cloud-init reports for
+ * a loaded cloud-config mapping. Throws PyError where cloud-init's validator itself would raise.
+ */
+export function validateCloudConfig(config: PyValue, version: SchemaVersion, maxNodes: number = DEFAULT_LIMITS.maxExpandedNodes): SchemaReport {
+  // The validator walks every alias where it is used, as Python's does: an alias bomb would never end
+  // (cloud-init's own `schema` hangs on it). Refused, naming the limit, like other full expansions.
+  if (expandedSize(config, maxNodes) > maxNodes) throw new LimitExceededError('maxExpandedNodes', maxNodes, 'Schema validation (aliases expanded)');
+  const validator = validatorFor(version);
+  const all: ValidationError[] = [...validator.iterErrors(config, validator.root)];
+  const sorted = all.map((e, i) => ({ e, i })).sort((a, b) => comparePaths(a.e.path, b.e.path) || a.i - b.i).map((x) => x.e);
+  const errors: SchemaProblem[] = [];
+  const deprecations: SchemaProblem[] = [];
+  for (const e of sorted) {
+    const keyword = typeof e.validator === 'string' ? e.validator : null;
+    let path = pathString(e.path);
+    const problem: SchemaProblem = { path, message: e.message, segments: [...e.path], keyword, viaAlternative: viaAlternative(e.schemaPath) };
+    if (keyword === 'additionalProperties' && config instanceof PyDict) {
+      const at = valueAt(config, e.path);
+      if (at instanceof PyDict) {
+        problem.unexpectedKeys = unexpectedKeys(at, e.schema as SchemaNode);
+        problem.knownKeys = Object.keys(((e.schema as SchemaNode).properties ?? {}) as object);
+      }
+    }
+    if (version !== '22.4' && !path && keyword === 'additionalProperties' && e.schema === validator.root) {
+      // upstream names the key of an unknown top-level property as the path
+      const m = /^.*\('(.*)' was unexpected\)/s.exec(e.message);
+      if (m) {
+        path = m[1];
+        problem.path = path;
+      }
+    }
+    (e.deprecation ? deprecations : errors).push(problem);
+  }
+  if (version === '22.4') return { errors, deprecations };
+  // upstream's SchemaValidationError keeps `sorted(set(problems))`: unique (path, message) pairs in order
+  return { errors: uniqueSorted(errors), deprecations: uniqueSorted(deprecations) };
+}
+
+function uniqueSorted(problems: SchemaProblem[]): SchemaProblem[] {
+  const seen = new Map<string, SchemaProblem>();
+  for (const p of problems) {
+    const id = JSON.stringify([p.path, p.message]);
+    if (!seen.has(id)) seen.set(id, p);
+  }
+  return [...seen.values()].sort((a, b) => comparePyStr(a.path, b.path) || comparePyStr(a.message, b.message));
+}
+
+function viaAlternative(schemaPath: Array<string | number>): boolean {
+  let last = -1;
+  schemaPath.forEach((s, i) => {
+    if (s === 'properties' || s === 'patternProperties' || s === 'additionalProperties' || s === 'items') last = i;
+  });
+  return schemaPath.slice(last + 1).some((s) => s === 'oneOf' || s === 'anyOf');
+}
+
+function unexpectedKeys(obj: PyDict, schema: SchemaNode): PyValue[] {
+  const props = (schema.properties ?? {}) as object;
+  const patterns = Object.keys((schema.patternProperties ?? {}) as object);
+  return obj.keys().filter((k) => {
+    if (typeof k !== 'string') return true;
+    if (Object.prototype.hasOwnProperty.call(props, k)) return false;
+    return !patterns.some((p) => pyRegex(p).test(k));
+  });
+}
+
+/** The value at a path of a loaded document, or undefined. */
+export function valueAt(root: PyValue, segments: PyValue[]): PyValue | undefined {
+  let node: PyValue | undefined = root;
+  for (const seg of segments) {
+    if (node instanceof PyDict) node = node.get(seg);
+    else if (Array.isArray(node) && typeof seg === 'bigint') node = node[Number(seg)];
+    else return undefined;
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
+
+/** Where a path is written: the key (for mapping entries) and the value. */
+export function spanAt(root: PyValue, segments: PyValue[], rootSpan: TextSpan | null): { key?: TextSpan; value: TextSpan } | null {
+  let node: PyValue | undefined = root;
+  let found: { key?: TextSpan; value: TextSpan } | null = rootSpan ? { value: rootSpan } : null;
+  for (const seg of segments) {
+    if (node instanceof PyDict) {
+      const origin = node.originOf(seg);
+      node = node.get(seg);
+      if (!origin) return found;
+      found = { key: origin.key, value: origin.value };
+    } else if (Array.isArray(node) && typeof seg === 'bigint') {
+      const origin = getListOrigins(node)?.[Number(seg)];
+      node = node[Number(seg)];
+      if (!origin) return found;
+      found = { value: origin.value };
+    } else return found;
+    if (node === undefined) return found;
+  }
+  return found;
+}
+
+export interface TextSchemaReport extends SchemaReport {
+  /** cloud-init would accept the text: no errors (deprecations do not count). */
+  valid: boolean;
+  /** The YAML error that stops validation (cloud-init prints its own wording; this is the loader's). */
+  yamlError: YamlProblem | null;
+  /** The document is not a mapping: nothing is validated (and cloud-init reports nothing). */
+  notADict: boolean;
+  /** The loaded value, for spans. */
+  value?: PyValue;
+  rootSpan?: TextSpan | null;
+  /** A Python exception cloud-init's validator itself would raise on this value. */
+  crash?: PyError;
+}
+
+const SCHEMA_ERROR_PREFIX = '# Cloud-config part ignored SCHEMA_ERROR: ';
+
+/**
+ * What `cloud-init schema` reports for one cloud-config text (the oracle's `--mode schema` of one file):
+ * upstream first lists the "Ignored invalid user-data" lines a merged cloud-config.txt carries.
+ */
+export function validateCloudConfigText(text: string, version: SchemaVersion): TextSchemaReport {
+  const errors: SchemaProblem[] = [];
+  if (version !== '22.4' && text.includes(SCHEMA_ERROR_PREFIX)) {
+    pySplitLinesForSchema(text).forEach((line, i) => {
+      if (line.startsWith(SCHEMA_ERROR_PREFIX)) {
+        errors.push({
+          path: `format-l${i + 1}.c1`,
+          message: line.replace(SCHEMA_ERROR_PREFIX, 'Ignored invalid user-data: '),
+          segments: [],
+          keyword: null,
+          viaAlternative: false,
+        });
+      }
+    });
+  }
+  const loaded = loadYaml(text);
+  if (!loaded.ok) return { valid: false, errors, deprecations: [], yamlError: loaded.error, notADict: false };
+  const value = loaded.value;
+  if (!(value instanceof PyDict)) {
+    return { valid: errors.length === 0, errors, deprecations: [], yamlError: null, notADict: true, value, rootSpan: loaded.rootSpan };
+  }
+  try {
+    const report = validateCloudConfig(value, version);
+    errors.push(...report.errors);
+    return { valid: errors.length === 0, errors, deprecations: report.deprecations, yamlError: null, notADict: false, value, rootSpan: loaded.rootSpan };
+  } catch (err) {
+    if (err instanceof PyError) {
+      return { valid: false, errors, deprecations: [], yamlError: null, notADict: false, value, rootSpan: loaded.rootSpan, crash: err };
+    }
+    throw err;
+  }
+}
+
+/** Python's str.splitlines() (the line numbers cloud-init gives SCHEMA_ERROR lines). */
+function pySplitLinesForSchema(text: string): string[] {
+  return text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
+}

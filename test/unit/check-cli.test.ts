@@ -1,0 +1,130 @@
+/**
+ * `cloud-config-merge --check`: exit codes, the json shape of issue 12 with positions in the files (and,
+ * for the merged result, in the part that wrote each value), and SARIF 2.1.0 validated against the
+ * SARIF schema (the copy @microsoft/jest-sarif ships, a draft-04 schema, checked with ajv-draft-04; its
+ * `language` pattern has a stray `]` that only non-unicode regular expressions accept).
+ * Expected paths and messages are what the oracle's `--mode schema` (and `--merged`) printed.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { runCli } from '../support/cli';
+
+function folder(files: Record<string, string>): { dir: string; path: (name: string) => string; done: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'ccm-check-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return { dir, path: (n) => join(dir, n), done: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const A = '#cloud-config\npackages: curl\nruncmd:\n - 5\napt_update: true\nwrite_files:\n - path: /x\n   permissions: 644\n';
+const B = '#cloud-config\nwrite_files:\n - path: /y\n   permissions: "0644"\npackage: [htop]\n';
+
+test('--check exits 0 for what cloud-init accepts (deprecations included) and 1 for schema errors', () => {
+  const f = folder({ ok: '#cloud-config\npackages: [curl]\napt_update: true\n', bad: A });
+  try {
+    assert.equal(runCli(['--check', f.path('ok')]).code, 0);
+    const bad = runCli(['--check', f.path('bad')]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stdout, /^Cloud config schema deprecations: apt_update:  Deprecated in version 22\.2\. Use \*\*package_update\*\* instead\.\nInvalid user-data .*bad\nError: Cloud config schema errors: packages: 'curl' is not of type 'array'/m);
+    assert.match(bad.stdout, /\nError: Invalid schema: user-data\n\n$/);
+    const old = runCli(['--check', '--cloud-init-version', '22.4', f.path('ok')]);
+    assert.equal(old.code, 0, 'deprecations do not make it invalid (cloud-init 22.4 itself exits 1 on them)');
+    assert.match(old.stdout, /^Error:\nCloud config schema deprecations: apt_update: DEPRECATED: /m);
+    assert.equal(runCli(['--check', '--format', 'yaml', f.path('ok')]).code, 2);
+  } finally {
+    f.done();
+  }
+});
+
+test('--check --format json: files and the merged result, each problem where it is written', () => {
+  const f = folder({ 'a.yaml': A, 'b.yaml': B });
+  try {
+    const r = runCli(['--check', '--format', 'json', f.path('a.yaml'), f.path('b.yaml')]);
+    assert.equal(r.code, 1);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual(out.files[0].errors, [
+      { path: 'packages', message: "'curl' is not of type 'array'", line: 2, column: 1 },
+      { path: 'runcmd.0', message: "5 is not of type 'array'", line: 4, column: 4 },
+      { path: 'runcmd.0', message: "5 is not of type 'null'", line: 4, column: 4 },
+      { path: 'runcmd.0', message: "5 is not of type 'string'", line: 4, column: 4 },
+      { path: 'write_files.0.permissions', message: "644 is not of type 'string'", line: 8, column: 4 },
+    ]);
+    assert.deepEqual(out.files[0].deprecations, [{ path: 'apt_update', message: ' Deprecated in version 22.2. Use **package_update** instead.', line: 5, column: 1 }]);
+    assert.deepEqual(out.files[1].errors, [{ path: 'package', message: "Additional properties are not allowed ('package' was unexpected)", line: 5, column: 1 }]);
+    // b.yaml's write_files replaced a.yaml's: the merged result has no permissions error, and its
+    // unknown key comes from b.yaml
+    assert.equal(out.merged.valid, false);
+    assert.deepEqual(
+      out.merged.errors.map((e: { path: string; file: string; line: number }) => [e.path, e.file.endsWith('b.yaml') ? 'b' : 'a', e.line]),
+      [['package', 'b', 5], ['packages', 'a', 2], ['runcmd.0', 'a', 4], ['runcmd.0', 'a', 4], ['runcmd.0', 'a', 4]],
+    );
+  } finally {
+    f.done();
+  }
+});
+
+test('--check --cloud-init-version 22.4: unknown top-level keys are allowed, 22.4 words', () => {
+  const f = folder({ 'b.yaml': B, 'a.yaml': A });
+  try {
+    const r = runCli(['--check', '--format', 'json', '--cloud-init-version', '22.4', f.path('b.yaml')]);
+    assert.equal(r.code, 0);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.files[0].valid, true);
+    const a = JSON.parse(runCli(['--check', '--format', 'json', '--cloud-init-version', '22.4', f.path('a.yaml')]).stdout);
+    assert.deepEqual(a.files[0].errors[1], { path: 'runcmd.0', message: '5 is not valid under any of the given schemas', line: 4, column: 4 });
+  } finally {
+    f.done();
+  }
+});
+
+test('--check --format sarif is valid SARIF 2.1.0', () => {
+  const f = folder({ 'a.yaml': A, 'b.yaml': B });
+  try {
+    const r = runCli(['--check', '--format', 'sarif', f.path('a.yaml'), f.path('b.yaml')]);
+    assert.equal(r.code, 1);
+    const log = JSON.parse(r.stdout);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const Ajv = require('ajv-draft-04').default;
+    const schema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'));
+    const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, unicodeRegExp: false });
+    const validate = ajv.compile(schema);
+    assert.ok(validate(log), JSON.stringify(validate.errors?.slice(0, 5)));
+    assert.equal(log.version, '2.1.0');
+    const results = log.runs[0].results;
+    assert.ok(results.some((x: { ruleId: string; message: { text: string } }) => x.ruleId === 'schema-deprecation' && x.message.text.startsWith('apt_update:')));
+    const first = results.find((x: { message: { text: string } }) => x.message.text === "packages: 'curl' is not of type 'array'");
+    assert.deepEqual(first.locations[0].physicalLocation.region, { startLine: 2, startColumn: 1 });
+    // a SARIF log that breaks the schema is refused (the check can fail)
+    assert.equal(validate({ ...log, version: '2.0.0' }), false);
+  } finally {
+    f.done();
+  }
+});
+
+test('--format report carries cloud-init schema --system on the result, each problem where it was written', () => {
+  const f = folder({ 'a.yaml': A, 'b.yaml': B });
+  try {
+    const r = runCli(['--format', 'report', f.path('a.yaml'), f.path('b.yaml')]);
+    assert.equal(r.code, 0, 'the report itself succeeds; --check is what fails on schema errors');
+    const schema = JSON.parse(r.stdout).schema;
+    assert.equal(schema.cloud_init_version, 'current');
+    assert.equal(schema.checked, true);
+    assert.equal(schema.valid, false);
+    assert.deepEqual(
+      schema.errors.map((e: { path: string; message: string; file: string; line: number }) => [e.path, e.message, e.file.endsWith('b.yaml') ? 'b' : 'a', e.line]),
+      [
+        ['package', "Additional properties are not allowed ('package' was unexpected)", 'b', 5],
+        ['packages', "'curl' is not of type 'array'", 'a', 2],
+        ['runcmd.0', "5 is not of type 'array'", 'a', 4],
+        ['runcmd.0', "5 is not of type 'null'", 'a', 4],
+        ['runcmd.0', "5 is not of type 'string'", 'a', 4],
+      ],
+    );
+    const old = JSON.parse(runCli(['--format', 'report', '--cloud-init-version', '22.4', f.path('b.yaml')]).stdout).schema;
+    assert.deepEqual([old.valid, old.errors, old.deprecations], [true, [], []]);
+  } finally {
+    f.done();
+  }
+});

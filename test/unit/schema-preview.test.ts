@@ -1,0 +1,41 @@
+/**
+ * The preview header with schema validation on (as the language server builds it): `cloud-init schema
+ * --system` on the merged result, each problem with the file and line that wrote the value. Paths and
+ * messages are the oracle's (`--mode schema --merged`) for these parts.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildPreview } from '../../server/src/engine/preview';
+
+const files = [
+  { name: 'a.yaml', bytes: Buffer.from('#cloud-config\npackages: curl\napt_update: true\nruncmd: [ls]\n') },
+  { name: 'b.yaml', bytes: Buffer.from('#cloud-config\nmerge_how: list(append)+dict(recurse_array)+str()\nruncmd: [5]\npackage: [htop]\n') },
+];
+
+test('the header lists what cloud-init would report for the merged result, with where each value was written', () => {
+  const model = buildPreview('user-data', files, { schema: true, version: 'current' });
+  const lines = model.text.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('# Schema:'));
+  assert.ok(at > 0, model.text);
+  assert.deepEqual(lines.slice(at, at + 7), [
+    '# Schema: cloud-init rejects the merged result (5 errors, 1 deprecation):',
+    "#   error: package: Additional properties are not allowed ('package' was unexpected) (b.yaml:4)",
+    "#   error: packages: 'curl' is not of type 'array' (a.yaml:2)",
+    "#   error: runcmd.1: 5 is not of type 'array' (b.yaml:3)",
+    "#   error: runcmd.1: 5 is not of type 'null' (b.yaml:3)",
+    "#   error: runcmd.1: 5 is not of type 'string' (b.yaml:3)",
+    '#   deprecated: apt_update: Deprecated in version 22.2. Use **package_update** instead. (a.yaml:3)',
+  ]);
+  assert.equal(model.schema?.valid, false);
+  // the body is unchanged: exactly what cloud-init writes
+  assert.equal(model.body, buildPreview('user-data', files, { version: 'current' }).body);
+});
+
+test('22.4 accepts unknown top-level keys: nothing to report, no schema line; current rejects them', () => {
+  const ok = [{ name: 'c.yaml', bytes: Buffer.from('#cloud-config\nmy_key: 1\nruncmd: [ls]\n') }];
+  const old = buildPreview('user-data', ok, { schema: true, version: '22.4' });
+  assert.doesNotMatch(old.text, /# Schema/);
+  assert.equal(old.schema?.valid, true);
+  assert.match(buildPreview('user-data', ok, { schema: true, version: 'current' }).text, /^# Schema: cloud-init rejects the merged result \(1 error, 0 deprecations\):$/m);
+  assert.doesNotMatch(buildPreview('user-data', files, { version: 'current' }).text, /# Schema/);
+});
