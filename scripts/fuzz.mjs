@@ -469,7 +469,7 @@ async function main() {
         stats.executorTasks++;
         const answer = await executor.run(task, budget);
         if (answer.cpuMs !== undefined && (!executorPeak || answer.cpuMs / budget > executorPeak.share)) {
-          executorPeak = { share: answer.cpuMs / budget, method: task.kind, cpuMs: Math.round(answer.cpuMs), budgetMs: budget };
+          executorPeak = { share: answer.cpuMs / budget, method: task.kind, cpuMs: Math.round(answer.cpuMs), budgetMs: budget, iteration: i };
         }
         const failure = judgeExecutor(task, answer);
         if (answer.failure) await executor.restart();
@@ -500,6 +500,7 @@ async function main() {
       const text = bytes.toString('utf8');
       const others = docs.filter((_, k) => k !== slot).map((d) => pathToFileURL(d + '.yaml').href);
       const logMark = server.logs.length;
+      server.iteration = i;
       server.sync(uri, text, rng.chance(0.9) ? 'yaml' : 'plaintext');
       for (const [method, params] of serverOps(rng, uri, text, others)) {
         stats.serverRequests++;
@@ -597,7 +598,7 @@ async function main() {
   for (const v of verdicts) console.log(`memory ${v}`);
   // How much of the hang budget a correct run uses: the margin that keeps the verdict stable.
   for (const [name, peak] of [['in-process', executorPeak], ['server', server?.peak]]) {
-    if (peak) console.log(`nearest the budget (${name}): ${peak.method}, ${peak.cpuMs} ms of CPU of ${peak.budgetMs} (${Math.round(peak.share * 100)}%)`);
+    if (peak) console.log(`nearest the budget (${name}): ${peak.method}, ${peak.cpuMs} ms of CPU of ${peak.budgetMs} (${Math.round(peak.share * 100)}%), iteration ${peak.iteration} (seed ${o.seed}:${peak.iteration})`);
   }
   for (const k of known.values()) console.log(`  ${k.count}x known issue ${k.id}: ${k.about}`);
   for (const f of failures.values()) console.log(`  ${f.count}x [${f.target}] ${f.kind}: ${String(f.message).split('\n')[0].slice(0, 200)}${f.saved ? ` -> ${f.saved}` : ''}${f.note ? ` (${f.note})` : ''}`);

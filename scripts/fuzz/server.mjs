@@ -46,7 +46,8 @@ export class FuzzServer {
     this.exited = null;
     this.requests = 0;
     this.slow = 0;
-    /** The request that came nearest its CPU budget: { share, method, cpuMs, budgetMs }. */
+    /** The request that came nearest its CPU budget: { share, method, cpuMs, budgetMs, iteration }. */
+    this.iteration = null;
     this.peak = null;
   }
 
@@ -155,7 +156,7 @@ export class FuzzServer {
     clearTimeout(timer);
     const cpu = cpuMs(pid);
     if (outcome.ok && cpu !== null && cpu0 !== null && (!this.peak || (cpu - cpu0) / hangCpuMs > this.peak.share)) {
-      this.peak = { share: (cpu - cpu0) / hangCpuMs, method, cpuMs: cpu - cpu0, budgetMs: hangCpuMs };
+      this.peak = { share: (cpu - cpu0) / hangCpuMs, method, cpuMs: cpu - cpu0, budgetMs: hangCpuMs, iteration: this.iteration };
     }
     if (Date.now() - t0 > this.hangCpuMs) this.slow++;
     return outcome;

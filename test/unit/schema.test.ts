@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateCloudConfigText, spanAt } from '../../server/src/engine/schema/validate';
+import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
 import { isIsoDate, isUri } from '../../server/src/engine/schema/formats';
 import { pyRegex } from '../../server/src/engine/schema/pyjsonschema';
 import { siblingKeys, textCursorAt } from '../../server/src/engine/schema/textPath';
@@ -147,4 +148,13 @@ test('every key described in keyDocs is a top-level key of one of the schemas', 
   for (const v of ['22.4', 'current'] as const) for (const k of keysOf(v, schemaAt(v, []), [])) known.add(k.key);
   const unknown = Object.keys(KEY_DOCS).filter((k) => !known.has(k));
   assert.deepEqual(unknown, []);
+});
+
+test('100,000 unknown top-level keys: each is reported, near-miss fixes for the first 1,000 only (the analysis took 4 s)', () => {
+  const lines = ['#cloud-config', 'pakages: [curl]', ...Array.from({ length: 100_000 }, (_, i) => `k${i}: v`)];
+  const analysis = analyzeDocument(lines.join('\n') + '\n', '/w/user-data.yaml', { version: 'current', schema: true });
+  const unknown = analysis.findings.filter((f) => f.code === 'schema-error');
+  assert.equal(unknown.length, 100_001);
+  assert.deepEqual(unknown[0].fixes?.[0]?.edits[0]?.newText, 'packages', 'the first typo still gets its fix');
+  assert.ok(unknown.filter((f) => f.fixes?.length).length <= 1000);
 });

@@ -31,13 +31,15 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
     const message = shorten(`${p.path}: ${p.message.trim()}`);
     if (p.keyword === 'additionalProperties' && p.unexpectedKeys?.length) {
       const obj = valueAt(root, p.segments);
+      const candidates = (p.knownKeys ?? []).filter((k) => !(obj instanceof PyDict && obj.has(k)));
+      let suggestions = 0;
       for (const key of p.unexpectedKeys) {
         const origin = obj instanceof PyDict ? obj.originOf(key) : undefined;
         const span = origin?.key ?? origin?.value ?? spanAt(root, p.segments, rootSpan)?.value;
         if (!span) continue;
         const finding: Finding = { code: 'schema-error', severity: 'error', span: at(span), message };
-        const candidates = (p.knownKeys ?? []).filter((k) => !(obj instanceof PyDict && obj.has(k)));
-        const near = typeof key === 'string' && origin?.key && body?.slice(origin.key.start, origin.key.end) === key ? nearest(key, candidates) : undefined;
+        // A generated file can have 100,000 unknown keys: near-miss fixes for the first ones only (at most 1,000 diagnostics are shown).
+        const near = suggestions++ < MAX_NEAR_MISS_FIXES && typeof key === 'string' && origin?.key && body?.slice(origin.key.start, origin.key.end) === key ? nearest(key, candidates) : undefined;
         if (near) finding.fixes = [{ title: `Change to '${near}'`, edits: [{ span: at(origin!.key!), newText: near }], preferred: true }];
         findings.push(finding);
       }
@@ -64,6 +66,9 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
   }
   return findings;
 }
+
+/** Unknown keys per mapping for which a near-miss key is looked for (an edit distance to every known key). */
+const MAX_NEAR_MISS_FIXES = 1000;
 
 /** Re-validations spent on offering renames (each validates the whole document again). */
 const MAX_RENAME_CHECKS = 20;
