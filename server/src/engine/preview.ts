@@ -20,6 +20,7 @@ import { MergerFactory } from './merge/construct';
 import { chefMergeFiles } from './chef/deepMerge';
 import { loadChefFiles } from './chef/files';
 import { LimitExceededError, Limits } from './limits';
+import { MergeLosses, mergeLosses } from './lost';
 
 export type PreviewMode = 'user-data' | 'handler' | 'confd' | 'boot' | 'chef';
 
@@ -77,6 +78,51 @@ export interface PreviewModel {
   failure?: string;
   /** Set when the failure is one of our limits, not cloud-init (the input is over it). */
   limit?: keyof Limits;
+  /** What the merge lost (user-data and handler modes); the header's "What this merge lost" section says it in words. */
+  losses?: MergeLosses;
+}
+
+/** The widest header line: wider lines are wrapped (the body, cloud-init's own text, is never touched). */
+export const HEADER_WIDTH = 100;
+
+/**
+ * A header line wrapped at spaces to `width` characters, continuation lines indented under the
+ * item's text; a word longer than a whole line is cut. Header items start 1, 3 or 5 spaces after
+ * the '#'; continuations 4 or 6 and more, so `unwrapHeader` can join them again.
+ */
+export function wrapHeaderLine(line: string, width = HEADER_WIDTH): string[] {
+  if (line.length <= width) return [line];
+  const prefix = /^#\s*(?:\d+\.\s+)?/.exec(line)?.[0] ?? '';
+  // Deeper than the item's own text and than the items nested under it, so a continuation never reads as a new item.
+  const indent = '#' + ' '.repeat(Math.min(prefix.length + 2, Math.floor(width / 2)));
+  const out: string[] = [];
+  let current = prefix;
+  let fresh = true;
+  for (let word of line.slice(prefix.length).split(' ')) {
+    for (;;) {
+      const room = width - current.length - (fresh ? 0 : 1);
+      if (word.length <= room) {
+        current += (fresh ? '' : ' ') + word;
+        fresh = false;
+        break;
+      }
+      if (!fresh) {
+        out.push(current);
+        current = indent;
+        fresh = true;
+        continue;
+      }
+      // A word longer than a whole line (a long spec): cut after its last '+' or ',' that fits, else at the edge.
+      const natural = Math.max(word.lastIndexOf('+', room - 1), word.lastIndexOf(',', room - 1)) + 1;
+      const cut = natural > room / 2 ? natural : room;
+      current += word.slice(0, cut);
+      word = word.slice(cut);
+      out.push(current);
+      current = indent;
+    }
+  }
+  if (!fresh) out.push(current);
+  return out;
 }
 
 export const PREVIEW_BODY_MARKER = '# ---- what cloud-init writes ----';
@@ -195,7 +241,7 @@ function describePart(run: UserDataRun, r: PartReport): PreviewPart {
   return { label, file, status: 'not-merged', reason: r.note };
 }
 
-function headerLines(title: string, parts: PreviewPart[], notes: string[] = []): string[] {
+function headerLines(title: string, parts: PreviewPart[], notes: string[] = [], sections: string[] = []): string[] {
   const lines = [`# Cloud-Config Merge preview: ${title}`, '# Parts, in the order cloud-init reads them:'];
   parts.forEach((p, i) => {
     const where = p.file && p.file !== p.label ? ` from ${p.file}` : '';
@@ -205,8 +251,52 @@ function headerLines(title: string, parts: PreviewPart[], notes: string[] = []):
   });
   if (!parts.length) lines.push('#   (none)');
   for (const n of notes) lines.push(`# Note: ${n}`);
+  lines.push(...sections);
   lines.push(PREVIEW_BODY_MARKER);
-  return lines.map((l) => l.replace(/[\r\n]+/g, ' '));
+  return lines.flatMap((l) => wrapHeaderLine(l.replace(/[\r\n]+/g, ' ')));
+}
+
+/**
+ * The preview's text with every wrapped header line joined again (for tools and tests that read
+ * sentences). A word that was cut because it is longer than a line comes back with a space in it.
+ */
+export function unwrapHeader(text: string): string {
+  const marker = text.indexOf(PREVIEW_BODY_MARKER);
+  const end = marker < 0 ? text.length : marker;
+  return text.slice(0, end).replace(/\n#(?: {4}| {6,})(?=\S)/g, ' ') + text.slice(end);
+}
+
+/** `part-002 (02-app.yaml)`: how the lost-values section names a part. */
+function partName(run: UserDataRun, index: number): string {
+  const r = run.reports[index];
+  if (!r) return 'an earlier value';
+  return `${r.part.filename} (${run.sources[r.part.blob]?.name ?? '?'})`;
+}
+
+function place(l: SourceLocation | null): string {
+  return l ? `${l.file}:${l.line + 1}` : 'an unknown place';
+}
+
+/** The header's "What this merge lost" section. */
+export function lostSection(run: UserDataRun, losses: MergeLosses, parts: PreviewPart[]): string[] {
+  const { groups, ignored, dropped, total } = losses;
+  if (!total && !ignored.length && !dropped.length) return ['# What this merge lost: nothing (no value of a part was overwritten, rejected or dropped)'];
+  const counts = [total ? `${total} value${total === 1 ? '' : 's'}` : '', dropped.length ? `${dropped.length} whole part${dropped.length === 1 ? '' : 's'}` : '', ignored.length ? `${ignored.length} ignored option${ignored.length === 1 ? '' : 's'}` : ''];
+  const lines = [`# What this merge lost (${counts.filter(Boolean).join(', ')}), by the part that had it:`];
+  for (const i of ignored) lines.push(`#   Ignored option in ${partName(run, i.part)}, ${i.written}: ${i.instead}.`);
+  for (const d of dropped) lines.push(`#   ${partName(run, d.part)}: all of it (DROPPED, see its line above).`);
+  for (const g of groups) {
+    const spec = parts[g.by]?.spec ? `, merged with ${parts[g.by].spec}` : '';
+    lines.push(g.owner === g.by ? `#   From ${partName(run, g.by)}${spec}:` : `#   From ${partName(run, g.owner)}, displaced by ${partName(run, g.by)}${spec}:`);
+    for (const v of g.values) {
+      const what =
+        v.what === 'overwritten' ? `overwritten by ${place(v.by)}` : v.what === 'deleted' ? `deleted by ${place(v.by)}` : v.what === 'rejected' ? `rejected, ${place(v.by)} kept` : 'dropped';
+      lines.push(`#     ${v.path} ${v.value} at ${place(v.at)}: ${what} (${v.reason})`);
+    }
+  }
+  const shown = groups.reduce((n, g) => n + g.values.length, 0);
+  if (shown < total) lines.push(`#   … and ${total - shown} more (--format report lists the first ${shown} too)`);
+  return lines;
 }
 
 function userDataPreview(mode: PreviewMode, run: UserDataRun, options: PreviewOptions): PreviewModel {
@@ -222,12 +312,18 @@ function userDataPreview(mode: PreviewMode, run: UserDataRun, options: PreviewOp
     return { text: header.join('\n') + '\n', body: '', headerLineCount: header.length, entries: [], parts, failure, ...(run.fatal?.limit ? { limit: run.fatal.limit } : {}) };
   }
   // Notes of ours are left out, except those that say where content is lost without a trace.
-  const header = headerLines(title, parts, run.messages.filter((m) => m.level !== 'info' || m.code === 'mime-unsplittable').map((m) => m.message));
   const locate = userDataLocator(run);
+  const losses = mergeLosses(run, locate);
+  const header = headerLines(
+    title,
+    parts,
+    run.messages.filter((m) => m.level !== 'info' || m.code === 'mime-unsplittable').map((m) => m.message),
+    lostSection(run, losses, parts),
+  );
   const body = run.cloudConfigTxt;
   const prefix = body.slice(0, Math.max(0, body.indexOf('---')));
   const entries = run.result === null ? [] : lineEntries(run.result, locate, header.length + prefix.split('\n').length - 1, run.reports.flatMap((r) => partEffects(r.handled?.events, locate)));
-  return { text: header.join('\n') + '\n' + body, body, headerLineCount: header.length, entries, parts };
+  return { text: header.join('\n') + '\n' + body, body, headerLineCount: header.length, entries, parts, losses };
 }
 
 function valuePreview(title: string, value: PyValue, locate: Locator, parts: PreviewPart[], notes: string[], override?: (path: string) => SourceLocation | null): PreviewModel {
