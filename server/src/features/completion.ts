@@ -13,7 +13,8 @@ import { guardRequest } from './common/guard';
 import { markup, mergerMarkdown, optionMarkdown } from './common/docs';
 import { mergerOf, normalizeWord, scanStringSpec } from './common/specText';
 
-export const TRIGGER_CHARACTERS = ['(', ',', '+', '['];
+/** Where a spec starts or goes on: `merge_how: "` and `'` open a quoted spec, `(` a merger's options. */
+export const TRIGGER_CHARACTERS = ['(', ',', '+', '[', '"', "'"];
 
 /** Whole-spec recipes offered where a spec starts. */
 
