@@ -87,6 +87,19 @@ describe('what this merge lost', () => {
     assert.match(text, /^# {3}Ignored option in part-003 \(c\.yaml\), dict\(no_replace,append\): dict\(\) never reads 'append': ignored, so mappings keep the existing value of a key on both sides \(nested mappings still merge\)\.$/m);
   });
 
+  test('many lost values: the header lists the first 100 and counts the rest', () => {
+    const items = Array.from({ length: 150 }, (_, i) => `  - old-${i}`).join('\n');
+    const news = Array.from({ length: 150 }, (_, i) => `  - new-${i}`).join('\n');
+    const model = buildPreview('user-data', [
+      { name: 'a.yaml', bytes: enc(`#cloud-config\nruncmd:\n${items}\n`) },
+      { name: 'b.yaml', bytes: enc(`#cloud-config\nmerge_how: dict(no_replace,recurse_list)+list()+str()\nruncmd:\n${news}\n`) },
+    ]);
+    assert.equal(model.losses?.total, 150);
+    const text = unwrapped(model.text);
+    assert.equal(text.match(/^# {5}runcmd\[\d+\] /gm)?.length, 100);
+    assert.match(text, /^# {3}… and 50 more \(--format report lists up to 1000\)$/m);
+  });
+
   test('nothing lost is said too', () => {
     const model = buildPreview('user-data', [{ name: 'a.yaml', bytes: enc('#cloud-config\nruncmd: [one]\n') }]);
     assert.match(model.text, /^# What this merge lost: nothing \(no value of a part was overwritten, rejected or dropped\)$/m);

@@ -20,7 +20,10 @@ import { MergerFactory } from './merge/construct';
 import { chefMergeFiles } from './chef/deepMerge';
 import { loadChefFiles } from './chef/files';
 import { LimitExceededError, Limits } from './limits';
-import { MergeLosses, mergeLosses } from './lost';
+import { MAX_LOST_VALUES, MergeLosses, mergeLosses } from './lost';
+
+/** Lost values the header lists; the rest are counted (the report has up to MAX_LOST_VALUES). */
+export const HEADER_LOST_VALUES = 100;
 
 export type PreviewMode = 'user-data' | 'handler' | 'confd' | 'boot' | 'chef';
 
@@ -285,17 +288,19 @@ export function lostSection(run: UserDataRun, losses: MergeLosses, parts: Previe
   const lines = [`# What this merge lost (${counts.filter(Boolean).join(', ')}), by the part that had it:`];
   for (const i of ignored) lines.push(`#   Ignored option in ${partName(run, i.part)}, ${i.written}: ${i.instead}.`);
   for (const d of dropped) lines.push(`#   ${partName(run, d.part)}: all of it (DROPPED, see its line above).`);
+  let shown = 0;
   for (const g of groups) {
+    if (shown >= HEADER_LOST_VALUES) break;
     const spec = parts[g.by]?.spec ? `, merged with ${parts[g.by].spec}` : '';
     lines.push(g.owner === g.by ? `#   From ${partName(run, g.by)}${spec}:` : `#   From ${partName(run, g.owner)}, displaced by ${partName(run, g.by)}${spec}:`);
-    for (const v of g.values) {
+    for (const v of g.values.slice(0, HEADER_LOST_VALUES - shown)) {
+      shown++;
       const what =
         v.what === 'overwritten' ? `overwritten by ${place(v.by)}` : v.what === 'deleted' ? `deleted by ${place(v.by)}` : v.what === 'rejected' ? `rejected, ${place(v.by)} kept` : 'dropped';
       lines.push(`#     ${v.path} ${v.value} at ${place(v.at)}: ${what} (${v.reason})`);
     }
   }
-  const shown = groups.reduce((n, g) => n + g.values.length, 0);
-  if (shown < total) lines.push(`#   … and ${total - shown} more (--format report lists the first ${shown} too)`);
+  if (shown < total) lines.push(`#   … and ${total - shown} more (--format report lists up to ${MAX_LOST_VALUES})`);
   return lines;
 }
 
