@@ -11,6 +11,7 @@ import { registerProvenance } from './preview/provenance';
 import { PreviewProvider } from './preview/provider';
 import { PREVIEW_SCHEME } from './preview/uri';
 import { StatusItem } from './status';
+import { registerWalkthrough } from './walkthrough';
 
 let server: Server | undefined;
 
@@ -37,8 +38,9 @@ export function activate(context: vscode.ExtensionContext): CloudConfigMergeApi 
     previews,
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
     registerProvenance(previews),
-    registerPreviewCommands(),
+    registerPreviewCommands(context.workspaceState),
     new StatusItem(server),
+    registerWalkthrough(context.globalState),
     vscode.commands.registerCommand('cloudConfigMerge.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('cloudConfigMerge.restartServer', () => server?.restart()),
     vscode.workspace.onDidOpenTextDocument(startFor),

@@ -4,7 +4,7 @@
  * out for a comparison. So a preview survives a window reload and can be
  * reopened from history. The path ends in `.yaml`, so it is highlighted.
  *
- *   cloud-config-merge-preview:/Merged user-data (3 parts).yaml?{"mode":"user-data","files":[…]}
+ *   cloud-config-merge-preview:/Merged user-data (3 files).yaml?{"mode":"user-data","files":[…]}
  */
 import * as vscode from 'vscode';
 import type { PreviewParams } from '../../../server/src/protocol';
@@ -21,6 +21,8 @@ export interface PreviewState {
   boot?: PreviewParams['boot'];
   /** 1-based index into `files` of the part left out. */
   exclude?: number;
+  /** `data`: only the merged data, without the header or cloud-init's part comments (what Compare diffs). */
+  view?: 'data';
 }
 
 export function baseName(uri: string): string {
@@ -28,19 +30,32 @@ export function baseName(uri: string): string {
   return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) || uri;
 }
 
-function title(state: PreviewState): string {
+/** A file's name without its extension: titles end in `.yaml` themselves (`Merged user-data (02-app).yaml`). */
+export function stemName(uri: string): string {
+  const name = baseName(uri);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+/**
+ * The tab title. It counts files, as picked; the header counts parts (a MIME file or an `#include`
+ * holds several), so the two never disagree about one number.
+ */
+export function title(state: PreviewState): string {
   const n = state.files.length;
   const what = state.mode === 'confd' ? 'cloud.cfg.d' : state.mode === 'boot' ? 'boot config' : state.mode === 'chef' ? 'Chef attributes' : 'user-data';
-  const parts = n === 1 ? baseName(state.files[0]) : `${n} parts`;
-  const without = state.exclude ? ` without ${baseName(state.files[state.exclude - 1] ?? '?')}` : '';
+  const parts = n === 1 ? stemName(state.files[0]) : `${n} files`;
+  const without = state.exclude ? ` without ${stemName(state.files[state.exclude - 1] ?? '?')}` : '';
+  const view = state.view === 'data' ? ', data only' : '';
   // a slash would start a new path segment
-  return `Merged ${what} (${parts})${without}`.replace(/[/\\]/g, '_');
+  return `Merged ${what} (${parts})${without}${view}`.replace(/[/\\]/g, '_');
 }
 
 export function toPreviewUri(state: PreviewState): vscode.Uri {
   const clean: PreviewState = { mode: state.mode, files: state.files };
   if (state.boot && Object.values(state.boot).some((v) => v !== undefined && (!Array.isArray(v) || v.length))) clean.boot = state.boot;
   if (state.exclude) clean.exclude = state.exclude;
+  if (state.view === 'data') clean.view = 'data';
   return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${title(clean)}.yaml`, query: JSON.stringify(clean) });
 }
 
@@ -50,7 +65,7 @@ export function fromPreviewUri(uri: vscode.Uri): PreviewState {
   const raw = JSON.parse(uri.query) as Partial<PreviewState>;
   if (!raw || !Array.isArray(raw.files) || !raw.files.every((f) => typeof f === 'string')) throw new Error('the preview URI lists no files');
   const mode = PREVIEW_MODES.includes(raw.mode as PreviewMode) ? (raw.mode as PreviewMode) : 'user-data';
-  return { mode, files: raw.files, boot: raw.boot, exclude: typeof raw.exclude === 'number' ? raw.exclude : undefined };
+  return { mode, files: raw.files, boot: raw.boot, exclude: typeof raw.exclude === 'number' ? raw.exclude : undefined, view: raw.view === 'data' ? 'data' : undefined };
 }
 
 export function isPreviewUri(uri: vscode.Uri | undefined): uri is vscode.Uri {
