@@ -42,10 +42,20 @@ suite('Workbench (browser)', () => {
     await wb.expand('user-data');
     await wb.explorerRow('1-base.yaml').click();
     await wb.activeTab('1-base.yaml').waitFor();
-    await wb.selectExplorerRange('1-base.yaml', ['2-users.yaml', '10-app.yaml']);
-    await wb.explorerRow('10-app.yaml').click({ button: 'right' });
     const item = page.locator('.context-view .monaco-menu .action-label', { hasText: 'Preview Merged User-Data' });
-    await item.waitFor();
+    const names = ['1-base.yaml', '2-users.yaml', '10-app.yaml'];
+    // The Explorer can re-render (decorations, the language server starting) between the selection and
+    // the right-click and drop the selection: the menu is only used once all three are still selected.
+    for (let attempt = 1; ; attempt++) {
+      await wb.selectExplorerRange(names[0], names.slice(1));
+      await wb.explorerRow('10-app.yaml').click({ button: 'right' });
+      await item.waitFor();
+      const selected = await Promise.all(names.map((n) => wb.explorerRow(n).getAttribute('aria-selected')));
+      if (selected.every((s) => s === 'true')) break;
+      await page.keyboard.press('Escape');
+      await page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden' });
+      if (attempt === 3) throw new Error(`the Explorer selection did not hold: ${selected.join(', ')}`);
+    }
     await wb.screenshot('1-explorer-context-menu.png');
     await item.click();
     // on a busy machine a click can land while the menu is still being laid out: then it stays open
@@ -124,7 +134,8 @@ suite('Workbench (browser)', () => {
 
   test('"Compare Without Part…" shows what one part changes, as a diff', async () => {
     await wb.runCommand('View: Hide Panel');
-    await wb.editorGroupWithTab(PREVIEW_TAB).locator('.tab', { hasText: PREVIEW_TAB }).click();
+    // Focus the preview's text, not its tab: the command is offered when the focused editor is a preview.
+    await (await wb.revealLine(wb.editorGroupWithTab(PREVIEW_TAB), 'hostname: web-01')).click();
     await wb.runCommand('Cloud-Config: Compare Without Part…');
     const pick = wb.page.locator('.quick-input-list .monaco-list-row', { hasText: '10-app.yaml' });
     await pick.first().waitFor();
