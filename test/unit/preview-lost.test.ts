@@ -100,6 +100,14 @@ describe('what this merge lost', () => {
     assert.match(text, /^# {3}… and 50 more \(--format report lists up to 1000\)$/m);
   });
 
+  test('boot mode: what the user-data layer\'s own merge lost, under the layers', () => {
+    const model = buildPreview('boot', files, { boot: { cloudCfg: { name: 'cloud.cfg', bytes: enc('runcmd: [from-image]\n') } } });
+    const text = unwrapped(model.text);
+    assert.match(text, /^# What this user-data merge lost \(3 values, 1 ignored option\), by the part that had it:$/m);
+    assert.match(text, /^# {5}packages\[0\] 'curl' at parts\/01-base\.yaml:2: overwritten by parts\/03-typo\.yaml:3 /m);
+    for (const line of header(model.text)) assert.ok(line.length <= HEADER_WIDTH, line);
+  });
+
   test('nothing lost is said too', () => {
     const model = buildPreview('user-data', [{ name: 'a.yaml', bytes: enc('#cloud-config\nruncmd: [one]\n') }]);
     assert.match(model.text, /^# What this merge lost: nothing \(no value of a part was overwritten, rejected or dropped\)$/m);

@@ -186,7 +186,9 @@ function buildPreviewModel(mode: PreviewMode, files: PreviewFile[], options: Pre
   const ud = boot.userData;
   const userDataSources = new Map<string, SourceLocation | null>();
   if (ud?.result) for (const e of collectProvenance(ud.result, userDataLocator(ud)).entries) userDataSources.set(e.display, e.location);
-  return valuePreview('boot-time layering (user-data > vendor-data2 > vendor-data > datasource > system)', boot.value, () => null, parts, boot.notes, (path) => userDataSources.get(path) ?? null);
+  // What the user-data layer's own merge lost, part by part (the layering itself is listed above).
+  const lost = ud && !ud.fatal && ud.reports.length ? lostSection(ud, mergeLosses(ud, userDataLocator(ud)), ud.reports.map((r) => describePart(ud, r)), 'user-data merge') : [];
+  return valuePreview('boot-time layering (user-data > vendor-data2 > vendor-data > datasource > system)', boot.value, () => null, parts, boot.notes, (path) => userDataSources.get(path) ?? null, lost);
 }
 
 /** Chef-style deep merge: files in order, later wins; override attributes over default attributes. */
@@ -281,11 +283,11 @@ function place(l: SourceLocation | null): string {
 }
 
 /** The header's "What this merge lost" section. */
-export function lostSection(run: UserDataRun, losses: MergeLosses, parts: PreviewPart[]): string[] {
+export function lostSection(run: UserDataRun, losses: MergeLosses, parts: PreviewPart[], merge = 'merge'): string[] {
   const { groups, ignored, dropped, total } = losses;
-  if (!total && !ignored.length && !dropped.length) return ['# What this merge lost: nothing (no value of a part was overwritten, rejected or dropped)'];
+  if (!total && !ignored.length && !dropped.length) return [`# What this ${merge} lost: nothing (no value of a part was overwritten, rejected or dropped)`];
   const counts = [total ? `${total} value${total === 1 ? '' : 's'}` : '', dropped.length ? `${dropped.length} whole part${dropped.length === 1 ? '' : 's'}` : '', ignored.length ? `${ignored.length} ignored option${ignored.length === 1 ? '' : 's'}` : ''];
-  const lines = [`# What this merge lost (${counts.filter(Boolean).join(', ')}), by the part that had it:`];
+  const lines = [`# What this ${merge} lost (${counts.filter(Boolean).join(', ')}), by the part that had it:`];
   for (const i of ignored) lines.push(`#   Ignored option in ${partName(run, i.part)}, ${i.written}: ${i.instead}.`);
   for (const d of dropped) lines.push(`#   ${partName(run, d.part)}: all of it (DROPPED, see its line above).`);
   let shown = 0;
@@ -331,8 +333,8 @@ function userDataPreview(mode: PreviewMode, run: UserDataRun, options: PreviewOp
   return { text: header.join('\n') + '\n' + body, body, headerLineCount: header.length, entries, parts, losses };
 }
 
-function valuePreview(title: string, value: PyValue, locate: Locator, parts: PreviewPart[], notes: string[], override?: (path: string) => SourceLocation | null): PreviewModel {
-  const header = headerLines(title, parts, notes);
+function valuePreview(title: string, value: PyValue, locate: Locator, parts: PreviewPart[], notes: string[], override?: (path: string) => SourceLocation | null, sections: string[] = []): PreviewModel {
+  const header = headerLines(title, parts, notes, sections);
   const dumped = dumpPyYamlWithLines(value);
   const entries = lineEntries(value, locate, header.length, [], dumped, override);
   return { text: header.join('\n') + '\n' + dumped.text, body: dumped.text, headerLineCount: header.length, entries, parts };
