@@ -12,6 +12,7 @@ import { registerProvenance } from './preview/provenance';
 import { PreviewProvider } from './preview/provider';
 import { PREVIEW_SCHEME } from './preview/uri';
 import { StatusItem } from './status';
+import { registerWalkthrough } from './walkthrough';
 
 let server: Server | undefined;
 
@@ -38,9 +39,10 @@ export function activate(context: vscode.ExtensionContext): CloudConfigMergeApi 
     previews,
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
     registerProvenance(previews),
-    registerPreviewCommands(),
+    registerPreviewCommands(context.workspaceState),
     registerPipelineCommands(server),
     new StatusItem(server),
+    registerWalkthrough(context.globalState),
     vscode.commands.registerCommand('cloudConfigMerge.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('cloudConfigMerge.restartServer', () => server?.restart()),
     vscode.workspace.onDidOpenTextDocument(startFor),

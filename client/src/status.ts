@@ -61,7 +61,8 @@ export class StatusItem implements vscode.Disposable {
         item.busy = false;
         item.text = info.kind ?? 'not cloud-init input';
         item.detail = info.spec ? `merge: ${info.spec}` : undefined;
-        item.accessibilityInformation = { label: [info.kind, info.spec, ...info.summary].filter(Boolean).join('. ') };
+        // Sentences of their own: each loses a final period before they are joined, so none ends in "..".
+        item.accessibilityInformation = { label: accessibleLabel([info.kind, info.spec ? `merge: ${info.spec}` : null, ...info.summary]) };
         item.severity = vscode.LanguageStatusSeverity.Information;
       },
       (e: unknown) => {
@@ -79,4 +80,12 @@ export class StatusItem implements vscode.Disposable {
     this.item?.dispose();
     this.disposables.forEach((d) => d.dispose());
   }
+}
+
+/** `cloud-config. merge: list(append)+…. mappings: …` without doubled periods. */
+export function accessibleLabel(pieces: Array<string | null | undefined>): string {
+  return pieces
+    .map((p) => (p ?? '').trim().replace(/\.+$/, ''))
+    .filter(Boolean)
+    .join('. ') + '.';
 }

@@ -53,6 +53,20 @@ describe('completion', () => {
       assert.match(recipe.detail!, /append lists/);
     });
 
+    test("right after an opening quote (a trigger character, the editor's closing quote already there): mergers and recipes", async () => {
+      for (const q of ['"', "'"]) {
+        const { items } = await complete(`#cloud-config\nmerge_how: ${q}|${q}\n`);
+        assert.deepEqual(labels(items), ['dict', 'list', 'str', APPEND_LISTS, 'dict(no_replace)+list()+str()', 'dict(replace)+list()+str()'], q);
+      }
+    });
+
+    test("right after '(' inside quotes: the options of that merger", async () => {
+      const { items } = await complete('#cloud-config\nmerge_how: "list(|)"\n');
+      assert.ok(labels(items).includes('append'), labels(items).join(', '));
+      const { items: unclosed } = await complete('#cloud-config\nmerge_how: "list(|"\n');
+      assert.ok(labels(unclosed).includes('append'), labels(unclosed).join(', '));
+    });
+
     test('the word being typed is replaced', async () => {
       const { items } = await complete('#cloud-config\nmerge_how: li|\n');
       const list = items.find((i) => i.label === 'list')!;

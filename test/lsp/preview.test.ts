@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LspClient } from '../support/lspClient';
 import { runCli } from '../support/cli';
 import { PREVIEW_REQUEST, PreviewParams, PreviewResult } from '../../server/src/protocol';
+import { unwrapHeader } from '../../server/src/engine/preview';
 import { APPEND_LISTS, mime } from './fixtures';
 
 let client: LspClient;
@@ -72,7 +73,7 @@ describe('preview', () => {
     assert.deepEqual(git.source, { uri: uri('parts', '02-app.yaml'), line: 3, character: 4, endLine: 3, endCharacter: 7 });
     const base = result.lines.find((l) => l.path === 'runcmd[0]');
     assert.equal(base?.source?.uri, uri('parts', '01-base.yaml'));
-    assert.match(result.text, /parts\/02-app\.yaml: merged with list\(append\)/);
+    assert.match(unwrapHeader(result.text), /parts\/02-app\.yaml: merged with list\(append\)/);
   });
 
   test('an open editor’s unsaved text is used', async () => {
@@ -217,8 +218,8 @@ describe('preview', () => {
     try {
       await client.changeSettings({ limits: { maxParts: 2, maxFileBytes: 1000 } });
       const parts = await preview({ mode: 'user-data', files: [three] });
-      assert.match(parts.text, /more than 2 user-data parts \(limit maxParts = 2\)/);
-      assert.match(parts.text, /setting cloudConfigMerge\.limits\.maxParts/);
+      assert.match(unwrapHeader(parts.text), /more than 2 user-data parts \(limit maxParts = 2\)/);
+      assert.match(unwrapHeader(parts.text), /setting cloudConfigMerge\.limits\.maxParts/);
       const size = await preview({ mode: 'user-data', files: [big] });
       assert.match(size.problems.join('\n'), /big\.yaml: cannot be read \(1514 bytes, over the limit maxFileBytes = 1000 \(setting cloudConfigMerge\.limits\.maxFileBytes\)\)/);
     } finally {

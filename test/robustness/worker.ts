@@ -4,7 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
-import { buildPreview } from '../../server/src/engine/preview';
+import { buildPreview, unwrapHeader } from '../../server/src/engine/preview';
 import { main, readInput } from '../../server/src/cli/main';
 import { fileIncludeResolver } from '../../server/src/cli/includes';
 import { HeadTail, type WorkerOutcome, type WorkerTask } from './harness';
@@ -28,7 +28,8 @@ function run(task: WorkerTask): WorkerOutcome {
         return {
           ms: Date.now() - started,
           preview: {
-            text: model.text.slice(0, 20000),
+            // Sentences are matched: header lines wrapped at 100 characters are joined again.
+            text: unwrapHeader(model.text).slice(0, 20000),
             textLength: model.text.length,
             failure: model.failure,
             parts: model.parts.map((p) => ({ label: p.label, status: p.status, reason: p.reason, spec: p.spec })),

@@ -9,11 +9,17 @@
 import * as vscode from 'vscode';
 import { findCloudConfigFiles, isCloudConfigDocument, looksLikeChefJson } from '../documents';
 import { isConfDDropIn, sortConfD, sortInWorkspaceOrder } from '../order';
-import { PREVIEW_MODES, PreviewMode, PreviewState, baseName, fromPreviewUri, isPreviewUri, toPreviewUri } from './uri';
+import { stepDone } from '../walkthrough';
+import { PREVIEW_MODES, PreviewMode, PreviewState, baseName, fromPreviewUri, isPreviewUri, stemName, toPreviewUri } from './uri';
 
 type Boot = NonNullable<PreviewState['boot']>;
 
-export function registerPreviewCommands(): vscode.Disposable {
+/** The last set of files the user previewed together (the title bar button previews it again). */
+const LAST_SELECTION_KEY = 'cloudConfigMerge.lastSelection';
+let memento: vscode.Memento | undefined;
+
+export function registerPreviewCommands(workspaceState?: vscode.Memento): vscode.Disposable {
+  memento = workspaceState;
   return vscode.Disposable.from(
     vscode.commands.registerCommand('cloudConfigMerge.preview', previewCommand),
     vscode.commands.registerCommand('cloudConfigMerge.changeOrder', changeOrderCommand),
@@ -23,14 +29,21 @@ export function registerPreviewCommands(): vscode.Disposable {
 }
 
 /**
- * `(clicked, selected[])` from the Explorer, `(resource)` from an editor's
- * title bar, nothing from the palette (then a pick list of the workspace's
- * cloud-init files). Returns the preview's URI.
+ * `(clicked, selected[])` from the Explorer, `(resource, context)` from an
+ * editor's title bar, nothing from the palette (then a pick list of the
+ * workspace's cloud-init files). Returns the preview's URI.
+ *
+ * The title bar button previews the set the file belongs to, not the file
+ * alone: the last set previewed together if it holds the file, else the
+ * cloud-init files of its folder (a `cloud.cfg.d` folder's drop-ins).
  */
 async function previewCommand(clicked?: unknown, selected?: unknown): Promise<vscode.Uri | undefined> {
   let uris = Array.isArray(selected) && selected.length ? selected.filter((u): u is vscode.Uri => u instanceof vscode.Uri) : [];
+  const fromTitleBar = !uris.length && clicked instanceof vscode.Uri && !Array.isArray(selected);
   if (!uris.length && clicked instanceof vscode.Uri) uris = [clicked];
-  if (!uris.length) {
+  if (fromTitleBar) {
+    uris = await setOf(clicked as vscode.Uri);
+  } else if (!uris.length) {
     const picked = await pickFiles();
     if (!picked) return undefined;
     uris = picked;
@@ -41,7 +54,24 @@ async function previewCommand(clicked?: unknown, selected?: unknown): Promise<vs
     void vscode.window.showInformationMessage('Cloud-Config: there is no cloud-init file to preview here.');
     return undefined;
   }
-  return openPreview(await stateFor(uris), { beside: true });
+  if (uris.length > 1) await memento?.update(LAST_SELECTION_KEY, uris.map(String));
+  // With no editor open, "beside" would leave an empty first group.
+  const hasEditor = vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme !== 'output');
+  const preview = await openPreview(await stateFor(uris), hasEditor ? { beside: true } : { column: vscode.ViewColumn.Active });
+  stepDone('previewed');
+  return preview;
+}
+
+/** The files previewed with `file` from the title bar: the last set that holds it, else its folder's cloud-init files. */
+async function setOf(file: vscode.Uri): Promise<vscode.Uri[]> {
+  const last = memento?.get<string[]>(LAST_SELECTION_KEY);
+  if (Array.isArray(last) && last.includes(file.toString())) return last.map((u) => vscode.Uri.parse(u));
+  const folder = vscode.Uri.joinPath(file, '..');
+  if (folder.path.endsWith('/cloud.cfg.d')) return sortInWorkspaceOrder(await expandFolders([folder]));
+  const prefix = folder.toString() + '/';
+  const siblings = (await findCloudConfigFiles()).filter((u) => u.toString().startsWith(prefix) && !u.toString().slice(prefix.length).includes('/'));
+  if (!siblings.some((u) => u.toString() === file.toString())) siblings.push(file);
+  return sortInWorkspaceOrder(siblings);
 }
 
 /** Chef role and environment files: JSON with default/override attributes and a Chef type. */
@@ -104,8 +134,8 @@ interface FileItem extends vscode.QuickPickItem {
 /** The palette's multi-select list of the workspace's cloud-init files, in Explorer order. */
 async function pickFiles(): Promise<vscode.Uri[] | undefined> {
   const qp = vscode.window.createQuickPick<FileItem>();
-  qp.title = 'Preview Merged User-Data';
-  qp.placeholder = 'Pick the parts to merge (they merge in the order listed; reorder later with "Change Merge Order…")';
+  qp.title = 'Preview Merged User-Data (parts merge in the order listed)';
+  qp.placeholder = 'Pick the parts to merge';
   qp.canSelectMany = true;
   qp.matchOnDescription = true;
   qp.busy = true;
@@ -236,18 +266,25 @@ async function compareWithoutPartCommand(previewArg?: unknown, part?: number): P
     index = picked.index;
   }
   if (!Number.isInteger(index) || index < 1 || index > state.files.length) throw new Error(`compareWithoutPart: there is no part ${index}`);
-  const withPart = toPreviewUri({ ...state, exclude: undefined });
-  const withoutPart = toPreviewUri({ ...state, exclude: index });
-  const name = baseName(state.files[index - 1]);
-  await vscode.commands.executeCommand('vscode.diff', withoutPart, withPart, `Merged: without ${name} ↔ with ${name}`, {
+  // The merged data only, on both sides: the header (part numbers, the part left out, what was lost) and
+  // cloud-init's "# from N files" comments differ whenever a part is left out, even when the data does not.
+  const withPart = toPreviewUri({ ...state, exclude: undefined, view: 'data' });
+  const withoutPart = toPreviewUri({ ...state, exclude: index, view: 'data' });
+  const name = stemName(state.files[index - 1]);
+  await vscode.commands.executeCommand('vscode.diff', withoutPart, withPart, `Merged data: without ${name} ↔ with ${name}`, {
     viewColumn: columnOf(uri) ?? vscode.ViewColumn.Beside,
     preview: false,
   } satisfies vscode.TextDocumentShowOptions);
+  stepDone('compared');
   return withoutPart;
 }
 
-/** Switches the active preview between user-data, cloud.cfg.d and boot-time layering. */
-async function changeModeCommand(previewArg?: unknown, mode?: PreviewMode, boot?: Boot): Promise<vscode.Uri | undefined> {
+/**
+ * Switches the active preview between user-data, cloud.cfg.d, boot-time layering and Chef. `boot` (for
+ * scripts) gives the layers; from a cloud.cfg.d preview its drop-ins stay system config (`boot.confd`)
+ * and `files` names the user-data.
+ */
+async function changeModeCommand(previewArg?: unknown, mode?: PreviewMode, boot?: Boot, files?: string[]): Promise<vscode.Uri | undefined> {
   const uri = targetPreview(previewArg);
   if (!uri) return noPreview();
   const state = fromPreviewUri(uri);
@@ -257,7 +294,7 @@ async function changeModeCommand(previewArg?: unknown, mode?: PreviewMode, boot?
       [
         { label: 'user-data', detail: 'Each file is one user-data blob, merged in order as cloud-init merges user-data.', mode: 'user-data' as const },
         { label: 'confd', detail: 'The files are /etc/cloud/cloud.cfg.d drop-ins, merged in cloud-init\'s order.', mode: 'confd' as const },
-        { label: 'boot', detail: 'The files are user-data, laid over vendor-data and system config you pick next.', mode: 'boot' as const },
+        { label: 'boot', detail: 'User-data laid over vendor-data and system config (cloud.cfg, cloud.cfg.d): you pick each layer next.', mode: 'boot' as const },
         { label: 'chef', detail: 'The files are Chef roles, environments or attribute files, deep-merged in order (later wins).', mode: 'chef' as const },
       ].map((i) => ({ ...i, description: i.mode === state.mode ? '(current)' : undefined })),
       { title: 'Change Preview Mode', placeHolder: 'How should the files be read?' },
@@ -266,42 +303,102 @@ async function changeModeCommand(previewArg?: unknown, mode?: PreviewMode, boot?
     newMode = picked.mode;
   }
   if (!PREVIEW_MODES.includes(newMode)) throw new Error(`changeMode: unknown mode ${newMode}`);
-  let newBoot: Boot | undefined = newMode === 'user-data' ? undefined : state.boot;
   if (newMode === 'boot') {
-    newBoot = boot ?? (await pickBootLayers(state));
-    if (!newBoot) return undefined;
+    const layers = boot ? scriptedBoot(state, boot, files) : await pickBootLayers(state);
+    if (!layers) return undefined;
+    return replacePreview(uri, { mode: 'boot', files: layers.files, boot: layers.boot });
   }
+  // Leaving boot mode: its drop-ins become the files of a cloud.cfg.d preview, its user-data those of the others.
+  if (state.mode === 'boot' && newMode === 'confd' && state.boot?.confd?.length) {
+    return replacePreview(uri, { mode: 'confd', files: state.boot.confd, boot: state.boot.cloudCfg ? { cloudCfg: state.boot.cloudCfg } : undefined });
+  }
+  const newBoot: Boot | undefined = newMode === 'user-data' ? undefined : newMode === 'confd' && state.boot?.cloudCfg ? { cloudCfg: state.boot.cloudCfg } : undefined;
   return replacePreview(uri, { mode: newMode, files: state.files, boot: newBoot });
 }
 
-/** Asks which workspace files play the boot-time roles besides user-data. */
-async function pickBootLayers(state: PreviewState): Promise<Boot | undefined> {
+function scriptedBoot(state: PreviewState, boot: Boot, files?: string[]): { files: string[]; boot: Boot } {
+  if (state.mode === 'confd') return { files: files ?? [], boot: { ...boot, confd: boot.confd ?? state.files, cloudCfg: boot.cloudCfg ?? state.boot?.cloudCfg } };
+  return { files: files ?? state.files, boot };
+}
+
+interface LayerItem extends vscode.QuickPickItem {
+  uri?: vscode.Uri;
+  browse?: true;
+}
+
+const BOOT_STEPS = 4;
+
+/**
+ * Asks, in four steps always shown, which files play each boot-time role: user-data, vendor-data,
+ * /etc/cloud/cloud.cfg and the cloud.cfg.d drop-ins. Each step lists the workspace's candidates and
+ * "Browse…" for any file. Coming from a cloud.cfg.d preview, its drop-ins are the system config.
+ */
+async function pickBootLayers(state: PreviewState): Promise<{ files: string[]; boot: Boot } | undefined> {
   const all = sortInWorkspaceOrder(await findCloudConfigFiles());
-  const others = all.filter((u) => !state.files.includes(u.toString()));
-  const none = { label: '(none)', uri: undefined as vscode.Uri | undefined };
-  const asItems = (uris: vscode.Uri[]) => uris.map((uri) => ({ label: baseName(uri.toString()), description: vscode.workspace.asRelativePath(uri, true), uri }));
-  const vendor = await vscode.window.showQuickPick([none, ...asItems(others.filter((u) => !/\.cfg$/.test(u.path)))], {
-    title: 'Boot-time layering (1/3)', placeHolder: 'Which file is the vendor-data?',
-  });
-  if (!vendor) return undefined;
-  const cloudCfg = await vscode.window.showQuickPick([none, ...asItems(others.filter((u) => /(^|\/)cloud\.cfg$/.test(u.path) || (/\.cfg$/.test(u.path) && !isConfDDropIn(u))))], {
-    title: 'Boot-time layering (2/3)', placeHolder: 'Which file is /etc/cloud/cloud.cfg?',
-  });
-  if (!cloudCfg) return undefined;
-  const dropIns = others.filter(isConfDDropIn);
-  let confd: vscode.Uri[] = [];
-  if (dropIns.length) {
-    const picked = await vscode.window.showQuickPick(asItems(sortConfD(dropIns)), {
-      title: 'Boot-time layering (3/3)', placeHolder: 'Which /etc/cloud/cloud.cfg.d drop-ins apply?', canPickMany: true,
-    });
-    if (!picked) return undefined;
-    confd = picked.map((p) => p.uri);
-  }
+  const fromConfd = state.mode === 'confd';
+  const currentUserData = fromConfd ? [] : state.files;
+  const currentConfd = fromConfd ? state.files : (state.boot?.confd ?? []);
+  const isDropIn = (u: vscode.Uri) => isConfDDropIn(u);
+  const isCloudCfg = (u: vscode.Uri) => /(^|\/)cloud\.cfg$/.test(u.path) || (/\.cfg$/.test(u.path) && !isDropIn(u));
+  const asItem = (uri: vscode.Uri, picked = false): LayerItem => ({ label: baseName(uri.toString()), description: vscode.workspace.asRelativePath(uri, true), uri, picked });
+  const browse: LayerItem = { label: '$(folder-opened) Browse…', description: 'any file, in or outside the workspace', browse: true, alwaysShow: true };
+  const none: LayerItem = { label: '(none)', description: 'this layer is empty' };
+  const title = (step: number, what: string) => `Boot-time layering (${step}/${BOOT_STEPS}): ${what}`;
+
+  const userData = await pickMany(
+    title(1, 'user-data'),
+    'Which files are the user-data? (the highest layer; in merge order)',
+    all.filter((u) => !isDropIn(u) && !isCloudCfg(u)).map((u) => asItem(u, currentUserData.includes(u.toString()))),
+    browse,
+    'Use as user-data',
+  );
+  if (!userData) return undefined;
+  const vendor = await pickOne(title(2, 'vendor-data'), 'Which file is the vendor-data?', [none, ...all.filter((u) => !isDropIn(u) && !isCloudCfg(u) && !userData.some((d) => d.toString() === u.toString())).map((u) => asItem(u))], browse, 'Use as vendor-data', state.boot?.vendor);
+  if (vendor === undefined) return undefined;
+  const cloudCfg = await pickOne(title(3, '/etc/cloud/cloud.cfg'), 'Which file is /etc/cloud/cloud.cfg?', [none, ...all.filter(isCloudCfg).map((u) => asItem(u))], browse, 'Use as cloud.cfg', state.boot?.cloudCfg);
+  if (cloudCfg === undefined) return undefined;
+  const dropIns = sortConfD([...new Map([...all.filter(isDropIn), ...currentConfd.map((u) => vscode.Uri.parse(u))].map((u) => [u.toString(), u])).values()]);
+  const confd = await pickMany(
+    title(4, '/etc/cloud/cloud.cfg.d'),
+    dropIns.length ? 'Which cloud.cfg.d drop-ins apply? (system config, below user-data and vendor-data)' : 'No cloud.cfg.d drop-ins in this workspace: Browse…, or Enter for none',
+    dropIns.map((u) => asItem(u, currentConfd.includes(u.toString()))),
+    browse,
+    'Use as drop-ins',
+  );
+  if (!confd) return undefined;
   return {
-    vendor: vendor.uri?.toString(),
-    cloudCfg: cloudCfg.uri?.toString(),
-    confd: confd.length ? confd.map(String) : undefined,
+    files: userData.map(String),
+    boot: {
+      vendor: vendor?.toString(),
+      cloudCfg: cloudCfg?.toString(),
+      confd: confd.length ? sortConfD(confd).map(String) : undefined,
+    },
   };
+}
+
+/** One file or none (null); undefined when cancelled. "Browse…" opens the file dialog. */
+async function pickOne(title: string, placeHolder: string, items: LayerItem[], browse: LayerItem, openLabel: string, current?: string): Promise<vscode.Uri | null | undefined> {
+  const ordered = current ? [...items.filter((i) => i.uri?.toString() === current), ...items.filter((i) => i.uri?.toString() !== current)] : items;
+  const picked = await vscode.window.showQuickPick([...ordered, browse], { title, placeHolder, ignoreFocusOut: true });
+  if (!picked) return undefined;
+  if (picked.browse) {
+    const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel, title });
+    return chosen?.[0] ?? undefined;
+  }
+  return picked.uri ?? null;
+}
+
+/** Several files (possibly none); undefined when cancelled. Ticking "Browse…" adds files from the file dialog. */
+async function pickMany(title: string, placeHolder: string, items: LayerItem[], browse: LayerItem, openLabel: string): Promise<vscode.Uri[] | undefined> {
+  const picked = await vscode.window.showQuickPick([...items, browse], { title, placeHolder, canPickMany: true, ignoreFocusOut: true });
+  if (!picked) return undefined;
+  const uris = picked.filter((p) => p.uri).map((p) => p.uri as vscode.Uri);
+  if (picked.some((p) => p.browse)) {
+    const chosen = await vscode.window.showOpenDialog({ canSelectMany: true, openLabel, title });
+    if (!chosen) return undefined;
+    for (const u of chosen) if (!uris.some((x) => x.toString() === u.toString())) uris.push(u);
+  }
+  return uris;
 }
 
 function columnOf(uri: vscode.Uri): vscode.ViewColumn | undefined {

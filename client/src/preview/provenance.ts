@@ -1,15 +1,22 @@
 /**
  * Where each line of a preview came from, from the server's `lines` data:
  * a hover (the file and line that supplied the value, and what it replaced or
- * what lost to it), Go to Definition (jumps to that line), and document links
- * on the header's part list (opens each part's file).
+ * what lost to it), and document links: on each data line's key (Ctrl/Cmd+click
+ * opens the line that supplied it), on the header's part list (each part's
+ * file) and on every `file:line` of the header. Like the Markdown preview's,
+ * every link opens the source in the other column, so the preview stays
+ * visible beside the editor (a definition provider would open it in the
+ * preview's own group).
  */
 import * as vscode from 'vscode';
 import type { PreviewLineInfo, PreviewLocation, PreviewResult } from '../../../server/src/protocol';
 import { PreviewProvider } from './provider';
-import { PREVIEW_SCHEME, baseName, fromPreviewUri } from './uri';
+import { PREVIEW_SCHEME, baseName, fromPreviewUri, isPreviewUri } from './uri';
+import { stepDone } from '../walkthrough';
 
 const SELECTOR: vscode.DocumentSelector = { scheme: PREVIEW_SCHEME };
+
+export const OPEN_SOURCE_COMMAND = 'cloudConfigMerge.openSource';
 
 export function registerProvenance(previews: PreviewProvider): vscode.Disposable {
   const lineInfo = (doc: vscode.TextDocument, line: number): PreviewLineInfo | undefined =>
@@ -23,38 +30,101 @@ export function registerProvenance(previews: PreviewProvider): vscode.Disposable
     },
   };
 
-  const definition: vscode.DefinitionProvider = {
-    provideDefinition(doc, position) {
-      const info = lineInfo(doc, position.line);
-      if (!info?.source) return undefined;
-      const target = toRange(info.source);
-      const link: vscode.LocationLink = {
-        originSelectionRange: keyRange(doc, info.line),
-        targetUri: vscode.Uri.parse(info.source.uri),
-        targetRange: target,
-        targetSelectionRange: target,
-      };
-      return [link];
-    },
-  };
-
   const links: vscode.DocumentLinkProvider = {
     provideDocumentLinks(doc) {
       const result = previews.resultFor(doc.uri);
-      return result ? partLinks(doc, result) : [];
+      return result ? [...partLinks(doc, result), ...placeLinks(doc, result), ...lineLinks(doc, result)] : [];
     },
   };
 
   return vscode.Disposable.from(
     vscode.languages.registerHoverProvider(SELECTOR, hover),
-    vscode.languages.registerDefinitionProvider(SELECTOR, definition),
     vscode.languages.registerDocumentLinkProvider(SELECTOR, links),
+    vscode.commands.registerCommand(OPEN_SOURCE_COMMAND, openSource),
   );
+}
+
+/** A `command:` URI that opens a place in a source beside the preview. */
+export function openSourceUri(loc: { uri: string; line?: number; character?: number; endLine?: number; endCharacter?: number }): vscode.Uri {
+  return vscode.Uri.parse(`command:${OPEN_SOURCE_COMMAND}?${encodeURIComponent(JSON.stringify([loc]))}`);
+}
+
+/**
+ * Opens a source at a place in the column beside the preview: the group that already shows it, else
+ * the first group that is not the preview's, else a new one beside it. Never the preview's own group.
+ */
+export async function openSource(loc: { uri: string; line?: number; character?: number; endLine?: number; endCharacter?: number }): Promise<vscode.TextEditor | undefined> {
+  if (!loc || typeof loc.uri !== 'string') return undefined;
+  const uri = vscode.Uri.parse(loc.uri);
+  const active = vscode.window.activeTextEditor;
+  const previewColumn = active && isPreviewUri(active.document.uri) ? active.viewColumn : vscode.window.tabGroups.activeTabGroup.viewColumn;
+  const showing = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString() && e.viewColumn !== previewColumn);
+  const other = vscode.window.tabGroups.all.find((g) => g.viewColumn !== previewColumn);
+  const viewColumn = showing?.viewColumn ?? other?.viewColumn ?? vscode.ViewColumn.Beside;
+  const line = Number.isInteger(loc.line) ? (loc.line as number) : 0;
+  const character = Number.isInteger(loc.character) ? (loc.character as number) : 0;
+  const start = new vscode.Position(line, character);
+  const end = Number.isInteger(loc.endLine) ? new vscode.Position(loc.endLine as number, Number.isInteger(loc.endCharacter) ? (loc.endCharacter as number) : 0) : start;
+  const editor = await vscode.window.showTextDocument(uri, { viewColumn, selection: new vscode.Range(start, end), preview: false });
+  stepDone('navigated');
+  return editor;
+}
+
+/** Links on each data line's key to the place that supplied its value. */
+function lineLinks(doc: vscode.TextDocument, result: PreviewResult): vscode.DocumentLink[] {
+  const out: vscode.DocumentLink[] = [];
+  for (const info of result.lines) {
+    if (!info.source || info.line >= doc.lineCount) continue;
+    const range = keyRange(doc, info.line);
+    if (range.isEmpty) continue;
+    const link = new vscode.DocumentLink(range, openSourceUri(info.source));
+    link.tooltip = `Open ${baseName(info.source.uri)}:${info.source.line + 1} beside the preview`;
+    out.push(link);
+  }
+  return out;
+}
+
+/** Links on the header's `file:line` places (the lost values, the notes) to those lines. */
+function placeLinks(doc: vscode.TextDocument, result: PreviewResult): vscode.DocumentLink[] {
+  const byName = new Map<string, string>();
+  const add = (uri: string | undefined) => {
+    if (uri) for (const name of candidateNames(uri)) if (!byName.has(name)) byName.set(name, uri);
+  };
+  try {
+    fromPreviewUri(doc.uri).files.forEach(add);
+  } catch {
+    // not a preview address: only the server's locations
+  }
+  for (const l of result.lines) {
+    add(l.source?.uri);
+    for (const h of l.history) (add(h.from?.uri), add(h.at?.uri));
+  }
+  (result.sources ?? []).forEach(add);
+  const out: vscode.DocumentLink[] = [];
+  const lines = Math.min(doc.lineCount, headerLineCount(result));
+  for (let line = 0; line < lines; line++) {
+    const text = doc.lineAt(line).text;
+    for (const m of text.matchAll(/([^\s(),:]+):(\d+)\b/g)) {
+      const uri = byName.get(m[1]);
+      if (!uri) continue;
+      const link = new vscode.DocumentLink(new vscode.Range(line, m.index!, line, m.index! + m[0].length), openSourceUri({ uri, line: Number(m[2]) - 1, character: 0 }));
+      link.tooltip = `Open ${m[0]} beside the preview`;
+      out.push(link);
+    }
+  }
+  return out;
+}
+
+function headerLineCount(result: PreviewResult): number {
+  const header = result.text.endsWith(result.body) ? result.text.slice(0, result.text.length - result.body.length) : result.text;
+  return header.split('\n').length - 1;
 }
 
 /** The markdown a hover shows for one preview line. */
 export function describeLine(info: PreviewLineInfo): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
+  // Its links run one command: open the place beside the preview.
+  md.isTrusted = { enabledCommands: [OPEN_SOURCE_COMMAND] };
   md.appendMarkdown(`\`${escapeCode(info.path || '(top level)')}\``);
   if (info.source) {
     md.appendMarkdown(` comes from ${locationLink(info.source)}`);
@@ -76,14 +146,8 @@ export function describeLine(info: PreviewLineInfo): vscode.MarkdownString {
 }
 
 function locationLink(loc: PreviewLocation): string {
-  const uri = vscode.Uri.parse(loc.uri);
   const label = `${baseName(loc.uri)}:${loc.line + 1}`;
-  const target = uri.with({ fragment: `L${loc.line + 1},${loc.character + 1}` });
-  return `[${escapeText(label)}](${target.toString()})`;
-}
-
-function toRange(loc: PreviewLocation): vscode.Range {
-  return new vscode.Range(loc.line, loc.character, loc.endLine, loc.endCharacter);
+  return `[${escapeText(label)}](${openSourceUri(loc).toString()} "Open ${escapeText(label)} beside the preview")`;
 }
 
 /** The key (or list dash) at the start of a preview line: what Ctrl+hover underlines. */
@@ -96,7 +160,7 @@ function keyRange(doc: vscode.TextDocument, line: number): vscode.Range {
   return new vscode.Range(line, start, line, Math.max(end, start));
 }
 
-/** Links from the header's "N. part from FILE: …" lines to the files. */
+/** Links from the header's "N. part from FILE: …" lines to the files (opened beside the preview). */
 function partLinks(doc: vscode.TextDocument, result: PreviewResult): vscode.DocumentLink[] {
   let files: Array<{ uri: vscode.Uri; names: string[] }>;
   try {
@@ -106,11 +170,11 @@ function partLinks(doc: vscode.TextDocument, result: PreviewResult): vscode.Docu
   }
   const out: vscode.DocumentLink[] = [];
   // the header is what precedes the body (the part equal to the CLI's output)
-  const header = result.text.endsWith(result.body) ? result.text.slice(0, result.text.length - result.body.length) : result.text;
-  const headerLines = Math.min(doc.lineCount, header.split('\n').length - 1);
+  const headerLines = Math.min(doc.lineCount, headerLineCount(result));
   for (let line = 0; line < headerLines; line++) {
     const text = doc.lineAt(line).text;
-    const m = /^#\s+(\d+)\. .*? from (.+?): (?:merged|DROPPED|not merged)/.exec(text);
+    // The fate may be wrapped to the next line: "N. part from FILE:" is always on the first.
+    const m = /^#\s+(\d+)\. .*? from (.+?):(?: (?:merged|DROPPED|not merged)|$)/.exec(text);
     if (!m) continue;
     const name = m[2];
     const part = result.parts[Number(m[1]) - 1];
@@ -118,8 +182,8 @@ function partLinks(doc: vscode.TextDocument, result: PreviewResult): vscode.Docu
     const target = (part && /^[a-z][\w+.-]+:/.test(part.file) ? vscode.Uri.parse(part.file) : undefined) ?? files.find((f) => f.names.includes(name))?.uri;
     if (!target) continue;
     const start = m.index + m[0].indexOf(` from ${name}:`) + ' from '.length;
-    const link = new vscode.DocumentLink(new vscode.Range(line, start, line, start + name.length), target);
-    link.tooltip = `Open ${name}`;
+    const link = new vscode.DocumentLink(new vscode.Range(line, start, line, start + name.length), openSourceUri({ uri: target.toString() }));
+    link.tooltip = `Open ${name} beside the preview`;
     out.push(link);
   }
   return out;

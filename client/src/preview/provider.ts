@@ -66,7 +66,8 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
       return `# Cloud-Config Merge: this preview address cannot be read (${message(e)}).\n`;
     }
     try {
-      const result = await this.server.request<PreviewResult>(PREVIEW_REQUEST, toParams(state), token);
+      let result = await this.server.request<PreviewResult>(PREVIEW_REQUEST, toParams(state), token);
+      if (state.view === 'data') result = dataOnly(result);
       let text = result.text;
       if (BREAK_PREVIEW) text = text.replace(/[^\n]*\n?$/, '');
       this.results.set(uri.toString(), { ...result, text });
@@ -154,6 +155,26 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
     this.watcher?.dispose();
     this.disposables.forEach((d) => d.dispose());
   }
+}
+
+/** The line every data-only view starts with: the same on both sides of a comparison. */
+export const DATA_ONLY_TITLE = "# Merged data only (the preview's header and cloud-init's part comments are left out)";
+
+/**
+ * A preview reduced to its merged data, for comparisons: the document from its `---` line on, under one
+ * fixed title line; provenance lines are renumbered to match, so hovers and links still work.
+ */
+export function dataOnly(result: PreviewResult): PreviewResult {
+  const headerLines = result.text.endsWith(result.body) ? result.text.slice(0, result.text.length - result.body.length).split('\n').length - 1 : 0;
+  const bodyLines = result.body.split('\n');
+  const start = bodyLines.findIndex((l) => l === '---' || l.startsWith('--- '));
+  if (!result.body || start < 0) {
+    const why = result.failure ? `nothing merged: ${result.failure}` : 'nothing merged';
+    return { ...result, text: `${DATA_ONLY_TITLE}\n# (${why.replace(/[\r\n]+/g, ' ')})\n`, lines: [] };
+  }
+  const data = bodyLines.slice(start).join('\n');
+  const shift = headerLines + start - 1;
+  return { ...result, text: `${DATA_ONLY_TITLE}\n${data}`, lines: result.lines.filter((l) => l.line - shift >= 1).map((l) => ({ ...l, line: l.line - shift })) };
 }
 
 export function sameUri(a: string, b: string): boolean {

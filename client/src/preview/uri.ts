@@ -4,7 +4,7 @@
  * out for a comparison. So a preview survives a window reload and can be
  * reopened from history. The path ends in `.yaml`, so it is highlighted.
  *
- *   cloud-config-merge-preview:/Merged user-data (3 parts).yaml?{"mode":"user-data","files":[…]}
+ *   cloud-config-merge-preview:/Merged user-data (3 files).yaml?{"mode":"user-data","files":[…]}
  */
 import * as vscode from 'vscode';
 import type { PreviewParams, PreviewSource } from '../../../server/src/protocol';
@@ -23,6 +23,8 @@ export interface PreviewState {
   exclude?: number;
   /** The one file is Terraform / Pulumi JSON (one config of it) or a rendered blob. */
   source?: PreviewSource;
+  /** `data`: only the merged data, without the header or cloud-init's part comments (what Compare diffs). */
+  view?: 'data';
 }
 
 export function baseName(uri: string): string {
@@ -30,15 +32,27 @@ export function baseName(uri: string): string {
   return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) || uri;
 }
 
-function title(state: PreviewState): string {
+/** A file's name without its extension: titles end in `.yaml` themselves (`Merged user-data (02-app).yaml`). */
+export function stemName(uri: string): string {
+  const name = baseName(uri);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+/**
+ * The tab title. It counts files, as picked; the header counts parts (a MIME file or an `#include`
+ * holds several), so the two never disagree about one number.
+ */
+export function title(state: PreviewState): string {
   const n = state.files.length;
   const what = state.mode === 'confd' ? 'cloud.cfg.d' : state.mode === 'boot' ? 'boot config' : state.mode === 'chef' ? 'Chef attributes' : 'user-data';
-  const parts = n === 1 ? baseName(state.files[0]) : `${n} parts`;
-  const without = state.exclude ? ` without ${baseName(state.files[state.exclude - 1] ?? '?')}` : '';
+  const parts = n === 1 ? stemName(state.files[0]) : `${n} files`;
+  const without = state.exclude ? ` without ${stemName(state.files[state.exclude - 1] ?? '?')}` : '';
+  const view = state.view === 'data' ? ', data only' : '';
   if (state.source?.kind === 'terraform') return `Merged user-data (${state.source.address})`.replace(/[/\\]/g, '_');
   if (state.source?.kind === 'rendered') return `Merged user-data (rendered ${parts})`.replace(/[/\\]/g, '_');
   // a slash would start a new path segment
-  return `Merged ${what} (${parts})${without}`.replace(/[/\\]/g, '_');
+  return `Merged ${what} (${parts})${without}${view}`.replace(/[/\\]/g, '_');
 }
 
 export function toPreviewUri(state: PreviewState): vscode.Uri {
@@ -46,6 +60,7 @@ export function toPreviewUri(state: PreviewState): vscode.Uri {
   if (state.boot && Object.values(state.boot).some((v) => v !== undefined && (!Array.isArray(v) || v.length))) clean.boot = state.boot;
   if (state.exclude) clean.exclude = state.exclude;
   if (state.source) clean.source = state.source;
+  if (state.view === 'data') clean.view = 'data';
   return vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${title(clean)}.yaml`, query: JSON.stringify(clean) });
 }
 
@@ -56,7 +71,7 @@ export function fromPreviewUri(uri: vscode.Uri): PreviewState {
   if (!raw || !Array.isArray(raw.files) || !raw.files.every((f) => typeof f === 'string')) throw new Error('the preview URI lists no files');
   const mode = PREVIEW_MODES.includes(raw.mode as PreviewMode) ? (raw.mode as PreviewMode) : 'user-data';
   const source = sourceOf(raw.source);
-  return { mode, files: raw.files, boot: raw.boot, exclude: typeof raw.exclude === 'number' ? raw.exclude : undefined, ...(source ? { source } : {}) };
+  return { mode, files: raw.files, boot: raw.boot, exclude: typeof raw.exclude === 'number' ? raw.exclude : undefined, view: raw.view === 'data' ? 'data' : undefined, ...(source ? { source } : {}) };
 }
 
 function sourceOf(raw: unknown): PreviewSource | undefined {

@@ -7,6 +7,7 @@ import type { SchemaVersion } from '../engine/schema/validate';
 import { LimitExceededError } from '../engine/limits';
 import { PyError } from '../engine/py/errors';
 import { userDataLocator } from '../engine/preview';
+import { mergeLosses } from '../engine/lost';
 import { UserDataRun } from '../engine/userdata/run';
 import { ConfdResult } from '../engine/system/confd';
 import { BootResult } from '../engine/system/boot';
@@ -107,6 +108,8 @@ export function userDataReport(mode: string, run: UserDataRun, format: ReportFor
   if (run.fatal) diagnostics.unshift({ severity: 'error', code: run.fatal.limit ? 'over-limit' : 'user-data-failed', message: `${run.fatal.pyType}: ${run.fatal.message}`, file: run.fatal.source !== undefined ? run.sources[run.fatal.source]?.name : null, part: null });
   if (run.renderError) diagnostics.unshift({ severity: 'error', code: 'cloud-config-txt-not-written', message: `writing cloud-config.txt raises ${run.renderError}: cloud-init writes no file`, file: null, part: null });
   const provenance = run.result === null ? { entries: [], truncated: false } : collectProvenance(run.result, locate);
+  const losses = mergeLosses(run, locate);
+  const partNumber = (i: number) => run.reports[i]?.part.number ?? null;
   return w.serialize(
     {
       mode,
@@ -116,6 +119,15 @@ export function userDataReport(mode: string, run: UserDataRun, format: ReportFor
       provenance: provenance.entries.map((p) => ({ path: p.path.map((s) => (typeof s === 'number' ? s : w.json(s))), ...display(p.location) })),
       provenance_truncated: provenance.truncated,
       schema: schemaSection(run, version, locate),
+      // What the merge lost, as the preview's "What this merge lost" section says it.
+      lost: {
+        total: losses.total,
+        values: losses.groups.flatMap((g) =>
+          g.values.map((v) => ({ part: g.owner < 0 ? null : partNumber(g.owner), by_part: partNumber(g.by), path: v.path, value: v.value, what: v.what, reason: v.reason, at: display(v.at), by: display(v.by) })),
+        ),
+        ignored_options: losses.ignored.map((i) => ({ part: partNumber(i.part), merger: i.merger, option: i.option, instead: i.instead })),
+        dropped_parts: losses.dropped.map((d) => ({ part: partNumber(d.part), reason: d.reason })),
+      },
     },
     run.result
   );

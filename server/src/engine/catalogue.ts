@@ -265,3 +265,24 @@ export function describeEffective(settings: { dict?: Record<string, string | boo
   else lines.push(str.method === 'append' ? 'strings: concatenated' : 'strings: replaced');
   return lines;
 }
+
+/**
+ * What one merger does with the options it was given, as one clause ("lists are overwritten item by
+ * item, …"): said where an option is ignored, so the user reads what cloud-init did instead.
+ * `has` answers cloud-init's own membership test for an option word.
+ */
+export function mergerClause(merger: MergerName, has: (option: OptionName) => boolean): string {
+  if (merger === 'list') {
+    const method = (['append', 'prepend', 'replace', 'no_replace'] as const).find(has) ?? 'replace';
+    if (method === 'append') return 'lists get the new items appended';
+    if (method === 'prepend') return 'lists get the new items put first';
+    if (method === 'no_replace') return 'lists keep every existing item';
+    return "lists are overwritten item by item (item i replaces item i, and new items past the old list's end are dropped)";
+  }
+  if (merger === 'dict') {
+    if (has('replace')) return 'mappings take every new value in place of the old one, without recursing';
+    const also = [has('recurse_list') || has('recurse_array') ? 'lists' : '', has('recurse_str') ? 'strings' : ''].filter(Boolean);
+    return `mappings keep the existing value of a key on both sides (nested mappings still merge${also.length ? `, and ${also.join(' and ')} too` : ''})`;
+  }
+  return has('append') ? 'strings are concatenated' : 'strings are replaced by the new value';
+}

@@ -21,6 +21,10 @@ import { chefMergeFiles } from './chef/deepMerge';
 import { loadChefFiles } from './chef/files';
 import { LimitExceededError, Limits } from './limits';
 import { validateMerged, type MergedProblem, type MergedSchemaReport } from './schema/merged';
+import { MAX_LOST_VALUES, MergeLosses, mergeLosses } from './lost';
+
+/** Lost values the header lists; the rest are counted (the report has up to MAX_LOST_VALUES). */
+export const HEADER_LOST_VALUES = 100;
 
 export type PreviewMode = 'user-data' | 'handler' | 'confd' | 'boot' | 'chef';
 
@@ -86,6 +90,51 @@ export interface PreviewModel {
   limit?: keyof Limits;
   /** With `schema`: the merged result as cloud-init's validator sees it. */
   schema?: MergedSchemaReport;
+  /** What the merge lost (user-data and handler modes); the header's "What this merge lost" section says it in words. */
+  losses?: MergeLosses;
+}
+
+/** The widest header line: wider lines are wrapped (the body, cloud-init's own text, is never touched). */
+export const HEADER_WIDTH = 100;
+
+/**
+ * A header line wrapped at spaces to `width` characters, continuation lines indented under the
+ * item's text; a word longer than a whole line is cut. Header items start 1, 3 or 5 spaces after
+ * the '#'; continuations 4 or 6 and more, so `unwrapHeader` can join them again.
+ */
+export function wrapHeaderLine(line: string, width = HEADER_WIDTH): string[] {
+  if (line.length <= width) return [line];
+  const prefix = /^#\s*(?:\d+\.\s+)?/.exec(line)?.[0] ?? '';
+  // Deeper than the item's own text and than the items nested under it, so a continuation never reads as a new item.
+  const indent = '#' + ' '.repeat(Math.min(prefix.length + 2, Math.floor(width / 2)));
+  const out: string[] = [];
+  let current = prefix;
+  let fresh = true;
+  for (let word of line.slice(prefix.length).split(' ')) {
+    for (;;) {
+      const room = width - current.length - (fresh ? 0 : 1);
+      if (word.length <= room) {
+        current += (fresh ? '' : ' ') + word;
+        fresh = false;
+        break;
+      }
+      if (!fresh) {
+        out.push(current);
+        current = indent;
+        fresh = true;
+        continue;
+      }
+      // A word longer than a whole line (a long spec): cut after its last '+' or ',' that fits, else at the edge.
+      const natural = Math.max(word.lastIndexOf('+', room - 1), word.lastIndexOf(',', room - 1)) + 1;
+      const cut = natural > room / 2 ? natural : room;
+      current += word.slice(0, cut);
+      word = word.slice(cut);
+      out.push(current);
+      current = indent;
+    }
+  }
+  if (!fresh) out.push(current);
+  return out;
 }
 
 export const PREVIEW_BODY_MARKER = '# ---- what cloud-init writes ----';
@@ -146,7 +195,9 @@ function buildPreviewModel(mode: PreviewMode, files: PreviewFile[], options: Pre
   const ud = boot.userData;
   const userDataSources = new Map<string, SourceLocation | null>();
   if (ud?.result) for (const e of collectProvenance(ud.result, userDataLocator(ud)).entries) userDataSources.set(e.display, e.location);
-  return valuePreview('boot-time layering (user-data > vendor-data2 > vendor-data > datasource > system)', boot.value, () => null, parts, boot.notes, (path) => userDataSources.get(path) ?? null);
+  // What the user-data layer's own merge lost, part by part (the layering itself is listed above).
+  const lost = ud && !ud.fatal && ud.reports.length ? lostSection(ud, mergeLosses(ud, userDataLocator(ud)), ud.reports.map((r) => describePart(ud, r)), 'user-data merge') : [];
+  return valuePreview('boot-time layering (user-data > vendor-data2 > vendor-data > datasource > system)', boot.value, () => null, parts, boot.notes, (path) => userDataSources.get(path) ?? null, lost);
 }
 
 /** Chef-style deep merge: files in order, later wins; override attributes over default attributes. */
@@ -205,7 +256,7 @@ function describePart(run: UserDataRun, r: PartReport): PreviewPart {
   return { label, file, status: 'not-merged', reason: r.note };
 }
 
-function headerLines(title: string, parts: PreviewPart[], notes: string[] = [], extra: string[] = []): string[] {
+function headerLines(title: string, parts: PreviewPart[], notes: string[] = [], sections: string[] = []): string[] {
   const lines = [`# Cloud-Config Merge preview: ${title}`, '# Parts, in the order cloud-init reads them:'];
   parts.forEach((p, i) => {
     const where = p.file && p.file !== p.label ? ` from ${p.file}` : '';
@@ -216,9 +267,54 @@ function headerLines(title: string, parts: PreviewPart[], notes: string[] = [], 
   });
   if (!parts.length) lines.push('#   (none)');
   for (const n of notes) lines.push(`# Note: ${n}`);
-  lines.push(...extra);
+  lines.push(...sections);
   lines.push(PREVIEW_BODY_MARKER);
-  return lines.map((l) => l.replace(/[\r\n]+/g, ' '));
+  return lines.flatMap((l) => wrapHeaderLine(l.replace(/[\r\n]+/g, ' ')));
+}
+
+/**
+ * The preview's text with every wrapped header line joined again (for tools and tests that read
+ * sentences). A word that was cut because it is longer than a line comes back with a space in it.
+ */
+export function unwrapHeader(text: string): string {
+  const marker = text.indexOf(PREVIEW_BODY_MARKER);
+  const end = marker < 0 ? text.length : marker;
+  return text.slice(0, end).replace(/\n#(?: {4}| {6,})(?=\S)/g, ' ') + text.slice(end);
+}
+
+/** `part-002 (02-app.yaml)`: how the lost-values section names a part. */
+function partName(run: UserDataRun, index: number): string {
+  const r = run.reports[index];
+  if (!r) return 'an earlier value';
+  return `${r.part.filename} (${run.sources[r.part.blob]?.name ?? '?'})`;
+}
+
+function place(l: SourceLocation | null): string {
+  return l ? `${l.file}:${l.line + 1}` : 'an unknown place';
+}
+
+/** The header's "What this merge lost" section. */
+export function lostSection(run: UserDataRun, losses: MergeLosses, parts: PreviewPart[], merge = 'merge'): string[] {
+  const { groups, ignored, dropped, total } = losses;
+  if (!total && !ignored.length && !dropped.length) return [`# What this ${merge} lost: nothing (no value of a part was overwritten, rejected or dropped)`];
+  const counts = [total ? `${total} value${total === 1 ? '' : 's'}` : '', dropped.length ? `${dropped.length} whole part${dropped.length === 1 ? '' : 's'}` : '', ignored.length ? `${ignored.length} ignored option${ignored.length === 1 ? '' : 's'}` : ''];
+  const lines = [`# What this ${merge} lost (${counts.filter(Boolean).join(', ')}), by the part that had it:`];
+  for (const i of ignored) lines.push(`#   Ignored option in ${partName(run, i.part)}, ${i.written}: ${i.instead}.`);
+  for (const d of dropped) lines.push(`#   ${partName(run, d.part)}: all of it (DROPPED, see its line above).`);
+  let shown = 0;
+  for (const g of groups) {
+    if (shown >= HEADER_LOST_VALUES) break;
+    const spec = parts[g.by]?.spec ? `, merged with ${parts[g.by].spec}` : '';
+    lines.push(g.owner === g.by ? `#   From ${partName(run, g.by)}${spec}:` : `#   From ${partName(run, g.owner)}, displaced by ${partName(run, g.by)}${spec}:`);
+    for (const v of g.values.slice(0, HEADER_LOST_VALUES - shown)) {
+      shown++;
+      const what =
+        v.what === 'overwritten' ? `overwritten by ${place(v.by)}` : v.what === 'deleted' ? `deleted by ${place(v.by)}` : v.what === 'rejected' ? `rejected, ${place(v.by)} kept` : 'dropped';
+      lines.push(`#     ${v.path} ${v.value} at ${place(v.at)}: ${what} (${v.reason})`);
+    }
+  }
+  if (shown < total) lines.push(`#   … and ${total - shown} more (--format report lists up to ${MAX_LOST_VALUES})`);
+  return lines;
 }
 
 function userDataPreview(mode: PreviewMode, run: UserDataRun, options: PreviewOptions): PreviewModel {
@@ -236,6 +332,7 @@ function userDataPreview(mode: PreviewMode, run: UserDataRun, options: PreviewOp
   // Notes of ours are left out, except those that say where content is lost without a trace.
   const notes = run.messages.filter((m) => m.level !== 'info' || m.code === 'mime-unsplittable').map((m) => m.message);
   const locate = userDataLocator(run);
+  const losses = mergeLosses(run, locate);
   let schema: MergedSchemaReport | undefined;
   let schemaHeader: string[] = [];
   if (options.schema) {
@@ -248,11 +345,11 @@ function userDataPreview(mode: PreviewMode, run: UserDataRun, options: PreviewOp
       schemaHeader = [`# Schema: not checked: ${e.message}${hint}`];
     }
   }
-  const header = headerLines(title, parts, notes, schemaHeader);
+  const header = headerLines(title, parts, notes, [...lostSection(run, losses, parts), ...schemaHeader]);
   const body = run.cloudConfigTxt;
   const prefix = body.slice(0, Math.max(0, body.indexOf('---')));
   const entries = run.result === null ? [] : lineEntries(run.result, locate, header.length + prefix.split('\n').length - 1, run.reports.flatMap((r) => partEffects(r.handled?.events, locate)));
-  return { text: header.join('\n') + '\n' + body, body, headerLineCount: header.length, entries, parts, ...(schema ? { schema } : {}) };
+  return { text: header.join('\n') + '\n' + body, body, headerLineCount: header.length, entries, parts, losses, ...(schema ? { schema } : {}) };
 }
 
 /** The header's account of `cloud-init schema --system` on the result. */
@@ -268,8 +365,8 @@ function schemaLines(schema: MergedSchemaReport, version: CloudInitVersion): str
   return lines;
 }
 
-function valuePreview(title: string, value: PyValue, locate: Locator, parts: PreviewPart[], notes: string[], override?: (path: string) => SourceLocation | null): PreviewModel {
-  const header = headerLines(title, parts, notes);
+function valuePreview(title: string, value: PyValue, locate: Locator, parts: PreviewPart[], notes: string[], override?: (path: string) => SourceLocation | null, sections: string[] = []): PreviewModel {
+  const header = headerLines(title, parts, notes, sections);
   const dumped = dumpPyYamlWithLines(value);
   const entries = lineEntries(value, locate, header.length, [], dumped, override);
   return { text: header.join('\n') + '\n' + dumped.text, body: dumped.text, headerLineCount: header.length, entries, parts };

@@ -18,7 +18,8 @@ import { siblingKeys, textCursorAt } from '../engine/schema/textPath';
 import { loadYaml } from '../engine/yaml/load';
 import { PyDict } from '../engine/values';
 
-export const TRIGGER_CHARACTERS = ['(', ',', '+', '['];
+/** Where a spec starts or goes on: `merge_how: "` and `'` open a quoted spec, `(` a merger's options. */
+export const TRIGGER_CHARACTERS = ['(', ',', '+', '[', '"', "'"];
 
 /** Whole-spec recipes offered where a spec starts. */
 

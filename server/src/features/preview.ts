@@ -15,7 +15,7 @@ import { closeSync, constants as fsConstants, fstatSync, openSync, promises as f
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PREVIEW_REQUEST, PreviewLocation, PreviewParams, PreviewResult } from '../protocol';
-import { buildPreview, PreviewFile, PreviewMode, PreviewModel, PREVIEW_BODY_MARKER } from '../engine/preview';
+import { buildPreview, PreviewFile, PreviewMode, PreviewModel, PREVIEW_BODY_MARKER, wrapHeaderLine } from '../engine/preview';
 import { SourceLocation } from '../engine/provenance';
 import { IncludeResolver } from '../engine/userdata/process';
 import { BootInputs } from '../engine/system/boot';
@@ -224,8 +224,8 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
 
 /** A preview that merged nothing: the header says why. */
 function failedModel(failure: string): PreviewModel {
-  const text = `# Cloud-Config Merge preview\n# ${failure.replace(/[\r\n]+/g, ' ')}\n${PREVIEW_BODY_MARKER}\n`;
-  return { text, body: '', headerLineCount: 3, entries: [], parts: [], failure };
+  const lines = ['# Cloud-Config Merge preview', ...wrapHeaderLine(`# ${failure.replace(/[\r\n]+/g, ' ')}`), PREVIEW_BODY_MARKER];
+  return { text: lines.join('\n') + '\n', body: '', headerLineCount: lines.length, entries: [], parts: [], failure };
 }
 
 function toResult(model: PreviewModel, sources: Sources, notes: string[] = []): PreviewResult {
@@ -237,7 +237,7 @@ function toResult(model: PreviewModel, sources: Sources, notes: string[] = []): 
     return { uri, line: l.line, character: l.character, endLine: l.endLine, endCharacter: l.endCharacter, ...(l.note ? { note: l.note } : {}) };
   };
   // Problems go right under the title line, so the body stays the tail of the text.
-  const inserted = [...problems.map((p) => `# Problem: ${p.replace(/[\r\n]+/g, ' ')}`), ...notes.map((n) => `# Finding: ${n.replace(/[\r\n]+/g, ' ')}`)];
+  const inserted = [...problems.flatMap((p) => wrapHeaderLine(`# Problem: ${p.replace(/[\r\n]+/g, ' ')}`)), ...notes.flatMap((n) => wrapHeaderLine(`# Finding: ${n.replace(/[\r\n]+/g, ' ')}`))];
   let text = model.text;
   if (inserted.length) {
     const firstBreak = text.indexOf('\n');

@@ -8,8 +8,17 @@ function filesOf(preview: vscode.Uri): string[] {
   return (JSON.parse(preview.query) as { files: string[] }).files;
 }
 
-function targetOf(d: vscode.Location | vscode.LocationLink): { uri: vscode.Uri; line: number } {
-  return 'targetUri' in d ? { uri: d.targetUri, line: d.targetRange.start.line } : { uri: d.uri, line: d.range.start.line };
+/** The place a preview link opens: its target is `command:cloudConfigMerge.openSource?[{uri, line, …}]`. */
+function placeOf(link: vscode.DocumentLink): { uri: string; line: number } {
+  const target = link.target!;
+  assert.strictEqual(target.scheme, 'command');
+  assert.strictEqual(target.path, 'cloudConfigMerge.openSource');
+  const [place] = JSON.parse(target.query) as Array<{ uri: string; line?: number }>;
+  return { uri: place.uri, line: place.line ?? 0 };
+}
+
+async function linksOf(uri: vscode.Uri): Promise<vscode.DocumentLink[]> {
+  return vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', uri);
 }
 
 suite('Merged preview', () => {
@@ -55,7 +64,7 @@ suite('Merged preview', () => {
     await previewText(preview, (t) => t === expected);
   });
 
-  test('hover and Go to Definition in the preview point at the file and line that supplied a value', async () => {
+  test('hover and the link on a line point at the file and line that supplied a value; the link opens it beside the preview', async () => {
     const doc = await vscode.workspace.openTextDocument(preview);
     const pos = positionOf(doc, 'hostname: web-02', 2);
     const hover = await waitFor('a provenance hover', async () => {
@@ -63,11 +72,19 @@ suite('Merged preview', () => {
       return /10-app\.yaml:9\b/.test(h) ? h : undefined;
     });
     assert.match(hover, /hostname/);
-    const defs = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink>>('vscode.executeDefinitionProvider', preview, pos);
-    assert.strictEqual(defs.length, 1);
-    const target = targetOf(defs[0]);
-    assert.strictEqual(target.uri.toString(), fileUri(FILES[2]).toString());
-    assert.strictEqual(target.line, 8);
+    const link = (await linksOf(preview)).find((l) => l.range.contains(pos));
+    assert.ok(link, 'a link on the key');
+    const place = placeOf(link);
+    assert.strictEqual(place.uri, fileUri(FILES[2]).toString());
+    assert.strictEqual(place.line, 8);
+    // Run from the preview (as a Ctrl+click does): the source opens in the other column, the preview stays.
+    const column = columnOf(preview);
+    await vscode.window.showTextDocument(doc, { viewColumn: column, preserveFocus: false });
+    const editor = await vscode.commands.executeCommand<vscode.TextEditor>('cloudConfigMerge.openSource', JSON.parse(link.target!.query)[0]);
+    assert.strictEqual(editor.document.uri.toString(), fileUri(FILES[2]).toString());
+    assert.notStrictEqual(editor.viewColumn, column, 'not in the preview\'s group');
+    assert.strictEqual(editor.selection.start.line, 8);
+    assert.ok(previewEditors().some((e) => e.viewColumn === column), 'the preview is still visible');
   });
 
   test('the hover tells what a value replaced', async () => {
@@ -79,8 +96,9 @@ suite('Merged preview', () => {
   });
 
   test('the header links each part to its file', async () => {
-    const links = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', preview);
-    assert.deepStrictEqual(links.map((l) => l.target?.with({ fragment: '' }).toString()), FILES.map((f) => fileUri(f).toString()));
+    const doc = await vscode.workspace.openTextDocument(preview);
+    const partLines = (await linksOf(preview)).filter((l) => /^#\s+\d+\. /.test(doc.lineAt(l.range.start.line).text));
+    assert.deepStrictEqual(partLines.map((l) => placeOf(l).uri), FILES.map((f) => fileUri(f).toString()));
   });
 
   test('Compare Without Part opens a diff of the merged result without and with that part', async () => {
@@ -90,11 +108,17 @@ suite('Merged preview', () => {
       return input instanceof vscode.TabInputTextDiff ? input : undefined;
     });
     assert.strictEqual(tab.original.toString(), without.toString());
-    assert.strictEqual(tab.modified.toString(), preview.toString());
+    const withPart = tab.modified;
+    assert.deepStrictEqual({ ...JSON.parse(withPart.query), view: undefined }, { ...JSON.parse(preview.query), view: undefined }, 'the same parts, all of them');
     const left = await previewText(without, (t) => t.length > 0);
+    // Only the merged data is compared: no header, no "# from N files" / "# part-00N" lines that differ by construction.
+    for (const side of [left, await previewText(withPart, (t) => t.length > 0)]) {
+      assert.match(side, /^# Merged data only .*\n---\n/);
+      assert.doesNotMatch(side, /# from \d+ files|# part-\d+|Cloud-Config Merge preview/);
+    }
     assert.doesNotMatch(left, /hostname: web-02/, 'hostname only comes from the part left out');
     assert.match(left, /timezone: Etc\/UTC/, 'without the part, the first timezone stays (dict(no_replace))');
-    assert.match(await previewText(preview), /timezone: America\/New_York/, 'with it, dict(replace) wins');
+    assert.match(await previewText(withPart), /timezone: America\/New_York/, 'with it, dict(replace) wins');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
@@ -181,6 +205,32 @@ suite('Merged preview', () => {
     assert.strictEqual(await previewText(uri, (t) => t.length > 0), expected);
     preview = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.changeMode', uri, 'user-data');
     assert.strictEqual(JSON.parse(preview.query).mode, 'user-data');
+  });
+
+  test('boot mode from a cloud.cfg.d preview: the drop-ins stay system config under the user-data', async () => {
+    const folder = fileUri('cloud.cfg.d');
+    const confd = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', folder, [folder]);
+    const boot = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.changeMode', confd, 'boot', {}, [fileUri('user-data/1-base.yaml').toString()]);
+    const state = JSON.parse(boot.query) as { mode: string; files: string[]; boot: { confd?: string[] } };
+    assert.deepStrictEqual(state.files, [fileUri('user-data/1-base.yaml').toString()]);
+    assert.deepStrictEqual(state.boot.confd, JSON.parse(confd.query).files);
+    const text = await previewText(boot, (t) => t.length > 0);
+    assert.match(text, /^preserve_hostname: true$/m, 'a drop-in key');
+    assert.match(text, /^timezone: Etc\/UTC$/m, 'a user-data key');
+    const expected = cli(['--format', 'preview', '--mode', 'boot', '--confd', 'cloud.cfg.d/99_local.cfg', '--confd', 'cloud.cfg.d/90_dpkg.cfg', '--confd', 'cloud.cfg.d/05_logging.cfg', 'user-data/1-base.yaml']);
+    assert.strictEqual(text, expected);
+    await closePreview(boot);
+  });
+
+  test('the title bar button previews the file\'s set: its folder\'s parts (its tab title counts files, no doubled extension)', async () => {
+    await open('parts/02-app.yaml');
+    // The editor title bar passes (resource, context), not a selection.
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', fileUri('parts/02-app.yaml'), { groupId: 0 });
+    assert.deepStrictEqual(filesOf(uri), ['parts/01-base.yaml', 'parts/02-app.yaml', 'parts/03-typo.yaml'].map((f) => fileUri(f).toString()));
+    assert.strictEqual(decodeURIComponent(uri.path), '/Merged user-data (3 files).yaml');
+    const text = await previewText(uri, (t) => t.length > 0);
+    assert.match(text, /What this merge lost \(3 values, 1 ignored option\)/);
+    await closePreview(uri);
   });
 
   test('the cloud.cfg.d folder previews as drop-ins in cloud-init\'s order, equal to the CLI', async () => {

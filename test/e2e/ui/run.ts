@@ -8,13 +8,13 @@ import * as path from 'path';
 import Mocha from 'mocha';
 
 const which = process.argv[2] ?? 'ui';
-const files: Record<string, string> = { ui: 'workbench.test.js', vsix: 'vsix.test.js' };
+const files: Record<string, string[]> = { ui: ['workbench.test.js', 'preview-ux.test.js'], vsix: ['vsix.test.js'] };
 if (!files[which]) {
   console.error(`usage: run.js ${Object.keys(files).join('|')}`);
   process.exit(2);
 }
 const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 90000, reporter: 'spec', bail: false });
-mocha.addFile(path.join(__dirname, files[which]));
+for (const file of files[which]) mocha.addFile(path.join(__dirname, file));
 const runner = mocha.run((failures) => {
   const passed = runner.stats?.passes ?? 0;
   const pending = runner.stats?.pending ?? 0;

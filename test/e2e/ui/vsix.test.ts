@@ -52,7 +52,7 @@ suite('Packaged extension (.vsix)', () => {
     await wb.runCommand('Cloud-Config: Preview Merged User-Data');
     await browser.page.locator('.quick-input-list .monaco-list-row', { hasText: '1-base.yaml' }).first().waitFor();
     await browser.page.keyboard.press('Enter');
-    const group = wb.editorGroupWithTab('Merged user-data (10-app.yaml).yaml');
+    const group = wb.editorGroupWithTab('Merged user-data (10-app).yaml');
     await group.locator('.view-line', { hasText: 'hostname: web-01' }).waitFor();
     assert.match(await wb.editorText(group), /# Cloud-Config Merge preview/);
   });

@@ -47,10 +47,11 @@ export class Workbench {
     const end = Date.now() + deadlineMs;
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
     for (;;) {
-      await this.page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible' });
-      await input.fill('>' + title);
       try {
+        // F1 can land while a menu or tooltip is closing and be lost: then it is pressed again.
+        await this.page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout: 3000 });
+        await input.fill('>' + title);
         await this.page.locator('.quick-input-list .monaco-list-row').first().filter({ hasText: title }).waitFor({ timeout: 1500 });
         await this.page.keyboard.press('Enter');
         return;
@@ -100,9 +101,42 @@ export class Workbench {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor({ state: 'visible' });
     await input.fill(name);
-    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(name) }).first().waitFor();
+    // the first row, once the list is filtered (recently opened files are listed before it is)
+    await this.page.locator('.quick-input-list .monaco-list-row').first().filter({ hasText: path.basename(name) }).waitFor();
     await this.page.keyboard.press('Enter');
     await this.activeTab(path.basename(name)).waitFor();
+  }
+
+  /**
+   * Scrolls an editor with the mouse wheel until a line with this text is rendered (Monaco renders only
+   * the lines in view). The wheel leaves the focus and the active group where they are.
+   */
+  async revealLine(group: Locator, text: string): Promise<Locator> {
+    const line = group.locator('.view-line', { hasText: text }).first();
+    const lines = group.locator('.editor-instance .view-lines').first();
+    const frame = group.locator('.editor-instance .overflow-guard').first();
+    for (let step = 0; step < 100 && !(await line.count()); step++) {
+      const before = await lines.innerText();
+      await frame.hover({ position: { x: 120, y: 60 } });
+      await this.page.mouse.wheel(0, 120);
+      // the next frame renders other lines; at the end of the document nothing changes any more
+      const moved = await this.page.waitForFunction(([el, old]) => (el as { innerText: string }).innerText !== old, [await lines.elementHandle(), before] as const, { timeout: 2000 }).then(() => true, () => false);
+      if (!moved) break;
+    }
+    await line.waitFor();
+    return line;
+  }
+
+  /** Ticks, in the open multi-select pick list, every row the filter leaves (exactly `count`), and waits until they are. */
+  async tickAll(filter: string, count: number): Promise<void> {
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await input.fill(filter);
+    const rows = this.page.locator('.quick-input-list .monaco-list-row');
+    await rows.nth(count - 1).waitFor();
+    for (let i = 0; i < count; i++) {
+      if ((await rows.nth(i).getAttribute('aria-checked')) !== 'true') await rows.nth(i).locator('label.quick-input-list-label').click();
+    }
+    await this.page.locator('.quick-input-widget .quick-input-count', { hasText: `${count} Selected` }).waitFor();
   }
 
   activeTab(label: string | RegExp): Locator {

@@ -12,7 +12,7 @@ import { pyStr } from '../py/repr';
 import { CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, ValueSpans, parseListSpec, parseStringSpec } from '../spec/parse';
 import { constructMergers, MergerFactory } from '../merge/construct';
 import { RootMerger } from '../merge/root';
-import { MERGER_NAMES, MERGERS, MergerName, OPTION_NAMES, OPTIONS, OptionName, canonicalMergerName } from '../catalogue';
+import { MERGER_NAMES, MERGERS, MergerName, OPTION_NAMES, OPTIONS, OptionName, canonicalMergerName, mergerClause } from '../catalogue';
 import { Finding, Fix, nearest } from './findings';
 import { pushAll } from '../arrays';
 
@@ -171,6 +171,9 @@ function lintOptionText(m: LintMerger, text?: string, base = 0): Finding[] {
   const merger = m.canonical;
   const read = MERGERS[merger].options;
   const seen = new Map<string, LintOption>();
+  // What the merger does without the word it ignores: said in the same sentence, so the consequence is read with the mistake.
+  const words = m.options.map((o) => o.text);
+  const instead = `so ${mergerClause(merger, (o) => words.includes(o))}`;
   for (const option of m.options) {
     const span = option.span ?? m.parsed.nameSpan ?? m.parsed.span;
     if (!span) continue;
@@ -186,13 +189,13 @@ function lintOptionText(m: LintMerger, text?: string, base = 0): Finding[] {
         code: 'unknown-option',
         severity: 'warning',
         span,
-        message: `Unknown option '${word}' for ${merger}(): cloud-init ignores it silently.${suggestion ? ` Did you mean '${suggestion}'?` : ''} ${merger}() reads: ${read.join(', ')}.`,
+        message: `Unknown option '${word}' for ${merger}(): cloud-init ignores it silently, ${instead}.${suggestion ? ` Did you mean '${suggestion}'?` : ''} ${merger}() reads: ${read.join(', ')}.`,
         fixes: suggestion ? [{ title: `Change to '${suggestion}'`, edits: [{ span, newText: suggestion }], preferred: true }, ...removal] : removal,
       });
       continue;
     }
     if (!(read as string[]).includes(word)) {
-      findings.push({ code: 'option-ignored', severity: 'warning', span, unnecessary: true, message: `${merger}() never reads '${word}': it has no effect here. ${OPTIONS[word as OptionName].ignoredNote}`, fixes: removal });
+      findings.push({ code: 'option-ignored', severity: 'warning', span, unnecessary: true, message: `${merger}() never reads '${word}': it has no effect here, ${instead}. ${OPTIONS[word as OptionName].ignoredNote}`, fixes: removal });
       continue;
     }
     if (seen.has(word)) {

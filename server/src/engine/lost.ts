@@ -1,0 +1,153 @@
+/**
+ * What a user-data merge lost: every value of a part that a later part
+ * overwrote or deleted, every value of a part that the merge rejected or
+ * dropped, grouped by the part that had it and the part that displaced it;
+ * every option a merger ignored, with what the merger did instead; and the
+ * parts dropped whole. Computed from the merge trace (the same events the
+ * provenance hovers read), so it never disagrees with the merge. The editor's
+ * preview, the CLI's `--format preview` and `--format report` all read it.
+ */
+import { PyValue } from './values';
+import { pyEq } from './py/compare';
+import { pyRepr } from './py/repr';
+import { pyContains } from './merge/pyops';
+import { MergeEvent } from './merge/trace';
+import { Locator, SourceLocation, formatPath } from './provenance';
+import { UserDataRun } from './userdata/run';
+import { OPTION_NAMES, OptionName, canonicalMergerName, mergerClause, optionsReadBy } from './catalogue';
+import { pyKeyDisplay } from './yaml/dump';
+
+export interface LostValue {
+  /** `runcmd[0]` form. */
+  path: string;
+  /** A short repr of the value that was lost. */
+  value: string;
+  /** overwritten or deleted by a later part; rejected (the existing value was kept) or dropped by the merger. */
+  what: 'overwritten' | 'deleted' | 'rejected' | 'dropped';
+  /** The merger's rule, in words. */
+  reason: string;
+  /** Where the lost value was written. */
+  at: SourceLocation | null;
+  /** Where the value that displaced it was written (overwritten, deleted, rejected). */
+  by: SourceLocation | null;
+}
+
+export interface LostGroup {
+  /** Index (into `run.reports`) of the part whose values were lost; -1 when unknown. */
+  owner: number;
+  /** Index of the part whose merge lost them. */
+  by: number;
+  values: LostValue[];
+}
+
+export interface IgnoredOption {
+  part: number;
+  merger: string;
+  option: string;
+  /** The merger's spec as written, e.g. `list(apend)`. */
+  written: string;
+  /** What the merger did instead, as one clause. */
+  instead: string;
+}
+
+export interface DroppedPart {
+  part: number;
+  reason: string;
+}
+
+export interface MergeLosses {
+  groups: LostGroup[];
+  ignored: IgnoredOption[];
+  dropped: DroppedPart[];
+  /** Lost values in all groups. */
+  total: number;
+}
+
+/** Lost values kept per merge (the rest are counted): a merge of thousands of parts must stay readable and fast. */
+export const MAX_LOST_VALUES = 1000;
+
+const REPR_CHARS = 60;
+
+/** A repr short enough for one line: `'curl'`, `{'path': '/etc/motd', …}`. */
+export function shortValue(value: PyValue): string {
+  let text: string;
+  try {
+    text = pyRepr(value, 400);
+  } catch {
+    return '<a large value>';
+  }
+  text = text.replace(/\s+/g, ' ');
+  return text.length > REPR_CHARS ? `${text.slice(0, REPR_CHARS - 1)}…` : text;
+}
+
+export function mergeLosses(run: UserDataRun, locate: Locator): MergeLosses {
+  const groups = new Map<string, LostGroup>();
+  let total = 0;
+  const add = (owner: number, by: number, value: LostValue) => {
+    total++;
+    if (total > MAX_LOST_VALUES) return;
+    const key = `${owner}/${by}`;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { owner, by, values: [] }));
+    group.values.push(value);
+  };
+  const ignored: IgnoredOption[] = [];
+  const dropped: DroppedPart[] = [];
+  run.reports.forEach((r, index) => {
+    const h = r.handled;
+    if ((r.disposition === 'merged' && h?.discarded) || r.disposition === 'failed') dropped.push({ part: index, reason: r.note });
+    if (r.disposition !== 'merged' || !h || h.discarded) return;
+    ignored.push(...ignoredOptions(index, h.effective ?? []));
+    for (const e of h.events ?? []) {
+      const lost = lostValue(e, locate);
+      if (!lost) continue;
+      const owner = lost.what === 'overwritten' || lost.what === 'deleted' ? (lost.at?.source ?? -1) : index;
+      add(owner, index, lost);
+    }
+  });
+  const sorted = [...groups.values()].sort((a, b) => a.owner - b.owner || a.by - b.by);
+  return { groups: sorted, ignored, dropped, total };
+}
+
+function lostValue(e: MergeEvent, locate: Locator): LostValue | null {
+  const path = formatPath(e.path.map((s) => (typeof s === 'number' ? s : pyKeyDisplay(s))));
+  switch (e.kind) {
+    case 'replaced':
+      // The same value written again is not a loss.
+      if (pyEq(e.old, e.value)) return null;
+      return { path, value: shortValue(e.old), what: 'overwritten', reason: e.reason, at: e.oldOrigin ? locate(e.oldOrigin, 'value') : null, by: e.origin ? locate(e.origin, 'value') : null };
+    case 'deleted':
+      return { path, value: shortValue(e.old), what: 'deleted', reason: e.reason, at: e.oldOrigin ? locate(e.oldOrigin, 'value') : null, by: e.origin ? locate(e.origin, 'value') : null };
+    case 'kept':
+      if (pyEq(e.old, e.rejected)) return null;
+      return { path, value: shortValue(e.rejected), what: 'rejected', reason: e.reason, at: e.origin ? locate(e.origin, 'value') : null, by: e.oldOrigin ? locate(e.oldOrigin, 'value') : null };
+    case 'dropped-items':
+      return { path, value: shortValue(e.rejected), what: 'dropped', reason: e.reason, at: e.origin ? locate(e.origin, 'value') : null, by: null };
+    default:
+      return null;
+  }
+}
+
+/** Options of a part's effective spec that its merger never reads, with what the merger did instead. */
+function ignoredOptions(part: number, effective: ReadonlyArray<{ name: PyValue; options: PyValue }>): IgnoredOption[] {
+  const out: IgnoredOption[] = [];
+  for (const m of effective) {
+    const merger = typeof m.name === 'string' ? canonicalMergerName(m.name) : undefined;
+    if (!merger || !Array.isArray(m.options) || !m.options.every((o) => typeof o === 'string')) continue;
+    const words = m.options as string[];
+    const read = optionsReadBy(merger) as string[];
+    const has = (o: OptionName) => {
+      try {
+        return pyContains(m.options, o);
+      } catch {
+        return false;
+      }
+    };
+    for (const option of words) {
+      if (read.includes(option)) continue;
+      const known = (OPTION_NAMES as string[]).includes(option);
+      out.push({ part, merger, option, written: `${merger}(${words.join(',')})`, instead: `${known ? `${merger}() never reads '${option}'` : `'${option}' is not an option of ${merger}()`}: ignored, so ${mergerClause(merger, has)}` });
+    }
+  }
+  return out;
+}
