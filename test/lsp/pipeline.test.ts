@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { LspClient } from '../support/lspClient';
+import { unwrapHeader } from '../../server/src/engine/preview';
 import {
   MAKE_MIME_REQUEST,
   MakeMimeParams,
@@ -83,8 +84,9 @@ describe('pipeline requests', () => {
     const result = await preview({ mode: 'user-data', files: [uri('state.json')], source: { kind: 'terraform', address: 'module.db.cloudinit_config.db' } });
     assert.equal(result.failure, undefined);
     assert.equal(result.body, readFileSync(path.join(FIXTURES, 'state.2.current.expected.txt'), 'utf8'));
-    assert.match(result.text, /^# Finding: part 2 \(filename "extra\.yaml"\): error: .*\[part-skipped\]$/m);
-    assert.match(result.text, /^# Finding: part 4 \(filename "ntp\.sh"\): warning: declared text\/x-shellscript, but .* \[declared-type-overridden\]$/m);
+    const header = unwrapHeader(result.text);
+    assert.match(header, /^# Finding: part 2 \(filename "extra\.yaml"\): error: .*\[part-skipped\]$/m);
+    assert.match(header, /^# Finding: part 4 \(filename "ntp\.sh"\): warning: declared text\/x-shellscript, but .* \[declared-type-overridden\]$/m);
     assert.ok(result.sources?.includes(uri('state.json')), 'an edit of the JSON file refreshes the preview');
     const missing = await preview({ mode: 'user-data', files: [uri('state.json')], source: { kind: 'terraform', address: 'data.cloudinit_config.nope' } });
     assert.match(missing.failure ?? '', /no cloudinit_config at data\.cloudinit_config\.nope/);

@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { runCli, runCliIn } from '../support/cli';
 import { makeMime } from '../../server/src/engine/userdata/makeMime';
 import { readTerraformJson, renderLikeTerraform, unwrapRendered } from '../../server/src/engine/userdata/terraform';
+import { unwrapHeader } from '../../server/src/engine/preview';
 
 const FIXTURES = resolve(__dirname, '../../../test/pipeline/fixtures');
 const MAKEMIME = join(FIXTURES, 'makemime');
@@ -229,7 +230,8 @@ test('--from-terraform: modules nested 100,000 deep are read without exhausting 
 test('--from-terraform --format preview: the findings are in the preview header too, as in the editor', () => {
   const out = runCli(['--from-terraform', join(FIXTURES, 'state.json'), '--address', 'module.db.cloudinit_config.db', '--format', 'preview']);
   assert.equal(out.code, 0, out.stderr);
-  const lines = out.stdout.split('\n');
+  assert.ok(out.stdout.split('\n').every((l) => l.length <= 100 || !l.startsWith('#')), 'header lines are wrapped at 100 characters');
+  const lines = unwrapHeader(out.stdout).split('\n');
   assert.match(lines[0], /^# Cloud-Config Merge preview/);
   assert.match(lines[1], /^# Finding: part 2 \(filename "extra\.yaml"\): error: .*\[unclosed-parenthesis\]$/);
   assert.ok(out.stdout.endsWith(expected('state.2.current.expected.txt')));

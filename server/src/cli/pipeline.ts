@@ -9,6 +9,7 @@ import { convertUserDataBlob } from '../engine/userdata/mime';
 import { CliOptions, UsageError } from './args';
 import { CliIO, InputError, previewMode, read, userDataMode } from './main';
 import { fileIncludeResolver } from './includes';
+import { wrapHeaderLine } from '../engine/preview';
 
 interface PipelineInput {
   /** The name the output and the findings use (a Terraform address, a file). */
@@ -85,7 +86,7 @@ export function pipelineMode(o: CliOptions, io: CliIO): number {
       // The editor's preview text: the findings under the title line, as the editor shows them.
       let text = '';
       code = previewMode(o, { stdout: (t) => (text += t), stderr: (t) => io.stderr(t) }, [{ name: input.name, bytes: input.bytes }]);
-      const lines = findings.map((f) => `# Finding: ${f.replace(/[\r\n]+/g, ' ')}\n`).join('');
+      const lines = findings.flatMap((f) => wrapHeaderLine(`# Finding: ${f.replace(/[\r\n]+/g, ' ')}`).map((l) => l + '\n')).join('');
       const firstBreak = text.indexOf('\n');
       io.stdout(firstBreak < 0 ? lines + text : text.slice(0, firstBreak + 1) + lines + text.slice(firstBreak + 1));
     } else {
