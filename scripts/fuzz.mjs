@@ -165,13 +165,13 @@ class Executor {
   }
 }
 
-/** What counts as a failure in an executor answer. */
+/** What counts as a failure in an executor answer. The CLI's exit codes: 0, 2 (input), 3 (cloud-init fails), 4 (a Jinja template this tool cannot reproduce); 1 only for internal errors here (the fuzzer never passes --check or --lint). */
 function judgeExecutor(task, answer) {
   if (answer.failure) return answer.failure;
   if (answer.error) return { kind: 'crash', message: `${task.kind} threw ${answer.error.name}: ${answer.error.message}`, stack: answer.error.stack };
   if (task.kind === 'cli') {
     const { code, stderr } = answer.result;
-    if (code === 1 || ![0, 2, 3].includes(code)) return { kind: 'crash', message: `exit code ${code}: ${stderr.split('\n').slice(-3).join(' | ')}` };
+    if (code === 1 || ![0, 2, 3, 4].includes(code)) return { kind: 'crash', message: `exit code ${code}: ${stderr.split('\n').slice(-3).join(' | ')}` };
     if (STACK_TRACE.test(stderr)) return { kind: 'crash', message: `stack trace on stderr: ${stderr.slice(0, 300)}` };
     if (INTERNAL_ERROR.test(stderr)) return { kind: 'crash', message: `internal error on stderr: ${stderr.match(INTERNAL_ERROR)[0]}: ${stderr.slice(0, 300)}` };
   }
@@ -202,7 +202,7 @@ function runChild(argv, hangMs) {
       clearInterval(timer);
       if (hung) return resolve({ kind: 'hang', message: `the CLI ran for more than ${hangMs} ms of CPU time (wall ${Date.now() - t0} ms)` });
       if (signal) return resolve({ kind: 'crash', message: `killed by ${signal}: ${stderr.slice(-500)}` });
-      if (code === 1 || ![0, 2, 3].includes(code)) return resolve({ kind: 'crash', message: `exit code ${code}: ${stderr.split('\n').slice(-4).join(' | ')}` });
+      if (code === 1 || ![0, 2, 3, 4].includes(code)) return resolve({ kind: 'crash', message: `exit code ${code}: ${stderr.split('\n').slice(-4).join(' | ')}` });
       if (STACK_TRACE.test(stderr)) return resolve({ kind: 'crash', message: `stack trace on stderr: ${stderr.slice(0, 400)}` });
       if (INTERNAL_ERROR.test(stderr)) return resolve({ kind: 'crash', message: `internal error on stderr: ${stderr.slice(0, 400)}` });
       resolve(null);
@@ -389,8 +389,10 @@ async function main() {
   let server = null;
   const startServer = async () => {
     const peak = server?.peak ?? null;
+    const iteration = server?.iteration ?? null;
     server = new FuzzServer(workspace, { hangCpuMs: o.hangMs });
     server.peak = peak;
+    server.iteration = iteration;
     await server.start();
   };
   if (o.server) await startServer();

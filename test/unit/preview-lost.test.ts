@@ -191,3 +191,17 @@ describe('header lines wrap at 100 characters', () => {
     for (const line of header(model.text)) assert.ok(line.length <= HEADER_WIDTH, `${line.length}: ${line}`);
   });
 });
+
+test('an option repeated thousands of times is listed once; at most 20 distinct ignored options per merger (a 23 KB spec made a 106 MB header)', () => {
+  const settings = ['no_replace', 'recurse_list', ...Array.from({ length: 3000 }, () => 're'), ...Array.from({ length: 30 }, (_, i) => `opt${i}`)];
+  const part = `#cloud-config\nmerge_how:\n  - name: list\n    settings: [append]\n  - name: dict\n    settings: [${settings.join(', ')}]\nruncmd: [two]\n`;
+  const { text } = buildPreview('user-data', [
+    { name: 'a.yaml', bytes: enc('#cloud-config\nruncmd: [one]\n') },
+    { name: 'b.yaml', bytes: enc(part) },
+  ]);
+  const lines = unwrapped(text).split('\n').filter((l) => l.startsWith('#   Ignored option'));
+  assert.equal(lines.length, 20);
+  assert.equal(lines.filter((l) => l.includes("'re' is not an option of dict()")).length, 1);
+  assert.ok(lines.every((l) => l.includes('dict(no_replace,recurse_list,re,re,') && l.includes('…): ')), 'the spec as written, cut short');
+  assert.ok(text.length < 20_000, `${text.length} characters`);
+});

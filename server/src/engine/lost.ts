@@ -10,7 +10,6 @@
 import { PyValue } from './values';
 import { pyEq } from './py/compare';
 import { pyRepr } from './py/repr';
-import { pyContains } from './merge/pyops';
 import { MergeEvent } from './merge/trace';
 import { Locator, SourceLocation, formatPath } from './provenance';
 import { UserDataRun } from './userdata/run';
@@ -128,26 +127,33 @@ function lostValue(e: MergeEvent, locate: Locator): LostValue | null {
   }
 }
 
-/** Options of a part's effective spec that its merger never reads, with what the merger did instead. */
+/** Distinct ignored options listed per merger of a part (a hostile spec can repeat thousands). */
+export const MAX_IGNORED_OPTIONS = 20;
+
+/** Options of a part's effective spec that its merger never reads, with what the merger did instead: each distinct option once. */
 function ignoredOptions(part: number, effective: ReadonlyArray<{ name: PyValue; options: PyValue }>): IgnoredOption[] {
   const out: IgnoredOption[] = [];
   for (const m of effective) {
     const merger = typeof m.name === 'string' ? canonicalMergerName(m.name) : undefined;
     if (!merger || !Array.isArray(m.options) || !m.options.every((o) => typeof o === 'string')) continue;
     const words = m.options as string[];
-    const read = optionsReadBy(merger) as string[];
-    const has = (o: OptionName) => {
-      try {
-        return pyContains(m.options, o);
-      } catch {
-        return false;
-      }
-    };
-    for (const option of words) {
-      if (read.includes(option)) continue;
+    const read = new Set<string>(optionsReadBy(merger));
+    const ignoredWords = [...new Set(words.filter((o) => !read.has(o)))].slice(0, MAX_IGNORED_OPTIONS);
+    if (!ignoredWords.length) continue;
+    // What the merger does is the same whichever option is ignored: worked out once per merger.
+    const present = new Set(words);
+    const clause = mergerClause(merger, (o: OptionName) => present.has(o));
+    const written = `${merger}(${shortList(words)})`;
+    for (const option of ignoredWords) {
       const known = (OPTION_NAMES as string[]).includes(option);
-      out.push({ part, merger, option, written: `${merger}(${words.join(',')})`, instead: `${known ? `${merger}() never reads '${option}'` : `'${option}' is not an option of ${merger}()`}: ignored, so ${mergerClause(merger, has)}` });
+      out.push({ part, merger, option, written, instead: `${known ? `${merger}() never reads '${option}'` : `'${option}' is not an option of ${merger}()`}: ignored, so ${clause}` });
     }
   }
   return out;
+}
+
+/** The options as written, cut after 60 characters. */
+function shortList(words: string[]): string {
+  const text = words.join(',');
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
