@@ -10,6 +10,7 @@ import { runCli, runCliIn } from '../support/cli';
 import { makeMime } from '../../server/src/engine/userdata/makeMime';
 import { readTerraformJson, renderLikeTerraform, unwrapRendered } from '../../server/src/engine/userdata/terraform';
 import { unwrapHeader } from '../../server/src/engine/preview';
+import { assertValidSarif } from '../support/sarif';
 
 const FIXTURES = resolve(__dirname, '../../../test/pipeline/fixtures');
 const MAKEMIME = join(FIXTURES, 'makemime');
@@ -208,6 +209,7 @@ test('--lint --format sarif: SARIF 2.1.0 with one rule per finding code and 1-ba
   const out = runCliIn(['--lint', '--format', 'sarif', 'oops.yaml'], dir);
   assert.equal(out.code, 1);
   const log = JSON.parse(out.stdout) as { version: string; runs: Array<{ tool: { driver: { name: string; rules: Array<{ id: string }> } }; results: Array<{ ruleId: string; ruleIndex: number; level: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }> }> }> };
+  assertValidSarif(log);
   assert.equal(log.version, '2.1.0');
   assert.equal(log.runs[0].tool.driver.name, 'cloud-config-merge');
   assert.deepEqual(log.runs[0].tool.driver.rules.map((r) => r.id), ['no-dict-merger']);

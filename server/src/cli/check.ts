@@ -5,6 +5,7 @@
  * Formats: `text` (what `cloud-init schema` prints, per version; see formatText), `json` (the shape of
  * issue 12) and `sarif` (SARIF 2.1.0). Exit code 0 when cloud-init would accept everything, 1 when it would report schema errors.
  */
+import { SarifResult, SarifRule, sarifLog } from './sarif';
 import { LineIndex } from '../engine/text/lineIndex';
 import { decodeUtf8Surrogateescape } from '../engine/userdata/mime';
 import type { UserDataRun } from '../engine/userdata/run';
@@ -80,10 +81,6 @@ export function isAccepted(result: CheckResult): boolean {
   return result.files.every((f) => f.valid) && (result.merged?.valid ?? true);
 }
 
-function problemsText(label: string, problems: Located[]): string {
-  return `${label}${problems.map((p) => `${p.path}: ${p.message}`).join(', ')}`;
-}
-
 /**
  * What `cloud-init schema -c FILE` prints for each file (stdout and stderr in order), then what `cloud-init
  * schema --system` prints for the merged result, in the chosen version's words:
@@ -138,24 +135,21 @@ export function formatJson(result: CheckResult, pretty: boolean): string {
   return JSON.stringify(out, null, pretty ? 2 : undefined);
 }
 
-const RULES = [
+const RULES: SarifRule[] = [
   { id: 'schema-error', name: 'CloudConfigSchemaError', shortDescription: { text: 'cloud-init reports a schema error for this value' }, defaultConfiguration: { level: 'error' } },
   { id: 'schema-deprecation', name: 'CloudConfigDeprecation', shortDescription: { text: 'cloud-init reports this key or value as deprecated' }, defaultConfiguration: { level: 'warning' } },
 ];
 
 /** SARIF 2.1.0: one result per problem, at the file and line that wrote the value. */
 export function formatSarif(result: CheckResult, version: SchemaVersion, toolVersion: string): string {
-  const results: unknown[] = [];
+  const results: SarifResult[] = [];
   const add = (p: Located, file: string | undefined, deprecation: boolean, merged: boolean) => {
-    const location = file
-      ? [{ physicalLocation: { artifactLocation: { uri: file.split('\\').join('/') }, ...(p.line ? { region: { startLine: p.line, startColumn: p.column ?? 1 } } : {}) } }]
-      : [];
     results.push({
       ruleId: deprecation ? 'schema-deprecation' : 'schema-error',
-      ruleIndex: deprecation ? 1 : 0,
       level: deprecation ? 'warning' : 'error',
-      message: { text: `${p.path}: ${p.message.trim()}${merged ? ' (in the merged cloud-config.txt)' : ''}` },
-      locations: location,
+      message: `${p.path}: ${p.message.trim()}${merged ? ' (in the merged cloud-config.txt)' : ''}`,
+      file,
+      region: p.line ? { startLine: p.line, startColumn: p.column ?? 1 } : undefined,
       properties: { path: p.path, merged },
     });
   };
@@ -164,24 +158,13 @@ export function formatSarif(result: CheckResult, version: SchemaVersion, toolVer
     for (const p of f.deprecations) add(p, f.file, true, false);
   }
   if (result.merged) {
-    const shown = new Set(results.map((r) => JSON.stringify((r as { message: unknown }).message)));
+    // A problem a file already reports is not repeated for the merged result.
+    const shown = new Set(results.map((r) => r.message));
     for (const [list, dep] of [[result.merged.errors, false], [result.merged.deprecations, true]] as const) {
       for (const p of list) {
-        const key = JSON.stringify({ text: `${p.path}: ${p.message.trim()}` });
-        if (!shown.has(key)) add(p, p.file, dep, true);
+        if (!shown.has(`${p.path}: ${p.message.trim()}`)) add(p, p.file, dep, true);
       }
     }
   }
-  const log = {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    version: '2.1.0',
-    runs: [
-      {
-        tool: { driver: { name: 'cloud-config-merge', version: toolVersion, informationUri: 'https://cloudinit.readthedocs.io/', rules: RULES } },
-        properties: { cloudInitVersion: version },
-        results,
-      },
-    ],
-  };
-  return JSON.stringify(log, null, 2);
+  return JSON.stringify(sarifLog({ version: toolVersion, informationUri: 'https://cloudinit.readthedocs.io/', rules: RULES }, results, { cloudInitVersion: version }), null, 2);
 }

@@ -4,6 +4,7 @@
  * language server skips them. Exit 1 when an error or a warning is found. `--format sarif`
  * writes SARIF 2.1.0 (for GitHub code scanning and other CI viewers) instead of lines.
  */
+import { sarifLog } from './sarif';
 import { analyzeDocument } from '../engine/lint/analyzeDocument';
 import { Finding } from '../engine/lint/findings';
 import { LineIndex } from '../engine/text/lineIndex';
@@ -41,30 +42,17 @@ export function lintMode(o: CliOptions, io: CliIO): number {
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note', hint: 'note' } as const;
 
-/** SARIF 2.1.0: one run, a rule per finding code, file paths as given (relative to the working directory). */
+/** One rule per finding code. */
 function sarif(all: Located[]): unknown {
-  const rules = [...new Set(all.map((l) => l.finding.code))].sort();
-  return {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    version: '2.1.0',
-    runs: [
-      {
-        tool: { driver: { name: 'cloud-config-merge', informationUri: 'https://cloudinit.readthedocs.io/en/latest/reference/merging.html', rules: rules.map((id) => ({ id, name: id, shortDescription: { text: id } })) } },
-        results: all.map((l) => ({
-          ruleId: l.finding.code,
-          ruleIndex: rules.indexOf(l.finding.code),
-          level: LEVEL[l.finding.severity],
-          message: { text: l.finding.message },
-          locations: [
-            {
-              physicalLocation: {
-                artifactLocation: { uri: l.file.split('\\').join('/').replace(/^\.\//, '') },
-                region: { startLine: l.start.line + 1, startColumn: l.start.character + 1, endLine: l.end.line + 1, endColumn: l.end.character + 1 },
-              },
-            },
-          ],
-        })),
-      },
-    ],
-  };
+  const rules = [...new Set(all.map((l) => l.finding.code))].sort().map((id) => ({ id, name: id, shortDescription: { text: id } }));
+  return sarifLog(
+    { informationUri: 'https://cloudinit.readthedocs.io/en/latest/reference/merging.html', rules },
+    all.map((l) => ({
+      ruleId: l.finding.code,
+      level: LEVEL[l.finding.severity],
+      message: l.finding.message,
+      file: l.file,
+      region: { startLine: l.start.line + 1, startColumn: l.start.character + 1, endLine: l.end.line + 1, endColumn: l.end.character + 1 },
+    })),
+  );
 }
