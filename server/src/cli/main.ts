@@ -380,6 +380,8 @@ export function previewMode(o: CliOptions, io: CliIO, given?: Array<{ name: stri
   const files = given ?? o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, bytes: read(o, f), headers: o.mode === 'handler' ? optionalHeaders(o, f) : undefined }));
   const model = buildPreview(o.mode, files, {
     ...runOptions(o, io),
+    // The editor's preview text, as the editor shows it by default (cloudConfigMerge.schema.enable).
+    schema: true,
     boot: bootLayers(o),
     limitHint: (limit) => `raise it with --limit ${limit}=N`,
   });
