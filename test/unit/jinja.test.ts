@@ -171,3 +171,9 @@ test('convertInstanceData: aliases, v1 hoisting, base64-encoded-keys', () => {
     x_y: { v2: 3 },
   });
 });
+
+test('sort and dictsort sort as Python does (timsort): NaN stays where timsort leaves it, reverse keeps ties in order (regression)', () => {
+  // cloud-init 26.2 (oracle): a "[3.0, nan, 1.0, 2.0]", b "[3.0, nan, 2.0, 1.0]", c "[[2, 'x'], [2, 'z'], [1, 'y']]"
+  const r = render("{{ [3.0, 'nan'|float, 1.0, 2.0]|sort }}|{{ [3.0, 'nan'|float, 1.0, 2.0]|sort(reverse=true) }}|{{ [[2,'x'],[1,'y'],[2,'z']]|sort(attribute=0, reverse=true) }}|{{ {'b': 1, 'a': 2}|dictsort }}");
+  assert.deepEqual(r, { ok: true, text: "[3.0, nan, 1.0, 2.0]|[3.0, nan, 2.0, 1.0]|[[2, 'x'], [2, 'z'], [1, 'y']]|[('a', 2), ('b', 1)]", missingVariables: [] });
+});

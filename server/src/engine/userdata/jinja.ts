@@ -117,6 +117,7 @@
 import { pyFloatRepr, pyStrRepr } from '../py/repr';
 import { pySplitMax } from '../py/str';
 import { pushAll } from '../arrays';
+import { pySorted as timsort } from '../py/sort';
 import { hasPrivateAttr } from '../jinja/pyattrs';
 import { htmlEscape, htmlUnescape, INVALID_ATTR_KEY, stripTags } from '../jinja/markup';
 import { FormatHost, floatFormatBody, formatValue, pyFormat } from '../jinja/pyformat';
@@ -799,7 +800,7 @@ function pprintRepr(v: JValue, seen: Set<object>): string {
     } else {
       let entries: Array<[JValue, JValue]>;
       try {
-        entries = mergeSort(v.entries(), (a, b) => pyLt(a[0], b[0]));
+        entries = timsort(v.entries(), (a, b) => pyLt(a[0], b[0]));
       } catch (e) {
         if (e instanceof PyError && e.pyType === 'TypeError') throw unsupported('pprint of a dict whose keys cannot be compared (Python then orders them by memory address)');
         throw e;
@@ -4365,7 +4366,7 @@ function jsonDumps(v: JValue, indent: string | null): string {
       if (!x.size) return '{}';
       if (stack.has(x)) throw new PyError('ValueError', 'Circular reference detected');
       stack.add(x);
-      const entries = mergeSort(x.entries(), (a, b) => pyLt(a[0], b[0]));
+      const entries = timsort(x.entries(), (a, b) => pyLt(a[0], b[0]));
       const parts = entries.map(([k, val]) => {
         let ks: string;
         if (typeof k === 'string') ks = k;
@@ -4386,28 +4387,16 @@ function jsonDumps(v: JValue, indent: string | null): string {
   return enc(v, 0);
 }
 
-/** Stable merge sort using a Python-style `<` (may throw TypeError like Python's sort). */
-function mergeSort<T>(items: T[], lt: (a: T, b: T) => boolean): T[] {
-  if (items.length <= 1) return [...items];
-  const mid = items.length >> 1;
-  const a = mergeSort(items.slice(0, mid), lt);
-  const b = mergeSort(items.slice(mid), lt);
-  const out: T[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (lt(b[j], a[i])) out.push(b[j++]);
-    else out.push(a[i++]);
-  }
-  while (i < a.length) out.push(a[i++]);
-  while (j < b.length) out.push(b[j++]);
-  return out;
-}
-
-/** sorted(items, key=..., reverse=...) with Python's stability. */
+/**
+ * Python's `sorted(items, key=key, reverse=reverse)`: CPython's timsort (../py/sort), so that NaN and
+ * other inconsistent orders come out as in Python; `reverse` reverses before and after sorting, as
+ * CPython does to keep the sort stable.
+ */
 function pySorted(items: JValue[], key: (x: JValue) => JValue, reverse: boolean): JValue[] {
   const keyed = items.map((x) => ({ x, k: key(x) }));
-  const sorted = mergeSort(keyed, reverse ? (a, b) => pyLt(b.k, a.k) : (a, b) => pyLt(a.k, b.k));
+  if (reverse) keyed.reverse();
+  const sorted = timsort(keyed, (a, b) => pyLt(a.k, b.k));
+  if (reverse) sorted.reverse();
   return sorted.map((e) => e.x);
 }
 
@@ -6218,7 +6207,7 @@ function convertJinja(data: JDict, prefix: string, decodePaths: JValue): JDict {
     paths.push(p.split('-').join('_'));
   }
   const result = new JDict();
-  const entries = mergeSort(data.entries(), (a, b) => pyLt(a[0], b[0]));
+  const entries = timsort(data.entries(), (a, b) => pyLt(a[0], b[0]));
   for (const [key, raw] of entries) {
     const k = key as string;
     const keyPath = prefix ? `${prefix}/${k}` : k;
