@@ -17,7 +17,7 @@ import { knockoutFindingsIn } from '../chef/deepMerge';
 import { Finding } from './findings';
 import { lintListSpec, lintStringSpec, SpecContext, SpecLintResult } from './specLint';
 import { pushAll } from '../arrays';
-import { schemaFindings } from './schemaLint';
+import { NearMissBudget, newNearMissBudget, schemaFindings } from './schemaLint';
 
 /** A place where a merge spec is written. */
 export interface SpecSite {
@@ -61,9 +61,13 @@ export interface AnalyzeOptions {
   version?: CloudInitVersion;
   /** Validate cloud-config documents against that cloud-init's schema (findings `schema-*`); default off. */
   schema?: boolean;
+  /** Near-miss key suggestions left (set by analyzeDocument: the parts of a MIME document share one budget). */
+  nearMissBudget?: NearMissBudget;
 }
 
-export function analyzeDocument(text: string, path: string, options: AnalyzeOptions = {}): DocumentAnalysis {
+export function analyzeDocument(text: string, path: string, given: AnalyzeOptions = {}): DocumentAnalysis {
+  // One budget of near-miss suggestions for the whole document, whatever the number of its parts.
+  const options: AnalyzeOptions = { ...given, nearMissBudget: given.nearMissBudget ?? newNearMissBudget() };
   const info = detectDocument(text, path, options.languageId);
   if (!info) return { info, findings: [], specs: [] };
   const limit = options.maxBytes ?? DEFAULT_LIMITS.maxFileBytes;
@@ -225,7 +229,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
     });
   }
   pushAll(findings, nestedSpecFindings(root, base, body));
-  if (options.schema && kind === 'cloud-config') pushAll(findings, schemaFindings(root, yaml.rootSpan, base, options.version ?? 'current', body));
+  if (options.schema && kind === 'cloud-config') pushAll(findings, schemaFindings(root, yaml.rootSpan, base, options.version ?? 'current', body, options.nearMissBudget));
   return { findings, specs, yaml, yamlBase: base };
 }
 

@@ -12,8 +12,9 @@ import { nearest, type Finding, type Fix } from './findings';
 
 /**
  * @param body the text the spans index (for fixes: a key is only renamed where it is written plainly).
+ * @param nearMiss near-miss fixes left for the whole document (the parts of a MIME document share it).
  */
-export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: number, version: SchemaVersion, body?: string): Finding[] {
+export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: number, version: SchemaVersion, body?: string, nearMiss: NearMissBudget = newNearMissBudget()): Finding[] {
   let report;
   try {
     report = validateCloudConfig(root, version);
@@ -31,15 +32,15 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
     const message = shorten(`${p.path}: ${p.message.trim()}`);
     if (p.keyword === 'additionalProperties' && p.unexpectedKeys?.length) {
       const obj = valueAt(root, p.segments);
-      const candidates = (p.knownKeys ?? []).filter((k) => !(obj instanceof PyDict && obj.has(k)));
-      let suggestions = 0;
+      let candidates: string[] | undefined;
+      const known = () => (candidates ??= (p.knownKeys ?? []).filter((k) => !(obj instanceof PyDict && obj.has(k))));
       for (const key of p.unexpectedKeys) {
         const origin = obj instanceof PyDict ? obj.originOf(key) : undefined;
         const span = origin?.key ?? origin?.value ?? spanAt(root, p.segments, rootSpan)?.value;
         if (!span) continue;
         const finding: Finding = { code: 'schema-error', severity: 'error', span: at(span), message };
         // A generated file can have 100,000 unknown keys: near-miss fixes for the first ones only (at most 1,000 diagnostics are shown).
-        const near = suggestions++ < MAX_NEAR_MISS_FIXES && typeof key === 'string' && origin?.key && body?.slice(origin.key.start, origin.key.end) === key ? nearest(key, candidates) : undefined;
+        const near = nearMiss.left > 0 && typeof key === 'string' && origin?.key && body?.slice(origin.key.start, origin.key.end) === key ? (nearMiss.left--, nearest(key, known())) : undefined;
         if (near) finding.fixes = [{ title: `Change to '${near}'`, edits: [{ span: at(origin!.key!), newText: near }], preferred: true }];
         findings.push(finding);
       }
@@ -67,8 +68,16 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
   return findings;
 }
 
-/** Unknown keys per mapping for which a near-miss key is looked for (an edit distance to every known key). */
+/** Unknown keys per document for which a near-miss key is looked for (an edit distance to every known key). */
 const MAX_NEAR_MISS_FIXES = 1000;
+
+export interface NearMissBudget {
+  left: number;
+}
+
+export function newNearMissBudget(): NearMissBudget {
+  return { left: MAX_NEAR_MISS_FIXES };
+}
 
 /** Re-validations spent on offering renames (each validates the whole document again). */
 const MAX_RENAME_CHECKS = 20;

@@ -33,6 +33,9 @@ export type SchemaFlavour = '22.4' | 'current';
 
 const UNSET = Symbol('unset');
 
+/** JSON-pointer references already resolved, per schema root. */
+const RESOLVED = new WeakMap<object, Map<string, SchemaNode>>();
+
 export class ValidationError {
   readonly path: PyValue[] = [];
   readonly schemaPath: Array<string | number> = [];
@@ -288,6 +291,15 @@ export class Validator {
   }
 
   resolve(ref: string): SchemaNode {
+    // The schema never changes: each reference is looked up once per schema (a multipart validates thousands of bodies).
+    let resolved = RESOLVED.get(this.root);
+    if (!resolved) RESOLVED.set(this.root, (resolved = new Map()));
+    let node = resolved.get(ref);
+    if (!node) resolved.set(ref, (node = this.resolveUncached(ref)));
+    return node;
+  }
+
+  private resolveUncached(ref: string): SchemaNode {
     if (!ref.startsWith('#')) throw new PyError('Exception', `Unresolvable JSON pointer: ${ref}`);
     let node: unknown = this.root;
     const pointer = decodeURIComponent(ref.slice(1));
