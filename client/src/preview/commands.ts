@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { findCloudConfigFiles, isCloudConfigDocument, looksLikeChefJson } from '../documents';
 import { isConfDDropIn, sortConfD, sortInWorkspaceOrder } from '../order';
 import { stepDone } from '../walkthrough';
+import { openFullWidthDiff, registerFullWidthDiffs } from './fullWidth';
 import { PREVIEW_MODES, PreviewMode, PreviewState, baseName, fromPreviewUri, isPreviewUri, stemName, toPreviewUri } from './uri';
 
 type Boot = NonNullable<PreviewState['boot']>;
@@ -25,6 +26,7 @@ export function registerPreviewCommands(workspaceState?: vscode.Memento): vscode
     vscode.commands.registerCommand('cloudConfigMerge.changeOrder', changeOrderCommand),
     vscode.commands.registerCommand('cloudConfigMerge.compareWithoutPart', compareWithoutPartCommand),
     vscode.commands.registerCommand('cloudConfigMerge.changeMode', changeModeCommand),
+    registerFullWidthDiffs(),
   );
 }
 
@@ -251,7 +253,7 @@ function pickOrder(initial: string[]): Promise<string[] | undefined> {
   });
 }
 
-/** Opens a diff of the merged result without one part (left) and with it (right). */
+/** Opens a diff of the merged data without one part (left) and with it (right), full width. */
 async function compareWithoutPartCommand(previewArg?: unknown, part?: number): Promise<vscode.Uri | undefined> {
   const uri = targetPreview(previewArg);
   if (!uri) return noPreview();
@@ -271,10 +273,8 @@ async function compareWithoutPartCommand(previewArg?: unknown, part?: number): P
   const withPart = toPreviewUri({ ...state, exclude: undefined, view: 'data' });
   const withoutPart = toPreviewUri({ ...state, exclude: index, view: 'data' });
   const name = stemName(state.files[index - 1]);
-  await vscode.commands.executeCommand('vscode.diff', withoutPart, withPart, `Merged data: without ${name} ↔ with ${name}`, {
-    viewColumn: columnOf(uri) ?? vscode.ViewColumn.Beside,
-    preview: false,
-  } satisfies vscode.TextDocumentShowOptions);
+  // Side by side needs the width of the whole editor area, which a preview beside its source lacks.
+  await openFullWidthDiff(withoutPart, withPart, `Merged data: without ${name} ↔ with ${name}`, columnOf(uri) ?? vscode.ViewColumn.Active);
   stepDone('compared');
   return withoutPart;
 }

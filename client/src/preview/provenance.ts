@@ -1,16 +1,16 @@
 /**
  * Where each line of a preview came from, from the server's `lines` data:
  * a hover (the file and line that supplied the value, and what it replaced or
- * what lost to it), and document links: on each data line's key (Ctrl/Cmd+click
- * opens the line that supplied it), on the header's part list (each part's
- * file) and on every `file:line` of the header. Like the Markdown preview's,
- * every link opens the source in the other column, so the preview stays
- * visible beside the editor (a definition provider would open it in the
- * preview's own group).
+ * what lost to it); Go to Definition on every data line (Ctrl/Cmd+click, F12,
+ * Peek) to the place that supplied it; and document links on the header's
+ * part list (each part's file) and on every `file:line` of the header. Like
+ * the Markdown preview's, navigation opens the source in the other column, so
+ * the preview stays visible beside the editor. Data lines are not links: a
+ * link is underlined at rest, and every key of the preview would be.
  */
 import * as vscode from 'vscode';
 import type { PreviewLineInfo, PreviewLocation, PreviewResult } from '../../../server/src/protocol';
-import { PreviewProvider } from './provider';
+import { PreviewProvider, sameUri } from './provider';
 import { PREVIEW_SCHEME, baseName, fromPreviewUri, isPreviewUri } from './uri';
 import { stepDone } from '../walkthrough';
 
@@ -33,13 +33,28 @@ export function registerProvenance(previews: PreviewProvider): vscode.Disposable
   const links: vscode.DocumentLinkProvider = {
     provideDocumentLinks(doc) {
       const result = previews.resultFor(doc.uri);
-      return result ? [...partLinks(doc, result), ...placeLinks(doc, result), ...lineLinks(doc, result)] : [];
+      return result ? [...partLinks(doc, result), ...placeLinks(doc, result)] : [];
+    },
+  };
+
+  const beside = new KeepPreviewBeside();
+  const definitions: vscode.DefinitionProvider = {
+    provideDefinition(doc, position) {
+      const info = lineInfo(doc, position.line);
+      if (!info?.source || info.line >= doc.lineCount) return undefined;
+      const origin = contentRange(doc, info.line);
+      if (origin.isEmpty || !origin.contains(position)) return undefined;
+      beside.expect(doc.uri, info.source);
+      const s = info.source;
+      return [{ originSelectionRange: origin, targetUri: vscode.Uri.parse(s.uri), targetRange: new vscode.Range(s.line, s.character, s.endLine, s.endCharacter) }];
     },
   };
 
   return vscode.Disposable.from(
     vscode.languages.registerHoverProvider(SELECTOR, hover),
     vscode.languages.registerDocumentLinkProvider(SELECTOR, links),
+    vscode.languages.registerDefinitionProvider(SELECTOR, definitions),
+    beside,
     vscode.commands.registerCommand(OPEN_SOURCE_COMMAND, openSource),
   );
 }
@@ -53,11 +68,9 @@ export function openSourceUri(loc: { uri: string; line?: number; character?: num
  * Opens a source at a place in the column beside the preview: the group that already shows it, else
  * the first group that is not the preview's, else a new one beside it. Never the preview's own group.
  */
-export async function openSource(loc: { uri: string; line?: number; character?: number; endLine?: number; endCharacter?: number }): Promise<vscode.TextEditor | undefined> {
+export async function openSource(loc: { uri: string; line?: number; character?: number; endLine?: number; endCharacter?: number }, previewColumn = activePreviewColumn()): Promise<vscode.TextEditor | undefined> {
   if (!loc || typeof loc.uri !== 'string') return undefined;
   const uri = vscode.Uri.parse(loc.uri);
-  const active = vscode.window.activeTextEditor;
-  const previewColumn = active && isPreviewUri(active.document.uri) ? active.viewColumn : vscode.window.tabGroups.activeTabGroup.viewColumn;
   const showing = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString() && e.viewColumn !== previewColumn);
   const other = vscode.window.tabGroups.all.find((g) => g.viewColumn !== previewColumn);
   const viewColumn = showing?.viewColumn ?? other?.viewColumn ?? vscode.ViewColumn.Beside;
@@ -70,18 +83,49 @@ export async function openSource(loc: { uri: string; line?: number; character?: 
   return editor;
 }
 
-/** Links on each data line's key to the place that supplied its value. */
-function lineLinks(doc: vscode.TextDocument, result: PreviewResult): vscode.DocumentLink[] {
-  const out: vscode.DocumentLink[] = [];
-  for (const info of result.lines) {
-    if (!info.source || info.line >= doc.lineCount) continue;
-    const range = keyRange(doc, info.line);
-    if (range.isEmpty) continue;
-    const link = new vscode.DocumentLink(range, openSourceUri(info.source));
-    link.tooltip = `Open ${baseName(info.source.uri)}:${info.source.line + 1} beside the preview`;
-    out.push(link);
+function activePreviewColumn(): vscode.ViewColumn | undefined {
+  const active = vscode.window.activeTextEditor;
+  return active && isPreviewUri(active.document.uri) ? active.viewColumn : vscode.window.tabGroups.activeTabGroup.viewColumn;
+}
+
+/**
+ * Go to Definition opens its target in the active group, which is the preview's (VS Code has no option
+ * for another). When a source the preview's definitions named turns up there, it is shown in the other
+ * column instead and the preview comes back to the front of its group.
+ */
+class KeepPreviewBeside implements vscode.Disposable {
+  /** Definitions are asked for on Ctrl+hover and on the jump itself; one asked long ago is not a jump. */
+  private static readonly JUMP_WINDOW_MS = 15_000;
+  private expected: { preview: vscode.Uri; target: PreviewLocation; column: vscode.ViewColumn; targetWasInGroup: boolean; at: number } | undefined;
+  private readonly watch = vscode.window.onDidChangeActiveTextEditor((editor) => void this.landed(editor));
+
+  expect(preview: vscode.Uri, target: PreviewLocation): void {
+    const column = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === preview.toString())?.viewColumn;
+    if (!column) return;
+    this.expected = { preview, target, column, targetWasInGroup: !!tabOf(column, target.uri), at: Date.now() };
   }
-  return out;
+
+  private async landed(editor: vscode.TextEditor | undefined): Promise<void> {
+    const jump = this.expected;
+    if (!editor || !jump || editor.document.uri.scheme === PREVIEW_SCHEME) return;
+    this.expected = undefined;
+    if (Date.now() - jump.at > KeepPreviewBeside.JUMP_WINDOW_MS || editor.viewColumn !== jump.column || !sameUri(editor.document.uri.toString(), jump.target.uri)) return;
+    await openSource(jump.target, jump.column);
+    // The tab the jump opened (the tab model may lag the editor event by a moment).
+    const landedTab = jump.targetWasInGroup ? undefined : tabOf(jump.column, jump.target.uri);
+    if (landedTab) await vscode.window.tabGroups.close(landedTab, true);
+    else await vscode.window.showTextDocument(jump.preview, { viewColumn: jump.column, preserveFocus: true, preview: false });
+  }
+
+  dispose(): void {
+    this.watch.dispose();
+  }
+}
+
+/** The text tab of `uri` in the group of `column`. */
+function tabOf(column: vscode.ViewColumn, uri: string): vscode.Tab | undefined {
+  const group = vscode.window.tabGroups.all.find((g) => g.viewColumn === column);
+  return group?.tabs.find((t) => t.input instanceof vscode.TabInputText && sameUri(t.input.uri.toString(), uri));
 }
 
 /** Links on the header's `file:line` places (the lost values, the notes) to those lines. */
@@ -150,7 +194,13 @@ function locationLink(loc: PreviewLocation): string {
   return `[${escapeText(label)}](${openSourceUri(loc).toString()} "Open ${escapeText(label)} beside the preview")`;
 }
 
-/** The key (or list dash) at the start of a preview line: what Ctrl+hover underlines. */
+/** A preview line without its indentation: what Ctrl+hover underlines. */
+function contentRange(doc: vscode.TextDocument, line: number): vscode.Range {
+  const text = doc.lineAt(line).text;
+  return new vscode.Range(line, text.length - text.trimStart().length, line, text.trimEnd().length);
+}
+
+/** The key (or list dash) at the start of a preview line: the range a hover is shown for. */
 function keyRange(doc: vscode.TextDocument, line: number): vscode.Range {
   if (line >= doc.lineCount) return new vscode.Range(line, 0, line, 0);
   const text = doc.lineAt(line).text;

@@ -9,41 +9,28 @@
  * merge_how has the typo `list(apend)`.
  */
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
 import type { Locator } from 'playwright-core';
-import { ROOT, Server, Workbench, lib } from './workbench';
+import { Workbench, openDevWorkbench, screenshotOnFailure } from './workbench';
 
 const SET_TAB = 'Merged user-data (3 files).yaml';
 /** The same preview under any title (so that a test of something else also runs against older titles). */
 const ANY_SET_TAB = /Merged user-data \(3 (files|parts)\)\.yaml/;
 
 suite('The preview as a new user meets it', () => {
-  let server: Server;
-  let close: () => Promise<void>;
   let wb: Workbench;
+  let close: (() => Promise<void>) | undefined;
 
   suiteSetup(async () => {
-    const workspace = path.join(ROOT, '.tmp', 'e2e-ux-workspace');
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.cpSync(path.join(ROOT, 'test/e2e/workspace'), workspace, { recursive: true });
-    server = await lib.startServer({ dir: lib.tempDir('cc-ui-') });
-    const browser = await lib.launchBrowser({ viewport: { width: 1400, height: 800 } });
-    close = browser.close;
-    wb = new Workbench(browser.page);
-    browser.page.setDefaultTimeout(30000);
-    await browser.page.goto(lib.workbenchUrl(server, workspace, [['extensionDevelopmentPath', lib.remoteUri(server, ROOT)], ['skipWelcome', 'true']]));
-    await wb.ready();
+    ({ wb, close } = await openDevWorkbench('e2e-ux-workspace'));
   });
 
   teardown(async function () {
-    if (this.currentTest?.state === 'failed') await wb.screenshot(`FAIL-ux-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 60)}.png`).catch(() => undefined);
+    await screenshotOnFailure(wb, this.currentTest, 'FAIL-ux-');
     await wb.page.keyboard.press('Escape');
   });
 
   suiteTeardown(async () => {
     await close?.();
-    server?.stop();
   });
 
   /** The palette's multi-select list: filter, tick every row shown, accept. */
@@ -61,11 +48,13 @@ suite('The preview as a new user meets it', () => {
 
   /**
    * Each test starts from no open editor and makes its own preview of `parts/`, so that it stands or
-   * falls by itself: from the palette, the three parts ticked.
+   * falls by itself: from the palette, the three parts ticked. With `beside`, that file is opened
+   * first, and the preview opens in a second group beside it.
    */
-  async function openPartsPreview(): Promise<Locator> {
+  async function openPartsPreview(beside?: string): Promise<Locator> {
     await wb.runCommand('View: Close All Editors');
     await wb.page.locator('.editor-group-container .tab').first().waitFor({ state: 'detached' });
+    if (beside) await wb.openFile(beside);
     await wb.runCommand('Cloud-Config: Preview Merged User-Data');
     await pickAll('parts/', ['01-base.yaml', '02-app.yaml', '03-typo.yaml']);
     const group = wb.editorGroupWithTab(ANY_SET_TAB);
@@ -111,20 +100,32 @@ suite('The preview as a new user meets it', () => {
     await wb.screenshot('8-what-this-merge-lost.png');
   });
 
-  test('3: Ctrl+click on a preview line opens its source in the other column; the preview stays visible', async () => {
+  test('3: Ctrl+click on a preview line opens its source in the other column; the preview stays visible; keys are not underlined', async () => {
     const preview = await openPartsPreview();
+    // The header's file names are links; the data lines are not (a link is underlined at rest).
+    await preview.locator('.detected-link', { hasText: 'parts/01-base.yaml' }).first().waitFor();
+    const line = await wb.revealLine(preview, 'hostname: web-01');
+    assert.strictEqual(await line.locator('.detected-link').count(), 0, 'the key is not a link');
     // the innermost span of the key (a line's outer span holds all of it)
-    const key = (await wb.revealLine(preview, 'hostname: web-01')).locator('span[class*="mtk"]', { hasText: 'hostname' }).last();
+    const key = line.locator('span[class*="mtk"]', { hasText: 'hostname' }).last();
     await key.hover();
     await wb.page.keyboard.down('Control');
     await key.hover({ position: { x: 5, y: 5 } });
+    // Ctrl+hover underlines this line only: it has a definition, its source
+    await line.locator('.goto-definition-link').first().waitFor();
     await key.click({ modifiers: ['Control'] });
     await wb.page.keyboard.up('Control');
-    const source = wb.editorGroupWithTab('02-app.yaml');
-    await source.waitFor();
-    assert.strictEqual(await wb.page.locator('.editor-group-container').count(), 2, 'the source opened in a second group');
-    await preview.locator('.view-line', { hasText: 'hostname: web-01' }).waitFor({ timeout: 5000 });
+    // The jump lands in the preview's group (VS Code's rule for Go to Definition) and is moved beside it.
+    const otherGroup = wb.page.locator('.editor-group-container', { hasNot: wb.page.locator('.tab', { hasText: 'Merged user-data' }) });
+    const source = otherGroup.filter({ has: wb.page.locator('.tab.active', { hasText: '02-app.yaml' }) });
     await source.locator('.view-line', { hasText: 'hostname: web-01' }).waitFor();
+    const previewGroup = wb.page.locator('.editor-group-container', { has: wb.page.locator('.tab', { hasText: 'Merged user-data' }) });
+    await previewGroup.locator('.tab', { hasText: '02-app.yaml' }).waitFor({ state: 'detached', timeout: 5000 });
+    await previewGroup.locator('.tab.active', { hasText: ANY_SET_TAB }).waitFor({ timeout: 5000 });
+    await previewGroup.locator('.view-line', { hasText: 'hostname: web-01' }).waitFor({ timeout: 5000 });
+    assert.strictEqual(await wb.page.locator('.editor-group-container').count(), 2, 'the source opened in a second group');
+    // the source has the focus, on the line that supplied the value
+    await wb.page.locator('.statusbar-item[id="status.editor.selection"]', { hasText: /Ln 7,/ }).waitFor({ timeout: 5000 });
     // A place in the header ("…01-base.yaml:3") opens in the same other column, not over the preview.
     const place = (await wb.revealLine(preview, "packages[0] 'curl'")).locator('span[class*="mtk"]', { hasText: '01-base.yaml:3' }).last();
     await place.waitFor({ timeout: 5000 });
@@ -135,24 +136,36 @@ suite('The preview as a new user meets it', () => {
     await wb.page.keyboard.up('Control');
     await wb.editorGroupWithTab('01-base.yaml').waitFor();
     assert.strictEqual(await wb.page.locator('.editor-group-container').count(), 2);
-    await preview.waitFor();
+    await wb.editorGroupWithTab(ANY_SET_TAB).waitFor();
     await wb.screenshot('9-ctrl-click-beside.png');
   });
 
-  test('4, 6: Compare Without Part diffs the merged data only, titled without a doubled extension', async () => {
+  test('4, 6: Compare Without Part diffs the merged data only, side by side at full width, titled without a doubled extension', async () => {
+    // The preview beside its source: a half-width group, where VS Code would draw a diff inline.
+    const preview = await openPartsPreview('parts/02-app.yaml');
+    assert.strictEqual(await wb.page.locator('.editor-group-container').count(), 2, 'the preview is beside the source');
+    const editorPart = await wb.page.locator('.part.editor').first().boundingBox();
     // Focus the preview's text, not its tab: the command is offered when the focused editor is a preview.
-    await (await openPartsPreview()).locator('.view-line', { hasText: '#cloud-config' }).click();
+    await preview.locator('.view-line', { hasText: '#cloud-config' }).click();
     await wb.runCommand('Cloud-Config: Compare Without Part…');
     await pickOne('Compare Without Part', '03-typo.yaml');
-    // Side by side or inline (a half-width group is too narrow for two sides), only the data differs.
-    const diff = wb.page.locator('.monaco-diff-editor').first();
+    const diff = wb.page.locator('.monaco-diff-editor.side-by-side').first();
     await diff.locator('.view-line', { hasText: '- htop' }).first().waitFor();
+    const box = await diff.boundingBox();
+    assert.ok(editorPart && box && box.width > 0.9 * editorPart.width, `the diff has the editor area's width (${box?.width} of ${editorPart?.width} px)`);
     const tab = wb.page.locator('.tabs-container .tab.active', { hasText: /without 03-typo/ });
     assert.doesNotMatch(await tab.innerText(), /\.yaml\.yaml/);
     const text = (await diff.innerText()).replace(/\u00a0/g, ' ');
     assert.match(text, /Merged data only/);
     assert.doesNotMatch(text, /# from \d+ files|# part-00\d|Cloud-Config Merge preview|What this merge lost/, 'no header noise');
     assert.match(text, /- curl/, 'what the part changes is there');
+    // Closing the diff gives the source and the preview their columns back.
+    await wb.page.locator('.tabs-container .tab.active', { hasText: /without 03-typo/ }).locator('.codicon-close').click();
+    await diff.waitFor({ state: 'detached' });
+    await wb.page.locator('.editor-group-container').nth(1).waitFor();
+    for (const group of await wb.page.locator('.editor-group-container').all()) {
+      await wb.page.waitForFunction((el) => (el as unknown as { getBoundingClientRect(): { width: number } }).getBoundingClientRect().width > 200, await group.elementHandle());
+    }
   });
 
   test('5: boot mode from a cloud.cfg.d preview: four steps, Browse… for every file, the drop-ins stay system config', async () => {

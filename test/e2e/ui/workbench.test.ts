@@ -4,37 +4,24 @@
  * screenshot (the README's, with E2E_UPDATE_SCREENSHOTS=1).
  */
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
-import { ROOT, Server, Workbench, lib } from './workbench';
+import { Workbench, openDevWorkbench, screenshotOnFailure } from './workbench';
 
 const PREVIEW_TAB = 'Merged user-data (3 files).yaml';
 
 suite('Workbench (browser)', () => {
-  let server: Server;
-  let close: () => Promise<void>;
   let wb: Workbench;
+  let close: (() => Promise<void>) | undefined;
 
   suiteSetup(async () => {
-    const workspace = path.join(ROOT, '.tmp', 'e2e-ui-workspace');
-    fs.rmSync(workspace, { recursive: true, force: true });
-    fs.cpSync(path.join(ROOT, 'test/e2e/workspace'), workspace, { recursive: true });
-    server = await lib.startServer({ dir: lib.tempDir('cc-ui-') });
-    const browser = await lib.launchBrowser({ viewport: { width: 1400, height: 800 } });
-    close = browser.close;
-    wb = new Workbench(browser.page);
-    browser.page.setDefaultTimeout(30000);
-    await browser.page.goto(lib.workbenchUrl(server, workspace, [['extensionDevelopmentPath', lib.remoteUri(server, ROOT)], ['skipWelcome', 'true']]));
-    await wb.ready();
+    ({ wb, close } = await openDevWorkbench('e2e-ui-workspace'));
   });
 
   teardown(async function () {
-    if (this.currentTest?.state === 'failed') await wb.screenshot(`FAIL-${this.currentTest.title.replace(/[^\w]+/g, '-').slice(0, 60)}.png`).catch(() => undefined);
+    await screenshotOnFailure(wb, this.currentTest, 'FAIL-');
   });
 
   suiteTeardown(async () => {
     await close?.();
-    server?.stop();
   });
 
   test('Explorer: select three parts, right-click, "Preview Merged User-Data" opens the preview beside', async () => {
@@ -143,7 +130,7 @@ suite('Workbench (browser)', () => {
     const diff = wb.page.locator('.monaco-diff-editor');
     await diff.first().waitFor();
     await wb.activeTab(/without 10-app ↔ with 10-app/).waitFor();
-    await wb.runCommand('View: Toggle Maximize Editor Group');
+    // the diff gets the whole editor area, so it is side by side
     await wb.page.locator('.monaco-diff-editor.side-by-side').first().waitFor();
     await wb.page.waitForTimeout(500);
     await wb.screenshot('7-compare-without-part.png');

@@ -30,6 +30,40 @@ export const ROOT = lib.ROOT;
 /** Where screenshots go: the README's images with E2E_UPDATE_SCREENSHOTS=1, else a scratch folder. */
 export const SHOTS = process.env.E2E_UPDATE_SCREENSHOTS === '1' ? path.join(ROOT, 'images/screenshots') : path.join(ROOT, '.tmp/e2e-screenshots');
 
+/**
+ * A fresh copy of test/e2e/workspace (in .tmp/`name`) opened in the web workbench with the extension
+ * under development, in a 1400×800 headless browser. `close` stops the browser and the server.
+ */
+export async function openDevWorkbench(name: string): Promise<{ wb: Workbench; close(): Promise<void> }> {
+  const workspace = path.join(ROOT, '.tmp', name);
+  fs.rmSync(workspace, { recursive: true, force: true });
+  fs.cpSync(path.join(ROOT, 'test/e2e/workspace'), workspace, { recursive: true });
+  const server = await lib.startServer({ dir: lib.tempDir('cc-ui-') });
+  const browser = await lib.launchBrowser({ viewport: { width: 1400, height: 800 } }).catch((e) => {
+    server.stop();
+    throw e;
+  });
+  const close = async () => {
+    await browser.close();
+    server.stop();
+  };
+  const wb = new Workbench(browser.page);
+  browser.page.setDefaultTimeout(30000);
+  try {
+    await browser.page.goto(lib.workbenchUrl(server, workspace, [['extensionDevelopmentPath', lib.remoteUri(server, ROOT)], ['skipWelcome', 'true']]));
+    await wb.ready();
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return { wb, close };
+}
+
+/** In a suite's teardown: a screenshot of the workbench when the test failed, named after it. */
+export async function screenshotOnFailure(wb: Workbench | undefined, test: Mocha.Test | undefined, prefix: string): Promise<void> {
+  if (wb && test?.state === 'failed') await wb.screenshot(`${prefix}${test.title.replace(/[^\w]+/g, '-').slice(0, 60)}.png`).catch(() => undefined);
+}
+
 export class Workbench {
   constructor(readonly page: Page) {}
 
