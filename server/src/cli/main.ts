@@ -364,14 +364,15 @@ function bootLayers(o: CliOptions): Omit<BootInputs, 'userData'> {
 }
 
 function bootMode(o: CliOptions, io: CliIO): number {
-  const result = assembleBoot({ userData: o.files.map((f) => ({ name: f, bytes: read(o, f) })), ...bootLayers(o) }, runOptions(o, io));
+  const inputs: BootInputs = { userData: o.files.map((f) => ({ name: f, bytes: read(o, f) })), ...bootLayers(o) };
+  const result = assembleBoot(inputs, runOptions(o, io));
   for (const n of result.notes) io.stderr(`note: ${n}\n`);
   const missing = confdNotReproduced(result.system);
   for (const m of missing) io.stderr(`note: ${m}\n`);
   for (const run of [result.userData, result.vendor, result.vendor2]) {
     for (const r of run?.reports ?? []) if (r.disposition === 'jinja-not-reproduced') missing.push(r.note);
   }
-  return printValue(o, io, result.value, () => bootReport(result, reportFormat(o))) || (missing.length ? NOT_REPRODUCED : 0);
+  return printValue(o, io, result.value, () => bootReport(result, reportFormat(o), inputs)) || (missing.length ? NOT_REPRODUCED : 0);
 }
 
 /** The exact text of the editor's preview for the same files. */

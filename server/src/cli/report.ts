@@ -6,11 +6,12 @@ import { validateMerged, type MergedProblem } from '../engine/schema/merged';
 import type { SchemaVersion } from '../engine/schema/validate';
 import { LimitExceededError } from '../engine/limits';
 import { PyError } from '../engine/py/errors';
-import { userDataLocator } from '../engine/preview';
-import { mergeLosses } from '../engine/lost';
+import { bootLayeringLosses, userDataLocator } from '../engine/preview';
+import { MergeLosses, mergeLosses } from '../engine/lost';
+import { confdLosses } from '../engine/lostSystem';
 import { UserDataRun } from '../engine/userdata/run';
 import { ConfdResult } from '../engine/system/confd';
-import { BootResult } from '../engine/system/boot';
+import { BootInputs, BootResult } from '../engine/system/boot';
 import { MergeManyStep } from '../engine/system/mergemany';
 import { ReadConfResult } from '../engine/system/readConf';
 import { ConfigFile } from '../engine/system/readConf';
@@ -120,17 +121,25 @@ export function userDataReport(mode: string, run: UserDataRun, format: ReportFor
       provenance_truncated: provenance.truncated,
       schema: schemaSection(run, version, locate),
       // What the merge lost, as the preview's "What this merge lost" section says it.
-      lost: {
-        total: losses.total,
-        values: losses.groups.flatMap((g) =>
-          g.values.map((v) => ({ part: g.owner < 0 ? null : partNumber(g.owner), by_part: partNumber(g.by), path: v.path, value: v.value, what: v.what, reason: v.reason, at: display(v.at), by: display(v.by) })),
-        ),
-        ignored_options: losses.ignored.map((i) => ({ part: partNumber(i.part), merger: i.merger, option: i.option, instead: i.instead })),
-        dropped_parts: losses.dropped.map((d) => ({ part: partNumber(d.part), reason: d.reason })),
-      },
+      lost: lostReport(losses, 'part', partNumber),
     },
     run.result
   );
+}
+
+/**
+ * A "What this … lost" section as JSON: each value with the source that had it (`part`, `file`,
+ * `layer`: named by `unit`) and the source whose merge displaced it (`by_part`, …).
+ */
+function lostReport(losses: MergeLosses, unit: 'part' | 'file' | 'layer', source: (index: number) => unknown) {
+  return {
+    total: losses.total,
+    values: losses.groups.flatMap((g) =>
+      g.values.map((v) => ({ [unit]: g.owner < 0 ? null : source(g.owner), [`by_${unit}`]: source(g.by), path: v.path, value: v.value, what: v.what, reason: v.reason, at: display(v.at), by: display(v.by) })),
+    ),
+    ignored_options: losses.ignored.map((i) => ({ [unit]: source(i.part), merger: i.merger, option: i.option, instead: i.instead })),
+    [`dropped_${unit}s`]: losses.dropped.map((d) => ({ [unit]: source(d.part), reason: d.reason })),
+  };
 }
 
 interface SystemLike {
@@ -163,13 +172,16 @@ export function systemReport(mode: string, result: ConfdResult | SystemLike, for
       diagnostics: (result.notes ?? []).map((n) => ({ severity: 'info', message: n })),
       provenance: provenance.entries.map((p) => ({ path: p.path.map((s) => (typeof s === 'number' ? s : w.json(s))), ...display(p.location) })),
       provenance_truncated: provenance.truncated,
+      // confd: what a drop-in (or cloud.cfg) lost to the files merged before it, as the preview says it
+      ...('cloudCfg' in result ? { lost: lostReport(confdLosses(result, locate), 'file', (i) => (i === files.length ? 'cloud.cfg' : (files[i]?.file.name ?? null))) } : {}),
     },
     result.value
   );
 }
 
-export function bootReport(result: BootResult, format: ReportFormat): string {
+export function bootReport(result: BootResult, format: ReportFormat, inputs: Partial<BootInputs> = {}): string {
   const w = new ReportJson(format);
+  const layering = bootLayeringLosses(result, inputs);
   return w.serialize(
     {
       mode: 'boot',
@@ -182,6 +194,8 @@ export function bootReport(result: BootResult, format: ReportFormat): string {
       parts: [...(result.userData?.reports ?? []), ...(result.vendor?.reports ?? []), ...(result.vendor2?.reports ?? [])].map((r) => ({ filename: r.part.filename, content_type: r.part.contentType, disposition: r.disposition, note: r.note })),
       diagnostics: result.notes.map((n) => ({ severity: 'info', message: n })),
       provenance: [],
+      // what user-data took over vendor-data and the system config, as the preview says it
+      lost: lostReport(layering.losses, 'layer', (i) => result.layers[i]?.layer ?? null),
     },
     result.value
   );

@@ -80,48 +80,83 @@ export function shortValue(value: PyValue): string {
 }
 
 export function mergeLosses(run: UserDataRun, locate: Locator): MergeLosses {
-  const groups = new Map<string, LostGroup>();
-  let total = 0;
-  const add = (owner: number, by: number, value: LostValue) => {
-    total++;
-    if (total > MAX_LOST_VALUES) return;
-    const key = `${owner}/${by}`;
-    let group = groups.get(key);
-    if (!group) groups.set(key, (group = { owner, by, values: [] }));
-    group.values.push(value);
-  };
   const ignored: IgnoredOption[] = [];
   const dropped: DroppedPart[] = [];
+  const steps: TracedStep[] = [];
   run.reports.forEach((r, index) => {
     const h = r.handled;
     if ((r.disposition === 'merged' && h?.discarded) || r.disposition === 'failed') dropped.push({ part: index, reason: r.note });
     if (r.disposition !== 'merged' || !h || h.discarded) return;
     ignored.push(...ignoredOptions(index, h.effective ?? []));
-    for (const e of h.events ?? []) {
-      const lost = lostValue(e, locate);
-      if (!lost) continue;
-      const owner = lost.what === 'overwritten' || lost.what === 'deleted' ? (lost.at?.source ?? -1) : index;
-      add(owner, index, lost);
-    }
+    steps.push({ index, events: h.events });
   });
-  const sorted = [...groups.values()].sort((a, b) => a.owner - b.owner || a.by - b.by);
-  return { groups: sorted, ignored, dropped, total };
+  return { ...stepLosses(steps, originPlaces(locate)), ignored, dropped };
 }
 
-function lostValue(e: MergeEvent, locate: Locator): LostValue | null {
+/** One step of a traced merge: the source merged (an index the caller names) and what the merge did. */
+export interface TracedStep {
+  index: number;
+  events?: readonly MergeEvent[];
+  /** The spec the source was merged with, for its ignored options. */
+  spec?: ReadonlyArray<{ name: PyValue; options: PyValue }>;
+}
+
+/** Where the two sides of a merge event were written, and which source had the earlier value (-1: unknown). */
+export type EventPlaces = (e: MergeEvent, step: number) => { old: SourceLocation | null; new: SourceLocation | null; oldOwner: number };
+
+/** Places from the values' origins: the locator's source index is the owner. */
+export function originPlaces(locate: Locator): EventPlaces {
+  return (e) => {
+    const oldOrigin = 'oldOrigin' in e ? e.oldOrigin : undefined;
+    const old = oldOrigin ? locate(oldOrigin, 'value') : null;
+    return { old, new: e.origin ? locate(e.origin, 'value') : null, oldOwner: old?.source ?? -1 };
+  };
+}
+
+/**
+ * What a series of merges lost, grouped by the source that had each value and the source whose merge
+ * displaced it: user-data parts, cloud.cfg.d drop-ins, boot-time layers.
+ */
+export function stepLosses(steps: readonly TracedStep[], places: EventPlaces): Pick<MergeLosses, 'groups' | 'total'> {
+  const groups = new Map<string, LostGroup>();
+  let total = 0;
+  for (const step of steps) {
+    for (const e of step.events ?? []) {
+      const where = places(e, step.index);
+      const lost = lostValue(e, where.old, where.new);
+      if (!lost) continue;
+      total++;
+      if (total > MAX_LOST_VALUES) continue;
+      const owner = lost.what === 'overwritten' || lost.what === 'deleted' ? where.oldOwner : step.index;
+      const key = `${owner}/${step.index}`;
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = { owner, by: step.index, values: [] }));
+      group.values.push(lost);
+    }
+  }
+  return { groups: [...groups.values()].sort((a, b) => a.owner - b.owner || a.by - b.by), total };
+}
+
+/** The losses of merges whose steps carry their specs (system config): values and ignored options. */
+export function specStepLosses(steps: readonly TracedStep[], places: EventPlaces): MergeLosses {
+  const ignored = steps.flatMap((s) => (s.spec ? ignoredOptions(s.index, s.spec) : []));
+  return { ...stepLosses(steps, places), ignored, dropped: [] };
+}
+
+function lostValue(e: MergeEvent, old: SourceLocation | null, now: SourceLocation | null): LostValue | null {
   const path = formatPath(e.path.map((s) => (typeof s === 'number' ? s : pyKeyDisplay(s))));
   switch (e.kind) {
     case 'replaced':
       // The same value written again is not a loss.
       if (pyEq(e.old, e.value)) return null;
-      return { path, value: shortValue(e.old), what: 'overwritten', reason: e.reason, at: e.oldOrigin ? locate(e.oldOrigin, 'value') : null, by: e.origin ? locate(e.origin, 'value') : null };
+      return { path, value: shortValue(e.old), what: 'overwritten', reason: e.reason, at: old, by: now };
     case 'deleted':
-      return { path, value: shortValue(e.old), what: 'deleted', reason: e.reason, at: e.oldOrigin ? locate(e.oldOrigin, 'value') : null, by: e.origin ? locate(e.origin, 'value') : null };
+      return { path, value: shortValue(e.old), what: 'deleted', reason: e.reason, at: old, by: now };
     case 'kept':
       if (pyEq(e.old, e.rejected)) return null;
-      return { path, value: shortValue(e.rejected), what: 'rejected', reason: e.reason, at: e.origin ? locate(e.origin, 'value') : null, by: e.oldOrigin ? locate(e.oldOrigin, 'value') : null };
+      return { path, value: shortValue(e.rejected), what: 'rejected', reason: e.reason, at: now, by: old };
     case 'dropped-items':
-      return { path, value: shortValue(e.rejected), what: 'dropped', reason: e.reason, at: e.origin ? locate(e.origin, 'value') : null, by: null };
+      return { path, value: shortValue(e.rejected), what: 'dropped', reason: e.reason, at: now, by: null };
     default:
       return null;
   }

@@ -22,6 +22,9 @@ import { loadChefFiles } from './chef/files';
 import { LimitExceededError, Limits } from './limits';
 import { validateMerged, type MergedProblem, type MergedSchemaReport } from './schema/merged';
 import { MAX_LOST_VALUES, MergeLosses, mergeLosses } from './lost';
+import { bootLosses, confdLosses } from './lostSystem';
+import type { ConfdResult } from './system/confd';
+import type { BootResult } from './system/boot';
 
 /** Lost values the header lists; the rest are counted (the report has up to MAX_LOST_VALUES). */
 export const HEADER_LOST_VALUES = 100;
@@ -90,7 +93,7 @@ export interface PreviewModel {
   limit?: keyof Limits;
   /** With `schema`: the merged result as cloud-init's validator sees it. */
   schema?: MergedSchemaReport;
-  /** What the merge lost (user-data and handler modes); the header's "What this merge lost" section says it in words. */
+  /** What the merge lost (user-data, handler and confd modes; boot mode: its layering); the header's "What this … lost" section says it in words. */
   losses?: MergeLosses;
 }
 
@@ -175,7 +178,7 @@ function buildPreviewModel(mode: PreviewMode, files: PreviewFile[], options: Pre
   }
   if (mode === 'confd') {
     const result = mergeConfD(files, { version: options.version, trace: true, instanceData: options.instanceData, customMergers: options.customMergers, cloudCfg: options.boot?.cloudCfg, order: options.boot?.confdOrder });
-    const locate = textLocator([...result.files.map((f) => (f.read ? { name: f.file.name, text: f.read.text } : null)), result.cloudCfg ? { name: options.boot?.cloudCfg?.name ?? 'cloud.cfg', text: result.cloudCfg.read.text } : null]);
+    const locate = confdLocator(result, options.boot?.cloudCfg?.name);
     const parts: PreviewPart[] = result.files
       .slice()
       .sort((a, b) => (a.rank ?? 1e9) - (b.rank ?? 1e9))
@@ -186,7 +189,10 @@ function buildPreviewModel(mode: PreviewMode, files: PreviewFile[], options: Pre
         spec: f.step?.spec ? formatSpec(f.step.spec) + (f.step.defaulted ? ' (default)' : '') : undefined,
         reason: f.read?.notReproduced ?? (f.used ? f.read?.warnings.join('; ') || undefined : 'the name does not end in .cfg'),
       }));
-    return valuePreview('cloud.cfg.d drop-ins (the first listed wins by default)', result.value, locate, parts, result.notes);
+    const losses = confdLosses(result, locate);
+    const names = confdNames(result, options.boot?.cloudCfg?.name);
+    const model = valuePreview('cloud.cfg.d drop-ins (the first listed wins by default)', result.value, locate, parts, result.notes, undefined, lostSection(losses, names));
+    return { ...model, losses };
   }
   if (mode === 'chef') return chefPreview(files, options.limits);
   const boot = assembleBoot({ userData: files, ...options.boot }, runOptions);
@@ -196,8 +202,73 @@ function buildPreviewModel(mode: PreviewMode, files: PreviewFile[], options: Pre
   const userDataSources = new Map<string, SourceLocation | null>();
   if (ud?.result) for (const e of collectProvenance(ud.result, userDataLocator(ud)).entries) userDataSources.set(e.display, e.location);
   // What the user-data layer's own merge lost, part by part (the layering itself is listed above).
-  const lost = ud && !ud.fatal && ud.reports.length ? lostSection(ud, mergeLosses(ud, userDataLocator(ud)), ud.reports.map((r) => describePart(ud, r)), 'user-data merge') : [];
-  return valuePreview('boot-time layering (user-data > vendor-data2 > vendor-data > datasource > system)', boot.value, () => null, parts, boot.notes, (path) => userDataSources.get(path) ?? null, lost);
+  const lost = ud && !ud.fatal && ud.reports.length ? lostSection(mergeLosses(ud, userDataLocator(ud)), partNames(ud, ud.reports.map((r) => describePart(ud, r)), 'user-data merge')) : [];
+  const layering = bootLayeringLosses(boot, { ...options.boot, userData: files });
+  const model = valuePreview('boot-time layering (user-data > vendor-data2 > vendor-data > datasource > system)', boot.value, () => null, parts, boot.notes, (path) => userDataSources.get(path) ?? null, [
+    ...lostSection(layering.losses, layering.names),
+    ...lost,
+  ]);
+  return { ...model, losses: layering.losses };
+}
+
+/** Where drop-ins' values live: a drop-in by its index in the input list, `cloud.cfg` after the last one. */
+export function confdLocator(result: ConfdResult, cloudCfgName = 'cloud.cfg'): Locator {
+  return textLocator([...result.files.map((f) => (f.read ? { name: f.file.name, text: f.read.text } : null)), result.cloudCfg ? { name: cloudCfgName, text: result.cloudCfg.read.text } : null]);
+}
+
+/** The names a cloud.cfg.d preview gives its files in the lost-values section. */
+export function confdNames(result: ConfdResult, cloudCfgName = 'cloud.cfg'): LostSectionNames {
+  const stepOf = (i: number) => (i === result.files.length ? result.cloudCfg?.steps[result.cloudCfg.steps.length - 1] : result.files[i]?.step);
+  return {
+    merge: 'cloud.cfg.d merge',
+    unit: 'file',
+    name: (i) => (i === result.files.length ? cloudCfgName : (result.files[i]?.file.name ?? 'an earlier value')),
+    spec: (i) => {
+      const step = stepOf(i);
+      return step?.spec ? formatSpec(step.spec) + (step.defaulted ? ' (default)' : '') : undefined;
+    },
+  };
+}
+
+/**
+ * What the boot-time layering lost (user-data over vendor-data over the datasource and system config),
+ * each value placed by its path in its layer's own merge, and the names of the layers.
+ */
+export function bootLayeringLosses(boot: BootResult, inputs: Partial<BootInputs>): { losses: MergeLosses; names: LostSectionNames } {
+  const byPath = new Map<number, Map<string, SourceLocation | null>>();
+  const provenanceOf = (layer: number): Map<string, SourceLocation | null> => {
+    const known = byPath.get(layer);
+    if (known) return known;
+    const map = new Map<string, SourceLocation | null>();
+    const name = boot.layers[layer]?.layer;
+    const run = name === 'user-data' ? boot.userData : name === 'vendor-data' ? boot.vendor : name === 'vendor-data2' ? boot.vendor2 : undefined;
+    if (run?.result) for (const e of collectProvenance(run.result, userDataLocator(run)).entries) map.set(e.display, e.location);
+    if (name === 'base') for (const e of collectProvenance(boot.system.value, confdLocator(boot.system, inputs.cloudCfg?.name)).entries) map.set(e.display, e.location);
+    byPath.set(layer, map);
+    return map;
+  };
+  const losses = bootLosses(boot, (layer, path) => provenanceOf(layer).get(path) ?? null);
+  const fileOf: Record<string, string | undefined> = {
+    'user-data': inputs.userData?.length === 1 ? inputs.userData[0].name : inputs.userData?.length ? `${inputs.userData.length} files` : undefined,
+    'vendor-data': inputs.vendor?.name,
+    'vendor-data2': inputs.vendor2?.name,
+    datasource: inputs.dsConfig?.name,
+    base: 'system config',
+  };
+  const names: LostSectionNames = {
+    merge: 'boot-time layering',
+    unit: 'layer',
+    name: (i) => {
+      const layer = boot.layers[i]?.layer;
+      if (!layer) return 'an earlier value';
+      return fileOf[layer] ? `${layer} (${fileOf[layer]})` : layer;
+    },
+    spec: (i) => {
+      const step = boot.layers[i]?.step;
+      return step?.spec ? formatSpec(step.spec) + (step.defaulted ? ' (default)' : '') : undefined;
+    },
+  };
+  return { losses, names };
 }
 
 /** Chef-style deep merge: files in order, later wins; override attributes over default attributes. */
@@ -293,19 +364,35 @@ function place(l: SourceLocation | null): string {
   return l ? `${l.file}:${l.line + 1}` : 'an unknown place';
 }
 
-/** The header's "What this merge lost" section. */
-export function lostSection(run: UserDataRun, losses: MergeLosses, parts: PreviewPart[], merge = 'merge'): string[] {
+/** How a "What this … lost" section names the merge's sources and their specs. */
+export interface LostSectionNames {
+  /** What was merged: `merge`, `user-data merge`, `cloud.cfg.d merge`, `boot-time layering`. */
+  merge: string;
+  /** What one source is called: `part`, `file`, `layer`. */
+  unit: string;
+  name(index: number): string;
+  spec(index: number): string | undefined;
+}
+
+/** The names of a user-data run's parts, for its lost-values section. */
+export function partNames(run: UserDataRun, parts: PreviewPart[], merge = 'merge'): LostSectionNames {
+  return { merge, unit: 'part', name: (i) => partName(run, i), spec: (i) => parts[i]?.spec };
+}
+
+/** The header's "What this merge lost" section (user-data parts, drop-ins or boot layers). */
+export function lostSection(losses: MergeLosses, names: LostSectionNames): string[] {
   const { groups, ignored, dropped, total } = losses;
-  if (!total && !ignored.length && !dropped.length) return [`# What this ${merge} lost: nothing (no value of a part was overwritten, rejected or dropped)`];
-  const counts = [total ? `${total} value${total === 1 ? '' : 's'}` : '', dropped.length ? `${dropped.length} whole part${dropped.length === 1 ? '' : 's'}` : '', ignored.length ? `${ignored.length} ignored option${ignored.length === 1 ? '' : 's'}` : ''];
-  const lines = [`# What this ${merge} lost (${counts.filter(Boolean).join(', ')}), by the part that had it:`];
-  for (const i of ignored) lines.push(`#   Ignored option in ${partName(run, i.part)}, ${i.written}: ${i.instead}.`);
-  for (const d of dropped) lines.push(`#   ${partName(run, d.part)}: all of it (DROPPED, see its line above).`);
+  const { merge, unit } = names;
+  if (!total && !ignored.length && !dropped.length) return [`# What this ${merge} lost: nothing (no value of a ${unit} was overwritten, rejected or dropped)`];
+  const counts = [total ? `${total} value${total === 1 ? '' : 's'}` : '', dropped.length ? `${dropped.length} whole ${unit}${dropped.length === 1 ? '' : 's'}` : '', ignored.length ? `${ignored.length} ignored option${ignored.length === 1 ? '' : 's'}` : ''];
+  const lines = [`# What this ${merge} lost (${counts.filter(Boolean).join(', ')}), by the ${unit} that had it:`];
+  for (const i of ignored) lines.push(`#   Ignored option in ${names.name(i.part)}, ${i.written}: ${i.instead}.`);
+  for (const d of dropped) lines.push(`#   ${names.name(d.part)}: all of it (DROPPED, see its line above).`);
   let shown = 0;
   for (const g of groups) {
     if (shown >= HEADER_LOST_VALUES) break;
-    const spec = parts[g.by]?.spec ? `, merged with ${parts[g.by].spec}` : '';
-    lines.push(g.owner === g.by ? `#   From ${partName(run, g.by)}${spec}:` : `#   From ${partName(run, g.owner)}, displaced by ${partName(run, g.by)}${spec}:`);
+    const spec = names.spec(g.by) ? `, merged with ${names.spec(g.by)}` : '';
+    lines.push(g.owner === g.by ? `#   From ${names.name(g.by)}${spec}:` : `#   From ${names.name(g.owner)}, displaced by ${names.name(g.by)}${spec}:`);
     for (const v of g.values.slice(0, HEADER_LOST_VALUES - shown)) {
       shown++;
       const what =
@@ -345,7 +432,7 @@ function userDataPreview(mode: PreviewMode, run: UserDataRun, options: PreviewOp
       schemaHeader = [`# Schema: not checked: ${e.message}${hint}`];
     }
   }
-  const header = headerLines(title, parts, notes, [...lostSection(run, losses, parts), ...schemaHeader]);
+  const header = headerLines(title, parts, notes, [...lostSection(losses, partNames(run, parts)), ...schemaHeader]);
   const body = run.cloudConfigTxt;
   const prefix = body.slice(0, Math.max(0, body.indexOf('---')));
   const entries = run.result === null ? [] : lineEntries(run.result, locate, header.length + prefix.split('\n').length - 1, run.reports.flatMap((r) => partEffects(r.handled?.events, locate)));

@@ -56,8 +56,8 @@ export interface BootResult {
   vendor?: UserDataRun;
   vendor2?: UserDataRun;
   vendorSkipped: string[];
-  /** Which layers took part in the final merge, in merge order, with their steps. */
-  layers: Array<{ layer: BootLayer; step?: MergeManyStep }>;
+  /** Which layers took part in the final merge, in merge order, with their steps and the value each brought. */
+  layers: Array<{ layer: BootLayer; step?: MergeManyStep; value?: PyValue }>;
   notes: string[];
 }
 
@@ -118,7 +118,7 @@ export function assembleBoot(inputs: BootInputs, options: BootOptions = {}): Boo
     }
     if (dsConfig) sources.push(deepCopy(dsConfig));
     if (baseCfg.size) sources.push(deepCopy(baseCfg));
-    return mergeMany(sources, common);
+    return { ...mergeMany(sources, common), sources };
   };
 
   const pre = combined(baseSnapshot, true).value;
@@ -169,7 +169,7 @@ export function assembleBoot(inputs: BootInputs, options: BootOptions = {}): Boo
   if (instance.vendor !== undefined) layerNames.push('vendor-data');
   if (dsConfig) layerNames.push('datasource');
   if (baseSnapshot.size) layerNames.push('base');
-  result.layers = layerNames.map((layer, i) => ({ layer, step: final.steps[i] }));
+  result.layers = layerNames.map((layer, i) => ({ layer, step: final.steps[i], value: final.sources[i] }));
   return result;
 }
 
