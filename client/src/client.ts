@@ -7,9 +7,7 @@ import * as vscode from 'vscode';
 
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { DOCUMENT_SELECTOR } from './documents';
-
-/** Must match server/src/protocol.ts. */
-const TRUST_NOTIFICATION = 'cloudConfigMerge/workspaceTrust';
+import { type RequestType, WorkspaceTrustNotification } from '../../server/src/protocol';
 
 export const CLIENT_ID = 'cloudConfigMerge';
 const CLIENT_NAME = 'Cloud-Config Merge';
@@ -40,9 +38,9 @@ export class Server implements vscode.Disposable {
     return this.starting;
   }
 
-  async request<R>(method: string, params: unknown, token?: vscode.CancellationToken): Promise<R> {
+  async request<P, R>(type: RequestType<P, R>, params: P, token?: vscode.CancellationToken): Promise<R> {
     const client = await this.start();
-    return client.sendRequest<R>(method, params, token);
+    return client.sendRequest<R>(type.method, params, token);
   }
 
   async restart(): Promise<void> {
@@ -74,7 +72,7 @@ export class Server implements vscode.Disposable {
     const client = new lc.LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
     await client.start();
     this.context.subscriptions.push(
-      vscode.workspace.onDidGrantWorkspaceTrust(() => void client.sendNotification(TRUST_NOTIFICATION, { trusted: true })),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void client.sendNotification(WorkspaceTrustNotification.method, { trusted: true } satisfies NonNullable<typeof WorkspaceTrustNotification.types>['params'])),
       // The client library restarts a server that died: previews and the status item then ask again,
       // so a request that failed while it was down does not stay failed.
       client.onDidChangeState((e) => {

@@ -7,13 +7,7 @@
  * Each takes its choices as arguments too, so it can be scripted (and tested).
  */
 import * as vscode from 'vscode';
-import {
-  MAKE_MIME_REQUEST,
-  PIPELINE_SOURCE_REQUEST,
-  type MakeMimeParams,
-  type MakeMimeResult,
-  type PipelineSourceResult,
-} from '../../server/src/protocol';
+import { type MakeMimeParams, MakeMimeRequest, PipelineSourceRequest } from '../../server/src/protocol';
 import { Server } from './client';
 import { sortInWorkspaceOrder } from './order';
 import { openPreview } from './preview/commands';
@@ -52,7 +46,7 @@ async function buildMimeCommand(server: Server, clicked?: unknown, selected?: un
     if (!picked) return undefined;
     encoding = picked.encoding;
   }
-  const result = await server.request<MakeMimeResult>(MAKE_MIME_REQUEST, { files: uris.map(String), encoding } satisfies MakeMimeParams);
+  const result = await server.request(MakeMimeRequest, { files: uris.map(String), encoding });
   if (result.problems.length) {
     void vscode.window.showErrorMessage(`Cloud-Config: no user-data built. ${result.problems.join(' ')}`);
     return undefined;
@@ -69,7 +63,7 @@ async function previewPipelineCommand(server: Server, target?: unknown, address?
     void vscode.window.showInformationMessage('Cloud-Config: open or select a terraform show -json file or a rendered user-data blob.');
     return undefined;
   }
-  const source = await server.request<PipelineSourceResult>(PIPELINE_SOURCE_REQUEST, { uri: uri.toString() });
+  const source = await server.request(PipelineSourceRequest, { uri: uri.toString() });
   if (source.problem) {
     void vscode.window.showErrorMessage(`Cloud-Config: ${vscode.workspace.asRelativePath(uri)}: ${source.problem}`);
     return undefined;

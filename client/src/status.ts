@@ -5,7 +5,7 @@
  * button) in step with the active editor.
  */
 import * as vscode from 'vscode';
-import { DOCUMENT_INFO_REQUEST, type DocumentInfoResult } from '../../server/src/protocol';
+import { DocumentInfoRequest } from '../../server/src/protocol';
 import { Server } from './client';
 import { DOCUMENT_SELECTOR, isCloudConfigDocument } from './documents';
 
@@ -55,7 +55,7 @@ export class StatusItem implements vscode.Disposable {
       return;
     }
     const generation = ++this.generation;
-    this.server.request<DocumentInfoResult>(DOCUMENT_INFO_REQUEST, { uri: doc.uri.toString() }).then(
+    this.server.request(DocumentInfoRequest, { uri: doc.uri.toString() }).then(
       (info) => {
         if (generation !== this.generation || this.item !== item) return;
         item.busy = false;

@@ -1,13 +1,41 @@
 /**
- * Custom requests between the VS Code client and the language server. The
- * client never merges: it asks, and shows what the server answers.
+ * Custom requests between the VS Code client and the language server, typed
+ * once for both sides (as vscode-eslint's customMessages.ts and
+ * rust-analyzer's lsp_ext.ts are). The client never merges: it asks, and shows
+ * what the server answers. This module has no runtime dependency, so the
+ * client can import it at activation without loading the LSP libraries.
  */
 import type { PreviewMode } from './engine/preview';
 
-export const PREVIEW_REQUEST = 'cloudConfigMerge/preview';
-export const DOCUMENT_INFO_REQUEST = 'cloudConfigMerge/documentInfo';
-/** Client → server: `{ trusted: boolean }`, at start (initializationOptions.trusted) and when trust is granted. */
-export const TRUST_NOTIFICATION = 'cloudConfigMerge/workspaceTrust';
+/** A request's method with its parameter and result types (the typing of vscode-jsonrpc's RequestType). */
+export interface RequestType<P, R> {
+  readonly method: string;
+  /** Never set: carries the types. */
+  readonly types?: { params: P; result: R };
+}
+
+/** A notification's method with its parameter type. */
+export interface NotificationType<P> {
+  readonly method: string;
+  readonly types?: { params: P };
+}
+
+/** The modes the editor's preview offers (the CLI's `handler` and `system` are not among them). */
+export const PREVIEW_MODES = ['user-data', 'confd', 'boot', 'chef'] as const satisfies readonly PreviewMode[];
+export type EditorPreviewMode = (typeof PREVIEW_MODES)[number];
+
+export function isEditorPreviewMode(mode: unknown): mode is EditorPreviewMode {
+  return (PREVIEW_MODES as readonly unknown[]).includes(mode);
+}
+
+export const PreviewRequest: RequestType<PreviewParams, PreviewResult> = { method: 'cloudConfigMerge/preview' };
+export const DocumentInfoRequest: RequestType<DocumentInfoParams, DocumentInfoResult> = { method: 'cloudConfigMerge/documentInfo' };
+/** Client → server: build MIME user-data from files, as `cloud-config-merge make-mime` does. */
+export const MakeMimeRequest: RequestType<MakeMimeParams, MakeMimeResult> = { method: 'cloudConfigMerge/makeMime' };
+/** Client → server: what a file is for the pipeline preview, and the cloudinit_configs in it. */
+export const PipelineSourceRequest: RequestType<PipelineSourceParams, PipelineSourceResult> = { method: 'cloudConfigMerge/pipelineSource' };
+/** Client → server, when trust is granted (at start it is initializationOptions.trusted). */
+export const WorkspaceTrustNotification: NotificationType<{ trusted: boolean }> = { method: 'cloudConfigMerge/workspaceTrust' };
 
 /** Files are URIs; open editors' unsaved text is used where there is one. */
 export interface PreviewParams {
@@ -28,9 +56,6 @@ export interface PreviewParams {
 
 export type PreviewSource = { kind: 'terraform'; address: string } | { kind: 'rendered' };
 
-/** Client → server: build MIME user-data from files, as `cloud-config-merge make-mime` does. */
-export const MAKE_MIME_REQUEST = 'cloudConfigMerge/makeMime';
-
 export interface MakeMimeParams {
   /** File URIs, in part order (open editors' unsaved text is used). */
   files: string[];
@@ -48,9 +73,6 @@ export interface MakeMimeResult {
   /** The parts, in order, with the content type each got. */
   parts: Array<{ file: string; filename: string; contentType: string }>;
 }
-
-/** Client → server: what a file is for the pipeline preview, and the cloudinit_configs in it. */
-export const PIPELINE_SOURCE_REQUEST = 'cloudConfigMerge/pipelineSource';
 
 export interface PipelineSourceParams {
   uri: string;
@@ -81,12 +103,22 @@ export interface PreviewLineInfo {
   history: Array<{ what: 'overrode' | 'lost' | 'deleted'; reason: string; from: PreviewLocation | null; at: PreviewLocation | null }>;
 }
 
+/** A link in the preview's header to a part's file or a `file:line` place, placed by the server that wrote the header. */
+export interface PreviewHeaderLink {
+  /** 0-based line of `text`, and the link's columns on it. */
+  line: number;
+  character: number;
+  endCharacter: number;
+  target: PreviewLocation;
+}
+
 export interface PreviewResult {
   text: string;
   /** The tail of `text` that equals `cloud-config-merge` output. */
   body: string;
   lines: PreviewLineInfo[];
   parts: Array<{ label: string; file: string; status: 'merged' | 'dropped' | 'not-merged' | 'not-reproduced'; spec?: string; reason?: string }>;
+  headerLinks?: PreviewHeaderLink[];
   /** Sources that could not be read (deleted, renamed, unreadable), reported in the text too. */
   problems: string[];
   /** Every file the preview read or tried to read, `#include` targets included: an edit to any of them changes it. */

@@ -32,7 +32,7 @@ import { registerPreview } from './features/preview';
 import { registerPipeline } from './features/pipeline';
 import { registerDocumentInfo } from './features/documentInfo';
 import { WorkspaceMergers } from './features/common/customMergers';
-import { TRUST_NOTIFICATION } from './protocol';
+import { WorkspaceTrustNotification } from './protocol';
 
 const TRANSPORT_FLAGS = /^--(stdio|node-ipc|socket|pipe)\b/;
 
@@ -140,7 +140,7 @@ connection.onInitialized(() => {
 });
 
 /** The client tells when the user trusts the workspace (VS Code's workspace trust). */
-connection.onNotification(TRUST_NOTIFICATION, (params: { trusted?: unknown }) => {
+connection.onNotification(WorkspaceTrustNotification.method, (params: { trusted?: unknown }) => {
   workspaceMergers.trusted = params?.trusted === true;
   diagnostics.refreshAll();
 });

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { LspClient, fixtureUri } from '../support/lspClient';
-import { PREVIEW_REQUEST, PreviewParams, PreviewResult } from '../../server/src/protocol';
+import { PreviewRequest, PreviewParams, PreviewResult } from '../../server/src/protocol';
 import { APPEND_LISTS } from './fixtures';
 
 const TIMEOUT = 60_000;
@@ -92,7 +92,7 @@ function large(mistake: string, lines = 4000): string {
 /* ------------------------------------------------------------------ previews */
 
 function previewOf(client: LspClient, params: PreviewParams): Promise<PreviewResult> {
-  return client.request<PreviewResult>(PREVIEW_REQUEST, params);
+  return client.request<PreviewResult>(PreviewRequest.method, params);
 }
 
 function part(marker: string): string {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LspClient, REPO_ROOT, cursor } from '../support/lspClient';
-import { PREVIEW_REQUEST, TRUST_NOTIFICATION } from '../../server/src/protocol';
+import { PreviewRequest, WorkspaceTrustNotification } from '../../server/src/protocol';
 
 const FOLDER = path.join(REPO_ROOT, 'examples', 'custom-mergers');
 const SETTINGS = { customMergers: { uniq_list: 'm_uniq_list.js' } };
@@ -37,7 +37,7 @@ test('trusted workspace: valid in diagnostics, hover (the module description), c
     assert.ok(items.some((i) => i.label === 'uniq_list'), `the custom merger is offered: ${items.map((i) => i.label).join(', ')}`);
     const base = pathToFileURL(path.join(FOLDER, '10-base.yaml')).href;
     const more = pathToFileURL(path.join(FOLDER, '20-more.yaml')).href;
-    const preview = (await client.connection.sendRequest(PREVIEW_REQUEST, { mode: 'user-data', files: [base, more] })) as { body: string };
+    const preview = (await client.connection.sendRequest(PreviewRequest.method, { mode: 'user-data', files: [base, more] })) as { body: string };
     assert.match(preview.body, /packages:\n- curl\n- jq\n- nginx\n- htop\n/);
   } finally {
     await client.stop();
@@ -49,7 +49,7 @@ test('trust granted later: the server reloads and the name becomes valid', async
   try {
     assert.deepEqual((await client.open(uri, DOC)).map((d) => d.code), ['unknown-merger']);
     const since = client.diagnosticsLog(uri).length;
-    await client.connection.sendNotification(TRUST_NOTIFICATION, { trusted: true });
+    await client.connection.sendNotification(WorkspaceTrustNotification.method, { trusted: true });
     assert.deepEqual((await client.waitForDiagnostics(uri, since)).diagnostics.map((d) => d.code), []);
   } finally {
     await client.stop();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LspClient, fixtureUri } from '../support/lspClient';
-import { DOCUMENT_INFO_REQUEST, DocumentInfoResult } from '../../server/src/protocol';
+import { DocumentInfoRequest, DocumentInfoResult } from '../../server/src/protocol';
 import { APPEND_LISTS, WEB_SERVER, mime } from './fixtures';
 
 let client: LspClient;
@@ -15,7 +15,7 @@ let counter = 0;
 async function info(text: string, path = 'user-data.yaml'): Promise<DocumentInfoResult> {
   const uri = fixtureUri(`info-${counter++}/${path}`);
   client.openNoWait(uri, text);
-  const result = await client.request<DocumentInfoResult>(DOCUMENT_INFO_REQUEST, { uri });
+  const result = await client.request<DocumentInfoResult>(DocumentInfoRequest.method, { uri });
   client.close(uri);
   return result;
 }
@@ -105,9 +105,9 @@ describe('documentInfo', () => {
     try {
       const file = path.join(dir, 'user-data.yaml');
       writeFileSync(file, `#cloud-config\nmerge_how: dict(no_replace)+list()+str()\n`);
-      const result = await client.request<DocumentInfoResult>(DOCUMENT_INFO_REQUEST, { uri: pathToFileURL(file).href });
+      const result = await client.request<DocumentInfoResult>(DocumentInfoRequest.method, { uri: pathToFileURL(file).href });
       assert.equal(result.spec, 'dict(no_replace)+list()+str()');
-      const missing = await client.request<DocumentInfoResult>(DOCUMENT_INFO_REQUEST, { uri: pathToFileURL(path.join(dir, 'gone.yaml')).href });
+      const missing = await client.request<DocumentInfoResult>(DocumentInfoRequest.method, { uri: pathToFileURL(path.join(dir, 'gone.yaml')).href });
       assert.equal(missing.kind, null);
     } finally {
       rmSync(dir, { recursive: true, force: true });

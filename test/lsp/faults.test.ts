@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DidChangeWorkspaceFoldersNotification, ResponseError } from 'vscode-languageserver-protocol';
 import { LspClient, REPO_ROOT } from '../support/lspClient';
-import { DOCUMENT_INFO_REQUEST, DocumentInfoResult, PREVIEW_REQUEST, PreviewParams, PreviewResult } from '../../server/src/protocol';
+import { DocumentInfoRequest, DocumentInfoResult, PreviewRequest, PreviewParams, PreviewResult } from '../../server/src/protocol';
 import { APPEND_LISTS } from './fixtures';
 
 const TIMEOUT = 60_000;
@@ -82,7 +82,7 @@ describe('faults: sources on disk', () => {
     writeFileSync(target, text);
     return pathToFileURL(target).href;
   }
-  const preview = (params: PreviewParams) => client.request<PreviewResult>(PREVIEW_REQUEST, params);
+  const preview = (params: PreviewParams) => client.request<PreviewResult>(PreviewRequest.method, params);
   const userData = (...files: string[]) => preview({ mode: 'user-data', files });
 
   before(async () => {
@@ -224,7 +224,7 @@ describe('faults: sources on disk', () => {
     assert.deepEqual(markers(result), ['target-editor'], 'the include reads the editor; the source is the editor’s text, which has no dict() merger');
     assert.match(result.text, /source\.yaml: DROPPED/);
     // The diagnostics stay those of the editor's text: an edit there is analysed, not the disk.
-    const info = await client.request<DocumentInfoResult>(DOCUMENT_INFO_REQUEST, { uri: source });
+    const info = await client.request<DocumentInfoResult>(DocumentInfoRequest.method, { uri: source });
     assert.equal(info.spec, 'list(append)+str()');
     const since = client.diagnosticsLog(source).length;
     const version = client.change(source, `#cloud-config\nmerge_how: ${APPEND_LISTS.replace('+str()', '+str(apend)')}\nruncmd:\n  - source-editor-2\n`);
@@ -306,7 +306,7 @@ describe('faults: sources on disk', () => {
     for (const params of junk) {
       let result: PreviewResult;
       try {
-        result = await client.request<PreviewResult>(PREVIEW_REQUEST, params);
+        result = await client.request<PreviewResult>(PreviewRequest.method, params);
       } catch (e) {
         assert.fail(`${JSON.stringify(params)} answered an error: ${(e as ResponseError<unknown>).message}`);
       }
@@ -344,7 +344,7 @@ describe('faults: workspace folders', () => {
   test('a folder removed: an #include into it is refused as outside the workspace, its open documents keep their diagnostics; added back, allowed', async () => {
     const client = await LspClient.start({ workspaceFolders: [first, second] });
     try {
-      const preview = (...files: string[]) => client.request<PreviewResult>(PREVIEW_REQUEST, { mode: 'user-data', files });
+      const preview = (...files: string[]) => client.request<PreviewResult>(PreviewRequest.method, { mode: 'user-data', files });
       const doc = pathToFileURL(path.join(second, 'doc.yaml')).href;
       assert.deepEqual((await client.open(doc, '#cloud-config\nmerge_how: list(append)+str()\n')).map((d) => d.code), ['no-dict-merger']);
       const allowed = await preview(include());
@@ -381,7 +381,7 @@ describe('faults: workspace folders', () => {
   test('a folder removed under another spelling of its URI (trailing slash) is removed all the same', async () => {
     const client = await LspClient.start({ workspaceFolders: [first, second] });
     try {
-      const preview = (...files: string[]) => client.request<PreviewResult>(PREVIEW_REQUEST, { mode: 'user-data', files });
+      const preview = (...files: string[]) => client.request<PreviewResult>(PreviewRequest.method, { mode: 'user-data', files });
       assert.deepEqual(markers(await preview(include())), ['extra']);
       await client.connection.sendNotification(DidChangeWorkspaceFoldersNotification.type, {
         event: { added: [], removed: [folder(second, `${pathToFileURL(second).href}/`)] },

@@ -10,12 +10,12 @@ import { gunzipSync } from 'node:zlib';
 import { LspClient } from '../support/lspClient';
 import { unwrapHeader } from '../../server/src/engine/preview';
 import {
-  MAKE_MIME_REQUEST,
+  MakeMimeRequest,
   MakeMimeParams,
   MakeMimeResult,
-  PIPELINE_SOURCE_REQUEST,
+  PipelineSourceRequest,
   PipelineSourceResult,
-  PREVIEW_REQUEST,
+  PreviewRequest,
   PreviewParams,
   PreviewResult,
 } from '../../server/src/protocol';
@@ -40,8 +40,8 @@ describe('pipeline requests', () => {
     rmSync(workspace, { recursive: true, force: true });
   });
 
-  const makeMime = (params: MakeMimeParams) => client.request<MakeMimeResult>(MAKE_MIME_REQUEST, params);
-  const preview = (params: PreviewParams) => client.request<PreviewResult>(PREVIEW_REQUEST, params);
+  const makeMime = (params: MakeMimeParams) => client.request<MakeMimeResult>(MakeMimeRequest.method, params);
+  const preview = (params: PreviewParams) => client.request<PreviewResult>(PreviewRequest.method, params);
   let files: string[] = [];
   before(() => {
     files = ['10-base.yaml', '20-app.yaml', '30-hello.sh', '40 host.j2'].map((f) => uri('parts', f));
@@ -72,11 +72,11 @@ describe('pipeline requests', () => {
   });
 
   test('pipelineSource: the configs of a state and of a plan; anything else is a rendered blob', async () => {
-    const state = await client.request<PipelineSourceResult>(PIPELINE_SOURCE_REQUEST, { uri: uri('state.json') });
+    const state = await client.request<PipelineSourceResult>(PipelineSourceRequest.method, { uri: uri('state.json') });
     assert.deepEqual(state, { kind: 'terraform', configs: [{ address: 'data.cloudinit_config.web', parts: 4, origin: 'rendered' }, { address: 'module.db.cloudinit_config.db', parts: 4, origin: 'rendered' }] });
-    const plan = await client.request<PipelineSourceResult>(PIPELINE_SOURCE_REQUEST, { uri: uri('plan.json') });
+    const plan = await client.request<PipelineSourceResult>(PipelineSourceRequest.method, { uri: uri('plan.json') });
     assert.deepEqual(plan.configs.map((c) => c.origin), ['parts', 'rendered']);
-    const blob = await client.request<PipelineSourceResult>(PIPELINE_SOURCE_REQUEST, { uri: files[0] });
+    const blob = await client.request<PipelineSourceResult>(PipelineSourceRequest.method, { uri: files[0] });
     assert.deepEqual(blob, { kind: 'rendered', configs: [] });
   });
 

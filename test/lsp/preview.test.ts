@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LspClient } from '../support/lspClient';
 import { runCli } from '../support/cli';
-import { PREVIEW_REQUEST, PreviewParams, PreviewResult } from '../../server/src/protocol';
+import { PreviewRequest, PreviewParams, PreviewResult } from '../../server/src/protocol';
 import { unwrapHeader } from '../../server/src/engine/preview';
 import { APPEND_LISTS, mime } from './fixtures';
 
@@ -27,7 +27,7 @@ const BASE = '#cloud-config\npackages:\n  - nginx\nruncmd:\n  - echo base\n';
 const APP = `#cloud-config\nmerge_how: ${APPEND_LISTS}\npackages:\n  - git\nruncmd:\n  - echo app\n`;
 
 function preview(params: PreviewParams): Promise<PreviewResult> {
-  return client.request<PreviewResult>(PREVIEW_REQUEST, params);
+  return client.request<PreviewResult>(PreviewRequest.method, params);
 }
 
 /** The preview line whose text is `text` (the first one after the body marker). */
@@ -52,6 +52,23 @@ describe('preview', () => {
   after(async () => {
     await client.stop();
     rmSync(root, { recursive: true, force: true });
+  });
+
+  test('the header\'s links (part files, file:line places) come placed from the server', async () => {
+    const typo = write(path.join(workspace, 'parts', '03-typo.yaml'), '#cloud-config\nmerge_how: list(apend)+dict(no_replace,recurse_list)+str()\npackages: [htop]\n');
+    const result = await preview({ mode: 'user-data', files: [uri('parts', '01-base.yaml'), uri('parts', '02-app.yaml'), typo] });
+    const lines = result.text.split('\n');
+    const shown = (result.headerLinks ?? []).map((l) => ({ text: lines[l.line].slice(l.character, l.endCharacter), uri: l.target.uri, line: l.target.line }));
+    assert.deepEqual(shown.slice(0, 3), [
+      { text: 'parts/01-base.yaml', uri: uri('parts', '01-base.yaml'), line: 0 },
+      { text: 'parts/02-app.yaml', uri: uri('parts', '02-app.yaml'), line: 0 },
+      { text: 'parts/03-typo.yaml', uri: typo, line: 0 },
+    ]);
+    // packages[0] 'nginx' at parts/01-base.yaml:3: overwritten by parts/03-typo.yaml:3
+    assert.ok(shown.some((l) => l.text === 'parts/01-base.yaml:3' && l.uri === uri('parts', '01-base.yaml') && l.line === 2), JSON.stringify(shown));
+    assert.ok(shown.some((l) => l.text === 'parts/03-typo.yaml:3' && l.uri === typo && l.line === 2), JSON.stringify(shown));
+    const body = lines.indexOf('# ---- what cloud-init writes ----');
+    assert.ok((result.headerLinks ?? []).every((l) => l.line < body), 'only in the header');
   });
 
   test('two parts merged as cloud-init merges them, with provenance mapped to URIs', async () => {
@@ -251,7 +268,7 @@ test('chef mode: role and environment files deep-merge, with provenance into the
   const client = await LspClient.start({ workspaceFolders: [dir] });
   try {
     const files = ['base.json', 'web.json'].map((f) => pathToFileURL(path.join(dir, f)).href);
-    const result = (await client.connection.sendRequest(PREVIEW_REQUEST, { mode: 'chef', files })) as PreviewResult;
+    const result = (await client.connection.sendRequest(PreviewRequest.method, { mode: 'chef', files })) as PreviewResult;
     assert.equal(result.body, '---\npkgs:\n- 1\n- 2\n- 3\ntags:\n- a\n...\n');
     const three = result.lines.find((l) => l.path === 'pkgs[2]');
     assert.equal(three?.source?.uri, files[1]);

@@ -11,7 +11,7 @@ import { buildPreview } from '../../server/src/engine/preview';
 import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
 import { main, readInput } from '../../server/src/cli/main';
 import { fileIncludeResolver } from '../../server/src/cli/includes';
-import { PREVIEW_REQUEST, PreviewResult } from '../../server/src/protocol';
+import { PreviewRequest, PreviewResult } from '../../server/src/protocol';
 import { LspClient } from '../support/lspClient';
 import { installSpies, SPY_MARKER } from './spy';
 import { mime } from './corpus';
@@ -246,7 +246,7 @@ describe('security: the language server (spied in its own process)', () => {
   }
 
   const preview = (client: LspClient, files: string[]) =>
-    client.request<PreviewResult>(PREVIEW_REQUEST, { mode: 'user-data', files: files.map((f) => pathToFileURL(path.join(workspace, f)).href) });
+    client.request<PreviewResult>(PreviewRequest.method, { mode: 'user-data', files: files.map((f) => pathToFileURL(path.join(workspace, f)).href) });
 
   test('#include stays inside the workspace and never fetches; nothing runs', async () => {
     const stderr = await withServer({ customMergers: { evil: 'evil_merger.js' } }, async (client) => {
@@ -294,7 +294,7 @@ describe('security: the language server and devices', () => {
         writeFileSync(path.join(ws.dir, 'devzero.txt'), '#include\n/dev/zero\n');
         const client = await LspClient.start({ workspaceFolders: [ws.dir], settings: { includes: { allowOutsideWorkspace: true } } });
         try {
-          const answer = client.request<PreviewResult>(PREVIEW_REQUEST, { mode: 'user-data', files: [pathToFileURL(path.join(ws.dir, 'devzero.txt')).href] });
+          const answer = client.request<PreviewResult>(PreviewRequest.method, { mode: 'user-data', files: [pathToFileURL(path.join(ws.dir, 'devzero.txt')).href] });
           const result = await Promise.race([answer, new Promise<null>((r) => setTimeout(() => r(null), 10_000))]);
           assert.ok(result, 'no answer within 10 s');
           assert.match(result!.problems.join('\n'), /\/dev\/zero/);

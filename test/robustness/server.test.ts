@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PREVIEW_REQUEST, PreviewResult } from '../../server/src/protocol';
+import { PreviewRequest, PreviewResult } from '../../server/src/protocol';
 import { LspClient } from '../support/lspClient';
 import { CORPUS } from './corpus';
 import { tempDir } from './harness';
@@ -64,7 +64,7 @@ describe('hostile documents in the language server', () => {
         }
         await within(server.codeActions(uri, { start: { line: 0, character: 0 }, end: { line: 3, character: 0 } }), REQUEST_BUDGET_MS, 'codeActions');
         const files = (c.inputs ?? [names[0]]).map((n) => pathToFileURL(path.join(dir, n)).href);
-        const preview = await within(server.request<PreviewResult>(PREVIEW_REQUEST, { mode: 'user-data', files }), REQUEST_BUDGET_MS * 2, 'preview');
+        const preview = await within(server.request<PreviewResult>(PreviewRequest.method, { mode: 'user-data', files }), REQUEST_BUDGET_MS * 2, 'preview');
         assert.equal(typeof preview.text, 'string');
         server.close(uri);
       } catch (e) {

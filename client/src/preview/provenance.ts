@@ -11,7 +11,7 @@
 import * as vscode from 'vscode';
 import type { PreviewLineInfo, PreviewLocation, PreviewResult } from '../../../server/src/protocol';
 import { PreviewProvider, sameUri } from './provider';
-import { PREVIEW_SCHEME, baseName, fromPreviewUri, isPreviewUri } from './uri';
+import { PREVIEW_SCHEME, baseName, isPreviewUri } from './uri';
 import { stepDone } from '../walkthrough';
 
 const SELECTOR: vscode.DocumentSelector = { scheme: PREVIEW_SCHEME };
@@ -33,7 +33,7 @@ export function registerProvenance(previews: PreviewProvider): vscode.Disposable
   const links: vscode.DocumentLinkProvider = {
     provideDocumentLinks(doc) {
       const result = previews.resultFor(doc.uri);
-      return result ? [...partLinks(doc, result), ...placeLinks(doc, result)] : [];
+      return result ? headerLinks(doc, result) : [];
     },
   };
 
@@ -128,40 +128,15 @@ function tabOf(column: vscode.ViewColumn, uri: string): vscode.Tab | undefined {
   return group?.tabs.find((t) => t.input instanceof vscode.TabInputText && sameUri(t.input.uri.toString(), uri));
 }
 
-/** Links on the header's `file:line` places (the lost values, the notes) to those lines. */
-function placeLinks(doc: vscode.TextDocument, result: PreviewResult): vscode.DocumentLink[] {
-  const byName = new Map<string, string>();
-  const add = (uri: string | undefined) => {
-    if (uri) for (const name of candidateNames(uri)) if (!byName.has(name)) byName.set(name, uri);
-  };
-  try {
-    fromPreviewUri(doc.uri).files.forEach(add);
-  } catch {
-    // not a preview address: only the server's locations
-  }
-  for (const l of result.lines) {
-    add(l.source?.uri);
-    for (const h of l.history) (add(h.from?.uri), add(h.at?.uri));
-  }
-  (result.sources ?? []).forEach(add);
-  const out: vscode.DocumentLink[] = [];
-  const lines = Math.min(doc.lineCount, headerLineCount(result));
-  for (let line = 0; line < lines; line++) {
-    const text = doc.lineAt(line).text;
-    for (const m of text.matchAll(/([^\s(),:]+):(\d+)\b/g)) {
-      const uri = byName.get(m[1]);
-      if (!uri) continue;
-      const link = new vscode.DocumentLink(new vscode.Range(line, m.index!, line, m.index! + m[0].length), openSourceUri({ uri, line: Number(m[2]) - 1, character: 0 }));
-      link.tooltip = `Open ${m[0]} beside the preview`;
-      out.push(link);
-    }
-  }
-  return out;
-}
-
-function headerLineCount(result: PreviewResult): number {
-  const header = result.text.endsWith(result.body) ? result.text.slice(0, result.text.length - result.body.length) : result.text;
-  return header.split('\n').length - 1;
+/** Links on the header's part files and `file:line` places, where the server says they are. */
+function headerLinks(doc: vscode.TextDocument, result: PreviewResult): vscode.DocumentLink[] {
+  return (result.headerLinks ?? [])
+    .filter((l) => l.line < doc.lineCount)
+    .map((l) => {
+      const link = new vscode.DocumentLink(new vscode.Range(l.line, l.character, l.line, l.endCharacter), openSourceUri(l.target));
+      link.tooltip = `Open ${doc.lineAt(l.line).text.slice(l.character, l.endCharacter)} beside the preview`;
+      return link;
+    });
 }
 
 /** The markdown a hover shows for one preview line. */
@@ -208,42 +183,6 @@ function keyRange(doc: vscode.TextDocument, line: number): vscode.Range {
   const m = /^(?:- )*(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:#]*?)(?=:(?:\s|$))/.exec(text.slice(start));
   const end = m && m[0].length ? start + m[0].length : text.length;
   return new vscode.Range(line, start, line, Math.max(end, start));
-}
-
-/** Links from the header's "N. part from FILE: …" lines to the files (opened beside the preview). */
-function partLinks(doc: vscode.TextDocument, result: PreviewResult): vscode.DocumentLink[] {
-  let files: Array<{ uri: vscode.Uri; names: string[] }>;
-  try {
-    files = fromPreviewUri(doc.uri).files.map((f) => ({ uri: vscode.Uri.parse(f), names: candidateNames(f) }));
-  } catch {
-    return [];
-  }
-  const out: vscode.DocumentLink[] = [];
-  // the header is what precedes the body (the part equal to the CLI's output)
-  const headerLines = Math.min(doc.lineCount, headerLineCount(result));
-  for (let line = 0; line < headerLines; line++) {
-    const text = doc.lineAt(line).text;
-    // The fate may be wrapped to the next line: "N. part from FILE:" is always on the first.
-    const m = /^#\s+(\d+)\. .*? from (.+?):(?: (?:merged|DROPPED|not merged)|$)/.exec(text);
-    if (!m) continue;
-    const name = m[2];
-    const part = result.parts[Number(m[1]) - 1];
-    // the server names parts by URI; a name shown in the text is matched against the preview's files
-    const target = (part && /^[a-z][\w+.-]+:/.test(part.file) ? vscode.Uri.parse(part.file) : undefined) ?? files.find((f) => f.names.includes(name))?.uri;
-    if (!target) continue;
-    const start = m.index + m[0].indexOf(` from ${name}:`) + ' from '.length;
-    const link = new vscode.DocumentLink(new vscode.Range(line, start, line, start + name.length), openSourceUri({ uri: target.toString() }));
-    link.tooltip = `Open ${name} beside the preview`;
-    out.push(link);
-  }
-  return out;
-}
-
-/** The ways a file may be named in the header: relative path, absolute path, base name. */
-function candidateNames(uri: string): string[] {
-  const u = vscode.Uri.parse(uri);
-  const names = [uri, u.fsPath, u.path, baseName(uri), vscode.workspace.asRelativePath(u, false), vscode.workspace.asRelativePath(u, true)];
-  return [...new Set(names)];
 }
 
 function escapeText(s: string): string {

@@ -5,7 +5,7 @@
  * edited, saved, created, deleted or renamed, and when the settings change.
  */
 import * as vscode from 'vscode';
-import { PREVIEW_REQUEST, type PreviewResult } from '../../../server/src/protocol';
+import { PreviewRequest, type PreviewResult } from '../../../server/src/protocol';
 import { Server, log } from '../client';
 import { PREVIEW_SCHEME, fromPreviewUri, sourcesOf, toParams } from './uri';
 
@@ -66,7 +66,7 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
       return `# Cloud-Config Merge: this preview address cannot be read (${message(e)}).\n`;
     }
     try {
-      let result = await this.server.request<PreviewResult>(PREVIEW_REQUEST, toParams(state), token);
+      let result = await this.server.request(PreviewRequest, toParams(state), token);
       if (state.view === 'data') result = dataOnly(result);
       let text = result.text;
       if (BREAK_PREVIEW) text = text.replace(/[^\n]*\n?$/, '');
@@ -170,11 +170,11 @@ export function dataOnly(result: PreviewResult): PreviewResult {
   const start = bodyLines.findIndex((l) => l === '---' || l.startsWith('--- '));
   if (!result.body || start < 0) {
     const why = result.failure ? `nothing merged: ${result.failure}` : 'nothing merged';
-    return { ...result, text: `${DATA_ONLY_TITLE}\n# (${why.replace(/[\r\n]+/g, ' ')})\n`, lines: [] };
+    return { ...result, text: `${DATA_ONLY_TITLE}\n# (${why.replace(/[\r\n]+/g, ' ')})\n`, lines: [], headerLinks: [] };
   }
   const data = bodyLines.slice(start).join('\n');
   const shift = headerLines + start - 1;
-  return { ...result, text: `${DATA_ONLY_TITLE}\n${data}`, lines: result.lines.filter((l) => l.line - shift >= 1).map((l) => ({ ...l, line: l.line - shift })) };
+  return { ...result, text: `${DATA_ONLY_TITLE}\n${data}`, headerLinks: [], lines: result.lines.filter((l) => l.line - shift >= 1).map((l) => ({ ...l, line: l.line - shift })) };
 }
 
 export function sameUri(a: string, b: string): boolean {

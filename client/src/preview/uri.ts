@@ -7,12 +7,12 @@
  *   cloud-config-merge-preview:/Merged user-data (3 files).yaml?{"mode":"user-data","files":[…]}
  */
 import * as vscode from 'vscode';
-import type { PreviewParams, PreviewSource } from '../../../server/src/protocol';
+import { type EditorPreviewMode, PREVIEW_MODES, type PreviewParams, type PreviewSource, isEditorPreviewMode } from '../../../server/src/protocol';
 
 export const PREVIEW_SCHEME = 'cloud-config-merge-preview';
 
-export type PreviewMode = 'user-data' | 'confd' | 'boot' | 'chef';
-export const PREVIEW_MODES: readonly PreviewMode[] = ['user-data', 'confd', 'boot', 'chef'];
+export type PreviewMode = EditorPreviewMode;
+export { PREVIEW_MODES };
 
 export interface PreviewState {
   mode: PreviewMode;
@@ -69,7 +69,7 @@ export function fromPreviewUri(uri: vscode.Uri): PreviewState {
   if (uri.scheme !== PREVIEW_SCHEME) throw new Error(`not a preview: ${uri.toString()}`);
   const raw = JSON.parse(uri.query) as Partial<PreviewState>;
   if (!raw || !Array.isArray(raw.files) || !raw.files.every((f) => typeof f === 'string')) throw new Error('the preview URI lists no files');
-  const mode = PREVIEW_MODES.includes(raw.mode as PreviewMode) ? (raw.mode as PreviewMode) : 'user-data';
+  const mode = isEditorPreviewMode(raw.mode) ? raw.mode : 'user-data';
   const source = sourceOf(raw.source);
   return { mode, files: raw.files, boot: raw.boot, exclude: typeof raw.exclude === 'number' ? raw.exclude : undefined, view: raw.view === 'data' ? 'data' : undefined, ...(source ? { source } : {}) };
 }

@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { DOCUMENT_INFO_REQUEST, DocumentInfoParams, DocumentInfoResult } from '../protocol';
+import { DocumentInfoParams, DocumentInfoRequest, DocumentInfoResult } from '../protocol';
 import { HEADER_LINES } from '../engine/catalogue';
 import { DEFAULT_PART_SPEC, DEFAULT_SYSTEM_SPEC } from '../engine/spec/defaults';
 import { ServerContext } from './common/context';
@@ -17,7 +17,7 @@ import type { SpecSite } from '../engine/lint/analyzeDocument';
 
 export function registerDocumentInfo(ctx: ServerContext): void {
   ctx.connection.onRequest(
-    DOCUMENT_INFO_REQUEST,
+    DocumentInfoRequest.method,
     guardRequest(ctx.log, 'documentInfo', async (params: DocumentInfoParams): Promise<DocumentInfoResult> => {
       const uri = params?.uri;
       if (typeof uri !== 'string') return { kind: null, spec: null, summary: [] };

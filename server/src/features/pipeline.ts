@@ -9,7 +9,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MAKE_MIME_REQUEST, MakeMimeParams, MakeMimeResult, PIPELINE_SOURCE_REQUEST, PipelineSourceParams, PipelineSourceResult, PreviewSource } from '../protocol';
+import { MakeMimeParams, MakeMimeRequest, MakeMimeResult, PipelineSourceParams, PipelineSourceRequest, PipelineSourceResult, PreviewSource } from '../protocol';
 import { MakeMimeError, MimeAttachment, attachmentText, inferSubtype, makeMime } from '../engine/userdata/makeMime';
 import { TerraformInputError, looksLikeTerraformJson, partFindings, readTerraformJson, terraformUserData, unwrapRendered, wrapLikeTerraform } from '../engine/userdata/terraform';
 import { convertUserDataBlob } from '../engine/userdata/mime';
@@ -21,8 +21,8 @@ import { ServerContext } from './common/context';
 import { guardRequest } from './common/guard';
 
 export function registerPipeline(ctx: ServerContext): void {
-  ctx.connection.onRequest(MAKE_MIME_REQUEST, guardRequest(ctx.log, 'makeMime', (params: MakeMimeParams) => buildMime(ctx, params)));
-  ctx.connection.onRequest(PIPELINE_SOURCE_REQUEST, guardRequest(ctx.log, 'pipelineSource', (params: PipelineSourceParams) => pipelineSource(ctx, params)));
+  ctx.connection.onRequest(MakeMimeRequest.method, guardRequest(ctx.log, 'makeMime', (params: MakeMimeParams) => buildMime(ctx, params)));
+  ctx.connection.onRequest(PipelineSourceRequest.method, guardRequest(ctx.log, 'pipelineSource', (params: PipelineSourceParams) => pipelineSource(ctx, params)));
 }
 
 /** An open editor's text, else the file on disk (within maxFileBytes). */

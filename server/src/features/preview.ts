@@ -14,7 +14,7 @@
 import { closeSync, constants as fsConstants, fstatSync, openSync, promises as fs, readFileSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PREVIEW_REQUEST, PreviewLocation, PreviewParams, PreviewResult } from '../protocol';
+import { PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
 import { buildPreview, PreviewFile, PreviewMode, PreviewModel, PREVIEW_BODY_MARKER, wrapHeaderLine } from '../engine/preview';
 import { SourceLocation } from '../engine/provenance';
 import { IncludeResolver } from '../engine/userdata/process';
@@ -30,7 +30,7 @@ import { pipelineFiles } from './pipeline';
 
 export function registerPreview(ctx: ServerContext): void {
   ctx.connection.onRequest(
-    PREVIEW_REQUEST,
+    PreviewRequest.method,
     guardRequest(ctx.log, 'preview', (params: PreviewParams) => preview(ctx, params)),
   );
 }
@@ -157,7 +157,8 @@ class Sources {
   }
 }
 
-const PREVIEW_MODES: readonly string[] = ['user-data', 'handler', 'confd', 'boot', 'chef'] satisfies readonly PreviewMode[];
+/** The editor's modes and `handler` (after user-data, as the CLI lists them). */
+const PREVIEW_MODES: readonly string[] = EDITOR_PREVIEW_MODES.flatMap((m): PreviewMode[] => (m === 'user-data' ? [m, 'handler'] : [m]));
 
 export async function preview(ctx: ServerContext, params: PreviewParams): Promise<PreviewResult> {
   params = params ?? ({} as PreviewParams);
@@ -255,8 +256,34 @@ function toResult(model: PreviewModel, sources: Sources, notes: string[] = []): 
     parts: model.parts.map((p) => ({ ...p, file: sources.uriFor(p.file) ?? p.file })),
     problems,
     sources: [...sources.touched],
+    headerLinks: headerLinks(text, model.headerLineCount + inserted.length, sources),
     ...(model.failure ? { failure: model.failure } : {}),
   };
+}
+
+/**
+ * The header's links: each part's file ("N. part from FILE: …") and each `FILE:LINE` place, for the
+ * names this preview gave its files (so the client never guesses from the text).
+ */
+function headerLinks(text: string, headerLineCount: number, sources: Sources): PreviewHeaderLink[] {
+  const links: PreviewHeaderLink[] = [];
+  const lines = text.split('\n', headerLineCount);
+  lines.forEach((lineText, line) => {
+    // The fate may be wrapped to the next line: "N. part from FILE:" is always on the first.
+    const part = /^#\s+\d+\. .*? from (.+?):(?: (?:merged|DROPPED|not merged|NOT SHOWN)|$)/.exec(lineText);
+    const partUri = part ? sources.uriFor(part[1]) : undefined;
+    if (part && partUri) {
+      const character = part.index + part[0].indexOf(` from ${part[1]}:`) + ' from '.length;
+      links.push({ line, character, endCharacter: character + part[1].length, target: { uri: partUri, line: 0, character: 0, endLine: 0, endCharacter: 0 } });
+    }
+    for (const m of lineText.matchAll(/([^\s(),:]+):(\d+)\b/g)) {
+      const uri = sources.uriFor(m[1]);
+      if (!uri) continue;
+      const at = Number(m[2]) - 1;
+      links.push({ line, character: m.index, endCharacter: m.index + m[0].length, target: { uri, line: at, character: 0, endLine: at, endCharacter: 0 } });
+    }
+  });
+  return links;
 }
 
 function filePathOf(uri: string): string | null {
