@@ -1,5 +1,5 @@
 /**
- * Differential test of server/src/engine/userdata/mime.ts against cloud-init
+ * Differential test of server/src/engine/userdata/mime.ts (and mime/, py/codecs.ts, gzip.ts) against cloud-init
  * 22.4.2 running on CPython 3.11's email package.
  *
  *   node out/test/oracle/mime.diff.js [--cases N] [--seed S] [--python /usr/bin/python3] [--verbose]

@@ -7,7 +7,7 @@
  */
 import { SarifResult, SarifRule, sarifLog } from './sarif';
 import { LineIndex } from '../engine/text/lineIndex';
-import { decodeUtf8Surrogateescape } from '../engine/userdata/mime';
+import { decodeUtf8Surrogateescape } from '../engine/py/codecs';
 import type { UserDataRun } from '../engine/userdata/run';
 import { userDataLocator } from '../engine/preview';
 import { validateMerged, type MergedProblem } from '../engine/schema/merged';

@@ -8,7 +8,7 @@ import { sarifLog } from './sarif';
 import { analyzeDocument } from '../engine/lint/analyzeDocument';
 import { Finding } from '../engine/lint/findings';
 import { LineIndex } from '../engine/text/lineIndex';
-import { decodeUtf8Surrogateescape } from '../engine/userdata/mime';
+import { decodeUtf8Surrogateescape } from '../engine/py/codecs';
 import { CliOptions } from './args';
 import { CliIO, read } from './main';
 

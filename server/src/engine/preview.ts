@@ -13,7 +13,7 @@ import { CloudInitVersion } from './spec/parse';
 import { Locator, PartEffect, SourceLocation, collectProvenance, formatPath, partEffects, textLocator } from './provenance';
 import { IncludeFailure, IncludeResolver } from './userdata/process';
 import { PartReport, UserDataRun, runHandlerParts, runUserData } from './userdata/run';
-import { decodeUtf8Surrogateescape } from './userdata/mime';
+import { decodeUtf8Surrogateescape } from './py/codecs';
 import { mergeConfD } from './system/confd';
 import { assembleBoot, BootInputs } from './system/boot';
 import { MergerFactory } from './merge/construct';

@@ -6,7 +6,7 @@
 import { PyDict, PyValue, pyClassName } from '../values';
 import { loadYaml } from '../yaml/load';
 import { DEFAULT_LIMITS, Limits } from '../limits';
-import { decodeUtf8Surrogateescape } from '../userdata/mime';
+import { decodeUtf8Surrogateescape } from '../py/codecs';
 
 export interface LoadedChefFiles {
   values: PyValue[];

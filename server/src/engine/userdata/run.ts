@@ -12,7 +12,7 @@ import { renderCloudInitJinja } from './jinja';
 import { ProcessingMessage, UserDataPart } from './parts';
 import { IncludeFailure, IncludeResolver, ProcessResult, UserDataSource, processUserData, pyInt } from './process';
 import { CLOUD_CONFIG_TYPE, JINJA_TYPE, JSONP_TYPE, NOT_MULTIPART_TYPE, SHELL_TYPES, sniffContentType } from './sniff';
-import { decodeUtf8Surrogateescape } from './mime';
+import { decodeUtf8Surrogateescape } from '../py/codecs';
 import { Limits, PYTHON_RECURSION } from '../limits';
 import { PyError } from '../py/errors';
 
