@@ -4,7 +4,8 @@
  * Exit codes: 0 ok; 2 bad usage or unreadable input; 3 cloud-init itself would fail;
  * 4 done, but part of the input is Jinja this tool cannot reproduce (cloud-init renders it).
  */
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { BoundedReadError, ReadFailure, readBoundedSync } from '../node/readFile';
 import { basename, resolve as resolvePath } from 'node:path';
 import { PyDict, PyValue } from '../engine/values';
 import { PyError } from '../engine/py/errors';
@@ -54,50 +55,33 @@ const NOT_REPRODUCED = 4;
 export class CloudInitFailure extends Error {}
 
 /**
- * Reads an input file, never more than maxFileBytes: the size of a regular
- * file is checked before reading; a pipe or device the user named (`<(...)`,
- * /dev/stdin) is read up to the limit. With `regularOnly` (paths that come
- * from user-data, such as `#include /dev/zero`), anything but a regular file
- * is refused.
+ * Reads an input file, never more than maxFileBytes (node/readFile.ts): a pipe or device the user
+ * named (`<(...)`, /dev/stdin) is read up to the limit. With `regularOnly` (paths that come from
+ * user-data, such as `#include /dev/zero`), anything but a regular file is refused.
  */
 export function readInput(path: string, options: { regularOnly?: boolean; maxBytes?: number } = {}): Uint8Array {
-  const max = options.maxBytes ?? DEFAULT_LIMITS.maxFileBytes;
-  let regular: boolean;
   try {
-    const stat = statSync(path);
-    if (stat.isDirectory()) throw new InputError(`${path}: is a directory`);
-    regular = stat.isFile();
-    if (!regular && options.regularOnly) throw new InputError(`${path}: not a regular file (a device, pipe or socket): not read`);
-    if (regular && stat.size > max) throw new InputError(`${path}: ${stat.size} bytes exceeds the limit maxFileBytes = ${max}`);
+    return readBoundedSync(path, { maxBytes: options.maxBytes ?? DEFAULT_LIMITS.maxFileBytes, allowStreams: !options.regularOnly });
   } catch (e) {
-    if (e instanceof InputError) throw e;
-    throw new InputError(`${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
-  }
-  try {
-    return regular ? readFileSync(path) : readCapped(path, max);
-  } catch (e) {
-    if (e instanceof InputError) throw e;
-    throw new InputError(`${path}: ${(e as Error).message}`);
+    if (!(e instanceof BoundedReadError)) throw e;
+    throw new InputError(`${path}: ${inputFailure(e.failure)}`);
   }
 }
 
-/** Reads a stream-like file up to `max` bytes; more is an error naming the limit. */
-function readCapped(path: string, max: number): Uint8Array {
-  const fd = openSync(path, 'r');
-  try {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, max + 1 - total));
-      const n = readSync(fd, chunk, 0, chunk.length, null);
-      if (n === 0) break;
-      chunks.push(chunk.subarray(0, n));
-      total += n;
-      if (total > max) throw new InputError(`${path}: more than ${max} bytes: exceeds the limit maxFileBytes = ${max}`);
-    }
-    return Buffer.concat(chunks, total);
-  } finally {
-    closeSync(fd);
+function inputFailure(f: ReadFailure): string {
+  switch (f.kind) {
+    case 'no-such-file':
+      return 'no such file';
+    case 'permission-denied':
+      return 'permission denied';
+    case 'directory':
+      return 'is a directory';
+    case 'not-regular':
+      return 'not a regular file (a device, pipe or socket): not read';
+    case 'over-limit':
+      return f.size === null ? `more than ${f.max} bytes: exceeds the limit maxFileBytes = ${f.max}` : `${f.size} bytes exceeds the limit maxFileBytes = ${f.max}`;
+    case 'other':
+      return f.message;
   }
 }
 
