@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { HEADER_WIDTH, PREVIEW_BODY_MARKER, buildPreview, unwrapHeader } from '../../server/src/engine/preview';
+import { HEADER_WIDTH, buildPreview, unwrapHeader } from '../../server/src/engine/preview';
 import { runCli } from '../support/cli';
+import { header, unwrapped } from '../support/previewHeader';
 
 const DPKG = 'datasource_list: [NoCloud, None]\npackages: [dpkg-pkg]\n';
 const LOCAL = 'datasource_list: [ConfigDrive]\npreserve_hostname: true\n';
@@ -15,13 +16,6 @@ const CLOUD_CFG = 'preserve_hostname: false\ntimezone: UTC\n';
 const USER_DATA = '#cloud-config\npackages: [curl]\n';
 const VENDOR = '#cloud-config\npackages: [vendor-pkg]\ntimezone: Europe/Paris\n';
 const enc = (text: string) => new TextEncoder().encode(text);
-
-function header(text: string): string[] {
-  const lines = text.split('\n');
-  return lines.slice(0, lines.indexOf(PREVIEW_BODY_MARKER) + 1);
-}
-
-const unwrapped = (text: string) => header(unwrapHeader(text)).join('\n');
 
 const dropIns = [
   { name: 'cloud.cfg.d/90_dpkg.cfg', bytes: enc(DPKG) },

@@ -8,21 +8,12 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { HEADER_WIDTH, PREVIEW_BODY_MARKER, buildPreview, unwrapHeader, wrapHeaderLine } from '../../server/src/engine/preview';
 import { runCli } from '../support/cli';
+import { header, unwrapped } from '../support/previewHeader';
 
 const BASE = '#cloud-config\npackages: [curl, vim]\nruncmd:\n  - echo base\nwrite_files:\n  - path: /etc/motd\n    content: hi\n';
 const APP = '#cloud-config\nmerge_how: list(append)+dict(no_replace,recurse_list)+str()\npackages: [nginx]\nruncmd:\n  - echo app\n';
 const TYPO = '#cloud-config\nmerge_how: list(apend)+dict(no_replace,recurse_list)+str()\npackages: [htop]\nruncmd:\n  - echo typo\nwrite_files:\n  - path: /etc/issue\n    content: x\n';
 const enc = (text: string) => new TextEncoder().encode(text);
-
-function header(text: string): string[] {
-  const lines = text.split('\n');
-  return lines.slice(0, lines.indexOf(PREVIEW_BODY_MARKER) + 1);
-}
-
-/** The header with wrapped lines joined again, for matching sentences. */
-function unwrapped(text: string): string {
-  return header(unwrapHeader(text)).join('\n');
-}
 
 describe('what this merge lost', () => {
   const files = [

@@ -5,7 +5,7 @@
  * 4 done, but part of the input is Jinja this tool cannot reproduce (cloud-init renders it).
  */
 import { readFileSync, statSync } from 'node:fs';
-import { BoundedReadError, ReadFailure, readBoundedSync } from '../node/readFile';
+import { BoundedReadError, ReadFailureWords, describeReadFailure, readBoundedSync } from '../node/readFile';
 import { basename, resolve as resolvePath } from 'node:path';
 import { PyDict, PyValue } from '../engine/values';
 import { PyError } from '../engine/py/errors';
@@ -64,26 +64,16 @@ export function readInput(path: string, options: { regularOnly?: boolean; maxByt
     return readBoundedSync(path, { maxBytes: options.maxBytes ?? DEFAULT_LIMITS.maxFileBytes, allowStreams: !options.regularOnly });
   } catch (e) {
     if (!(e instanceof BoundedReadError)) throw e;
-    throw new InputError(`${path}: ${inputFailure(e.failure)}`);
+    throw new InputError(`${path}: ${describeReadFailure(e.failure, INPUT_FAILURE_WORDS)}`);
   }
 }
 
-function inputFailure(f: ReadFailure): string {
-  switch (f.kind) {
-    case 'no-such-file':
-      return 'no such file';
-    case 'permission-denied':
-      return 'permission denied';
-    case 'directory':
-      return 'is a directory';
-    case 'not-regular':
-      return 'not a regular file (a device, pipe or socket): not read';
-    case 'over-limit':
-      return f.size === null ? `more than ${f.max} bytes: exceeds the limit maxFileBytes = ${f.max}` : `${f.size} bytes exceeds the limit maxFileBytes = ${f.max}`;
-    case 'other':
-      return f.message;
-  }
-}
+/** The CLI's words: a directory and a device are told apart; the limit is the `--limit` one. */
+const INPUT_FAILURE_WORDS: ReadFailureWords = {
+  directory: 'is a directory',
+  notRegular: 'not a regular file (a device, pipe or socket): not read',
+  overLimit: (size, max) => (size === null ? `more than ${max} bytes: exceeds the limit maxFileBytes = ${max}` : `${size} bytes exceeds the limit maxFileBytes = ${max}`),
+};
 
 /** Reads a file the command line names, within `--limit maxFileBytes`. */
 export function read(o: CliOptions, path: string, regularOnly = false): Uint8Array {

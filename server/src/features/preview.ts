@@ -12,7 +12,7 @@
  * editor's documents.
  */
 import { realpathSync } from 'node:fs';
-import { BoundedReadError, readBounded, readBoundedSync } from '../node/readFile';
+import { BoundedReadError, ReadFailureWords, describeReadFailure, readBounded, readBoundedSync } from '../node/readFile';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
@@ -318,20 +318,14 @@ function readRegularFileSync(file: string, settings: ServerSettings): Uint8Array
   return readBoundedSync(file, { maxBytes: settings.limits.maxFileBytes });
 }
 
+/** The preview's words: anything but a regular file is one case; the limit is the setting. */
+const READ_FAILURE_WORDS: ReadFailureWords = {
+  directory: 'not a regular file',
+  notRegular: 'not a regular file',
+  overLimit: (size, max) => `${size ?? `more than ${max}`} bytes, over the limit maxFileBytes = ${max} (setting cloudConfigMerge.limits.maxFileBytes)`,
+};
+
 function readError(e: unknown): string {
-  if (!(e instanceof BoundedReadError)) return e instanceof Error ? e.message : String(e);
-  const f = e.failure;
-  switch (f.kind) {
-    case 'no-such-file':
-      return 'no such file';
-    case 'permission-denied':
-      return 'permission denied';
-    case 'directory':
-    case 'not-regular':
-      return 'not a regular file';
-    case 'over-limit':
-      return `${f.size ?? `more than ${f.max}`} bytes, over the limit maxFileBytes = ${f.max} (setting cloudConfigMerge.limits.maxFileBytes)`;
-    case 'other':
-      return f.message;
-  }
+  if (e instanceof BoundedReadError) return describeReadFailure(e.failure, READ_FAILURE_WORDS);
+  return e instanceof Error ? e.message : String(e);
 }

@@ -95,6 +95,30 @@ function readStream(fd: number, max: number): Uint8Array {
   return Buffer.concat(chunks, total);
 }
 
+/** How a caller words the failures it says its own way. */
+export interface ReadFailureWords {
+  directory: string;
+  notRegular: string;
+  overLimit(size: number | null, max: number): string;
+}
+
+export function describeReadFailure(f: ReadFailure, words: ReadFailureWords): string {
+  switch (f.kind) {
+    case 'no-such-file':
+      return 'no such file';
+    case 'permission-denied':
+      return 'permission denied';
+    case 'directory':
+      return words.directory;
+    case 'not-regular':
+      return words.notRegular;
+    case 'over-limit':
+      return words.overLimit(f.size, f.max);
+    case 'other':
+      return f.message;
+  }
+}
+
 function asReadError(e: unknown): BoundedReadError {
   if (e instanceof BoundedReadError) return e;
   const err = e as NodeJS.ErrnoException;

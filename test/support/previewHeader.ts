@@ -1,0 +1,13 @@
+/** Reading a preview's header in tests: its lines, and its sentences with wrapped lines joined again. */
+import { PREVIEW_BODY_MARKER, unwrapHeader } from '../../server/src/engine/preview';
+
+/** The header's lines, the body marker included. */
+export function header(text: string): string[] {
+  const lines = text.split('\n');
+  return lines.slice(0, lines.indexOf(PREVIEW_BODY_MARKER) + 1);
+}
+
+/** The header with wrapped lines joined again, for matching sentences. */
+export function unwrapped(text: string): string {
+  return header(unwrapHeader(text)).join('\n');
+}
