@@ -1,4 +1,5 @@
-"""Answers differential-test cases with the real cloud-init, one JSON line per case.
+"""Answers differential-test cases with the real cloud-init, one JSON line per case; and the pieces
+the other drivers share (loading the oracle, writing user-data files, the JSON-lines loop).
 
 Reads JSON lines on stdin, writes one JSON line per case on stdout:
   {"kind": "spec", "spec": STRING | LIST, "values": [...]}      -> {"result": <canonical json text>} | {"error": CLASS}
@@ -51,42 +52,49 @@ def run_spec(oracle, case):
         return {"error": type(e).__name__}
 
 
-def run_userdata(oracle, case, blob_dir):
+def merge_userdata(oracle, blobs, blob_dir, include_missing="error", launch_index=None):
+    """The oracle's user-data mode over these blobs (bytes), written as files; returns what it reports."""
     files = []
-    for i, b in enumerate(case["blobs"]):
+    for i, blob in enumerate(blobs):
         path = os.path.join(blob_dir, "blob%d" % i)
         with open(path, "wb") as fh:
-            fh.write(base64.b64decode(b))
+            fh.write(blob)
         files.append(path)
-    args = types.SimpleNamespace(
-        files=files, include_map=[], include_missing=case.get("include_missing", "error"),
-        instance_data=None, launch_index=case.get("launch_index"))
+    args = types.SimpleNamespace(files=files, include_map=[], include_missing=include_missing,
+                                 instance_data=None, launch_index=launch_index)
     out = {}
+    oracle.mode_userdata(args, out)
+    return out
+
+
+def run_userdata(oracle, case, blob_dir):
+    blobs = [base64.b64decode(b) for b in case["blobs"]]
     try:
-        oracle.mode_userdata(args, out)
+        out = merge_userdata(oracle, blobs, blob_dir, case.get("include_missing", "error"), case.get("launch_index"))
     except oracle.CloudInitRaised as e:
         return {"raw": None, "error": type(e.exc).__name__}
     return {"raw": out.get("cloud_config_txt"), "error": None}
+
+
+def serve(answer):
+    """One JSON line in, one out, until stdin ends; an exception of `answer` is a driver bug, said as such."""
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            result = answer(json.loads(line))
+        except Exception as e:
+            result = {"driver_error": "%s: %s" % (type(e).__name__, e)}
+        sys.stdout.write(json.dumps(result) + "\n")
+        sys.stdout.flush()
 
 
 def main():
     oracle = load_oracle()
     import tempfile
     blob_dir = tempfile.mkdtemp(prefix="ccm-diff-")
-    for line in sys.stdin:
-        line = line.strip()
-        if not line:
-            continue
-        case = json.loads(line)
-        try:
-            if case["kind"] == "spec":
-                answer = run_spec(oracle, case)
-            else:
-                answer = run_userdata(oracle, case, blob_dir)
-        except Exception as e:  # a driver bug, reported as such
-            answer = {"driver_error": "%s: %s" % (type(e).__name__, e)}
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
+    serve(lambda case: run_spec(oracle, case) if case["kind"] == "spec" else run_userdata(oracle, case, blob_dir))
 
 
 if __name__ == "__main__":

@@ -9,17 +9,10 @@ through the real cloud-init, one JSON line per case.
      X-Merge-Type header with add_header (make-mime itself has no option for it).
   {"kind": "userdata", "blobs": [BASE64...]} -> {"raw": TEXT | null, "error": CLASS | null}
 """
-import base64
-import importlib.util
-import json
 import os
-import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("ccm_driver", os.path.join(HERE, "driver.py"))
-driver = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(driver)
+import driver
 
 
 def make_mime(case):
@@ -55,20 +48,7 @@ def make_mime(case):
 def main():
     oracle = driver.load_oracle()
     blob_dir = tempfile.mkdtemp(prefix="ccm-pipeline-")
-    for line in sys.stdin:
-        line = line.strip()
-        if not line:
-            continue
-        case = json.loads(line)
-        try:
-            if case["kind"] == "makemime":
-                answer = make_mime(case)
-            else:
-                answer = driver.run_userdata(oracle, case, blob_dir)
-        except Exception as e:  # a driver bug, reported as such
-            answer = {"driver_error": "%s: %s" % (type(e).__name__, e)}
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
+    driver.serve(lambda case: make_mime(case) if case["kind"] == "makemime" else driver.run_userdata(oracle, case, blob_dir))
 
 
 if __name__ == "__main__":

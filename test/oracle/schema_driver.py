@@ -7,51 +7,32 @@ file with that text (`validate_schema_text`): {"valid", "errors", "deprecations"
 validated (as `cloud-init schema --system` does). The cloud-init used is the one on CLOUDINIT_PATH (22.4.2
 or upstream), so one process serves one version.
 """
-import importlib.util
-import json
 import logging
-import os
-import sys
 import tempfile
-import types
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ORACLE = os.environ.get("ORACLE_PY") or os.path.join(HERE, "..", "..", "..", "shared", "oracle", "oracle.py")
+from driver import load_oracle, merge_userdata, serve
+
+
+def validate(oracle, case, blob_dir):
+    try:
+        if "parts" in case:
+            merged = merge_userdata(oracle, [text.encode("utf-8") for text in case["parts"]], blob_dir)
+            text = merged.get("cloud_config_txt") or ""
+        else:
+            text = case["text"]
+        res = oracle.validate_schema_text(text, "f")
+        out = {k: res[k] for k in ("valid", "errors", "deprecations", "not_a_dict")}
+        out["yaml_error"] = res["yaml_error"] is not None
+    except Exception as e:  # cloud-init's validator raised
+        out = {"raised": type(e).__name__, "message": str(e)}
+    return out
 
 
 def main():
-    spec = importlib.util.spec_from_file_location("ccm_oracle", ORACLE)
-    oracle = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(oracle)
-    oracle.import_cloudinit(None)
-    oracle.preload_cloudinit()
-    logging.getLogger("cloudinit").setLevel(logging.CRITICAL + 1)
+    oracle = load_oracle()
     logging.disable(logging.CRITICAL)
     blob_dir = tempfile.mkdtemp(prefix="ccm-schema-")
-    for line in sys.stdin:
-        case = json.loads(line)
-        try:
-            if "parts" in case:
-                files = []
-                for i, text in enumerate(case["parts"]):
-                    path = os.path.join(blob_dir, "part%d" % i)
-                    with open(path, "w", encoding="utf-8") as fh:
-                        fh.write(text)
-                    files.append(path)
-                args = types.SimpleNamespace(files=files, include_map=[], include_missing="error",
-                                             instance_data=None, launch_index=None)
-                merged = {}
-                oracle.mode_userdata(args, merged)
-                text = merged.get("cloud_config_txt") or ""
-            else:
-                text = case["text"]
-            res = oracle.validate_schema_text(text, "f")
-            out = {k: res[k] for k in ("valid", "errors", "deprecations", "not_a_dict")}
-            out["yaml_error"] = res["yaml_error"] is not None
-        except Exception as e:  # cloud-init's validator raised
-            out = {"raised": type(e).__name__, "message": str(e)}
-        sys.stdout.write(json.dumps(out) + "\n")
-        sys.stdout.flush()
+    serve(lambda case: validate(oracle, case, blob_dir))
 
 
 if __name__ == "__main__":

@@ -64,7 +64,7 @@ suite('Merged preview', () => {
     await previewText(preview, (t) => t === expected);
   });
 
-  test('hover and the link on a line point at the file and line that supplied a value; the link opens it beside the preview', async () => {
+  test('hover and Go to Definition on a line point at the file and line that supplied a value; the jump opens it beside the preview', async () => {
     const doc = await vscode.workspace.openTextDocument(preview);
     const pos = positionOf(doc, 'hostname: web-02', 2);
     const hover = await waitFor('a provenance hover', async () => {
@@ -72,19 +72,22 @@ suite('Merged preview', () => {
       return /10-app\.yaml:9\b/.test(h) ? h : undefined;
     });
     assert.match(hover, /hostname/);
-    const link = (await linksOf(preview)).find((l) => l.range.contains(pos));
-    assert.ok(link, 'a link on the key');
-    const place = placeOf(link);
-    assert.strictEqual(place.uri, fileUri(FILES[2]).toString());
-    assert.strictEqual(place.line, 8);
-    // Run from the preview (as a Ctrl+click does): the source opens in the other column, the preview stays.
+    const source = fileUri(FILES[2]).toString();
+    const [definition] = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink>>('vscode.executeDefinitionProvider', preview, pos);
+    assert.ok(definition, 'a definition on the line');
+    const target = 'targetUri' in definition ? { uri: definition.targetUri, range: definition.targetRange } : definition;
+    assert.strictEqual(target.uri.toString(), source);
+    assert.strictEqual(target.range.start.line, 8);
+    assert.strictEqual((await linksOf(preview)).filter((l) => l.range.start.line === pos.line).length, 0, 'a data line is not a link (a link is underlined at rest)');
+    // Go to Definition from the preview (what Ctrl+click runs) lands in the preview's group; the source is moved beside it.
     const column = columnOf(preview);
-    await vscode.window.showTextDocument(doc, { viewColumn: column, preserveFocus: false });
-    const editor = await vscode.commands.executeCommand<vscode.TextEditor>('cloudConfigMerge.openSource', JSON.parse(link.target!.query)[0]);
-    assert.strictEqual(editor.document.uri.toString(), fileUri(FILES[2]).toString());
-    assert.notStrictEqual(editor.viewColumn, column, 'not in the preview\'s group');
+    await vscode.window.showTextDocument(doc, { viewColumn: column, preserveFocus: false, selection: new vscode.Range(pos, pos) });
+    await vscode.commands.executeCommand('editor.action.revealDefinition');
+    const editor = await waitFor('the source beside the preview', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === source && e.viewColumn !== column));
     assert.strictEqual(editor.selection.start.line, 8);
-    assert.ok(previewEditors().some((e) => e.viewColumn === column), 'the preview is still visible');
+    await waitFor("the preview back at the front of its group", () => previewEditors().some((e) => e.viewColumn === column));
+    const previewGroup = vscode.window.tabGroups.all.find((g) => g.viewColumn === column);
+    assert.ok(!previewGroup?.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === source), "the source is not left in the preview's group");
   });
 
   test('the hover tells what a value replaced', async () => {

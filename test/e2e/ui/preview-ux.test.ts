@@ -10,28 +10,16 @@
  */
 import * as assert from 'assert';
 import type { Locator } from 'playwright-core';
-import { Workbench, openDevWorkbench, screenshotOnFailure } from './workbench';
+import { Workbench, useDevWorkbench } from './workbench';
 
 const SET_TAB = 'Merged user-data (3 files).yaml';
 /** The same preview under any title (so that a test of something else also runs against older titles). */
 const ANY_SET_TAB = /Merged user-data \(3 (files|parts)\)\.yaml/;
 
 suite('The preview as a new user meets it', () => {
+  const ui = useDevWorkbench('e2e-ux-workspace', 'ux-', (w) => w.page.keyboard.press('Escape'));
   let wb: Workbench;
-  let close: (() => Promise<void>) | undefined;
-
-  suiteSetup(async () => {
-    ({ wb, close } = await openDevWorkbench('e2e-ux-workspace'));
-  });
-
-  teardown(async function () {
-    await screenshotOnFailure(wb, this.currentTest, 'FAIL-ux-');
-    await wb.page.keyboard.press('Escape');
-  });
-
-  suiteTeardown(async () => {
-    await close?.();
-  });
+  suiteSetup(() => void (wb = ui.wb));
 
   /** The palette's multi-select list: filter, tick every row shown, accept. */
   async function pickAll(filter: string, expected: string[]): Promise<void> {

@@ -4,25 +4,14 @@
  * screenshot (the README's, with E2E_UPDATE_SCREENSHOTS=1).
  */
 import * as assert from 'assert';
-import { Workbench, openDevWorkbench, screenshotOnFailure } from './workbench';
+import { Workbench, useDevWorkbench } from './workbench';
 
 const PREVIEW_TAB = 'Merged user-data (3 files).yaml';
 
 suite('Workbench (browser)', () => {
+  const ui = useDevWorkbench('e2e-ui-workspace', '');
   let wb: Workbench;
-  let close: (() => Promise<void>) | undefined;
-
-  suiteSetup(async () => {
-    ({ wb, close } = await openDevWorkbench('e2e-ui-workspace'));
-  });
-
-  teardown(async function () {
-    await screenshotOnFailure(wb, this.currentTest, 'FAIL-');
-  });
-
-  suiteTeardown(async () => {
-    await close?.();
-  });
+  suiteSetup(() => void (wb = ui.wb));
 
   test('Explorer: select three parts, right-click, "Preview Merged User-Data" opens the preview beside', async () => {
     const { page } = wb;

@@ -59,9 +59,27 @@ export async function openDevWorkbench(name: string): Promise<{ wb: Workbench; c
   return { wb, close };
 }
 
-/** In a suite's teardown: a screenshot of the workbench when the test failed, named after it. */
-export async function screenshotOnFailure(wb: Workbench | undefined, test: Mocha.Test | undefined, prefix: string): Promise<void> {
-  if (wb && test?.state === 'failed') await wb.screenshot(`${prefix}${test.title.replace(/[^\w]+/g, '-').slice(0, 60)}.png`).catch(() => undefined);
+/**
+ * The hooks of a suite that drives its own workbench (`openDevWorkbench(name)`): opened before the
+ * suite, a screenshot named after each failed test (`FAIL-<prefix>…`), then `afterEach`, and closed
+ * after the suite. `ui.wb` is the workbench once the suite has started.
+ */
+export function useDevWorkbench(name: string, prefix: string, afterEach?: (wb: Workbench) => Promise<void>): { readonly wb: Workbench } {
+  const ui: { wb: Workbench; close?: () => Promise<void> } = { wb: undefined as unknown as Workbench };
+  suiteSetup(async () => {
+    const opened = await openDevWorkbench(name);
+    ui.wb = opened.wb;
+    ui.close = opened.close;
+  });
+  teardown(async function () {
+    const test = this.currentTest;
+    if (test?.state === 'failed') await ui.wb.screenshot(`FAIL-${prefix}${test.title.replace(/[^\w]+/g, '-').slice(0, 60)}.png`).catch(() => undefined);
+    await afterEach?.(ui.wb);
+  });
+  suiteTeardown(async () => {
+    await ui.close?.();
+  });
+  return ui;
 }
 
 export class Workbench {
