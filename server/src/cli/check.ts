@@ -11,6 +11,8 @@ import { decodeUtf8Surrogateescape } from '../engine/userdata/mime';
 import type { UserDataRun } from '../engine/userdata/run';
 import { userDataLocator } from '../engine/preview';
 import { validateMerged, type MergedProblem } from '../engine/schema/merged';
+import { annotateCloudConfigFile, type AnnotateNames } from '../engine/schema/annotate';
+import { sniffContentType, CLOUD_CONFIG_TYPE } from '../engine/userdata/sniff';
 import { spanAt, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../engine/schema/validate';
 
 export type CheckFormat = 'text' | 'json' | 'sarif';
@@ -122,6 +124,34 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
   if (result.merged) one('cloud-config.txt (the merged result)', 'cloud-config.txt (the merged result)', result.merged);
   if (version !== '22.4' && !isAccepted(result)) out.push('Error: Invalid schema: user-data', '');
   return out.join('\n') + '\n';
+}
+
+/** How `cloud-init schema --system` names the instance's cloud-config.txt, per version. */
+const SYSTEM_NAMES: Record<SchemaVersion, AnnotateNames> = {
+  '22.4': { path: 'None', valid: 'system userdata' },
+  current: { path: '/var/lib/cloud/instance/cloud-config.txt', valid: 'user-data' },
+};
+
+/**
+ * `--check --annotate`: each file as `cloud-init schema -c FILE --annotate` prints it, then the merged
+ * cloud-config.txt as `--system --annotate` prints it on the instance. One plain cloud-config file is
+ * printed alone, exactly as cloud-init prints it; otherwise each section starts with `==> NAME <==`.
+ * Where cloud-init's own command would fail, a note on stderr says so.
+ */
+export function formatAnnotated(files: Array<{ name: string; bytes: Uint8Array }>, run: UserDataRun, version: SchemaVersion): { stdout: string; stderr: string } {
+  const sections = files.map((f) => ({ title: f.name, text: decodeUtf8Surrogateescape(f.bytes), names: { path: f.name, valid: f.name } }));
+  const alone = sections.length === 1 && sniffContentType(sections[0].text) === CLOUD_CONFIG_TYPE;
+  if (!alone && run.cloudConfigTxt) sections.push({ title: 'cloud-config.txt (the merged result)', text: run.cloudConfigTxt, names: SYSTEM_NAMES[version] });
+  let stdout = '';
+  let stderr = '';
+  for (const s of sections) {
+    const out = annotateCloudConfigFile(s.text, version, s.names);
+    if (!alone) stdout += `${stdout ? '\n' : ''}==> ${s.title} <==\n`;
+    stdout += out.stdout;
+    stderr += out.stderr;
+    if (out.note) stderr += `cloud-config-merge: note: ${s.title}: ${out.note}\n`;
+  }
+  return { stdout, stderr };
 }
 
 export function formatJson(result: CheckResult, pretty: boolean): string {

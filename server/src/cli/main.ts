@@ -32,7 +32,7 @@ import { runBatch } from './batch';
 import { makeMimeCommand } from './makeMime';
 import { pipelineMode } from './pipeline';
 import { lintMode } from './lint';
-import { CheckResult, checkFile, checkMerged, formatJson, formatSarif, formatText, isAccepted } from './check';
+import { CheckResult, checkFile, checkMerged, formatAnnotated, formatJson, formatSarif, formatText, isAccepted } from './check';
 
 export interface CliIO {
   stdout(text: string): void;
@@ -455,7 +455,11 @@ function checkCommand(o: CliOptions, io: CliIO): number {
   if (run.fatal?.limit) throw new InputError(`${run.fatal.message}: nothing is merged`);
   if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
   const result: CheckResult = { files, merged: checkMerged(run, o.version) };
-  if (o.format === 'json') io.stdout(formatJson(result, o.pretty) + '\n');
+  if (o.annotate) {
+    const out = formatAnnotated(inputs.map((i) => ({ name: i.path, bytes: i.bytes })), run, o.version);
+    io.stdout(out.stdout);
+    io.stderr(out.stderr);
+  } else if (o.format === 'json') io.stdout(formatJson(result, o.pretty) + '\n');
   else if (o.format === 'sarif') io.stdout(formatSarif(result, o.version, packageVersion()) + '\n');
   else io.stdout(formatText(result, o.version));
   return isAccepted(result) ? 0 : 1;
