@@ -13,6 +13,8 @@ import { userDataLocator } from '../engine/preview';
 import { validateMerged, type MergedProblem } from '../engine/schema/merged';
 import { annotateCloudConfigFile, type AnnotateNames } from '../engine/schema/annotate';
 import { sniffContentType, CLOUD_CONFIG_TYPE } from '../engine/userdata/sniff';
+import { embeddedInArchive, embeddedInMime } from '../engine/schema/embedded';
+import { detectDocument } from '../engine/lint/documentKind';
 import { spanAt, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../engine/schema/validate';
 
 export type CheckFormat = 'text' | 'json' | 'sarif';
@@ -27,6 +29,10 @@ interface Located {
 
 interface FileResult {
   file: string;
+  /** The MIME part or archive entry of `file` this is about. */
+  part?: string;
+  /** Why positions inside that part are not given (an encoded body, a folded archive content). */
+  unmapped?: string;
   valid: boolean;
   errors: Located[];
   deprecations: Located[];
@@ -39,15 +45,22 @@ export interface CheckResult {
   merged: { valid: boolean; errors: Located[]; deprecations: Located[]; note?: string } | null;
 }
 
-function locateInText(report: TextSchemaReport, text: string, p: SchemaProblem): Located {
+/** Where in `text` the problem's value (or unknown key) is written, as an offset. */
+function offsetInText(report: TextSchemaReport, p: SchemaProblem): number | undefined {
+  if (report.value === undefined) return undefined;
+  const segments = p.unexpectedKeys?.length === 1 && p.keyword === 'additionalProperties' ? [...p.segments, p.unexpectedKeys[0]] : p.segments;
+  const span = spanAt(report.value, segments, report.rootSpan ?? null);
+  return span ? (span.key ?? span.value).start : undefined;
+}
+
+function locateInText(report: TextSchemaReport, text: string, p: SchemaProblem, toFile: (offset: number) => number | undefined = (o) => o, lines?: LineIndex): Located {
   const out: Located = { path: p.path, message: p.message };
   const m = /^format-l(\d+)\.c(\d+)$/.exec(p.path);
   if (m) return { ...out, line: Number(m[1]), column: Number(m[2]) };
-  if (report.value === undefined) return out;
-  const segments = p.unexpectedKeys?.length === 1 && p.keyword === 'additionalProperties' ? [...p.segments, p.unexpectedKeys[0]] : p.segments;
-  const span = spanAt(report.value, segments, report.rootSpan ?? null);
-  if (!span) return out;
-  const at = new LineIndex(text).position((span.key ?? span.value).start);
+  const inText = offsetInText(report, p);
+  const offset = inText === undefined ? undefined : toFile(inText);
+  if (offset === undefined) return out;
+  const at = (lines ?? new LineIndex(text)).position(offset);
   return { ...out, line: at.line + 1, column: at.character + 1 };
 }
 
@@ -58,16 +71,31 @@ function reportNote(r: TextSchemaReport): string | undefined {
   return undefined;
 }
 
-export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersion): FileResult {
+/**
+ * `cloud-init schema -c FILE` of one file. A MIME multipart or a `#cloud-config-archive` is validated
+ * part by part (each cloud-config part and archive entry, as cloud-init will merge it), with positions
+ * in the file where they can be mapped (engine/schema/embedded; the note says when not).
+ */
+export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersion): FileResult[] {
   const text = decodeUtf8Surrogateescape(bytes);
+  const kind = detectDocument(text, file)?.kind;
+  if (kind === 'mime' || kind === 'cloud-config-archive') {
+    const fileLines = new LineIndex(text);
+    const embedded = kind === 'mime' ? embeddedInMime(text) : embeddedInArchive(text);
+    return embedded.map((e) => {
+      const r = validateCloudConfigText(e.text, version);
+      const locate = (p: SchemaProblem) => locateInText(r, text, p, (o) => e.toDocument(o), fileLines);
+      return { file, part: e.label, valid: r.valid, errors: r.errors.map(locate), deprecations: r.deprecations.map(locate), note: reportNote(r), unmapped: e.unmapped };
+    });
+  }
   const r = validateCloudConfigText(text, version);
-  return {
+  return [{
     file,
     valid: r.valid,
     errors: r.errors.map((p) => locateInText(r, text, p)),
     deprecations: r.deprecations.map((p) => locateInText(r, text, p)),
     note: reportNote(r),
-  };
+  }];
 }
 
 export function checkMerged(run: UserDataRun, version: SchemaVersion): NonNullable<CheckResult['merged']> {
@@ -120,7 +148,7 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
     }
     sources(r);
   };
-  for (const f of result.files) one(f.file, f.file, f);
+  for (const f of result.files) one(nameOf(f), nameOf(f), f);
   if (result.merged) one('cloud-config.txt (the merged result)', 'cloud-config.txt (the merged result)', result.merged);
   if (version !== '22.4' && !isAccepted(result)) out.push('Error: Invalid schema: user-data', '');
   return out.join('\n') + '\n';
@@ -154,8 +182,12 @@ export function formatAnnotated(files: Array<{ name: string; bytes: Uint8Array }
   return { stdout, stderr };
 }
 
+function nameOf(f: FileResult): string {
+  return f.part ? `${f.file} (${f.part})` : f.file;
+}
+
 export function formatJson(result: CheckResult, pretty: boolean): string {
-  const strip = (r: FileResult) => ({ file: r.file, valid: r.valid, errors: r.errors.map(fileLoc), deprecations: r.deprecations.map(fileLoc) });
+  const strip = (r: FileResult) => ({ file: r.file, ...(r.part ? { part: r.part } : {}), valid: r.valid, errors: r.errors.map(fileLoc), deprecations: r.deprecations.map(fileLoc) });
   const fileLoc = (p: Located) => ({ path: p.path, message: p.message, line: p.line ?? null, column: p.column ?? null });
   const mergedLoc = (p: Located) => ({ path: p.path, message: p.message, file: p.file ?? null, line: p.line ?? null, column: p.column ?? null });
   const out = {

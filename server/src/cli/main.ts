@@ -448,7 +448,7 @@ function explain(o: CliOptions, io: CliIO): number {
 /** `--check`: each FILE, then the merged result, validated as cloud-init validates them. */
 function checkCommand(o: CliOptions, io: CliIO): number {
   const inputs = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, path: f, bytes: read(o, f) }));
-  const files = inputs.map((i) => checkFile(i.path, i.bytes, o.version));
+  const files = inputs.flatMap((i) => checkFile(i.path, i.bytes, o.version));
   const run = o.mode === 'handler'
     ? runHandlerParts(inputs.map((i) => ({ ...i, headers: optionalHeaders(o, i.path) })), runOptions(o, io))
     : runUserData(inputs, runOptions(o, io));

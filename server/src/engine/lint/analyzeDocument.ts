@@ -17,7 +17,8 @@ import { knockoutFindingsIn } from '../chef/deepMerge';
 import { Finding } from './findings';
 import { lintListSpec, lintStringSpec, SpecContext, SpecLintResult } from './specLint';
 import { pushAll } from '../arrays';
-import { NearMissBudget, newNearMissBudget, schemaFindings } from './schemaLint';
+import { embeddedSchemaFindings, NearMissBudget, newNearMissBudget, schemaFindings } from './schemaLint';
+import { embeddedInArchive, embeddedInMime, type EmbeddedCloudConfig } from '../schema/embedded';
 
 /** A place where a merge spec is written. */
 export interface SpecSite {
@@ -85,6 +86,8 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
       return { info, ...analyzeCloudConfig(maskJinja(text), 0, 'jinja', options) };
     case 'mime':
       return analyzeMime(text, info, options);
+    case 'cloud-config-archive':
+      return { info, findings: options.schema ? embeddedFindings(embeddedInArchive(text), options) : [], specs: [] };
     case 'chef':
       return { info, ...analyzeChef(text, options) };
     default:
@@ -445,7 +448,15 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
       pushAll(findings, headerWholeSpec);
     }
   }
+  // The cloud-config bodies not read above: archive entries, and parts whose body is encoded.
+  if (options.schema) pushAll(findings, embeddedFindings(embeddedInMime(text, blob).filter((e) => e.kind === 'archive-entry' || e.unmapped), options));
   return { info, findings, specs, yaml, yamlBase, mime: { leaves: blob.leaves } };
+}
+
+function embeddedFindings(embedded: EmbeddedCloudConfig[], options: AnalyzeOptions): Finding[] {
+  const findings: Finding[] = [];
+  for (const e of embedded) pushAll(findings, embeddedSchemaFindings(e, options.version ?? 'current', options.nearMissBudget ?? newNearMissBudget()));
+  return findings;
 }
 
 const WHOLE_SPEC_CODES = new Set(['no-dict-merger', 'merger-unreachable', 'list-merger-unreachable', 'str-append-unreachable']);

@@ -9,6 +9,8 @@ import { LimitExceededError } from '../limits';
 import { PyDict, type PyValue, type TextSpan } from '../values';
 import { spanAt, validateCloudConfig, valueAt, type SchemaProblem, type SchemaVersion } from '../schema/validate';
 import { nearest, type Finding, type Fix } from './findings';
+import { loadYaml } from '../yaml/load';
+import type { EmbeddedCloudConfig } from '../schema/embedded';
 
 /**
  * @param body the text the spans index (for fixes: a key is only renamed where it is written plainly).
@@ -66,6 +68,42 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
     renames++;
   }
   return findings;
+}
+
+/**
+ * Schema findings of a cloud-config carried inside a document (a MIME part, an archive entry), placed in
+ * the document where its positions map; elsewhere on the part's or entry's first line, saying where the
+ * problem is and why it is not shown in place (and without edits).
+ */
+export function embeddedSchemaFindings(embedded: EmbeddedCloudConfig, version: SchemaVersion, nearMiss: NearMissBudget): Finding[] {
+  const loaded = loadYaml(embedded.text);
+  const unmapped = (f: Finding, span: TextSpan): Finding => ({
+    ...f,
+    span: embedded.anchor,
+    message: `${embedded.label}, ${lineColumn(embedded.text, span.start)}: ${f.message} (not shown in place: ${embedded.unmapped ?? 'its position cannot be mapped'})`,
+    fixes: undefined,
+  });
+  const place = (f: Finding): Finding => {
+    const start = embedded.toDocument(f.span.start);
+    const end = embedded.toDocument(f.span.end);
+    if (start === undefined || end === undefined) return unmapped(f, f.span);
+    const fixes = f.fixes?.every((x) => x.edits.every((e) => embedded.toDocument(e.span.start) !== undefined && embedded.toDocument(e.span.end) !== undefined))
+      ? f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: { start: embedded.toDocument(e.span.start)!, end: embedded.toDocument(e.span.end)! } })) }))
+      : undefined;
+    return { ...f, span: { start, end }, fixes };
+  };
+  if (!loaded.ok) {
+    const f: Finding = { code: 'yaml-invalid', severity: 'error', span: loaded.error.span, message: `cloud-init cannot load this YAML: ${loaded.error.message}. It skips this cloud-config.` };
+    return [place(f)];
+  }
+  if (!(loaded.value instanceof PyDict)) return [];
+  return schemaFindings(loaded.value, loaded.rootSpan, 0, version, embedded.text, nearMiss).map(place);
+}
+
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return `line ${line}, column ${offset - (before.lastIndexOf('\n') + 1) + 1}`;
 }
 
 /** Unknown keys per document for which a near-miss key is looked for (an edit distance to every known key). */
