@@ -152,4 +152,14 @@ describe('schema diagnostics', () => {
       ],
     );
   });
+  test('files Red Hat YAML validates with cloud-init\'s schema get no schema findings from us (no double reports); others do', async () => {
+    const settings = { schema: { validatedByRedHatYaml: ['*cloud-config.yaml'] } };
+    client.settings = settings;
+    const theirs = fixtureUri(`schema-${n++}/web-cloud-config.yaml`);
+    const ds = await client.open(theirs, `${TEXT}merge_how: 'list(apend)'\n`);
+    client.close(theirs);
+    assert.deepEqual(schemaOnly(ds), []);
+    assert.ok(ds.some((d) => d.code === 'unknown-option'), 'merge-spec findings stay ours');
+    assert.equal(schemaOnly(await open(TEXT, settings)).length, 4, 'a file Red Hat YAML does not validate keeps ours');
+  });
 });
