@@ -7,7 +7,6 @@ or "raised: CLASS" when the command itself fails with another exception). The cl
 one on CLOUDINIT_PATH (22.4.2 or upstream), so one process serves one version.
 """
 import contextlib
-import importlib.util
 import io
 import json
 import logging
@@ -16,8 +15,7 @@ import sys
 import tempfile
 import types
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ORACLE = os.environ.get("ORACLE_PY") or os.path.join(HERE, "..", "..", "..", "shared", "oracle", "oracle.py")
+from driver import load_oracle
 
 
 def run_schema_command(ci_schema, path):
@@ -36,13 +34,8 @@ def run_schema_command(ci_schema, path):
 
 
 def main():
-    spec = importlib.util.spec_from_file_location("ccm_oracle", ORACLE)
-    oracle = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(oracle)
-    oracle.import_cloudinit(None)
-    oracle.preload_cloudinit()
+    oracle = load_oracle()  # the oracle module, cloud-init imported (driver.py)
     from cloudinit.config import schema as ci_schema
-    logging.getLogger("cloudinit").setLevel(logging.CRITICAL + 1)
     logging.disable(logging.CRITICAL)
     work = tempfile.mkdtemp(prefix="ccm-annotate-")
     os.chdir(work)

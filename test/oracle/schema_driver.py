@@ -7,7 +7,6 @@ file with that text (`validate_schema_text`): {"valid", "errors", "deprecations"
 validated (as `cloud-init schema --system` does). The cloud-init used is the one on CLOUDINIT_PATH (22.4.2
 or upstream), so one process serves one version.
 """
-import importlib.util
 import json
 import logging
 import os
@@ -15,17 +14,11 @@ import sys
 import tempfile
 import types
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ORACLE = os.environ.get("ORACLE_PY") or os.path.join(HERE, "..", "..", "..", "shared", "oracle", "oracle.py")
+from driver import load_oracle
 
 
 def main():
-    spec = importlib.util.spec_from_file_location("ccm_oracle", ORACLE)
-    oracle = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(oracle)
-    oracle.import_cloudinit(None)
-    oracle.preload_cloudinit()
-    logging.getLogger("cloudinit").setLevel(logging.CRITICAL + 1)
+    oracle = load_oracle()  # the oracle module, cloud-init imported (driver.py)
     logging.disable(logging.CRITICAL)
     blob_dir = tempfile.mkdtemp(prefix="ccm-schema-")
     for line in sys.stdin:
