@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { annotateCloudConfigFile, schemaMarks } from '../../server/src/engine/schema/annotate';
+import { cloudInitSchemaMarks } from '../../server/src/engine/schema/schemaMarks';
 import { loadYaml } from '../../server/src/engine/yaml/load';
 import { runCli } from '../support/cli';
 
@@ -48,6 +49,21 @@ test('the line of each path: a key where it is written, a list item where it sta
   assert.ok(loaded.ok);
   const marks = schemaMarks(loaded.value, text);
   assert.deepEqual(Object.fromEntries(marks), { users: 2, 'users.0': 3, 'users.0.name': 3, 'users.0.sudo': 4, 'users.0.sudo.0': 4, 'users.0.sudo.1': 5, runcmd: 6, 'runcmd.0': 6, bootcmd: 7 });
+});
+
+test("cloud-init's own line marks, guess and all: 22.4 names items of lists by the line's first mark", () => {
+  // What `safeyaml.load_with_marks` returned for this text in each cloud-init (printed with the oracle's cloud-init).
+  const text = '#cloud-config\npackage: [curl]\nruncmd:\n  - 5\n  - [ls, 1]\nusers:\n  - name: a\n    sudo: 5\n';
+  assert.deepEqual(Object.fromEntries(cloudInitSchemaMarks(text, '22.4')!), {
+    package: 2, 'package.0': 2, runcmd: 3, users: 6, '0': 5, '1': 5, 'runcmd.1': 5, 'runcmd.0': 4, 'users.name': 7, 'users.name.0': 7, 'users.sudo': 8,
+  });
+  assert.deepEqual(Object.fromEntries(cloudInitSchemaMarks(text, 'current')!), {
+    package: 2, 'package.0': 2, runcmd: 3, users: 6, 'runcmd.1': 5, 'runcmd.1.0': 5, 'runcmd.1.1': 5, 'runcmd.0': 4, 'users.0': 7, 'users.0.name': 7, 'users.0.sudo': 8,
+  });
+  // 22.4 has no line for users.0 (the error of that item): its command fails (KeyError); ours annotates and says so.
+  const out = annotateCloudConfigFile(text, '22.4', { path: 'f', valid: 'f' });
+  assert.match(out.note ?? '', /no line for 'users\.0' and fails \(KeyError\)/);
+  assert.match(out.stdout, /  - name: a\t\t# E3\n/);
 });
 
 test('--check --annotate prints one cloud-config file alone and several with the merged result, exit code as --check', () => {

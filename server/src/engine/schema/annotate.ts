@@ -23,6 +23,7 @@ import { pyYamlErrorString, reportedMark, markAt } from '../yaml/mark';
 import { sniffContentType, CLOUD_CONFIG_TYPE, JINJA_TYPE } from '../userdata/sniff';
 import { getListOrigins, PyDict, type PyValue } from '../values';
 import { validateCloudConfigText, type SchemaProblem, type SchemaVersion } from './validate';
+import { cloudInitSchemaMarks, MarksFailure } from './schemaMarks';
 
 export interface AnnotatedFile {
   /** What cloud-init prints on stdout. */
@@ -180,25 +181,42 @@ function formatLine(path: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-/** Each problem on the line of its path; a path without a line goes to its nearest parent's, with a note. */
+/**
+ * Each problem on the line cloud-init's marks give its path (schemaMarks.ts). Where cloud-init has no
+ * line for a path (its command then fails with a KeyError) or its loader raises, the problem goes where
+ * the value is written (or its nearest written parent) and the note says that cloud-init fails.
+ */
 function placeAll(root: PyValue, text: string, errors: SchemaProblem[], deprecations: SchemaProblem[], version: SchemaVersion) {
-  const marks = schemaMarks(root, text);
+  const written = schemaMarks(root, text);
+  let theirs: Map<string, number> | undefined;
+  let loaderFails: string | undefined;
+  try {
+    theirs = cloudInitSchemaMarks(text, version);
+  } catch (e) {
+    if (!(e instanceof MarksFailure)) throw e;
+    loaderFails = e.message;
+  }
   const missing: string[] = [];
-  const place = (p: SchemaProblem): Placed => {
-    const line = marks.get(p.path);
-    if (line !== undefined) return [line, p.message];
-    missing.push(p.path);
-    let parent = p.path;
-    while (parent.includes('.')) {
-      parent = parent.slice(0, parent.lastIndexOf('.'));
-      const at = marks.get(parent);
-      if (at !== undefined) return [at, p.message];
+  const whereWritten = (path: string): number => {
+    let at = path;
+    for (;;) {
+      const line = written.get(at);
+      if (line !== undefined) return line;
+      if (!at.includes('.')) return 1;
+      at = at.slice(0, at.lastIndexOf('.'));
     }
-    return [1, p.message];
+  };
+  const place = (p: SchemaProblem): Placed => {
+    const line = (theirs ?? written).get(p.path);
+    if (line !== undefined && !loaderFails) return [line, p.message];
+    if (!loaderFails) missing.push(p.path);
+    return [whereWritten(p.path), p.message];
   };
   const placed = { errors: errors.map(place), deprecations: deprecations.map(place) };
   const who = version === '22.4' ? "cloud-init 22.4's" : "cloud-init's";
-  const note = missing.length ? `${who} schema command has no line for ${missing.map((m) => `'${m}'`).join(', ')} and fails (KeyError); annotated here where the value is written` : undefined;
+  let note: string | undefined;
+  if (loaderFails) note = `${who} schema command fails on this file while reading its lines (${loaderFails}); annotated here where each value is written`;
+  else if (missing.length) note = `${who} schema command has no line for ${missing.map((m) => `'${m}'`).join(', ')} and fails (KeyError); annotated here where the value is written`;
   return { ...placed, note };
 }
 
