@@ -10,6 +10,7 @@
  * anywhere (ours), peak RSS.
  */
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -65,7 +66,7 @@ function ylsSettings(schemaUrl) {
 export async function benchSchema({ root, work, quick, progress }) {
   const serverMain = path.join(root, 'server', 'out', 'server.js');
   const ylsBin = path.join(root, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server');
-  const result = { rows: [], debounce: {} };
+  const result = { rows: [], debounce: {}, loadStart: os.loadavg() };
   const source = upstreamSchema();
   if (!existsSync(serverMain)) return { ...result, error: 'the language server is not built (npm run build)' };
   if (!existsSync(ylsBin)) return { ...result, error: 'yaml-language-server is not installed (npm install)' };
@@ -148,6 +149,7 @@ export async function benchSchema({ root, work, quick, progress }) {
       if (!row.error) progress(`schema: ${config.label}: ${fmtInt(lines)} lines: open→diagnostics ${fmtMs(median(row.open))} (${row.openDiagnostics}), edit→diagnostics ${fmtMs(median(row.edit))}, hover p95 ${fmtMs(p95(row.hover.ms))}, completion p95 ${fmtMs(p95(row.completion.ms))}`);
     }
   }
+  result.loadEnd = os.loadavg();
   return result;
 }
 
@@ -190,7 +192,7 @@ export function schemaMarkdown(result) {
   const L = ['## 3c. Schema validation beside yaml-language-server with cloud-init\'s schema', ''];
   if (result.error) return [...L, `Not measured: ${result.error}.`, ''];
   L.push(
-    `Our server validates against the schema facts of the chosen cloud-init (\`current\` here, the default); yaml-language-server ${'(`yaml.validate`, hover, completion)'} is given cloud-init's own \`schema-cloud-config-v1.json\` (${fmtInt(result.schemaBytes)} bytes, read from the upstream checkout at run time) for \`*.yaml\`, as Red Hat YAML does with SchemaStore. Documents: the language-server section's generated cloud-config plus ${PROBLEMS.length} lines with schema problems (an unknown key, wrong types and enum values). Debounces read from the servers' code: ours ${result.debounce.ours} ms after an edit and none on open, yaml-language-server ${result.debounce.yls} ms on both; the times include them, "net" subtracts them. Hover and completion: half of the positions on top-level (module) keys, half anywhere, after a first request of each kind (timed apart as "first": it loads that feature's code and data) and five warm-ups.`,
+    `Our server validates against the schema facts of the chosen cloud-init (\`current\` here, the default); yaml-language-server ${'(`yaml.validate`, hover, completion)'} is given cloud-init's own \`schema-cloud-config-v1.json\` (${fmtInt(result.schemaBytes)} bytes, read from the upstream checkout at run time) for \`*.yaml\`, as Red Hat YAML does with SchemaStore. Documents: the language-server section's generated cloud-config plus ${PROBLEMS.length} lines with schema problems (an unknown key, wrong types and enum values). Debounces read from the servers' code: ours ${result.debounce.ours} ms after an edit and none on open, yaml-language-server ${result.debounce.yls} ms on both; the times include them, "net" subtracts them. Hover and completion: half of the positions on top-level (module) keys, half anywhere, after a first request of each kind (timed apart as "first": it loads that feature's code and data) and five warm-ups. Load average (1 min) at the start and end of this section: ${result.loadStart?.[0]?.toFixed(2)} and ${result.loadEnd?.[0]?.toFixed(2)} on ${os.cpus().length} cores${(result.loadStart?.[0] ?? 0) > os.cpus().length ? ' (a shared, loaded machine: both servers wait for a CPU alike)' : ''}.`,
     '',
   );
   const rows = result.rows.map((r) => {
