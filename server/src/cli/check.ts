@@ -53,14 +53,14 @@ function offsetInText(report: TextSchemaReport, p: SchemaProblem): number | unde
   return span ? (span.key ?? span.value).start : undefined;
 }
 
-function locateInText(report: TextSchemaReport, text: string, p: SchemaProblem, toFile: (offset: number) => number | undefined = (o) => o, lines?: LineIndex): Located {
+function locateInText(report: TextSchemaReport, text: string, p: SchemaProblem, toFile: (offset: number) => number | undefined = (o) => o, lines: LineIndex = new LineIndex(text)): Located {
   const out: Located = { path: p.path, message: p.message };
   const m = /^format-l(\d+)\.c(\d+)$/.exec(p.path);
   if (m) return { ...out, line: Number(m[1]), column: Number(m[2]) };
   const inText = offsetInText(report, p);
   const offset = inText === undefined ? undefined : toFile(inText);
   if (offset === undefined) return out;
-  const at = (lines ?? new LineIndex(text)).position(offset);
+  const at = lines.position(offset);
   return { ...out, line: at.line + 1, column: at.character + 1 };
 }
 
@@ -89,11 +89,12 @@ export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersio
     });
   }
   const r = validateCloudConfigText(text, version);
+  const lines = new LineIndex(text);
   return [{
     file,
     valid: r.valid,
-    errors: r.errors.map((p) => locateInText(r, text, p)),
-    deprecations: r.deprecations.map((p) => locateInText(r, text, p)),
+    errors: r.errors.map((p) => locateInText(r, text, p, undefined, lines)),
+    deprecations: r.deprecations.map((p) => locateInText(r, text, p, undefined, lines)),
     note: reportNote(r),
   }];
 }

@@ -19,11 +19,11 @@
  * rendered here (its rendered result is checked as part of the merged result).
  */
 import { pyStr } from '../py/repr';
-import { pyYamlErrorString, reportedMark, markAt } from '../yaml/mark';
+import { pyYamlErrorString, reportedMark } from '../yaml/mark';
 import { sniffContentType, CLOUD_CONFIG_TYPE, JINJA_TYPE } from '../userdata/sniff';
 import { getListOrigins, PyDict, type PyValue } from '../values';
 import { validateCloudConfigText, type SchemaProblem, type SchemaVersion } from './validate';
-import { cloudInitSchemaMarks, MarksFailure } from './schemaMarks';
+import { cloudInitSchemaMarks, markTable, MarksFailure } from './schemaMarks';
 
 export interface AnnotatedFile {
   /** What cloud-init prints on stdout. */
@@ -53,7 +53,8 @@ type Placed = [line: number | undefined, message: string];
  */
 export function schemaMarks(root: PyValue, text: string): Map<string, number> {
   const marks = new Map<string, number>();
-  const lineOf = (offset: number) => markAt(text, offset).line + 1;
+  const at = markTable(text);
+  const lineOf = (offset: number) => at(offset).line + 1;
   const seen = new Set<object>();
   const walk = (node: PyValue, prefix: string): void => {
     if (node instanceof PyDict) {

@@ -44,7 +44,7 @@ interface PathMark {
 export class MarksFailure extends Error {}
 
 /** Offsets to PyYAML marks: lines end at \n, \r\n, \r, NEL, LS, PS; columns count code points, not a BOM. */
-function markTable(text: string): (offset: number) => PyMark {
+export function markTable(text: string): (offset: number) => PyMark {
   const starts: number[] = [0];
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
@@ -132,15 +132,45 @@ interface Recorder {
   listItem(mark: PathMark, item: MarkedNode, path: string): void;
 }
 
+/** Line numbers kept sorted as they are added (the searches walk lines from the latest down). */
+class SortedLines {
+  readonly lines: number[] = [];
+  add(line: number): void {
+    let lo = 0;
+    let hi = this.lines.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.lines[mid] < line) lo = mid + 1;
+      else hi = mid;
+    }
+    if (this.lines[lo] !== line) this.lines.splice(lo, 0, line);
+  }
+  /** Index of the last line at or before `line`, or -1. */
+  atOrBefore(line: number): number {
+    let lo = 0;
+    let hi = this.lines.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.lines[mid] <= line) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo - 1;
+  }
+}
+
 function recorder224(): Recorder {
   const byLine = new Map<number, PathMark[]>();
+  const sorted = new SortedLines();
   return {
     byLine,
     prefix(node) {
       const onLine = byLine.get(node.start.line);
       if (onLine) return `${onLine[0].path}.`;
-      for (const [, marks] of [...byLine].sort((a, b) => b[0] - a[0])) {
-        for (const m of [...marks].reverse()) {
+      // Marks are filed under their start line, and one that starts after the node cannot enclose it.
+      for (let i = sorted.atOrBefore(node.start.line); i >= 0; i--) {
+        const marks = byLine.get(sorted.lines[i])!;
+        for (let j = marks.length - 1; j >= 0; j--) {
+          const m = marks[j];
           if (node.start.line >= m.start.line && node.start.column >= m.start.column && node.end.line <= m.end.line && node.end.column <= m.end.column) return `${m.path}.`;
         }
       }
@@ -149,7 +179,10 @@ function recorder224(): Recorder {
     mappingEntry(mark) {
       const list = byLine.get(mark.start.line);
       if (list) list.push(mark);
-      else byLine.set(mark.start.line, [mark]);
+      else {
+        byLine.set(mark.start.line, [mark]);
+        sorted.add(mark.start.line);
+      }
     },
     listItem(mark) {
       this.mappingEntry(mark);
@@ -159,6 +192,21 @@ function recorder224(): Recorder {
 
 function recorderUpstream(): Recorder {
   const byLine = new Map<number, PathMark[]>();
+  const sorted = new SortedLines();
+  // Lines holding a mark that starts on an earlier line (a list item spanning lines, filed on each line).
+  const late = new SortedLines();
+  const file = (line: number, marks: PathMark[]) => {
+    if (!byLine.has(line)) sorted.add(line);
+    byLine.set(line, marks);
+    if (marks.some((m) => m.start.line < line)) late.add(line);
+  };
+  const search = (lines: number[], from: number, until: (line: number) => boolean, node: MarkedNode): PathMark | undefined => {
+    for (let i = from; i >= 0 && until(lines[i]); i--) {
+      const marks = byLine.get(lines[i])!;
+      for (let j = marks.length - 1; j >= 0; j--) if (contains(marks[j], node)) return marks[j];
+    }
+    return undefined;
+  };
   const closestParent = (child: PathMark, marks: PathMark[]) => [...marks].reverse().find((m) => contains(m, child) && !samePlace(child, m));
   const reparent = (marks: PathMark[]) => {
     for (const mark of marks) {
@@ -197,27 +245,28 @@ function recorderUpstream(): Recorder {
         for (const m of onLine.slice(1)) if (contains(m, node) && contains(specific, m)) specific = m;
         if (contains(specific, node)) return `${specific.path}.`;
       }
-      for (const [, marks] of [...byLine].sort((a, b) => b[0] - a[0])) {
-        for (const m of [...marks].reverse()) if (contains(m, node)) return `${m.path}.`;
-      }
-      return '';
+      // Latest line first: after the node's line only marks that start earlier can enclose it.
+      const found =
+        search(late.lines, late.lines.length - 1, (l) => l > node.start.line, node) ??
+        search(sorted.lines, sorted.atOrBefore(node.start.line), () => true, node);
+      return found ? `${found.path}.` : '';
     },
     mappingEntry(mark) {
       const line = mark.start.line;
-      byLine.set(line, addAndReparent(mark, byLine.get(line) ?? []));
+      file(line, addAndReparent(mark, byLine.get(line) ?? []));
     },
     listItem(mark, item, path) {
       const line = item.start.line;
       const existing = byLine.get(line);
-      if (!existing) byLine.set(line, [mark]);
-      else if (line === item.end.line) byLine.set(line, addAndReparent(mark, existing));
+      if (!existing) file(line, [mark]);
+      else if (line === item.end.line) file(line, addAndReparent(mark, existing));
       else {
         for (let inner = line; inner < item.end.line; inner++) {
           const marks = byLine.get(inner);
           if (!marks) continue;
           const next = addAndReparent(mark, marks);
           if (inner === line && marks[0].path !== path) next.unshift({ path, start: marks[0].start, end: marks[marks.length - 1].end });
-          byLine.set(inner, next);
+          file(inner, next);
         }
       }
     },
