@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { embeddedInArchive, embeddedInMime } from '../../server/src/engine/schema/embedded';
 import { runCli } from '../support/cli';
+import { assertValidSarif } from '../support/sarif';
 
 const ARCHIVE = [
   '#cloud-config-archive',
@@ -91,6 +92,13 @@ test('--check validates an archive entry by entry, with lines in the file where 
       ['archive entry 1', false, [{ path: 'runcmd', message: "5 is not of type 'array'", line: 6, column: 5 }]],
       ['archive entry 2', false, [{ path: 'runcmd', message: "6 is not of type 'array'", line: null, column: null }]],
       ['archive entry 3', true, []],
+    ]);
+    const sarif = JSON.parse(runCli(['--check', '--format', 'sarif', file]).stdout) as { runs: Array<{ results: Array<{ message: { text: string }; locations?: Array<{ physicalLocation: { region?: { startLine: number } } }> }> }> };
+    assertValidSarif(sarif);
+    const results = sarif.runs[0].results.map((r) => [r.message.text, r.locations?.[0]?.physicalLocation.region?.startLine ?? null]);
+    assert.deepEqual(results.slice(0, 2), [
+      ["runcmd: 5 is not of type 'array' (in archive entry 1)", 6],
+      ["runcmd: 6 is not of type 'array' (in archive entry 2)", null],
     ]);
     const text = runCli(['--check', file]).stdout;
     assert.match(text, /^Invalid user-data .*archive\.yaml \(archive entry 1\)\nError: Cloud config schema errors: runcmd: 5 is not of type 'array'/m);

@@ -206,26 +206,29 @@ const RULES: SarifRule[] = [
 /** SARIF 2.1.0: one result per problem, at the file and line that wrote the value. */
 export function formatSarif(result: CheckResult, version: SchemaVersion, toolVersion: string): string {
   const results: SarifResult[] = [];
-  const add = (p: Located, file: string | undefined, deprecation: boolean, merged: boolean) => {
+  const shown = new Set<string>();
+  const add = (p: Located, file: string | undefined, deprecation: boolean, merged: boolean, part?: string) => {
+    const said = `${p.path}: ${p.message.trim()}`;
+    shown.add(said);
     results.push({
       ruleId: deprecation ? 'schema-deprecation' : 'schema-error',
       level: deprecation ? 'warning' : 'error',
-      message: `${p.path}: ${p.message.trim()}${merged ? ' (in the merged cloud-config.txt)' : ''}`,
+      message: `${said}${merged ? ' (in the merged cloud-config.txt)' : part ? ` (in ${part})` : ''}`,
       file,
       region: p.line ? { startLine: p.line, startColumn: p.column ?? 1 } : undefined,
-      properties: { path: p.path, merged },
+      properties: part ? { path: p.path, merged, part } : { path: p.path, merged },
     });
   };
   for (const f of result.files) {
-    for (const p of f.errors) add(p, f.file, false, false);
-    for (const p of f.deprecations) add(p, f.file, true, false);
+    for (const p of f.errors) add(p, f.file, false, false, f.part);
+    for (const p of f.deprecations) add(p, f.file, true, false, f.part);
   }
   if (result.merged) {
     // A problem a file already reports is not repeated for the merged result.
-    const shown = new Set(results.map((r) => r.message));
+    const byFiles = new Set(shown);
     for (const [list, dep] of [[result.merged.errors, false], [result.merged.deprecations, true]] as const) {
       for (const p of list) {
-        if (!shown.has(`${p.path}: ${p.message.trim()}`)) add(p, p.file, dep, true);
+        if (!byFiles.has(`${p.path}: ${p.message.trim()}`)) add(p, p.file, dep, true);
       }
     }
   }
