@@ -43,4 +43,24 @@ suite('Schema validation (real language server and preview)', () => {
     assert.match(decodeURIComponent(link.target.toString()), /2-app\.yaml/);
     await closeAllEditors();
   });
+
+  test('beside Red Hat YAML, a *cloud-config.yaml file gets no schema findings from us until its SchemaStore association is off', async () => {
+    // The suite runs with a stand-in that has Red Hat YAML's id and settings (test/e2e/stubs/red-hat-yaml).
+    assert.ok(vscode.extensions.getExtension('redhat.vscode-yaml'), 'the stand-in is installed');
+    const editor = await open('schema/web-cloud-config.yaml');
+    const uri = editor.document.uri;
+    const spec = await waitFor('the merge-spec diagnostic (ours either way)', () => vscode.languages.getDiagnostics(uri).find((d) => codeOf(d) === 'unknown-option'));
+    assert.strictEqual(editor.document.getText(spec.range), 'apend');
+    assert.deepStrictEqual(vscode.languages.getDiagnostics(uri).filter((d) => String(codeOf(d)).startsWith('schema-')), [], 'left to Red Hat YAML');
+    const yaml = vscode.workspace.getConfiguration('yaml');
+    await yaml.update('schemaStore.enable', false, vscode.ConfigurationTarget.Workspace);
+    try {
+      const schema = await waitFor('our schema diagnostic once Red Hat YAML no longer validates the file', () => vscode.languages.getDiagnostics(uri).find((d) => codeOf(d) === 'schema-error'));
+      assert.strictEqual(schema.message, "packages: 'curl' is not of type 'array'");
+    } finally {
+      await yaml.update('schemaStore.enable', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    await waitFor('the schema findings left to Red Hat YAML again', () => !vscode.languages.getDiagnostics(uri).some((d) => String(codeOf(d)).startsWith('schema-')));
+    await closeAllEditors();
+  });
 });
