@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { annotateCloudConfigFile, schemaMarks } from '../../server/src/engine/schema/annotate';
+import { annotateCloudConfigFile, writtenLines } from '../../server/src/engine/schema/annotate';
 import { cloudInitSchemaMarks } from '../../server/src/engine/schema/schemaMarks';
 import { loadYaml } from '../../server/src/engine/yaml/load';
 import { runCli } from '../support/cli';
@@ -47,7 +47,7 @@ test('the line of each path: a key where it is written, a list item where it sta
   const text = '#cloud-config\nusers:\n  - name: a\n    sudo: [x,\n      y]\nruncmd: &r [ls]\nbootcmd: *r\n';
   const loaded = loadYaml(text);
   assert.ok(loaded.ok);
-  const marks = schemaMarks(loaded.value, text);
+  const marks = writtenLines(loaded.value, text);
   assert.deepEqual(Object.fromEntries(marks), { users: 2, 'users.0': 3, 'users.0.name': 3, 'users.0.sudo': 4, 'users.0.sudo.0': 4, 'users.0.sudo.1': 5, runcmd: 6, 'runcmd.0': 6, bootcmd: 7 });
 });
 

@@ -10,12 +10,12 @@
  * named), says "Empty ... Nothing to validate" for an empty file, ends with `Valid schema FILE`, and
  * prints `Error: Invalid schema: user-data` on stderr when it found errors.
  *
- * Residual differences (see test/oracle/annotate.diff.ts): cloud-init finds the line of a path with a
- * line-based guess of each node's parent; where that guess names a path wrongly (22.4 often inside lists:
- * `users.name.0` for `users.0`; upstream in JSON-style layouts and items that start on the line after
- * their dash) or a path has no line at all (upstream: a document that is not a mapping), cloud-init's
- * command stops with a KeyError traceback. Here such a problem is annotated on the line where its value is written (or its
- * nearest written parent) and `note` says that cloud-init itself fails. A `## template: jinja` file is not
+ * cloud-init finds the line of each path with a line-based guess of each node's parent, reproduced in
+ * schemaMarks.ts. Where that guess names a path wrongly (22.4 often inside lists: `users.name.0` for
+ * `users.0`; upstream in JSON-style layouts) or a path has no line (upstream: a document that is not a
+ * mapping), cloud-init's command stops with a KeyError traceback: here the problem is annotated on the
+ * line where its value is written (writtenLines) and `note` says that cloud-init fails
+ * (test/oracle/annotate.diff.ts checks both against the real command). A `## template: jinja` file is not
  * rendered here (its rendered result is checked as part of the merged result).
  */
 import { pyStr } from '../py/repr';
@@ -47,11 +47,11 @@ const FORMAT_PATH = /^format-l(\d+)\.c(\d+)/;
 type Placed = [line: number | undefined, message: string];
 
 /**
- * The line of each path as `load_with_marks` means it: a mapping entry at its key, a list item where it
- * starts (1-based). A node reached again through an alias keeps the lines of its anchor, as PyYAML builds
- * it once.
+ * The line where each path's value is written, as `load_with_marks` means its marks (without its
+ * guesses): a mapping entry at its key, a list item where it starts (1-based). A node reached again
+ * through an alias keeps the lines of its anchor, as PyYAML builds it once.
  */
-export function schemaMarks(root: PyValue, text: string): Map<string, number> {
+export function writtenLines(root: PyValue, text: string): Map<string, number> {
   const marks = new Map<string, number>();
   const at = markTable(text);
   const lineOf = (offset: number) => at(offset).line + 1;
@@ -188,7 +188,7 @@ function formatLine(path: string): number | undefined {
  * the value is written (or its nearest written parent) and the note says that cloud-init fails.
  */
 function placeAll(root: PyValue, text: string, errors: SchemaProblem[], deprecations: SchemaProblem[], version: SchemaVersion) {
-  const written = schemaMarks(root, text);
+  const written = writtenLines(root, text);
   let theirs: Map<string, number> | undefined;
   let loaderFails: string | undefined;
   try {
