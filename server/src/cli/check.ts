@@ -115,8 +115,9 @@ export function isAccepted(result: CheckResult): boolean {
 /**
  * What `cloud-init schema -c FILE` prints for each file (stdout and stderr in order), then what `cloud-init
  * schema --system` prints for the merged result, in the chosen version's words:
- * - 22.4: `Valid cloud-config: FILE`, or `Error:` and `Cloud config schema errors: path: message, ...`
- *   (with `Cloud config schema deprecations: ...` after a blank line; 22.4 also fails on deprecations);
+ * - 22.4: `Cloud config schema deprecations: ...` when validation found anything (the list may be empty),
+ *   then `Valid cloud-config: FILE`, or `Error:` and `Cloud config schema errors: path: message, ...` (with
+ *   the deprecations again after a blank line); deprecations alone do not fail;
  * - current: deprecations first (`Cloud config schema deprecations: ...`), then `Valid schema FILE`, or
  *   `Invalid user-data FILE` and `Error: Cloud config schema errors: ...`, and at the end `Error: Invalid
  *   schema: user-data` when something failed.
@@ -135,12 +136,12 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
       return;
     }
     if (version === '22.4') {
-      if (!r.errors.length && !r.deprecations.length) out.push(`Valid cloud-config: ${label22}`);
+      // 22.4 prints the deprecations line whenever its strict validation raised, even with none in it.
+      if (r.errors.length || r.deprecations.length) out.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
+      if (!r.errors.length) out.push(`Valid cloud-config: ${label22}`);
       else {
-        const parts = [];
-        if (r.errors.length) parts.push(`Cloud config schema errors: ${list(r.errors)}`);
-        if (r.deprecations.length) parts.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
-        out.push('Error:', parts.join('\n\n'));
+        const deprecations = r.deprecations.length ? `\n\nCloud config schema deprecations: ${list(r.deprecations)}` : '';
+        out.push('Error:', `Cloud config schema errors: ${list(r.errors)}${deprecations}`);
       }
     } else {
       if (r.deprecations.length) out.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
