@@ -5,7 +5,8 @@
  *
  *   npm run bench                 full run (well under 20 minutes on an idle 2-core machine); writes docs/benchmarks.md
  *   npm run bench -- --quick      smoke run: small sizes, fewer runs; writes the file only with --write
- *   options: --write  --no-write  --only engine,cloudinit,lsp,multipart,preview,extension  --build (npm run build first)
+ *   options: --write  --no-write  --only engine,cloudinit,lsp,multipart,schema,preview,extension  --build (npm run build first)
+ *            (--only with --write replaces only those sections of the file when it has them: e.g. --only schema --write)
  *            --keep (keep the generated inputs)  --out FILE (instead of docs/benchmarks.md)  --json FILE (raw results)
  *
  * Progress goes to stderr, the summary table to stdout. Inputs are generated
@@ -22,6 +23,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generateDocument, generateParts } from './bench/generate.mjs';
 import { P, Session, requestPositions, sleep } from './bench/lsp.mjs';
 import { benchMultipart, multipartMarkdown, multipartTargets } from './bench/multipart.mjs';
+import { benchSchema, schemaMarkdown, schemaTargets } from './bench/schema.mjs';
 import { fitExponent, fmtBytes, fmtExp, fmtInt, fmtMB, fmtMs, fmtRatio, median, p95, table, textTable } from './bench/stats.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,7 +44,7 @@ if (flag('help') || flag('h')) {
   process.exit(0);
 }
 const QUICK = flag('quick');
-const ONLY = new Set((option('only') ?? 'engine,cloudinit,lsp,multipart,preview,extension').split(',').map((s) => s.trim()));
+const ONLY = new Set((option('only') ?? 'engine,cloudinit,lsp,multipart,schema,preview,extension').split(',').map((s) => s.trim()));
 const WRITE = flag('no-write') ? false : flag('write') || (!QUICK && !option('only'));
 const OUT_FILE = path.resolve(ROOT, option('out') ?? 'docs/benchmarks.md');
 
@@ -803,6 +805,7 @@ function evaluate(results) {
     });
   }
   if (results.multipart) targets.push(...multipartTargets(results.multipart, fmtMs));
+  if (results.schema) targets.push(...schemaTargets(results.schema, results.schema.vsixBytes).map((t) => ({ ...t, gap: t.met ? '' : schemaGap(t, results.schema.debounce) })));
   if (extension) {
     const act = extension.activation.filter((a) => a.requireMs !== null);
     if (act.length) {
@@ -1247,6 +1250,7 @@ function markdown(results) {
   }
 
   if (results.multipart) L.push(...multipartMarkdown(results.multipart, { table, fmtMs, fmtBytes, fmtMB }));
+  if (results.schema) L.push(...schemaSection(results.schema));
 
   if (results.preview || results.extension) L.push('## 4. Extension', '');
   if (results.extension) {
@@ -1358,6 +1362,64 @@ function summaryText(results) {
   return lines.join('\n') + '\n';
 }
 
+/* ------------------------------------------------------------------ schema section */
+
+/** The schema section with its own targets (so `--only schema --write` leaves the rest of the file as measured). */
+function schemaSection(schema) {
+  const lines = schemaMarkdown(schema);
+  const targets = schemaTargets(schema, schema.vsixBytes);
+  if (targets.length) {
+    lines.push('Targets of this section (also in the Targets table of a full run):', '');
+    lines.push(table(['Target', 'Measured', 'Verdict'], targets.map((t) => [t.target, t.measured, t.met ? 'met' : '**not met**']), ['l', 'l', 'l']), '');
+    for (const t of targets) if (!t.met) lines.push(`- ${t.target}: ${schemaGap(t, schema.debounce)}`);
+    if (targets.some((t) => !t.met)) lines.push('');
+  }
+  return lines;
+}
+
+function schemaGap(t, debounce) {
+  if (/didChange/.test(t.measured)) {
+    return `didChange includes each server's debounce (ours ${debounce.ours} ms, yaml-language-server's ${debounce.yls} ms; the table gives the times net of them): ours alone is ${(debounce.ours / debounce.yls).toFixed(2)} of theirs, so the ratio can only fall under 0.5 where yaml-language-server's own work after its debounce takes more than ${debounce.ours - debounce.yls / 2} ms plus twice ours. On open (no debounce on our side) the ratio is the analysis itself.`;
+  }
+  return 'See the table of this section.';
+}
+
+/** The size of a freshly packaged .vsix (npm run package), for the schema section's size target. */
+async function vsixBytesForSchema() {
+  const vsix = path.join(ROOT, 'cloud-config-merge.vsix');
+  if (!QUICK) {
+    progress('schema: npm run package (for the .vsix size)');
+    const r = await run('npm', ['run', 'package'], { timeoutMs: 10 * 60000 });
+    if (r.code !== 0) return null;
+  }
+  return existsSync(vsix) ? statSync(vsix).size : null;
+}
+
+/**
+ * `--only … --write`: the sections measured by this run replace those of the existing file (matched by
+ * their "## " title); the others stay, and the file says which sections were measured when.
+ */
+function spliceSections(existing, fresh) {
+  const split = (text) => {
+    const parts = text.split(/\n(?=## )/);
+    return { head: parts[0], sections: parts.slice(1).map((p) => ({ title: p.slice(0, p.indexOf('\n')), body: p })) };
+  };
+  const old = split(existing);
+  const now = split(fresh);
+  const measured = now.sections.filter((s) => !/^## (Machine|Commands|Targets|Gaps|Method|5\. Growth)/.test(s.title));
+  const out = old.sections.map((s) => measured.find((m) => m.title === s.title)?.body ?? s.body);
+  for (const m of measured) {
+    if (out.includes(m.body)) continue;
+    // A new section goes before the first one whose number is larger (## 4. after ## 3c.).
+    const at = old.sections.findIndex((s) => s.title.slice(3) > m.title.slice(3) && /^## \d/.test(s.title));
+    if (at < 0) out.push(m.body);
+    else out.splice(out.indexOf(old.sections[at].body), 0, m.body);
+  }
+  const names = measured.map((m) => m.title.slice(3).split(' ')[0].replace(/\.$/, ''));
+  const note = `\n> ${names.length === 1 ? 'Section' : 'Sections'} ${names.join(', ')} ${names.length === 1 ? 'was' : 'were'} measured again on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} (\`npm run bench -- --only ${[...ONLY].join(',')} --write\`); the rest is from the run above.\n`;
+  return [old.head.replace(/\n> Sections? .* (?:was|were) measured again on .*\n/, '') + note, ...out].join('\n').replace(/\n+$/, '');
+}
+
 /* ------------------------------------------------------------------ main */
 
 async function main() {
@@ -1375,6 +1437,10 @@ async function main() {
   if (ONLY.has('cloudinit')) results.cloudinit = await benchCloudInit(results.engine ?? []);
   if (ONLY.has('lsp')) results.lsp = await benchLanguageServers();
   if (ONLY.has('multipart')) results.multipart = await benchMultipart({ root: ROOT, work: WORK, quick: QUICK, progress });
+  if (ONLY.has('schema')) {
+    results.schema = await benchSchema({ root: ROOT, work: WORK, quick: QUICK, progress });
+    results.schema.vsixBytes = await vsixBytesForSchema();
+  }
   if (ONLY.has('preview')) results.preview = await benchPreview();
   if (ONLY.has('extension')) results.extension = await benchExtension();
   results.machine.loadEnd = os.loadavg();
@@ -1384,7 +1450,7 @@ async function main() {
   process.stdout.write(summaryText(results));
   if (WRITE) {
     mkdirSync(path.dirname(OUT_FILE), { recursive: true });
-    writeFileSync(OUT_FILE, markdown(results) + '\n');
+    writeFileSync(OUT_FILE, (option('only') && existsSync(OUT_FILE) ? spliceSections(readFileSync(OUT_FILE, 'utf8'), markdown(results)) : markdown(results)) + '\n');
     writeFileSync(path.join(WORK, 'results.json'), JSON.stringify(results, null, 1));
     progress(`wrote ${path.relative(ROOT, OUT_FILE)}`);
   }

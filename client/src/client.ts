@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { DOCUMENT_SELECTOR } from './documents';
 import { type RequestType, WorkspaceTrustNotification } from '../../server/src/protocol';
+import { filesValidatedByRedHatYaml, redHatYamlState, withRedHatYamlFiles } from './redHatYaml';
 
 export const CLIENT_ID = 'cloudConfigMerge';
 const CLIENT_NAME = 'Cloud-Config Merge';
@@ -67,12 +68,27 @@ export class Server implements vscode.Disposable {
       synchronize: { configurationSection: 'cloudConfigMerge' },
       // Custom merger modules are code: the server loads them only in a trusted workspace. A function,
       // so that a server restarted after trust was granted is told so.
-      initializationOptions: () => ({ settings: vscode.workspace.getConfiguration('cloudConfigMerge'), trusted: vscode.workspace.isTrusted }),
+      initializationOptions: () => ({ settings: ourSettings(), trusted: vscode.workspace.isTrusted }),
+      middleware: {
+        workspace: {
+          // Our section carries the files Red Hat YAML validates with cloud-init's schema (see redHatYaml.ts).
+          configuration: async (params, token, next) => {
+            const answers = await next(params, token);
+            if (!Array.isArray(answers)) return answers;
+            return answers.map((a, i) => (params.items[i]?.section === 'cloudConfigMerge' ? withRedHatYamlFiles(a, filesValidatedByRedHatYaml(redHatYamlState())) : a));
+          },
+        },
+      },
     };
     const client = new lc.LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
     await client.start();
     this.context.subscriptions.push(
       vscode.workspace.onDidGrantWorkspaceTrust(() => void client.sendNotification(WorkspaceTrustNotification.method, { trusted: true } satisfies NonNullable<typeof WorkspaceTrustNotification.types>['params'])),
+      // Red Hat YAML installed, removed or reconfigured: the server asks for our settings again.
+      vscode.extensions.onDidChange(() => void client.sendNotification(lc.DidChangeConfigurationNotification.type, { settings: null })),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('yaml')) void client.sendNotification(lc.DidChangeConfigurationNotification.type, { settings: null });
+      }),
       // The client library restarts a server that died: previews and the status item then ask again,
       // so a request that failed while it was down does not stay failed.
       client.onDidChangeState((e) => {
@@ -94,6 +110,10 @@ export class Server implements vscode.Disposable {
     this.starting = undefined;
     if (client) await client.dispose();
   }
+}
+
+function ourSettings(): unknown {
+  return withRedHatYamlFiles(vscode.workspace.getConfiguration('cloudConfigMerge'), filesValidatedByRedHatYaml(redHatYamlState()));
 }
 
 export function log(output: vscode.LogOutputChannel, message: string): void {

@@ -15,13 +15,18 @@ async function main(): Promise<void> {
   const workspace = path.join(ROOT, '.tmp', 'e2e-workspace');
   fs.rmSync(workspace, { recursive: true, force: true });
   fs.cpSync(path.join(ROOT, 'test/e2e/workspace'), workspace, { recursive: true });
+  // The only installed extension: a stand-in with Red Hat YAML's id and settings (it validates nothing),
+  // for the no-double-reports test (test/e2e/stubs/red-hat-yaml).
+  const extensions = path.join(ROOT, '.tmp', 'e2e-extensions');
+  fs.rmSync(extensions, { recursive: true, force: true });
+  fs.cpSync(path.join(ROOT, 'test/e2e/stubs/red-hat-yaml'), path.join(extensions, 'redhat.vscode-yaml-0.0.0-e2e-stub'), { recursive: true });
   const executable = process.env.VSCODE_EXECUTABLE ?? path.join(ROOT, 'scripts/e2e/code-shim.js');
   try {
     await runTests({
       ...(executable === 'download' ? {} : { vscodeExecutablePath: executable }),
       extensionDevelopmentPath: ROOT,
       extensionTestsPath: path.join(__dirname, 'suite', 'index'),
-      launchArgs: [workspace, '--disable-extensions', '--skip-welcome', '--skip-release-notes'],
+      launchArgs: [workspace, `--extensions-dir=${extensions}`, '--skip-welcome', '--skip-release-notes'],
       extensionTestsEnv: { CLOUD_CONFIG_MERGE_E2E_WORKSPACE: workspace, CLOUD_CONFIG_MERGE_REPO: ROOT },
     });
   } catch (err) {

@@ -110,4 +110,56 @@ describe('schema diagnostics', () => {
     const on = await open(text);
     assert.ok(schemaOnly(on).length >= 4);
   });
+  test('archive entries: a literal content at its own positions; a quoted one on its content key, saying where', async () => {
+    const text = '#cloud-config-archive\n- type: text/cloud-config\n  content: |\n    #cloud-config\n    package: [curl]\n    runcmd: 5\n- content: "#cloud-config\\nruncmd: 6\\n"\n- content: "#!/bin/sh\\nexit 5\\n"\n';
+    const ds = schemaOnly(await open(text));
+    assert.deepEqual(
+      ds.map((d) => [marked(text, d), d.range.start.line, d.message]),
+      [
+        ['package', 4, "package: Additional properties are not allowed ('package' was unexpected)"],
+        ['5', 5, "runcmd: 5 is not of type 'array'"],
+        ['content', 6, "archive entry 2, line 2, column 9: runcmd: 6 is not of type 'array' (not shown in place: its content is not a literal block (`content: |`) or a one-line scalar without escapes)"],
+      ],
+    );
+  });
+
+  test('MIME: an archive part and a base64 part are validated too; the base64 one on its Content-Type header', async () => {
+    const encoded = Buffer.from('#cloud-config\nbootcmd: 7\n').toString('base64');
+    const text = [
+      'Content-Type: multipart/mixed; boundary="BB"',
+      'MIME-Version: 1.0',
+      '',
+      '--BB',
+      'Content-Type: text/cloud-config-archive',
+      '',
+      '- content: |',
+      '    #cloud-config',
+      '    runcmd: 5',
+      '--BB',
+      'Content-Type: text/cloud-config; charset="us-ascii"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      encoded,
+      '--BB--',
+      '',
+    ].join('\n');
+    const ds = schemaOnly(await open(text));
+    assert.deepEqual(
+      ds.map((d) => [marked(text, d), d.range.start.line, d.message]),
+      [
+        ['5', 8, "runcmd: 5 is not of type 'array'"],
+        ['Content-Type', 10, "MIME part 2, line 2, column 10: bootcmd: 7 is not of type 'array' (not shown in place: its body is base64-encoded)"],
+      ],
+    );
+  });
+  test('files Red Hat YAML validates with cloud-init\'s schema get no schema findings from us (no double reports); others do', async () => {
+    const settings = { schema: { validatedByRedHatYaml: ['*cloud-config.yaml'] } };
+    client.settings = settings;
+    const theirs = fixtureUri(`schema-${n++}/web-cloud-config.yaml`);
+    const ds = await client.open(theirs, `${TEXT}merge_how: 'list(apend)'\n`);
+    client.close(theirs);
+    assert.deepEqual(schemaOnly(ds), []);
+    assert.ok(ds.some((d) => d.code === 'unknown-option'), 'merge-spec findings stay ours');
+    assert.equal(schemaOnly(await open(TEXT, settings)).length, 4, 'a file Red Hat YAML does not validate keeps ours');
+  });
 });

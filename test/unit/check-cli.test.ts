@@ -8,10 +8,11 @@
 import { assertValidSarif, sarifValidator } from '../support/sarif';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { runCli } from '../support/cli';
+import { checkFile, formatText } from '../../server/src/cli/check';
 
 function folder(files: Record<string, string>): { dir: string; path: (name: string) => string; done: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'ccm-check-'));
@@ -31,8 +32,8 @@ test('--check exits 0 for what cloud-init accepts (deprecations included) and 1 
     assert.match(bad.stdout, /^Cloud config schema deprecations: apt_update:  Deprecated in version 22\.2\. Use \*\*package_update\*\* instead\.\nInvalid user-data .*bad\nError: Cloud config schema errors: packages: 'curl' is not of type 'array'/m);
     assert.match(bad.stdout, /\nError: Invalid schema: user-data\n\n$/);
     const old = runCli(['--check', '--cloud-init-version', '22.4', f.path('ok')]);
-    assert.equal(old.code, 0, 'deprecations do not make it invalid (cloud-init 22.4 itself exits 1 on them)');
-    assert.match(old.stdout, /^Error:\nCloud config schema deprecations: apt_update: DEPRECATED: /m);
+    assert.equal(old.code, 0, 'deprecations do not make it invalid');
+    assert.match(old.stdout, /^Cloud config schema deprecations: apt_update: DEPRECATED: .*\nValid cloud-config: .*ok\n/m);
     assert.equal(runCli(['--check', '--format', 'yaml', f.path('ok')]).code, 2);
   } finally {
     f.done();
@@ -120,6 +121,24 @@ test('--format report carries cloud-init schema --system on the result, each pro
     );
     const old = JSON.parse(runCli(['--format', 'report', '--cloud-init-version', '22.4', f.path('b.yaml')]).stdout).schema;
     assert.deepEqual([old.valid, old.errors, old.deprecations], [true, [], []]);
+  } finally {
+    f.done();
+  }
+});
+
+test('22.4 text: what its `cloud-init schema -c FILE` prints (stdout then stderr), for each outcome', () => {
+  // Printed by the real 22.4.2 command (handle_schema_args) for these files; a regression test for a
+  // format that showed "Error:" for deprecations alone.
+  const f = folder({ 'ok.yaml': '#cloud-config\nruncmd: [ls]\n', 'dep.yaml': '#cloud-config\napt_update: true\n', 'err.yaml': '#cloud-config\nruncmd: 5\n', 'both.yaml': '#cloud-config\nruncmd: 5\napt_update: true\n' });
+  const D = 'apt_update: DEPRECATED: Dropped after April 2027. Use ``package_update``. Default: ``false``';
+  const E = "runcmd: 5 is not of type 'array'";
+  try {
+    // The file's own section (`cloud-init schema -c FILE`), without the merged result's.
+    const firstSection = (name: string) => formatText({ files: checkFile('FILE', readFileSync(f.path(name)), '22.4'), merged: null }, '22.4');
+    assert.equal(firstSection('ok.yaml'), 'Valid cloud-config: FILE\n');
+    assert.equal(firstSection('dep.yaml'), `Cloud config schema deprecations: ${D}\nValid cloud-config: FILE\n`);
+    assert.equal(firstSection('err.yaml'), `Cloud config schema deprecations: \nError:\nCloud config schema errors: ${E}\n`);
+    assert.equal(firstSection('both.yaml'), `Cloud config schema deprecations: ${D}\nError:\nCloud config schema errors: ${E}\n\nCloud config schema deprecations: ${D}\n`);
   } finally {
     f.done();
   }

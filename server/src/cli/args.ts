@@ -45,6 +45,8 @@ export interface CliOptions {
   showVersion: boolean;
   /** `--check`: cloud-init's schema validation of each FILE and of the merged result. */
   check: boolean;
+  /** `--check --annotate`: each file printed with its problems, as `cloud-init schema --annotate` prints it. */
+  annotate: boolean;
 }
 
 export class UsageError extends Error {}
@@ -69,6 +71,9 @@ export const USAGE = `Usage:
                               MIME user-data as \`cloud-init devel make-mime\` writes it (make-mime --help)
   cloud-config-merge --check [--format text|json|sarif] [--cloud-init-version 22.4|current] FILE...
                               validate each FILE and the merged result as cloud-init's schema validator does
+  cloud-config-merge --check --annotate [--cloud-init-version 22.4|current] FILE...
+                              each FILE (and the merged result) with its problems marked on their lines,
+                              as \`cloud-init schema --annotate\` prints it
 
 Modes:
   user-data  each FILE is one raw user-data blob (MIME, gzip, #include, archives, jinja), in order (default)
@@ -125,6 +130,7 @@ export function parseArgs(argv: string[]): CliOptions {
     help: false,
     showVersion: false,
     check: false,
+    annotate: false,
   };
   let formatGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -282,6 +288,9 @@ export function parseArgs(argv: string[]): CliOptions {
       case '--check':
         o.check = true;
         break;
+      case '--annotate':
+        o.annotate = true;
+        break;
       default:
         throw new UsageError(`unknown option ${name}`);
     }
@@ -291,7 +300,9 @@ export function parseArgs(argv: string[]): CliOptions {
     if (!formatGiven) o.format = 'text';
     else if (o.format !== 'text' && o.format !== 'json' && o.format !== 'sarif') throw new UsageError(`--check writes text, json or sarif, not '${o.format}'`);
     if (o.mode !== 'user-data' && o.mode !== 'handler') throw new UsageError('--check validates user-data: use the user-data or handler mode');
-  } else if (o.format === 'text') throw new UsageError('--format text goes with --check');
+    if (o.annotate && o.format !== 'text') throw new UsageError('--annotate prints text: it does not go with --format json or sarif');
+  } else if (o.annotate) throw new UsageError('--annotate goes with --check');
+  else if (o.format === 'text') throw new UsageError('--format text goes with --check');
   else if (o.format === 'sarif' && !o.lint) throw new UsageError('--format sarif goes with --check or --lint');
   return o;
 }

@@ -11,6 +11,10 @@ import { decodeUtf8Surrogateescape } from '../engine/py/codecs';
 import type { UserDataRun } from '../engine/userdata/run';
 import { userDataLocator } from '../engine/preview';
 import { validateMerged, type MergedProblem } from '../engine/schema/merged';
+import { annotateCloudConfigFile, type AnnotateNames } from '../engine/schema/annotate';
+import { sniffContentType, CLOUD_CONFIG_TYPE } from '../engine/userdata/sniff';
+import { embeddedInArchive, embeddedInMime } from '../engine/schema/embedded';
+import { detectDocument } from '../engine/lint/documentKind';
 import { spanAt, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../engine/schema/validate';
 
 export type CheckFormat = 'text' | 'json' | 'sarif';
@@ -25,6 +29,10 @@ interface Located {
 
 interface FileResult {
   file: string;
+  /** The MIME part or archive entry of `file` this is about. */
+  part?: string;
+  /** Why positions inside that part are not given (an encoded body, a folded archive content). */
+  unmapped?: string;
   valid: boolean;
   errors: Located[];
   deprecations: Located[];
@@ -37,15 +45,22 @@ export interface CheckResult {
   merged: { valid: boolean; errors: Located[]; deprecations: Located[]; note?: string } | null;
 }
 
-function locateInText(report: TextSchemaReport, text: string, p: SchemaProblem): Located {
+/** Where in `text` the problem's value (or unknown key) is written, as an offset. */
+function offsetInText(report: TextSchemaReport, p: SchemaProblem): number | undefined {
+  if (report.value === undefined) return undefined;
+  const segments = p.unexpectedKeys?.length === 1 && p.keyword === 'additionalProperties' ? [...p.segments, p.unexpectedKeys[0]] : p.segments;
+  const span = spanAt(report.value, segments, report.rootSpan ?? null);
+  return span ? (span.key ?? span.value).start : undefined;
+}
+
+function locateInText(report: TextSchemaReport, text: string, p: SchemaProblem, toFile: (offset: number) => number | undefined = (o) => o, lines: LineIndex = new LineIndex(text)): Located {
   const out: Located = { path: p.path, message: p.message };
   const m = /^format-l(\d+)\.c(\d+)$/.exec(p.path);
   if (m) return { ...out, line: Number(m[1]), column: Number(m[2]) };
-  if (report.value === undefined) return out;
-  const segments = p.unexpectedKeys?.length === 1 && p.keyword === 'additionalProperties' ? [...p.segments, p.unexpectedKeys[0]] : p.segments;
-  const span = spanAt(report.value, segments, report.rootSpan ?? null);
-  if (!span) return out;
-  const at = new LineIndex(text).position((span.key ?? span.value).start);
+  const inText = offsetInText(report, p);
+  const offset = inText === undefined ? undefined : toFile(inText);
+  if (offset === undefined) return out;
+  const at = lines.position(offset);
   return { ...out, line: at.line + 1, column: at.character + 1 };
 }
 
@@ -56,16 +71,32 @@ function reportNote(r: TextSchemaReport): string | undefined {
   return undefined;
 }
 
-export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersion): FileResult {
+/**
+ * `cloud-init schema -c FILE` of one file. A MIME multipart or a `#cloud-config-archive` is validated
+ * part by part (each cloud-config part and archive entry, as cloud-init will merge it), with positions
+ * in the file where they can be mapped (engine/schema/embedded; the note says when not).
+ */
+export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersion): FileResult[] {
   const text = decodeUtf8Surrogateescape(bytes);
+  const kind = detectDocument(text, file)?.kind;
+  if (kind === 'mime' || kind === 'cloud-config-archive') {
+    const fileLines = new LineIndex(text);
+    const embedded = kind === 'mime' ? embeddedInMime(text) : embeddedInArchive(text);
+    return embedded.map((e) => {
+      const r = validateCloudConfigText(e.text, version);
+      const locate = (p: SchemaProblem) => locateInText(r, text, p, (o) => e.toDocument(o), fileLines);
+      return { file, part: e.label, valid: r.valid, errors: r.errors.map(locate), deprecations: r.deprecations.map(locate), note: reportNote(r), unmapped: e.unmapped };
+    });
+  }
   const r = validateCloudConfigText(text, version);
-  return {
+  const lines = new LineIndex(text);
+  return [{
     file,
     valid: r.valid,
-    errors: r.errors.map((p) => locateInText(r, text, p)),
-    deprecations: r.deprecations.map((p) => locateInText(r, text, p)),
+    errors: r.errors.map((p) => locateInText(r, text, p, undefined, lines)),
+    deprecations: r.deprecations.map((p) => locateInText(r, text, p, undefined, lines)),
     note: reportNote(r),
-  };
+  }];
 }
 
 export function checkMerged(run: UserDataRun, version: SchemaVersion): NonNullable<CheckResult['merged']> {
@@ -84,8 +115,9 @@ export function isAccepted(result: CheckResult): boolean {
 /**
  * What `cloud-init schema -c FILE` prints for each file (stdout and stderr in order), then what `cloud-init
  * schema --system` prints for the merged result, in the chosen version's words:
- * - 22.4: `Valid cloud-config: FILE`, or `Error:` and `Cloud config schema errors: path: message, ...`
- *   (with `Cloud config schema deprecations: ...` after a blank line; 22.4 also fails on deprecations);
+ * - 22.4: `Cloud config schema deprecations: ...` when validation found anything (the list may be empty),
+ *   then `Valid cloud-config: FILE`, or `Error:` and `Cloud config schema errors: path: message, ...` (with
+ *   the deprecations again after a blank line); deprecations alone do not fail;
  * - current: deprecations first (`Cloud config schema deprecations: ...`), then `Valid schema FILE`, or
  *   `Invalid user-data FILE` and `Error: Cloud config schema errors: ...`, and at the end `Error: Invalid
  *   schema: user-data` when something failed.
@@ -104,12 +136,12 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
       return;
     }
     if (version === '22.4') {
-      if (!r.errors.length && !r.deprecations.length) out.push(`Valid cloud-config: ${label22}`);
+      // 22.4 prints the deprecations line whenever its strict validation raised, even with none in it.
+      if (r.errors.length || r.deprecations.length) out.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
+      if (!r.errors.length) out.push(`Valid cloud-config: ${label22}`);
       else {
-        const parts = [];
-        if (r.errors.length) parts.push(`Cloud config schema errors: ${list(r.errors)}`);
-        if (r.deprecations.length) parts.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
-        out.push('Error:', parts.join('\n\n'));
+        const deprecations = r.deprecations.length ? `\n\nCloud config schema deprecations: ${list(r.deprecations)}` : '';
+        out.push('Error:', `Cloud config schema errors: ${list(r.errors)}${deprecations}`);
       }
     } else {
       if (r.deprecations.length) out.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
@@ -118,14 +150,46 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
     }
     sources(r);
   };
-  for (const f of result.files) one(f.file, f.file, f);
+  for (const f of result.files) one(nameOf(f), nameOf(f), f);
   if (result.merged) one('cloud-config.txt (the merged result)', 'cloud-config.txt (the merged result)', result.merged);
   if (version !== '22.4' && !isAccepted(result)) out.push('Error: Invalid schema: user-data', '');
   return out.join('\n') + '\n';
 }
 
+/** How `cloud-init schema --system` names the instance's cloud-config.txt, per version. */
+const SYSTEM_NAMES: Record<SchemaVersion, AnnotateNames> = {
+  '22.4': { path: 'None', valid: 'system userdata' },
+  current: { path: '/var/lib/cloud/instance/cloud-config.txt', valid: 'user-data' },
+};
+
+/**
+ * `--check --annotate`: each file as `cloud-init schema -c FILE --annotate` prints it, then the merged
+ * cloud-config.txt as `--system --annotate` prints it on the instance. One plain cloud-config file is
+ * printed alone, exactly as cloud-init prints it; otherwise each section starts with `==> NAME <==`.
+ * Where cloud-init's own command would fail, a note on stderr says so.
+ */
+export function formatAnnotated(files: Array<{ name: string; bytes: Uint8Array }>, run: UserDataRun, version: SchemaVersion): { stdout: string; stderr: string } {
+  const sections = files.map((f) => ({ title: f.name, text: decodeUtf8Surrogateescape(f.bytes), names: { path: f.name, valid: f.name } }));
+  const alone = sections.length === 1 && sniffContentType(sections[0].text) === CLOUD_CONFIG_TYPE;
+  if (!alone && run.cloudConfigTxt) sections.push({ title: 'cloud-config.txt (the merged result)', text: run.cloudConfigTxt, names: SYSTEM_NAMES[version] });
+  let stdout = '';
+  let stderr = '';
+  for (const s of sections) {
+    const out = annotateCloudConfigFile(s.text, version, s.names);
+    if (!alone) stdout += `${stdout ? '\n' : ''}==> ${s.title} <==\n`;
+    stdout += out.stdout;
+    stderr += out.stderr;
+    if (out.note) stderr += `cloud-config-merge: note: ${s.title}: ${out.note}\n`;
+  }
+  return { stdout, stderr };
+}
+
+function nameOf(f: FileResult): string {
+  return f.part ? `${f.file} (${f.part})` : f.file;
+}
+
 export function formatJson(result: CheckResult, pretty: boolean): string {
-  const strip = (r: FileResult) => ({ file: r.file, valid: r.valid, errors: r.errors.map(fileLoc), deprecations: r.deprecations.map(fileLoc) });
+  const strip = (r: FileResult) => ({ file: r.file, ...(r.part ? { part: r.part } : {}), valid: r.valid, errors: r.errors.map(fileLoc), deprecations: r.deprecations.map(fileLoc) });
   const fileLoc = (p: Located) => ({ path: p.path, message: p.message, line: p.line ?? null, column: p.column ?? null });
   const mergedLoc = (p: Located) => ({ path: p.path, message: p.message, file: p.file ?? null, line: p.line ?? null, column: p.column ?? null });
   const out = {
@@ -143,26 +207,29 @@ const RULES: SarifRule[] = [
 /** SARIF 2.1.0: one result per problem, at the file and line that wrote the value. */
 export function formatSarif(result: CheckResult, version: SchemaVersion, toolVersion: string): string {
   const results: SarifResult[] = [];
-  const add = (p: Located, file: string | undefined, deprecation: boolean, merged: boolean) => {
+  const shown = new Set<string>();
+  const add = (p: Located, file: string | undefined, deprecation: boolean, merged: boolean, part?: string) => {
+    const said = `${p.path}: ${p.message.trim()}`;
+    shown.add(said);
     results.push({
       ruleId: deprecation ? 'schema-deprecation' : 'schema-error',
       level: deprecation ? 'warning' : 'error',
-      message: `${p.path}: ${p.message.trim()}${merged ? ' (in the merged cloud-config.txt)' : ''}`,
+      message: `${said}${merged ? ' (in the merged cloud-config.txt)' : part ? ` (in ${part})` : ''}`,
       file,
       region: p.line ? { startLine: p.line, startColumn: p.column ?? 1 } : undefined,
-      properties: { path: p.path, merged },
+      properties: part ? { path: p.path, merged, part } : { path: p.path, merged },
     });
   };
   for (const f of result.files) {
-    for (const p of f.errors) add(p, f.file, false, false);
-    for (const p of f.deprecations) add(p, f.file, true, false);
+    for (const p of f.errors) add(p, f.file, false, false, f.part);
+    for (const p of f.deprecations) add(p, f.file, true, false, f.part);
   }
   if (result.merged) {
     // A problem a file already reports is not repeated for the merged result.
-    const shown = new Set(results.map((r) => r.message));
+    const byFiles = new Set(shown);
     for (const [list, dep] of [[result.merged.errors, false], [result.merged.deprecations, true]] as const) {
       for (const p of list) {
-        if (!shown.has(`${p.path}: ${p.message.trim()}`)) add(p, p.file, dep, true);
+        if (!byFiles.has(`${p.path}: ${p.message.trim()}`)) add(p, p.file, dep, true);
       }
     }
   }

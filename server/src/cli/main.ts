@@ -33,7 +33,7 @@ import { runBatch } from './batch';
 import { makeMimeCommand } from './makeMime';
 import { pipelineMode } from './pipeline';
 import { lintMode } from './lint';
-import { CheckResult, checkFile, checkMerged, formatJson, formatSarif, formatText, isAccepted } from './check';
+import { CheckResult, checkFile, checkMerged, formatAnnotated, formatJson, formatSarif, formatText, isAccepted } from './check';
 
 export interface CliIO {
   stdout(text: string): void;
@@ -423,14 +423,18 @@ function explain(o: CliOptions, io: CliIO): number {
 /** `--check`: each FILE, then the merged result, validated as cloud-init validates them. */
 function checkCommand(o: CliOptions, io: CliIO): number {
   const inputs = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, path: f, bytes: read(o, f) }));
-  const files = inputs.map((i) => checkFile(i.path, i.bytes, o.version));
+  const files = inputs.flatMap((i) => checkFile(i.path, i.bytes, o.version));
   const run = o.mode === 'handler'
     ? runHandlerParts(inputs.map((i) => ({ ...i, headers: optionalHeaders(o, i.path) })), runOptions(o, io))
     : runUserData(inputs, runOptions(o, io));
   if (run.fatal?.limit) throw new InputError(`${run.fatal.message}: nothing is merged`);
   if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
   const result: CheckResult = { files, merged: checkMerged(run, o.version) };
-  if (o.format === 'json') io.stdout(formatJson(result, o.pretty) + '\n');
+  if (o.annotate) {
+    const out = formatAnnotated(inputs.map((i) => ({ name: i.path, bytes: i.bytes })), run, o.version);
+    io.stdout(out.stdout);
+    io.stderr(out.stderr);
+  } else if (o.format === 'json') io.stdout(formatJson(result, o.pretty) + '\n');
   else if (o.format === 'sarif') io.stdout(formatSarif(result, o.version, packageVersion()) + '\n');
   else io.stdout(formatText(result, o.version));
   return isAccepted(result) ? 0 : 1;

@@ -17,6 +17,7 @@ import { ReadConfResult } from '../engine/system/readConf';
 import { ConfigFile } from '../engine/system/readConf';
 import { ChefMergeFilesResult } from '../engine/chef/deepMerge';
 import { LoadedChefFiles } from '../engine/chef/files';
+import { coded, type FindingCode } from '../engine/lint/codes';
 
 /** How the report is written: indentation, and the expansion limit for aliased values. */
 export interface ReportFormat {
@@ -99,15 +100,15 @@ export function userDataReport(mode: string, run: UserDataRun, format: ReportFor
       effects: partEffects(h?.events, locate).map((e) => ({ path: formatPath(e.path), what: e.what, reason: e.reason, from: display(e.from), at: display(e.at) })),
     };
   });
-  const diagnostics = run.messages.map((m) => ({
+  const diagnostics: Array<{ severity: string; code: FindingCode; message: string; file: string | null | undefined; part: number | null }> = run.messages.map((m) => ({
     severity: m.level,
     code: m.code,
     message: m.message,
     file: m.blob !== undefined ? run.sources[m.blob]?.name : null,
     part: m.part ?? null,
   }));
-  if (run.fatal) diagnostics.unshift({ severity: 'error', code: run.fatal.limit ? 'over-limit' : 'user-data-failed', message: `${run.fatal.pyType}: ${run.fatal.message}`, file: run.fatal.source !== undefined ? run.sources[run.fatal.source]?.name : null, part: null });
-  if (run.renderError) diagnostics.unshift({ severity: 'error', code: 'cloud-config-txt-not-written', message: `writing cloud-config.txt raises ${run.renderError}: cloud-init writes no file`, file: null, part: null });
+  if (run.fatal) diagnostics.unshift({ ...coded(run.fatal.limit ? 'over-limit' : 'user-data-failed'), message: `${run.fatal.pyType}: ${run.fatal.message}`, file: run.fatal.source !== undefined ? run.sources[run.fatal.source]?.name : null, part: null });
+  if (run.renderError) diagnostics.unshift({ ...coded('cloud-config-txt-not-written'), message: `writing cloud-config.txt raises ${run.renderError}: cloud-init writes no file`, file: null, part: null });
   const provenance = run.result === null ? { entries: [], truncated: false } : collectProvenance(run.result, locate);
   const losses = mergeLosses(run, locate);
   const partNumber = (i: number) => run.reports[i]?.part.number ?? null;
@@ -211,7 +212,7 @@ export function chefReport(loaded: LoadedChefFiles, result: ChefMergeFilesResult
       files: loaded.texts.map((file, i) => ({ file: file.name, kind: result.kinds[i] })),
       default_attributes: w.json(result.defaults),
       override_attributes: w.json(result.overrides),
-      diagnostics: result.notices.map((n) => ({ severity: 'info', code: n.kind, path: n.path, message: n.message, at: display(n.origin ? locate(n.origin, 'value') : null) })),
+      diagnostics: result.notices.map((n) => ({ ...coded(n.kind), path: n.path, message: n.message, at: display(n.origin ? locate(n.origin, 'value') : null) })),
       provenance: provenance.entries.map((p) => ({ path: p.path.map((s) => (typeof s === 'number' ? s : w.json(s))), ...display(p.location) })),
       provenance_truncated: provenance.truncated,
     },

@@ -11,6 +11,7 @@ import { toDiagnostic } from './common/ranges';
 import type { Finding } from '../engine/lint/findings';
 import { isLimitName } from '../engine/limits';
 import { SETTINGS_SECTION } from './common/settings';
+import { coded } from '../engine/lint/codes';
 
 /** Quiet time after an edit before the document is analysed again. */
 export const DEBOUNCE_MS = 150;
@@ -30,8 +31,7 @@ export function diagnosticsFor(state: DocumentState): Diagnostic[] {
   if (findings.length > MAX_DIAGNOSTICS) {
     findings.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byPosition(a, b));
     omitted = {
-      code: 'too-many-problems',
-      severity: 'info',
+      ...coded('too-many-problems'),
       span: findings[MAX_DIAGNOSTICS].span,
       message: `${findings.length - MAX_DIAGNOSTICS} more problems in this document are not shown (at most ${MAX_DIAGNOSTICS}, the most severe first).`,
     };

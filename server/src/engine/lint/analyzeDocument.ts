@@ -17,7 +17,9 @@ import { knockoutFindingsIn } from '../chef/deepMerge';
 import { Finding } from './findings';
 import { lintListSpec, lintStringSpec, SpecContext, SpecLintResult } from './specLint';
 import { pushAll } from '../arrays';
-import { NearMissBudget, newNearMissBudget, schemaFindings } from './schemaLint';
+import { embeddedSchemaFindings, NearMissBudget, newNearMissBudget, schemaFindings } from './schemaLint';
+import { embeddedInArchive, embeddedInMime, type EmbeddedCloudConfig } from '../schema/embedded';
+import { coded } from './codes';
 
 /** A place where a merge spec is written. */
 export interface SpecSite {
@@ -74,7 +76,7 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
   const bytes = text.length > limit / 3 ? utf8Length(text) : text.length;
   if (bytes > limit) {
     const firstLine = text.search(/\r|\n|$/);
-    return { info, specs: [], findings: [{ code: 'too-large', severity: 'warning', span: { start: 0, end: firstLine }, message: `This file has ${bytes} bytes, over the limit maxFileBytes = ${limit}: it is not analysed.` }] };
+    return { info, specs: [], findings: [{ ...coded('too-large'), span: { start: 0, end: firstLine }, message: `This file has ${bytes} bytes, over the limit maxFileBytes = ${limit}: it is not analysed.` }] };
   }
   switch (info.kind) {
     case 'cloud-config':
@@ -85,6 +87,8 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
       return { info, ...analyzeCloudConfig(maskJinja(text), 0, 'jinja', options) };
     case 'mime':
       return analyzeMime(text, info, options);
+    case 'cloud-config-archive':
+      return { info, findings: options.schema ? embeddedFindings(embeddedInArchive(text), options) : [], specs: [] };
     case 'chef':
       return { info, ...analyzeChef(text, options) };
     default:
@@ -154,21 +158,21 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
   if (!yaml.ok) {
     if (kind !== 'jinja') {
       const message = yaml.error.kind === 'expansion' ? `Not analysed: ${yaml.error.message}.` : `cloud-init cannot load this YAML: ${yaml.error.message}. ${skipped}.`;
-      findings.push({ code: yaml.error.kind === 'limit' || yaml.error.kind === 'expansion' ? 'limit-exceeded' : 'yaml-invalid', severity: 'error', span: at(yaml.error.span), message });
+      findings.push({ ...coded(yaml.error.kind === 'limit' || yaml.error.kind === 'expansion' ? 'limit-exceeded' : 'yaml-invalid'), span: at(yaml.error.span), message });
     }
     return { findings, specs, yaml, yamlBase: base };
   }
   for (const d of yaml.duplicateKeys) {
-    findings.push({ code: 'duplicate-key', severity: 'warning', span: at(d.span), message: `${d.message}: YAML keeps only the last value for a key, so the earlier one is ignored.` });
+    findings.push({ ...coded('duplicate-key'), span: at(d.span), message: `${d.message}: YAML keeps only the last value for a key, so the earlier one is ignored.` });
   }
   pushAll(findings, commentLineFindings(body, base, yaml));
   const root = yaml.value;
   if (root === null) {
-    if (context === 'part') findings.push({ code: 'empty-cloud-config', severity: 'warning', span: at({ start: 0, end: Math.min(body.length, body.indexOf('\n') < 0 ? body.length : body.indexOf('\n')) }), message: `No configuration in this part: ${skipped}.` });
+    if (context === 'part') findings.push({ ...coded('empty-cloud-config'), span: at({ start: 0, end: Math.min(body.length, body.indexOf('\n') < 0 ? body.length : body.indexOf('\n')) }), message: `No configuration in this part: ${skipped}.` });
     return { findings, specs, yaml, yamlBase: base };
   }
   if (!(root instanceof PyDict)) {
-    findings.push({ code: 'root-not-mapping', severity: 'error', span: at(yaml.rootSpan ?? { start: 0, end: 0 }), message: `The top level is not a mapping: ${skipped}.` });
+    findings.push({ ...coded('root-not-mapping'), span: at(yaml.rootSpan ?? { start: 0, end: 0 }), message: `The top level is not a mapping: ${skipped}.` });
     return { findings, specs, yaml, yamlBase: base };
   }
   const howOrigin = root.originOf('merge_how');
@@ -208,8 +212,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
       pushAll(findings, site.lint.findings);
     } else {
       findings.push({
-        code: 'leftover-merge-type',
-        severity: 'warning',
+        ...coded('leftover-merge-type'),
         span: site.keySpan ?? valueSpan,
         message:
           context === 'part'
@@ -221,8 +224,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
   }
   if (kind === 'confd' && howOrigin) {
     findings.push({
-      code: 'confd-merge-how',
-      severity: 'info',
+      ...coded('confd-merge-how'),
       span: at(howOrigin.key ?? howOrigin.value),
       message:
         'In a cloud.cfg.d drop-in, this spec only decides how this file merges into the drop-ins whose names sort after it (by default the alphabetically last file wins). It cannot append to cloud.cfg, vendor-data or user-data lists.',
@@ -272,11 +274,11 @@ function commentLineFindings(body: string, base: number, yaml: YamlLoadResult): 
         const span = { start: base + first, end: base + last };
         if (!inScalar && header) {
           if (sawHeader) {
-            findings.push({ code: 'second-header', severity: 'warning', span, message: 'A second #cloud-config line is only a YAML comment: this is still one part. To add another part, use a separate file or a MIME multipart.' });
+            findings.push({ ...coded('second-header'), span, message: 'A second #cloud-config line is only a YAML comment: this is still one part. To add another part, use a separate file or a MIME multipart.' });
           }
           sawHeader = true;
         } else if (!inScalar) {
-          findings.push({ code: 'include-in-body', severity: 'warning', span, message: '#include inside a cloud-config is only a YAML comment: nothing is included. An include must be its own part (a file or MIME part starting with #include).' });
+          findings.push({ ...coded('include-in-body'), span, message: '#include inside a cloud-config is only a YAML comment: nothing is included. An include must be its own part (a file or MIME part starting with #include).' });
         }
       }
     }
@@ -331,7 +333,7 @@ function nestedSpecFindings(root: PyDict, base: number, body: string): Finding[]
       for (const e of value.items()) {
         if (depth === 0) underUsers = e.key === 'users';
         if ((e.key === 'merge_how' || e.key === 'merge_type') && depth > 0 && e.origin?.key && !underUsers) {
-          findings.push({ code: 'nested-merge-how', severity: 'warning', span: { start: e.origin.key.start + base, end: e.origin.key.end + base }, message: `Only a top-level ${e.key} is read as a merge spec: here it is ordinary data.` });
+          findings.push({ ...coded('nested-merge-how'), span: { start: e.origin.key.start + base, end: e.origin.key.end + base }, message: `Only a top-level ${e.key} is read as a merge spec: here it is ordinary data.` });
         }
         visit(e.value, depth + 1);
       }
@@ -346,8 +348,8 @@ function nestedSpecFindings(root: PyDict, base: number, body: string): Finding[]
 /** Knockouts that can never do what they seem to (a number, or a key of a mapping). */
 function analyzeChef(text: string, options: AnalyzeOptions): Analyzed {
   const yaml = loadYaml(text, { maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth });
-  if (!yaml.ok) return { findings: [{ code: 'chef-invalid', severity: 'error', span: yaml.error.span, message: `This file cannot be read: ${yaml.error.message}.` }], specs: [], yaml, yamlBase: 0 };
-  const findings: Finding[] = knockoutFindingsIn(yaml.value).map((k) => ({ code: k.kind, severity: 'warning', span: k.span, message: k.message }));
+  if (!yaml.ok) return { findings: [{ ...coded('chef-invalid'), span: yaml.error.span, message: `This file cannot be read: ${yaml.error.message}.` }], specs: [], yaml, yamlBase: 0 };
+  const findings: Finding[] = knockoutFindingsIn(yaml.value).map((k) => ({ ...coded(k.kind), span: k.span, message: k.message }));
   return { findings, specs: [], yaml, yamlBase: 0 };
 }
 
@@ -358,7 +360,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
   const specs: SpecSite[] = [];
   const blob = convertUserDataBlob(new TextEncoder().encode(text));
   if (blob.error) {
-    findings.push({ code: 'mime-invalid', severity: 'error', span: { start: 0, end: text.search(/\r|\n|$/) }, message: `cloud-init cannot process this user-data (${blob.error}): no part is used at all.` });
+    findings.push({ ...coded('mime-invalid'), span: { start: 0, end: text.search(/\r|\n|$/) }, message: `cloud-init cannot process this user-data (${blob.error}): no part is used at all.` });
     return { info, findings, specs };
   }
   let yaml: YamlLoadResult | undefined;
@@ -366,7 +368,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
   let cloudConfigBodies = 0;
   for (const container of blob.containers) {
     if (!container.isMultipart && container.span) {
-      findings.push({ code: 'mime-boundary', severity: 'error', span: container.span, message: `This ${container.contentType} part has no usable boundary (${container.defects.join(', ') || 'not split'}): cloud-init cannot find the parts inside it.` });
+      findings.push({ ...coded('mime-boundary'), span: container.span, message: `This ${container.contentType} part has no usable boundary (${container.defects.join(', ') || 'not split'}): cloud-init cannot find the parts inside it.` });
     }
   }
   for (const leaf of blob.leaves) {
@@ -380,15 +382,14 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
       if (!exact) {
         const fixed = h.name.toLowerCase().startsWith('x-') ? 'X-Merge-Type' : 'Merge-Type';
         findings.push({
-          code: 'header-case',
-          severity: 'warning',
+          ...coded('header-case'),
           span: nameSpan,
           message: `cloud-init matches this header name case-sensitively: '${h.name}' is ignored. Write '${fixed}'.`,
           fixes: [{ title: `Change to '${fixed}'`, edits: [{ span: nameSpan, newText: fixed }], preferred: true }],
         });
       }
       if (GZIP_TYPES.has(leaf.contentType)) {
-        findings.push({ code: 'gzip-headers-dropped', severity: 'warning', span: nameSpan, message: 'This part is gzip-compressed: cloud-init replaces it by its decompressed content and keeps only the filename and Launch-Index, so this merge header is dropped. Put the spec in the compressed content (merge_how) instead.' });
+        findings.push({ ...coded('gzip-headers-dropped'), span: nameSpan, message: 'This part is gzip-compressed: cloud-init replaces it by its decompressed content and keeps only the filename and Launch-Index, so this merge header is dropped. Put the spec in the compressed content (merge_how) instead.' });
       }
     }
     // The header spec cloud-init reads: Merge-Type, else X-Merge-Type (first non-empty), exact case.
@@ -396,8 +397,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
     const shadowed = chosenName === 'Merge-Type' ? leaf.headers.find((h) => h.name === 'X-Merge-Type') : undefined;
     if (shadowed?.span && pyStrip(shadowed.value) !== pyStrip(leaf.headerDict['Merge-Type'])) {
       findings.push({
-        code: 'x-merge-type-ignored',
-        severity: 'warning',
+        ...coded('x-merge-type-ignored'),
         span: { start: shadowed.span.start, end: shadowed.span.start + shadowed.name.length },
         unnecessary: true,
         message: 'X-Merge-Type is only read when Merge-Type is missing or empty: here Merge-Type is set, so this different spec is ignored.',
@@ -445,7 +445,15 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
       pushAll(findings, headerWholeSpec);
     }
   }
+  // The cloud-config bodies not read above: archive entries, and parts whose body is encoded.
+  if (options.schema) pushAll(findings, embeddedFindings(embeddedInMime(text, blob).filter((e) => e.kind === 'archive-entry' || e.unmapped), options));
   return { info, findings, specs, yaml, yamlBase, mime: { leaves: blob.leaves } };
+}
+
+function embeddedFindings(embedded: EmbeddedCloudConfig[], options: AnalyzeOptions): Finding[] {
+  const findings: Finding[] = [];
+  for (const e of embedded) pushAll(findings, embeddedSchemaFindings(e, options.version ?? 'current', options.nearMissBudget ?? newNearMissBudget()));
+  return findings;
 }
 
 const WHOLE_SPEC_CODES = new Set(['no-dict-merger', 'merger-unreachable', 'list-merger-unreachable', 'str-append-unreachable']);
@@ -457,8 +465,7 @@ function bodyOverridesHeader(body: SpecSite, header: ParsedSpec, headerField: { 
   if (!shadowed.length || !headerField.span) return [];
   return [
     {
-      code: 'body-overrides-header',
-      severity: 'info',
+      ...coded('body-overrides-header'),
       span: headerField.span,
       message: `The body's ${body.source} comes first, so its ${shadowed.map((n) => `${n}()`).join(', ')} win${shadowed.length === 1 ? 's' : ''} over the same merger${shadowed.length === 1 ? '' : 's'} in ${headerField.name}; the header only fills in the types the body does not name.`,
     },

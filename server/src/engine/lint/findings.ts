@@ -1,5 +1,6 @@
 /** What the linters report: transport-free, with spans and ready-made fixes. */
 import { TextSpan } from '../values';
+import type { FindingCode } from './codes';
 
 export type Severity = 'error' | 'warning' | 'info' | 'hint';
 
@@ -15,8 +16,8 @@ export interface Fix {
 }
 
 export interface Finding {
-  /** Stable identifier (the diagnostic code). */
-  code: string;
+  /** Stable identifier (the diagnostic code), from lint/codes.ts. */
+  code: FindingCode;
   severity: Severity;
   span: TextSpan;
   message: string;

@@ -9,6 +9,9 @@ import { LimitExceededError } from '../limits';
 import { PyDict, type PyValue, type TextSpan } from '../values';
 import { spanAt, validateCloudConfig, valueAt, type SchemaProblem, type SchemaVersion } from '../schema/validate';
 import { nearest, type Finding, type Fix } from './findings';
+import { loadYaml } from '../yaml/load';
+import type { EmbeddedCloudConfig } from '../schema/embedded';
+import { coded } from './codes';
 
 /**
  * @param body the text the spans index (for fixes: a key is only renamed where it is written plainly).
@@ -21,10 +24,10 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
   } catch (err) {
     const span = rootSpan ?? { start: 0, end: 0 };
     if (err instanceof LimitExceededError) {
-      return [{ code: 'limit-exceeded', severity: 'warning', span: { start: span.start + base, end: span.start + base }, message: `Not checked against cloud-init's schema: ${err.message}.` }];
+      return [{ ...coded('limit-exceeded', 'warning'), span: { start: span.start + base, end: span.start + base }, message: `Not checked against cloud-init's schema: ${err.message}.` }];
     }
     if (!(err instanceof PyError)) throw err;
-    return [{ code: 'schema-validator-fails', severity: 'warning', span: { start: span.start + base, end: span.start + base }, message: `cloud-init's schema validator itself fails on this document (${err.pyType}: ${err.message}): \`cloud-init schema\` reports nothing else.` }];
+    return [{ ...coded('schema-validator-fails'), span: { start: span.start + base, end: span.start + base }, message: `cloud-init's schema validator itself fails on this document (${err.pyType}: ${err.message}): \`cloud-init schema\` reports nothing else.` }];
   }
   const at = (s: TextSpan): TextSpan => ({ start: s.start + base, end: s.end + base });
   const findings: Finding[] = [];
@@ -38,7 +41,7 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
         const origin = obj instanceof PyDict ? obj.originOf(key) : undefined;
         const span = origin?.key ?? origin?.value ?? spanAt(root, p.segments, rootSpan)?.value;
         if (!span) continue;
-        const finding: Finding = { code: 'schema-error', severity: 'error', span: at(span), message };
+        const finding: Finding = { ...coded('schema-error'), span: at(span), message };
         // A generated file can have 100,000 unknown keys: near-miss fixes for the first ones only (at most 1,000 diagnostics are shown).
         const near = nearMiss.left > 0 && typeof key === 'string' && origin?.key && body?.slice(origin.key.start, origin.key.end) === key ? (nearMiss.left--, nearest(key, known())) : undefined;
         if (near) finding.fixes = [{ title: `Change to '${near}'`, edits: [{ span: at(origin!.key!), newText: near }], preferred: true }];
@@ -51,10 +54,10 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
     const keyFirst = (deprecation && !p.viaAlternative) || p.keyword === 'required' || p.keyword === 'minProperties' || isEmptyContainer(valueAt(root, p.segments));
     const span = keyFirst ? found.key ?? found.value : found.value;
     if (!deprecation) {
-      findings.push({ code: 'schema-error', severity: 'error', span: at(span), message });
+      findings.push({ ...coded('schema-error'), span: at(span), message });
       return;
     }
-    const finding: Finding = { code: 'schema-deprecated', severity: 'warning', span: at(span), message, deprecated: true };
+    const finding: Finding = { ...coded('schema-deprecated'), span: at(span), message, deprecated: true };
     const fix = body !== undefined && renames < MAX_RENAME_CHECKS ? renameFix(root, p, found.key, body, version, report, at) : undefined;
     if (fix) finding.fixes = [fix];
     findings.push(finding);
@@ -66,6 +69,42 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
     renames++;
   }
   return findings;
+}
+
+/**
+ * Schema findings of a cloud-config carried inside a document (a MIME part, an archive entry), placed in
+ * the document where its positions map; elsewhere on the part's or entry's first line, saying where the
+ * problem is and why it is not shown in place (and without edits).
+ */
+export function embeddedSchemaFindings(embedded: EmbeddedCloudConfig, version: SchemaVersion, nearMiss: NearMissBudget): Finding[] {
+  const loaded = loadYaml(embedded.text);
+  const unmapped = (f: Finding, span: TextSpan): Finding => ({
+    ...f,
+    span: embedded.anchor,
+    message: `${embedded.label}, ${lineColumn(embedded.text, span.start)}: ${f.message} (not shown in place: ${embedded.unmapped ?? 'its position cannot be mapped'})`,
+    fixes: undefined,
+  });
+  const place = (f: Finding): Finding => {
+    const start = embedded.toDocument(f.span.start);
+    const end = embedded.toDocument(f.span.end);
+    if (start === undefined || end === undefined) return unmapped(f, f.span);
+    const fixes = f.fixes?.every((x) => x.edits.every((e) => embedded.toDocument(e.span.start) !== undefined && embedded.toDocument(e.span.end) !== undefined))
+      ? f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: { start: embedded.toDocument(e.span.start)!, end: embedded.toDocument(e.span.end)! } })) }))
+      : undefined;
+    return { ...f, span: { start, end }, fixes };
+  };
+  if (!loaded.ok) {
+    const f: Finding = { ...coded('yaml-invalid'), span: loaded.error.span, message: `cloud-init cannot load this YAML: ${loaded.error.message}. It skips this cloud-config.` };
+    return [place(f)];
+  }
+  if (!(loaded.value instanceof PyDict)) return [];
+  return schemaFindings(loaded.value, loaded.rootSpan, 0, version, embedded.text, nearMiss).map(place);
+}
+
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return `line ${line}, column ${offset - (before.lastIndexOf('\n') + 1) + 1}`;
 }
 
 /** Unknown keys per document for which a near-miss key is looked for (an edit distance to every known key). */

@@ -15,6 +15,7 @@ import { RootMerger } from '../merge/root';
 import { MERGER_NAMES, MERGERS, MergerName, OPTION_NAMES, OPTIONS, OptionName, canonicalMergerName, mergerClause } from '../catalogue';
 import { Finding, Fix, nearest } from './findings';
 import { pushAll } from '../arrays';
+import { coded } from './codes';
 
 /** Where a spec sits, which decides what a failure costs. */
 export type SpecContext = 'part' | 'system';
@@ -67,13 +68,12 @@ export function lintStringSpec(text: string, base: number, options: SpecLintOpti
   } catch (e) {
     if (!(e instanceof SpecError)) throw e;
     pushAll(findings, diagnoseStringPieces(text, base, options));
-    if (!findings.length) findings.push({ code: 'spec-rejected', severity: 'error', span: e.span ?? options.span, message: `cloud-init rejects this spec (${e.pyType}: ${e.message}): ${DROPPED[options.context]}.` });
+    if (!findings.length) findings.push({ ...coded('spec-rejected'), span: e.span ?? options.span, message: `cloud-init rejects this spec (${e.pyType}: ${e.message}): ${DROPPED[options.context]}.` });
     return { findings };
   }
   if (!spec.mergers.length) {
     findings.push({
-      code: 'empty-spec',
-      severity: 'info',
+      ...coded('empty-spec'),
       span: options.span,
       message: options.context === 'part' ? 'An empty spec: this part uses the default dict(replace)+list()+str().' : 'An empty spec: the default list()+dict()+str() applies.',
     });
@@ -120,8 +120,7 @@ function diagnoseStringPieces(text: string, base: number, options: SpecLintOptio
       const whole = { start: span.start, end: base + next.start + ne };
       const inner = text.slice(whole.start - base, whole.end - base);
       findings.push({
-        code: 'plus-in-options',
-        severity: 'error',
+        ...coded('plus-in-options'),
         span: whole,
         message: `'${inner}': cloud-init splits specs on every '+', even inside parentheses, so this reads as '${piece}' and '${pyStrip(next.raw)}'; ${consequence}.`,
         fixes: [{ title: `Use ',' between options: ${inner.replace(/\+/g, ',')}`, edits: [{ span: whole, newText: inner.replace(/\+/g, ',') }], preferred: true }],
@@ -130,36 +129,36 @@ function diagnoseStringPieces(text: string, base: number, options: SpecLintOptio
       continue;
     }
     if (/[\r\n]/.test(piece)) {
-      findings.push({ code: 'newline-in-spec', severity: 'error', span, message: `A line break inside '${piece.replace(/\s+/g, ' ')}': the pattern cloud-init uses does not cross lines; ${consequence}.`, fixes: edit(piece.replace(/\s*[\r\n]+\s*/g, ''), 'Join the lines') });
+      findings.push({ ...coded('newline-in-spec'), span, message: `A line break inside '${piece.replace(/\s+/g, ' ')}': the pattern cloud-init uses does not cross lines; ${consequence}.`, fixes: edit(piece.replace(/\s*[\r\n]+\s*/g, ''), 'Join the lines') });
       continue;
     }
     if (!piece.includes('(')) {
       const name = pyStrip(piece);
-      findings.push({ code: 'missing-parentheses', severity: 'error', span, message: `'${name}' has no parentheses: every merger needs them, e.g. '${name}()'; ${consequence}.`, fixes: edit(`${name}()`, `Write ${name}()`) });
+      findings.push({ ...coded('missing-parentheses'), span, message: `'${name}' has no parentheses: every merger needs them, e.g. '${name}()'; ${consequence}.`, fixes: edit(`${name}()`, `Write ${name}()`) });
       continue;
     }
     const spaced = /^([A-Za-z_][\w-]*)\s+\(/.exec(piece);
     if (spaced) {
       const fixed = piece.replace(/^([A-Za-z_][\w-]*)\s+\(/, '$1(');
-      findings.push({ code: 'space-before-paren', severity: 'error', span, message: `A space between '${spaced[1]}' and '(': cloud-init requires the name to be followed directly by '('; ${consequence}.`, fixes: edit(fixed, `Write ${fixed}`) });
+      findings.push({ ...coded('space-before-paren'), span, message: `A space between '${spaced[1]}' and '(': cloud-init requires the name to be followed directly by '('; ${consequence}.`, fixes: edit(fixed, `Write ${fixed}`) });
       continue;
     }
     if (!piece.trimEnd().endsWith(')') && piece.includes(')')) {
       const close = piece.lastIndexOf(')');
       const fixed = piece.slice(0, close + 1);
-      findings.push({ code: 'trailing-text', severity: 'error', span, message: `Text after ')' in '${piece}': ${consequence}.`, fixes: edit(fixed, `Remove '${piece.slice(close + 1)}'`) });
+      findings.push({ ...coded('trailing-text'), span, message: `Text after ')' in '${piece}': ${consequence}.`, fixes: edit(fixed, `Remove '${piece.slice(close + 1)}'`) });
       continue;
     }
     if (!piece.includes(')')) {
-      findings.push({ code: 'unclosed-parenthesis', severity: 'error', span, message: `'${piece}' has no closing ')': ${consequence}.`, fixes: edit(piece + ')', `Write ${piece})`) });
+      findings.push({ ...coded('unclosed-parenthesis'), span, message: `'${piece}' has no closing ')': ${consequence}.`, fixes: edit(piece + ')', `Write ${piece})`) });
       continue;
     }
     const name = piece.slice(0, piece.indexOf('('));
     if (/^[0-9]/.test(pyStrip(name))) {
-      findings.push({ code: 'invalid-merger-name', severity: 'error', span, message: `'${name}' starts with a digit: merger names must start with a letter or '_'; ${consequence}.` });
+      findings.push({ ...coded('invalid-merger-name'), span, message: `'${name}' starts with a digit: merger names must start with a letter or '_'; ${consequence}.` });
       continue;
     }
-    findings.push({ code: 'invalid-merger-name', severity: 'error', span, message: `'${name}' is not a valid merger name (letters, digits, '_' and '-' only); ${consequence}.` });
+    findings.push({ ...coded('invalid-merger-name'), span, message: `'${name}' is not a valid merger name (letters, digits, '_' and '-' only); ${consequence}.` });
   }
   return findings;
 }
@@ -186,8 +185,7 @@ function lintOptionText(m: LintMerger, text?: string, base = 0): Finding[] {
     if (!(OPTION_NAMES as string[]).includes(word)) {
       const suggestion = nearest(word, read) ?? nearest(word, OPTION_NAMES);
       findings.push({
-        code: 'unknown-option',
-        severity: 'warning',
+        ...coded('unknown-option'),
         span,
         message: `Unknown option '${word}' for ${merger}(): cloud-init ignores it silently, ${instead}.${suggestion ? ` Did you mean '${suggestion}'?` : ''} ${merger}() reads: ${read.join(', ')}.`,
         fixes: suggestion ? [{ title: `Change to '${suggestion}'`, edits: [{ span, newText: suggestion }], preferred: true }, ...removal] : removal,
@@ -195,11 +193,11 @@ function lintOptionText(m: LintMerger, text?: string, base = 0): Finding[] {
       continue;
     }
     if (!(read as string[]).includes(word)) {
-      findings.push({ code: 'option-ignored', severity: 'warning', span, unnecessary: true, message: `${merger}() never reads '${word}': it has no effect here, ${instead}. ${OPTIONS[word as OptionName].ignoredNote}`, fixes: removal });
+      findings.push({ ...coded('option-ignored'), span, unnecessary: true, message: `${merger}() never reads '${word}': it has no effect here, ${instead}. ${OPTIONS[word as OptionName].ignoredNote}`, fixes: removal });
       continue;
     }
     if (seen.has(word)) {
-      findings.push({ code: 'duplicate-option', severity: 'hint', span, unnecessary: true, message: `'${word}' is already given.`, fixes: removal });
+      findings.push({ ...coded('duplicate-option'), span, unnecessary: true, message: `'${word}' is already given.`, fixes: removal });
       continue;
     }
     seen.set(word, option);
@@ -208,8 +206,7 @@ function lintOptionText(m: LintMerger, text?: string, base = 0): Finding[] {
     const lost = seen.get(loser);
     if (!seen.has(winner) || !lost?.span) return;
     findings.push({
-      code: 'conflicting-options',
-      severity: 'warning',
+      ...coded('conflicting-options'),
       span: lost.span,
       unnecessary: true,
       message: `'${loser}' has no effect: ${merger}() takes '${winner}' when both are given (fixed precedence, not the order written).`,
@@ -233,8 +230,7 @@ function missingPlus(m: LintMerger, word: string, span: TextSpan, text?: string,
     if (at >= 0 && inner.indexOf('(', at) > at) fixes.push({ title: "Insert '+' between the mergers", edits: [{ span: { start: span.start + at + 1, end: span.start + at + 1 }, newText: '+' }], preferred: true });
   }
   return {
-    code: 'missing-plus',
-    severity: 'error',
+    ...coded('missing-plus'),
     span,
     message: `'${word}' is read as an option of ${m.canonical}(): a '+' is missing between two mergers, so the second one is never used.`,
     fixes,
@@ -276,15 +272,14 @@ export function lintListSpec(value: PyValue, spans: ValueSpans | undefined, opti
   if (value instanceof PyDict) {
     const keys = value.keys().map((k) => pyStr(k));
     findings.push({
-      code: 'merge-how-mapping',
-      severity: 'error',
+      ...coded('merge-how-mapping'),
       span,
       message: `A mapping here is iterated by its keys, so cloud-init reads merger names ${keys.map((k) => `'${k[0] ?? ''}'`).join(', ')} (the first letter of each key): ${consequence}. Write a list of {name, settings} entries.`,
     });
     return { findings };
   }
   if (!Array.isArray(value)) {
-    findings.push({ code: 'merge-how-not-list', severity: 'error', span, message: `${article(pyClassName(value), true)} cannot be a merge spec: cloud-init raises TypeError and ${consequence}. Use a string such as 'list(append)+dict(no_replace,recurse_list)+str()' or a list of {name, settings}.` });
+    findings.push({ ...coded('merge-how-not-list'), span, message: `${article(pyClassName(value), true)} cannot be a merge spec: cloud-init raises TypeError and ${consequence}. Use a string such as 'list(append)+dict(no_replace,recurse_list)+str()' or a list of {name, settings}.` });
     return { findings };
   }
   const mergers: LintMerger[] = [];
@@ -293,8 +288,7 @@ export function lintListSpec(value: PyValue, spans: ValueSpans | undefined, opti
     const elementSpan = elementSpans?.span ?? span;
     if (typeof element === 'string') {
       findings.push({
-        code: 'string-element',
-        severity: 'error',
+        ...coded('string-element'),
         span: elementSpan,
         message: `A string element is indexed like a sequence: cloud-init reads '${element}' as merger name '${element[0] ?? ''}' with options '${element.slice(1)}', which does not exist: ${consequence}. Use {name: ..., settings: [...]}, or write the whole spec as one string.`,
       });
@@ -304,33 +298,31 @@ export function lintListSpec(value: PyValue, spans: ValueSpans | undefined, opti
     for (const key of element.keys()) {
       if (key !== 'name' && key !== 'settings') {
         const keySpan = elementSpans?.entries?.get(key)?.key ?? elementSpan;
-        findings.push({ code: 'extra-key', severity: 'warning', span: keySpan, unnecessary: true, message: `cloud-init ignores '${pyStr(key)}' in a merger entry (only name and settings are read).` });
+        findings.push({ ...coded('extra-key'), span: keySpan, unnecessary: true, message: `cloud-init ignores '${pyStr(key)}' in a merger entry (only name and settings are read).` });
       }
     }
     if (!element.has('name')) {
-      findings.push({ code: 'missing-name', severity: 'error', span: elementSpan, message: `No 'name' in this merger entry: cloud-init raises KeyError and ${consequence}.` });
+      findings.push({ ...coded('missing-name'), span: elementSpan, message: `No 'name' in this merger entry: cloud-init raises KeyError and ${consequence}.` });
       return;
     }
     const name = element.get('name') as PyValue;
     const nameSpan = elementSpans?.entries?.get('name')?.value.span ?? elementSpan;
     if (!element.has('settings')) {
       findings.push({
-        code: 'missing-settings',
-        severity: 'error',
+        ...coded('missing-settings'),
         span: elementSpan,
         message: `No 'settings' in this merger entry: cloud-init raises KeyError and ${consequence} (settings is required, even when empty: settings: []).`,
       });
       return;
     }
     if (typeof name !== 'string') {
-      findings.push({ code: 'name-not-string', severity: 'error', span: nameSpan, message: `The merger name must be a string; ${article(pyClassName(name))} makes cloud-init raise and ${consequence}.` });
+      findings.push({ ...coded('name-not-string'), span: nameSpan, message: `The merger name must be a string; ${article(pyClassName(name))} makes cloud-init raise and ${consequence}.` });
       return;
     }
     const normal = pyStrip(name.replace(/-/g, '_'));
     if (normal && normal !== normal.toLowerCase() && canonicalMergerName(normal.toLowerCase())) {
       findings.push({
-        code: 'name-not-lowercase',
-        severity: 'error',
+        ...coded('name-not-lowercase'),
         span: nameSpan,
         message: `'${name}': names in the list form are not lower-cased, so cloud-init looks for module 'm_${normal}' and fails (ImportError): ${consequence}.`,
         fixes: [{ title: `Change to '${normal.toLowerCase()}'`, edits: [{ span: nameSpan, newText: normal.toLowerCase() }], preferred: true }],
@@ -342,13 +334,12 @@ export function lintListSpec(value: PyValue, spans: ValueSpans | undefined, opti
     const settingsSpan = settingsSpans?.span ?? elementSpan;
     let lintOptions: LintOption[] | null = null;
     if (settings === null || typeof settings === 'boolean' || typeof settings === 'bigint' || typeof settings === 'number') {
-      findings.push({ code: 'settings-not-list', severity: 'error', span: settingsSpan, message: `settings: ${pyStr(settings)} cannot be searched for options: cloud-init raises TypeError and ${consequence}. Use a list, e.g. settings: [].`, fixes: [{ title: 'Use settings: []', edits: [{ span: settingsSpan, newText: '[]' }], preferred: true }] });
+      findings.push({ ...coded('settings-not-list'), span: settingsSpan, message: `settings: ${pyStr(settings)} cannot be searched for options: cloud-init raises TypeError and ${consequence}. Use a list, e.g. settings: [].`, fixes: [{ title: 'Use settings: []', edits: [{ span: settingsSpan, newText: '[]' }], preferred: true }] });
       return;
     } else if (typeof settings === 'string') {
       const words = settings.split(/[\s,]+/).filter(Boolean);
       findings.push({
-        code: 'settings-is-string',
-        severity: 'warning',
+        ...coded('settings-is-string'),
         span: settingsSpan,
         message: `settings is a string, so cloud-init finds options by substring: ${substringNote(normal, settings)} Use a list: [${words.join(', ')}].`,
         fixes: [{ title: `Use a list: [${words.join(', ')}]`, edits: [{ span: settingsSpans?.outer ?? settingsSpan, newText: `[${words.join(', ')}]` }], preferred: true }],
@@ -358,7 +349,7 @@ export function lintListSpec(value: PyValue, spans: ValueSpans | undefined, opti
       settings.forEach((o, j) => {
         const oSpan = settingsSpans?.items?.[j]?.span;
         if (typeof o === 'string') lintOptions!.push({ text: o, span: oSpan });
-        else findings.push({ code: 'option-not-string', severity: 'warning', span: oSpan ?? settingsSpan, unnecessary: true, message: `${article(pyClassName(o), true)} is never an option name: cloud-init ignores it.` });
+        else findings.push({ ...coded('option-not-string'), span: oSpan ?? settingsSpan, unnecessary: true, message: `${article(pyClassName(o), true)} is never an option name: cloud-init ignores it.` });
       });
     }
     if (normal) mergers.push({ parsed: { name: normal, options: settings, nameSpan, span: elementSpan }, canonical: canonicalMergerName(normal), options: lintOptions });
@@ -369,11 +360,11 @@ export function lintListSpec(value: PyValue, spans: ValueSpans | undefined, opti
     spec = parseListSpec(value, spans);
   } catch (e) {
     if (!(e instanceof PyError)) throw e;
-    findings.push({ code: 'spec-rejected', severity: 'error', span, message: `cloud-init rejects this spec (${e.pyType}: ${e.message}): ${consequence}.` });
+    findings.push({ ...coded('spec-rejected'), span, message: `cloud-init rejects this spec (${e.pyType}: ${e.message}): ${consequence}.` });
     return { findings };
   }
   if (!spec.mergers.length) {
-    findings.push({ code: 'empty-spec', severity: 'info', span, message: options.context === 'part' ? 'No mergers: this part uses the default dict(replace)+list()+str().' : 'No mergers: the default list()+dict()+str() applies.' });
+    findings.push({ ...coded('empty-spec'), span, message: options.context === 'part' ? 'No mergers: this part uses the default dict(replace)+list()+str().' : 'No mergers: the default list()+dict()+str() applies.' });
     return { findings, spec };
   }
   for (const m of mergers) pushAll(findings, lintOptionText(m));
@@ -403,8 +394,7 @@ function finish(findings: Finding[], spec: ParsedSpec, mergers: LintMerger[], op
     const span = m.parsed.nameSpan ?? m.parsed.span ?? options.span;
     const suggestion = nearest(name.replace(/^m_/, ''), MERGER_NAMES);
     findings.push({
-      code: 'unknown-merger',
-      severity: 'error',
+      ...coded('unknown-merger'),
       span,
       message: `No merger named '${name}': cloud-init only has list, dict and str (custom mergers need a Python module inside cloud-init), so it raises ImportError and ${DROPPED[options.context]}.${suggestion ? ` Did you mean '${suggestion}'?` : ''}`,
       fixes: suggestion ? [{ title: `Change to '${suggestion}'`, edits: [{ span, newText: suggestion }], preferred: true }] : undefined,
@@ -418,7 +408,7 @@ function finish(findings: Finding[], spec: ParsedSpec, mergers: LintMerger[], op
     const key = m.canonical ?? (m.parsed.name as string);
     if (seen.has(key)) {
       const span = m.parsed.span ?? m.parsed.nameSpan ?? options.span;
-      findings.push({ code: 'duplicate-merger', severity: 'warning', span, unnecessary: true, message: `${key}() is listed twice: the first one handles every ${key === 'dict' ? 'mapping' : key}, so this one never runs.` });
+      findings.push({ ...coded('duplicate-merger'), span, unnecessary: true, message: `${key}() is listed twice: the first one handles every ${key === 'dict' ? 'mapping' : key}, so this one never runs.` });
     } else seen.set(key, m);
   }
 
@@ -427,7 +417,7 @@ function finish(findings: Finding[], spec: ParsedSpec, mergers: LintMerger[], op
     root = constructMergers(spec.mergers, { modules: custom });
   } catch (e) {
     if (!(e instanceof PyError)) throw e;
-    findings.push({ code: 'spec-rejected', severity: 'error', span: (e as SpecError).span ?? options.span, message: `cloud-init rejects this spec (${e.pyType}: ${e.message}): ${DROPPED[options.context]}.` });
+    findings.push({ ...coded('spec-rejected'), span: (e as SpecError).span ?? options.span, message: `cloud-init rejects this spec (${e.pyType}: ${e.message}): ${DROPPED[options.context]}.` });
     return { findings, spec };
   }
 
@@ -451,8 +441,7 @@ function finish(findings: Finding[], spec: ParsedSpec, mergers: LintMerger[], op
       fix.push({ title: `Add ${addition.slice(1)}`, edits: [{ span: { start: end, end }, newText: addition }], preferred: true });
     }
     findings.push({
-      code: 'no-dict-merger',
-      severity: options.context === 'part' ? 'error' : 'warning',
+      ...coded('no-dict-merger', options.context === 'part' ? 'error' : 'warning'),
       span: options.span,
       message:
         options.context === 'part'
@@ -470,8 +459,7 @@ function finish(findings: Finding[], spec: ParsedSpec, mergers: LintMerger[], op
       const unreachable = [listMatters && listEntry ? listEntry : null, str && str.settings().method === 'append' && strEntry ? strEntry : null].filter((x): x is LintMerger => x !== null);
       for (const m of unreachable) {
         findings.push({
-          code: 'merger-unreachable',
-          severity: 'warning',
+          ...coded('merger-unreachable'),
           span: m.parsed.span ?? m.parsed.nameSpan ?? options.span,
           message: `dict(replace) replaces existing values without merging them, so ${pyStr(m.parsed.name)}(${describeOptions(m)}) never runs. For appending use dict(no_replace,recurse_list)+list(append).`,
         });
@@ -479,8 +467,7 @@ function finish(findings: Finding[], spec: ParsedSpec, mergers: LintMerger[], op
     } else {
       if (listMatters && listEntry && !d.recurse_list) {
         findings.push({
-          code: 'list-merger-unreachable',
-          severity: 'warning',
+          ...coded('list-merger-unreachable'),
           span: listEntry.parsed.span ?? listEntry.parsed.nameSpan ?? options.span,
           message: `dict(no_replace) keeps existing lists unless it has recurse_list, so ${pyStr(listEntry.parsed.name)}(${describeOptions(listEntry)}) never changes a list inside a mapping. Add recurse_list to dict().`,
           fixes: addDictOptionFix(mergers, 'recurse_list', text, base),
@@ -488,8 +475,7 @@ function finish(findings: Finding[], spec: ParsedSpec, mergers: LintMerger[], op
       }
       if (str && str.settings().method === 'append' && strEntry && !d.recurse_str) {
         findings.push({
-          code: 'str-append-unreachable',
-          severity: 'warning',
+          ...coded('str-append-unreachable'),
           span: strEntry.parsed.span ?? strEntry.parsed.nameSpan ?? options.span,
           message: "str(append) has no effect: dict(no_replace) keeps existing strings unless it has recurse_str. Add recurse_str to dict().",
           fixes: addDictOptionFix(mergers, 'recurse_str', text, base),

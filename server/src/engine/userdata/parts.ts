@@ -1,5 +1,6 @@
 /** The parts that user-data processing yields, with everything provenance needs. */
 import { TextSpan } from '../values';
+import type { FindingCode } from '../lint/codes';
 
 /** How a part was reached from an input blob. */
 export type PartRoute =
@@ -46,6 +47,6 @@ export interface ProcessingMessage {
   blob?: number;
   part?: number;
   span?: TextSpan;
-  /** Stable identifier for tools (diagnostic codes, tests). */
-  code: string;
+  /** Stable identifier for tools (diagnostic codes, tests), from lint/codes.ts. */
+  code: FindingCode;
 }

@@ -16,6 +16,7 @@ import { HeaderList, setFilename } from './headers';
 import { PartRoute, ProcessingMessage, UserDataPart } from './parts';
 import { ARCHIVE_TYPE, CLOUD_CONFIG_TYPE, GZIP_TYPES, INCLUDE_TYPES, NOT_MULTIPART_TYPE, sniffContentType } from './sniff';
 import { Limits, DEFAULT_LIMITS, LimitExceededError, PYTHON_RECURSION } from '../limits';
+import type { FindingCode } from '../lint/codes';
 
 /** An input to user-data processing: a file given by the user, or one reached by `#include`. */
 export interface UserDataSource {
@@ -382,14 +383,14 @@ class UserDataProcessor {
   }
 
   /** cloud-init's `_handle_error`: fatal with ERROR_ON_USER_DATA_FAILURE (the default), else a warning. */
-  private userDataFailure(message: string, part: PendingPart, code: string): void {
+  private userDataFailure(message: string, part: PendingPart, code: FindingCode): void {
     if ((this.options.onIncludeFailure ?? 'error') === 'error') {
       throw new FatalUserDataError('Exception', message, part.source, part.span);
     }
     this.warn(message, part, code);
   }
 
-  private warn(message: string, part: PendingPart, code: string): void {
+  private warn(message: string, part: PendingPart, code: FindingCode): void {
     this.messages.push({ level: 'warning', message, blob: part.source, span: part.span, code });
   }
 }

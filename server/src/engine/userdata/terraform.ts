@@ -25,6 +25,7 @@ import { CLOUD_CONFIG_TYPE, JINJA_TYPE, JSONP_TYPE, NOT_MULTIPART_TYPE } from '.
 import { analyzeDocument } from '../lint/analyzeDocument';
 import { convertUserDataBlob } from './mime';
 import { CloudInitVersion } from '../spec/parse';
+import type { FindingCode } from '../lint/codes';
 
 export interface TerraformPart {
   contentType: string | null;
@@ -193,7 +194,7 @@ export interface PartFinding {
   /** 0-based index of the MIME part (the Terraform `part` block) the finding is about. */
   part: number;
   severity: 'error' | 'warning' | 'info';
-  code: string;
+  code: FindingCode;
   message: string;
 }
 

@@ -28,6 +28,8 @@ export interface YamlProblem {
    * a duplicate key, the previous occurrence of the key.
    */
   contextSpan?: TextSpan;
+  /** PyYAML's context line alone ("while parsing a block mapping"), when there is one. */
+  context?: string;
 }
 
 
@@ -50,6 +52,7 @@ export class LoadError extends Error {
     const p: YamlProblem = { message: this.message, span: this.span, kind: this.kind };
     if (this.pyException) p.pyException = this.pyException;
     if (this.contextSpan) p.contextSpan = this.contextSpan;
+    if (this.context) p.context = this.context;
     return p;
   }
 }

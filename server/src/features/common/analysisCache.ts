@@ -3,6 +3,7 @@
  * hover, completion, code actions and documentInfo: on a 20,000-line file
  * the analysis is the expensive step, so it runs once per edit, not per request.
  */
+import { validatedByRedHatYaml } from './redHatYaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position, Range } from 'vscode-languageserver';
 import { analyzeDocument, DocumentAnalysis } from '../../engine/lint/analyzeDocument';
@@ -74,12 +75,13 @@ export function uriPath(uri: string): string {
 export function analyze(document: TextDocument, settings: ServerSettings, custom: LoadedCustomMergers = NO_CUSTOM_MERGERS): DocumentState {
   const text = document.getText();
   const started = performance.now();
-  const analysis = analyzeDocument(text, uriPath(document.uri), {
+  const path = uriPath(document.uri);
+  const analysis = analyzeDocument(text, path, {
     languageId: document.languageId,
     maxBytes: settings.limits.maxFileBytes,
     maxDepth: settings.limits.maxDepth,
     version: settings.cloudInitVersion,
-    schema: settings.schema.enable,
+    schema: settings.schema.enable && !validatedByRedHatYaml(path, settings.schema.validatedByRedHatYaml),
     customMergers: custom.modules.size ? custom.modules : undefined,
   });
   return new DocumentState(document.uri, document.version, document.languageId, text, settings, analysis, performance.now() - started, custom);

@@ -15,7 +15,11 @@ export interface ServerSettings {
   cloudInitVersion: CloudInitVersion;
   validation: { enable: boolean };
   /** cloud-init's schema validation of cloud-config documents (`cloudConfigMerge.schema.enable`). */
-  schema: { enable: boolean };
+  schema: {
+    enable: boolean;
+    /** Files Red Hat YAML validates with cloud-init's schema (sent by the client): their schema findings are left to it. */
+    validatedByRedHatYaml: string[];
+  };
   /** Our resource limits (`cloudConfigMerge.limits.*`); hitting one is reported, naming it. */
   limits: Limits;
   /** `#include` of local files outside the workspace folders (preview only). */
@@ -28,7 +32,7 @@ export interface ServerSettings {
 export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
   cloudInitVersion: 'current',
   validation: Object.freeze({ enable: true }),
-  schema: Object.freeze({ enable: true }),
+  schema: Object.freeze({ enable: true, validatedByRedHatYaml: Object.freeze([]) as unknown as string[] }),
   limits: Object.freeze({ ...DEFAULT_LIMITS }),
   includes: Object.freeze({ allowOutsideWorkspace: false }),
   trace: Object.freeze({ server: 'off' }),
@@ -50,6 +54,7 @@ export function normalizeSettings(raw: unknown): ServerSettings {
   const version = lookup(raw, 'cloudInitVersion');
   const enable = lookup(raw, 'validation.enable');
   const schemaEnable = lookup(raw, 'schema.enable');
+  const redHat = lookup(raw, 'schema.validatedByRedHatYaml');
   const limits = withLimits(Object.fromEntries(LIMIT_NAMES.map((name) => [name, lookup(raw, `limits.${name}`)])));
   const outside = lookup(raw, 'includes.allowOutsideWorkspace');
   const trace = lookup(raw, 'trace.server');
@@ -62,7 +67,10 @@ export function normalizeSettings(raw: unknown): ServerSettings {
     customMergers,
     cloudInitVersion: typeof version === 'string' && /^22\.4(\.\d+)?$/.test(version.trim()) ? '22.4' : 'current',
     validation: { enable: typeof enable === 'boolean' ? enable : DEFAULT_SETTINGS.validation.enable },
-    schema: { enable: typeof schemaEnable === 'boolean' ? schemaEnable : DEFAULT_SETTINGS.schema.enable },
+    schema: {
+      enable: typeof schemaEnable === 'boolean' ? schemaEnable : DEFAULT_SETTINGS.schema.enable,
+      validatedByRedHatYaml: Array.isArray(redHat) ? redHat.filter((g): g is string => typeof g === 'string' && g.length > 0).slice(0, 100) : [],
+    },
     limits,
     includes: { allowOutsideWorkspace: typeof outside === 'boolean' ? outside : DEFAULT_SETTINGS.includes.allowOutsideWorkspace },
     trace: { server: trace === 'messages' || trace === 'verbose' ? trace : 'off' },
@@ -71,5 +79,5 @@ export function normalizeSettings(raw: unknown): ServerSettings {
 
 /** The settings that change what the analysis of a document finds. */
 export function analysisKey(settings: ServerSettings): string {
-  return `${settings.cloudInitVersion}|${settings.schema.enable}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}`;
+  return `${settings.cloudInitVersion}|${settings.schema.enable}|${settings.schema.validatedByRedHatYaml.join('\n')}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}`;
 }

@@ -1,0 +1,156 @@
+/**
+ * The cloud-config texts a document carries inside it, as cloud-init will read them: each
+ * `text/cloud-config` part of a MIME multipart, and each cloud-config entry of a `#cloud-config-archive`
+ * (a whole document, or a MIME part). Each comes with how a position in that text maps back to the
+ * document, for diagnostics and `--check` lines.
+ *
+ * Mapped: a MIME part whose body is written as is (not base64 or quoted-printable), and an archive entry whose
+ * content is a literal block scalar (`content: |`) or a one-line scalar written without escapes. Not
+ * mapped (reported on the part's or entry's first line, saying why): base64 and quoted-printable bodies,
+ * gzip parts, folded (`>`) and multi-line quoted contents, contents with escapes.
+ * An archive entry counts as cloud-config when its `type` says `text/cloud-config`, or, without a type,
+ * when its content starts with `#cloud-config` (cloud-init's sniffing, whose fallback for text is
+ * cloud-config too).
+ */
+import { loadYaml } from '../yaml/load';
+import { convertUserDataBlob, type ConvertedBlob, type MimeLeaf } from '../userdata/mime';
+import { ARCHIVE_TYPE, CLOUD_CONFIG_TYPE, sniffContentType } from '../userdata/sniff';
+import { pyStrip } from '../py/str';
+import { getListOrigins, PyDict, type TextSpan } from '../values';
+
+export interface EmbeddedCloudConfig {
+  kind: 'mime-part' | 'archive-entry';
+  /** Which part or entry, in the user's words (`MIME part 2 (web.yaml)`, `archive entry 1`). */
+  label: string;
+  /** The cloud-config text cloud-init reads for it. */
+  text: string;
+  /** The document offset of an offset in `text`, or undefined where it cannot be told. */
+  toDocument(offset: number): number | undefined;
+  /** Where in the document to report what cannot be mapped (the part's or entry's start). */
+  anchor: TextSpan;
+  /** Why positions inside are not mapped, when they are not. */
+  unmapped?: string;
+}
+
+/** The cloud-config parts of a MIME document and of the archives in it, in cloud-init's order. */
+export function embeddedInMime(text: string, blob: ConvertedBlob = convertUserDataBlob(new TextEncoder().encode(text))): EmbeddedCloudConfig[] {
+  if (blob.error) return [];
+  const out: EmbeddedCloudConfig[] = [];
+  let number = 0;
+  for (const leaf of blob.leaves) {
+    if (leaf.container) continue;
+    number++;
+    const label = `MIME part ${number}${leaf.filename ? ` (${leaf.filename})` : ''}`;
+    const type = leaf.contentType === 'text/plain' || leaf.contentType === 'text/x-shellscript' ? sniffContentType(leaf.text ?? leaf.payload) ?? leaf.contentType : leaf.contentType;
+    if (type !== CLOUD_CONFIG_TYPE && type !== ARCHIVE_TYPE) continue;
+    if (leaf.text === null) continue;
+    const anchor = partAnchor(leaf);
+    // As the editor reads MIME parts (lint/analyzeDocument): a body that is not base64 or quoted-printable is the text itself.
+    const literal = leaf.span !== undefined && !/^(base64|quoted-printable)$/i.test(pyStrip(leaf.transferEncoding ?? ''));
+    const base = literal ? leaf.span!.start : undefined;
+    const body = literal ? text.slice(leaf.span!.start, leaf.span!.end) : leaf.text;
+    const why = literal ? undefined : `its body is ${leaf.transferEncoding ? `${pyStrip(leaf.transferEncoding)}-encoded` : 'not written as is'}`;
+    if (type === CLOUD_CONFIG_TYPE) {
+      out.push({ kind: 'mime-part', label, text: body, anchor, toDocument: (o) => (base === undefined ? undefined : base + o), unmapped: why });
+    } else {
+      for (const entry of embeddedInArchive(body)) {
+        out.push({
+          ...entry,
+          label: `${label}, ${entry.label}`,
+          anchor: base === undefined ? anchor : shift(entry.anchor, base),
+          toDocument: (o) => (base === undefined ? undefined : mapOr(entry.toDocument(o), base)),
+          unmapped: why ?? entry.unmapped,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** The cloud-config entries of a `#cloud-config-archive` text (offsets in that text). */
+export function embeddedInArchive(text: string): EmbeddedCloudConfig[] {
+  const loaded = loadYaml(text);
+  if (!loaded.ok || !Array.isArray(loaded.value)) return [];
+  const origins = getListOrigins(loaded.value);
+  const out: EmbeddedCloudConfig[] = [];
+  loaded.value.forEach((raw, i) => {
+    const itemSpan = origins?.[i]?.value;
+    const entry = typeof raw === 'string' ? null : raw;
+    if (entry !== null && !(entry instanceof PyDict)) return;
+    const content = entry ? entry.get('content') : raw;
+    if (typeof content !== 'string') return;
+    const declared = entry?.get('type');
+    const type = declared ? (typeof declared === 'string' ? declared.split(';')[0].trim().toLowerCase() : null) : sniffContentType(content, CLOUD_CONFIG_TYPE);
+    if (type !== CLOUD_CONFIG_TYPE) return;
+    const span = entry ? entry.originOf('content')?.value : itemSpan;
+    const anchor = entry?.originOf('content')?.key ?? span ?? itemSpan ?? { start: 0, end: 0 };
+    const label = `archive entry ${i + 1}`;
+    const mapping = span ? scalarMapping(text, span, content) : undefined;
+    out.push({
+      kind: 'archive-entry',
+      label,
+      text: content,
+      anchor: { start: anchor.start, end: anchor.end },
+      toDocument: (o) => mapping?.(o),
+      unmapped: mapping ? undefined : 'its content is not a literal block (`content: |`) or a one-line scalar without escapes',
+    });
+  });
+  return out;
+}
+
+/**
+ * How offsets in a scalar's value map to the text it is written in: a plain or quoted scalar on one line
+ * whose text is the value itself, or a literal block scalar (each value line is a source line after the
+ * block's indentation). Undefined when neither holds.
+ */
+function scalarMapping(text: string, span: TextSpan, value: string): ((offset: number) => number | undefined) | undefined {
+  const written = text.slice(span.start, span.end);
+  if (!written.includes('\n')) {
+    const at = written.indexOf(value);
+    if (at < 0 || (at > 0 && !/^["']$/.test(written[0]))) return undefined;
+    return (o) => (o <= value.length ? span.start + at + o : undefined);
+  }
+  if (!/^\|[-+0-9]*[ \t]*(#.*)?$/.test(written.slice(0, written.indexOf('\n')))) return undefined;
+  const lineStarts: number[] = [];
+  let pos = span.start + written.indexOf('\n') + 1;
+  const valueLines = value.split('\n');
+  let indent: number | undefined;
+  for (let k = 0; k < valueLines.length; k++) {
+    const end = text.indexOf('\n', pos);
+    const line = text.slice(pos, end < 0 ? text.length : end);
+    if (valueLines[k] === '' && !line.trim()) {
+      lineStarts.push(pos + Math.min(line.length, indent ?? line.length));
+    } else {
+      indent ??= line.length - line.trimStart().length;
+      if (line.slice(indent) !== valueLines[k]) return k === valueLines.length - 1 && valueLines[k] === '' ? finish() : undefined;
+      lineStarts.push(pos + indent);
+    }
+    if (end < 0) break;
+    pos = end + 1;
+  }
+  return finish();
+
+  function finish() {
+    const starts = [0];
+    for (let k = 0; k < valueLines.length - 1; k++) starts.push(starts[k] + valueLines[k].length + 1);
+    return (o: number) => {
+      let k = starts.length - 1;
+      while (k > 0 && starts[k] > o) k--;
+      return lineStarts[k] === undefined ? undefined : lineStarts[k] + (o - starts[k]);
+    };
+  }
+}
+
+function partAnchor(leaf: MimeLeaf): TextSpan {
+  const header = leaf.headers.find((h) => /^content-type$/i.test(h.name)) ?? leaf.headers[0];
+  const span = header?.span ?? leaf.span ?? { start: 0, end: 0 };
+  return { start: span.start, end: header?.span ? span.start + header.name.length : span.end };
+}
+
+function shift(span: TextSpan, base: number): TextSpan {
+  return { start: span.start + base, end: span.end + base };
+}
+
+function mapOr(offset: number | undefined, base: number): number | undefined {
+  return offset === undefined ? undefined : offset + base;
+}

@@ -1,0 +1,323 @@
+/**
+ * The line of each schema path as `cloud-init schema --annotate` finds it: `safeyaml.load_with_marks` of
+ * the chosen version (cloudinit/safeyaml.py, `_CustomSafeLoaderWithMarks`). While PyYAML constructs the
+ * document, cloud-init records a mark (path, start, end) per mapping entry and list item, and guesses each
+ * node's path prefix from the marks already recorded on the node's first line or around it. The guess
+ * depends on PyYAML's construction order (mappings breadth-first, lists depth-first with their items
+ * before themselves) and on PyYAML's node marks, so both are reproduced here from the parser's events.
+ *
+ * - 22.4: the prefix is the first mark on the node's line, else the last mark (latest line first) whose
+ *   lines and columns each enclose the node's.
+ * - upstream: marks are nested by position (`SchemaPathMarks.__contains__`), a new mark that encloses
+ *   earlier ones is put before them and their paths are re-parented; a list item spanning lines is
+ *   recorded on each line that already has marks.
+ * A guess can name a path wrongly (22.4 often inside lists); cloud-init then has no line for the path
+ * and its command fails with a KeyError (see annotate.ts). Merge keys (`<<`) are not reproduced: such a
+ * document gets the paths as written (undefined is returned).
+ */
+import { E, Parser } from '../yaml/parser';
+import type { SchemaVersion } from './data';
+
+interface PyMark {
+  line: number;
+  column: number;
+}
+
+interface MarkedNode {
+  kind: 'scalar' | 'sequence' | 'mapping';
+  /** The scalar's value (PyYAML's `node.value` for a scalar key). */
+  value: string;
+  start: PyMark;
+  end: PyMark;
+  items: MarkedNode[];
+  pairs: Array<[MarkedNode, MarkedNode]>;
+}
+
+/** `SchemaPathMarks`: a path and where its node starts and ends. Upstream re-parents paths in place. */
+interface PathMark {
+  path: string;
+  start: PyMark;
+  end: PyMark;
+}
+
+/** Raised where cloud-init's own loader raises while recording marks (upstream: a path without a dot re-parented). */
+export class MarksFailure extends Error {}
+
+/** Offsets to PyYAML marks: lines end at \n, \r\n, \r, NEL, LS, PS; columns count code points, not a BOM. */
+export function markTable(text: string): (offset: number) => PyMark {
+  const starts: number[] = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n' || c === '\x85' || c === '\u2028' || c === '\u2029' || (c === '\r' && text[i + 1] !== '\n')) starts.push(i + 1);
+  }
+  const ascii = !/[^\x00-\x7f]/.test(text);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    const before = text.slice(starts[lo], offset);
+    const column = ascii ? before.length : Array.from(before).filter((ch) => ch !== '\uFEFF').length;
+    return { line: lo, column };
+  };
+}
+
+/** PyYAML's composer, keeping only what the marks need. Undefined when the text does not compose or uses `<<`. */
+function composeMarked(text: string): MarkedNode | null | undefined {
+  const at = markTable(text);
+  const parser = new Parser(text);
+  const anchors = new Map<string, MarkedNode>();
+  const stack: Array<{ node: MarkedNode; key: MarkedNode | null }> = [];
+  let root: MarkedNode | null = null;
+  const attach = (node: MarkedNode) => {
+    const top = stack[stack.length - 1];
+    if (!top) root = node;
+    else if (top.node.kind === 'sequence') top.node.items.push(node);
+    else if (top.key === null) top.key = node;
+    else {
+      top.node.pairs.push([top.key, node]);
+      top.key = null;
+    }
+  };
+  try {
+    parser.getEvent(); // stream start
+    if (parser.checkEvent(E.StreamEnd)) return null;
+    parser.getEvent(); // document start
+    do {
+      const e = parser.getEvent();
+      if (e.type === E.Alias) {
+        const target = anchors.get(e.anchor as string);
+        if (!target) return undefined;
+        attach(target);
+        continue;
+      }
+      if (e.type === E.SequenceEnd || e.type === E.MappingEnd) {
+        const done = stack.pop()!.node;
+        done.end = at(e.end);
+        attach(done);
+        continue;
+      }
+      const kind = e.type === E.Scalar ? 'scalar' : e.type === E.SequenceStart ? 'sequence' : 'mapping';
+      const node: MarkedNode = { kind, value: e.value, start: at(e.start), end: at(e.end), items: [], pairs: [] };
+      if (e.anchor !== null) anchors.set(e.anchor, node);
+      if (kind === 'scalar') {
+        if (e.value === '<<' && e.tag === null) return undefined;
+        attach(node);
+      } else stack.push({ node, key: null });
+    } while (stack.length > 0);
+  } catch {
+    return undefined;
+  }
+  return root;
+}
+
+const contains = (outer: { start: PyMark; end: PyMark }, inner: { start: PyMark; end: PyMark }): boolean => {
+  if (inner.start.line < outer.start.line || inner.end.line > outer.end.line) return false;
+  if (inner.start.line === outer.start.line && inner.start.column < outer.start.column) return false;
+  if (inner.end.line === outer.end.line && inner.end.column > outer.end.column) return false;
+  return true;
+};
+
+const samePlace = (a: PathMark, b: PathMark) =>
+  a.start.line === b.start.line && a.start.column === b.start.column && a.end.line === b.end.line && a.end.column === b.end.column;
+
+/** The recording of one version: how it names a node's prefix and files a new mark. */
+interface Recorder {
+  byLine: Map<number, PathMark[]>;
+  prefix(node: MarkedNode): string;
+  mappingEntry(mark: PathMark): void;
+  listItem(mark: PathMark, item: MarkedNode, path: string): void;
+}
+
+/** Line numbers kept sorted as they are added (the searches walk lines from the latest down). */
+class SortedLines {
+  readonly lines: number[] = [];
+  add(line: number): void {
+    let lo = 0;
+    let hi = this.lines.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.lines[mid] < line) lo = mid + 1;
+      else hi = mid;
+    }
+    if (this.lines[lo] !== line) this.lines.splice(lo, 0, line);
+  }
+  /** Index of the last line at or before `line`, or -1. */
+  atOrBefore(line: number): number {
+    let lo = 0;
+    let hi = this.lines.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.lines[mid] <= line) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo - 1;
+  }
+}
+
+function recorder224(): Recorder {
+  const byLine = new Map<number, PathMark[]>();
+  const sorted = new SortedLines();
+  return {
+    byLine,
+    prefix(node) {
+      const onLine = byLine.get(node.start.line);
+      if (onLine) return `${onLine[0].path}.`;
+      // Marks are filed under their start line, and one that starts after the node cannot enclose it.
+      for (let i = sorted.atOrBefore(node.start.line); i >= 0; i--) {
+        const marks = byLine.get(sorted.lines[i])!;
+        for (let j = marks.length - 1; j >= 0; j--) {
+          const m = marks[j];
+          if (node.start.line >= m.start.line && node.start.column >= m.start.column && node.end.line <= m.end.line && node.end.column <= m.end.column) return `${m.path}.`;
+        }
+      }
+      return '';
+    },
+    mappingEntry(mark) {
+      const list = byLine.get(mark.start.line);
+      if (list) list.push(mark);
+      else {
+        byLine.set(mark.start.line, [mark]);
+        sorted.add(mark.start.line);
+      }
+    },
+    listItem(mark) {
+      this.mappingEntry(mark);
+    },
+  };
+}
+
+function recorderUpstream(): Recorder {
+  const byLine = new Map<number, PathMark[]>();
+  const sorted = new SortedLines();
+  // Lines holding a mark that starts on an earlier line (a list item spanning lines, filed on each line).
+  const late = new SortedLines();
+  const file = (line: number, marks: PathMark[]) => {
+    if (!byLine.has(line)) sorted.add(line);
+    byLine.set(line, marks);
+    if (marks.some((m) => m.start.line < line)) late.add(line);
+  };
+  const search = (lines: number[], from: number, until: (line: number) => boolean, node: MarkedNode): PathMark | undefined => {
+    for (let i = from; i >= 0 && until(lines[i]); i--) {
+      const marks = byLine.get(lines[i])!;
+      for (let j = marks.length - 1; j >= 0; j--) if (contains(marks[j], node)) return marks[j];
+    }
+    return undefined;
+  };
+  const closestParent = (child: PathMark, marks: PathMark[]) => [...marks].reverse().find((m) => contains(m, child) && !samePlace(child, m));
+  const reparent = (marks: PathMark[]) => {
+    for (const mark of marks) {
+      const parent = closestParent(mark, marks);
+      if (!parent) continue;
+      const dot = mark.path.lastIndexOf('.');
+      if (dot < 0) throw new MarksFailure(`ValueError: not enough values to unpack (re-parenting '${mark.path}')`);
+      const prefix = mark.path.slice(0, dot);
+      if (mark.path === parent.path || !mark.path.startsWith(parent.path)) mark.path = mark.path.replace(prefix, () => parent.path);
+    }
+  };
+  const addAndReparent = (mark: PathMark, marks: PathMark[]): PathMark[] => {
+    const out: PathMark[] = [];
+    let reparenting = false;
+    for (const m of marks) {
+      if (!contains(mark, m)) {
+        out.push(m);
+        continue;
+      }
+      if (!out.some((o) => samePlace(o, mark))) {
+        reparenting = true;
+        out.push(mark);
+      }
+      out.push(m);
+    }
+    if (reparenting) reparent(out);
+    else out.push(mark);
+    return out;
+  };
+  return {
+    byLine,
+    prefix(node) {
+      const onLine = byLine.get(node.start.line);
+      if (onLine) {
+        let specific = onLine[0];
+        for (const m of onLine.slice(1)) if (contains(m, node) && contains(specific, m)) specific = m;
+        if (contains(specific, node)) return `${specific.path}.`;
+      }
+      // Latest line first: after the node's line only marks that start earlier can enclose it.
+      const found =
+        search(late.lines, late.lines.length - 1, (l) => l > node.start.line, node) ??
+        search(sorted.lines, sorted.atOrBefore(node.start.line), () => true, node);
+      return found ? `${found.path}.` : '';
+    },
+    mappingEntry(mark) {
+      const line = mark.start.line;
+      file(line, addAndReparent(mark, byLine.get(line) ?? []));
+    },
+    listItem(mark, item, path) {
+      const line = item.start.line;
+      const existing = byLine.get(line);
+      if (!existing) file(line, [mark]);
+      else if (line === item.end.line) file(line, addAndReparent(mark, existing));
+      else {
+        for (let inner = line; inner < item.end.line; inner++) {
+          const marks = byLine.get(inner);
+          if (!marks) continue;
+          const next = addAndReparent(mark, marks);
+          if (inner === line && marks[0].path !== path) next.unshift({ path, start: marks[0].start, end: marks[marks.length - 1].end });
+          file(inner, next);
+        }
+      }
+    },
+  };
+}
+
+/**
+ * The path → line map `load_with_marks` returns for `text` (1-based lines), or undefined where this
+ * reproduction does not apply (see above). Throws MarksFailure where cloud-init's loader itself raises.
+ */
+export function cloudInitSchemaMarks(text: string, version: SchemaVersion): Map<string, number> | undefined {
+  const root = composeMarked(text);
+  if (!root || root.kind !== 'mapping') return undefined;
+  const rec = version === '22.4' ? recorder224() : recorderUpstream();
+  const constructed = new Set<MarkedNode>();
+  let deep = false;
+  let pending: Array<() => void> = [];
+
+  const constructObject = (node: MarkedNode, deepHere: boolean) => {
+    if (constructed.has(node)) return;
+    constructed.add(node);
+    const outer = deep;
+    if (deepHere) deep = true;
+    if (node.kind !== 'scalar') {
+      const build = node.kind === 'mapping' ? () => constructMapping(node) : () => constructSequence(node);
+      if (deep) build();
+      else pending.push(build);
+    }
+    if (deepHere) deep = outer;
+  };
+  const constructMapping = (node: MarkedNode) => {
+    for (const [key, value] of node.pairs) {
+      constructObject(key, false);
+      constructObject(value, false);
+    }
+    const prefix = rec.prefix(node);
+    for (const [key, value] of node.pairs) rec.mappingEntry({ path: `${prefix}${key.kind === 'scalar' ? key.value : '?'}`, start: key.start, end: value.end });
+  };
+  const constructSequence = (node: MarkedNode) => {
+    for (const item of node.items) constructObject(item, true);
+    const prefix = rec.prefix(node);
+    node.items.forEach((item, i) => rec.listItem({ path: `${prefix}${i}`, start: item.start, end: item.end }, item, `${prefix}${i}`));
+  };
+
+  constructObject(root, false);
+  while (pending.length) {
+    const round = pending;
+    pending = [];
+    for (const build of round) build();
+  }
+  const lines = new Map<string, number>();
+  for (const marks of rec.byLine.values()) for (const m of marks) lines.set(m.path, m.start.line + 1);
+  return lines;
+}

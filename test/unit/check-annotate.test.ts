@@ -1,0 +1,89 @@
+/**
+ * `cloud-config-merge --check --annotate`: the files as `cloud-init schema -c FILE --annotate` prints them.
+ * Expected stdout and stderr are what the real cloud-init (22.4.2 and upstream) printed for these files
+ * (test/oracle/annotate_driver.py, file name `f`); test/oracle/annotate.diff.ts compares many more.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { annotateCloudConfigFile, writtenLines } from '../../server/src/engine/schema/annotate';
+import { cloudInitSchemaMarks } from '../../server/src/engine/schema/schemaMarks';
+import { loadYaml } from '../../server/src/engine/yaml/load';
+import { runCli } from '../support/cli';
+
+const UNKNOWN_AND_WRONG = '#cloud-config\npackage: [curl]\nruncmd: 5\n';
+const DEPRECATED = '#cloud-config\napt_update: true\n';
+const BROKEN = '#cloud-config\na: [1\n';
+const NO_HEADER = 'hello: 1\n';
+
+const CASES: Array<[string, '22.4' | 'current', { stdout: string; stderr: string }]> = [
+  [UNKNOWN_AND_WRONG, '22.4', { stdout: "#cloud-config\npackage: [curl]\nruncmd: 5\t\t# E1\n\n# Errors: -------------\n# E1: 5 is not of type 'array'\n\n\n", stderr: '' }],
+  [UNKNOWN_AND_WRONG, 'current', { stdout: "#cloud-config\npackage: [curl]\t\t# E1\nruncmd: 5\t\t# E2\n\n# Errors: -------------\n# E1: Additional properties are not allowed ('package' was unexpected)\n# E2: 5 is not of type 'array'\n\n\n", stderr: 'Error: Invalid schema: user-data\n\n' }],
+  [DEPRECATED, '22.4', { stdout: '#cloud-config\napt_update: true\t\t# D1\n\n# Deprecations: -------------\n# D1: DEPRECATED: Dropped after April 2027. Use ``package_update``. Default: ``false``\n\n\nValid cloud-config: f\n', stderr: '' }],
+  [DEPRECATED, 'current', { stdout: '#cloud-config\napt_update: true\t\t# D1\n\n# Deprecations: -------------\n# D1:  Deprecated in version 22.2. Use **package_update** instead.\n\n\nValid schema f\n', stderr: '' }],
+  [BROKEN, '22.4', { stdout: "#cloud-config\na: [1\t\t# E1\n\n# Errors: -------------\n# E1: File f is not valid yaml. while parsing a flow sequence\n  in \"<byte string>\", line 2, column 4:\n    a: [1\n       ^\nexpected ',' or ']', but got '<stream end>'\n  in \"<byte string>\", line 3, column 1:\n    \n    ^\n\n\n", stderr: '' }],
+  [BROKEN, 'current', { stdout: "#cloud-config\na: [1\t\t# E1\n\n# Errors: -------------\n# E1: File f is not valid YAML. while parsing a flow sequence\n  in \"<unicode string>\", line 2, column 4:\n    a: [1\n       ^\nexpected ',' or ']', but got '<stream end>'\n  in \"<unicode string>\", line 3, column 1:\n    \n    ^\n\n\n", stderr: 'Error: Invalid schema: user-data\n\n' }],
+  [NO_HEADER, '22.4', { stdout: 'hello: 1\t\t# E1\n\n# Errors: -------------\n# E1: File f needs to begin with "#cloud-config"\n\n\n', stderr: '' }],
+  [NO_HEADER, 'current', { stdout: '', stderr: 'Error: Invalid schema: user-data\n\n' }],
+];
+
+test('each file is annotated as cloud-init schema --annotate prints it, per version', () => {
+  for (const [text, version, expected] of CASES) {
+    const out = annotateCloudConfigFile(text, version, { path: 'f', valid: 'f' });
+    assert.deepEqual({ stdout: out.stdout, stderr: out.stderr }, expected, `${version}: ${JSON.stringify(text)}`);
+    assert.equal(out.note, undefined);
+  }
+});
+
+test('where cloud-init itself fails (upstream on a document that is not a mapping), a note says so', () => {
+  const out = annotateCloudConfigFile('#cloud-config\n- 1\n', 'current', { path: 'f', valid: 'f' });
+  assert.equal(out.stdout, '');
+  assert.match(out.note ?? '', /not a mapping/);
+});
+
+test('the line of each path: a key where it is written, a list item where it starts, an alias where its anchor is', () => {
+  const text = '#cloud-config\nusers:\n  - name: a\n    sudo: [x,\n      y]\nruncmd: &r [ls]\nbootcmd: *r\n';
+  const loaded = loadYaml(text);
+  assert.ok(loaded.ok);
+  const marks = writtenLines(loaded.value, text);
+  assert.deepEqual(Object.fromEntries(marks), { users: 2, 'users.0': 3, 'users.0.name': 3, 'users.0.sudo': 4, 'users.0.sudo.0': 4, 'users.0.sudo.1': 5, runcmd: 6, 'runcmd.0': 6, bootcmd: 7 });
+});
+
+test("cloud-init's own line marks, guess and all: 22.4 names items of lists by the line's first mark", () => {
+  // What `safeyaml.load_with_marks` returned for this text in each cloud-init (printed with the oracle's cloud-init).
+  const text = '#cloud-config\npackage: [curl]\nruncmd:\n  - 5\n  - [ls, 1]\nusers:\n  - name: a\n    sudo: 5\n';
+  assert.deepEqual(Object.fromEntries(cloudInitSchemaMarks(text, '22.4')!), {
+    package: 2, 'package.0': 2, runcmd: 3, users: 6, '0': 5, '1': 5, 'runcmd.1': 5, 'runcmd.0': 4, 'users.name': 7, 'users.name.0': 7, 'users.sudo': 8,
+  });
+  assert.deepEqual(Object.fromEntries(cloudInitSchemaMarks(text, 'current')!), {
+    package: 2, 'package.0': 2, runcmd: 3, users: 6, 'runcmd.1': 5, 'runcmd.1.0': 5, 'runcmd.1.1': 5, 'runcmd.0': 4, 'users.0': 7, 'users.0.name': 7, 'users.0.sudo': 8,
+  });
+  // 22.4 has no line for users.0 (the error of that item): its command fails (KeyError); ours annotates and says so.
+  const out = annotateCloudConfigFile(text, '22.4', { path: 'f', valid: 'f' });
+  assert.match(out.note ?? '', /no line for 'users\.0' and fails \(KeyError\)/);
+  assert.match(out.stdout, /  - name: a\t\t# E3\n/);
+});
+
+test('--check --annotate prints one cloud-config file alone and several with the merged result, exit code as --check', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ccm-annotate-'));
+  try {
+    const a = join(dir, 'a.yaml');
+    const b = join(dir, 'b.yaml');
+    writeFileSync(a, UNKNOWN_AND_WRONG);
+    writeFileSync(b, DEPRECATED);
+    const one = runCli(['--check', '--annotate', a]);
+    assert.equal(one.code, 1);
+    assert.equal(one.stdout, CASES[1][2].stdout.replace(/\bf\b/g, a));
+    const two = runCli(['--check', '--annotate', a, b]);
+    assert.equal(two.code, 1);
+    assert.match(two.stdout, new RegExp(`^==> ${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} <==\n#cloud-config\npackage: \\[curl\\]\t\t# E1\n`));
+    assert.match(two.stdout, /\n==> cloud-config\.txt \(the merged result\) <==\n#cloud-config\n/);
+    assert.match(two.stdout, /apt_update: true\t\t# D1/);
+    assert.equal(runCli(['--check', '--annotate', '--format', 'json', a]).code, 2);
+    assert.equal(runCli(['--annotate', a]).code, 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

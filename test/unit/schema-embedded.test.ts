@@ -1,0 +1,108 @@
+/**
+ * Cloud-config carried inside other documents (engine/schema/embedded): which MIME parts and archive
+ * entries cloud-init reads as cloud-config, and how their positions map back to the file; `--check` on
+ * such files, part by part. Paths and messages are cloud-init's (the oracle's `--mode schema`).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { embeddedInArchive, embeddedInMime } from '../../server/src/engine/schema/embedded';
+import { runCli } from '../support/cli';
+import { assertValidSarif } from '../support/sarif';
+
+const ARCHIVE = [
+  '#cloud-config-archive',
+  '- type: text/cloud-config',
+  '  content: |-',
+  '    #cloud-config',
+  '',
+  '    runcmd: 5  # five',
+  '- content: "#cloud-config\\nruncmd: 6\\n"',
+  '- "#cloud-config"',
+  '- {type: text/x-shellscript, content: "#cloud-config\\n"}',
+  '- content: "#!/bin/sh\\n"',
+  '',
+].join('\n');
+
+test('archive entries: declared and sniffed cloud-config; a literal block maps line by line, blank lines included', () => {
+  const entries = embeddedInArchive(ARCHIVE);
+  assert.deepEqual(entries.map((e) => [e.label, e.text, e.unmapped === undefined]), [
+    ['archive entry 1', '#cloud-config\n\nruncmd: 5  # five', true],
+    ['archive entry 2', '#cloud-config\nruncmd: 6\n', false],
+    ['archive entry 3', '#cloud-config', true],
+  ]);
+  const first = entries[0];
+  const five = first.text.indexOf('5');
+  assert.equal(ARCHIVE[first.toDocument(five)!], '5');
+  assert.equal(ARCHIVE.slice(first.toDocument(0)!, first.toDocument(13)!), '#cloud-config');
+  assert.equal(entries[1].toDocument(0), undefined);
+  assert.equal(ARCHIVE.slice(entries[2].toDocument(0)!, entries[2].toDocument(13)!), '#cloud-config');
+});
+
+test('MIME: literal parts map by offset, encoded parts do not, archive parts map through both', () => {
+  const text = [
+    'Content-Type: multipart/mixed; boundary="BB"',
+    'MIME-Version: 1.0',
+    '',
+    '--BB',
+    'Content-Type: text/cloud-config',
+    '',
+    '#cloud-config',
+    'runcmd: 5',
+    '--BB',
+    'Content-Type: text/cloud-config',
+    'Content-Transfer-Encoding: quoted-printable',
+    '',
+    '#cloud-config',
+    'runcmd: 6',
+    '--BB',
+    'Content-Type: text/cloud-config-archive',
+    '',
+    '- content: |',
+    '    #cloud-config',
+    '    runcmd: 7',
+    '--BB--',
+    '',
+  ].join('\n');
+  const parts = embeddedInMime(text);
+  assert.deepEqual(parts.map((p) => [p.kind, p.label, p.unmapped ?? null]), [
+    ['mime-part', 'MIME part 1', null],
+    ['mime-part', 'MIME part 2', 'its body is quoted-printable-encoded'],
+    ['archive-entry', 'MIME part 3, archive entry 1', null],
+  ]);
+  for (const [i, digit] of [[0, '5'], [2, '7']] as const) {
+    const at = parts[i].toDocument(parts[i].text.indexOf(digit))!;
+    assert.equal(text[at], digit);
+  }
+  assert.equal(parts[1].toDocument(0), undefined);
+  assert.equal(text.slice(parts[1].anchor.start, parts[1].anchor.end), 'Content-Type');
+});
+
+test('--check validates an archive entry by entry, with lines in the file where they map', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ccm-embedded-'));
+  try {
+    const file = join(dir, 'archive.yaml');
+    writeFileSync(file, ARCHIVE);
+    const r = runCli(['--check', '--format', 'json', file]);
+    assert.equal(r.code, 1);
+    const out = JSON.parse(r.stdout) as { files: Array<{ part: string; valid: boolean; errors: Array<{ path: string; message: string; line: number | null; column: number | null }> }> };
+    assert.deepEqual(out.files.map((f) => [f.part, f.valid, f.errors]), [
+      ['archive entry 1', false, [{ path: 'runcmd', message: "5 is not of type 'array'", line: 6, column: 5 }]],
+      ['archive entry 2', false, [{ path: 'runcmd', message: "6 is not of type 'array'", line: null, column: null }]],
+      ['archive entry 3', true, []],
+    ]);
+    const sarif = JSON.parse(runCli(['--check', '--format', 'sarif', file]).stdout) as { runs: Array<{ results: Array<{ message: { text: string }; locations?: Array<{ physicalLocation: { region?: { startLine: number } } }> }> }> };
+    assertValidSarif(sarif);
+    const results = sarif.runs[0].results.map((r) => [r.message.text, r.locations?.[0]?.physicalLocation.region?.startLine ?? null]);
+    assert.deepEqual(results.slice(0, 2), [
+      ["runcmd: 5 is not of type 'array' (in archive entry 1)", 6],
+      ["runcmd: 6 is not of type 'array' (in archive entry 2)", null],
+    ]);
+    const text = runCli(['--check', file]).stdout;
+    assert.match(text, /^Invalid user-data .*archive\.yaml \(archive entry 1\)\nError: Cloud config schema errors: runcmd: 5 is not of type 'array'/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
