@@ -1,0 +1,228 @@
+/**
+ * CPython's number conversions the templates reach: exact decimal rounding
+ * of doubles (round(), '%.Nf', filesizeformat), float(x), int(x) and
+ * int(str, base), true division of ints.
+ *
+ * Residual differences: int/int true division of huge ints may differ in the
+ * last bit for subnormal results.
+ */
+import { LIMITS, typeError, unsupported } from './errors';
+import { JMarkup, JUndef, JValue, isInt, isNumber, toBig, typeName } from './values';
+import { PyError } from '../py/errors';
+import { PY_INT_MAX_STR_DIGITS } from '../py/int';
+import { pyStrRepr } from '../py/repr';
+import { pyStripChars } from '../py/str';
+
+export function bitLength(v: bigint): number {
+  if (v < 0n) v = -v;
+  return v === 0n ? 0 : v.toString(2).length;
+}
+
+export function checkIntSize(v: bigint): bigint {
+  if (bitLength(v) > LIMITS.maxIntBits) throw unsupported(`integer larger than ${LIMITS.maxIntBits} bits (limit)`);
+  return v;
+}
+
+/** float(int), with Python's OverflowError. */
+export function toFloat(v: bigint | boolean | number): number {
+  if (typeof v === 'number') return v;
+  const f = Number(toBig(v));
+  if (!Number.isFinite(f)) throw new PyError('OverflowError', 'int too large to convert to float');
+  return f;
+}
+
+/** Correctly rounded int / int (Python true division). */
+export function intTrueDiv(a: bigint, b: bigint): number {
+  if (b === 0n) throw new PyError('ZeroDivisionError', 'division by zero');
+  const neg = a < 0n !== b < 0n;
+  if (a < 0n) a = -a;
+  if (b < 0n) b = -b;
+  const lim = 1n << 53n;
+  let r: number;
+  if (a <= lim && b <= lim) {
+    r = Number(a) / Number(b);
+  } else {
+    const shift = 55 - (bitLength(a) - bitLength(b));
+    const num = shift >= 0 ? a << BigInt(shift) : a;
+    const den = shift >= 0 ? b : b << BigInt(-shift);
+    let q = num / den;
+    if (num % den !== 0n) q |= 1n;
+    r = Number(q) * Math.pow(2, -shift);
+    if (!Number.isFinite(r)) throw new PyError('OverflowError', 'integer division result too large for a float');
+  }
+  return neg ? -r : r;
+}
+
+export function floatFloorDivMod(vx: number, wx: number): [number, number] {
+  let mod = vx % wx;
+  let div = (vx - mod) / wx;
+  if (mod) {
+    if (wx < 0 !== mod < 0) {
+      mod += wx;
+      div -= 1.0;
+    }
+  } else {
+    mod = wx < 0 ? -0.0 : 0.0;
+  }
+  let floordiv: number;
+  if (div) {
+    floordiv = Math.floor(div);
+    if (div - floordiv > 0.5) floordiv += 1.0;
+  } else {
+    floordiv = vx / wx < 0 || Object.is(vx / wx, -0) ? -0.0 : 0.0;
+  }
+  return [floordiv, mod];
+}
+
+// Exact decimal handling of doubles (for %f, round(), filesizeformat)
+
+/** x (finite) = digits * 10**exp exactly. */
+export function exactDecimal(x: number): { neg: boolean; digits: bigint; exp: number } {
+  const buf = new DataView(new ArrayBuffer(8));
+  buf.setFloat64(0, x);
+  const hi = buf.getUint32(0);
+  const lo = buf.getUint32(4);
+  const neg = hi >>> 31 === 1;
+  const e = (hi >>> 20) & 0x7ff;
+  let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  let exp2: number;
+  if (e === 0) exp2 = -1074;
+  else {
+    m |= 1n << 52n;
+    exp2 = e - 1075;
+  }
+  if (exp2 >= 0) return { neg, digits: m << BigInt(exp2), exp: 0 };
+  return { neg, digits: m * 5n ** BigInt(-exp2), exp: exp2 };
+}
+
+/** Round x to `nd` digits after the point (nd may be negative), half to even, exactly; returns the scaled integer. */
+export function roundScaled(x: number, nd: number): { neg: boolean; n: bigint } {
+  const { neg, digits, exp } = exactDecimal(x);
+  // value = digits * 10^exp ; we want round(value * 10^nd)
+  const shift = exp + nd;
+  if (shift >= 0) return { neg, n: digits * 10n ** BigInt(shift) };
+  const div = 10n ** BigInt(-shift);
+  let q = digits / div;
+  const rem = digits % div;
+  const twice = rem * 2n;
+  if (twice > div || (twice === div && q % 2n === 1n)) q += 1n;
+  return { neg, n: q };
+}
+
+/** '%.{prec}f' % x */
+export function formatFixed(x: number, prec: number): string {
+  if (Number.isNaN(x)) return 'nan';
+  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
+  const { neg, n } = roundScaled(x, prec);
+  let s = n.toString();
+  if (prec > 0) {
+    s = s.padStart(prec + 1, '0');
+    s = s.slice(0, s.length - prec) + '.' + s.slice(s.length - prec);
+  }
+  return (neg ? '-' : '') + s;
+}
+
+/** Python round(float, ndigits) */
+export function roundFloat(x: number, nd: number): number {
+  if (!Number.isFinite(x) || x === 0) return x;
+  if (nd > 330) return x;
+  if (nd < -330) return x < 0 || Object.is(x, -0) ? -0.0 : 0.0;
+  const { neg, n } = roundScaled(x, nd);
+  const s = nd >= 0 ? `${n}e-${nd}` : `${n}e${-nd}`;
+  const r = Number(s);
+  if (!Number.isFinite(r)) throw new PyError('OverflowError', 'rounded value too large to represent');
+  return neg ? -r : r;
+}
+
+export function roundInt(v: bigint, nd: number): bigint {
+  if (nd >= 0) return v;
+  const p = 10n ** BigInt(-nd);
+  let q = v / p;
+  let rem = v % p;
+  if (rem < 0n) {
+    rem += p;
+    q -= 1n;
+  }
+  const twice = rem * 2n;
+  if (twice > p || (twice === p && (q % 2n === 1n || q % 2n === -1n))) q += 1n;
+  return q * p;
+}
+
+
+export function pyParseFloat(s: string): number | null {
+  const t = pyStripChars(s, null, true, true);
+  if (/[^\x00-\x7f]/.test(t)) throw unsupported('float() of a string with non-ASCII characters');
+  const m = /^([+-]?)(?:(inf|infinity)|(nan))$/i.exec(t);
+  if (m) return m[3] ? NaN : m[1] === '-' ? -Infinity : Infinity;
+  const dig = '\\d(?:_?\\d)*';
+  const re = new RegExp(`^[+-]?(?:${dig}(?:\\.(?:${dig})?)?|\\.${dig})(?:[eE][+-]?${dig})?$`);
+  if (!re.test(t)) return null;
+  return Number(t.replace(/_/g, ''));
+}
+
+export function pyParseInt(s: string, base: number): bigint | null {
+  let t = pyStripChars(s, null, true, true);
+  if (/[^\x00-\x7f]/.test(t)) throw unsupported('int() of a string with non-ASCII characters');
+  let sign = 1n;
+  if (t.startsWith('+') || t.startsWith('-')) {
+    if (t[0] === '-') sign = -1n;
+    t = t.slice(1);
+  }
+  const lower = t.toLowerCase();
+  let b = base;
+  if (b === 0) {
+    if (lower.startsWith('0x')) b = 16;
+    else if (lower.startsWith('0o')) b = 8;
+    else if (lower.startsWith('0b')) b = 2;
+    else {
+      b = 10;
+      if (/^0+(_?0)*$/.test(t)) return 0n;
+      if (t.startsWith('0')) return null;
+    }
+  }
+  const prefix = b === 16 ? '0x' : b === 8 ? '0o' : b === 2 ? '0b' : null;
+  let hadPrefix = false;
+  if (prefix && lower.startsWith(prefix)) {
+    t = t.slice(2);
+    hadPrefix = true;
+  }
+  if (hadPrefix && t.startsWith('_')) t = t.slice(1);
+  if (!t || t.startsWith('_') || t.endsWith('_') || t.includes('__')) return null;
+  const digits = t.replace(/_/g, '').toLowerCase();
+  let v = 0n;
+  const bb = BigInt(b);
+  for (const ch of digits) {
+    const d = parseInt(ch, 36);
+    if (Number.isNaN(d) || d >= b) return null;
+    v = v * bb + BigInt(d);
+  }
+  if (b === 10 && digits.length > PY_INT_MAX_STR_DIGITS) {
+    throw new PyError('ValueError', `Exceeds the limit (${PY_INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits.length} digits; use sys.set_int_max_str_digits() to increase the limit`);
+  }
+  return sign * v;
+}
+
+/** Python int(x) for a non-str x. */
+export function pyIntOf(v: JValue): bigint {
+  if (v instanceof JUndef) throw v.fail();
+  if (isInt(v)) return toBig(v);
+  if (typeof v === 'number') {
+    if (Number.isNaN(v)) throw new PyError('ValueError', 'cannot convert float NaN to integer');
+    if (!Number.isFinite(v)) throw new PyError('OverflowError', 'cannot convert float infinity to integer');
+    return BigInt(Math.trunc(v));
+  }
+  throw typeError(`int() argument must be a string, a bytes-like object or a real number, not '${typeName(v)}'`);
+}
+
+/** Python float(x). */
+export function pyFloatOf(v: JValue): number {
+  if (v instanceof JUndef) throw v.fail();
+  if (typeof v === 'string' || v instanceof JMarkup) {
+    const s = typeof v === 'string' ? v : v.s;
+    const f = pyParseFloat(s);
+    if (f === null) throw new PyError('ValueError', `could not convert string to float: ${pyStrRepr(s)}`);
+    return f;
+  }
+  if (isNumber(v)) return toFloat(v);
+  throw typeError(`float() argument must be a string or a real number, not '${typeName(v)}'`);
+}
