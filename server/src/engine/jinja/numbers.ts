@@ -9,7 +9,7 @@
 import { LIMITS, typeError, unsupported } from './errors';
 import { JMarkup, JUndef, JValue, isInt, isNumber, toBig, typeName } from './values';
 import { PyError } from '../py/errors';
-import { PY_INT_MAX_STR_DIGITS } from '../py/int';
+import { PY_INT_MAX_STR_DIGITS, intDigitLimitError } from '../py/int';
 import { pyStrRepr } from '../py/repr';
 import { pyStripChars } from '../py/str';
 
@@ -197,7 +197,7 @@ export function pyParseInt(s: string, base: number): bigint | null {
     v = v * bb + BigInt(d);
   }
   if (b === 10 && digits.length > PY_INT_MAX_STR_DIGITS) {
-    throw new PyError('ValueError', `Exceeds the limit (${PY_INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits.length} digits; use sys.set_int_max_str_digits() to increase the limit`);
+    throw intDigitLimitError(digits.length);
   }
   return sign * v;
 }
