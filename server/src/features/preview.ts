@@ -11,6 +11,7 @@
  * merged in one synchronous step, so a preview never mixes two versions of the
  * editor's documents.
  */
+import { instanceDataFor } from './common/instanceData';
 import { closeSync, constants as fsConstants, fstatSync, openSync, promises as fs, readFileSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -213,6 +214,7 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
       limitHint: (limit) => `setting cloudConfigMerge.limits.${limit}`,
       boot,
       schema: settings.schema.enable,
+      instanceData: instanceDataFor(settings, ctx.workspaceFolders()).data,
     });
   } catch (e) {
     // cloud-init itself would raise here (a bad spec in system config, two drop-ins with one name…).
@@ -300,7 +302,7 @@ async function readRegularFile(file: string, settings: ServerSettings): Promise<
   }
 }
 
-function readRegularFileSync(file: string, settings: ServerSettings): Uint8Array {
+export function readRegularFileSync(file: string, settings: ServerSettings): Uint8Array {
   const fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
   try {
     checkRegular(fstatSync(fd), settings);
@@ -316,7 +318,7 @@ function checkRegular(stat: { isFile(): boolean; size: number }, settings: Serve
   if (stat.size > settings.limits.maxFileBytes) throw new Error(overFileLimit(stat.size, settings));
 }
 
-function readError(e: unknown): string {
+export function readError(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
   if (err?.code === 'ENOENT') return 'no such file';
   if (err?.code === 'EACCES') return 'permission denied';

@@ -32,9 +32,21 @@ export function fromString(source: string, sandbox: boolean): JinjaTemplate {
   return { source, body, rootLoads, sandbox, lineOf };
 }
 
-/** Template.render(**params): the text, plus notes on what the text cannot show faithfully. */
-export function renderTemplate(template: JinjaTemplate, params: JDict): { text: string; notes: string[] } {
+/** Where a piece of the output starts (`out`) and the template offset that produced it. */
+export interface OutputOrigin {
+  out: number;
+  src: number;
+  /** Template data (maps character by character) rather than an expression's value. */
+  data: boolean;
+}
+
+/**
+ * Template.render(**params): the text, plus notes on what the text cannot show faithfully, and
+ * (with `trackOrigins`) where each piece of the output came from.
+ */
+export function renderTemplate(template: JinjaTemplate, params: JDict, trackOrigins = false): { text: string; notes: string[]; origins?: OutputOrigin[] } {
   const renderer = new Renderer(params, template.lineOf, template.sandbox);
+  if (trackOrigins) renderer.origins = [];
   const text = renderer.render(template.body, template.rootLoads);
-  return { text, notes: renderer.notes };
+  return renderer.origins ? { text, notes: renderer.notes, origins: renderer.origins } : { text, notes: renderer.notes };
 }

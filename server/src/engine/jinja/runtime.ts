@@ -70,7 +70,19 @@ export class Renderer {
     if (this.steps > LIMITS.maxSteps) throw unsupported(`more than ${LIMITS.maxSteps} loop iterations / produced items (limit)`);
   }
 
+  /**
+   * Where each piece of the top-level output came from (template data or an expression), when
+   * asked for: lets an editor point a problem in the rendered text back to the template line.
+   */
+  origins: Array<{ out: number; src: number; data: boolean }> | null = null;
+  private topLen = 0;
+
+  private origin(n: Node, ahead: number): void {
+    if (this.origins && this.bufs.length === 1) this.origins.push({ out: this.topLen + ahead, src: n.pos, data: n.kind === 'TemplateData' });
+  }
+
   private write(s: string): void {
+    if (this.bufs.length === 1) this.topLen += s.length;
     this.outLen += s.length;
     if (this.outLen > LIMITS.maxOutput) throw unsupported(`output larger than ${LIMITS.maxOutput} characters (limit)`);
     this.bufs[this.bufs.length - 1].push(s);
@@ -136,6 +148,7 @@ export class Renderer {
     switch (n.kind) {
       case 'Output': {
         let group: string[] | null = null;
+        let groupLen = 0;
         for (const c of n.nodes as Node[]) {
           let folded: string | null = null;
           if (c.kind === 'TemplateData') folded = c.value as string;
@@ -150,13 +163,17 @@ export class Renderer {
             if (folded === null) c.outputKonst = false;
           }
           if (folded !== null) {
+            this.origin(c, groupLen);
+            groupLen += folded.length;
             (group ??= []).push(folded);
             continue;
           }
           if (group) {
             this.write(group.join(''));
             group = null;
+            groupLen = 0;
           }
+          this.origin(c, 0);
           this.write(pyStr(this.eval(c, sc)));
         }
         if (group) this.write(group.join(''));
@@ -226,6 +243,7 @@ export class Renderer {
         } finally {
           text = (this.bufs.pop() as string[]).join('');
         }
+        this.origin(n, 0);
         this.writeYielded(this.applyFilter(n.filter as Node, text, sc));
         this.leaveLoads(n.loads, sc);
         return;

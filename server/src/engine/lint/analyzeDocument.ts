@@ -18,6 +18,8 @@ import { Finding } from './findings';
 import { lintListSpec, lintStringSpec, SpecContext, SpecLintResult } from './specLint';
 import { pushAll } from '../arrays';
 import { NearMissBudget, newNearMissBudget, schemaFindings } from './schemaLint';
+import { literalTemplateFindings, templateFindings } from '../template/lint';
+import { NO_INSTANCE_DATA, type InstanceDataChoice } from '../template/instanceData';
 
 /** A place where a merge spec is written. */
 export interface SpecSite {
@@ -61,6 +63,8 @@ export interface AnalyzeOptions {
   version?: CloudInitVersion;
   /** Validate cloud-config documents against that cloud-init's schema (findings `schema-*`); default off. */
   schema?: boolean;
+  /** Instance data for `## template: jinja` documents: variables, rendering errors and post-render YAML are checked with it. */
+  instanceData?: InstanceDataChoice;
   /** Near-miss key suggestions left (set by analyzeDocument: the parts of a MIME document share one budget). */
   nearMissBudget?: NearMissBudget;
 }
@@ -77,12 +81,19 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
     return { info, specs: [], findings: [{ code: 'too-large', severity: 'warning', span: { start: 0, end: firstLine }, message: `This file has ${bytes} bytes, over the limit maxFileBytes = ${limit}: it is not analysed.` }] };
   }
   switch (info.kind) {
-    case 'cloud-config':
+    case 'cloud-config': {
+      const analyzed = analyzeCloudConfig(text, 0, info.kind, options);
+      pushAll(analyzed.findings, literalTemplateFindings(text));
+      return { info, ...analyzed };
+    }
     case 'confd':
     case 'cloud-cfg':
       return { info, ...analyzeCloudConfig(text, 0, info.kind, options) };
-    case 'jinja':
-      return { info, ...analyzeCloudConfig(maskJinja(text), 0, 'jinja', options) };
+    case 'jinja': {
+      const analyzed = analyzeCloudConfig(maskJinja(text), 0, 'jinja', options);
+      pushAll(analyzed.findings, templateFindings(text, { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current' }));
+      return { info, ...analyzed };
+    }
     case 'mime':
       return analyzeMime(text, info, options);
     case 'chef':

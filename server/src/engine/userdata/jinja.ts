@@ -68,6 +68,7 @@ import { pySorted as timsort } from '../py/sort';
 import { codePoints } from '../py/str';
 import type { CloudInitVersion } from '../spec/parse';
 import { PyDict, type PyValue } from '../values';
+import type { OutputOrigin } from '../jinja/environment';
 import { detectTemplate, jinjaSource, renderJinjaString } from './templater';
 
 export { LIMITS, cannotReproduce, JinjaUnsupportedError } from '../jinja/errors';
@@ -88,7 +89,14 @@ export type JinjaFailureReason =
   | 'not-jinja';
 
 export type JinjaRenderResult =
-  | { ok: true; text: string; missingVariables: string[]; notes?: string[] }
+  | {
+      ok: true;
+      text: string;
+      missingVariables: string[];
+      notes?: string[];
+      /** With `trackOrigins`: the payload offset (header line included) that produced a rendered offset. */
+      payloadOffsetOf?: (renderedOffset: number) => number;
+    }
   | {
       ok: false;
       reason: JinjaFailureReason;
@@ -110,6 +118,8 @@ export interface JinjaRenderOptions {
    * Default '22.4'.
    */
   version?: CloudInitVersion;
+  /** Also say where each piece of the rendered text came from (`payloadOffsetOf`), for editors. */
+  trackOrigins?: boolean;
 }
 
 // ---------------------------------------------------------------------------
@@ -388,8 +398,10 @@ export function renderCloudInitJinja(payload: string, instanceData: unknown, opt
   }
   try {
     const sandbox = (options.version ?? '22.4') !== '22.4';
-    const { text, missingVariables, notes } = renderJinjaString(content, params, sandbox);
-    return notes.length ? { ok: true, text, missingVariables, notes } : { ok: true, text, missingVariables };
+    const { text, missingVariables, notes, origins } = renderJinjaString(content, params, sandbox, options.trackOrigins);
+    const result: JinjaRenderResult = notes.length ? { ok: true, text, missingVariables, notes } : { ok: true, text, missingVariables };
+    if (origins) result.payloadOffsetOf = (offset) => originOf(origins, offset, origOffset);
+    return result;
   } catch (e) {
     if (e instanceof TemplateSyntaxError) {
       const r = fail('syntax', e.message, e.pyType, e.pos);
@@ -410,4 +422,20 @@ export function renderCloudInitJinja(payload: string, instanceData: unknown, opt
     if (e instanceof RangeError) return fail('unsupported', cannotReproduce(`${e.message} (recursion limit)`));
     throw e;
   }
+}
+/** The payload offset behind a rendered offset: inside template data the same character, else the expression's start. */
+function originOf(origins: OutputOrigin[], offset: number, toPayload: (pos: number) => number | undefined): number {
+  let lo = 0;
+  let hi = origins.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (origins[mid].out <= offset) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  if (found < 0) return toPayload(0) ?? 0;
+  const o = origins[found];
+  return toPayload(o.data ? o.src + (offset - o.out) : o.src) ?? 0;
 }

@@ -7,7 +7,7 @@
  * Residual differences: the `basic` (Cheetah-less) renderer is not implemented: such payloads are
  * reported by the callers, never rendered.
  */
-import { fromString, renderTemplate } from '../jinja/environment';
+import { fromString, renderTemplate, type OutputOrigin } from '../jinja/environment';
 import type { JDict } from '../jinja/values';
 import { pyStrRepr } from '../py/repr';
 import { PY_SPACE_CLASS_BODY, PY_WS_CLASS, pyStripChars } from '../py/str';
@@ -48,9 +48,14 @@ export function jinjaSource(content: string): string {
  * render_string(content, params): the rendered text (with the newline cloud-init puts back) and
  * the missing variables its warning lists, in order, duplicates kept. Throws what Jinja raises.
  */
-export function renderJinjaString(content: string, params: JDict, sandbox: boolean): { text: string; missingVariables: string[]; notes: string[] } {
-  const rendered = renderTemplate(fromString(jinjaSource(content), sandbox), params);
+export function renderJinjaString(
+  content: string,
+  params: JDict,
+  sandbox: boolean,
+  trackOrigins = false,
+): { text: string; missingVariables: string[]; notes: string[]; origins?: OutputOrigin[] } {
+  const rendered = renderTemplate(fromString(jinjaSource(content), sandbox), params, trackOrigins);
   const text = rendered.text + (content.endsWith('\n') ? '\n' : '');
   const missingVariables = (text.match(MISSING_RE) ?? []).map((m) => m.split(MISSING_VARIABLE_PREFIX).join(''));
-  return { text, missingVariables, notes: rendered.notes };
+  return rendered.origins ? { text, missingVariables, notes: rendered.notes, origins: rendered.origins } : { text, missingVariables, notes: rendered.notes };
 }
