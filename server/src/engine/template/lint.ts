@@ -107,7 +107,7 @@ function renderFailure(text: string, result: Extract<JinjaRenderResult, { ok: fa
   const span = result.offset !== undefined ? lineSpan(text, result.offset) : header;
   switch (result.reason) {
     case 'syntax':
-      return { code: 'jinja-syntax', severity: 'error', span, message: `Jinja ${result.exception ?? 'TemplateSyntaxError'}: ${result.message}. cloud-init's handler fails and the part is dropped.` };
+      return { code: 'jinja-syntax', severity: 'error', span, message: `Jinja ${result.exception ?? 'TemplateSyntaxError'}: ${result.message.replace(/\.$/, '')}. cloud-init cannot render this part and drops it.` };
     case 'undefined':
     case 'type':
     case 'security':
