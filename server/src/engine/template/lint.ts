@@ -132,6 +132,9 @@ function undefinedVariables(text: string, missing: readonly string[], context: T
   const missingNames = new Set(missing);
   const verdicts = new Map<string, ExpressionVerdict>();
   for (const ref of instanceReferences(text)) {
+    // An undefined prints the name it was looked up by: only those paths can be the missing ones.
+    const last = ref.steps[ref.steps.length - 1];
+    if (!missingNames.has(last === undefined ? ref.root : last.kind === 'attr' ? last.name : String(last.key))) continue;
     let verdict = verdicts.get(ref.text);
     if (!verdict) verdicts.set(ref.text, (verdict = expressionVerdict(ref.text, context)));
     if (verdict.kind !== 'missing') continue;
