@@ -174,6 +174,15 @@ describe('jinja templates', () => {
       assert.match(String(found.message), /mapping values are not allowed here/);
     });
 
+    test('a schema error of the rendered cloud-config is reported at the template line that wrote the value', async () => {
+      const text = '## template: jinja\n#cloud-config\nhostname: {{ v1.local_hostname }}\nruncmd: {{ v1.region }}\n';
+      const diagnostics = await client.open(name(), text);
+      const found = diagnostics.find((d) => d.code === 'schema-error');
+      assert.ok(found, JSON.stringify(diagnostics));
+      assert.equal(found.range.start.line, 3);
+      assert.match(String(found.message), /^Rendered with sample "aws".*: runcmd: 'us-east-1' is not of type 'array'$/);
+    });
+
     test('{{ }} in a cloud-config without the template header stays literal', async () => {
       const text = '#cloud-config\nhostname: {{ v1.local_hostname }}\n';
       const diagnostics = await client.open(name(), text);

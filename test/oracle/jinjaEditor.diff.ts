@@ -7,13 +7,16 @@
  *    writes, and is never undefined;
  *  - hover verdicts on mistyped paths: the same undefined text, or the same exception and message;
  *  - diagnostics' verdicts on whole templates: syntax errors (and their line), the errors that drop
- *    the part, the undefined variables (names), and YAML that only breaks once rendered.
+ *    the part, the undefined variables (names), and YAML that only breaks once rendered;
+ *  - the schema errors of the rendered cloud-config (test/oracle/schema_driver.py validates the text
+ *    the real templater rendered).
  *
  *   node out/test/oracle/jinjaEditor.diff.js [--max-paths N]
  *
  * Exits 1 on the first mismatch.
  */
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { LineOracle } from './lineOracle';
 import { nameCompletions, pathCompletions } from '../../server/src/engine/template/assist';
 import { templateVariables, type InstanceDataChoice, type PathStep } from '../../server/src/engine/template/instanceData';
@@ -105,6 +108,13 @@ const TEMPLATES = [
   '#cloud-config\nhosts: {{ merged_cfg.datasource_list | join(", ") }}\nzone: "{{ v1.availability_zone }}"\n',
 ];
 
+/** Templates whose rendered cloud-config has schema errors, reported at the template lines. */
+const SCHEMA_TEMPLATES = [
+  '#cloud-config\nhostname: {{ v1.local_hostname }}\nruncmd: {{ v1.region }}\npackage_update: "{{ v1.cloud_name }}"\n',
+  '#cloud-config\nusers:\n{% for key in v1.public_ssh_keys %}\n  - name: admin\n    ssh_authorized_keys: {{ key }}\n{% endfor %}\n  - default\nntp:\n  enabled: {{ v1.platform }}\n',
+  '#cloud-config\nwrite_files:\n  - path: /etc/zone\n    content: {{ v1.availability_zone }}\n    permissions: {{ 420 }}\n',
+];
+
 function ourVerdictText(v: ExpressionVerdict): string {
   switch (v.kind) {
     case 'value':
@@ -154,12 +164,16 @@ async function main(): Promise<void> {
     return;
   }
   const versions: Version[] = existsSync(CLOUDINIT_CURRENT) ? ['22.4', 'current'] : ['22.4'];
-  const counts = { paths: 0, mistyped: 0, templates: 0 };
+  const counts = { paths: 0, mistyped: 0, templates: 0, schema: 0 };
   for (const version of versions) {
     const env = { ...process.env };
     delete env.PYTHONPATH;
     const oracle = new LineOracle('/usr/bin/python3', ['-c', PY, version === '22.4' ? CLOUDINIT : CLOUDINIT_CURRENT], { env, timeoutMs: 20000 });
     const ask = (payload: string, data: string) => oracle.ask<Theirs>({ payload, data });
+    const schemaOracle = new LineOracle('/usr/bin/python3', [resolve(__dirname, '../../../test/oracle/schema_driver.py')], {
+      env: { ...process.env, CLOUDINIT_PATH: version === '22.4' ? CLOUDINIT : CLOUDINIT_CURRENT },
+      timeoutMs: 60000,
+    });
     try {
       for (const sample of SAMPLE_NAMES) {
         const value = sampleInstanceData(sample, version);
@@ -187,6 +201,19 @@ async function main(): Promise<void> {
           const theirs = theirVerdictText(await ask(`${HEADER}{{ ${path} }}`, data));
           if (ours !== theirs) return mismatch(`hover on ${path}`, ours, theirs);
         }
+        for (const template of SCHEMA_TEMPLATES) {
+          counts.schema++;
+          const payload = HEADER + template;
+          const ours = templateFindings(payload, { ...context, schema: true })
+            .filter((f) => f.code === 'schema-error')
+            .map((f) => f.message.replace(`Rendered with ${choice.label}: `, ''))
+            .sort();
+          const rendered = await ask(payload, data);
+          if (!rendered.ok) return mismatch(`schema template ${JSON.stringify(template)}`, ours.join(' | '), theirVerdictText(rendered));
+          const validated = await schemaOracle.ask<{ errors?: Array<[string, string]>; raised?: string }>({ text: rendered.text });
+          const theirs = (validated.errors ?? []).map(([path, message]) => `${path}: ${message}`).sort();
+          if (ours.join(' | ') !== theirs.join(' | ')) return mismatch(`schema of rendered ${JSON.stringify(template)}`, ours.join(' | '), theirs.join(' | '));
+        }
         for (const template of TEMPLATES) {
           counts.templates++;
           const payload = HEADER + template;
@@ -197,6 +224,7 @@ async function main(): Promise<void> {
       }
     } finally {
       oracle.close();
+      schemaOracle.close();
     }
   }
   console.log(`jinja editor oracle: cloud-init ${versions.join(' and ')}, samples ${SAMPLE_NAMES.join(', ')}: all agree`, counts);

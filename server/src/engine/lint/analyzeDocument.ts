@@ -91,7 +91,7 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
       return { info, ...analyzeCloudConfig(text, 0, info.kind, options) };
     case 'jinja': {
       const analyzed = analyzeCloudConfig(maskJinja(text), 0, 'jinja', options);
-      pushAll(analyzed.findings, templateFindings(text, { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current' }));
+      pushAll(analyzed.findings, templateFindings(text, { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema }));
       return { info, ...analyzed };
     }
     case 'mime':

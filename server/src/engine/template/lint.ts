@@ -2,13 +2,16 @@
  * Findings on Jinja templates, decided by rendering them as cloud-init does (../userdata/jinja.ts)
  * with the chosen instance data: syntax errors at their position, the errors that make cloud-init
  * drop the part, variables it cannot find (it writes `CI_MISSING_JINJA_VAR/<name>`), and YAML that
- * only breaks once rendered, reported at the template line that produced it. Also `{{ }}`/`{% %}`
+ * only breaks once rendered, reported at the template line that produced it, and the schema errors of the
+ * rendered cloud-config at the lines that wrote them. Also `{{ }}`/`{% %}`
  * in a cloud-config without the `## template: jinja` line, which cloud-init keeps as literal text.
  */
 import type { Finding } from '../lint/findings';
 import type { CloudInitVersion } from '../spec/parse';
 import type { TextSpan } from '../values';
 import { loadYaml } from '../yaml/load';
+import { PyDict } from '../values';
+import { schemaFindings } from '../lint/schemaLint';
 import { renderCloudInitJinja, type JinjaRenderResult } from '../userdata/jinja';
 import { MISSING_VARIABLE_PREFIX } from '../userdata/templater';
 import type { InstanceDataChoice } from './instanceData';
@@ -17,6 +20,8 @@ import { TEMPLATE_GLOBALS, assignedNames, scanTags, variableReferences, type Var
 export interface TemplateContext {
   instanceData: InstanceDataChoice;
   version: CloudInitVersion;
+  /** Also validate the rendered cloud-config against cloud-init's schema (findings at the template lines). */
+  schema?: boolean;
 }
 
 /** How cloud-init renders one expression alone (`{{ expr }}`) with the chosen data. */
@@ -90,6 +95,13 @@ export function templateFindings(text: string, context: TemplateContext): Findin
   if (checkVariables && result.missingVariables.length) findings.push(...undefinedVariables(text, result.missingVariables, context));
   if (checkVariables) {
     const yaml = loadYaml(result.text);
+    if (yaml.ok && context.schema && yaml.value instanceof PyDict && /^#cloud-config\s*$/m.test(result.text.split('\n', 1)[0])) {
+      const toTemplate = result.payloadOffsetOf ?? (() => 0);
+      for (const f of schemaFindings(yaml.value, yaml.rootSpan, 0, context.version, result.text)) {
+        // Fixes would edit the rendered text: left out; the finding sits on the template line that wrote the value.
+        findings.push({ code: f.code, severity: f.severity, span: lineSpan(text, toTemplate(f.span.start)), message: `Rendered with ${chosen.label}: ${f.message}`, deprecated: f.deprecated });
+      }
+    }
     if (!yaml.ok && yaml.error.kind !== 'limit' && yaml.error.kind !== 'expansion') {
       const at = result.payloadOffsetOf ? result.payloadOffsetOf(yaml.error.span.start) : 0;
       findings.push({
