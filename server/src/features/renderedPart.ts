@@ -10,7 +10,7 @@ import { isJinjaTemplate } from '../engine/userdata/templater';
 import type { ServerContext } from './common/context';
 import { guardRequest } from './common/guard';
 import { instanceDataFor } from './common/instanceData';
-import { readError, readRegularFileSync } from './preview';
+import { readError, readRegularFileSync } from './common/readFile';
 
 export function registerRenderedPart(ctx: ServerContext): void {
   ctx.connection.onRequest(RENDERED_PART_REQUEST, guardRequest(ctx.log, 'renderedPart', (params: RenderedPartParams) => renderedPartOf(ctx, params)));

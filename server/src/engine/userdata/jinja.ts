@@ -62,6 +62,7 @@
  */
 import { JinjaUnsupportedError, TemplateSyntaxError, cannotReproduce, typeError, unsupported } from '../jinja/errors';
 import { JBytes, JDict, JTuple, JValue, pyLt, pyStr, typeName } from '../jinja/values';
+import { a2bBase64 } from '../py/binascii';
 import { PyError } from '../py/errors';
 import { PyRecursionError, parsePythonJson } from '../py/json';
 import { pySorted as timsort } from '../py/sort';
@@ -217,62 +218,20 @@ export function deepCopy(v: JValue, memo = new Map<object, JValue>()): JValue {
 
 /** base64.b64decode (non-validating) + utf-8 decode attempt, as cloud-init's util.b64d. */
 export function b64d(v: JValue): JValue {
-  let s: string;
+  let data: Uint8Array;
   if (typeof v === 'string') {
     if (/[^\x00-\x7f]/.test(v)) throw new PyError('ValueError', 'string argument should contain only ASCII characters');
-    s = v;
-  } else if (v instanceof JBytes) s = Buffer.from(v.bytes).toString('latin1');
+    data = Buffer.from(v, 'latin1');
+  } else if (v instanceof JBytes) data = v.bytes;
   else throw typeError(`argument should be a bytes-like object or ASCII string, not '${typeName(v)}'`);
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  const out: number[] = [];
-  let quad = 0;
-  let pads = 0;
-  let left = 0;
-  let dataChars = 0;
-  let done = false;
-  for (const ch of s) {
-    if (ch === '=') {
-      if (quad >= 2 && quad + ++pads >= 4) {
-        done = true;
-        break;
-      }
-      continue;
-    }
-    const d = alphabet.indexOf(ch);
-    if (d < 0) continue;
-    dataChars++;
-    pads = 0;
-    switch (quad) {
-      case 0:
-        left = d;
-        quad = 1;
-        break;
-      case 1:
-        out.push((left << 2) | (d >> 4));
-        left = d & 0x0f;
-        quad = 2;
-        break;
-      case 2:
-        out.push((left << 4) | (d >> 2));
-        left = d & 0x03;
-        quad = 3;
-        break;
-      case 3:
-        out.push((left << 6) | d);
-        quad = 0;
-        break;
-    }
+  let bytes: Uint8Array;
+  try {
+    bytes = a2bBase64(data, false);
+  } catch (e) {
+    // type(e).__name__ of binascii.Error is "Error": that is what cloud-init's log shows.
+    if (e instanceof PyError && e.pyType === 'binascii.Error') throw new PyError('Error', e.message);
+    throw e;
   }
-  if (!done && quad !== 0) {
-    if (quad === 1) {
-      throw new PyError(
-        'Error',
-        `Invalid base64-encoded string: number of data characters (${dataChars}) cannot be 1 more than a multiple of 4`,
-      );
-    }
-    throw new PyError('Error', 'Incorrect padding');
-  }
-  const bytes = Uint8Array.from(out);
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {

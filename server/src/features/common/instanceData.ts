@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chooseInstanceData, NO_INSTANCE_DATA, sampleNameOf, type InstanceDataChoice } from '../../engine/template/instanceData';
-import { readError, readRegularFileSync } from '../preview';
+import { readError, readRegularFileSync } from './readFile';
 import type { ServerSettings } from './settings';
 
 const cache = new Map<string, { stamp: string; choice: InstanceDataChoice }>();
