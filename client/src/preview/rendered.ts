@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { RENDERED_PART_REQUEST, type RenderedPartResult } from '../../../server/src/protocol';
 import { Server, log } from '../client';
 import { stemName } from './uri';
+import { RefreshDebouncer } from './debounce';
 
 export const RENDERED_SCHEME = 'cloud-config-merge-rendered';
 const REFRESH_DELAY_MS = 200;
@@ -26,17 +27,17 @@ function sourceOf(uri: vscode.Uri): string {
 class RenderedPartProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changeEmitter.event;
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly refreshes = new RefreshDebouncer((uri) => this.changeEmitter.fire(uri), REFRESH_DELAY_MS);
   private readonly disposables: vscode.Disposable[];
 
   constructor(private readonly server: Server) {
     this.disposables = [
       this.changeEmitter,
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.contentChanges.length) this.openViews().filter((u) => sourceOf(u) === e.document.uri.toString()).forEach((u) => this.schedule(u));
+        if (e.contentChanges.length) this.openViews().filter((u) => sourceOf(u) === e.document.uri.toString()).forEach((u) => this.refreshes.schedule(u));
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('cloudConfigMerge')) this.openViews().forEach((u) => this.schedule(u));
+        if (e.affectsConfiguration('cloudConfigMerge')) this.openViews().forEach((u) => this.refreshes.schedule(u));
       }),
     ];
   }
@@ -56,20 +57,9 @@ class RenderedPartProvider implements vscode.TextDocumentContentProvider, vscode
     return vscode.workspace.textDocuments.filter((d) => d.uri.scheme === RENDERED_SCHEME && !d.isClosed).map((d) => d.uri);
   }
 
-  private schedule(uri: vscode.Uri): void {
-    const key = uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        this.changeEmitter.fire(uri);
-      }, REFRESH_DELAY_MS),
-    );
-  }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
+    this.refreshes.dispose();
     this.disposables.forEach((d) => d.dispose());
   }
 }
