@@ -39,6 +39,10 @@ class RenderedPartProvider implements vscode.TextDocumentContentProvider, vscode
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('cloudConfigMerge')) this.openViews().forEach((u) => this.refreshes.schedule(u));
       }),
+      // the instance-data file may be the one saved (the server reads it again when it changes)
+      vscode.workspace.onDidSaveTextDocument((d) => {
+        if (d.languageId === 'json' || d.uri.path.endsWith('.json')) this.openViews().forEach((u) => this.refreshes.schedule(u));
+      }),
     ];
   }
 
