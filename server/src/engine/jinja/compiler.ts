@@ -2,37 +2,21 @@
  * The compile-time side of jinja2/compiler.py: the checks Jinja makes while
  * generating Python (unknown filters and tests raise TemplateAssertionError,
  * assignment to special names, nesting), the scoping pass (./idtracking.ts)
- * and the optimizer's constant folding rule (nodes.as_const plus
- * has_safe_repr), which is observable: `{{ {}[:] }}` prints
- * `CI_MISSING_JINJA_VAR/slice(None, None, None)` instead of raising.
+ * and where the optimizer folds constants (./optimizer.ts).
  *
  * Residual differences: a dict literal with an unhashable key fails Jinja's
  * optimizer at compile time even in a branch never taken; here it fails only
  * when evaluated.
  */
+import { FOLDED_KINDS, IMPOSSIBLE, hasSafeRepr } from './optimizer';
+import { KNOWN_FILTERS, KNOWN_TESTS } from './defaults';
 import { LIMITS, TemplateSyntaxError, unsupported } from './errors';
 import { Frame, analyze, findUndeclared } from './idtracking';
-import { Load, Node, NodeKind, exprChildren, stmtOrExprChildren } from './nodes';
+import { Load, Node, exprChildren, stmtOrExprChildren } from './nodes';
 import { Renderer } from './runtime';
-import { JDict, JMarkup, JRange, JTuple, JValue } from './values';
+import { JValue } from './values';
 import { pyStrRepr } from '../py/repr';
 
-export const KNOWN_FILTERS = new Set([
-  'abs', 'attr', 'batch', 'capitalize', 'center', 'count', 'd', 'default', 'dictsort', 'e', 'escape',
-  'filesizeformat', 'first', 'float', 'forceescape', 'format', 'groupby', 'indent', 'int', 'join', 'last',
-  'length', 'list', 'lower', 'items', 'map', 'min', 'max', 'pprint', 'random', 'reject', 'rejectattr',
-  'replace', 'reverse', 'round', 'safe', 'select', 'selectattr', 'slice', 'sort', 'string', 'striptags', 'sum',
-  'title', 'trim', 'truncate', 'unique', 'upper', 'urlencode', 'urlize', 'wordcount', 'wordwrap', 'xmlattr',
-  'tojson',
-]);
-export const KNOWN_TESTS = new Set([
-  'odd', 'even', 'divisibleby', 'defined', 'undefined', 'filter', 'test', 'none', 'boolean', 'false', 'true',
-  'integer', 'float', 'lower', 'upper', 'string', 'mapping', 'number', 'sequence', 'iterable', 'callable',
-  'sameas', 'escaped', 'in', '==', 'eq', 'equalto', '!=', 'ne', '>', 'gt', 'greaterthan', 'ge', '>=', '<', 'lt',
-  'lessthan', '<=', 'le',
-]);
-
-/** The compile pass: scoping annotations and Jinja's compile-time checks. */
 export class Compiler {
   /** Jinja's optimizer folds constant subtrees before code generation: what folds away is never checked. */
   constructor(private readonly folder: Renderer | null = null) {}
@@ -216,20 +200,3 @@ export class Compiler {
   }
 }
 
-export const IMPOSSIBLE: unique symbol = Symbol('impossible');
-export const IMPOSSIBLE_SIGNAL = { impossible: true };
-
-/** Node types whose compilation goes through Jinja's optimizer (constant folding). */
-export const FOLDED_KINDS = new Set<NodeKind>(['BinOp', 'Neg', 'Pos', 'Not', 'And', 'Or', 'Concat', 'Compare', 'Getattr', 'Getitem', 'Filter', 'Test', 'CondExpr']);
-/** Filters taking the context (as_const refuses them). */
-export const CONTEXT_FILTERS = new Set(['map', 'select', 'reject', 'selectattr', 'rejectattr', 'random']);
-
-/** compiler.has_safe_repr */
-export function hasSafeRepr(v: JValue): boolean {
-  if (v === null || typeof v !== 'object') return true;
-  if (v instanceof JMarkup || v instanceof JRange) return true;
-  if (Array.isArray(v)) return v.every(hasSafeRepr);
-  if (v instanceof JTuple) return v.items.every(hasSafeRepr);
-  if (v instanceof JDict) return v.entries().every(([k, x]) => hasSafeRepr(k) && hasSafeRepr(x));
-  return false;
-}

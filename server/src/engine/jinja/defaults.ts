@@ -1,7 +1,8 @@
 /**
- * jinja2/defaults.py's DEFAULT_NAMESPACE, the globals every template sees:
+ * jinja2/defaults.py: DEFAULT_NAMESPACE, the globals every template sees:
  * range (jinja2.sandbox.safe_range in the sandbox), dict, namespace, cycler,
- * joiner; lipsum is refused as unsupported (random text).
+ * joiner (lipsum is refused as unsupported: random text); and the names of
+ * DEFAULT_FILTERS and DEFAULT_TESTS, which the compiler checks against.
  *
  * Residual differences: none known.
  */
@@ -70,3 +71,21 @@ export function makeGlobals(sandbox: boolean): Map<string, JValue> {
   );
   return g;
 }
+
+/** DEFAULT_FILTERS and DEFAULT_TESTS: the names Jinja knows (those this port cannot run included). */
+export const KNOWN_FILTERS = new Set([
+  'abs', 'attr', 'batch', 'capitalize', 'center', 'count', 'd', 'default', 'dictsort', 'e', 'escape',
+  'filesizeformat', 'first', 'float', 'forceescape', 'format', 'groupby', 'indent', 'int', 'join', 'last',
+  'length', 'list', 'lower', 'items', 'map', 'min', 'max', 'pprint', 'random', 'reject', 'rejectattr',
+  'replace', 'reverse', 'round', 'safe', 'select', 'selectattr', 'slice', 'sort', 'string', 'striptags', 'sum',
+  'title', 'trim', 'truncate', 'unique', 'upper', 'urlencode', 'urlize', 'wordcount', 'wordwrap', 'xmlattr',
+  'tojson',
+]);
+export const KNOWN_TESTS = new Set([
+  'odd', 'even', 'divisibleby', 'defined', 'undefined', 'filter', 'test', 'none', 'boolean', 'false', 'true',
+  'integer', 'float', 'lower', 'upper', 'string', 'mapping', 'number', 'sequence', 'iterable', 'callable',
+  'sameas', 'escaped', 'in', '==', 'eq', 'equalto', '!=', 'ne', '>', 'gt', 'greaterthan', 'ge', '>=', '<', 'lt',
+  'lessthan', '<=', 'le',
+]);
+
+/** The compile pass: scoping annotations and Jinja's compile-time checks. */

@@ -5,7 +5,7 @@
  * compile pass adds (./idtracking.ts, ./compiler.ts).
  *
  * Residual differences: no node classes, fields or Node.as_const here; the
- * constant folding lives in ./runtime.ts (constEval) and ./compiler.ts.
+ * constant folding lives in ./optimizer.ts.
  */
 import { JValue } from './values';
 

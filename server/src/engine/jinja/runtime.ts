@@ -11,11 +11,12 @@
  * autoescape are refused as unsupported; include/import/extends raise the
  * TypeError cloud-init's loader-less environment raises.
  */
+import { FOLDED_KINDS, IMPOSSIBLE, asConst, hasSafeRepr } from './optimizer';
 import { pushAll } from '../arrays';
 import { BinOp, binop, unaryop } from './arith';
 import { callBuiltin } from './callargs';
-import { CONTEXT_FILTERS, FOLDED_KINDS, IMPOSSIBLE, IMPOSSIBLE_SIGNAL, KNOWN_FILTERS, KNOWN_TESTS, hasSafeRepr } from './compiler';
-import { makeGlobals } from './defaults';
+
+import { KNOWN_FILTERS, KNOWN_TESTS, makeGlobals } from './defaults';
 import { JinjaUnsupportedError, LIMITS, typeError, unsupported } from './errors';
 import { FILTERS } from './filters';
 import { pyGetattr } from './getattr';
@@ -23,7 +24,7 @@ import { Load, Node } from './nodes';
 import { hasPrivateAttr } from './pyattrs';
 import { FAIL, sliceValue, trySubscript } from './slicing';
 import { TESTS } from './tests';
-import { CallArgs, CmpOp, JBytes, JDict, JDictView, JFunc, JGen, JJoiner, JLoop, JMarkup, JNamespace, JRange, JSlice, JTuple, JUndef, JValue, MISSING, Slot, ciUndef, hashKey, isIterable, isNumber, pyEq, pyOrder, pyStr, toBig, truthy, typeName, unsafeUndef } from './values';
+import { CallArgs, CmpOp, JBytes, JDict, JDictView, JFunc, JGen, JJoiner, JLoop, JMarkup, JNamespace, JRange, JTuple, JUndef, JValue, MISSING, Slot, ciUndef, hashKey, isIterable, isNumber, pyEq, pyOrder, pyStr, toBig, truthy, typeName, unsafeUndef } from './values';
 import { PyError } from '../py/errors';
 import { pyStrRepr } from '../py/repr';
 import { codePoints } from '../py/str';
@@ -529,122 +530,9 @@ export class Renderer {
     }
   }
 
-  /** nodes.Node.as_const: Jinja's compile-time evaluation of constant expressions. */
+  /** nodes.Node.as_const (./optimizer.ts). */
   constEval(n: Node): JValue | typeof IMPOSSIBLE {
-    const sub = (x: Node): JValue => {
-      const v = this.constEval(x);
-      if (v === IMPOSSIBLE) throw IMPOSSIBLE_SIGNAL;
-      return v;
-    };
-    const guarded = (f: () => JValue): JValue | typeof IMPOSSIBLE => {
-      try {
-        return f();
-      } catch (e) {
-        if (e === IMPOSSIBLE_SIGNAL || e instanceof PyError) return IMPOSSIBLE;
-        throw e;
-      }
-    };
-    try {
-      switch (n.kind) {
-        case 'Const':
-        case 'TemplateData':
-          return n.value as JValue;
-        case 'Tuple':
-          return new JTuple((n.items as Node[]).map(sub));
-        case 'List':
-          return (n.items as Node[]).map(sub);
-        case 'Dict': {
-          const d = new JDict();
-          for (const [k, v] of n.pairs as Array<[Node, Node]>) {
-            const kv = sub(k);
-            d.set(kv, sub(v));
-          }
-          return d;
-        }
-        case 'CondExpr':
-          if (truthy(sub(n.test as Node))) return sub(n.expr1 as Node);
-          if (!n.expr2) return IMPOSSIBLE;
-          return sub(n.expr2);
-        case 'And': {
-          const a = sub(n.left as Node);
-          return truthy(a) ? sub(n.right as Node) : a;
-        }
-        case 'Or': {
-          const a = sub(n.left as Node);
-          return truthy(a) ? a : sub(n.right as Node);
-        }
-        case 'Not':
-          return guarded(() => !truthy(sub(n.node as Node)));
-        case 'Neg':
-        case 'Pos':
-          return guarded(() => unaryop(n.kind === 'Neg' ? 'neg' : 'pos', sub(n.node as Node)));
-        case 'BinOp':
-          return guarded(() => binop(n.op as BinOp, sub(n.left as Node), sub(n.right as Node), this));
-        case 'Concat':
-          return (n.nodes as Node[]).map((x) => pyStr(sub(x))).join('');
-        case 'Compare':
-          return guarded(() => {
-            let a = sub(n.node as Node);
-            for (const { op, expr } of n.ops as Array<{ op: string; expr: Node }>) {
-              const b = sub(expr);
-              if (!this.compare(op, a, b)) return false;
-              a = b;
-            }
-            return true;
-          });
-        case 'Getattr':
-          return guarded(() => this.getattr(sub(n.node as Node), n.attr as string));
-        case 'Getitem':
-          return guarded(() => {
-            const obj = sub(n.node as Node);
-            const arg = n.arg as Node;
-            if (arg.kind !== 'Slice') return this.getitem(obj, sub(arg));
-            const part = (x: Node | null | undefined): JValue => (x ? sub(x) : null);
-            const start = part(arg.start);
-            const stop = part(arg.stop);
-            const step = part(arg.step);
-            if (obj instanceof JUndef) throw obj.fail();
-            try {
-              return sliceValue(obj, start ?? undefined, stop ?? undefined, step ?? undefined);
-            } catch (e) {
-              if (e instanceof PyError && e.pyType === 'TypeError') return ciUndef(new JSlice(start, stop, step), obj);
-              throw e;
-            }
-          });
-        case 'Filter':
-        case 'Test':
-          if (!n.node) return IMPOSSIBLE;
-          if (n.kind === 'Filter' ? !KNOWN_FILTERS.has(n.name as string) || CONTEXT_FILTERS.has(n.name as string) : !KNOWN_TESTS.has(n.name as string)) {
-            return IMPOSSIBLE;
-          }
-          return guarded(() => {
-            const value = sub(n.node as Node);
-            const args = (n.args as Node[]).map(sub);
-            const kwargs = (n.kwargs as Array<[string, Node]>).map(([k, x]) => [k, sub(x)] as [string, JValue]);
-            // args_as_const: *args and **kwargs fold too, or the node is not constant.
-            if (n.dynArgs) {
-              const v = sub(n.dynArgs);
-              if (!isIterable(v) || v instanceof JUndef) throw IMPOSSIBLE_SIGNAL;
-              pushAll(args, this.list(v));
-            }
-            if (n.dynKwargs) {
-              const v = sub(n.dynKwargs);
-              if (!(v instanceof JDict)) throw IMPOSSIBLE_SIGNAL;
-              for (const [k, x] of v.entries()) {
-                if (typeof k !== 'string' || kwargs.some(([k2]) => k2 === k)) throw IMPOSSIBLE_SIGNAL;
-                kwargs.push([k, x]);
-              }
-            }
-            const a = { args, kwargs };
-            return n.kind === 'Filter' ? this.callFilter(n.name as string, value, a) : this.callTest(n.name as string, value, a);
-          });
-        default:
-          return IMPOSSIBLE;
-      }
-    } catch (e) {
-      if (e === IMPOSSIBLE_SIGNAL) return IMPOSSIBLE;
-      throw e;
-    }
+    return asConst(this, n);
   }
 
   compare(op: string, a: JValue, b: JValue): boolean {

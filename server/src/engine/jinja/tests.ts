@@ -5,9 +5,10 @@
  * Residual differences: `sameas` on strings or large ints (object identity in
  * CPython) is refused as unsupported.
  */
+import { KNOWN_FILTERS, KNOWN_TESTS } from './defaults';
 import { binop } from './arith';
 import { Builtin, f } from './callargs';
-import { KNOWN_FILTERS, KNOWN_TESTS } from './compiler';
+
 import { unsupported } from './errors';
 import { JBytes, JDict, JFunc, JJoiner, JLoop, JMarkup, JRange, JTuple, JUndef, JValue, hashKey, isIterable, isNumber, pyEq, pyOrder, pyStr } from './values';
 import { pyIsLower, pyIsUpper } from '../py/str';

@@ -4,7 +4,8 @@
  * starts, Jinja's filters after `|` and tests after `is`; and the variable path under the cursor
  * for hovers. Read from the text around the cursor, since the template is often half-typed.
  */
-import { KNOWN_FILTERS, KNOWN_TESTS } from '../jinja/compiler';
+import { KNOWN_FILTERS, KNOWN_TESTS } from '../jinja/defaults';
+
 import { DICT_METHOD_NAMES, valueAtPath, type PathStep } from './instanceData';
 import { TEMPLATE_GLOBALS, scanTags, tagAt, variableReferences, type VariableReference } from './tags';
 
