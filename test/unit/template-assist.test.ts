@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { referenceAt, templateCursorAt } from '../../server/src/engine/template/assist';
+import { FILTER_NAMES, TEST_NAMES, referenceAt, templateCursorAt } from '../../server/src/engine/template/assist';
+import { FILTER_SUMMARIES, TEST_SUMMARIES } from '../../server/src/engine/template/jinjaNames';
 import { instanceReferences } from '../../server/src/engine/template/lint';
 import { renderCloudInitJinja } from '../../server/src/engine/userdata/jinja';
 
@@ -79,4 +80,9 @@ test('rendered offsets map back to the template line that produced them', () => 
   assert.equal(lineOf(r.payloadOffsetOf(renderedLine(4))), 6, 'c: comes from line 6');
   const plain = renderCloudInitJinja(payload, { v1: {} });
   assert.ok(plain.ok && !('payloadOffsetOf' in plain), 'only when asked');
+});
+
+test('every filter and test offered has its line, and no line names something Jinja lacks', () => {
+  assert.deepEqual(Object.keys(FILTER_SUMMARIES).sort(), [...FILTER_NAMES]);
+  assert.deepEqual(Object.keys(TEST_SUMMARIES).sort(), [...TEST_NAMES]);
 });

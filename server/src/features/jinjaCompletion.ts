@@ -8,6 +8,7 @@
 import { CompletionItem, CompletionItemKind, Range } from 'vscode-languageserver';
 import { FILTER_NAMES, TEST_NAMES, nameCompletions, pathCompletions, templateCursorAt } from '../engine/template/assist';
 import { templateVariables, type InstanceDataChoice } from '../engine/template/instanceData';
+import { FILTER_SUMMARIES, TEST_SUMMARIES } from '../engine/template/jinjaNames';
 import type { DocumentState } from './common/analysisCache';
 
 /** Typed in a template: a path goes on after `.`, a filter after `|`. */
@@ -25,9 +26,9 @@ export function jinjaCompletionItems(state: DocumentState, offset: number, choic
   const variables = state.memo('jinjaVariables', () => templateVariables(choice));
   switch (cursor.kind) {
     case 'filter':
-      return FILTER_NAMES.map((name) => ({ label: name, kind: CompletionItemKind.Function, detail: 'Jinja filter', textEdit: { range: replace(cursor.replaceStart), newText: name } }));
+      return FILTER_NAMES.map((name) => ({ label: name, kind: CompletionItemKind.Function, detail: `Jinja filter: ${FILTER_SUMMARIES[name] ?? name}`, textEdit: { range: replace(cursor.replaceStart), newText: name } }));
     case 'test':
-      return TEST_NAMES.map((name) => ({ label: name, kind: CompletionItemKind.Function, detail: 'Jinja test', textEdit: { range: replace(cursor.replaceStart), newText: name } }));
+      return TEST_NAMES.map((name) => ({ label: name, kind: CompletionItemKind.Function, detail: `Jinja test: ${TEST_SUMMARIES[name] ?? name}`, textEdit: { range: replace(cursor.replaceStart), newText: name } }));
     case 'name':
       return nameCompletions(variables).map(({ name, global, value }) => ({
         label: name,

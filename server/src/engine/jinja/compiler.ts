@@ -17,6 +17,7 @@ import { Renderer } from './runtime';
 import { JValue } from './values';
 import { pyStrRepr } from '../py/repr';
 
+/** The compile pass: scoping annotations and Jinja's compile-time checks. */
 export class Compiler {
   /** Jinja's optimizer folds constant subtrees before code generation: what folds away is never checked. */
   constructor(private readonly folder: Renderer | null = null) {}

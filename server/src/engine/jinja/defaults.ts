@@ -87,5 +87,3 @@ export const KNOWN_TESTS = new Set([
   'sameas', 'escaped', 'in', '==', 'eq', 'equalto', '!=', 'ne', '>', 'gt', 'greaterthan', 'ge', '>=', '<', 'lt',
   'lessthan', '<=', 'le',
 ]);
-
-/** The compile pass: scoping annotations and Jinja's compile-time checks. */

@@ -76,7 +76,8 @@ export function nameCompletions(variables: Record<string, unknown> | null): Arra
 }
 
 export const FILTER_NAMES: readonly string[] = [...KNOWN_FILTERS].sort();
-export const TEST_NAMES: readonly string[] = [...KNOWN_TESTS].sort();
+/** Tests that can follow `is` (the operator spellings `==`, `<` … are left to be typed). */
+export const TEST_NAMES: readonly string[] = [...KNOWN_TESTS].filter((n) => IDENT.test(n)).sort();
 
 /** The variable path under the cursor, cut after the step the cursor is on (`ds.meta_data` on `meta_data`). */
 export function referenceAt(text: string, offset: number): VariableReference | null {
