@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { Diagnostic, Hover, MarkupContent } from 'vscode-languageserver-protocol';
 import { LspClient, cursor, fixtureUri, rangeOf } from '../support/lspClient';
 import { RENDERED_PART_REQUEST, type RenderedPartResult } from '../../server/src/protocol';
+import { mime } from './fixtures';
 
 let client: LspClient;
 let counter = 0;
@@ -181,6 +182,17 @@ describe('jinja templates', () => {
       assert.ok(found, JSON.stringify(diagnostics));
       assert.equal(found.range.start.line, 3);
       assert.match(String(found.message), /^Rendered with sample "aws".*: runcmd: 'us-east-1' is not of type 'array'$/);
+    });
+
+    test('a template part of a MIME multipart is checked at its place in the file', async () => {
+      const text = mime([
+        { body: '#cloud-config\nruncmd: [ls]\n' },
+        { type: 'text/jinja2', body: '## template: jinja\n#cloud-config\nhostname: {{ v1.local_hostnme }}\n' },
+      ]);
+      const diagnostics = await client.open(fixtureUri(`jinja-${counter++}/user-data.mime`), text);
+      const found = diagnostics.find((d) => d.code === 'jinja-undefined-variable');
+      assert.ok(found, JSON.stringify(diagnostics));
+      assert.deepEqual(found.range, rangeOf(text, 'v1.local_hostnme'));
     });
 
     test('{{ }} in a cloud-config without the template header stays literal', async () => {

@@ -435,6 +435,12 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
       }
     }
     const literalBody = leaf.span && leaf.text !== null && !/^(base64|quoted-printable)$/i.test(pyStrip(leaf.transferEncoding ?? ''));
+    if (type === 'text/jinja2' && literalBody && leaf.span) {
+      // A template part: checked as a template document is, at the part's place in the file.
+      const base = leaf.span.start;
+      const context = { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema };
+      for (const f of templateFindings(text.slice(base, leaf.span.end), context)) findings.push({ ...f, span: { start: f.span.start + base, end: f.span.end + base } });
+    }
     if (type === 'text/cloud-config' && literalBody && leaf.span) {
       const body = text.slice(leaf.span.start, leaf.span.end);
       const result = analyzeCloudConfig(body, leaf.span.start, 'cloud-config', options, headerSpec);
