@@ -189,10 +189,14 @@ describe('jinja templates', () => {
         { body: '#cloud-config\nruncmd: [ls]\n' },
         { type: 'text/jinja2', body: '## template: jinja\n#cloud-config\nhostname: {{ v1.local_hostnme }}\n' },
       ]);
-      const diagnostics = await client.open(fixtureUri(`jinja-${counter++}/user-data.mime`), text);
+      const uri = fixtureUri(`jinja-${counter++}/user-data.mime`);
+      const diagnostics = await client.open(uri, text);
       const found = diagnostics.find((d) => d.code === 'jinja-undefined-variable');
       assert.ok(found, JSON.stringify(diagnostics));
       assert.deepEqual(found.range, rangeOf(text, 'v1.local_hostnme'));
+      // hovers work inside the part too
+      const hover = await client.hover(uri, found.range.end);
+      assert.match(markdownOf(hover), /undefined: cloud-init writes `CI_MISSING_JINJA_VAR\/local_hostnme`/);
     });
 
     test('{{ }} in a cloud-config without the template header stays literal', async () => {

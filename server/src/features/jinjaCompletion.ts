@@ -10,6 +10,7 @@ import { FILTER_NAMES, TEST_NAMES, nameCompletions, pathCompletions, templateCur
 import { templateVariables, type InstanceDataChoice } from '../engine/template/instanceData';
 import { FILTER_SUMMARIES, TEST_SUMMARIES } from '../engine/template/jinjaNames';
 import type { DocumentState } from './common/analysisCache';
+import { inTemplate } from './common/templateParts';
 
 /** Typed in a template: a path goes on after `.`, a filter after `|`. */
 export const JINJA_TRIGGER_CHARACTERS = ['.', '|'];
@@ -19,7 +20,7 @@ const MAX_DETAIL = 80;
 
 /** Items for the cursor, or null when it is not inside a template tag (other completions then apply). */
 export function jinjaCompletionItems(state: DocumentState, offset: number, choice: InstanceDataChoice): CompletionItem[] | null {
-  if (state.analysis.info?.kind !== 'jinja') return null;
+  if (!inTemplate(state, offset)) return null;
   const cursor = templateCursorAt(state.text, offset);
   if (!cursor) return null;
   const replace = (start: number): Range => ({ start: state.positionAt(start), end: state.positionAt(offset) });

@@ -11,12 +11,13 @@ import { describeVerdict, expressionVerdict } from '../engine/template/lint';
 import { SAMPLE_NAMES } from '../engine/template/samples';
 import { assignedNames, scanTags } from '../engine/template/tags';
 import type { DocumentState } from './common/analysisCache';
+import { inTemplate } from './common/templateParts';
 
 /** Longest JSON shown for a value in a hover. */
 const MAX_VALUE_TEXT = 1500;
 
 export function jinjaHoverAt(state: DocumentState, offset: number, choice: InstanceDataChoice): { markdown: string; span: TextSpan } | null {
-  if (state.analysis.info?.kind !== 'jinja') return null;
+  if (!inTemplate(state, offset)) return null;
   const ref = referenceAt(state.text, offset);
   if (!ref) return null;
   const span = { start: ref.start, end: ref.end };
