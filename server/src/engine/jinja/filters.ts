@@ -12,13 +12,13 @@ import { binop } from './arith';
 import { Builtin, f, indexArg } from './callargs';
 import { LIMITS, typeError, unsupported } from './errors';
 import { INVALID_ATTR_KEY, htmlEscape, stripTags } from './markup';
-import { formatFixed, pyFloatOf, pyIntOf, pyParseInt, roundFloat, roundInt } from './numbers';
+import { formatFixed, pyFloatOf, pyIntOf, roundFloat, roundInt } from './numbers';
 import { pyPercentFormat } from './pypercent';
 import { Renderer } from './runtime';
 import { sliceValue } from './slicing';
 import { JBytes, JDict, JDictView, JFunc, JGen, JGroupTuple, JMarkup, JNamespace, JRange, JTuple, JUndef, JValue, MISSING, ciUndef, hashKey, hintUndef, isInt, isIterable, pprintRepr, pyEq, pyLenOf, pyLt, pyOrder, pyRepr, pySorted, pyStr, toBig, truthy, typeName } from './values';
 import { PyError } from '../py/errors';
-import { pyIntStr } from '../py/int';
+import { pyIntFromString, pyIntStr } from '../py/int';
 import { pyFloatRepr, pyStrRepr } from '../py/repr';
 import { pySorted as timsort } from '../py/sort';
 import { PY_SPACE_CLASS_BODY, SURROGATE, codePoints, pyCapitalize, pyLen, pyReplace, pyRsplit, pySplitLines, pyStripChars } from '../py/str';
@@ -408,9 +408,7 @@ export const FILTERS: Record<string, Builtin> = {
         const s = typeof value === 'string' ? value : value.s;
         const b = indexArg(base);
         if (b !== 0n && (b < 2n || b > 36n)) throw new PyError('ValueError', 'int() base must be >= 2 and <= 36, or 0');
-        const v = pyParseInt(s, Number(b));
-        if (v === null) throw new PyError('ValueError', `invalid literal for int() with base ${b}: ${pyStrRepr(s)}`);
-        return v;
+        return pyIntFromString(s, Number(b));
       }
       return pyIntOf(value);
     } catch (e) {

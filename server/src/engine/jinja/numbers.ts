@@ -1,7 +1,8 @@
 /**
  * CPython's number conversions the templates reach: exact decimal rounding
- * of doubles (round(), '%.Nf', filesizeformat), float(x), int(x) and
- * int(str, base), true division of ints.
+ * of doubles (round(), '%.Nf', filesizeformat), float(x) and int(x) of
+ * template values (strings go to the kernel's ../py/int.ts and
+ * ../py/float.ts), true division of ints.
  *
  * Residual differences: int/int true division of huge ints may differ in the
  * last bit for subnormal results.
@@ -9,9 +10,7 @@
 import { LIMITS, typeError, unsupported } from './errors';
 import { JMarkup, JUndef, JValue, isInt, isNumber, toBig, typeName } from './values';
 import { PyError } from '../py/errors';
-import { PY_INT_MAX_STR_DIGITS, intDigitLimitError } from '../py/int';
-import { pyStrRepr } from '../py/repr';
-import { pyStripChars } from '../py/str';
+import { pyFloatFromString } from '../py/float';
 
 export function bitLength(v: bigint): number {
   if (v < 0n) v = -v;
@@ -149,59 +148,6 @@ export function roundInt(v: bigint, nd: number): bigint {
 }
 
 
-export function pyParseFloat(s: string): number | null {
-  const t = pyStripChars(s, null, true, true);
-  if (/[^\x00-\x7f]/.test(t)) throw unsupported('float() of a string with non-ASCII characters');
-  const m = /^([+-]?)(?:(inf|infinity)|(nan))$/i.exec(t);
-  if (m) return m[3] ? NaN : m[1] === '-' ? -Infinity : Infinity;
-  const dig = '\\d(?:_?\\d)*';
-  const re = new RegExp(`^[+-]?(?:${dig}(?:\\.(?:${dig})?)?|\\.${dig})(?:[eE][+-]?${dig})?$`);
-  if (!re.test(t)) return null;
-  return Number(t.replace(/_/g, ''));
-}
-
-export function pyParseInt(s: string, base: number): bigint | null {
-  let t = pyStripChars(s, null, true, true);
-  if (/[^\x00-\x7f]/.test(t)) throw unsupported('int() of a string with non-ASCII characters');
-  let sign = 1n;
-  if (t.startsWith('+') || t.startsWith('-')) {
-    if (t[0] === '-') sign = -1n;
-    t = t.slice(1);
-  }
-  const lower = t.toLowerCase();
-  let b = base;
-  if (b === 0) {
-    if (lower.startsWith('0x')) b = 16;
-    else if (lower.startsWith('0o')) b = 8;
-    else if (lower.startsWith('0b')) b = 2;
-    else {
-      b = 10;
-      if (/^0+(_?0)*$/.test(t)) return 0n;
-      if (t.startsWith('0')) return null;
-    }
-  }
-  const prefix = b === 16 ? '0x' : b === 8 ? '0o' : b === 2 ? '0b' : null;
-  let hadPrefix = false;
-  if (prefix && lower.startsWith(prefix)) {
-    t = t.slice(2);
-    hadPrefix = true;
-  }
-  if (hadPrefix && t.startsWith('_')) t = t.slice(1);
-  if (!t || t.startsWith('_') || t.endsWith('_') || t.includes('__')) return null;
-  const digits = t.replace(/_/g, '').toLowerCase();
-  let v = 0n;
-  const bb = BigInt(b);
-  for (const ch of digits) {
-    const d = parseInt(ch, 36);
-    if (Number.isNaN(d) || d >= b) return null;
-    v = v * bb + BigInt(d);
-  }
-  if (b === 10 && digits.length > PY_INT_MAX_STR_DIGITS) {
-    throw intDigitLimitError(digits.length);
-  }
-  return sign * v;
-}
-
 /** Python int(x) for a non-str x. */
 export function pyIntOf(v: JValue): bigint {
   if (v instanceof JUndef) throw v.fail();
@@ -218,10 +164,7 @@ export function pyIntOf(v: JValue): bigint {
 export function pyFloatOf(v: JValue): number {
   if (v instanceof JUndef) throw v.fail();
   if (typeof v === 'string' || v instanceof JMarkup) {
-    const s = typeof v === 'string' ? v : v.s;
-    const f = pyParseFloat(s);
-    if (f === null) throw new PyError('ValueError', `could not convert string to float: ${pyStrRepr(s)}`);
-    return f;
+    return pyFloatFromString(typeof v === 'string' ? v : v.s);
   }
   if (isNumber(v)) return toFloat(v);
   throw typeError(`float() argument must be a string or a real number, not '${typeName(v)}'`);
