@@ -7,6 +7,7 @@
  * in a cloud-config without the `## template: jinja` line, which cloud-init keeps as literal text.
  */
 import type { Finding } from '../lint/findings';
+import { pushAll } from '../arrays';
 import type { CloudInitVersion } from '../spec/parse';
 import type { TextSpan } from '../values';
 import { loadYaml } from '../yaml/load';
@@ -92,7 +93,7 @@ export function templateFindings(text: string, context: TemplateContext): Findin
     if (failure && (checkVariables || result.reason === 'syntax' || result.reason === 'unsupported')) findings.push(failure);
     return findings;
   }
-  if (checkVariables && result.missingVariables.length) findings.push(...undefinedVariables(text, result.missingVariables, context));
+  if (checkVariables && result.missingVariables.length) pushAll(findings, undefinedVariables(text, result.missingVariables, context));
   if (checkVariables) {
     const yaml = loadYaml(result.text);
     if (yaml.ok && context.schema && yaml.value instanceof PyDict && /^#cloud-config\s*$/m.test(result.text.split('\n', 1)[0])) {
