@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Diagnostic, Hover, MarkupContent } from 'vscode-languageserver-protocol';
-import { LspClient, cursor, fixtureUri, rangeOf } from '../support/lspClient';
+import { LspClient, applyEdits, cursor, fixtureUri, rangeOf } from '../support/lspClient';
 import { RENDERED_PART_REQUEST, type RenderedPartResult } from '../../server/src/protocol';
 import { mime } from './fixtures';
 
@@ -155,6 +155,26 @@ describe('jinja templates', () => {
       assert.ok(found, JSON.stringify(diagnostics));
       assert.deepEqual(found.range, rangeOf(text, 'v1.local_hostnme'));
       assert.match(String(found.message), /CI_MISSING_JINJA_VAR\/local_hostnme/);
+    });
+
+    test('a misspelt key: a quick fix to the closest key the instance data has there', async () => {
+      const text = "## template: jinja\n#cloud-config\nhostname: {{ v1.local_hostnme }}\nkeys: {{ ds.meta_data['public-kyes'] }}\n";
+      const uri = name();
+      const diagnostics = await client.open(uri, text);
+      const found = diagnostics.filter((d) => d.code === 'jinja-undefined-variable');
+      assert.equal(found.length, 2, JSON.stringify(diagnostics));
+      const titles: string[] = [];
+      let fixed = text;
+      for (const d of found) {
+        const actions = await client.codeActions(uri, d.range, [d]);
+        const action = actions.find((a) => a.isPreferred);
+        assert.ok(action?.edit?.changes, JSON.stringify(actions));
+        titles.push(action.title);
+        fixed = applyEdits(fixed, action.edit.changes[uri]);
+      }
+      assert.deepEqual(titles, ['Change to v1.local_hostname', "Change to ds.meta_data['public-keys']"]);
+      const again = await client.open(name(), fixed);
+      assert.deepEqual(codes(again).filter((c) => c.startsWith('jinja')), []);
     });
 
     test('a Jinja syntax error at its line', async () => {

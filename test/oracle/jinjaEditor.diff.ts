@@ -6,6 +6,7 @@
  *    accept items one after another) renders, alone in `{{ }}`, to what the hover says cloud-init
  *    writes, and is never undefined;
  *  - hover verdicts on mistyped paths: the same undefined text, or the same exception and message;
+ *  - the quick fix of a misspelt path leads to a path cloud-init finds;
  *  - diagnostics' verdicts on whole templates: syntax errors (and their line), the errors that drop
  *    the part, the undefined variables (names), and YAML that only breaks once rendered;
  *  - the schema errors of the rendered cloud-config (test/oracle/schema_driver.py validates the text
@@ -92,6 +93,9 @@ function completedPaths(variables: Record<string, unknown>, maxPaths: number): s
 /** Mistakes users make: hovers must say what cloud-init does with them. */
 const MISTYPED = ['v1.regoin', 'v1.local-hostname', 'ds.meta-data', 'ds.meta_data.nope', 'nope', 'nope.deeper', "ds['meta_data']['nope']", 'v1.public_ssh_keys[7]', 'merged_cfg.system_info.distro', 'sys_info.dist[0]', 'v2.anything', 'v1.items'];
 
+/** Misspellings a quick fix should repair. */
+const MISSPELT = ['v1.local_hostnme', 'v1.regoin', 'local_hostnme', 'ds.meta_data.hostnam', "ds.meta_data['public-kyes']", 'ds.meta_data.placment', 'v1.cloudname', 'merged_cfg.datasource_lst', 'sys_info.distt', 'ds.dynamc', 'v1.instanceid'];
+
 /** Whole templates: each checks one verdict of the diagnostics. */
 const TEMPLATES = [
   '#cloud-config\nhostname: {{ v1.local_hostname }}\nregion: {{ v1.region }}\n',
@@ -164,7 +168,7 @@ async function main(): Promise<void> {
     return;
   }
   const versions: Version[] = existsSync(CLOUDINIT_CURRENT) ? ['22.4', 'current'] : ['22.4'];
-  const counts = { paths: 0, mistyped: 0, templates: 0, schema: 0 };
+  const counts = { paths: 0, mistyped: 0, fixes: 0, templates: 0, schema: 0 };
   for (const version of versions) {
     const env = { ...process.env };
     delete env.PYTHONPATH;
@@ -213,6 +217,17 @@ async function main(): Promise<void> {
           const validated = await schemaOracle.ask<{ errors?: Array<[string, string]>; raised?: string }>({ text: rendered.text });
           const theirs = (validated.errors ?? []).map(([path, message]) => `${path}: ${message}`).sort();
           if (ours.join(' | ') !== theirs.join(' | ')) return mismatch(`schema of rendered ${JSON.stringify(template)}`, ours.join(' | '), theirs.join(' | '));
+        }
+        for (const path of MISSPELT) {
+          // The quick fix on a misspelt path must lead to a path cloud-init finds.
+          const payload = `${HEADER}#cloud-config\nx: {{ ${path} }}\n`;
+          const fix = templateFindings(payload, context).find((f) => f.code === 'jinja-undefined-variable')?.fixes?.[0];
+          if (!fix) continue;
+          counts.fixes++;
+          const edit = fix.edits[0];
+          const fixed = payload.slice(0, edit.span.start) + edit.newText + payload.slice(edit.span.end);
+          const theirs = await ask(fixed, data);
+          if (!theirs.ok || theirs.missingVariables.length) return mismatch(`quick fix of ${path} (${fix.title})`, 'defined', theirVerdictText(theirs));
         }
         for (const template of TEMPLATES) {
           counts.templates++;

@@ -6,7 +6,7 @@
  * rendered cloud-config at the lines that wrote them. Also `{{ }}`/`{% %}`
  * in a cloud-config without the `## template: jinja` line, which cloud-init keeps as literal text.
  */
-import type { Finding } from '../lint/findings';
+import { nearest, type Finding, type Fix } from '../lint/findings';
 import { pushAll } from '../arrays';
 import type { CloudInitVersion } from '../spec/parse';
 import type { TextSpan } from '../values';
@@ -15,7 +15,7 @@ import { PyDict } from '../values';
 import { schemaFindings } from '../lint/schemaLint';
 import { renderCloudInitJinja, type JinjaRenderResult } from '../userdata/jinja';
 import { MISSING_VARIABLE_PREFIX } from '../userdata/templater';
-import type { InstanceDataChoice } from './instanceData';
+import { DICT_METHOD_NAMES, templateVariables, valueAtPath, type InstanceDataChoice } from './instanceData';
 import { TEMPLATE_GLOBALS, assignedNames, scanTags, variableReferences, type VariableReference } from './tags';
 
 export interface TemplateContext {
@@ -144,6 +144,7 @@ function undefinedVariables(text: string, missing: readonly string[], context: T
   const findings: Finding[] = [];
   const missingNames = new Set(missing);
   const verdicts = new Map<string, ExpressionVerdict>();
+  const variables = templateVariables(context.instanceData);
   for (const ref of instanceReferences(text)) {
     // An undefined prints the name it was looked up by: only those paths can be the missing ones.
     const last = ref.steps[ref.steps.length - 1];
@@ -153,15 +154,38 @@ function undefinedVariables(text: string, missing: readonly string[], context: T
     if (verdict.kind !== 'missing') continue;
     const written = verdict.text.startsWith(MISSING_VARIABLE_PREFIX) ? verdict.text.slice(MISSING_VARIABLE_PREFIX.length) : verdict.text;
     if (!missingNames.has(written)) continue;
-    findings.push({
+    const finding: Finding = {
       code: 'jinja-undefined-variable',
       severity: 'warning',
       span: { start: ref.start, end: ref.end },
       message: `${ref.text} is not in the instance data (${context.instanceData.label}): cloud-init writes ${verdict.text} here and warns "Could not render jinja template variables".`,
-    });
+    };
+    const fix = nearestPathFix(ref, variables);
+    if (fix) finding.fixes = [fix];
+    findings.push(finding);
   }
   return findings;
 }
+
+/**
+ * A misspelt last step (`v1.local_hostnme`, `ds.meta-data`): the closest key the instance data has at
+ * that place, written so that Jinja reaches it (`.key`, or `['key']` where a dot cannot).
+ */
+function nearestPathFix(ref: VariableReference, variables: Record<string, unknown> | null): Fix | undefined {
+  if (!variables) return undefined;
+  const last = ref.steps[ref.steps.length - 1];
+  const parent = last ? valueAtPath(variables, ref.root, ref.steps.slice(0, -1)) : variables;
+  if (!parent || typeof parent !== 'object' || Array.isArray(parent)) return undefined;
+  const keys = Object.keys(parent as Record<string, unknown>);
+  const written = last === undefined ? ref.root : last.kind === 'attr' ? last.name : String(last.key);
+  const suggestion = nearest(written, last === undefined ? keys.filter((k) => IDENTIFIER.test(k)) : keys);
+  if (suggestion === undefined || suggestion === written) return undefined;
+  const start = last === undefined ? ref.start : ref.stepEnds[ref.stepEnds.length - 2];
+  const newText = last === undefined ? suggestion : IDENTIFIER.test(suggestion) && !DICT_METHOD_NAMES.has(suggestion) ? `.${suggestion}` : `['${suggestion.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
+  return { title: `Change to ${ref.text.slice(0, start - ref.start)}${newText}`, edits: [{ span: { start, end: ref.end }, newText }], preferred: true };
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Top-level names of instance data (cloud-init copies the `v1` keys to the top level too). */
 const INSTANCE_DATA_ROOTS: ReadonlySet<string> = new Set([
