@@ -172,9 +172,21 @@ describe('jinja templates', () => {
         titles.push(action.title);
         fixed = applyEdits(fixed, action.edit.changes[uri]);
       }
-      assert.deepEqual(titles, ['Change to v1.local_hostname', "Change to ds.meta_data['public-keys']"]);
+      assert.deepEqual(titles, ['Change .local_hostnme to .local_hostname', "Change ['public-kyes'] to ['public-keys']"]);
       const again = await client.open(name(), fixed);
       assert.deepEqual(codes(again).filter((c) => c.startsWith('jinja')), []);
+    });
+
+    test('a misspelt step inside a path drops the part; the quick fix repairs that step', async () => {
+      const text = '## template: jinja\n#cloud-config\nfqdn: {{ ds.meta_dta.hostname }}\n';
+      const uri = name();
+      const diagnostics = await client.open(uri, text);
+      const found = diagnostics.find((d) => d.code === 'jinja-render-error');
+      assert.ok(found, JSON.stringify(diagnostics));
+      assert.match(String(found.message), /raises UndefinedError: 'dict object' has no attribute 'meta_dta'/);
+      const action = (await client.codeActions(uri, found.range, [found])).find((a) => a.isPreferred);
+      assert.equal(action?.title, 'Change .meta_dta to .meta_data');
+      assert.equal(applyEdits(text, action!.edit!.changes![uri]), text.replace('meta_dta', 'meta_data'));
     });
 
     test('a Jinja syntax error at its line', async () => {

@@ -94,7 +94,7 @@ function completedPaths(variables: Record<string, unknown>, maxPaths: number): s
 const MISTYPED = ['v1.regoin', 'v1.local-hostname', 'ds.meta-data', 'ds.meta_data.nope', 'nope', 'nope.deeper', "ds['meta_data']['nope']", 'v1.public_ssh_keys[7]', 'merged_cfg.system_info.distro', 'sys_info.dist[0]', 'v2.anything', 'v1.items'];
 
 /** Misspellings a quick fix should repair. */
-const MISSPELT = ['v1.local_hostnme', 'v1.regoin', 'local_hostnme', 'ds.meta_data.hostnam', "ds.meta_data['public-kyes']", 'ds.meta_data.placment', 'v1.cloudname', 'merged_cfg.datasource_lst', 'sys_info.distt', 'ds.dynamc', 'v1.instanceid'];
+const MISSPELT = ['v1.local_hostnme', 'v1.regoin', 'local_hostnme', 'ds.meta_data.hostnam', "ds.meta_data['public-kyes']", 'ds.meta_data.placment', 'v1.cloudname', 'merged_cfg.datasource_lst', 'sys_info.distt', 'ds.dynamc', 'v1.instanceid', 'ds.meta_dta.hostname', 'dss.meta_data', 'v1s.region', 'merged_cfg.sytem_info.distro'];
 
 /** Whole templates: each checks one verdict of the diagnostics. */
 const TEMPLATES = [
@@ -221,7 +221,7 @@ async function main(): Promise<void> {
         for (const path of MISSPELT) {
           // The quick fix on a misspelt path must lead to a path cloud-init finds.
           const payload = `${HEADER}#cloud-config\nx: {{ ${path} }}\n`;
-          const fix = templateFindings(payload, context).find((f) => f.code === 'jinja-undefined-variable')?.fixes?.[0];
+          const fix = templateFindings(payload, context).find((f) => f.code === 'jinja-undefined-variable' || f.code === 'jinja-render-error')?.fixes?.[0];
           if (!fix) continue;
           counts.fixes++;
           const edit = fix.edits[0];

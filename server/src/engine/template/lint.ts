@@ -90,6 +90,15 @@ export function templateFindings(text: string, context: TemplateContext): Findin
   const result = renderCloudInitJinja(text, checkVariables ? chosen.data : {}, { version: context.version, trackOrigins: true });
   if (!result.ok) {
     const failure = renderFailure(text, result, chosen.label, header);
+    if (failure && result.exception === 'UndefinedError') {
+      // `ds.meta_dta.hostname`: a misspelt step on the failing line, fixed as an undefined variable is.
+      const variables = templateVariables(chosen);
+      const fixes = instanceReferences(text)
+        .filter((r) => r.start <= failure.span.end && r.end >= failure.span.start)
+        .map((r) => nearestPathFix(r, variables))
+        .filter((f): f is Fix => f !== undefined);
+      if (fixes.length) failure.fixes = fixes;
+    }
     if (failure && (checkVariables || result.reason === 'syntax' || result.reason === 'unsupported')) findings.push(failure);
     return findings;
   }
@@ -168,21 +177,27 @@ function undefinedVariables(text: string, missing: readonly string[], context: T
 }
 
 /**
- * A misspelt last step (`v1.local_hostnme`, `ds.meta-data`): the closest key the instance data has at
- * that place, written so that Jinja reaches it (`.key`, or `['key']` where a dot cannot).
+ * A misspelt step (`v1.local_hostnme`, `ds.meta_dta.hostname`): the closest key the instance data has
+ * at the first step it lacks, written so that Jinja reaches it (`.key`, or `['key']` where a dot
+ * cannot).
  */
 function nearestPathFix(ref: VariableReference, variables: Record<string, unknown> | null): Fix | undefined {
   if (!variables) return undefined;
-  const last = ref.steps[ref.steps.length - 1];
-  const parent = last ? valueAtPath(variables, ref.root, ref.steps.slice(0, -1)) : variables;
+  // The first step the data lacks: 0 is the root name, n the n-th step after it.
+  let missing = 0;
+  while (missing <= ref.steps.length && valueAtPath(variables, ref.root, ref.steps.slice(0, missing)) !== undefined) missing++;
+  if (missing > ref.steps.length) return undefined;
+  const step = missing === 0 ? undefined : ref.steps[missing - 1];
+  const parent = step ? valueAtPath(variables, ref.root, ref.steps.slice(0, missing - 1)) : variables;
   if (!parent || typeof parent !== 'object' || Array.isArray(parent)) return undefined;
   const keys = Object.keys(parent as Record<string, unknown>);
-  const written = last === undefined ? ref.root : last.kind === 'attr' ? last.name : String(last.key);
-  const suggestion = nearest(written, last === undefined ? keys.filter((k) => IDENTIFIER.test(k)) : keys);
+  const written = step === undefined ? ref.root : step.kind === 'attr' ? step.name : String(step.key);
+  const suggestion = nearest(written, step === undefined ? keys.filter((k) => IDENTIFIER.test(k)) : keys);
   if (suggestion === undefined || suggestion === written) return undefined;
-  const start = last === undefined ? ref.start : ref.stepEnds[ref.stepEnds.length - 2];
-  const newText = last === undefined ? suggestion : IDENTIFIER.test(suggestion) && !DICT_METHOD_NAMES.has(suggestion) ? `.${suggestion}` : `['${suggestion.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
-  return { title: `Change to ${ref.text.slice(0, start - ref.start)}${newText}`, edits: [{ span: { start, end: ref.end }, newText }], preferred: true };
+  const start = step === undefined ? ref.start : ref.stepEnds[missing - 1];
+  const end = ref.stepEnds[missing];
+  const newText = step === undefined ? suggestion : IDENTIFIER.test(suggestion) && !DICT_METHOD_NAMES.has(suggestion) ? `.${suggestion}` : `['${suggestion.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
+  return { title: `Change ${ref.text.slice(start - ref.start, end - ref.start)} to ${newText}`, edits: [{ span: { start, end }, newText }], preferred: true };
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
