@@ -6,7 +6,7 @@
  *    accept items one after another) renders, alone in `{{ }}`, to what the hover says cloud-init
  *    writes, and is never undefined;
  *  - hover verdicts on mistyped paths: the same undefined text, or the same exception and message;
- *  - the quick fix of a misspelt path leads to a path cloud-init finds;
+ *  - the quick fix of a misspelt path repairs it up to the step it changes (cloud-init finds that);
  *  - diagnostics' verdicts on whole templates: syntax errors (and their line), the errors that drop
  *    the part, the undefined variables (names), and YAML that only breaks once rendered;
  *  - the schema errors of the rendered cloud-config (test/oracle/schema_driver.py validates the text
@@ -225,9 +225,11 @@ async function main(): Promise<void> {
           if (!fix) continue;
           counts.fixes++;
           const edit = fix.edits[0];
-          const fixed = payload.slice(0, edit.span.start) + edit.newText + payload.slice(edit.span.end);
-          const theirs = await ask(fixed, data);
-          if (!theirs.ok || theirs.missingVariables.length) return mismatch(`quick fix of ${path} (${fix.title})`, 'defined', theirVerdictText(theirs));
+          // The path up to the repaired step (what follows may still be missing in this sample).
+          const exprStart = payload.indexOf(path);
+          const repaired = payload.slice(exprStart, edit.span.start) + edit.newText;
+          const theirs = await ask(`${HEADER}{{ ${repaired} }}`, data);
+          if (!theirs.ok || theirs.missingVariables.length) return mismatch(`quick fix of ${path} (${fix.title})`, `${repaired} defined`, theirVerdictText(theirs));
         }
         for (const template of TEMPLATES) {
           counts.templates++;
