@@ -9,6 +9,7 @@ import { isCloudConfigDocument } from './documents';
 import { registerPreviewCommands } from './preview/commands';
 import { registerPipelineCommands } from './pipeline';
 import { registerProvenance } from './preview/provenance';
+import { registerRenderedPart } from './preview/rendered';
 import { PreviewProvider } from './preview/provider';
 import { PREVIEW_SCHEME } from './preview/uri';
 import { StatusItem } from './status';
@@ -41,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): CloudConfigMergeApi 
     registerProvenance(previews),
     registerPreviewCommands(context.workspaceState),
     registerPipelineCommands(server),
+    registerRenderedPart(server),
     new StatusItem(server),
     registerWalkthrough(context.globalState),
     vscode.commands.registerCommand('cloudConfigMerge.showOutput', () => output.show(true)),

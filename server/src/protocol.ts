@@ -136,3 +136,16 @@ export interface DocumentInfoResult {
   spec: string | null;
   summary: string[];
 }
+
+/** Client → server: a `## template: jinja` document rendered with the chosen instance data. */
+export const RenderedPartRequest: RequestType<RenderedPartParams, RenderedPartResult> = { method: 'cloudConfigMerge/renderedPart' };
+
+export interface RenderedPartParams {
+  /** The template's URI (an open editor's unsaved text is used). */
+  uri: string;
+}
+
+export interface RenderedPartResult {
+  /** The view's text: a short header of comment lines, then the rendered part. */
+  text: string;
+}

@@ -27,12 +27,15 @@ import { connectionLogger, describeError } from './features/common/log';
 import { DiagnosticsFeature } from './features/diagnostics';
 import { registerHover } from './features/hover';
 import { registerCompletion, TRIGGER_CHARACTERS } from './features/completion';
+import { JINJA_TRIGGER_CHARACTERS } from './features/jinjaCompletion';
 import { CODE_ACTION_KINDS, registerCodeActions } from './features/codeActions';
 import { registerPreview } from './features/preview';
 import { registerPipeline } from './features/pipeline';
 import { registerDocumentInfo } from './features/documentInfo';
+import { registerRenderedPart } from './features/renderedPart';
 import { WorkspaceMergers } from './features/common/customMergers';
 import { WorkspaceTrustNotification } from './protocol';
+import { instanceDataFor, instanceDataKey } from './features/common/instanceData';
 
 const TRANSPORT_FLAGS = /^--(stdio|node-ipc|socket|pipe)\b/;
 
@@ -98,7 +101,7 @@ const ctx: ServerContext = {
   knownSettings: (uri) => (support.configuration ? knownSettings.get(uri) : undefined) ?? globalSettings,
   state: (document) => {
     const settings = ctx.knownSettings(document.uri);
-    return analyses.get(document, settings, ctx.customMergers(settings));
+    return analyses.get(document, settings, ctx.customMergers(settings), { key: instanceDataKey(settings, folders), choice: instanceDataFor(settings, folders) });
   },
   workspaceFolders: () => folders,
   customMergers: (settings) => workspaceMergers.load(settings.customMergers, folders),
@@ -117,7 +120,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
       hoverProvider: true,
-      completionProvider: { triggerCharacters: TRIGGER_CHARACTERS, resolveProvider: false },
+      completionProvider: { triggerCharacters: [...TRIGGER_CHARACTERS, ...JINJA_TRIGGER_CHARACTERS], resolveProvider: false },
       codeActionProvider: support.codeActionLiterals ? { codeActionKinds: CODE_ACTION_KINDS, resolveProvider: false } : true,
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
@@ -165,6 +168,7 @@ registerCodeActions(ctx);
 registerPreview(ctx);
 registerPipeline(ctx);
 registerDocumentInfo(ctx);
+registerRenderedPart(ctx);
 
 function folderPaths(uris: string[]): string[] {
   const paths: string[] = [];

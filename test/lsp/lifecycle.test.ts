@@ -16,7 +16,8 @@ describe('lifecycle', () => {
     try {
       const caps = client.initializeResult.capabilities;
       assert.equal(caps.hoverProvider, true);
-      assert.deepEqual(caps.completionProvider?.triggerCharacters, ['(', ',', '+', '[', '"', "'"]);
+      // '.' and '|' go on a path or start a filter inside a Jinja template's tags.
+      assert.deepEqual(caps.completionProvider?.triggerCharacters, ['(', ',', '+', '[', '"', "'", '.', '|']);
       assert.deepEqual((caps.codeActionProvider as { codeActionKinds: string[] }).codeActionKinds, [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite]);
       assert.equal((caps.textDocumentSync as { change: number }).change, TextDocumentSyncKind.Incremental);
       assert.equal(client.initializeResult.serverInfo?.name, 'cloud-config-language-server');

@@ -9,7 +9,8 @@ import { DEFAULT_LIMITS, LIMIT_NAMES } from '../../server/src/engine/limits';
 const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
 
 test('settings that widen what the extension reads or runs are restricted in untrusted workspaces', () => {
-  const widening = ['cloudConfigMerge.customMergers', 'cloudConfigMerge.includes.allowOutsideWorkspace', ...LIMIT_NAMES.map((n) => `cloudConfigMerge.limits.${n}`)];
+  // instanceData names a file the server reads (anywhere on disk): a workspace must not choose it for an untrusted user.
+  const widening = ['cloudConfigMerge.customMergers', 'cloudConfigMerge.includes.allowOutsideWorkspace', 'cloudConfigMerge.instanceData', ...LIMIT_NAMES.map((n) => `cloudConfigMerge.limits.${n}`)];
   const properties = manifest.contributes.configuration.properties;
   const restricted: string[] = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
   for (const name of widening) {

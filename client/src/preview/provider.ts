@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { PreviewRequest, type PreviewResult } from '../../../server/src/protocol';
 import { Server, log } from '../client';
 import { PREVIEW_SCHEME, fromPreviewUri, sourcesOf, toParams } from './uri';
+import { RefreshDebouncer } from './debounce';
 
 const REFRESH_DELAY_MS = 200;
 
@@ -25,7 +26,7 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
   readonly onDidUpdate = this.resultEmitter.event;
 
   private readonly results = new Map<string, PreviewResult>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly refreshes = new RefreshDebouncer((uri) => this.changeEmitter.fire(uri), REFRESH_DELAY_MS);
   private readonly disposables: vscode.Disposable[] = [];
   private watcher: vscode.FileSystemWatcher | undefined;
 
@@ -115,21 +116,12 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
   }
 
   private schedule(uri: vscode.Uri): void {
-    const key = uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        this.changeEmitter.fire(uri);
-      }, REFRESH_DELAY_MS),
-    );
+    this.refreshes.schedule(uri);
   }
 
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
-    clearTimeout(this.timers.get(key));
-    this.timers.delete(key);
+    this.refreshes.cancel(uri);
     this.results.delete(key);
     if (!this.openPreviews().length) {
       this.watcher?.dispose();
@@ -150,8 +142,7 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
   }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
+    this.refreshes.dispose();
     this.watcher?.dispose();
     this.disposables.forEach((d) => d.dispose());
   }

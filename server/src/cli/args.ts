@@ -88,7 +88,8 @@ Options:
                               or the editor preview's text (a header listing the parts, then the yaml output)
   --include-map URL=FILE      answer "#include URL" with FILE (repeatable); other remote URLs are never fetched
   --include-missing error|skip  an unreachable #include fails all user-data (error, cloud-init's default) or is skipped
-  --instance-data FILE        instance data (JSON) for "## template: jinja" parts
+  --instance-data FILE|NAME   instance data for "## template: jinja" parts: a JSON file, or a shipped
+                              sample: aws, azure, gce, openstack, lxd, nocloud
   --launch-index N            keep only parts for this launch index
   --cloud-cfg FILE            /etc/cloud/cloud.cfg (confd and boot modes)
   --confd FILE                a cloud.cfg.d drop-in (boot mode; repeatable)

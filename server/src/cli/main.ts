@@ -27,6 +27,7 @@ import { CustomMergerLoadError, loadCustomMerger } from '../engine/merge/custom'
 import { chefMergeFiles } from '../engine/chef/deepMerge';
 import { loadChefFiles } from '../engine/chef/files';
 import { CliOptions, parseArgs, UsageError, USAGE } from './args';
+import { chooseInstanceData } from '../engine/template/instanceData';
 import { fileIncludeResolver } from './includes';
 import { ReportFormat, userDataReport, systemReport, bootReport, chefReport } from './report';
 import { runBatch } from './batch';
@@ -91,6 +92,26 @@ function readJsonFile(o: CliOptions, path: string): unknown {
   } catch (e) {
     throw new InputError(`${path}: not JSON: ${(e as Error).message}`);
   }
+}
+
+/**
+ * `--instance-data`: a sample's name (aws, azure, gce, openstack, lxd, nocloud; write `./aws` for a
+ * file of that name) or a JSON file, passed on as text so that ints and floats stay as Python's json
+ * reads them (`1.0` renders `1.0`).
+ */
+function instanceDataOption(o: CliOptions): unknown {
+  if (o.instanceData === undefined) return undefined;
+  const choice = chooseInstanceData(o.instanceData, o.version ?? 'current', (path) => {
+    const text = new TextDecoder().decode(read(o, path));
+    try {
+      JSON.parse(text);
+    } catch (e) {
+      throw new InputError(`${path}: not JSON: ${(e as Error).message}`);
+    }
+    return text;
+  });
+  if (choice.problem) throw new InputError(choice.problem);
+  return choice.data;
 }
 
 /** A value file for `--spec`: `.json` is read as Python's json does, anything else as YAML. */
@@ -248,7 +269,7 @@ function runOptions(o: CliOptions, io?: CliIO) {
     version: o.version,
     includes: fileIncludeResolver(o.includeMap, (path) => read(o, path), (path) => read(o, path, true)),
     onIncludeFailure: o.includeMissing,
-    instanceData: o.instanceData !== undefined ? readJsonFile(o, o.instanceData) : undefined,
+    instanceData: instanceDataOption(o),
     launchIndex: o.launchIndex,
     trace: o.format === 'report',
     limits: o.limits,
@@ -299,7 +320,7 @@ function confdMode(o: CliOptions, io: CliIO): number {
   const result = mergeConfD(files, {
     order: o.confdOrder,
     cloudCfg: readConfigFile(o, o.cloudCfg),
-    instanceData: o.instanceData !== undefined ? readJsonFile(o, o.instanceData) : undefined,
+    instanceData: instanceDataOption(o),
     version: o.version,
     trace: o.format === 'report',
     customMergers: customMergers(o, io),

@@ -17,6 +17,8 @@ import { describeTypes, enumValues, keysOf, schemaAt, type NavSegment } from '..
 import { siblingKeys, textCursorAt } from '../engine/schema/textPath';
 import { loadYaml } from '../engine/yaml/load';
 import { PyDict } from '../engine/values';
+import { jinjaCompletionItems } from './jinjaCompletion';
+import { instanceDataFor } from './common/instanceData';
 
 /** Where a spec starts or goes on: `merge_how: "` and `'` open a quoted spec, `(` a merger's options. */
 export const TRIGGER_CHARACTERS = ['(', ',', '+', '[', '"', "'"];
@@ -36,6 +38,8 @@ export function registerCompletion(ctx: ServerContext): void {
       if (!document) return null;
       const state = ctx.state(document);
       const offset = state.offsetAt(params.position);
+      const jinja = jinjaCompletionItems(state, offset, instanceDataFor(state.settings, ctx.workspaceFolders()));
+      if (jinja) return jinja;
       const cursor = specCursorAt(state, offset);
       const client = { snippets: ctx.support.snippets, markdown: ctx.support.markdownCompletion };
       const items = cursor ? completionItems(cursor, client, state.custom.descriptions) : null;

@@ -18,6 +18,8 @@ import { summarizeSite } from './common/specSummary';
 import { schemaKeyMarkdown } from './common/schemaDocs';
 import { schemaAt } from '../engine/schema/navigate';
 import { textCursorAt } from '../engine/schema/textPath';
+import { jinjaHoverAt } from './jinjaHover';
+import { instanceDataFor } from './common/instanceData';
 
 interface HoverText {
   markdown: string;
@@ -30,7 +32,8 @@ export function registerHover(ctx: ServerContext): void {
       const document = ctx.documents.get(params.textDocument.uri);
       if (!document) return null;
       const state = ctx.state(document);
-      const found = hoverAt(state, state.offsetAt(params.position));
+      const offset = state.offsetAt(params.position);
+      const found = jinjaHoverAt(state, offset, instanceDataFor(state.settings, ctx.workspaceFolders())) ?? hoverAt(state, offset);
       return found ? { contents: markup(found.markdown, ctx.support.markdownHover), range: state.range(found.span) } : null;
     }),
   );

@@ -11,8 +11,9 @@
  * merged in one synchronous step, so a preview never mixes two versions of the
  * editor's documents.
  */
+import { instanceDataFor } from './common/instanceData';
+import { readError, readRegularFile, readRegularFileSync } from './common/readFile';
 import { realpathSync } from 'node:fs';
-import { BoundedReadError, ReadFailureWords, describeReadFailure, readBounded, readBoundedSync } from '../node/readFile';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
@@ -215,6 +216,7 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
       limitHint: (limit) => `setting cloudConfigMerge.limits.${limit}`,
       boot,
       schema: settings.schema.enable,
+      instanceData: instanceDataFor(settings, ctx.workspaceFolders()).data,
     });
   } catch (e) {
     // cloud-init itself would raise here (a bad spec in system config, two drop-ins with one name…).
@@ -307,25 +309,4 @@ function realpathOr(file: string): string {
 function isInside(file: string, folder: string): boolean {
   const relative = path.relative(folder, file);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
-/** The bytes of a regular file within maxFileBytes (node/readFile.ts: checked on the descriptor that is read). */
-function readRegularFile(file: string, settings: ServerSettings): Promise<Uint8Array> {
-  return readBounded(file, { maxBytes: settings.limits.maxFileBytes });
-}
-
-function readRegularFileSync(file: string, settings: ServerSettings): Uint8Array {
-  return readBoundedSync(file, { maxBytes: settings.limits.maxFileBytes });
-}
-
-/** The preview's words: anything but a regular file is one case; the limit is the setting. */
-const READ_FAILURE_WORDS: ReadFailureWords = {
-  directory: 'not a regular file',
-  notRegular: 'not a regular file',
-  overLimit: (size, max) => `${size ?? `more than ${max}`} bytes, over the limit maxFileBytes = ${max} (setting cloudConfigMerge.limits.maxFileBytes)`,
-};
-
-function readError(e: unknown): string {
-  if (e instanceof BoundedReadError) return describeReadFailure(e.failure, READ_FAILURE_WORDS);
-  return e instanceof Error ? e.message : String(e);
 }

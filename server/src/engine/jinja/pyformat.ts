@@ -6,7 +6,7 @@
  * Written from the Python Language Reference ("Format String Syntax", "Format
  * Specification Mini-Language") and checked against CPython 3.11 by
  * test/oracle/jinja.diff.ts; no CPython code is reused. Values are reached
- * through a host (jinja.ts) so that attribute and item lookups in fields
+ * through a host (pymethods.ts) so that attribute and item lookups in fields
  * (`{0.a}`, `{0[k]}`) follow the environment: Python's own getattr in 22.4's
  * plain Environment, the sandbox's checked lookup in current cloud-init.
  *
@@ -18,6 +18,8 @@
  * format specs given to values other than str/int/bool/float/None, and the
  * wording of some ValueError messages (the class always matches).
  */
+
+import type { PyErrorType } from '../py/errors';
 
 export interface FormatHost<V> {
   kind(v: V): 'str' | 'int' | 'bool' | 'float' | 'none' | 'other';
@@ -38,7 +40,7 @@ export interface FormatHost<V> {
   getattr(v: V, name: string): V;
   /** `value[key]` as the formatter resolves it. */
   getitem(v: V, key: string | bigint): V;
-  error(pyType: string, message: string): never;
+  error(pyType: PyErrorType, message: string): never;
   cannot(what: string): never;
 }
 

@@ -20,6 +20,8 @@ import { pushAll } from '../arrays';
 import { embeddedSchemaFindings, NearMissBudget, newNearMissBudget, schemaFindings } from './schemaLint';
 import { embeddedInArchive, embeddedInMime, type EmbeddedCloudConfig } from '../schema/embedded';
 import { coded } from './codes';
+import { literalTemplateFindings, templateFindings } from '../template/lint';
+import { NO_INSTANCE_DATA, type InstanceDataChoice } from '../template/instanceData';
 
 /** A place where a merge spec is written. */
 export interface SpecSite {
@@ -63,6 +65,8 @@ export interface AnalyzeOptions {
   version?: CloudInitVersion;
   /** Validate cloud-config documents against that cloud-init's schema (findings `schema-*`); default off. */
   schema?: boolean;
+  /** Instance data for `## template: jinja` documents: variables, rendering errors and post-render YAML are checked with it. */
+  instanceData?: InstanceDataChoice;
   /** Near-miss key suggestions left (set by analyzeDocument: the parts of a MIME document share one budget). */
   nearMissBudget?: NearMissBudget;
 }
@@ -79,12 +83,19 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
     return { info, specs: [], findings: [{ ...coded('too-large'), span: { start: 0, end: firstLine }, message: `This file has ${bytes} bytes, over the limit maxFileBytes = ${limit}: it is not analysed.` }] };
   }
   switch (info.kind) {
-    case 'cloud-config':
+    case 'cloud-config': {
+      const analyzed = analyzeCloudConfig(text, 0, info.kind, options);
+      pushAll(analyzed.findings, literalTemplateFindings(text));
+      return { info, ...analyzed };
+    }
     case 'confd':
     case 'cloud-cfg':
       return { info, ...analyzeCloudConfig(text, 0, info.kind, options) };
-    case 'jinja':
-      return { info, ...analyzeCloudConfig(maskJinja(text), 0, 'jinja', options) };
+    case 'jinja': {
+      const analyzed = analyzeCloudConfig(maskJinja(text), 0, 'jinja', options);
+      pushAll(analyzed.findings, templateFindings(text, { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema }));
+      return { info, ...analyzed };
+    }
     case 'mime':
       return analyzeMime(text, info, options);
     case 'cloud-config-archive':
@@ -424,6 +435,12 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
       }
     }
     const literalBody = leaf.span && leaf.text !== null && !/^(base64|quoted-printable)$/i.test(pyStrip(leaf.transferEncoding ?? ''));
+    if (type === 'text/jinja2' && literalBody && leaf.span) {
+      // A template part: checked as a template document is, at the part's place in the file.
+      const base = leaf.span.start;
+      const context = { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema };
+      for (const f of templateFindings(text.slice(base, leaf.span.end), context)) findings.push({ ...f, span: { start: f.span.start + base, end: f.span.end + base } });
+    }
     if (type === 'text/cloud-config' && literalBody && leaf.span) {
       const body = text.slice(leaf.span.start, leaf.span.end);
       const result = analyzeCloudConfig(body, leaf.span.start, 'cloud-config', options, headerSpec);

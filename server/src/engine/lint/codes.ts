@@ -88,6 +88,14 @@ export const FINDING_CODES = {
   'jinja-missing-variable': { severity: 'warning', summary: 'a template variable the instance data lacks' },
   'jinja-no-subhandler': { severity: 'warning', summary: 'a rendered template no handler takes' },
   'part-failed': { severity: 'warning', summary: 'a part the handler fails on' },
+  // Jinja templates in the editor (template/lint.ts)
+  'jinja-instance-data': { severity: 'warning', summary: 'the chosen instance data cannot be used' },
+  'jinja-syntax': { severity: 'error', summary: 'a Jinja syntax error: cloud-init drops the part' },
+  'jinja-render-error': { severity: 'error', summary: 'rendering raises: cloud-init drops the part' },
+  'jinja-not-checked': { severity: 'info', summary: 'a template construct this tool does not render' },
+  'jinja-undefined-variable': { severity: 'warning', summary: 'a variable the instance data lacks' },
+  'jinja-rendered-yaml-invalid': { severity: 'error', summary: 'YAML that is invalid only after rendering' },
+  'jinja-without-header': { severity: 'info', also: { severity: 'warning', when: 'the name is instance data (a forgotten header)' }, summary: 'template markup in a part cloud-init does not render' },
   // Terraform and Pulumi parts (userdata/terraform.ts)
   'content-type-invalid': { severity: 'warning', summary: 'a content_type cloud-init does not read' },
   'declared-type-overridden': { severity: 'warning', summary: 'a declared type cloud-init replaces by sniffing' },

@@ -35,6 +35,8 @@ export type PyErrorType =
 const VALUE_ERRORS = new Set<string>(['ValueError', 'JSONDecodeError', 'UnicodeDecodeError']);
 
 export class PyError extends Error {
+  /** Where in the source (e.g. a template) the error was raised, when known. */
+  pos?: number;
   constructor(
     readonly pyType: PyErrorType,
     message: string,

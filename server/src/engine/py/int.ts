@@ -1,9 +1,10 @@
 /**
- * CPython 3.11's `int`: `int(s, base)` for the bases YAML and JSON use, and the limit on decimal digits
- * in int <-> str conversions (3.11.2+), with Python's messages. Shared by the YAML loader and dumper,
- * JSON, JSON patch and messages.
+ * CPython 3.11's `int`: `int(s, base)` (base 0 and 2 to 36) and the limit on decimal digits in
+ * int <-> str conversions (3.11.2+), with Python's messages. Shared by the YAML loader and dumper,
+ * JSON, JSON patch, Jinja's `int` filter and messages.
  *
- * Residual differences: only bases 2, 8, 10 and 16 are parsed (the only ones PyYAML and json use).
+ * Residual differences: Unicode decimal digits follow the JS engine's tables (Unicode 15, Python 3.11
+ * has 14).
  */
 import { PyError } from './errors';
 import { pyStrRepr } from './repr';
@@ -52,16 +53,13 @@ export function pyNumberText(s: string): string {
   return asciiDigits(s).replace(PY_SPACE_ENDS, '');
 }
 
-/** Digits (with single underscores between them) and optional prefix of Python's int() per base. */
-const INT_SYNTAX: Record<number, { prefix: RegExp | null; digits: RegExp }> = {
-  2: { prefix: /^0[bB]_?/, digits: /^[01]+(?:_[01]+)*$/ },
-  8: { prefix: /^0[oO]_?/, digits: /^[0-7]+(?:_[0-7]+)*$/ },
-  10: { prefix: null, digits: /^[0-9]+(?:_[0-9]+)*$/ },
-  16: { prefix: /^0[xX]_?/, digits: /^[0-9a-fA-F]+(?:_[0-9a-fA-F]+)*$/ },
-};
+const PREFIX_BASES: Record<string, number> = { '0x': 16, '0o': 8, '0b': 2 };
 
-/** Python's `int(s, base)` for bases 2, 8, 10 and 16; a PyError('ValueError') where Python raises one. */
-export function pyIntFromString(s: string, base: 2 | 8 | 10 | 16): bigint {
+/**
+ * Python's `int(s, base)` for base 0 (the prefix decides) and 2 to 36; a PyError('ValueError') where
+ * Python raises one, the digit limit included (it applies to bases that are not powers of two).
+ */
+export function pyIntFromString(s: string, base: number): bigint {
   // CPython formats the literal with %.200R: its repr, cut to 200 characters.
   const bad = () => new PyError('ValueError', `invalid literal for int() with base ${base}: ${[...pyStrRepr(s)].slice(0, 200).join('')}`);
   let t = pyNumberText(s);
@@ -70,12 +68,38 @@ export function pyIntFromString(s: string, base: 2 | 8 | 10 | 16): bigint {
     negative = t[0] === '-';
     t = t.slice(1);
   }
-  const syntax = INT_SYNTAX[base];
-  if (syntax.prefix && syntax.prefix.test(t)) t = t.replace(syntax.prefix, '');
-  if (!syntax.digits.test(t)) throw bad();
-  if (t.includes('_')) t = t.replace(/_/g, '');
-  if (base === 10 && t.length > PY_INT_MAX_STR_DIGITS) throw intDigitLimitError(t.length);
-  const prefixed = base === 16 ? '0x' + t : base === 8 ? '0o' + t : base === 2 ? '0b' + t : t;
-  const n = BigInt(prefixed);
+  const prefix = t.slice(0, 2).toLowerCase();
+  let b = base;
+  if (b === 0) {
+    b = PREFIX_BASES[prefix] ?? 10;
+    // Base 0 refuses leading zeros, except in zero itself.
+    if (b === 10 && t[0] === '0') {
+      if (/^0+(?:_?0)*$/.test(t)) return 0n;
+      throw bad();
+    }
+  }
+  if (PREFIX_BASES[prefix] === b) t = t.slice(t[2] === '_' ? 3 : 2);
+  if (!t || t.startsWith('_') || t.endsWith('_') || t.includes('__')) throw bad();
+  const digits = (t.includes('_') ? t.replace(/_/g, '') : t).toLowerCase();
+  const valid = DIGIT_CHARS.slice(0, b);
+  for (let i = 0; i < digits.length; i++) if (!valid.includes(digits[i])) throw bad();
+  if ((b & (b - 1)) !== 0 && digits.length > PY_INT_MAX_STR_DIGITS) throw intDigitLimitError(digits.length);
+  const n = b === 10 ? BigInt(digits) : b === 16 ? BigInt('0x' + digits) : b === 8 ? BigInt('0o' + digits) : b === 2 ? BigInt('0b' + digits) : otherBase(digits, b);
   return negative ? -n : n;
+}
+
+const DIGIT_CHARS = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+/** Validated digits in a base other than 2, 8, 10 and 16 (at most the digit limit, or a power of two). */
+function otherBase(digits: string, base: number): bigint {
+  if ((base & (base - 1)) === 0) {
+    const bits = Math.log2(base);
+    let binary = '';
+    for (const ch of digits) binary += DIGIT_CHARS.indexOf(ch).toString(2).padStart(bits, '0');
+    return BigInt('0b' + (binary || '0'));
+  }
+  let n = 0n;
+  const big = BigInt(base);
+  for (const ch of digits) n = n * big + BigInt(DIGIT_CHARS.indexOf(ch));
+  return n;
 }

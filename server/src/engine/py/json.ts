@@ -52,7 +52,7 @@ export class JsonDecodeError extends PyError {
     /** The bare message, e.g. "Expecting value". */
     readonly msg: string,
     /** Position in code points, as Python counts. */
-    readonly pos: number,
+    override readonly pos: number,
     readonly lineno: number,
     readonly colno: number,
   ) {

@@ -1,4 +1,5 @@
 /** Python `str` methods whose Unicode rules differ from JavaScript's. */
+import { PyError } from './errors';
 
 /** Characters for which Python's `str.isspace()` is true. */
 const PY_SPACE = '\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
@@ -40,20 +41,6 @@ export function pyLStrip(s: string): string {
 /** Python `str.lower()`: full Unicode lower-casing, like `toLowerCase` without locale. */
 export function pyLower(s: string): string {
   return s.toLowerCase();
-}
-
-/** Python `str.splitlines()` (keepends=False). */
-export function pySplitLines(s: string): string[] {
-  const lines: string[] = [];
-  const re = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/g;
-  let last = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(s)) !== null) {
-    lines.push(s.slice(last, m.index));
-    last = m.index + m[0].length;
-  }
-  if (last < s.length) lines.push(s.slice(last));
-  return lines;
 }
 
 /** Python's `str` ordering: by code point (JavaScript's `<` orders by UTF-16 unit). */
@@ -99,3 +86,165 @@ export function pySplitMax(s: string, sep: string, maxsplit: number): string[] {
   out.push(s.slice(pos));
   return out;
 }
+
+// Strings: Python semantics on code points
+
+export const PY_SPACE_CLASS_BODY = '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+export const PY_WS_CLASS = `[${PY_SPACE_CLASS_BODY}]`;
+export const RE_WS_RUN = new RegExp(`${PY_WS_CLASS}+`);
+
+export function isPySpaceText(ch: string): boolean {
+  return ch.length > 0 && new RegExp(`^${PY_WS_CLASS}+$`).test(ch);
+}
+
+export function codePoints(s: string): string[] {
+  return SURROGATE.test(s) ? Array.from(s) : s.split('');
+}
+
+export function pyLen(s: string): number {
+  if (!SURROGATE.test(s)) return s.length;
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+export function pyStripChars(s: string, chars: string | null, left: boolean, right: boolean): string {
+  const arr = codePoints(s);
+  const isStrip = chars === null ? (c: string) => isPySpaceText(c) : (c: string) => chars.includes(c);
+  let a = 0;
+  let b = arr.length;
+  if (left) while (a < b && isStrip(arr[a])) a++;
+  if (right) while (b > a && isStrip(arr[b - 1])) b--;
+  return arr.slice(a, b).join('');
+}
+
+export const SPLITLINES_RE = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
+
+export function pySplitLines(s: string, keepends = false): string[] {
+  const out: string[] = [];
+  let rest = s;
+  while (rest.length) {
+    const m = SPLITLINES_RE.exec(rest);
+    if (!m) {
+      out.push(rest);
+      break;
+    }
+    out.push(rest.slice(0, keepends ? m.index + m[0].length : m.index));
+    rest = rest.slice(m.index + m[0].length);
+  }
+  return out;
+}
+
+export function pyReplace(s: string, old: string, neu: string, count: number): string {
+  if (count < 0) count = Infinity;
+  if (old === '') {
+    const arr = codePoints(s);
+    let out = '';
+    let n = 0;
+    for (let i = 0; i <= arr.length; i++) {
+      if (n < count) {
+        out += neu;
+        n++;
+      }
+      if (i < arr.length) out += arr[i];
+    }
+    return out;
+  }
+  let out = '';
+  let pos = 0;
+  let n = 0;
+  while (n < count) {
+    const i = s.indexOf(old, pos);
+    if (i < 0) break;
+    out += s.slice(pos, i) + neu;
+    pos = i + old.length;
+    n++;
+  }
+  return out + s.slice(pos);
+}
+
+export function pySplit(s: string, sep: string | null, maxsplit: number): string[] {
+  if (maxsplit < 0) maxsplit = Infinity;
+  if (sep === null) {
+    const out: string[] = [];
+    let rest = pyStripChars(s, null, true, false);
+    while (rest.length) {
+      if (out.length >= maxsplit) {
+        out.push(rest);
+        return out;
+      }
+      const m = RE_WS_RUN.exec(rest);
+      if (!m) {
+        out.push(rest);
+        return out;
+      }
+      out.push(rest.slice(0, m.index));
+      rest = rest.slice(m.index + m[0].length);
+    }
+    return out;
+  }
+  if (sep === '') throw new PyError('ValueError', 'empty separator');
+  return pySplitMax(s, sep, maxsplit);
+}
+
+export function pyRsplit(s: string, sep: string | null, maxsplit: number): string[] {
+  if (maxsplit < 0) return pySplit(s, sep, maxsplit);
+  if (sep === null) {
+    const out: string[] = [];
+    let rest = pyStripChars(s, null, false, true);
+    while (rest.length) {
+      if (out.length >= maxsplit) {
+        out.unshift(rest);
+        return out;
+      }
+      const m = new RegExp(`${PY_WS_CLASS}+(?=[^${PY_SPACE_CLASS_BODY}]*$)`).exec(rest);
+      if (!m) {
+        out.unshift(rest);
+        return out;
+      }
+      out.unshift(rest.slice(m.index + m[0].length));
+      rest = rest.slice(0, m.index);
+    }
+    return out;
+  }
+  if (sep === '') throw new PyError('ValueError', 'empty separator');
+  const out: string[] = [];
+  let end = s.length;
+  while (out.length < maxsplit) {
+    const i = end - sep.length >= 0 ? s.lastIndexOf(sep, end - sep.length) : -1;
+    if (i < 0) break;
+    out.unshift(s.slice(i + sep.length, end));
+    end = i;
+  }
+  out.unshift(s.slice(0, end));
+  return out;
+}
+
+export function isCased(c: string): boolean {
+  return c.toLowerCase() !== c.toUpperCase();
+}
+export function pyIsLower(s: string): boolean {
+  let cased = false;
+  for (const c of s) {
+    if (!isCased(c)) continue;
+    if (c !== c.toLowerCase() || c === c.toUpperCase()) return false;
+    cased = true;
+  }
+  return cased;
+}
+export function pyIsUpper(s: string): boolean {
+  let cased = false;
+  for (const c of s) {
+    if (!isCased(c)) continue;
+    if (c !== c.toUpperCase() || c === c.toLowerCase()) return false;
+    cased = true;
+  }
+  return cased;
+}
+
+export function pyCapitalize(s: string): string {
+  const arr = codePoints(s);
+  if (!arr.length) return '';
+  return arr[0].toUpperCase() + arr.slice(1).join('').toLowerCase();
+}
+

@@ -2,7 +2,8 @@
 import { PyDict, pyClassName } from '../values';
 import { PyError, PyErrorType } from '../py/errors';
 import { loadYaml, mergeExpansionError, YamlLoadResult } from '../yaml/load';
-import { isJinjaTemplate, renderCloudInitJinja } from '../userdata/jinja';
+import { renderCloudInitJinja } from '../userdata/jinja';
+import { isJinjaTemplate } from '../userdata/templater';
 import type { CloudInitVersion } from '../spec/parse';
 import { PYTHON_RECURSION } from '../limits';
 

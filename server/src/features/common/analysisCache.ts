@@ -11,6 +11,7 @@ import { LoadedCustomMergers, NO_CUSTOM_MERGERS } from './customMergers';
 import { LineIndex } from '../../engine/text/lineIndex';
 import { TextSpan } from '../../engine/values';
 import { ServerSettings, analysisKey } from './settings';
+import type { InstanceDataChoice } from '../../engine/template/instanceData';
 
 /** A snapshot: the text and analysis of one version of a document. */
 export class DocumentState {
@@ -72,7 +73,7 @@ export function uriPath(uri: string): string {
 }
 
 /** Analyses one version of a document (uncached: for documents that are not open). */
-export function analyze(document: TextDocument, settings: ServerSettings, custom: LoadedCustomMergers = NO_CUSTOM_MERGERS): DocumentState {
+export function analyze(document: TextDocument, settings: ServerSettings, custom: LoadedCustomMergers = NO_CUSTOM_MERGERS, instanceData?: InstanceDataChoice): DocumentState {
   const text = document.getText();
   const started = performance.now();
   const path = uriPath(document.uri);
@@ -83,6 +84,7 @@ export function analyze(document: TextDocument, settings: ServerSettings, custom
     version: settings.cloudInitVersion,
     schema: settings.schema.enable && !validatedByRedHatYaml(path, settings.schema.validatedByRedHatYaml),
     customMergers: custom.modules.size ? custom.modules : undefined,
+    instanceData,
   });
   return new DocumentState(document.uri, document.version, document.languageId, text, settings, analysis, performance.now() - started, custom);
 }
@@ -92,11 +94,11 @@ export class AnalysisCache {
 
   constructor(private readonly analysed?: (state: DocumentState) => void) {}
 
-  get(document: TextDocument, settings: ServerSettings, custom: LoadedCustomMergers = NO_CUSTOM_MERGERS): DocumentState {
-    const key = `${analysisKey(settings)}|${document.languageId}|${custom.key}`;
+  get(document: TextDocument, settings: ServerSettings, custom: LoadedCustomMergers = NO_CUSTOM_MERGERS, instanceData?: { key: string; choice: InstanceDataChoice }): DocumentState {
+    const key = `${analysisKey(settings)}|${document.languageId}|${custom.key}|${instanceData?.key ?? ''}`;
     const hit = this.entries.get(document.uri);
     if (hit && hit.key === key && hit.state.version === document.version) return hit.state;
-    const state = analyze(document, settings, custom);
+    const state = analyze(document, settings, custom, instanceData?.choice);
     this.entries.set(document.uri, { key, state });
     this.analysed?.(state);
     return state;

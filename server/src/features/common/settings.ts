@@ -27,6 +27,8 @@ export interface ServerSettings {
   trace: { server: TraceLevel };
   /** Custom merger modules by merger name (paths relative to the workspace folder); loaded in trusted workspaces only. */
   customMergers: Record<string, string>;
+  /** Instance data for `## template: jinja` parts: a JSON file (relative to the workspace folder) or a sample's name; '' for none. */
+  instanceData: string;
 }
 
 export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
@@ -37,6 +39,7 @@ export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
   includes: Object.freeze({ allowOutsideWorkspace: false }),
   trace: Object.freeze({ server: 'off' }),
   customMergers: Object.freeze({}),
+  instanceData: '',
 }) as ServerSettings;
 
 /** Reads a setting given as `{a: {b: v}}` or `{'a.b': v}`. */
@@ -59,6 +62,7 @@ export function normalizeSettings(raw: unknown): ServerSettings {
   const outside = lookup(raw, 'includes.allowOutsideWorkspace');
   const trace = lookup(raw, 'trace.server');
   const custom = lookup(raw, 'customMergers');
+  const instanceData = lookup(raw, 'instanceData');
   const customMergers: Record<string, string> = {};
   if (custom && typeof custom === 'object' && !Array.isArray(custom)) {
     for (const [name, file] of Object.entries(custom)) if (typeof file === 'string' && /^[a-z_][a-z0-9_]*$/.test(name)) customMergers[name] = file;
@@ -74,10 +78,11 @@ export function normalizeSettings(raw: unknown): ServerSettings {
     limits,
     includes: { allowOutsideWorkspace: typeof outside === 'boolean' ? outside : DEFAULT_SETTINGS.includes.allowOutsideWorkspace },
     trace: { server: trace === 'messages' || trace === 'verbose' ? trace : 'off' },
+    instanceData: typeof instanceData === 'string' ? instanceData.trim() : '',
   };
 }
 
 /** The settings that change what the analysis of a document finds. */
 export function analysisKey(settings: ServerSettings): string {
-  return `${settings.cloudInitVersion}|${settings.schema.enable}|${settings.schema.validatedByRedHatYaml.join('\n')}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}`;
+  return `${settings.cloudInitVersion}|${settings.schema.enable}|${settings.schema.validatedByRedHatYaml.join('\n')}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}|${settings.instanceData}`;
 }

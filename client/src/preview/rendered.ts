@@ -1,0 +1,102 @@
+/**
+ * "Show Rendered Part": a read-only view of a `## template: jinja` document as cloud-init renders
+ * it with the chosen instance data. The server renders (`cloudConfigMerge/renderedPart`); this
+ * only shows its answer, refreshed (debounced) while the template is edited and when the settings
+ * change. The view's URI holds the template's URI, so it survives a reload; it ends in `.yaml`.
+ *
+ *   cloud-config-merge-rendered:/user-data (rendered).yaml?file%3A%2F%2F%2F…%2Fuser-data.yaml
+ */
+import * as vscode from 'vscode';
+import { RenderedPartRequest } from '../../../server/src/protocol';
+import { Server, log } from '../client';
+import { stemName } from './uri';
+import { RefreshDebouncer } from './debounce';
+
+export const RENDERED_SCHEME = 'cloud-config-merge-rendered';
+const REFRESH_DELAY_MS = 200;
+
+export function renderedUri(source: vscode.Uri): vscode.Uri {
+  const name = `${stemName(source.toString())} (rendered).yaml`.replace(/[/\\]/g, '_');
+  return vscode.Uri.from({ scheme: RENDERED_SCHEME, path: '/' + name, query: source.toString() });
+}
+
+function sourceOf(uri: vscode.Uri): string {
+  return uri.query;
+}
+
+class RenderedPartProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changeEmitter.event;
+  private readonly refreshes = new RefreshDebouncer((uri) => this.changeEmitter.fire(uri), REFRESH_DELAY_MS);
+  private readonly disposables: vscode.Disposable[];
+
+  constructor(private readonly server: Server) {
+    this.disposables = [
+      this.changeEmitter,
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length) this.openViews().filter((u) => sourceOf(u) === e.document.uri.toString()).forEach((u) => this.refreshes.schedule(u));
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('cloudConfigMerge')) this.openViews().forEach((u) => this.refreshes.schedule(u));
+      }),
+      // the instance-data file may be the one saved (the server reads it again when it changes)
+      vscode.workspace.onDidSaveTextDocument((d) => {
+        if (d.languageId === 'json' || d.uri.path.endsWith('.json')) this.openViews().forEach((u) => this.refreshes.schedule(u));
+      }),
+    ];
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
+    try {
+      const result = await this.server.request(RenderedPartRequest, { uri: sourceOf(uri) }, token);
+      return result.text;
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      log(this.server.output, `Rendering failed for ${sourceOf(uri)}: ${message}`);
+      return `# Cloud-Config Merge: the part could not be rendered.\n# ${message.replace(/\n/g, '\n# ')}\n`;
+    }
+  }
+
+  private openViews(): vscode.Uri[] {
+    return vscode.workspace.textDocuments.filter((d) => d.uri.scheme === RENDERED_SCHEME && !d.isClosed).map((d) => d.uri);
+  }
+
+
+  dispose(): void {
+    this.refreshes.dispose();
+    this.disposables.forEach((d) => d.dispose());
+  }
+}
+
+/** Opens the rendered view of a template (the active editor's by default) beside it. Returns the view's URI. */
+async function showRenderedPart(resource?: unknown): Promise<vscode.Uri | undefined> {
+  const source = resource instanceof vscode.Uri ? resource : vscode.window.activeTextEditor?.document.uri;
+  if (!source || source.scheme === RENDERED_SCHEME) {
+    void vscode.window.showInformationMessage('Open a "## template: jinja" document to show it rendered.');
+    return undefined;
+  }
+  const uri = renderedUri(source);
+  const document = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  return uri;
+}
+
+/** `cloudConfigMerge.isJinjaTemplate`: the active editor is a template (the title-bar button shows). */
+function updateContext(): void {
+  const first = vscode.window.activeTextEditor?.document.lineAt(0).text ?? '';
+  void vscode.commands.executeCommand('setContext', 'cloudConfigMerge.isJinjaTemplate', /^##\s*template:\s*jinja\s*$/i.test(first));
+}
+
+export function registerRenderedPart(server: Server): vscode.Disposable {
+  const provider = new RenderedPartProvider(server);
+  updateContext();
+  return vscode.Disposable.from(
+    provider,
+    vscode.window.onDidChangeActiveTextEditor(updateContext),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document === vscode.window.activeTextEditor?.document && e.contentChanges.some((c) => c.range.start.line === 0)) updateContext();
+    }),
+    vscode.workspace.registerTextDocumentContentProvider(RENDERED_SCHEME, provider),
+    vscode.commands.registerCommand('cloudConfigMerge.showRenderedPart', showRenderedPart),
+  );
+}

@@ -1,0 +1,80 @@
+/**
+ * The instance data a `## template: jinja` part is rendered with in the editor, the preview and
+ * the CLI: a JSON file (like /run/cloud-init/instance-data-sensitive.json) or a shipped sample
+ * (./samples.ts) named by `cloudConfigMerge.instanceData` / `--instance-data`. Reading files is
+ * the caller's (the server reads bounded, the CLI reads what the user named); this module decides
+ * what a setting means and what a template then sees (cloud-init's variable conversion).
+ */
+import type { CloudInitVersion } from '../spec/parse';
+import { convertInstanceData } from '../userdata/jinja';
+import { SAMPLE_NAMES, isSampleName, sampleDescription, sampleInstanceData } from './samples';
+
+export interface InstanceDataChoice {
+  /** What the user chose, in words ("sample aws: Amazon EC2 …", "file ./id.json", "none"). */
+  label: string;
+  /** The JSON text of a file (exact int/float typing) or a sample's value; undefined: nothing chosen. */
+  data: unknown;
+  /** Why the chosen data cannot be used (unreadable file, unknown sample); `data` is then undefined. */
+  problem?: string;
+}
+
+export const NO_INSTANCE_DATA: InstanceDataChoice = Object.freeze({ label: 'no instance data (cloudConfigMerge.instanceData is empty)', data: undefined });
+
+/** A setting value that names a sample rather than a file. */
+export function sampleNameOf(setting: string): string | undefined {
+  const name = setting.trim().toLowerCase();
+  return isSampleName(name) ? name : undefined;
+}
+
+/**
+ * What a setting value means: empty for none, a sample's name, or a file path (read by
+ * `readFile`, which throws with a message when it cannot).
+ */
+export function chooseInstanceData(setting: string, version: CloudInitVersion, readFile: (path: string) => string): InstanceDataChoice {
+  const value = setting.trim();
+  if (!value) return NO_INSTANCE_DATA;
+  const sample = sampleNameOf(value);
+  if (sample) return { label: `sample "${sample}" (${sampleDescription(sample)})`, data: sampleInstanceData(sample, version) };
+  try {
+    return { label: `file ${value}`, data: readFile(value) };
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return { label: `file ${value}`, data: undefined, problem: `${why} (a JSON file, or one of the samples: ${SAMPLE_NAMES.join(', ')})` };
+  }
+}
+
+/**
+ * The variables a template sees for this data (convert_jinja_instance_data with key aliases, the
+ * `v1` keys copied to the top level), or null when the data cannot be loaded.
+ */
+export function templateVariables(choice: InstanceDataChoice): Record<string, unknown> | null {
+  if (choice.data === undefined) return null;
+  try {
+    return convertInstanceData(choice.data);
+  } catch {
+    return null;
+  }
+}
+
+/** Dict methods: `x.items` is the method, never the key `items` (Jinja tries the attribute first). */
+export const DICT_METHOD_NAMES: ReadonlySet<string> = new Set(['clear', 'copy', 'fromkeys', 'get', 'items', 'keys', 'pop', 'popitem', 'setdefault', 'update', 'values']);
+
+/** One step of a variable path: `.name` or `[key]`. */
+export type PathStep = { kind: 'attr'; name: string } | { kind: 'item'; key: string | number };
+
+/** The value a path reaches in the variables, or undefined (a dict method, a missing key, a non-container). */
+export function valueAtPath(variables: Record<string, unknown>, root: string, steps: readonly PathStep[]): unknown {
+  let value: unknown = Object.prototype.hasOwnProperty.call(variables, root) ? variables[root] : undefined;
+  for (const step of steps) {
+    if (value === undefined || value === null || typeof value !== 'object') return undefined;
+    if (step.kind === 'attr' && DICT_METHOD_NAMES.has(step.name) && !Array.isArray(value)) return undefined;
+    const key = step.kind === 'attr' ? step.name : step.key;
+    if (Array.isArray(value)) {
+      if (typeof key !== 'number') return undefined;
+      value = value[key < 0 ? value.length + key : key];
+    } else {
+      value = Object.prototype.hasOwnProperty.call(value, String(key)) ? (value as Record<string, unknown>)[String(key)] : undefined;
+    }
+  }
+  return value;
+}

@@ -1,0 +1,228 @@
+/**
+ * Findings on Jinja templates, decided by rendering them as cloud-init does (../userdata/jinja.ts)
+ * with the chosen instance data: syntax errors at their position, the errors that make cloud-init
+ * drop the part, variables it cannot find (it writes `CI_MISSING_JINJA_VAR/<name>`), and YAML that
+ * only breaks once rendered, reported at the template line that produced it, and the schema errors of the
+ * rendered cloud-config at the lines that wrote them. Also `{{ }}`/`{% %}`
+ * in a cloud-config without the `## template: jinja` line, which cloud-init keeps as literal text.
+ */
+import { nearest, type Finding, type Fix } from '../lint/findings';
+import { coded } from '../lint/codes';
+import { pushAll } from '../arrays';
+import type { CloudInitVersion } from '../spec/parse';
+import type { TextSpan } from '../values';
+import { loadYaml } from '../yaml/load';
+import { PyDict } from '../values';
+import { schemaFindings } from '../lint/schemaLint';
+import { renderCloudInitJinja, type JinjaRenderResult } from '../userdata/jinja';
+import { MISSING_VARIABLE_PREFIX } from '../userdata/templater';
+import { DICT_METHOD_NAMES, templateVariables, valueAtPath, type InstanceDataChoice } from './instanceData';
+import { TEMPLATE_GLOBALS, assignedNames, scanTags, variableReferences, type VariableReference } from './tags';
+
+export interface TemplateContext {
+  instanceData: InstanceDataChoice;
+  version: CloudInitVersion;
+  /** Also validate the rendered cloud-config against cloud-init's schema (findings at the template lines). */
+  schema?: boolean;
+}
+
+/** How cloud-init renders one expression alone (`{{ expr }}`) with the chosen data. */
+export type ExpressionVerdict =
+  | { kind: 'value'; text: string }
+  | { kind: 'missing'; text: string }
+  | { kind: 'error'; exception: string; message: string }
+  | { kind: 'unknown'; message: string };
+
+const HEADER = '## template: jinja\n';
+
+/** Renders `{{ expression }}` as cloud-init would with this data. */
+export function expressionVerdict(expression: string, context: TemplateContext): ExpressionVerdict {
+  const result = renderCloudInitJinja(`${HEADER}{{ ${expression} }}`, context.instanceData.data ?? {}, { version: context.version });
+  if (result.ok) return result.missingVariables.length ? { kind: 'missing', text: result.text } : { kind: 'value', text: result.text };
+  if (result.reason === 'unsupported' || result.reason === 'syntax') return { kind: 'unknown', message: result.message };
+  return { kind: 'error', exception: result.exception ?? 'Exception', message: result.message };
+}
+
+/** A verdict in words, for hovers and messages. */
+export function describeVerdict(verdict: ExpressionVerdict): string {
+  switch (verdict.kind) {
+    case 'value':
+      return `cloud-init writes \`${shorten(verdict.text)}\``;
+    case 'missing':
+      return `undefined: cloud-init writes \`${shorten(verdict.text)}\` and warns "Could not render jinja template variables"`;
+    case 'error':
+      return `rendering raises ${verdict.exception}: ${verdict.message}; cloud-init then drops the whole part`;
+    case 'unknown':
+      return verdict.message;
+  }
+}
+
+function shorten(text: string): string {
+  const oneLine = text.replace(/\n/g, '⏎');
+  return oneLine.length > 200 ? oneLine.slice(0, 200) + '…' : oneLine;
+}
+
+function lineSpan(text: string, offset: number): TextSpan {
+  const at = Math.max(0, Math.min(offset, text.length));
+  const start = text.lastIndexOf('\n', at - 1) + 1;
+  let end = text.indexOf('\n', at);
+  if (end < 0) end = text.length;
+  if (end > start && text[end - 1] === '\r') end--;
+  return { start, end: Math.max(end, start) };
+}
+
+/** The instance-data paths a template reads, without the names it binds itself. */
+export function instanceReferences(text: string): VariableReference[] {
+  const tags = scanTags(text);
+  const local = assignedNames(text, tags);
+  return variableReferences(text, tags).filter((r) => !local.has(r.root) && !TEMPLATE_GLOBALS.has(r.root));
+}
+
+/** Findings for a `## template: jinja` document (the whole text, header line included). */
+export function templateFindings(text: string, context: TemplateContext): Finding[] {
+  const findings: Finding[] = [];
+  const header = lineSpan(text, 0);
+  const chosen = context.instanceData;
+  if (chosen.problem) {
+    findings.push({ ...coded('jinja-instance-data'), span: header, message: `The instance data cannot be used: ${chosen.problem}. Variables are not checked.` });
+  }
+  // Without chosen data only the syntax is checked (every variable would be undefined); hovers say how to choose.
+  const checkVariables = chosen.data !== undefined;
+  const result = renderCloudInitJinja(text, checkVariables ? chosen.data : {}, { version: context.version, trackOrigins: true });
+  if (!result.ok) {
+    const failure = renderFailure(text, result, chosen.label, header);
+    if (failure && result.exception === 'UndefinedError') {
+      // `ds.meta_dta.hostname`: a misspelt step on the failing line, fixed as an undefined variable is.
+      const variables = templateVariables(chosen);
+      const fixes = instanceReferences(text)
+        .filter((r) => r.start <= failure.span.end && r.end >= failure.span.start)
+        .map((r) => nearestPathFix(r, variables))
+        .filter((f): f is Fix => f !== undefined);
+      if (fixes.length) failure.fixes = fixes;
+    }
+    if (failure && (checkVariables || result.reason === 'syntax' || result.reason === 'unsupported')) findings.push(failure);
+    return findings;
+  }
+  if (checkVariables && result.missingVariables.length) pushAll(findings, undefinedVariables(text, result.missingVariables, context));
+  if (checkVariables) {
+    const yaml = loadYaml(result.text);
+    if (yaml.ok && context.schema && yaml.value instanceof PyDict && /^#cloud-config\s*$/m.test(result.text.split('\n', 1)[0])) {
+      const toTemplate = result.payloadOffsetOf ?? (() => 0);
+      for (const f of schemaFindings(yaml.value, yaml.rootSpan, 0, context.version, result.text)) {
+        // Fixes would edit the rendered text: left out; the finding sits on the template line that wrote the value.
+        findings.push({ code: f.code, severity: f.severity, span: lineSpan(text, toTemplate(f.span.start)), message: `Rendered with ${chosen.label}: ${f.message}`, deprecated: f.deprecated });
+      }
+    }
+    if (!yaml.ok && yaml.error.kind !== 'limit' && yaml.error.kind !== 'expansion') {
+      const at = result.payloadOffsetOf ? result.payloadOffsetOf(yaml.error.span.start) : 0;
+      findings.push({
+        ...coded('jinja-rendered-yaml-invalid'),
+        span: lineSpan(text, at),
+        message: `Rendered with ${chosen.label}, this line gives YAML cloud-init cannot load: ${yaml.error.message}. cloud-init then skips this whole part.`,
+      });
+    }
+  }
+  return findings;
+}
+
+function renderFailure(text: string, result: Extract<JinjaRenderResult, { ok: false }>, label: string, header: TextSpan): Finding | null {
+  const span = result.offset !== undefined ? lineSpan(text, result.offset) : header;
+  switch (result.reason) {
+    case 'syntax':
+      return { ...coded('jinja-syntax'), span, message: `Jinja ${result.exception ?? 'TemplateSyntaxError'}: ${result.message.replace(/\.$/, '')}. cloud-init cannot render this part and drops it.` };
+    case 'undefined':
+    case 'type':
+    case 'security':
+      return {
+        ...coded('jinja-render-error'),
+        span,
+        message: `Rendered with ${label}, this raises ${result.exception}: ${result.message}. cloud-init logs "Ignoring jinja template" and drops the part.`,
+      };
+    case 'runtime':
+      return { ...coded('jinja-render-error'), span, message: `Rendered with ${label}, this raises ${result.exception}: ${result.message}. cloud-init's handler fails and the part is dropped.` };
+    case 'unsupported':
+      return { ...coded('jinja-not-checked'), span, message: `Not checked: ${result.message}.` };
+    default:
+      return null;
+  }
+}
+
+/** Each path whose value is missing, at the place it is written. */
+function undefinedVariables(text: string, missing: readonly string[], context: TemplateContext): Finding[] {
+  const findings: Finding[] = [];
+  const missingNames = new Set(missing);
+  const verdicts = new Map<string, ExpressionVerdict>();
+  const variables = templateVariables(context.instanceData);
+  for (const ref of instanceReferences(text)) {
+    // An undefined prints the name it was looked up by: only those paths can be the missing ones.
+    const last = ref.steps[ref.steps.length - 1];
+    if (!missingNames.has(last === undefined ? ref.root : last.kind === 'attr' ? last.name : String(last.key))) continue;
+    let verdict = verdicts.get(ref.text);
+    if (!verdict) verdicts.set(ref.text, (verdict = expressionVerdict(ref.text, context)));
+    if (verdict.kind !== 'missing') continue;
+    const written = verdict.text.startsWith(MISSING_VARIABLE_PREFIX) ? verdict.text.slice(MISSING_VARIABLE_PREFIX.length) : verdict.text;
+    if (!missingNames.has(written)) continue;
+    const finding: Finding = {
+      ...coded('jinja-undefined-variable'),
+      span: { start: ref.start, end: ref.end },
+      message: `${ref.text} is not in the instance data (${context.instanceData.label}): cloud-init writes ${verdict.text} here and warns "Could not render jinja template variables".`,
+    };
+    const fix = nearestPathFix(ref, variables);
+    if (fix) finding.fixes = [fix];
+    findings.push(finding);
+  }
+  return findings;
+}
+
+/**
+ * A misspelt step (`v1.local_hostnme`, `ds.meta_dta.hostname`): the closest key the instance data has
+ * at the first step it lacks, written so that Jinja reaches it (`.key`, or `['key']` where a dot
+ * cannot).
+ */
+function nearestPathFix(ref: VariableReference, variables: Record<string, unknown> | null): Fix | undefined {
+  if (!variables) return undefined;
+  // The first step the data lacks: 0 is the root name, n the n-th step after it.
+  let missing = 0;
+  while (missing <= ref.steps.length && valueAtPath(variables, ref.root, ref.steps.slice(0, missing)) !== undefined) missing++;
+  if (missing > ref.steps.length) return undefined;
+  const step = missing === 0 ? undefined : ref.steps[missing - 1];
+  const parent = step ? valueAtPath(variables, ref.root, ref.steps.slice(0, missing - 1)) : variables;
+  if (!parent || typeof parent !== 'object' || Array.isArray(parent)) return undefined;
+  const keys = Object.keys(parent as Record<string, unknown>);
+  const written = step === undefined ? ref.root : step.kind === 'attr' ? step.name : String(step.key);
+  const suggestion = nearest(written, step === undefined ? keys.filter((k) => IDENTIFIER.test(k)) : keys);
+  if (suggestion === undefined || suggestion === written) return undefined;
+  const start = step === undefined ? ref.start : ref.stepEnds[missing - 1];
+  const end = ref.stepEnds[missing];
+  const newText = step === undefined ? suggestion : IDENTIFIER.test(suggestion) && !DICT_METHOD_NAMES.has(suggestion) ? `.${suggestion}` : `['${suggestion.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
+  return { title: `Change ${ref.text.slice(start - ref.start, end - ref.start)} to ${newText}`, edits: [{ span: { start, end }, newText }], preferred: true };
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Top-level names of instance data (cloud-init copies the `v1` keys to the top level too). */
+const INSTANCE_DATA_ROOTS: ReadonlySet<string> = new Set([
+  'v1', 'v2', 'ds', 'merged_cfg', 'merged_system_cfg', 'sys_info', 'system_info', 'features', 'base64_encoded_keys', 'sensitive_keys',
+  'availability_zone', 'cloud_id', 'cloud_name', 'distro', 'distro_release', 'distro_version', 'instance_id', 'kernel_release',
+  'local_hostname', 'machine', 'platform', 'public_ssh_keys', 'python_version', 'region', 'subplatform', 'system_platform', 'variant',
+]);
+
+/** `{{ … }}` / `{% … %}` in a cloud-config that cloud-init does not render (no `## template: jinja` line). */
+export function literalTemplateFindings(text: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const tag of scanTags(text)) {
+    if (tag.kind === 'comment' || !tag.closed) continue;
+    const lineStart = text.lastIndexOf('\n', tag.start - 1) + 1;
+    // A YAML comment line: nothing cloud-init reads.
+    if (/^\s*#/.test(text.slice(lineStart, tag.start))) continue;
+    const root = /^[-+]?\s*([A-Za-z_][A-Za-z0-9_]*)/.exec(text.slice(tag.start + 2, tag.end))?.[1] ?? '';
+    findings.push({
+      // Other tools' templates (Go, Ansible) in file contents are fine; instance-data names are a forgotten header.
+      ...coded('jinja-without-header', INSTANCE_DATA_ROOTS.has(root) ? 'warning' : 'info'),
+      span: { start: tag.start, end: tag.end },
+      message: `${tag.kind === 'variable' ? '{{ … }}' : '{% … %}'} stays literal text: this part does not start with "## template: jinja", so cloud-init does not render it.`,
+    });
+    if (findings.length >= 100) break;
+  }
+  return findings;
+}

@@ -1,0 +1,65 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { closeAllEditors, hoverText, open, positionOf, waitFor } from './helpers';
+
+const RENDERED_SCHEME = 'cloud-config-merge-rendered';
+
+function renderedEditor(): vscode.TextEditor | undefined {
+  return vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === RENDERED_SCHEME);
+}
+
+async function renderedText(ok: (text: string) => boolean): Promise<string> {
+  return waitFor('the rendered view text', () => {
+    const text = renderedEditor()?.document.getText();
+    return text !== undefined && ok(text) ? text : undefined;
+  });
+}
+
+suite('Jinja templates', () => {
+  const settings = () => vscode.workspace.getConfiguration('cloudConfigMerge');
+
+  suiteSetup(closeAllEditors);
+  suiteTeardown(async () => {
+    await settings().update('instanceData', undefined, vscode.ConfigurationTarget.Global);
+    await closeAllEditors();
+  });
+
+  test('Show Rendered Part opens a read-only view beside the template, rendered with the chosen instance data, live', async () => {
+    await settings().update('instanceData', undefined, vscode.ConfigurationTarget.Global);
+    const source = await open('templated.yaml');
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.showRenderedPart');
+    assert.ok(uri, 'the command returns the view URI');
+    assert.strictEqual(uri.scheme, RENDERED_SCHEME);
+    assert.match(uri.path, /templated \(rendered\)\.yaml$/);
+    const editor = await waitFor('the rendered editor', renderedEditor);
+    assert.strictEqual(editor.viewColumn, vscode.ViewColumn.Two, 'opened beside');
+    assert.strictEqual(vscode.window.activeTextEditor?.document.uri.toString(), source.document.uri.toString(), 'focus stays in the template');
+    assert.notStrictEqual(vscode.workspace.fs.isWritableFileSystem(RENDERED_SCHEME), true, 'the view is read-only');
+
+    // No instance data chosen: rendered with {}, where `v1` itself is undefined, so cloud-init drops the part.
+    await renderedText((t) => t.includes("cloud-init does not render this part: UndefinedError: 'v1' is undefined"));
+
+    // A sample: the view follows the setting.
+    await settings().update('instanceData', 'aws', vscode.ConfigurationTarget.Global);
+    const text = await renderedText((t) => t.includes('hostname: ip-172-31-20-5\n'));
+    assert.match(text, /^# Rendered by Cloud-Config Merge/);
+    assert.ok(text.endsWith('#cloud-config\nhostname: ip-172-31-20-5\nfqdn: ip-172-31-20-5.example.org\n'), text);
+
+    // Edits to the template show up without saving.
+    const at = positionOf(source.document, '.example.org');
+    assert.ok(await source.edit((e) => e.replace(new vscode.Range(at, at.translate(0, '.example.org'.length)), '.{{ v1.region }}.internal')));
+    await renderedText((t) => t.includes('fqdn: ip-172-31-20-5.us-east-1.internal'));
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  test('hover on a variable says what cloud-init writes with the chosen data', async () => {
+    await settings().update('instanceData', 'gce', vscode.ConfigurationTarget.Global);
+    const editor = await open('templated.yaml');
+    const position = positionOf(editor.document, 'local_hostname', 3);
+    const text = await waitFor('a Jinja hover', async () => {
+      const t = await hoverText(editor.document.uri, position);
+      return /cloud-init writes `web-1`/.test(t) ? t : undefined;
+    });
+    assert.match(text, /v1\.local_hostname/);
+  });
+});

@@ -1,0 +1,285 @@
+// Jinja templates in the editor, through the built server: completion of instance-data paths,
+// filters and tests, hovers with the value cloud-init writes, diagnostics, the rendered part.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Diagnostic, Hover, MarkupContent } from 'vscode-languageserver-protocol';
+import { LspClient, applyEdits, cursor, fixtureUri, rangeOf } from '../support/lspClient';
+import { RenderedPartRequest, type RenderedPartResult } from '../../server/src/protocol';
+import { mime } from './fixtures';
+
+let client: LspClient;
+let counter = 0;
+
+const TEMPLATE = `## template: jinja
+#cloud-config
+hostname: {{ v1.local_hostname }}
+fqdn: {{ ds['meta-data'].hostname }}
+write_files:
+  - path: /etc/region
+    content: {{ v1.region }}
+`;
+
+function name(): string {
+  return fixtureUri(`jinja-${counter++}/user-data.yaml`);
+}
+
+async function openAt(fixture: string, marker = '|'): Promise<{ uri: string; position: ReturnType<typeof cursor>['position']; text: string }> {
+  const { text, position } = cursor(fixture, marker);
+  const uri = name();
+  await client.open(uri, text);
+  return { uri, position, text };
+}
+
+function markdownOf(hover: Hover | null): string {
+  assert.ok(hover, 'a hover');
+  return (hover.contents as MarkupContent).value;
+}
+
+function codes(diagnostics: Diagnostic[]): string[] {
+  return diagnostics.map((d) => String(d.code));
+}
+
+describe('jinja templates', () => {
+  before(async () => {
+    client = await LspClient.start({ settings: { instanceData: 'aws' } });
+  });
+  after(async () => {
+    await client.stop();
+  });
+
+  describe('completion', () => {
+    test('after `v1.` the standardized keys, dash and underscore forms, with their values', async () => {
+      const { uri, position } = await openAt('## template: jinja\n#cloud-config\nhostname: {{ v1.| }}\n');
+      const items = await client.completion(uri, position);
+      const labels = items.map((i) => i.label);
+      assert.ok(labels.includes('local_hostname') && labels.includes('region') && labels.includes('cloud_name'), labels.join());
+      assert.equal(items.find((i) => i.label === 'region')?.detail, '"us-east-1"');
+      // `local-hostname` cannot follow a dot: it is offered as an item lookup replacing the dot
+      const dashed = items.find((i) => i.label === 'local-hostname');
+      assert.ok(dashed?.textEdit && 'range' in dashed.textEdit);
+      assert.equal(dashed.textEdit.newText, "['local-hostname']");
+      client.close(uri);
+    });
+
+    test('nested paths: ds.meta_data (the alias of meta-data) lists the metadata keys', async () => {
+      const { uri, position } = await openAt('## template: jinja\n#cloud-config\nx: {{ ds.meta_data.placement.| }}\n');
+      const labels = (await client.completion(uri, position)).map((i) => i.label);
+      assert.deepEqual(labels.sort(), ['availability-zone', 'availability_zone', 'availability-zone-id', 'availability_zone_id', 'region'].sort());
+      client.close(uri);
+    });
+
+    test('a key a dict method shadows (`items`, `keys` …) is offered as an item', async () => {
+      const { uri, position } = await openAt('## template: jinja\n#cloud-config\nx: {{ v1.| }}\n');
+      const items = await client.completion(uri, position);
+      assert.ok(!items.some((i) => i.label === 'keys' && i.textEdit?.newText === 'keys'));
+      client.close(uri);
+    });
+
+    test('where an expression starts: the top-level variables (v1 keys copied up) and the globals', async () => {
+      const { uri, position } = await openAt('## template: jinja\n#cloud-config\nx: {{ | }}\n');
+      const labels = (await client.completion(uri, position)).map((i) => i.label);
+      for (const expected of ['v1', 'ds', 'merged_cfg', 'merged_system_cfg', 'sys_info', 'local_hostname', 'region', 'range', 'namespace']) assert.ok(labels.includes(expected), expected);
+      client.close(uri);
+    });
+
+    test('filters after `|` and tests after `is`', async () => {
+      const filters = await openAt('## template: jinja\n#cloud-config\nx: {{ v1.region | up§ }}\n', '§');
+      const filterLabels = (await client.completion(filters.uri, filters.position)).map((i) => i.label);
+      assert.ok(filterLabels.includes('upper') && filterLabels.includes('default') && filterLabels.includes('tojson'));
+      client.close(filters.uri);
+      const tests = await openAt('## template: jinja\n#cloud-config\n{% if v1.region is | %}x{% endif %}\n');
+      const testLabels = (await client.completion(tests.uri, tests.position)).map((i) => i.label);
+      assert.ok(testLabels.includes('defined') && testLabels.includes('string') && !testLabels.includes('tojson'));
+      client.close(tests.uri);
+    });
+
+    test('outside the tags the usual cloud-config completion applies', async () => {
+      const { uri, position } = await openAt('## template: jinja\n#cloud-config\nmerge_how: li|\n');
+      const labels = (await client.completion(uri, position)).map((i) => i.label);
+      assert.ok(labels.includes('list'), labels.join());
+      client.close(uri);
+    });
+  });
+
+  describe('hover', () => {
+    test('a variable shows what cloud-init writes for it with the chosen data', async () => {
+      const { uri, position, text } = await openAt('## template: jinja\n#cloud-config\nregion: {{ v1.reg|ion }}\n');
+      const hover = await client.hover(uri, position);
+      assert.match(markdownOf(hover), /\*\*v1\.region\*\* with sample "aws".*cloud-init writes `us-east-1`/);
+      assert.deepEqual(hover!.range, rangeOf(text, 'v1.region'));
+      client.close(uri);
+    });
+
+    test('a part of a path: the value there, as JSON', async () => {
+      const { uri, position, text } = await openAt("## template: jinja\n#cloud-config\nz: {{ ds['meta-data'].place|ment['availability-zone'] }}\n");
+      const hover = await client.hover(uri, position);
+      const value = markdownOf(hover);
+      assert.match(value, /"region": "us-east-1"/);
+      assert.deepEqual(hover!.range, rangeOf(text, "ds['meta-data'].placement"));
+      client.close(uri);
+    });
+
+    test('an undefined variable: what cloud-init writes instead', async () => {
+      const { uri, position } = await openAt('## template: jinja\n#cloud-config\nx: {{ v1.no|pe }}\n');
+      assert.match(markdownOf(await client.hover(uri, position)), /undefined: cloud-init writes `CI_MISSING_JINJA_VAR\/nope`/);
+      client.close(uri);
+    });
+
+    test('an attribute of an undefined variable: the error that drops the part', async () => {
+      const { uri, position } = await openAt('## template: jinja\n#cloud-config\nx: {{ nope.dee|per }}\n');
+      assert.match(markdownOf(await client.hover(uri, position)), /raises UndefinedError: 'nope' is undefined; cloud-init then drops the whole part/);
+      client.close(uri);
+    });
+
+    test("a loop variable is the template's own", async () => {
+      const { uri, position } = await openAt('## template: jinja\n#cloud-config\n{% for key in v1.public_ssh_keys %}\n- {{ ke|y }}\n{% endfor %}\n');
+      assert.match(markdownOf(await client.hover(uri, position)), /set by this template/);
+      client.close(uri);
+    });
+  });
+
+  describe('diagnostics', () => {
+    test('a template that renders cleanly has no template findings', async () => {
+      const diagnostics = await client.open(name(), TEMPLATE);
+      assert.deepEqual(codes(diagnostics).filter((c) => c.startsWith('jinja')), []);
+    });
+
+    test('an undefined variable is marked where it is written, saying what cloud-init writes', async () => {
+      const text = '## template: jinja\n#cloud-config\nhostname: {{ v1.local_hostnme }}\n';
+      const diagnostics = await client.open(name(), text);
+      const found = diagnostics.find((d) => d.code === 'jinja-undefined-variable');
+      assert.ok(found, JSON.stringify(diagnostics));
+      assert.deepEqual(found.range, rangeOf(text, 'v1.local_hostnme'));
+      assert.match(String(found.message), /CI_MISSING_JINJA_VAR\/local_hostnme/);
+    });
+
+    test('a misspelt key: a quick fix to the closest key the instance data has there', async () => {
+      const text = "## template: jinja\n#cloud-config\nhostname: {{ v1.local_hostnme }}\nkeys: {{ ds.meta_data['public-kyes'] }}\n";
+      const uri = name();
+      const diagnostics = await client.open(uri, text);
+      const found = diagnostics.filter((d) => d.code === 'jinja-undefined-variable');
+      assert.equal(found.length, 2, JSON.stringify(diagnostics));
+      const titles: string[] = [];
+      let fixed = text;
+      for (const d of found) {
+        const actions = await client.codeActions(uri, d.range, [d]);
+        const action = actions.find((a) => a.isPreferred);
+        assert.ok(action?.edit?.changes, JSON.stringify(actions));
+        titles.push(action.title);
+        fixed = applyEdits(fixed, action.edit.changes[uri]);
+      }
+      assert.deepEqual(titles, ['Change .local_hostnme to .local_hostname', "Change ['public-kyes'] to ['public-keys']"]);
+      const again = await client.open(name(), fixed);
+      assert.deepEqual(codes(again).filter((c) => c.startsWith('jinja')), []);
+    });
+
+    test('a misspelt step inside a path drops the part; the quick fix repairs that step', async () => {
+      const text = '## template: jinja\n#cloud-config\nfqdn: {{ ds.meta_dta.hostname }}\n';
+      const uri = name();
+      const diagnostics = await client.open(uri, text);
+      const found = diagnostics.find((d) => d.code === 'jinja-render-error');
+      assert.ok(found, JSON.stringify(diagnostics));
+      assert.match(String(found.message), /raises UndefinedError: 'dict object' has no attribute 'meta_dta'/);
+      const action = (await client.codeActions(uri, found.range, [found])).find((a) => a.isPreferred);
+      assert.equal(action?.title, 'Change .meta_dta to .meta_data');
+      assert.equal(applyEdits(text, action!.edit!.changes![uri]), text.replace('meta_dta', 'meta_data'));
+    });
+
+    test('a Jinja syntax error at its line', async () => {
+      const text = '## template: jinja\n#cloud-config\na: 1\nb: {% if v1.region %}x\n';
+      const diagnostics = await client.open(name(), text);
+      const found = diagnostics.find((d) => d.code === 'jinja-syntax');
+      assert.ok(found, JSON.stringify(diagnostics));
+      assert.equal(found.severity, 1);
+      assert.match(String(found.message), /TemplateSyntaxError: Unexpected end of template/);
+    });
+
+    test('YAML that breaks only after rendering is reported at the template line that produced it', async () => {
+      const text = "## template: jinja\n#cloud-config\nok: 1\nkeys: {{ ds['meta-data']['public-keys'] }}: x\nlast: 2\n";
+      const diagnostics = await client.open(name(), text);
+      const found = diagnostics.find((d) => d.code === 'jinja-rendered-yaml-invalid');
+      assert.ok(found, JSON.stringify(diagnostics));
+      assert.equal(found.range.start.line, 3);
+      assert.match(String(found.message), /mapping values are not allowed here/);
+    });
+
+    test('a schema error of the rendered cloud-config is reported at the template line that wrote the value', async () => {
+      const text = '## template: jinja\n#cloud-config\nhostname: {{ v1.local_hostname }}\nruncmd: {{ v1.region }}\n';
+      const diagnostics = await client.open(name(), text);
+      const found = diagnostics.find((d) => d.code === 'schema-error');
+      assert.ok(found, JSON.stringify(diagnostics));
+      assert.equal(found.range.start.line, 3);
+      assert.match(String(found.message), /^Rendered with sample "aws".*: runcmd: 'us-east-1' is not of type 'array'$/);
+    });
+
+    test('a template part of a MIME multipart is checked at its place in the file', async () => {
+      const text = mime([
+        { body: '#cloud-config\nruncmd: [ls]\n' },
+        { type: 'text/jinja2', body: '## template: jinja\n#cloud-config\nhostname: {{ v1.local_hostnme }}\n' },
+      ]);
+      const uri = fixtureUri(`jinja-${counter++}/user-data.mime`);
+      const diagnostics = await client.open(uri, text);
+      const found = diagnostics.find((d) => d.code === 'jinja-undefined-variable');
+      assert.ok(found, JSON.stringify(diagnostics));
+      assert.deepEqual(found.range, rangeOf(text, 'v1.local_hostnme'));
+      // hovers work inside the part too
+      const hover = await client.hover(uri, found.range.end);
+      assert.match(markdownOf(hover), /undefined: cloud-init writes `CI_MISSING_JINJA_VAR\/local_hostnme`/);
+    });
+
+    test('{{ }} in a cloud-config without the template header stays literal', async () => {
+      const text = '#cloud-config\nhostname: {{ v1.local_hostname }}\n';
+      const diagnostics = await client.open(name(), text);
+      const found = diagnostics.find((d) => d.code === 'jinja-without-header');
+      assert.ok(found, JSON.stringify(diagnostics));
+      assert.deepEqual(found.range, rangeOf(text, '{{ v1.local_hostname }}'));
+      assert.equal(found.severity, 2);
+    });
+  });
+
+  describe('Show Rendered Part', () => {
+    test('the server renders the open text with the chosen instance data', async () => {
+      const uri = name();
+      await client.open(uri, TEMPLATE);
+      const result = (await client.connection.sendRequest(RenderedPartRequest.method, { uri })) as RenderedPartResult;
+      assert.match(result.text, /^# Rendered by Cloud-Config Merge/);
+      assert.match(result.text, /instance data: sample "aws"/);
+      assert.ok(result.text.endsWith("#cloud-config\nhostname: ip-172-31-20-5\nfqdn: ip-172-31-20-5.ec2.internal\nwrite_files:\n  - path: /etc/region\n    content: us-east-1\n"), result.text);
+    });
+  });
+});
+
+describe('jinja templates with an instance-data file', () => {
+  let fileClient: LspClient;
+  const folder = mkdtempSync(path.join(tmpdir(), 'jinja-instance-data-'));
+  writeFileSync(path.join(folder, 'instance-data.json'), JSON.stringify({ v1: { region: 'moon-1' }, ds: { meta_data: { ratio: 1.5 } } }));
+  before(async () => {
+    fileClient = await LspClient.start({ settings: { instanceData: 'instance-data.json' }, workspaceFolders: [folder] });
+  });
+  after(async () => {
+    await fileClient.stop();
+  });
+
+  test('a relative path is read from the workspace folder', async () => {
+    const { text, position } = cursor('## template: jinja\n#cloud-config\nregion: {{ v1.regi|on }}\n');
+    const uri = pathToFileURL(path.join(folder, 'user-data.yaml')).toString();
+    await fileClient.open(uri, text);
+    assert.match(markdownOf(await fileClient.hover(uri, position)), /file instance-data\.json: cloud-init writes `moon-1`/);
+    fileClient.close(uri);
+  });
+
+  test('an unreadable file is reported on the header line, and variables are left unchecked', async () => {
+    await fileClient.changeSettings({ instanceData: 'missing.json' });
+    const text = '## template: jinja\n#cloud-config\nregion: {{ v1.nope }}\n';
+    const diagnostics = await fileClient.open(fixtureUri(`jinja-${counter++}/user-data.yaml`), text);
+    const found = diagnostics.find((d) => d.code === 'jinja-instance-data');
+    assert.ok(found, JSON.stringify(diagnostics));
+    assert.equal(found.range.start.line, 0);
+    assert.match(String(found.message), /no such file/);
+    assert.ok(!diagnostics.some((d) => d.code === 'jinja-undefined-variable'));
+  });
+});

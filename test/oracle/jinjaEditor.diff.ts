@@ -1,0 +1,253 @@
+/**
+ * Differential test of the editor's Jinja help (server/src/engine/template/) against the real
+ * thing: cloud-init's templater + Jinja2 under /usr/bin/python3 (22.4.2, and current cloud-init
+ * when /opt/cloudinit-upstream exists), with every shipped instance-data sample:
+ *  - completion: every path the completion offers (followed down to a few levels, as a user would
+ *    accept items one after another) renders, alone in `{{ }}`, to what the hover says cloud-init
+ *    writes, and is never undefined;
+ *  - hover verdicts on mistyped paths: the same undefined text, or the same exception and message;
+ *  - the quick fix of a misspelt path repairs it up to the step it changes (cloud-init finds that);
+ *  - diagnostics' verdicts on whole templates: syntax errors (and their line), the errors that drop
+ *    the part, the undefined variables (names), and YAML that only breaks once rendered;
+ *  - the schema errors of the rendered cloud-config (test/oracle/schema_driver.py validates the text
+ *    the real templater rendered).
+ *
+ *   node out/test/oracle/jinjaEditor.diff.js [--max-paths N]
+ *
+ * Exits 1 on the first mismatch.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { LineOracle } from './lineOracle';
+import { nameCompletions, pathCompletions } from '../../server/src/engine/template/assist';
+import { templateVariables, type InstanceDataChoice, type PathStep } from '../../server/src/engine/template/instanceData';
+import { expressionVerdict, templateFindings, type ExpressionVerdict } from '../../server/src/engine/template/lint';
+import { SAMPLE_NAMES, sampleInstanceData } from '../../server/src/engine/template/samples';
+import type { Finding } from '../../server/src/engine/lint/findings';
+
+const CLOUDINIT = '/opt/cloudinit-oracle/usr/lib/python3/dist-packages';
+const CLOUDINIT_CURRENT = '/opt/cloudinit-upstream';
+type Version = '22.4' | 'current';
+
+const PY = String.raw`
+import sys, json, re, warnings
+warnings.simplefilter("ignore")
+sys.path.insert(0, sys.argv[1])
+import yaml
+from cloudinit.templater import render_string, MISSING_JINJA_PREFIX
+from cloudinit.handlers.jinja_template import convert_jinja_instance_data
+from jinja2.exceptions import UndefinedError, TemplateSyntaxError, SecurityError
+
+def handle(req):
+    data = json.loads(req["data"])
+    variables = convert_jinja_instance_data(data, decode_paths=data.get("base64-encoded-keys", []), include_key_aliases=True)
+    try:
+        text = render_string(req["payload"], variables)
+    except (UndefinedError, TypeError, SecurityError) as e:
+        return {"ok": False, "reason": "dropped", "exception": type(e).__name__, "message": str(e)}
+    except TemplateSyntaxError as e:
+        return {"ok": False, "reason": "syntax", "exception": type(e).__name__, "message": e.message, "lineno": e.lineno}
+    except Exception as e:
+        return {"ok": False, "reason": "runtime", "exception": type(e).__name__, "message": str(e)}
+    missing = [m.replace(MISSING_JINJA_PREFIX, "") for m in re.findall(r"%s[^\s]+" % MISSING_JINJA_PREFIX, text)]
+    out = {"ok": True, "text": text, "missingVariables": missing}
+    try:
+        yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        out["yamlError"] = str(getattr(e, "problem", e))
+    return out
+
+for line in sys.stdin:
+    try:
+        out = handle(json.loads(line))
+    except BaseException as e:
+        out = {"ok": False, "reason": "oracle-crash", "message": repr(e)}
+    sys.stdout.write(json.dumps(out) + "\n")
+    sys.stdout.flush()
+`;
+
+type Theirs =
+  | { ok: true; text: string; missingVariables: string[]; yamlError?: string }
+  | { ok: false; reason: 'dropped' | 'syntax' | 'runtime' | 'oracle-crash'; exception?: string; message: string; lineno?: number };
+
+const HEADER = '## template: jinja\n';
+
+/** Paths a user gets to by accepting completion items, breadth first, with what they type. */
+function completedPaths(variables: Record<string, unknown>, maxPaths: number): string[] {
+  const out: string[] = [];
+  const queue: Array<{ root: string; steps: PathStep[]; text: string }> = [];
+  for (const n of nameCompletions(variables)) if (!n.global) queue.push({ root: n.name, steps: [], text: n.name });
+  while (queue.length && out.length < maxPaths) {
+    const at = queue.shift()!;
+    out.push(at.text);
+    if (at.steps.length >= 5) continue;
+    for (const c of pathCompletions(variables, at.root, at.steps)) {
+      const step: PathStep = c.form === 'attr' ? { kind: 'attr', name: c.key } : { kind: 'item', key: c.key };
+      const text = c.form === 'attr' ? `${at.text}.${c.key}` : `${at.text}['${c.key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
+      queue.push({ root: at.root, steps: [...at.steps, step], text });
+    }
+  }
+  return out;
+}
+
+/** Mistakes users make: hovers must say what cloud-init does with them. */
+const MISTYPED = ['v1.regoin', 'v1.local-hostname', 'ds.meta-data', 'ds.meta_data.nope', 'nope', 'nope.deeper', "ds['meta_data']['nope']", 'v1.public_ssh_keys[7]', 'merged_cfg.system_info.distro', 'sys_info.dist[0]', 'v2.anything', 'v1.items'];
+
+/** Misspellings a quick fix should repair. */
+const MISSPELT = ['v1.local_hostnme', 'v1.regoin', 'local_hostnme', 'ds.meta_data.hostnam', "ds.meta_data['public-kyes']", 'ds.meta_data.placment', 'v1.cloudname', 'merged_cfg.datasource_lst', 'sys_info.distt', 'ds.dynamc', 'v1.instanceid', 'ds.meta_dta.hostname', 'dss.meta_data', 'v1s.region', 'merged_cfg.sytem_info.distro'];
+
+/** Whole templates: each checks one verdict of the diagnostics. */
+const TEMPLATES = [
+  '#cloud-config\nhostname: {{ v1.local_hostname }}\nregion: {{ v1.region }}\n',
+  '#cloud-config\nhostname: {{ v1.local_hostnme }}\nfqdn: {{ ds.meta_data.hostname_x }}\n',
+  '#cloud-config\na: 1\nb: {% if v1.region %}x\n',
+  '#cloud-config\nruncmd:\n  - echo {{ v1.cloud_name | upper }}\n  - echo {{ v1.nope | default("none") }}\n{% for k in v1.public_ssh_keys %}\n  - echo {{ k }}\n{% endfor %}\n',
+  '#cloud-config\nx: {{ nope.deeper }}\n',
+  '#cloud-config\nx: {{ v1.local-hostname }}\n',
+  '#cloud-config\nkeys: {{ v1.public_ssh_keys }}: x\nok: 1\n',
+  '#cloud-config\nlist:\n- a\n  {{ v1.region }}: b\n',
+  '#cloud-config\nx: {{ v1.region }\n',
+  '#cloud-config\n{% set n = namespace(c=0) %}{% for k in ds %}{% set n.c = n.c + 1 %}{% endfor %}count: {{ n.c }}\n',
+  '#cloud-config\nx: {{ 1 / 0 }}\n',
+  '#cloud-config\nhosts: {{ merged_cfg.datasource_list | join(", ") }}\nzone: "{{ v1.availability_zone }}"\n',
+];
+
+/** Templates whose rendered cloud-config has schema errors, reported at the template lines. */
+const SCHEMA_TEMPLATES = [
+  '#cloud-config\nhostname: {{ v1.local_hostname }}\nruncmd: {{ v1.region }}\npackage_update: "{{ v1.cloud_name }}"\n',
+  '#cloud-config\nusers:\n{% for key in v1.public_ssh_keys %}\n  - name: admin\n    ssh_authorized_keys: {{ key }}\n{% endfor %}\n  - default\nntp:\n  enabled: {{ v1.platform }}\n',
+  '#cloud-config\nwrite_files:\n  - path: /etc/zone\n    content: {{ v1.availability_zone }}\n    permissions: {{ 420 }}\n',
+];
+
+function ourVerdictText(v: ExpressionVerdict): string {
+  switch (v.kind) {
+    case 'value':
+      return `value ${JSON.stringify(v.text)}`;
+    case 'missing':
+      return `missing ${JSON.stringify(v.text)}`;
+    case 'error':
+      return `error ${v.exception}: ${v.message}`;
+    case 'unknown':
+      return `unknown ${v.message}`;
+  }
+}
+
+function theirVerdictText(t: Theirs): string {
+  if (!t.ok) return t.reason === 'dropped' ? `error ${t.exception}: ${t.message}` : `${t.reason} ${t.exception ?? ''}: ${t.message}`;
+  return t.missingVariables.length ? `missing ${JSON.stringify(t.text)}` : `value ${JSON.stringify(t.text)}`;
+}
+
+/** The diagnostics' verdicts in the oracle's terms. */
+function ourTemplateVerdict(payload: string, findings: Finding[]): string {
+  const parts: string[] = [];
+  const line = (f: Finding) => payload.slice(0, f.span.start).split('\n').length - 1;
+  const syntax = findings.find((f) => f.code === 'jinja-syntax');
+  if (syntax) parts.push(`syntax at line ${line(syntax)}`);
+  if (findings.some((f) => f.code === 'jinja-render-error')) parts.push('dropped or failed');
+  const undefinedNames = findings.filter((f) => f.code === 'jinja-undefined-variable').map((f) => /CI_MISSING_JINJA_VAR\/(\S+) here/.exec(f.message)?.[1] ?? '?');
+  if (undefinedNames.length) parts.push(`undefined ${[...new Set(undefinedNames)].sort().join(',')}`);
+  if (findings.some((f) => f.code === 'jinja-rendered-yaml-invalid')) parts.push('yaml invalid');
+  return parts.join('; ') || 'clean';
+}
+
+function theirTemplateVerdict(t: Theirs, version: Version): string {
+  // Jinja counts lines after the header line; since 24.1 cloud-init adds one for the header.
+  if (!t.ok) return t.reason === 'syntax' ? `syntax at line ${(t.lineno ?? 0) - (version === '22.4' ? 0 : 1)}` : 'dropped or failed';
+  const parts: string[] = [];
+  if (t.missingVariables.length) parts.push(`undefined ${[...new Set(t.missingVariables)].sort().join(',')}`);
+  if (t.yamlError) parts.push('yaml invalid');
+  return parts.join('; ') || 'clean';
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--max-paths');
+  const maxPaths = at >= 0 ? Number(args[at + 1]) : 250;
+  if (!existsSync('/usr/bin/python3') || !existsSync(CLOUDINIT)) {
+    console.error('jinja editor oracle: /usr/bin/python3 or the cloud-init tree is missing; skipping');
+    return;
+  }
+  const versions: Version[] = existsSync(CLOUDINIT_CURRENT) ? ['22.4', 'current'] : ['22.4'];
+  const counts = { paths: 0, mistyped: 0, fixes: 0, templates: 0, schema: 0 };
+  for (const version of versions) {
+    const env = { ...process.env };
+    delete env.PYTHONPATH;
+    const oracle = new LineOracle('/usr/bin/python3', ['-c', PY, version === '22.4' ? CLOUDINIT : CLOUDINIT_CURRENT], { env, timeoutMs: 20000 });
+    const ask = (payload: string, data: string) => oracle.ask<Theirs>({ payload, data });
+    const schemaOracle = new LineOracle('/usr/bin/python3', [resolve(__dirname, '../../../test/oracle/schema_driver.py')], {
+      env: { ...process.env, CLOUDINIT_PATH: version === '22.4' ? CLOUDINIT : CLOUDINIT_CURRENT },
+      timeoutMs: 60000,
+    });
+    try {
+      for (const sample of SAMPLE_NAMES) {
+        const value = sampleInstanceData(sample, version);
+        const data = JSON.stringify(value);
+        const choice: InstanceDataChoice = { label: `sample ${sample}`, data: value };
+        const context = { instanceData: choice, version };
+        const variables = templateVariables(choice);
+        if (!variables) throw new Error(`sample ${sample} does not load`);
+        const mismatch = (what: string, ours: string, theirs: string) => {
+          console.error(`MISMATCH (cloud-init ${version}, sample ${sample}) ${what}\n  ours:   ${ours}\n  python: ${theirs}`);
+          process.exitCode = 1;
+        };
+        for (const path of completedPaths(variables, maxPaths)) {
+          counts.paths++;
+          const ours = expressionVerdict(path, context);
+          const theirs = await ask(`${HEADER}{{ ${path} }}`, data);
+          if (ours.kind !== 'value' || ourVerdictText(ours) !== theirVerdictText(theirs)) return mismatch(`completed path ${path}`, ourVerdictText(ours), theirVerdictText(theirs));
+        }
+        for (const path of MISTYPED) {
+          const verdict = expressionVerdict(path, context);
+          // A bound method prints its memory address: the hover says so, there is nothing to compare.
+          if (verdict.kind === 'unknown') continue;
+          counts.mistyped++;
+          const ours = ourVerdictText(verdict);
+          const theirs = theirVerdictText(await ask(`${HEADER}{{ ${path} }}`, data));
+          if (ours !== theirs) return mismatch(`hover on ${path}`, ours, theirs);
+        }
+        for (const template of SCHEMA_TEMPLATES) {
+          counts.schema++;
+          const payload = HEADER + template;
+          const ours = templateFindings(payload, { ...context, schema: true })
+            .filter((f) => f.code === 'schema-error')
+            .map((f) => f.message.replace(`Rendered with ${choice.label}: `, ''))
+            .sort();
+          const rendered = await ask(payload, data);
+          if (!rendered.ok) return mismatch(`schema template ${JSON.stringify(template)}`, ours.join(' | '), theirVerdictText(rendered));
+          const validated = await schemaOracle.ask<{ errors?: Array<[string, string]>; raised?: string }>({ text: rendered.text });
+          const theirs = (validated.errors ?? []).map(([path, message]) => `${path}: ${message}`).sort();
+          if (ours.join(' | ') !== theirs.join(' | ')) return mismatch(`schema of rendered ${JSON.stringify(template)}`, ours.join(' | '), theirs.join(' | '));
+        }
+        for (const path of MISSPELT) {
+          // The quick fix on a misspelt path must lead to a path cloud-init finds.
+          const payload = `${HEADER}#cloud-config\nx: {{ ${path} }}\n`;
+          const fix = templateFindings(payload, context).find((f) => f.code === 'jinja-undefined-variable' || f.code === 'jinja-render-error')?.fixes?.[0];
+          if (!fix) continue;
+          counts.fixes++;
+          const edit = fix.edits[0];
+          // The path up to the repaired step (what follows may still be missing in this sample).
+          const exprStart = payload.indexOf(path);
+          const repaired = payload.slice(exprStart, edit.span.start) + edit.newText;
+          const theirs = await ask(`${HEADER}{{ ${repaired} }}`, data);
+          if (!theirs.ok || theirs.missingVariables.length) return mismatch(`quick fix of ${path} (${fix.title})`, `${repaired} defined`, theirVerdictText(theirs));
+        }
+        for (const template of TEMPLATES) {
+          counts.templates++;
+          const payload = HEADER + template;
+          const ours = ourTemplateVerdict(payload, templateFindings(payload, context));
+          const theirs = theirTemplateVerdict(await ask(payload, data), version);
+          if (ours !== theirs) return mismatch(`template ${JSON.stringify(template)}`, ours, theirs);
+        }
+      }
+    } finally {
+      oracle.close();
+      schemaOracle.close();
+    }
+  }
+  console.log(`jinja editor oracle: cloud-init ${versions.join(' and ')}, samples ${SAMPLE_NAMES.join(', ')}: all agree`, counts);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(2);
+});
