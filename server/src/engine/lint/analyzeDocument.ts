@@ -17,7 +17,7 @@ import { knockoutFindingsIn } from '../chef/deepMerge';
 import { Finding } from './findings';
 import { lintListSpec, lintStringSpec, SpecContext, SpecLintResult } from './specLint';
 import { pushAll } from '../arrays';
-import { NearMissBudget, newNearMissBudget, schemaFindings } from './schemaLint';
+import { NearMissBudget, newNearMissBudget, schemaFindingsOfBody } from './schemaLint';
 
 /** A place where a merge spec is written. */
 export interface SpecSite {
@@ -229,7 +229,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
     });
   }
   pushAll(findings, nestedSpecFindings(root, base, body));
-  if (options.schema && kind === 'cloud-config') pushAll(findings, schemaFindings(root, yaml.rootSpan, base, options.version ?? 'current', body, options.nearMissBudget));
+  if (options.schema && kind === 'cloud-config') pushAll(findings, schemaFindingsOfBody(root, yaml.rootSpan, base, options.version ?? 'current', body, options.nearMissBudget ?? newNearMissBudget()));
   return { findings, specs, yaml, yamlBase: base };
 }
 
