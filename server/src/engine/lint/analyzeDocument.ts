@@ -144,11 +144,16 @@ interface Analyzed {
 }
 
 /** A cloud-config body (a whole file, or a MIME part's body at `base`). */
-function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, options: AnalyzeOptions, headerSpec?: ParsedSpec): Analyzed {
+function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, options: AnalyzeOptions, headerSpec?: ParsedSpec, loadedBodies?: Map<string, YamlLoadResult>): Analyzed {
   const findings: Finding[] = [];
   const specs: SpecSite[] = [];
   const context: SpecContext = kind === 'confd' || kind === 'cloud-cfg' ? 'system' : 'part';
-  const yaml = loadYaml(body, { maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth });
+  // Spans are relative to the body, so a body written again (generated multiparts repeat a few thousands of times) shares one load.
+  let yaml = loadedBodies?.get(body);
+  if (!yaml) {
+    yaml = loadYaml(body, { maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth });
+    loadedBodies?.set(body, yaml);
+  }
   const at = (span: TextSpan): TextSpan => ({ start: span.start + base, end: span.end + base });
   const skipped = context === 'part' ? 'cloud-init skips this whole part ("empty cloud config")' : 'cloud-init reads this file as {} (a warning in its log)';
   if (!yaml.ok) {
@@ -364,6 +369,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
   let yaml: YamlLoadResult | undefined;
   let yamlBase: number | undefined;
   let cloudConfigBodies = 0;
+  const loadedBodies = new Map<string, YamlLoadResult>();
   for (const container of blob.containers) {
     if (!container.isMultipart && container.span) {
       findings.push({ code: 'mime-boundary', severity: 'error', span: container.span, message: `This ${container.contentType} part has no usable boundary (${container.defects.join(', ') || 'not split'}): cloud-init cannot find the parts inside it.` });
@@ -426,7 +432,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
     const literalBody = leaf.span && leaf.text !== null && !/^(base64|quoted-printable)$/i.test(pyStrip(leaf.transferEncoding ?? ''));
     if (type === 'text/cloud-config' && literalBody && leaf.span) {
       const body = text.slice(leaf.span.start, leaf.span.end);
-      const result = analyzeCloudConfig(body, leaf.span.start, 'cloud-config', options, headerSpec);
+      const result = analyzeCloudConfig(body, leaf.span.start, 'cloud-config', options, headerSpec, loadedBodies);
       pushAll(findings, result.findings);
       pushAll(specs, result.specs);
       cloudConfigBodies++;
