@@ -59,7 +59,18 @@ export class CloudConfigHandler {
   readonly valueErrorNames: string[] = [];
   readonly handled: HandledPart[] = [];
 
-  constructor(private readonly options: HandlerOptions = {}) {}
+  /**
+   * Copies made while merging into `buffer`, which later parts change in place (cloud-init copies the
+   * accumulated config at every part; the result is the same). Not while tracing (the events keep
+   * the values of each step) nor with custom mergers (their code may keep what it is given).
+   */
+  private ownedCopies?: WeakSet<object>;
+  /** The parts merged so far, to rebuild `buffer` by copying if a merge fails half-way in place. */
+  private readonly mergedSteps: Array<(buffer: PyValue) => PyValue> = [];
+
+  constructor(private readonly options: HandlerOptions = {}) {
+    if (!options.trace && !options.customMergers?.size) this.ownedCopies = new WeakSet();
+  }
 
   /** `handle_part` for a cloud-config, jsonp or rendered-jinja part. */
   handlePart(contentType: string, filename: string, payload: string, headers: Record<string, string>, source = 0): HandledPart {
@@ -127,9 +138,29 @@ export class CloudConfigHandler {
     record.defaulted = effective.length === 0;
     if (record.defaulted) effective = DEFAULT_PART_SPEC().mergers;
     record.effective = effective;
-    const root = constructMergers(effective, { tracer, modules: this.options.customMergers });
+    const root = constructMergers(effective, { tracer, modules: this.options.customMergers, ownedCopies: this.ownedCopies });
     record.discarded = !root.handlerFor(pyTypeName(this.buffer as PyValue));
-    return root.merge(this.buffer as PyValue, config);
+    let merged: PyValue;
+    try {
+      merged = root.merge(this.buffer as PyValue, config);
+    } catch (e) {
+      if (this.ownedCopies) this.rebuildBuffer();
+      throw e;
+    }
+    if (this.ownedCopies) this.mergedSteps.push((buffer) => constructMergers(effective, { modules: this.options.customMergers }).merge(buffer, config));
+    return merged;
+  }
+
+  /**
+   * A merge failed after changing owned copies in place, where cloud-init leaves the accumulated config
+   * untouched: replay the parts merged so far, copying at every step as cloud-init does (rare, and
+   * the parts' own values were never changed).
+   */
+  private rebuildBuffer(): void {
+    let buffer: PyValue = new PyDict();
+    for (const step of this.mergedSteps) buffer = step(buffer);
+    this.buffer = buffer;
+    this.ownedCopies = new WeakSet();
   }
 
   private mergePatch(payload: string, record: HandledPart): PyValue {
@@ -139,6 +170,14 @@ export class CloudConfigHandler {
     if (!result.ok) {
       record.error = { pyType: result.pyType, message: result.message, stage: 'jsonp' };
       throw new PyError(result.pyType as PyError['pyType'], result.message);
+    }
+    if (this.ownedCopies) {
+      // A patch may share or repeat parts of the buffer in its result: own nothing from here on.
+      this.ownedCopies = new WeakSet();
+      this.mergedSteps.push((buffer) => {
+        const replayed = applyJsonPatch(buffer, text);
+        return replayed.ok ? replayed.value : buffer;
+      });
     }
     return result.value;
   }
