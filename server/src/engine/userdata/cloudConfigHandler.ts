@@ -8,7 +8,7 @@ import { PyDict, PyValue, TextSpan, pyTypeName } from '../values';
 import { PyError } from '../py/errors';
 import { pyLStrip } from '../py/str';
 import { loadYaml, mergeExpansionError, YamlLoadResult } from '../yaml/load';
-import { CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, extractBodySpec, parseStringSpec } from '../spec/parse';
+import { BodySpecExtraction, CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, extractBodySpec, parseStringSpec } from '../spec/parse';
 import { DEFAULT_PART_SPEC } from '../spec/defaults';
 import { constructMergers, MergerFactory } from '../merge/construct';
 import { MergeEvent, MergeTracer } from '../merge/trace';
@@ -41,6 +41,40 @@ export interface HandledPart {
   events?: MergeEvent[];
 }
 
+/** A part's load and body spec, as mergePart needs them; the value already lacks the spec keys. */
+interface LoadedPart {
+  loaded: YamlLoadResult & { ok: true };
+  config: PyDict;
+  extraction: BodySpecExtraction;
+  parse: () => ParsedSpec;
+}
+
+/**
+ * Loads of cloud-config parts kept from one run to the next, by content (the preview runs again
+ * after every edit of one part). Only what the last run used is kept. Sound because nothing
+ * changes a part's value after its spec keys are taken out: merges copy what they change.
+ */
+export class PartLoadCache {
+  private previous = new Map<string, LoadedPart>();
+  private current = new Map<string, LoadedPart>();
+
+  get(key: string): LoadedPart | undefined {
+    const hit = this.current.get(key) ?? this.previous.get(key);
+    if (hit) this.current.set(key, hit);
+    return hit;
+  }
+
+  set(key: string, part: LoadedPart): void {
+    this.current.set(key, part);
+  }
+
+  /** A run is over: what it did not use is dropped. */
+  endRun(): void {
+    this.previous = this.current;
+    this.current = new Map();
+  }
+}
+
 export interface HandlerOptions {
   version?: CloudInitVersion;
   trace?: boolean;
@@ -49,6 +83,8 @@ export interface HandlerOptions {
   customMergers?: ReadonlyMap<string, MergerFactory>;
   /** maxExpandedNodes: merge keys that would copy more pairs stop everything (LimitExceededError). */
   maxExpandedNodes?: number;
+  /** Loads kept from an earlier run (see PartLoadCache). */
+  partCache?: PartLoadCache;
 }
 
 export class CloudConfigHandler {
@@ -103,25 +139,8 @@ export class CloudConfigHandler {
         break;
       }
     }
-    // 22.4.2's loader accepts !!python/unicode; today's plain safe_load rejects it.
-    const loaded = loadYaml(payload, { source, pythonUnicodeTag: this.options.version === '22.4', maxDepth: PYTHON_RECURSION.yamlPartDepth, maxMergedPairs: this.options.maxExpandedNodes });
+    const { loaded, config, extraction, parse } = this.loadPart(payload, record, source);
     record.yaml = loaded;
-    const overLimit = mergeExpansionError(loaded, this.options.maxExpandedNodes);
-    if (overLimit) throw overLimit;
-    if (!loaded.ok && loaded.error.kind === 'limit') {
-      // PyYAML's composer recurses once per nesting level: cloud-init raises RecursionError,
-      // which load_yaml does not catch (not a ValueError: no SCHEMA_ERROR line either).
-      const detail = `the YAML nests collections more than ${PYTHON_RECURSION.yamlPartDepth} levels deep; PyYAML recurses once per level and Python's recursion limit stops it`;
-      record.error = { pyType: 'RecursionError', message: 'maximum recursion depth exceeded', stage: 'yaml', span: loaded.error.span, detail };
-      throw new PyError('RecursionError', 'maximum recursion depth exceeded');
-    }
-    if (!loaded.ok || !(loaded.value instanceof PyDict)) {
-      const detail = !loaded.ok ? loaded.error.message : loaded.value === null ? 'the document is empty' : 'the top level is not a mapping';
-      record.error = { pyType: 'ValueError', message: 'empty cloud config', stage: 'yaml', span: loaded.ok ? undefined : loaded.error.span, detail };
-      throw new PyError('ValueError', 'empty cloud config');
-    }
-    const config = loaded.value;
-    const { extraction, parse } = extractBodySpec(config, specSpansFor(loaded, payload), this.options.version);
     if (extraction.key) record.body = { key: extraction.key, raw: extraction.raw };
     record.leftoverMergeType = extraction.leftoverMergeType;
     const body = parse();
@@ -149,6 +168,35 @@ export class CloudConfigHandler {
     }
     if (this.ownedCopies) this.mergedSteps.push((buffer) => constructMergers(effective, { modules: this.options.customMergers }).merge(buffer, config));
     return merged;
+  }
+
+  /** The part's YAML, its body spec taken out (load_yaml, then dict_extract_mergers); from the cache when the same text was loaded before. */
+  private loadPart(payload: string, record: HandledPart, source: number): LoadedPart {
+    const cache = this.options.partCache;
+    const key = cache ? `${source}\0${this.options.version}\0${this.options.maxExpandedNodes}\0${payload}` : '';
+    const hit = cache?.get(key);
+    if (hit) return hit;
+    // 22.4.2's loader accepts !!python/unicode; today's plain safe_load rejects it.
+    const loaded = loadYaml(payload, { source, pythonUnicodeTag: this.options.version === '22.4', maxDepth: PYTHON_RECURSION.yamlPartDepth, maxMergedPairs: this.options.maxExpandedNodes });
+    record.yaml = loaded;
+    const overLimit = mergeExpansionError(loaded, this.options.maxExpandedNodes);
+    if (overLimit) throw overLimit;
+    if (!loaded.ok && loaded.error.kind === 'limit') {
+      // PyYAML's composer recurses once per nesting level: cloud-init raises RecursionError,
+      // which load_yaml does not catch (not a ValueError: no SCHEMA_ERROR line either).
+      const detail = `the YAML nests collections more than ${PYTHON_RECURSION.yamlPartDepth} levels deep; PyYAML recurses once per level and Python's recursion limit stops it`;
+      record.error = { pyType: 'RecursionError', message: 'maximum recursion depth exceeded', stage: 'yaml', span: loaded.error.span, detail };
+      throw new PyError('RecursionError', 'maximum recursion depth exceeded');
+    }
+    if (!loaded.ok || !(loaded.value instanceof PyDict)) {
+      const detail = !loaded.ok ? loaded.error.message : loaded.value === null ? 'the document is empty' : 'the top level is not a mapping';
+      record.error = { pyType: 'ValueError', message: 'empty cloud config', stage: 'yaml', span: loaded.ok ? undefined : loaded.error.span, detail };
+      throw new PyError('ValueError', 'empty cloud config');
+    }
+    const config = loaded.value;
+    const part: LoadedPart = { loaded, config, ...extractBodySpec(config, specSpansFor(loaded, payload), this.options.version) };
+    cache?.set(key, part);
+    return part;
   }
 
   /**
