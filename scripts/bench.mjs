@@ -20,7 +20,7 @@ import { deflateRawSync } from 'node:zlib';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generateDocument, generateParts } from './bench/generate.mjs';
-import { P, Session, requestPositions, sleep } from './bench/lsp.mjs';
+import { P, Session, clientServerStart, requestPositions, sleep } from './bench/lsp.mjs';
 import { benchMultipart, multipartMarkdown, multipartTargets } from './bench/multipart.mjs';
 import { fitExponent, fmtBytes, fmtExp, fmtInt, fmtMB, fmtMs, fmtRatio, median, p95, table, textTable } from './bench/stats.mjs';
 
@@ -113,6 +113,9 @@ const CLOUDINIT_PATH = process.env.CLOUDINIT_PATH ?? '/opt/cloudinit-oracle/usr/
 const SYSTEM_PYTHON = '/usr/bin/python3';
 const YLS_BIN = path.join(ROOT, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server');
 const SERVER_MAIN = path.join(ROOT, 'server', 'out', 'server.js');
+
+const CLIENT_START = clientServerStart(ROOT);
+const CLIENT_START_LABEL = `node ${[...CLIENT_START.execArgv, 'dist/server.js', '--node-ipc'].join(' ')}`;
 const CLI = path.join(ROOT, 'bin', 'cloud-config-merge.js');
 const SCHEMA = path.join(BENCH, 'cloud-config.schema.json');
 
@@ -389,16 +392,16 @@ function serverConfigs() {
     {
       id: 'ours',
       label: 'cloud-config-merge',
-      argv: [SERVER_MAIN, '--stdio'],
+      ipc: CLIENT_START,
       settings: (section) => (section === 'cloudConfigMerge' ? {} : null),
       pull: null,
     },
   ];
-  // The same server with a smaller young generation, on the largest document only: what the peak RSS is made of.
+  // The same server without the client's flags, over stdio (as bin/cloud-config-language-server.js runs it), on the largest document only.
   configs.push({
-    id: 'ours-semi4',
-    label: 'cloud-config-merge (node --max-semi-space-size=4)',
-    argv: ['--max-semi-space-size=4', SERVER_MAIN, '--stdio'],
+    id: 'ours-plain',
+    label: 'cloud-config-merge (node server/out/server.js --stdio)',
+    argv: [SERVER_MAIN, '--stdio'],
     settings: configs[0].settings,
     pull: null,
     onlyLines: Math.max(...CONFIG.lspLines),
@@ -418,7 +421,7 @@ function serverConfigs() {
 }
 
 async function startServer(config, folders) {
-  const s = await Session.start({ argv: config.argv, settings: config.settings, folders });
+  const s = await Session.start({ argv: config.argv, ipc: config.ipc, settings: config.settings, folders });
   if (config.pull) await s.configure(config.pull, 'yaml');
   return s;
 }
@@ -518,7 +521,7 @@ async function benchLanguageServers() {
     try {
       if (!config.noStartups) progress(`${config.label}: start-up to the initialize result, ${CONFIG.startups} starts`);
       for (let i = 0; i < (config.noStartups ? 0 : CONFIG.startups); i++) {
-        const s = await Session.start({ argv: config.argv, settings: config.settings });
+        const s = await Session.start({ argv: config.argv, ipc: config.ipc, settings: config.settings });
         server.startup.push(s.startupMs);
         await s.stop();
       }
@@ -593,7 +596,7 @@ async function benchPreview() {
     const uris = generated.map((p) => pathToFileURL(path.join(dir, p.name)).href);
     const row = { parts, K, bytes: generated.reduce((a, p) => a + Buffer.byteLength(p.text), 0), refresh: [] };
     rows.push(row);
-    const s = await Session.start({ argv: [SERVER_MAIN, '--stdio'], settings: (section) => (section === 'cloudConfigMerge' ? {} : null), folders: [dir] });
+    const s = await Session.start({ ipc: CLIENT_START, settings: (section) => (section === 'cloudConfigMerge' ? {} : null), folders: [dir] });
     try {
       const edited = Math.floor(parts / 2);
       const uri = uris[edited];
@@ -930,10 +933,10 @@ function rssGap(lsp, ours, lines) {
       `It is garbage, not what the server keeps: in-process, the analysis of the ${fmtInt(lines)}-line document retains ${fmtMB(doc.retainedHeap)} of heap (${fmtMB(doc.analysisMaxRSS)} peak RSS over ${doc.analysisRuns} analyses in a bare process); the rest is V8 letting garbage from each analysis (one per open and per edit) accumulate between collections — 16 MB semi-spaces by default.`,
     );
   }
-  const semi = lsp.servers.find((s) => s.id === 'ours-semi4')?.sizes.find((s) => s.lines === lines);
-  if (semi?.rss) {
+  const plain = lsp.servers.find((s) => s.id === 'ours-plain')?.sizes.find((s) => s.lines === lines);
+  if (plain?.rss) {
     parts.push(
-      `The same session with the server started as \`node --max-semi-space-size=4 server/out/server.js --stdio\` peaks at ${fmtMB(semi.rss)} (didOpen→diagnostics ${fmtMs(median(semi.open))}, didChange→diagnostics ${fmtMs(median(semi.edit))} against ${fmtMs(median(ours.open))} and ${fmtMs(median(ours.edit))}): the client could pass that flag (execArgv in client/src/client.ts's ServerOptions, and bin/cloud-config-language-server.js).`,
+      `The server is measured as the VS Code client starts it (\`${CLIENT_START_LABEL}\`, flags read from client/src/client.ts); the same session with \`node server/out/server.js --stdio\` (no flags, as bin/cloud-config-language-server.js runs it) peaks at ${fmtMB(plain.rss)} (didOpen→diagnostics ${fmtMs(median(plain.open))}, didChange→diagnostics ${fmtMs(median(plain.edit))} against ${fmtMs(median(ours.open))} and ${fmtMs(median(ours.edit))}).`,
     );
   }
   return parts.join(' ') || `VmHWM ${fmtMB(ours.rss)}.`;
