@@ -67,12 +67,14 @@
  *   not depend on chunking (a CRLF split across chunks is covered by a test),
  *   so the whole text is parsed at once here.
  */
-import * as zlib from 'node:zlib';
 import { PyError } from '../py/errors';
 import { comparePyStr, pySplitMax, pyStrip, pyRStrip as pyRstrip } from '../py/str';
 import { pyBytesRepr } from '../py/repr';
 import { a2bBase64, a2bQp, a2bUu } from '../py/binascii';
 import { pushAll } from '../arrays';
+
+/** node:zlib (and node:stream under it) loaded when a gzip part is met: most inputs have none, and every start-up would pay for it. */
+const zlib = (): typeof import('node:zlib') => require('node:zlib') as typeof import('node:zlib');
 
 // ---------------------------------------------------------------------------
 // Public API
@@ -1225,7 +1227,7 @@ export function pyGunzip(data: Uint8Array, opts: { maxOutputBytes?: number } = {
     let out: Uint8Array;
     let consumed: number;
     try {
-      const r = zlib.inflateRawSync(data.subarray(pos), {
+      const r = zlib().inflateRawSync(data.subarray(pos), {
         info: true,
         maxOutputLength: Math.max(1, cap - total),
       }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
@@ -1245,7 +1247,7 @@ export function pyGunzip(data: Uint8Array, opts: { maxOutputBytes?: number } = {
     const crc = (data[pos] | (data[pos + 1] << 8) | (data[pos + 2] << 16) | (data[pos + 3] << 24)) >>> 0;
     const isize = (data[pos + 4] | (data[pos + 5] << 8) | (data[pos + 6] << 16) | (data[pos + 7] << 24)) >>> 0;
     pos += 8;
-    const actual = zlib.crc32(out) >>> 0;
+    const actual = zlib().crc32(out) >>> 0;
     if (crc !== actual) return fail('BadGzipFile', `CRC check failed 0x${crc.toString(16)} != 0x${actual.toString(16)}`);
     if (isize !== out.length % 0x100000000) return fail('BadGzipFile', 'Incorrect length of data produced');
     chunks.push(out);
