@@ -5,7 +5,7 @@
  *
  *   npm run bench                 full run (well under 20 minutes on an idle 2-core machine); writes docs/benchmarks.md
  *   npm run bench -- --quick      smoke run: small sizes, fewer runs; writes the file only with --write
- *   options: --write  --no-write  --only engine,cloudinit,lsp,multipart,preview,extension  --build (npm run build first)
+ *   options: --write  --no-write  --only engine,loader,cloudinit,lsp,multipart,preview,extension  --build (npm run build first)
  *            --keep (keep the generated inputs)  --out FILE (instead of docs/benchmarks.md)  --json FILE (raw results)
  *
  * Progress goes to stderr, the summary table to stdout. Inputs are generated
@@ -22,6 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generateDocument, generateParts } from './bench/generate.mjs';
 import { P, Session, clientServerStart, requestPositions, sleep } from './bench/lsp.mjs';
 import { benchMultipart, multipartMarkdown, multipartTargets } from './bench/multipart.mjs';
+import { benchLoader, loaderMarkdown, loaderTargets } from './bench/loader.mjs';
 import { fitExponent, fmtBytes, fmtExp, fmtInt, fmtMB, fmtMs, fmtRatio, median, p95, table, textTable } from './bench/stats.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,7 +43,7 @@ if (flag('help') || flag('h')) {
   process.exit(0);
 }
 const QUICK = flag('quick');
-const ONLY = new Set((option('only') ?? 'engine,cloudinit,lsp,multipart,preview,extension').split(',').map((s) => s.trim()));
+const ONLY = new Set((option('only') ?? 'engine,loader,cloudinit,lsp,multipart,preview,extension').split(',').map((s) => s.trim()));
 const WRITE = flag('no-write') ? false : flag('write') || (!QUICK && !option('only'));
 const OUT_FILE = path.resolve(ROOT, option('out') ?? 'docs/benchmarks.md');
 
@@ -806,6 +807,7 @@ function evaluate(results) {
     });
   }
   if (results.multipart) targets.push(...multipartTargets(results.multipart, fmtMs));
+  if (results.loader) targets.push(...loaderTargets(results.loader, fmtRatio));
   if (extension) {
     const act = extension.activation.filter((a) => a.requireMs !== null);
     if (act.length) {
@@ -1039,9 +1041,9 @@ function markdown(results) {
   L.push('npm run build                 # the benchmark measures server/out, bin/ and dist/ as built');
   L.push('npm run bench                 # full run: writes this file');
   L.push('npm run bench -- --quick      # smoke run (< 2 min); add --write to write this file');
-  L.push('npm run bench -- --only engine,cloudinit,lsp,preview,extension');
+  L.push('npm run bench -- --only engine,loader,cloudinit,lsp,multipart,preview,extension');
   L.push('```', '');
-  L.push('Measured with: `node scripts/bench/engine-child.mjs` (one fresh process per engine measurement), `python3 /work/shared/oracle/oracle.py --raw FILES` and `node bin/cloud-config-merge.js FILES` under `scripts/bench/rusage.py` (wall, CPU and peak RSS from `os.wait4`), `scripts/bench/cloudinit_driver.py` (cloud-init in-process), `node server/out/server.js --stdio` and `yaml-language-server --stdio` driven by `vscode-languageserver-protocol/node`, `scripts/bench/activate-child.cjs`.', '');
+  L.push('Measured with: `node scripts/bench/engine-child.mjs` (one fresh process per engine measurement), `python3 /work/shared/oracle/oracle.py --raw FILES` and `node bin/cloud-config-merge.js FILES` under `scripts/bench/rusage.py` (wall, CPU and peak RSS from `os.wait4`), `scripts/bench/cloudinit_driver.py` (cloud-init in-process), `scripts/bench/loader-child.mjs` (loadYaml and dumpPyYaml against js-yaml), the language server as the VS Code client starts it (`' + CLIENT_START_LABEL + '`) and `yaml-language-server --stdio`, driven by `vscode-languageserver-protocol/node`, `scripts/bench/activate-child.cjs`.', '');
 
   L.push('## Targets', '');
   L.push(table(['Area', 'Target', 'Measured', 'Verdict'], results.targets.map((t) => [t.area, t.target, t.measured, verdict(t.met)]), ['l', 'l', 'l', 'l']), '');
@@ -1113,6 +1115,8 @@ function markdown(results) {
       );
     }
   }
+
+  if (results.loader) L.push(...loaderMarkdown(results.loader, { table, fmtMs, fmtBytes, fmtRatio }));
 
   if (results.cloudinit) {
     const ci = results.cloudinit;
@@ -1375,6 +1379,7 @@ async function main() {
   const results = { machine: machine() };
   progress(`${QUICK ? 'quick' : 'full'} run; inputs in ${WORK}; load average ${results.machine.loadStart.map((x) => x.toFixed(1)).join(' ')}`);
   if (ONLY.has('engine') || ONLY.has('cloudinit')) results.engine = await benchEngine();
+  if (ONLY.has('loader')) results.loader = await benchLoader({ work: WORK, quick: QUICK, progress });
   if (ONLY.has('cloudinit')) results.cloudinit = await benchCloudInit(results.engine ?? []);
   if (ONLY.has('lsp')) results.lsp = await benchLanguageServers();
   if (ONLY.has('multipart')) results.multipart = await benchMultipart({ root: ROOT, work: WORK, quick: QUICK, progress });
