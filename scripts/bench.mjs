@@ -850,12 +850,12 @@ function previewGap(preview, row) {
     const pv = median(e.preview.map((x) => x.cpu));
     const ru = median(e.run.map((x) => x.cpu));
     parts.push(
-      `The engine work alone, in-process, is ${fmtMs(pv)} CPU for buildPreview (server/src/engine/preview.ts) against ${fmtMs(ru)} for a plain runUserData of the same ${row.parts} parts: the preview request re-runs the whole pipeline with tracing on every refresh (nothing is cached between requests; the other parts are re-read from disk), then adds provenance.`,
+      `The engine work alone, in-process and without the server's cache of part loads (a cold preview), is ${fmtMs(pv)} CPU for buildPreview (server/src/engine/preview.ts) against ${fmtMs(ru)} for a plain runUserData of the same ${row.parts} parts: the preview merges with tracing (copying at every step, as the trace keeps each step's values), adds provenance and the line map, and validates cloud-config.txt against the schema as \`cloud-init schema --system\` does (parsing the text again). In the server a refresh loads only the edited part again (PartLoadCache, server/src/engine/userdata/cloudConfigHandler.ts) and renders cloud-config.txt once with its line map.`,
     );
     const sites = e.sites ?? [];
     const total = e.wall;
     if (sites.length) parts.push(`One instrumented buildPreview (${fmtMs(total)}): ${sites.sort((a, b) => b.ms - a.ms).map((x) => `${x.site} ${fmtMs(x.ms)}`).join('; ')}.`);
-    if (sites.some((x) => /dumpPyYamlWithLines/.test(x.site)) && sites.some((x) => /dumpPyYaml \(/.test(x.site))) {
+    if (sites.some((x) => /dumpPyYamlWithLines/.test(x.site)) && sites.some((x) => /^dumpPyYaml \(/.test(x.site))) {
       parts.push('The merged value is rendered twice: runUserData → renderHandlerOutput dumps cloud-config.txt, then userDataPreview → lineEntries (server/src/engine/preview.ts) dumps it again with dumpPyYamlWithLines for the line map, because it is not handed the first rendering.');
     }
   }
@@ -901,7 +901,7 @@ function engineGap(failing, worst) {
   }
   if (failing.some((r) => r.M >= 1000)) {
     parts.push(
-      'With many parts the merge grows faster than the input (see the exponents under Growth): DictMerger.merge (server/src/engine/merge/dictMerger.ts) starts every part by copying the accumulated mapping (PyDict.copy, server/src/engine/values.ts, which re-derives keyIdentity for every entry), and recursing into a nested mapping (apt.sources here) copies that too; ListMerger.mergeList (merge/listMerger.ts) copies the accumulated list and its origins for every appended part. That is cloud-init\'s own algorithm (dict(value), merged_list.extend(value)), O(parts × accumulated size), but cloud-init copies at C speed while each PyDict entry here is a new object in a Map.',
+      'cloud-init copies the accumulated mapping and lists at every part (dict(value), merged_list.extend(value)), O(parts × accumulated size); the part handler here changes its own copies in place instead (RootMerger.ownedCopies, server/src/engine/merge/root.ts), so merging grows with the input. What remains above (a) at many parts is the render of the large merged result and the garbage collection of the parts\' values, which all stay alive until the merge ends.',
     );
   }
   return parts.join(' ');

@@ -30,6 +30,17 @@ describe('merging into the accumulated config in place', () => {
     assert.equal(out, header([1, 2, 3]) + 'a:\n- 1\n- 2\n- 3\nb:\n- 1\nd:\n    j: 3\n    k:\n    - 1\n    - 2\n    - 3\ne:\n    k:\n    - 1\n...\n');
   });
 
+  test('a JSON patch that copies a merged list and mapping: appending to the original later leaves the copies as they were', () => {
+    const append = `#cloud-config\nmerge_how: "${APPEND}"\n`;
+    const out = run([
+      '#cloud-config\na: [1]\nd: {k: [1]}\n',
+      `${append}a: [2]\nd: {k: [2]}\n`,
+      '#cloud-config-jsonp\n[{"op": "copy", "from": "/a", "path": "/b"}, {"op": "copy", "from": "/d", "path": "/e"}]\n',
+      `${append}a: [3]\nd: {k: [3]}\n`,
+    ]);
+    assert.equal(out, header([1, 2, 3, 4]) + 'a:\n- 1\n- 2\n- 3\nb:\n- 1\n- 2\nd:\n    k:\n    - 1\n    - 2\n    - 3\ne:\n    k:\n    - 1\n    - 2\n...\n');
+  });
+
   test('a part whose merge fails half-way (RecursionError) changes nothing, though it had merged some keys', () => {
     const nest = (n: number, v: number) => `${'['.repeat(n)}${v}${']'.repeat(n)}`;
     const out = run([
