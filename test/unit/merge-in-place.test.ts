@@ -30,6 +30,12 @@ describe('merging into the accumulated config in place', () => {
     assert.equal(out, header([1, 2, 3]) + 'a:\n- 1\n- 2\n- 3\nb:\n- 1\nd:\n    j: 3\n    k:\n    - 1\n    - 2\n    - 3\ne:\n    k:\n    - 1\n...\n');
   });
 
+  test('prepending in place keeps the order cloud-init builds', () => {
+    const prepend = `#cloud-config\nmerge_how: "list(prepend)+dict(no_replace,recurse_list)+str()"\n`;
+    const out = run(['#cloud-config\na: [1]\n', `${prepend}a: [2, 3]\n`, `${prepend}a: [4]\n`, `${prepend}a: [2, 3]\n`]);
+    assert.equal(out, header([1, 2, 3, 4]) + 'a:\n- 2\n- 3\n- 4\n- 2\n- 3\n- 1\n...\n');
+  });
+
   test('a JSON patch that copies a merged list and mapping: appending to the original later leaves the copies as they were', () => {
     const append = `#cloud-config\nmerge_how: "${APPEND}"\n`;
     const out = run([

@@ -72,6 +72,12 @@ export class ListMerger implements TypeMerger {
         }
         setListOrigins(old, oldOrigins);
         result = old;
+      } else if (inPlace && added.length <= MAX_SPREAD) {
+        // Prepend: one move of the existing items, no new list.
+        old.unshift(...added);
+        oldOrigins.unshift(...addedOrigins);
+        setListOrigins(old, oldOrigins);
+        result = old;
       } else {
         result = this.method === 'append' ? [...old, ...added] : [...added, ...old];
         setListOrigins(result, this.method === 'append' ? [...oldOrigins, ...addedOrigins] : [...addedOrigins, ...oldOrigins]);
@@ -118,6 +124,9 @@ export class ListMerger implements TypeMerger {
     return newItem;
   }
 }
+
+/** Items passed as arguments at once (far below V8's limit on arguments). */
+const MAX_SPREAD = 10_000;
 
 function originsOf(list: PyValue[], fallback: Origin | undefined): Array<Origin | undefined> {
   return getListOrigins(list) ?? list.map(() => fallback);

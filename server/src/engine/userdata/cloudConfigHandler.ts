@@ -163,7 +163,8 @@ export class CloudConfigHandler {
     try {
       merged = root.merge(this.buffer as PyValue, config);
     } catch (e) {
-      if (this.ownedCopies) this.rebuildBuffer();
+      // A PyError skips the part (the buffer must be as it was); anything else ends the whole run.
+      if (this.ownedCopies && e instanceof PyError) this.rebuildBuffer();
       throw e;
     }
     if (this.ownedCopies) this.mergedSteps.push((buffer) => constructMergers(effective, { modules: this.options.customMergers }).merge(buffer, config));
