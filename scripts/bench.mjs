@@ -923,7 +923,7 @@ function cloudInitGap(ci, engine) {
   if (best) parts.push(`In-process the best ratio is ${fmtRatio(best.summary.inRatio, 1)} (${sizeLabel(best.M, best.K)}).`);
   const worst = ok.reduce((a, r) => (r.summary.inRatio < (a?.summary.inRatio ?? Infinity) ? r : a), null);
   if (worst && worst !== best) parts.push(`The lowest is ${fmtRatio(worst.summary.inRatio, 1)} (${sizeLabel(worst.M, worst.K)}).`);
-  if (engine?.some((r) => r.summary)) parts.push('Our side is (b) of the engine table: the parse, the render of cloud-config.txt and the merge copies listed under the engine target; cloud-init spends its time in pure-Python PyYAML (load and dump) and the same merge copies at C speed.');
+  if (engine?.some((r) => r.summary)) parts.push('Our side is (b) of the engine table: the parse, the render of cloud-config.txt and the merge listed under the engine target; cloud-init spends its time in pure-Python PyYAML (load and dump) and in merges that copy the accumulated config at every part (at C speed).');
   return parts.join(' ');
 }
 
