@@ -5,7 +5,7 @@
  *
  *   npm run bench                 full run (well under 20 minutes on an idle 2-core machine); writes docs/benchmarks.md
  *   npm run bench -- --quick      smoke run: small sizes, fewer runs; writes the file only with --write
- *   options: --write  --no-write  --only engine,cloudinit,lsp,multipart,schema,preview,extension  --build (npm run build first)
+ *   options: --write  --no-write  --only engine,loader,cloudinit,lsp,multipart,schema,preview,extension  --build (npm run build first)
  *            (--only with --write replaces only those sections of the file when it has them: e.g. --only schema --write)
  *            --keep (keep the generated inputs)  --out FILE (instead of docs/benchmarks.md)  --json FILE (raw results)
  *
@@ -21,9 +21,10 @@ import { deflateRawSync } from 'node:zlib';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generateDocument, generateParts } from './bench/generate.mjs';
-import { P, Session, requestPositions, sleep } from './bench/lsp.mjs';
+import { P, Session, clientServerStart, requestPositions, sleep } from './bench/lsp.mjs';
 import { benchMultipart, multipartMarkdown, multipartTargets } from './bench/multipart.mjs';
 import { benchSchema, schemaMarkdown, schemaTargets } from './bench/schema.mjs';
+import { benchLoader, loaderMarkdown, loaderTargets } from './bench/loader.mjs';
 import { fitExponent, fmtBytes, fmtExp, fmtInt, fmtMB, fmtMs, fmtRatio, median, p95, table, textTable } from './bench/stats.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,7 +45,7 @@ if (flag('help') || flag('h')) {
   process.exit(0);
 }
 const QUICK = flag('quick');
-const ONLY = new Set((option('only') ?? 'engine,cloudinit,lsp,multipart,schema,preview,extension').split(',').map((s) => s.trim()));
+const ONLY = new Set((option('only') ?? 'engine,loader,cloudinit,lsp,multipart,schema,preview,extension').split(',').map((s) => s.trim()));
 const WRITE = flag('no-write') ? false : flag('write') || (!QUICK && !option('only'));
 const OUT_FILE = path.resolve(ROOT, option('out') ?? 'docs/benchmarks.md');
 
@@ -115,6 +116,9 @@ const CLOUDINIT_PATH = process.env.CLOUDINIT_PATH ?? '/opt/cloudinit-oracle/usr/
 const SYSTEM_PYTHON = '/usr/bin/python3';
 const YLS_BIN = path.join(ROOT, 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server');
 const SERVER_MAIN = path.join(ROOT, 'server', 'out', 'server.js');
+
+const CLIENT_START = clientServerStart(ROOT);
+const CLIENT_START_LABEL = `node ${[...CLIENT_START.execArgv, 'dist/server.js', '--node-ipc'].join(' ')}`;
 const CLI = path.join(ROOT, 'bin', 'cloud-config-merge.js');
 const SCHEMA = path.join(BENCH, 'cloud-config.schema.json');
 
@@ -391,16 +395,16 @@ function serverConfigs() {
     {
       id: 'ours',
       label: 'cloud-config-merge',
-      argv: [SERVER_MAIN, '--stdio'],
+      ipc: CLIENT_START,
       settings: (section) => (section === 'cloudConfigMerge' ? {} : null),
       pull: null,
     },
   ];
-  // The same server with a smaller young generation, on the largest document only: what the peak RSS is made of.
+  // The same server without the client's flags, over stdio (as bin/cloud-config-language-server.js runs it), on the largest document only.
   configs.push({
-    id: 'ours-semi4',
-    label: 'cloud-config-merge (node --max-semi-space-size=4)',
-    argv: ['--max-semi-space-size=4', SERVER_MAIN, '--stdio'],
+    id: 'ours-plain',
+    label: 'cloud-config-merge (node server/out/server.js --stdio)',
+    argv: [SERVER_MAIN, '--stdio'],
     settings: configs[0].settings,
     pull: null,
     onlyLines: Math.max(...CONFIG.lspLines),
@@ -420,7 +424,7 @@ function serverConfigs() {
 }
 
 async function startServer(config, folders) {
-  const s = await Session.start({ argv: config.argv, settings: config.settings, folders });
+  const s = await Session.start({ argv: config.argv, ipc: config.ipc, settings: config.settings, folders });
   if (config.pull) await s.configure(config.pull, 'yaml');
   return s;
 }
@@ -520,7 +524,7 @@ async function benchLanguageServers() {
     try {
       if (!config.noStartups) progress(`${config.label}: start-up to the initialize result, ${CONFIG.startups} starts`);
       for (let i = 0; i < (config.noStartups ? 0 : CONFIG.startups); i++) {
-        const s = await Session.start({ argv: config.argv, settings: config.settings });
+        const s = await Session.start({ argv: config.argv, ipc: config.ipc, settings: config.settings });
         server.startup.push(s.startupMs);
         await s.stop();
       }
@@ -595,7 +599,7 @@ async function benchPreview() {
     const uris = generated.map((p) => pathToFileURL(path.join(dir, p.name)).href);
     const row = { parts, K, bytes: generated.reduce((a, p) => a + Buffer.byteLength(p.text), 0), refresh: [] };
     rows.push(row);
-    const s = await Session.start({ argv: [SERVER_MAIN, '--stdio'], settings: (section) => (section === 'cloudConfigMerge' ? {} : null), folders: [dir] });
+    const s = await Session.start({ ipc: CLIENT_START, settings: (section) => (section === 'cloudConfigMerge' ? {} : null), folders: [dir] });
     try {
       const edited = Math.floor(parts / 2);
       const uri = uris[edited];
@@ -806,6 +810,7 @@ function evaluate(results) {
   }
   if (results.multipart) targets.push(...multipartTargets(results.multipart, fmtMs));
   if (results.schema) targets.push(...schemaTargets(results.schema, results.schema.vsixBytes).map((t) => ({ ...t, gap: t.met ? '' : schemaGap(t, results.schema.debounce) })));
+  if (results.loader) targets.push(...loaderTargets(results.loader, fmtRatio));
   if (extension) {
     const act = extension.activation.filter((a) => a.requireMs !== null);
     if (act.length) {
@@ -848,12 +853,12 @@ function previewGap(preview, row) {
     const pv = median(e.preview.map((x) => x.cpu));
     const ru = median(e.run.map((x) => x.cpu));
     parts.push(
-      `The engine work alone, in-process, is ${fmtMs(pv)} CPU for buildPreview (server/src/engine/preview.ts) against ${fmtMs(ru)} for a plain runUserData of the same ${row.parts} parts: the preview request re-runs the whole pipeline with tracing on every refresh (nothing is cached between requests; the other parts are re-read from disk), then adds provenance.`,
+      `The engine work alone, in-process and without the server's cache of part loads (a cold preview), is ${fmtMs(pv)} CPU for buildPreview (server/src/engine/preview.ts) against ${fmtMs(ru)} for a plain runUserData of the same ${row.parts} parts: the preview merges with tracing (copying at every step, as the trace keeps each step's values), adds provenance and the line map, and validates cloud-config.txt against the schema as \`cloud-init schema --system\` does (parsing the text again). In the server a refresh loads only the edited part again (PartLoadCache, server/src/engine/userdata/cloudConfigHandler.ts) and renders cloud-config.txt once with its line map.`,
     );
     const sites = e.sites ?? [];
     const total = e.wall;
     if (sites.length) parts.push(`One instrumented buildPreview (${fmtMs(total)}): ${sites.sort((a, b) => b.ms - a.ms).map((x) => `${x.site} ${fmtMs(x.ms)}`).join('; ')}.`);
-    if (sites.some((x) => /dumpPyYamlWithLines/.test(x.site)) && sites.some((x) => /dumpPyYaml \(/.test(x.site))) {
+    if (sites.some((x) => /dumpPyYamlWithLines/.test(x.site)) && sites.some((x) => /^dumpPyYaml \(/.test(x.site))) {
       parts.push('The merged value is rendered twice: runUserData → renderHandlerOutput dumps cloud-config.txt, then userDataPreview → lineEntries (server/src/engine/preview.ts) dumps it again with dumpPyYamlWithLines for the line map, because it is not handed the first rendering.');
     }
   }
@@ -899,7 +904,7 @@ function engineGap(failing, worst) {
   }
   if (failing.some((r) => r.M >= 1000)) {
     parts.push(
-      'With many parts the merge grows faster than the input (see the exponents under Growth): DictMerger.merge (server/src/engine/merge/dictMerger.ts) starts every part by copying the accumulated mapping (PyDict.copy, server/src/engine/values.ts, which re-derives keyIdentity for every entry), and recursing into a nested mapping (apt.sources here) copies that too; ListMerger.mergeList (merge/listMerger.ts) copies the accumulated list and its origins for every appended part. That is cloud-init\'s own algorithm (dict(value), merged_list.extend(value)), O(parts × accumulated size), but cloud-init copies at C speed while each PyDict entry here is a new object in a Map.',
+      'cloud-init copies the accumulated mapping and lists at every part (dict(value), merged_list.extend(value)), O(parts × accumulated size); the part handler here changes its own copies in place instead (RootMerger.ownedCopies, server/src/engine/merge/root.ts), so merging grows with the input. What remains above (a) at many parts is the render of the large merged result and the garbage collection of the parts\' values, which all stay alive until the merge ends.',
     );
   }
   return parts.join(' ');
@@ -921,7 +926,7 @@ function cloudInitGap(ci, engine) {
   if (best) parts.push(`In-process the best ratio is ${fmtRatio(best.summary.inRatio, 1)} (${sizeLabel(best.M, best.K)}).`);
   const worst = ok.reduce((a, r) => (r.summary.inRatio < (a?.summary.inRatio ?? Infinity) ? r : a), null);
   if (worst && worst !== best) parts.push(`The lowest is ${fmtRatio(worst.summary.inRatio, 1)} (${sizeLabel(worst.M, worst.K)}).`);
-  if (engine?.some((r) => r.summary)) parts.push('Our side is (b) of the engine table: the parse, the render of cloud-config.txt and the merge copies listed under the engine target; cloud-init spends its time in pure-Python PyYAML (load and dump) and the same merge copies at C speed.');
+  if (engine?.some((r) => r.summary)) parts.push('Our side is (b) of the engine table: the parse, the render of cloud-config.txt and the merge listed under the engine target; cloud-init spends its time in pure-Python PyYAML (load and dump) and in merges that copy the accumulated config at every part (at C speed).');
   return parts.join(' ');
 }
 
@@ -933,10 +938,10 @@ function rssGap(lsp, ours, lines) {
       `It is garbage, not what the server keeps: in-process, the analysis of the ${fmtInt(lines)}-line document retains ${fmtMB(doc.retainedHeap)} of heap (${fmtMB(doc.analysisMaxRSS)} peak RSS over ${doc.analysisRuns} analyses in a bare process); the rest is V8 letting garbage from each analysis (one per open and per edit) accumulate between collections — 16 MB semi-spaces by default.`,
     );
   }
-  const semi = lsp.servers.find((s) => s.id === 'ours-semi4')?.sizes.find((s) => s.lines === lines);
-  if (semi?.rss) {
+  const plain = lsp.servers.find((s) => s.id === 'ours-plain')?.sizes.find((s) => s.lines === lines);
+  if (plain?.rss) {
     parts.push(
-      `The same session with the server started as \`node --max-semi-space-size=4 server/out/server.js --stdio\` peaks at ${fmtMB(semi.rss)} (didOpen→diagnostics ${fmtMs(median(semi.open))}, didChange→diagnostics ${fmtMs(median(semi.edit))} against ${fmtMs(median(ours.open))} and ${fmtMs(median(ours.edit))}): the client could pass that flag (execArgv in client/src/client.ts's ServerOptions, and bin/cloud-config-language-server.js).`,
+      `The server is measured as the VS Code client starts it (\`${CLIENT_START_LABEL}\`, flags read from client/src/client.ts); the same session with \`node server/out/server.js --stdio\` (no flags, as bin/cloud-config-language-server.js runs it) peaks at ${fmtMB(plain.rss)} (didOpen→diagnostics ${fmtMs(median(plain.open))}, didChange→diagnostics ${fmtMs(median(plain.edit))} against ${fmtMs(median(ours.open))} and ${fmtMs(median(ours.edit))}).`,
     );
   }
   return parts.join(' ') || `VmHWM ${fmtMB(ours.rss)}.`;
@@ -1039,9 +1044,9 @@ function markdown(results) {
   L.push('npm run build                 # the benchmark measures server/out, bin/ and dist/ as built');
   L.push('npm run bench                 # full run: writes this file');
   L.push('npm run bench -- --quick      # smoke run (< 2 min); add --write to write this file');
-  L.push('npm run bench -- --only engine,cloudinit,lsp,preview,extension');
+  L.push('npm run bench -- --only engine,loader,cloudinit,lsp,multipart,preview,extension');
   L.push('```', '');
-  L.push('Measured with: `node scripts/bench/engine-child.mjs` (one fresh process per engine measurement), `python3 /work/shared/oracle/oracle.py --raw FILES` and `node bin/cloud-config-merge.js FILES` under `scripts/bench/rusage.py` (wall, CPU and peak RSS from `os.wait4`), `scripts/bench/cloudinit_driver.py` (cloud-init in-process), `node server/out/server.js --stdio` and `yaml-language-server --stdio` driven by `vscode-languageserver-protocol/node`, `scripts/bench/activate-child.cjs`.', '');
+  L.push('Measured with: `node scripts/bench/engine-child.mjs` (one fresh process per engine measurement), `python3 /work/shared/oracle/oracle.py --raw FILES` and `node bin/cloud-config-merge.js FILES` under `scripts/bench/rusage.py` (wall, CPU and peak RSS from `os.wait4`), `scripts/bench/cloudinit_driver.py` (cloud-init in-process), `scripts/bench/loader-child.mjs` (loadYaml and dumpPyYaml against js-yaml), the language server as the VS Code client starts it (`' + CLIENT_START_LABEL + '`) and `yaml-language-server --stdio`, driven by `vscode-languageserver-protocol/node`, `scripts/bench/activate-child.cjs`.', '');
 
   L.push('## Targets', '');
   L.push(table(['Area', 'Target', 'Measured', 'Verdict'], results.targets.map((t) => [t.area, t.target, t.measured, verdict(t.met)]), ['l', 'l', 'l', 'l']), '');
@@ -1113,6 +1118,8 @@ function markdown(results) {
       );
     }
   }
+
+  if (results.loader) L.push(...loaderMarkdown(results.loader, { table, fmtMs, fmtBytes, fmtRatio }));
 
   if (results.cloudinit) {
     const ci = results.cloudinit;
@@ -1434,6 +1441,7 @@ async function main() {
   const results = { machine: machine() };
   progress(`${QUICK ? 'quick' : 'full'} run; inputs in ${WORK}; load average ${results.machine.loadStart.map((x) => x.toFixed(1)).join(' ')}`);
   if (ONLY.has('engine') || ONLY.has('cloudinit')) results.engine = await benchEngine();
+  if (ONLY.has('loader')) results.loader = await benchLoader({ work: WORK, quick: QUICK, progress });
   if (ONLY.has('cloudinit')) results.cloudinit = await benchCloudInit(results.engine ?? []);
   if (ONLY.has('lsp')) results.lsp = await benchLanguageServers();
   if (ONLY.has('multipart')) results.multipart = await benchMultipart({ root: ROOT, work: WORK, quick: QUICK, progress });

@@ -37,10 +37,23 @@ export function vmHWM(pid) {
 const withTimeout = (promise, ms, what) =>
   Promise.race([promise, new Promise((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms).unref())]);
 
+/**
+ * The language server as the VS Code client starts it: dist/server.js forked over IPC with the
+ * node flags of the `run` ServerOptions in client/src/client.ts (read from there, so they cannot drift).
+ */
+export function clientServerStart(root) {
+  const source = readFileSync(path.join(root, 'client', 'src', 'client.ts'), 'utf8');
+  const flags = /run:\s*\{[^}]*execArgv:\s*\[([^\]]*)\]/.exec(source)?.[1] ?? '';
+  const execArgv = [...flags.matchAll(/'([^']*)'/g)].map((m) => m[1]);
+  return { module: path.join(root, 'dist', 'server.js'), execArgv };
+}
+
 export class Session {
   /**
    * @param {object} o
-   * @param {string[]} o.argv         node arguments (script and flags)
+   * @param {string[]} [o.argv]       node arguments (script and flags), the server talking over stdio
+   * @param {{ module: string, execArgv: string[] }} [o.ipc]  instead: the server forked as vscode-languageclient
+   *                                   forks it with TransportKind.ipc (node flags, module, --node-ipc)
    * @param {(section: string) => unknown} o.settings   answers workspace/configuration
    * @param {string[]} [o.folders]    workspace folders (paths)
    */
@@ -53,16 +66,18 @@ export class Session {
     s.versions = new Map();
     s.stderr = '';
     const t0 = performance.now();
-    s.child = spawn(process.execPath, o.argv, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...(o.env ?? {}) } });
+    const argv = o.ipc ? [...o.ipc.execArgv, o.ipc.module, '--node-ipc', `--clientProcessId=${process.pid}`] : o.argv;
+    s.child = spawn(process.execPath, argv, { stdio: ['pipe', 'pipe', 'pipe', ...(o.ipc ? ['ipc'] : [])], env: { ...process.env, ...(o.env ?? {}) } });
     s.pid = s.child.pid;
     s.child.stderr.on('data', (d) => {
       s.stderr = (s.stderr + d.toString()).slice(-4000);
     });
     s.exited = new Promise((resolve) => s.child.once('exit', (code) => resolve(code)));
     // A server that dies mid-message must not leave vscode-jsonrpc's partial-message timer re-arming forever.
-    const reader = new P.StreamMessageReader(s.child.stdout);
-    reader.partialMessageTimeout = 0;
-    const conn = P.createProtocolConnection(reader, new P.StreamMessageWriter(s.child.stdin));
+    const reader = o.ipc ? new P.IPCMessageReader(s.child) : new P.StreamMessageReader(s.child.stdout);
+    if (!o.ipc) reader.partialMessageTimeout = 0;
+    else s.child.stdout.resume();
+    const conn = P.createProtocolConnection(reader, o.ipc ? new P.IPCMessageWriter(s.child) : new P.StreamMessageWriter(s.child.stdin));
     s.conn = conn;
     conn.onRequest(P.ConfigurationRequest.type, (params) =>
       params.items.map((item) => {

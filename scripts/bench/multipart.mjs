@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { generateMultipart, rng, seedOf } from './generate.mjs';
-import { Session } from './lsp.mjs';
+import { Session, clientServerStart } from './lsp.mjs';
 
 /** Server CPU time in ms (Linux /proc), or NaN. */
 const cpuMs = (pid) => processCpuMs(pid) ?? NaN;
@@ -35,7 +35,6 @@ async function measure(session, method, params) {
 }
 
 export async function benchMultipart({ root, work, quick, progress }) {
-  const serverMain = path.join(root, 'server', 'out', 'server.js');
   const rows = [];
   for (const [n, doc] of inputs(root, quick).entries()) {
     const bytes = Buffer.byteLength(doc.text);
@@ -45,7 +44,7 @@ export async function benchMultipart({ root, work, quick, progress }) {
     const file = path.join(work, `multipart-${n}.mime`);
     const uri = pathToFileURL(file).href;
     // Started as the VS Code client starts it (client/src/extension.ts passes this flag).
-    const s = await Session.start({ argv: ['--max-semi-space-size=4', serverMain, '--stdio'], settings: (section) => (section === 'cloudConfigMerge' ? {} : null), folders: [work] });
+    const s = await Session.start({ ipc: clientServerStart(root), settings: (section) => (section === 'cloudConfigMerge' ? {} : null), folders: [work] });
     try {
       const cpu0 = cpuMs(s.pid);
       const open = await s.open(uri, doc.text);

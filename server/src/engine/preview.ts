@@ -8,10 +8,11 @@
 import { PyValue } from './values';
 import { pyReprForMessage } from './py/repr';
 import { ParsedMerger } from './spec/parse';
-import { dumpPyYamlWithLines, pyKeyDisplay } from './yaml/dump';
+import { DumpLine, dumpPyYamlWithLines, pyKeyDisplay } from './yaml/dump';
 import { CloudInitVersion } from './spec/parse';
 import { Locator, PartEffect, SourceLocation, collectProvenance, formatPath, partEffects, textLocator } from './provenance';
 import { IncludeFailure, IncludeResolver } from './userdata/process';
+import { PartLoadCache } from './userdata/cloudConfigHandler';
 import { PartReport, UserDataRun, runHandlerParts, runUserData } from './userdata/run';
 import { decodeUtf8Surrogateescape } from './py/codecs';
 import { mergeConfD } from './system/confd';
@@ -54,6 +55,8 @@ export interface PreviewOptions {
    * does and list its problems in the header, each with the file and line that wrote the value.
    */
   schema?: boolean;
+  /** Loads of cloud-config parts kept from the previous preview, reused where a part's text is unchanged. */
+  partCache?: PartLoadCache;
 }
 
 function overLimitFailure(limit: keyof Limits, message: string, options: PreviewOptions): string {
@@ -173,7 +176,9 @@ export function buildPreview(mode: PreviewMode, files: PreviewFile[], options: P
 function buildPreviewModel(mode: PreviewMode, files: PreviewFile[], options: PreviewOptions): PreviewModel {
   const runOptions = { ...options, trace: true };
   if (mode === 'user-data' || mode === 'handler') {
-    const run = mode === 'handler' ? runHandlerParts(files, runOptions) : runUserData(files, runOptions);
+    // The line map comes from the render of cloud-config.txt itself: one dump, not two.
+    const linesToo = { ...runOptions, withLines: true };
+    const run = mode === 'handler' ? runHandlerParts(files, linesToo) : runUserData(files, linesToo);
     return userDataPreview(mode, run, options);
   }
   if (mode === 'confd') {
@@ -435,7 +440,7 @@ function userDataPreview(mode: PreviewMode, run: UserDataRun, options: PreviewOp
   const header = headerLines(title, parts, notes, [...lostSection(losses, partNames(run, parts)), ...schemaHeader]);
   const body = run.cloudConfigTxt;
   const prefix = body.slice(0, Math.max(0, body.indexOf('---')));
-  const entries = run.result === null ? [] : lineEntries(run.result, locate, header.length + prefix.split('\n').length - 1, run.reports.flatMap((r) => partEffects(r.handled?.events, locate)));
+  const entries = run.result === null ? [] : lineEntries(run.result, locate, header.length + prefix.split('\n').length - 1, run.reports.flatMap((r) => partEffects(r.handled?.events, locate)), run.renderedLines);
   return { text: header.join('\n') + '\n' + body, body, headerLineCount: header.length, entries, parts, losses, ...(schema ? { schema } : {}) };
 }
 
@@ -455,7 +460,7 @@ function schemaLines(schema: MergedSchemaReport, version: CloudInitVersion): str
 function valuePreview(title: string, value: PyValue, locate: Locator, parts: PreviewPart[], notes: string[], override?: (path: string) => SourceLocation | null, sections: string[] = []): PreviewModel {
   const header = headerLines(title, parts, notes, sections);
   const dumped = dumpPyYamlWithLines(value);
-  const entries = lineEntries(value, locate, header.length, [], dumped, override);
+  const entries = lineEntries(value, locate, header.length, [], dumped.lines, override);
   return { text: header.join('\n') + '\n' + dumped.text, body: dumped.text, headerLineCount: header.length, entries, parts };
 }
 
@@ -468,7 +473,7 @@ function lineEntries(
   locate: Locator,
   offset: number,
   effects: PartEffect[],
-  dumped = dumpPyYamlWithLines(value),
+  dumpedLines: DumpLine[] = dumpPyYamlWithLines(value).lines,
   override?: (path: string) => SourceLocation | null,
 ): PreviewEntry[] {
   const provenance = new Map(collectProvenance(value, locate).entries.map((e) => [e.display, e.location]));
@@ -479,7 +484,7 @@ function lineEntries(
     list.push({ what: e.what, reason: e.reason, from: e.from, at: e.at });
     history.set(key, list);
   }
-  return dumped.lines.map((l) => {
+  return dumpedLines.map((l) => {
     const path = formatPath(l.path);
     return { line: l.line + offset, path, source: override ? override(path) : (provenance.get(path) ?? null), history: history.get(path) ?? [] };
   });

@@ -24,6 +24,7 @@ import { BootInputs } from '../engine/system/boot';
 import { ConfigFile } from '../engine/system/readConf';
 import { PyError } from '../engine/py/errors';
 import { includeTarget } from '../engine/userdata/includeUrl';
+import { PartLoadCache } from '../engine/userdata/cloudConfigHandler';
 import { ServerContext } from './common/context';
 import { ServerSettings } from './common/settings';
 import { guardRequest } from './common/guard';
@@ -36,6 +37,9 @@ export function registerPreview(ctx: ServerContext): void {
     guardRequest(ctx.log, 'preview', (params: PreviewParams) => preview(ctx, params)),
   );
 }
+
+/** Part loads of the last preview: a refresh after an edit of one part loads only that part again. */
+const partLoads = new WeakMap<ServerContext, PartLoadCache>();
 
 const BOOT_ROLES = ['cloudCfg', 'vendor', 'vendor2', 'dsConfig', 'runtimeCfg', 'cmdlineCfg', 'builtinCfg'] as const;
 
@@ -217,6 +221,7 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
       boot,
       schema: settings.schema.enable,
       instanceData: instanceDataFor(settings, ctx.workspaceFolders()).data,
+      partCache: partLoads.get(ctx) ?? partLoads.set(ctx, new PartLoadCache()).get(ctx),
     });
   } catch (e) {
     // cloud-init itself would raise here (a bad spec in system config, two drop-ins with one name…).

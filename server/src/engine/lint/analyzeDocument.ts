@@ -17,7 +17,7 @@ import { knockoutFindingsIn } from '../chef/deepMerge';
 import { Finding } from './findings';
 import { lintListSpec, lintStringSpec, SpecContext, SpecLintResult } from './specLint';
 import { pushAll } from '../arrays';
-import { embeddedSchemaFindings, NearMissBudget, newNearMissBudget, schemaFindings } from './schemaLint';
+import { embeddedSchemaFindings, NearMissBudget, newNearMissBudget, schemaFindings, schemaFindingsOfBody } from './schemaLint';
 import { embeddedInArchive, embeddedInMime, type EmbeddedCloudConfig } from '../schema/embedded';
 import { coded } from './codes';
 import { literalTemplateFindings, templateFindings } from '../template/lint';
@@ -159,11 +159,16 @@ interface Analyzed {
 }
 
 /** A cloud-config body (a whole file, or a MIME part's body at `base`). */
-function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, options: AnalyzeOptions, headerSpec?: ParsedSpec): Analyzed {
+function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, options: AnalyzeOptions, headerSpec?: ParsedSpec, loadedBodies?: Map<string, YamlLoadResult>): Analyzed {
   const findings: Finding[] = [];
   const specs: SpecSite[] = [];
   const context: SpecContext = kind === 'confd' || kind === 'cloud-cfg' ? 'system' : 'part';
-  const yaml = loadYaml(body, { maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth });
+  // Spans are relative to the body, so a body written again (generated multiparts repeat a few thousands of times) shares one load.
+  let yaml = loadedBodies?.get(body);
+  if (!yaml) {
+    yaml = loadYaml(body, { maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth });
+    loadedBodies?.set(body, yaml);
+  }
   const at = (span: TextSpan): TextSpan => ({ start: span.start + base, end: span.end + base });
   const skipped = context === 'part' ? 'cloud-init skips this whole part ("empty cloud config")' : 'cloud-init reads this file as {} (a warning in its log)';
   if (!yaml.ok) {
@@ -242,7 +247,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
     });
   }
   pushAll(findings, nestedSpecFindings(root, base, body));
-  if (options.schema && kind === 'cloud-config') pushAll(findings, schemaFindings(root, yaml.rootSpan, base, options.version ?? 'current', body, options.nearMissBudget));
+  if (options.schema && kind === 'cloud-config') pushAll(findings, schemaFindingsOfBody(root, yaml.rootSpan, base, options.version ?? 'current', body, options.nearMissBudget ?? newNearMissBudget()));
   return { findings, specs, yaml, yamlBase: base };
 }
 
@@ -377,6 +382,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
   let yaml: YamlLoadResult | undefined;
   let yamlBase: number | undefined;
   let cloudConfigBodies = 0;
+  const loadedBodies = new Map<string, YamlLoadResult>();
   for (const container of blob.containers) {
     if (!container.isMultipart && container.span) {
       findings.push({ ...coded('mime-boundary'), span: container.span, message: `This ${container.contentType} part has no usable boundary (${container.defects.join(', ') || 'not split'}): cloud-init cannot find the parts inside it.` });
@@ -443,7 +449,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
     }
     if (type === 'text/cloud-config' && literalBody && leaf.span) {
       const body = text.slice(leaf.span.start, leaf.span.end);
-      const result = analyzeCloudConfig(body, leaf.span.start, 'cloud-config', options, headerSpec);
+      const result = analyzeCloudConfig(body, leaf.span.start, 'cloud-config', options, headerSpec, loadedBodies);
       pushAll(findings, result.findings);
       pushAll(specs, result.specs);
       cloudConfigBodies++;

@@ -112,10 +112,33 @@ const MAX_NEAR_MISS_FIXES = 1000;
 
 export interface NearMissBudget {
   left: number;
+  /**
+   * Findings of bodies already validated in this document, by version and text, at offset 0: a
+   * generated multipart repeats the same few bodies thousands of times, and the same text always
+   * loads to the same value, so it is validated once.
+   */
+  findingsByBody?: Map<string, Finding[]>;
 }
 
 export function newNearMissBudget(): NearMissBudget {
-  return { left: MAX_NEAR_MISS_FIXES };
+  return { left: MAX_NEAR_MISS_FIXES, findingsByBody: new Map() };
+}
+
+/** schemaFindings of `body` (the text `root` was loaded from) at `base`, computed once per distinct text. */
+export function schemaFindingsOfBody(root: PyDict, rootSpan: TextSpan | null, base: number, version: SchemaVersion, body: string, shared: NearMissBudget): Finding[] {
+  const memo = shared.findingsByBody;
+  if (!memo) return schemaFindings(root, rootSpan, base, version, body, shared);
+  const key = `${version}\0${body}`;
+  let found = memo.get(key);
+  if (!found) memo.set(key, (found = schemaFindings(root, rootSpan, 0, version, body, shared)));
+  return base ? found.map((f) => shiftFinding(f, base)) : found.slice();
+}
+
+function shiftFinding(f: Finding, base: number): Finding {
+  const at = (s: TextSpan): TextSpan => ({ start: s.start + base, end: s.end + base });
+  const shifted: Finding = { ...f, span: at(f.span) };
+  if (f.fixes) shifted.fixes = f.fixes.map((fix) => ({ ...fix, edits: fix.edits.map((e) => ({ ...e, span: at(e.span) })) }));
+  return shifted;
 }
 
 /** Re-validations spent on offering renames (each validates the whole document again). */

@@ -29,6 +29,8 @@ export interface ConstructOptions {
   modules?: ReadonlyMap<string, MergerFactory>;
   /** Python frames a merge may use before cloud-init's RecursionError (default: the part handler's). */
   pythonFrames?: number;
+  /** Copies the caller owns, which merges may change in place (RootMerger.ownedCopies). */
+  ownedCopies?: WeakSet<object>;
 }
 
 /** The module name cloud-init looks up for a merger name, or throws like `construct`. */
@@ -67,6 +69,7 @@ export function constructMergers(parsed: ParsedMerger[], options: ConstructOptio
   const modules = options.modules ? new Map([...BUILTIN_MERGERS, ...options.modules]) : BUILTIN_MERGERS;
   const factories = parsed.map((entry) => resolveMergerModule(entry, modules));
   const root = new RootMerger(options.tracer, options.pythonFrames);
+  root.ownedCopies = options.ownedCopies;
   parsed.forEach((entry, i) => {
     try {
       root.mergers.push(factories[i](root, entry.options));

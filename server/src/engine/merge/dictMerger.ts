@@ -38,7 +38,9 @@ export class DictMerger implements TypeMerger {
       tracer?.event({ kind: 'kept', path: ctx.path, old, rejected: value, oldOrigin: ctx.oldOrigin, origin: ctx.newOrigin, reason: 'a mapping only merges with a mapping' });
       return old;
     }
-    const result = (old as PyDict).copy();
+    const owned = this.root.ownedCopies;
+    const result = owned?.has(old as PyDict) ? (old as PyDict) : (old as PyDict).copy();
+    owned?.add(result);
     for (const { key, value: newValue, origin } of value.items()) {
       if (!result.has(key)) {
         result.set(key, newValue, origin);

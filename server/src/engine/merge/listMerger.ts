@@ -44,29 +44,51 @@ export class ListMerger implements TypeMerger {
 
   merge(typeName: string, old: PyValue, value: PyValue, ctx: MergeContext): PyValue {
     if (typeName === 'tuple') {
-      const merged = this.mergeList((old as PyTuple).items, value, ctx);
+      const merged = this.mergeList((old as PyTuple).items, value, ctx, false);
       return Array.isArray(merged) ? new PyTuple(merged) : new PyTuple(pyIterItems(merged));
     }
-    return this.mergeList(old as PyValue[], value, ctx);
+    return this.mergeList(old as PyValue[], value, ctx, true);
   }
 
-  private mergeList(old: PyValue[], value: PyValue, ctx: MergeContext): PyValue {
+  /** @param mayOwn the result may be changed in place by later merges (not a tuple's items). */
+  private mergeList(old: PyValue[], value: PyValue, ctx: MergeContext, mayOwn: boolean): PyValue {
     const tracer = this.root.tracer;
     if (this.method === 'replace' && !isListLike(value)) {
       tracer?.event({ kind: 'replaced', path: ctx.path, old, value, oldOrigin: ctx.oldOrigin, origin: ctx.newOrigin, reason: 'list(replace) with a value that is not a list' });
       return value;
     }
+    const owned = mayOwn ? this.root.ownedCopies : undefined;
+    const inPlace = owned?.has(old) === true;
     const oldOrigins = originsOf(old, ctx.oldOrigin);
     if (this.method === 'prepend' || this.method === 'append') {
       const added = pyIterItems(value);
       const addedOrigins = Array.isArray(value) ? originsOf(value, ctx.newOrigin) : added.map(() => ctx.newOrigin);
-      const result = this.method === 'append' ? [...old, ...added] : [...added, ...old];
-      setListOrigins(result, this.method === 'append' ? [...oldOrigins, ...addedOrigins] : [...addedOrigins, ...oldOrigins]);
+      let result: PyValue[];
+      if (inPlace && this.method === 'append') {
+        // One by one: spreading a list of 100,000 items as arguments overflows the stack.
+        for (let i = 0; i < added.length; i++) {
+          old.push(added[i]);
+          oldOrigins.push(addedOrigins[i]);
+        }
+        setListOrigins(old, oldOrigins);
+        result = old;
+      } else if (inPlace && added.length <= MAX_SPREAD) {
+        // Prepend: one move of the existing items, no new list.
+        old.unshift(...added);
+        oldOrigins.unshift(...addedOrigins);
+        setListOrigins(old, oldOrigins);
+        result = old;
+      } else {
+        result = this.method === 'append' ? [...old, ...added] : [...added, ...old];
+        setListOrigins(result, this.method === 'append' ? [...oldOrigins, ...addedOrigins] : [...addedOrigins, ...oldOrigins]);
+      }
+      owned?.add(result);
       tracer?.event({ kind: 'extended', path: ctx.path, how: this.method, count: added.length, origin: ctx.newOrigin });
       return result;
     }
-    const result = [...old];
-    const origins = [...oldOrigins];
+    const result = inPlace ? old : [...old];
+    const origins = inPlace ? oldOrigins : [...oldOrigins];
+    owned?.add(result);
     const newLength = pyLen(value);
     const common = Math.min(result.length, newLength);
     const newOrigins = Array.isArray(value) ? getListOrigins(value) : undefined;
@@ -102,6 +124,9 @@ export class ListMerger implements TypeMerger {
     return newItem;
   }
 }
+
+/** Items passed as arguments at once (far below V8's limit on arguments). */
+const MAX_SPREAD = 10_000;
 
 function originsOf(list: PyValue[], fallback: Origin | undefined): Array<Origin | undefined> {
   return getListOrigins(list) ?? list.map(() => fallback);

@@ -42,6 +42,12 @@ export interface TypeMerger {
 
 export class RootMerger {
   readonly mergers: TypeMerger[] = [];
+  /**
+   * Mappings and lists this merge sequence copied itself and nothing else holds: merging into one
+   * again may change it in place instead of copying it again (cloud-init copies at every step,
+   * which costs parts × accumulated size). Unset: every step copies, as cloud-init does.
+   */
+  ownedCopies?: WeakSet<object>;
   /** Python frames in use by the merges under way (cloud-init recurses; so does this). */
   private frames = 0;
 

@@ -3,8 +3,6 @@
  * `node scripts/schema/regen.mjs`): cloud-init's own JSON schema without its prose, plus the exact
  * deprecation messages that version prints.
  */
-import data224 from './data/22.4.json';
-import dataCurrent from './data/current.json';
 import type { SchemaNode } from './pyjsonschema';
 
 export type SchemaVersion = '22.4' | 'current';
@@ -20,6 +18,7 @@ export interface SchemaData {
   schema: SchemaNode;
 }
 
+/** Read on first use: most runs (the CLI without --check) never validate, and start-up need not build 80 KB of schema objects. */
 export function schemaData(version: SchemaVersion): SchemaData {
-  return (version === '22.4' ? data224 : dataCurrent) as unknown as SchemaData;
+  return (version === '22.4' ? require('./data/22.4.json') : require('./data/current.json')) as SchemaData;
 }

@@ -8,7 +8,7 @@ import { PyDict, PyValue, TextSpan, pyTypeName } from '../values';
 import { PyError } from '../py/errors';
 import { pyLStrip } from '../py/str';
 import { loadYaml, mergeExpansionError, YamlLoadResult } from '../yaml/load';
-import { CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, extractBodySpec, parseStringSpec } from '../spec/parse';
+import { BodySpecExtraction, CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, extractBodySpec, parseStringSpec } from '../spec/parse';
 import { DEFAULT_PART_SPEC } from '../spec/defaults';
 import { constructMergers, MergerFactory } from '../merge/construct';
 import { MergeEvent, MergeTracer } from '../merge/trace';
@@ -41,6 +41,40 @@ export interface HandledPart {
   events?: MergeEvent[];
 }
 
+/** A part's load and body spec, as mergePart needs them; the value already lacks the spec keys. */
+interface LoadedPart {
+  loaded: YamlLoadResult & { ok: true };
+  config: PyDict;
+  extraction: BodySpecExtraction;
+  parse: () => ParsedSpec;
+}
+
+/**
+ * Loads of cloud-config parts kept from one run to the next, by content (the preview runs again
+ * after every edit of one part). Only what the last run used is kept. Sound because nothing
+ * changes a part's value after its spec keys are taken out: merges copy what they change.
+ */
+export class PartLoadCache {
+  private previous = new Map<string, LoadedPart>();
+  private current = new Map<string, LoadedPart>();
+
+  get(key: string): LoadedPart | undefined {
+    const hit = this.current.get(key) ?? this.previous.get(key);
+    if (hit) this.current.set(key, hit);
+    return hit;
+  }
+
+  set(key: string, part: LoadedPart): void {
+    this.current.set(key, part);
+  }
+
+  /** A run is over: what it did not use is dropped. */
+  endRun(): void {
+    this.previous = this.current;
+    this.current = new Map();
+  }
+}
+
 export interface HandlerOptions {
   version?: CloudInitVersion;
   trace?: boolean;
@@ -49,6 +83,8 @@ export interface HandlerOptions {
   customMergers?: ReadonlyMap<string, MergerFactory>;
   /** maxExpandedNodes: merge keys that would copy more pairs stop everything (LimitExceededError). */
   maxExpandedNodes?: number;
+  /** Loads kept from an earlier run (see PartLoadCache). */
+  partCache?: PartLoadCache;
 }
 
 export class CloudConfigHandler {
@@ -59,7 +95,18 @@ export class CloudConfigHandler {
   readonly valueErrorNames: string[] = [];
   readonly handled: HandledPart[] = [];
 
-  constructor(private readonly options: HandlerOptions = {}) {}
+  /**
+   * Copies made while merging into `buffer`, which later parts change in place (cloud-init copies the
+   * accumulated config at every part; the result is the same). Not while tracing (the events keep
+   * the values of each step) nor with custom mergers (their code may keep what it is given).
+   */
+  private ownedCopies?: WeakSet<object>;
+  /** The parts merged so far, to rebuild `buffer` by copying if a merge fails half-way in place. */
+  private readonly mergedSteps: Array<(buffer: PyValue) => PyValue> = [];
+
+  constructor(private readonly options: HandlerOptions = {}) {
+    if (!options.trace && !options.customMergers?.size) this.ownedCopies = new WeakSet();
+  }
 
   /** `handle_part` for a cloud-config, jsonp or rendered-jinja part. */
   handlePart(contentType: string, filename: string, payload: string, headers: Record<string, string>, source = 0): HandledPart {
@@ -92,6 +139,44 @@ export class CloudConfigHandler {
         break;
       }
     }
+    const { loaded, config, extraction, parse } = this.loadPart(payload, record, source);
+    record.yaml = loaded;
+    if (extraction.key) record.body = { key: extraction.key, raw: extraction.raw };
+    record.leftoverMergeType = extraction.leftoverMergeType;
+    const body = parse();
+    if (record.body) record.body.spec = body;
+    let header: ParsedSpec;
+    try {
+      header = parseStringSpec(headerText, 0, this.options.version);
+    } catch (e) {
+      if (e instanceof SpecError) record.error = { pyType: e.pyType, message: e.message, stage: 'spec', detail: `in the ${record.header?.name} header` };
+      throw e;
+    }
+    if (record.header) record.header.spec = header;
+    let effective = [...body.mergers, ...header.mergers];
+    record.defaulted = effective.length === 0;
+    if (record.defaulted) effective = DEFAULT_PART_SPEC().mergers;
+    record.effective = effective;
+    const root = constructMergers(effective, { tracer, modules: this.options.customMergers, ownedCopies: this.ownedCopies });
+    record.discarded = !root.handlerFor(pyTypeName(this.buffer as PyValue));
+    let merged: PyValue;
+    try {
+      merged = root.merge(this.buffer as PyValue, config);
+    } catch (e) {
+      // A PyError skips the part (the buffer must be as it was); anything else ends the whole run.
+      if (this.ownedCopies && e instanceof PyError) this.rebuildBuffer();
+      throw e;
+    }
+    if (this.ownedCopies) this.mergedSteps.push((buffer) => constructMergers(effective, { modules: this.options.customMergers }).merge(buffer, config));
+    return merged;
+  }
+
+  /** The part's YAML, its body spec taken out (load_yaml, then dict_extract_mergers); from the cache when the same text was loaded before. */
+  private loadPart(payload: string, record: HandledPart, source: number): LoadedPart {
+    const cache = this.options.partCache;
+    const key = cache ? `${source}\0${this.options.version}\0${this.options.maxExpandedNodes}\0${payload}` : '';
+    const hit = cache?.get(key);
+    if (hit) return hit;
     // 22.4.2's loader accepts !!python/unicode; today's plain safe_load rejects it.
     const loaded = loadYaml(payload, { source, pythonUnicodeTag: this.options.version === '22.4', maxDepth: PYTHON_RECURSION.yamlPartDepth, maxMergedPairs: this.options.maxExpandedNodes });
     record.yaml = loaded;
@@ -110,26 +195,21 @@ export class CloudConfigHandler {
       throw new PyError('ValueError', 'empty cloud config');
     }
     const config = loaded.value;
-    const { extraction, parse } = extractBodySpec(config, specSpansFor(loaded, payload), this.options.version);
-    if (extraction.key) record.body = { key: extraction.key, raw: extraction.raw };
-    record.leftoverMergeType = extraction.leftoverMergeType;
-    const body = parse();
-    if (record.body) record.body.spec = body;
-    let header: ParsedSpec;
-    try {
-      header = parseStringSpec(headerText, 0, this.options.version);
-    } catch (e) {
-      if (e instanceof SpecError) record.error = { pyType: e.pyType, message: e.message, stage: 'spec', detail: `in the ${record.header?.name} header` };
-      throw e;
-    }
-    if (record.header) record.header.spec = header;
-    let effective = [...body.mergers, ...header.mergers];
-    record.defaulted = effective.length === 0;
-    if (record.defaulted) effective = DEFAULT_PART_SPEC().mergers;
-    record.effective = effective;
-    const root = constructMergers(effective, { tracer, modules: this.options.customMergers });
-    record.discarded = !root.handlerFor(pyTypeName(this.buffer as PyValue));
-    return root.merge(this.buffer as PyValue, config);
+    const part: LoadedPart = { loaded, config, ...extractBodySpec(config, specSpansFor(loaded, payload), this.options.version) };
+    cache?.set(key, part);
+    return part;
+  }
+
+  /**
+   * A merge failed after changing owned copies in place, where cloud-init leaves the accumulated config
+   * untouched: replay the parts merged so far, copying at every step as cloud-init does (rare, and
+   * the parts' own values were never changed).
+   */
+  private rebuildBuffer(): void {
+    let buffer: PyValue = new PyDict();
+    for (const step of this.mergedSteps) buffer = step(buffer);
+    this.buffer = buffer;
+    this.ownedCopies = new WeakSet();
   }
 
   private mergePatch(payload: string, record: HandledPart): PyValue {
@@ -139,6 +219,14 @@ export class CloudConfigHandler {
     if (!result.ok) {
       record.error = { pyType: result.pyType, message: result.message, stage: 'jsonp' };
       throw new PyError(result.pyType as PyError['pyType'], result.message);
+    }
+    if (this.ownedCopies) {
+      // A patch may share or repeat parts of the buffer in its result: own nothing from here on.
+      this.ownedCopies = new WeakSet();
+      this.mergedSteps.push((buffer) => {
+        const replayed = applyJsonPatch(buffer, text);
+        return replayed.ok ? replayed.value : buffer;
+      });
     }
     return result.value;
   }

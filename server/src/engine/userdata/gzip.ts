@@ -7,7 +7,8 @@
  * Residual difference: output is capped (`maxGunzipBytes`, default 64 MiB) where Python has none;
  * exceeding it is an explicit 'GzipCapExceeded' error.
  */
-import * as zlib from 'node:zlib';
+/** node:zlib (and node:stream under it) loaded when a gzip part is met: most inputs have none, and every start-up would pay for it. */
+const zlib = (): typeof import('node:zlib') => require('node:zlib') as typeof import('node:zlib');
 import { PyError } from '../py/errors';
 import { pyBytesRepr } from '../py/repr';
 import { decodeUtf8Strict } from '../py/codecs';
@@ -65,7 +66,7 @@ export function pyGunzip(data: Uint8Array, opts: { maxOutputBytes?: number } = {
     let out: Uint8Array;
     let consumed: number;
     try {
-      const r = zlib.inflateRawSync(data.subarray(pos), {
+      const r = zlib().inflateRawSync(data.subarray(pos), {
         info: true,
         maxOutputLength: Math.max(1, cap - total),
       }) as unknown as { buffer: Buffer; engine: { bytesWritten: number } };
@@ -85,7 +86,7 @@ export function pyGunzip(data: Uint8Array, opts: { maxOutputBytes?: number } = {
     const crc = (data[pos] | (data[pos + 1] << 8) | (data[pos + 2] << 16) | (data[pos + 3] << 24)) >>> 0;
     const isize = (data[pos + 4] | (data[pos + 5] << 8) | (data[pos + 6] << 16) | (data[pos + 7] << 24)) >>> 0;
     pos += 8;
-    const actual = zlib.crc32(out) >>> 0;
+    const actual = zlib().crc32(out) >>> 0;
     if (crc !== actual) return fail('BadGzipFile', `CRC check failed 0x${crc.toString(16)} != 0x${actual.toString(16)}`);
     if (isize !== out.length % 0x100000000) return fail('BadGzipFile', 'Incorrect length of data produced');
     chunks.push(out);

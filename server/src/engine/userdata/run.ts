@@ -6,8 +6,8 @@
 import { PyValue } from '../values';
 import { CloudInitVersion } from '../spec/parse';
 import { MergerFactory } from '../merge/construct';
-import { dumpPyYaml } from '../yaml/dump';
-import { CloudConfigHandler, HandledPart } from './cloudConfigHandler';
+import { DumpLine, dumpPyYaml, dumpPyYamlWithLines } from '../yaml/dump';
+import { CloudConfigHandler, HandledPart, PartLoadCache } from './cloudConfigHandler';
 import { renderCloudInitJinja } from './jinja';
 import { ProcessingMessage, UserDataPart } from './parts';
 import { IncludeFailure, IncludeResolver, ProcessResult, UserDataSource, processUserData, pyInt } from './process';
@@ -53,6 +53,10 @@ export interface UserDataRunOptions {
   trace?: boolean;
   limits?: Limits;
   customMergers?: ReadonlyMap<string, MergerFactory>;
+  /** Loads of cloud-config parts kept between runs (the preview's): see PartLoadCache. */
+  partCache?: PartLoadCache;
+  /** Also note the line of every key and item of cloud-config.txt's YAML (`renderedLines`), in the same render. */
+  withLines?: boolean;
 }
 
 export interface UserDataRun {
@@ -62,6 +66,8 @@ export interface UserDataRun {
   cloudConfigTxt: string;
   /** Set when the YAML dump itself raises (cloud-init then writes no file). */
   renderError?: string;
+  /** With `withLines`: the line of every key and item, counted from the `---` of cloud-config.txt's YAML. */
+  renderedLines?: DumpLine[];
   reports: PartReport[];
   messages: ProcessingMessage[];
   sources: UserDataSource[];
@@ -71,14 +77,15 @@ export interface UserDataRun {
 
 export function runUserData(inputs: Array<{ name: string; bytes: Uint8Array }>, options: UserDataRunOptions = {}): UserDataRun {
   const processed = processUserData(inputs, { includes: options.includes, onIncludeFailure: options.onIncludeFailure, limits: options.limits });
-  const handler = new CloudConfigHandler({ version: options.version, trace: options.trace, customMergers: options.customMergers, maxExpandedNodes: options.limits?.maxExpandedNodes });
+  const handler = new CloudConfigHandler({ version: options.version, trace: options.trace, customMergers: options.customMergers, maxExpandedNodes: options.limits?.maxExpandedNodes, partCache: options.partCache });
   const messages = [...processed.messages];
   if (processed.fatal) {
     // cloud-init raises out of user-data processing: no part is handled, no file is written.
     return { result: null, cloudConfigTxt: '', reports: [], messages, sources: processed.sources, fatal: processed.fatal, handler };
   }
   const reports = processed.parts.map((part) => dispatchPart(part, handler, options, messages));
-  return { ...renderHandlerOutput(handler, options.version), reports, messages, sources: processed.sources, handler };
+  options.partCache?.endRun();
+  return { ...renderHandlerOutput(handler, options.version, options.withLines), reports, messages, sources: processed.sources, handler };
 }
 
 /** The `handler` mode: each input goes straight to the cloud-config handler, no MIME, no sniffing. */
@@ -86,7 +93,7 @@ export function runHandlerParts(
   inputs: Array<{ name: string; bytes: Uint8Array; headers?: Record<string, string> }>,
   options: UserDataRunOptions = {},
 ): UserDataRun {
-  const handler = new CloudConfigHandler({ version: options.version, trace: options.trace, customMergers: options.customMergers, maxExpandedNodes: options.limits?.maxExpandedNodes });
+  const handler = new CloudConfigHandler({ version: options.version, trace: options.trace, customMergers: options.customMergers, maxExpandedNodes: options.limits?.maxExpandedNodes, partCache: options.partCache });
   const sources: UserDataSource[] = inputs.map((i) => ({ name: i.name, bytes: i.bytes }));
   const reports: PartReport[] = inputs.map((input, index) => {
     const text = decodeUtf8Surrogateescape(input.bytes);
@@ -107,7 +114,8 @@ export function runHandlerParts(
     const handled = handler.handlePart(CLOUD_CONFIG_TYPE, input.name, text, input.headers ?? {}, index);
     return { part, disposition: handled.merged ? 'merged' : 'failed', handled, note: noteFor(handled) };
   });
-  return { ...renderHandlerOutput(handler, options.version), reports, messages: [], sources, handler };
+  options.partCache?.endRun();
+  return { ...renderHandlerOutput(handler, options.version, options.withLines), reports, messages: [], sources, handler };
 }
 
 function dispatchPart(part: UserDataPart, handler: CloudConfigHandler, options: UserDataRunOptions, messages: ProcessingMessage[]): PartReport {
@@ -224,7 +232,11 @@ export function noteFor(handled: HandledPart): string {
 }
 
 /** `_write_cloud_config`: the exact text of cloud-config.txt. */
-export function renderHandlerOutput(handler: CloudConfigHandler, version: CloudInitVersion = 'current'): { result: PyValue | null; cloudConfigTxt: string; renderError?: string } {
+export function renderHandlerOutput(
+  handler: CloudConfigHandler,
+  version: CloudInitVersion = 'current',
+  withLines = false,
+): { result: PyValue | null; cloudConfigTxt: string; renderError?: string; renderedLines?: DumpLine[] } {
   if (handler.buffer === null) return { result: null, cloudConfigTxt: '' };
   const lines = ['#cloud-config', ''];
   if (handler.fileNames.length) {
@@ -233,11 +245,17 @@ export function renderHandlerOutput(handler: CloudConfigHandler, version: CloudI
   if (version === 'current') {
     for (const name of handler.valueErrorNames) lines.push(`# Cloud-config part ignored SCHEMA_ERROR: ${name}`);
   }
+  let renderedLines: DumpLine[] | undefined;
   try {
     // PyYAML's representer recurses: cloud-init cannot write a value nested too deep.
-    lines.push(dumpPyYaml(handler.buffer, { maxLevels: PYTHON_RECURSION.yamlDumpLevels }));
+    const dumpOptions = { maxLevels: PYTHON_RECURSION.yamlDumpLevels };
+    if (withLines) {
+      const dumped = dumpPyYamlWithLines(handler.buffer, dumpOptions);
+      lines.push(dumped.text);
+      renderedLines = dumped.lines;
+    } else lines.push(dumpPyYaml(handler.buffer, dumpOptions));
   } catch (e) {
     return { result: handler.buffer, cloudConfigTxt: '', renderError: e instanceof PyError ? `${e.pyType}: ${e.message}` : (e as Error).message };
   }
-  return { result: handler.buffer, cloudConfigTxt: lines.join('\n') };
+  return { result: handler.buffer, cloudConfigTxt: lines.join('\n'), ...(renderedLines ? { renderedLines } : {}) };
 }

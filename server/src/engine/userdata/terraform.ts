@@ -18,7 +18,6 @@
  * The blob cloud-init receives is `rendered` after base64 decoding (clouds
  * decode `user_data_base64`); cloud-init itself gunzips it.
  */
-import { gzipSync } from 'node:zlib';
 import { UserDataRun, PartReport } from './run';
 import { UserDataPart } from './parts';
 import { CLOUD_CONFIG_TYPE, JINJA_TYPE, JSONP_TYPE, NOT_MULTIPART_TYPE } from './sniff';
@@ -26,6 +25,9 @@ import { analyzeDocument } from '../lint/analyzeDocument';
 import { convertUserDataBlob } from './mime';
 import { CloudInitVersion } from '../spec/parse';
 import type { FindingCode } from '../lint/codes';
+
+/** Loaded when a gzip-encoded block is met (start-up need not pay for node:zlib). */
+const gzipSync = (): typeof import('node:zlib').gzipSync => (require('node:zlib') as typeof import('node:zlib')).gzipSync;
 
 export interface TerraformPart {
   contentType: string | null;
@@ -158,7 +160,7 @@ export function renderLikeTerraform(parts: readonly TerraformPart[], boundary = 
 
 /** gzip and base64 as the provider's `gzip` and `base64_encode` do (gzip without base64 is refused there too). */
 export function wrapLikeTerraform(bytes: Uint8Array, options: { gzip: boolean; base64: boolean }): string | Uint8Array {
-  const data = options.gzip ? new Uint8Array(gzipSync(bytes)) : bytes;
+  const data = options.gzip ? new Uint8Array(gzipSync()(bytes)) : bytes;
   return options.base64 ? Buffer.from(data).toString('base64') : data;
 }
 
@@ -185,7 +187,7 @@ export function terraformUserData(config: TerraformConfig): { bytes: Uint8Array;
   }
   if (!config.parts.length) throw new TerraformInputError(`${config.address}: no part and no rendered value`);
   const text = new TextEncoder().encode(renderLikeTerraform(config.parts, config.boundary));
-  return { bytes: config.gzip ? new Uint8Array(gzipSync(text)) : text, origin: 'parts' };
+  return { bytes: config.gzip ? new Uint8Array(gzipSync()(text)) : text, origin: 'parts' };
 }
 
 /* ------------------------------------------------------------------ findings */
