@@ -62,7 +62,7 @@ export class ListMerger implements TypeMerger {
       const addedOrigins = Array.isArray(value) ? originsOf(value, ctx.newOrigin) : added.map(() => ctx.newOrigin);
       const result = this.method === 'append' ? [...old, ...added] : [...added, ...old];
       setListOrigins(result, this.method === 'append' ? [...oldOrigins, ...addedOrigins] : [...addedOrigins, ...oldOrigins]);
-      tracer?.event({ kind: 'extended', path: ctx.path, how: this.method, count: added.length, origin: ctx.newOrigin });
+      tracer?.event({ kind: 'extended', path: ctx.path, how: this.method, count: added.length, value, origin: ctx.newOrigin, oldOrigin: ctx.oldOrigin });
       return result;
     }
     const result = [...old];
