@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { runCliIn } from '../support/cli';
 import { assertValidSarif } from '../support/sarif';
-import { parseSetFile, expandPatterns } from '../../server/src/engine/sets';
+import { parseSetFile, expandPatterns, SET_MODES } from '../../server/src/engine/sets';
 
 export const PARTS: Record<string, string> = {
   '10-base.yaml': '#cloud-config\npackages: [curl, git]\nruncmd:\n  - echo base\nusers: {a: 1}\n',
@@ -123,4 +123,17 @@ test('set file: problems with their places; globs in code-point order, each file
     files: ['base.yaml', 'parts/a.yaml', 'parts/b.yaml', 'x/y/z.cfg'],
     unmatched: [],
   });
+});
+
+test('the contributed JSON schema of the set file knows the keys and modes the parser reads', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const schema = require('../../../schemas/cloud-config-merge.schema.json');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const manifest = require('../../../package.json');
+  assert.deepEqual(manifest.contributes.yamlValidation, [{ fileMatch: 'cloud-config-merge.yaml', url: './schemas/cloud-config-merge.schema.json' }]);
+  const set = schema.definitions.set;
+  assert.deepEqual(Object.keys(set.properties).sort(), ['cloudCfg', 'confd', 'dsConfig', 'files', 'includeMap', 'instanceData', 'mode', 'vendor', 'vendor2']);
+  assert.deepEqual(set.properties.mode.enum, [...SET_MODES]);
+  const problems = parseSetFile('sets:\n  a:\n    files: [x]\n    ' + Object.keys(set.properties).filter((k) => k !== 'files' && k !== 'mode' && k !== 'includeMap' && k !== 'confd').map((k) => `${k}: f`).join('\n    ') + '\n').problems;
+  assert.deepEqual(problems.filter((p) => p.message.includes('unknown key')), []);
 });
