@@ -9,6 +9,19 @@ export const DOCUMENT_INFO_REQUEST = 'cloudConfigMerge/documentInfo';
 /** Client → server: `{ trusted: boolean }`, at start (initializationOptions.trusted) and when trust is granted. */
 export const TRUST_NOTIFICATION = 'cloudConfigMerge/workspaceTrust';
 
+/**
+ * Client → server: a preview opened or changed (`preview` its selection) or closed (`preview` null).
+ * While open, its files are a set: their values' fates show in them (when no set file or
+ * cloud.cfg.d folder already puts them in a set).
+ */
+export const PREVIEW_SET_NOTIFICATION = 'cloudConfigMerge/previewSet';
+
+export interface PreviewSetParams {
+  /** The preview's own id (its URI). */
+  id: string;
+  preview: Pick<PreviewParams, 'mode' | 'files' | 'boot'> | null;
+}
+
 /** Files are URIs; open editors' unsaved text is used where there is one. */
 export interface PreviewParams {
   mode: PreviewMode;

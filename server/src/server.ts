@@ -32,7 +32,11 @@ import { registerPreview } from './features/preview';
 import { registerPipeline } from './features/pipeline';
 import { registerDocumentInfo } from './features/documentInfo';
 import { WorkspaceMergers } from './features/common/customMergers';
-import { TRUST_NOTIFICATION } from './protocol';
+import { filePath } from './features/common/partSets';
+import { PREVIEW_SET_NOTIFICATION, PreviewSetParams, TRUST_NOTIFICATION } from './protocol';
+import { PartSets } from './features/common/partSets';
+import { fateDiagnostics, analysesFor, registerFates } from './features/fates';
+import { registerFateHints } from './features/fateHints';
 
 const TRANSPORT_FLAGS = /^--(stdio|node-ipc|socket|pipe)\b/;
 
@@ -105,6 +109,15 @@ const ctx: ServerContext = {
 };
 
 const diagnostics = new DiagnosticsFeature(ctx);
+const partSets = new PartSets(ctx);
+diagnostics.addSource((document, settings) => {
+  try {
+    return fateDiagnostics(analysesFor(partSets, document, settings), document);
+  } catch (e) {
+    log.error(`fates of ${document.uri}: ${describeError(e)}`);
+    return [];
+  }
+});
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   support = clientSupport(params.capabilities);
@@ -118,6 +131,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
       hoverProvider: true,
       completionProvider: { triggerCharacters: TRIGGER_CHARACTERS, resolveProvider: false },
+      inlayHintProvider: true,
       codeActionProvider: support.codeActionLiterals ? { codeActionKinds: CODE_ACTION_KINDS, resolveProvider: false } : true,
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
@@ -165,6 +179,27 @@ registerCodeActions(ctx);
 registerPreview(ctx);
 registerPipeline(ctx);
 registerDocumentInfo(ctx);
+registerFates(ctx, partSets, (uri) => diagnostics.refresh(uri), () => {
+  if (support.inlayHintRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
+});
+registerFateHints(ctx, partSets);
+
+/** The client's open previews: each is a set while it is open. */
+connection.onNotification(PREVIEW_SET_NOTIFICATION, (params: PreviewSetParams) => {
+  if (!params || typeof params.id !== 'string') return;
+  const files = (uris: unknown) => (Array.isArray(uris) ? uris.flatMap((u) => (typeof u === 'string' && filePath(u) ? [filePath(u) as string] : [])) : []);
+  const one = (uri: unknown) => (typeof uri === 'string' ? (filePath(uri) ?? undefined) : undefined);
+  const preview = params.preview;
+  const mode = preview?.mode;
+  partSets.setPreview(
+    params.id,
+    preview && (mode === 'user-data' || mode === 'confd' || mode === 'boot' || mode === 'chef')
+      ? { mode, folder: folders[0] ?? '/', files: files(preview.files), boot: { vendor: one(preview.boot?.vendor), vendor2: one(preview.boot?.vendor2), cloudCfg: one(preview.boot?.cloudCfg), dsConfig: one(preview.boot?.dsConfig), confd: preview.boot?.confd ? files(preview.boot.confd) : undefined }, includeMap: [] }
+      : null,
+  );
+  diagnostics.refreshAll();
+  if (support.inlayHintRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
+});
 
 function folderPaths(uris: string[]): string[] {
   const paths: string[] = [];

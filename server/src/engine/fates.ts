@@ -54,6 +54,8 @@ export interface FateReport {
   omitted: number;
   /** Why no fates could be worked out (cloud-init fails, the mode has none). */
   failure?: string;
+  /** User-data mode: the traced run the fates come from (for the merged result's schema check). */
+  run?: UserDataRun;
 }
 
 /** Fates kept per set (the rest are counted): thousands of parts must stay fast and readable. */
@@ -70,6 +72,7 @@ export function computeFates(mode: SetMode, files: PreviewFile[], options: Previ
     const run = runUserData(files, runOptions);
     if (run.fatal) return { fates: [], omitted: 0, failure: `cloud-init processes none of this user-data: ${run.fatal.pyType}: ${run.fatal.message}` };
     userDataFates(run, userDataLocator(run), out);
+    return { ...out.report(), run };
   } else if (mode === 'confd') {
     const result = mergeConfD(files, { version: options.version, trace: true, instanceData: options.instanceData, customMergers: options.customMergers, cloudCfg: options.boot?.cloudCfg, order: options.boot?.confdOrder });
     const names = [...result.files.map((f) => (f.read ? { name: f.file.name, text: f.read.text } : null)), result.cloudCfg ? { name: options.boot?.cloudCfg?.name ?? 'cloud.cfg', text: result.cloudCfg.read.text } : null];

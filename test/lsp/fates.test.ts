@@ -1,0 +1,138 @@
+// Fates in the files of a set, as an editor receives them (issue 14): diagnostics with related
+// information on values that are replaced, deleted, lost, overridden or in a dropped part; inlay
+// hints on appended lists; live updates when another file of the set is edited (unsaved text);
+// set files, cloud.cfg.d folders and open previews as sets; nothing for files outside any set.
+// The merged results behind these fates were checked with the oracle (oracle.py --mode userdata /
+// confd / boot on the same files); test/oracle/fates.diff.ts checks fates on random sets.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Diagnostic, DiagnosticSeverity, InlayHint } from 'vscode-languageserver-protocol';
+import { LspClient } from '../support/lspClient';
+
+const BASE = '#cloud-config\npackages: [curl, git]\nruncmd:\n  - echo base\nusers: {a: 1}\n';
+const APP = '#cloud-config\nmerge_how: dict(no_replace)+list(append)\npackages: [vim]\nruncmd: [echo x]\n';
+const OVERRIDE = '#cloud-config\nmerge_how: dict(replace)\nruncmd: [echo 3]\n';
+const FILES: Record<string, string> = {
+  '10-base.yaml': BASE,
+  '20-app.yaml': APP,
+  '30-app.yaml': OVERRIDE,
+  '40-bad.yaml': '#cloud-config\nmerge_how: list(append)\npackages: [nano]\n',
+  '50-del.yaml': '#cloud-config\nmerge_how: dict(allow_delete,no_replace)+list()\nusers: null\n',
+  'outside.yaml': '#cloud-config\nruncmd: [echo alone]\n',
+  'vendor.yaml': '#cloud-config\nruncmd: [echo vendor]\nntp: {enabled: true}\n',
+  'boot-user.yaml': '#cloud-config\nruncmd: [echo user]\n',
+  'cloud-config-merge.yaml': 'sets:\n  web:\n    files: ["[0-9]*.yaml"]\n  boot:\n    mode: boot\n    files: [boot-user.yaml]\n    vendor: vendor.yaml\n',
+  'etc/cloud/cloud.cfg.d/10-b.cfg': 'ntp: {enabled: false}\n',
+  'etc/cloud/cloud.cfg.d/90-a.cfg': 'ntp: {enabled: true}\n',
+  'loose/one.yaml': '#cloud-config\nruncmd: [echo one]\n',
+  'loose/two.yaml': '#cloud-config\nmerge_how: dict(replace)\nruncmd: [echo two]\n',
+};
+
+let dir: string;
+let client: LspClient;
+const uri = (name: string) => pathToFileURL(join(dir, name)).href;
+const fates = (ds: Diagnostic[]) => ds.filter((d) => String(d.code).startsWith('fate-'));
+const codes = (ds: Diagnostic[]) => fates(ds).map((d) => `${d.code}@${d.range.start.line}`).sort();
+
+async function settled(name: string, match: (ds: Diagnostic[]) => boolean): Promise<Diagnostic[]> {
+  const log = () => client.diagnosticsLog(uri(name));
+  const last = log().at(-1);
+  if (last && match(last.diagnostics)) return last.diagnostics;
+  return (await client.waitForDiagnostics(uri(name), log().length, (p) => match(p.diagnostics))).diagnostics;
+}
+
+function hints(name: string): Promise<InlayHint[]> {
+  return client.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri: uri(name) }, range: { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } } }).then((h) => h ?? []);
+}
+
+describe('fates in the files of a set', () => {
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ccm-fates-lsp-'));
+    for (const [name, text] of Object.entries(FILES)) {
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), text);
+    }
+    client = await LspClient.start({ workspaceFolders: [dir] });
+  });
+  after(async () => {
+    await client.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a set file: each fate where the value is written, with the other value as related information', async () => {
+    const base = await client.open(uri('10-base.yaml'), BASE);
+    assert.deepEqual(codes(base), ['fate-deleted@4', 'fate-replaced@3']);
+    const replaced = fates(base).find((d) => d.code === 'fate-replaced')!;
+    assert.equal(replaced.severity, DiagnosticSeverity.Information);
+    assert.equal(replaced.message, "replaced by `runcmd` of 30-app.yaml:3 (that part's spec: dict(replace))");
+    assert.deepEqual(replaced.relatedInformation?.map((r) => [r.location.uri, r.location.range.start.line]), [[uri('30-app.yaml'), 2]]);
+    const deleted = fates(base).find((d) => d.code === 'fate-deleted')!;
+    assert.equal(deleted.severity, DiagnosticSeverity.Warning);
+    assert.equal(deleted.relatedInformation?.[0].location.uri, uri('50-del.yaml'));
+
+    const app = await client.open(uri('20-app.yaml'), APP);
+    assert.deepEqual(codes(app), ['fate-lost@2', 'fate-lost@3']);
+    assert.match(String(fates(app)[0].message), /^lost: dict\(no_replace\) keeps the existing value; a list is only merged with recurse_list .*so 10-base\.yaml:2 keeps its value$/);
+    const bad = await client.open(uri('40-bad.yaml'), FILES['40-bad.yaml']);
+    assert.deepEqual(fates(bad).map((d) => [d.code, d.message]), [['fate-dropped', 'this whole part is dropped: its spec list(append) has no dict() to merge a mapping with']]);
+  });
+
+  test('editing one part updates the fates in the other open parts (unsaved text counts), and the hints', async () => {
+    await settled('10-base.yaml', (ds) => codes(ds).includes('fate-replaced@3'));
+    await client.open(uri('30-app.yaml'), OVERRIDE);
+    // 30-app now appends its runcmd instead of replacing base's: base's value survives.
+    client.change(uri('30-app.yaml'), '#cloud-config\nmerge_how: dict(no_replace,recurse_list)+list(append)\nruncmd: [echo 3]\n');
+    const base = await settled('10-base.yaml', (ds) => !codes(ds).includes('fate-replaced@3'));
+    assert.deepEqual(codes(base), ['fate-deleted@4']);
+    const appended = await hints('30-app.yaml');
+    assert.deepEqual(appended.map((h) => [h.position.line, h.label]), [[2, 'appended after 10-base.yaml:4']]);
+    assert.match(String(appended[0].tooltip), /appended after the items of 10-base\.yaml:4 \(this part's spec: dict\(no_replace,recurse_list\)\+list\(append\)\)/);
+    client.change(uri('30-app.yaml'), OVERRIDE);
+    await settled('10-base.yaml', (ds) => codes(ds).includes('fate-replaced@3'));
+    assert.deepEqual(await hints('30-app.yaml'), []);
+  });
+
+  test('a file outside any set gets no fates and no hints', async () => {
+    const outside = await client.open(uri('outside.yaml'), FILES['outside.yaml']);
+    assert.deepEqual(fates(outside), []);
+    assert.deepEqual(await hints('outside.yaml'), []);
+  });
+
+  test('boot: vendor-data values that user-data overrides', async () => {
+    const vendor = await client.open(uri('vendor.yaml'), FILES['vendor.yaml']);
+    const overridden = fates(vendor);
+    assert.deepEqual(overridden.map((d) => [d.code, d.range.start.line, d.severity]), [['fate-overridden', 1, DiagnosticSeverity.Information]]);
+    assert.match(String(overridden[0].message), /^overridden by user-data: `runcmd` of boot-user\.yaml:2 wins over vendor-data/);
+    assert.equal(overridden[0].relatedInformation?.[0].location.uri, uri('boot-user.yaml'));
+  });
+
+  test('without a set file entry, a cloud.cfg.d folder is a set: the first drop-in by name wins', async () => {
+    const lost = await client.open(uri('etc/cloud/cloud.cfg.d/10-b.cfg'), FILES['etc/cloud/cloud.cfg.d/10-b.cfg']);
+    assert.deepEqual(fates(lost).map((d) => [d.code, d.relatedInformation?.[0].location.uri]), [['fate-lost', uri('etc/cloud/cloud.cfg.d/90-a.cfg')]]);
+    assert.deepEqual(fates(await client.open(uri('etc/cloud/cloud.cfg.d/90-a.cfg'), FILES['etc/cloud/cloud.cfg.d/90-a.cfg'])), []);
+  });
+
+  test('an open preview is a set while it is open', async () => {
+    const one = await client.open(uri('loose/one.yaml'), FILES['loose/one.yaml']);
+    assert.deepEqual(fates(one), [], 'in no set yet');
+    await client.connection.sendNotification('cloudConfigMerge/previewSet', { id: 'preview-1', preview: { mode: 'user-data', files: [uri('loose/one.yaml'), uri('loose/two.yaml')] } });
+    const replaced = await settled('loose/one.yaml', (ds) => fates(ds).length > 0);
+    assert.deepEqual(codes(replaced), ['fate-replaced@1']);
+    await client.connection.sendNotification('cloudConfigMerge/previewSet', { id: 'preview-1', preview: null });
+    await settled('loose/one.yaml', (ds) => fates(ds).length === 0);
+  });
+
+  test('a problem cloud-init schema --system reports on the merged result shows on the part that wrote it', async () => {
+    const text = '#cloud-config\nmerge_how: dict(no_replace)+list(append)\npackages: [vim]\nruncmd: [echo x]\nntp: {enabled: "yes"}\n';
+    client.change(uri('20-app.yaml'), text);
+    const app = await settled('20-app.yaml', (ds) => ds.some((d) => d.code === 'merged-schema-error'));
+    const merged = app.find((d) => d.code === 'merged-schema-error')!;
+    assert.equal(merged.range.start.line, 4);
+    assert.match(String(merged.message), /^in the merged result, cloud-init's schema reports: ntp\.enabled: 'yes' is not of type 'boolean'/);
+    assert.equal(merged.relatedInformation?.[0].location.uri, uri('10-base.yaml'));
+  });
+});
