@@ -37,6 +37,7 @@ import { PREVIEW_SET_NOTIFICATION, PreviewSetParams, TRUST_NOTIFICATION } from '
 import { PartSets } from './features/common/partSets';
 import { fateDiagnostics, analysesFor, registerFates } from './features/fates';
 import { registerFateHints } from './features/fateHints';
+import { fateFixes } from './features/fateFixes';
 
 const TRANSPORT_FLAGS = /^--(stdio|node-ipc|socket|pipe)\b/;
 
@@ -175,7 +176,7 @@ documents.onDidClose((e) => {
 diagnostics.register();
 registerHover(ctx);
 registerCompletion(ctx);
-registerCodeActions(ctx);
+registerCodeActions(ctx, [(document, range, diagnostics) => fateFixes(ctx, partSets, document, range, diagnostics)]);
 registerPreview(ctx);
 registerPipeline(ctx);
 registerDocumentInfo(ctx);

@@ -11,7 +11,9 @@ import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Diagnostic, DiagnosticSeverity, InlayHint } from 'vscode-languageserver-protocol';
-import { LspClient } from '../support/lspClient';
+import { LspClient, applyEdits } from '../support/lspClient';
+import { runUserData } from '../../server/src/engine/userdata/run';
+import { toCanonicalJson } from '../../server/src/engine/py/json';
 
 const BASE = '#cloud-config\npackages: [curl, git]\nruncmd:\n  - echo base\nusers: {a: 1}\n';
 const APP = '#cloud-config\nmerge_how: dict(no_replace)+list(append)\npackages: [vim]\nruncmd: [echo x]\n';
@@ -124,6 +126,38 @@ describe('fates in the files of a set', () => {
     assert.deepEqual(codes(replaced), ['fate-replaced@1']);
     await client.connection.sendNotification('cloudConfigMerge/previewSet', { id: 'preview-1', preview: null });
     await settled('loose/one.yaml', (ds) => fates(ds).length === 0);
+  });
+
+  test('quick fixes keep both values: each title shows the merged result, the edit is the deciding part\'s merge_how', async () => {
+    const base = await settled('10-base.yaml', (ds) => codes(ds).includes('fate-replaced@3'));
+    const replaced = fates(base).find((d) => d.code === 'fate-replaced')!;
+    const actions = await client.codeActions(uri('10-base.yaml'), replaced.range, [replaced], ['quickfix']);
+    const fixes = actions.filter((a) => a.title.startsWith('Keep both'));
+    assert.deepEqual(fixes.map((a) => a.title), [
+      "Keep both: merge_how 'list(append)+dict(no_replace,recurse_array)+str()' in 30-app.yaml → runcmd: ['echo base', 'echo 3']",
+      "Keep both: merge_how 'list(prepend)+dict(no_replace,recurse_array)+str()' in 30-app.yaml → runcmd: ['echo 3', 'echo base']",
+    ]);
+    // The edit touches only the spec's value in the part that replaced the list.
+    const edits = fixes[0].edit!.changes![uri('30-app.yaml')];
+    const fixed = applyEdits(OVERRIDE, edits);
+    assert.equal(fixed, "#cloud-config\nmerge_how: 'list(append)+dict(no_replace,recurse_array)+str()'\nruncmd: [echo 3]\n");
+    // What cloud-init 22.4 makes of the set with the fix applied (oracle.py --mode userdata 10-base.yaml
+    // 20-app.yaml 30-app.yaml 40-bad.yaml 50-del.yaml, 30-app.yaml fixed): the title's value.
+    const ORACLE = { packages: ['curl', 'git'], runcmd: ['echo base', 'echo 3'] };
+    const merged = runUserData(['10-base.yaml', '20-app.yaml', '30-app.yaml', '40-bad.yaml', '50-del.yaml'].map((n) => ({ name: n, bytes: Buffer.from(n === '30-app.yaml' ? fixed : FILES[n]) })), { version: '22.4' });
+    assert.deepEqual(JSON.parse(toCanonicalJson(merged.result).text), ORACLE);
+    // Applied in the editor, the fate is gone from the base part.
+    client.change(uri('30-app.yaml'), fixed);
+    await settled('10-base.yaml', (ds) => !codes(ds).includes('fate-replaced@3'));
+    client.change(uri('30-app.yaml'), OVERRIDE);
+    await settled('10-base.yaml', (ds) => codes(ds).includes('fate-replaced@3'));
+  });
+
+  test('no fix where no spec keeps both (a later part still replaces the value)', async () => {
+    const app = await settled('20-app.yaml', (ds) => codes(ds).includes('fate-lost@3'));
+    const lostRuncmd = fates(app).find((d) => d.code === 'fate-lost' && d.range.start.line === 3)!;
+    const actions = await client.codeActions(uri('20-app.yaml'), lostRuncmd.range, [lostRuncmd], ['quickfix']);
+    assert.deepEqual(actions.filter((a) => a.title.startsWith('Keep both')), []);
   });
 
   test('a problem cloud-init schema --system reports on the merged result shows on the part that wrote it', async () => {

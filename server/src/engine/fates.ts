@@ -32,6 +32,8 @@ export interface Fate {
   kind: FateKind;
   /** `runcmd[0]` form; '(root)' for a whole part. */
   path: string;
+  /** The path as keys and indices (user-data and drop-in merges; not at boot). */
+  segments?: PyValue[];
   /** A short repr of this value. */
   value: string;
   /** The value itself (for tests and fixes; not part of any output format). */
@@ -116,6 +118,7 @@ function stepFates(step: MergeManyStep, locate: Locator, out: FateList): void {
 function eventFates(e: MergeEvent, locate: Locator, spec: string, out: FateList): void {
   const path = displayPath(e.path);
   const place = (o: Origin | undefined) => (o ? locate(o, 'value') : null);
+  const push = (fate: Fate) => out.push({ ...fate, segments: e.path });
   switch (e.kind) {
     case 'replaced':
     case 'deleted': {
@@ -125,29 +128,29 @@ function eventFates(e: MergeEvent, locate: Locator, spec: string, out: FateList)
       // A merged list or mapping can hold values of several parts: each of them has this fate.
       for (const owner of owners(e.old, e.oldOrigin)) {
         const at = place(owner.origin);
-        out.push({ kind: e.kind, path, value: shortValue(owner.value), subject: owner.value, at, by, spec, reason: e.reason, message: `${verb} by \`${path}\` of ${where(by)} (that part's spec: ${spec})${e.kind === 'deleted' ? ': its null deletes the key' : ''}` });
+        push({ kind: e.kind, path, value: shortValue(owner.value), subject: owner.value, at, by, spec, reason: e.reason, message: `${verb} by \`${path}\` of ${where(by)} (that part's spec: ${spec})${e.kind === 'deleted' ? ': its null deletes the key' : ''}` });
       }
       return;
     }
     case 'kept': {
       if (pyEq(e.old, e.rejected)) return;
       const by = place(e.oldOrigin);
-      out.push({ kind: 'lost', path, value: shortValue(e.rejected), subject: e.rejected, at: place(e.origin), by, spec, reason: e.reason, message: `lost: ${e.reason} (this part's spec: ${spec}), so ${where(by)} keeps its value` });
+      push({ kind: 'lost', path, value: shortValue(e.rejected), subject: e.rejected, at: place(e.origin), by, spec, reason: e.reason, message: `lost: ${e.reason} (this part's spec: ${spec}), so ${where(by)} keeps its value` });
       return;
     }
     case 'dropped-items':
-      out.push({ kind: 'lost', path, value: shortValue(e.rejected), subject: e.rejected, at: place(e.origin), by: null, spec, reason: e.reason, message: `lost: ${e.rejected.length} item(s) dropped: ${e.reason} (this part's spec: ${spec})` });
+      push({ kind: 'lost', path, value: shortValue(e.rejected), subject: e.rejected, at: place(e.origin), by: null, spec, reason: e.reason, message: `lost: ${e.rejected.length} item(s) dropped: ${e.reason} (this part's spec: ${spec})` });
       return;
     case 'extended': {
       const by = place(e.oldOrigin);
       if (!isListLike(e.value)) {
         // Python iterates what it adds: a mapping gives its keys, a string its characters.
         const what = e.value instanceof PyDict ? 'only its keys are added, its values are lost' : typeof e.value === 'string' ? 'it is added character by character' : 'its items are added one by one';
-        out.push({ kind: 'lost', path, value: shortValue(e.value), subject: e.value, at: place(e.origin), by, spec, reason: `list(${e.how}) iterates a ${pyTypeName(e.value)}`, message: `lost: list(${e.how}) iterates this ${pyTypeName(e.value)}: ${what} (this part's spec: ${spec})` });
+        push({ kind: 'lost', path, value: shortValue(e.value), subject: e.value, at: place(e.origin), by, spec, reason: `list(${e.how}) iterates a ${pyTypeName(e.value)}`, message: `lost: list(${e.how}) iterates this ${pyTypeName(e.value)}: ${what} (this part's spec: ${spec})` });
         return;
       }
       const kind = e.how === 'append' ? 'appended' : 'prepended';
-      out.push({ kind, path, value: `${e.count} item(s)`, subject: null, at: place(e.origin), by, spec, reason: `list(${e.how})`, message: `${kind} ${e.how === 'append' ? 'after' : 'before'} the items of ${where(by)} (this part's spec: ${spec})` });
+      push({ kind, path, value: `${e.count} item(s)`, subject: null, at: place(e.origin), by, spec, reason: `list(${e.how})`, message: `${kind} ${e.how === 'append' ? 'after' : 'before'} the items of ${where(by)} (this part's spec: ${spec})` });
       return;
     }
     default:

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { computeFates, FateReport, SetMode } from '../../engine/fates';
-import { PreviewFile } from '../../engine/preview';
+import { PreviewFile, PreviewOptions } from '../../engine/preview';
 import { SET_FILE_NAME, SetFile } from '../../engine/sets';
 import { validateMerged, MergedSchemaReport } from '../../engine/schema/merged';
 import { userDataLocator } from '../../engine/preview';
@@ -48,6 +48,9 @@ export interface SetAnalysis {
   schema?: MergedSchemaReport;
   /** The URI of a name the engine's locations carry. */
   uriOf(name: string): string | undefined;
+  /** The files as merged (names as in locations) and the options, to merge them again with another spec. */
+  files: PreviewFile[];
+  options: PreviewOptions;
   millis: number;
 }
 
@@ -183,26 +186,33 @@ export class PartSets {
     const cached = this.analyses.get(set.key);
     if (cached && cached.snapshot === key) return cached.analysis;
     const started = performance.now();
+    const custom = this.ctx.customMergers(settings);
+    const options: PreviewOptions = {
+      version: settings.cloudInitVersion,
+      limits: settings.limits,
+      customMergers: custom.modules.size ? custom.modules : undefined,
+      includes: fileIncludeResolver(set.includeMap, (f) => this.read(path.resolve(set.folder, f), settings)?.bytes ?? fail(f), () => fail('local #include files are read by the preview only')),
+      instanceData: instance ? parseJson(instance.bytes) : undefined,
+      boot,
+    };
     let report: FateReport;
     let schema: MergedSchemaReport | undefined;
     try {
-      const custom = this.ctx.customMergers(settings);
-      report = computeFates(set.mode, files, {
-        version: settings.cloudInitVersion,
-        limits: settings.limits,
-        customMergers: custom.modules.size ? custom.modules : undefined,
-        includes: fileIncludeResolver(set.includeMap, (f) => this.read(path.resolve(set.folder, f), settings)?.bytes ?? fail(f), () => fail('local #include files are read by the preview only')),
-        instanceData: instance ? parseJson(instance.bytes) : undefined,
-        boot,
-      });
+      report = computeFates(set.mode, files, options);
       if (report.run && settings.schema.enable) schema = validateMerged(report.run, settings.cloudInitVersion, userDataLocator(report.run));
     } catch (e) {
       if (!(e instanceof PyError) && !(e instanceof LimitExceededError)) throw e;
       report = { fates: [], omitted: 0, failure: e instanceof PyError ? `cloud-init fails: ${e.pyType}: ${e.message}` : e.message };
     }
-    const analysis: SetAnalysis = { set, report, schema, uriOf: (n) => names.get(n), millis: performance.now() - started };
+    const analysis: SetAnalysis = { set, report, schema, uriOf: (n) => names.get(n), files, options, millis: performance.now() - started };
     this.analyses.set(set.key, { snapshot: key, analysis });
     return analysis;
+  }
+
+  /** The analysis of a set by its key, as last computed for this document's settings. */
+  analysisByKey(key: string, uri: string, settings: ServerSettings): SetAnalysis | undefined {
+    const set = this.setsOf(uri).find((s) => s.key === key);
+    return set ? this.analyze(set, settings) : undefined;
   }
 
   /** Forget what was computed for sets that include this document (it closed). */
