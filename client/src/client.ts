@@ -45,6 +45,11 @@ export class Server implements vscode.Disposable {
     return client.sendRequest<R>(method, params, token);
   }
 
+  /** A notification to the server, when it runs (none is started for it). */
+  notify(method: string, params: unknown): void {
+    if (this.client?.isRunning()) void this.client.sendNotification(method, params).catch(() => undefined);
+  }
+
   async restart(): Promise<void> {
     const old = this.starting;
     this.starting = undefined;

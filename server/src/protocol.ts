@@ -22,6 +22,33 @@ export interface PreviewSetParams {
   preview: Pick<PreviewParams, 'mode' | 'files' | 'boot'> | null;
 }
 
+/** Client → server: the saved set (cloud-config-merge.yaml) a file belongs to, or null. */
+export const SET_OF_REQUEST = 'cloudConfigMerge/setOf';
+
+export interface SetOfParams {
+  uri: string;
+}
+
+export interface SetOfResult extends Pick<PreviewParams, 'files' | 'boot'> {
+  name: string;
+  mode: 'user-data' | 'confd' | 'boot' | 'chef';
+}
+
+/**
+ * Client → server: a preview's selection saved as a named set. The answer is the new text of the
+ * workspace folder's cloud-config-merge.yaml (the client writes it), or why it cannot be saved.
+ */
+export const SAVE_SET_REQUEST = 'cloudConfigMerge/saveSet';
+
+export interface SaveSetParams extends Pick<PreviewParams, 'files' | 'boot'> {
+  name: string;
+  mode: PreviewMode;
+  /** The set file's current text ('' when there is none), as the editor has it. */
+  currentText?: string;
+}
+
+export type SaveSetResult = { uri: string; text: string } | { error: string };
+
 /** Files are URIs; open editors' unsaved text is used where there is one. */
 export interface PreviewParams {
   mode: PreviewMode;

@@ -38,6 +38,7 @@ import { PartSets } from './features/common/partSets';
 import { fateDiagnostics, analysesFor, registerFates } from './features/fates';
 import { registerFateHints } from './features/fateHints';
 import { fateFixes } from './features/fateFixes';
+import { registerSetRequests } from './features/setRequests';
 
 const TRANSPORT_FLAGS = /^--(stdio|node-ipc|socket|pipe)\b/;
 
@@ -184,6 +185,7 @@ registerFates(ctx, partSets, (uri) => diagnostics.refresh(uri), () => {
   if (support.inlayHintRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
 });
 registerFateHints(ctx, partSets);
+registerSetRequests(ctx, partSets);
 
 /** The client's open previews: each is a set while it is open. */
 connection.onNotification(PREVIEW_SET_NOTIFICATION, (params: PreviewSetParams) => {

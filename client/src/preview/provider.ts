@@ -5,7 +5,7 @@
  * edited, saved, created, deleted or renamed, and when the settings change.
  */
 import * as vscode from 'vscode';
-import { PREVIEW_REQUEST, type PreviewResult } from '../../../server/src/protocol';
+import { PREVIEW_REQUEST, PREVIEW_SET_NOTIFICATION, type PreviewResult, type PreviewSetParams } from '../../../server/src/protocol';
 import { Server, log } from '../client';
 import { PREVIEW_SCHEME, fromPreviewUri, sourcesOf, toParams } from './uri';
 
@@ -67,6 +67,8 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
     }
     try {
       let result = await this.server.request<PreviewResult>(PREVIEW_REQUEST, toParams(state), token);
+      // While it is open, a plain preview's files are a set: the server shows their fates in them.
+      if (!state.exclude && !state.source && state.view !== 'data') this.server.notify(PREVIEW_SET_NOTIFICATION, { id: uri.toString(), preview: { mode: state.mode, files: state.files, boot: state.boot } } satisfies PreviewSetParams);
       if (state.view === 'data') result = dataOnly(result);
       let text = result.text;
       if (BREAK_PREVIEW) text = text.replace(/[^\n]*\n?$/, '');
@@ -128,6 +130,7 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
 
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
+    this.server.notify(PREVIEW_SET_NOTIFICATION, { id: key, preview: null } satisfies PreviewSetParams);
     clearTimeout(this.timers.get(key));
     this.timers.delete(key);
     this.results.delete(key);
