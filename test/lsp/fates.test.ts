@@ -160,6 +160,21 @@ describe('fates in the files of a set', () => {
     assert.deepEqual(actions.filter((a) => a.title.startsWith('Keep both')), []);
   });
 
+  test('setOf names the saved set of a file; saveSet adds a set to cloud-config-merge.yaml and keeps its comments', async () => {
+    const set = await client.request<{ name: string; mode: string; files: string[] } | null>('cloudConfigMerge/setOf', { uri: uri('20-app.yaml') });
+    assert.deepEqual(set, { name: 'web', mode: 'user-data', files: ['10-base.yaml', '20-app.yaml', '30-app.yaml', '40-bad.yaml', '50-del.yaml'].map(uri) });
+    assert.equal(await client.request('cloudConfigMerge/setOf', { uri: uri('outside.yaml') }), null);
+    const current = '# our sets\nsets:\n  web: # the web tier\n    files: ["[0-9]*.yaml"]\n';
+    const saved = await client.request<{ uri: string; text: string }>('cloudConfigMerge/saveSet', { name: 'loose', mode: 'user-data', files: [uri('loose/one.yaml'), uri('loose/two.yaml')], currentText: current });
+    assert.equal(saved.uri, uri('cloud-config-merge.yaml'));
+    assert.equal(saved.text, '# our sets\nsets:\n  web: # the web tier\n    files: ["[0-9]*.yaml"]\n  loose:\n    files:\n      - loose/one.yaml\n      - loose/two.yaml\n');
+    const fresh = await client.request<{ text: string }>('cloudConfigMerge/saveSet', { name: 'b', mode: 'boot', files: [uri('boot-user.yaml')], boot: { vendor: uri('vendor.yaml') }, currentText: '' });
+    assert.equal(fresh.text, 'sets:\n  b:\n    mode: boot\n    files:\n      - boot-user.yaml\n    vendor: vendor.yaml\n');
+    const replaced = await client.request<{ text: string }>('cloudConfigMerge/saveSet', { name: 'web', mode: 'user-data', files: [uri('loose/one.yaml')], currentText: '# our sets\nsets:\n  web:\n    files: [a.yaml]\n  # keep this\n  other:\n    files: [b.yaml]\n' });
+    assert.equal(replaced.text, '# our sets\nsets:\n  web:\n    files:\n      - loose/one.yaml\n  # keep this\n  other:\n    files: [b.yaml]\n');
+    assert.deepEqual(await client.request('cloudConfigMerge/saveSet', { name: 'bad name', mode: 'user-data', files: [uri('outside.yaml')] }), { error: 'A set name is letters, digits, ".", "_" or "-", starting with a letter or digit.' });
+  });
+
   test('a problem cloud-init schema --system reports on the merged result shows on the part that wrote it', async () => {
     const text = '#cloud-config\nmerge_how: dict(no_replace)+list(append)\npackages: [vim]\nruncmd: [echo x]\nntp: {enabled: "yes"}\n';
     client.change(uri('20-app.yaml'), text);

@@ -8,7 +8,7 @@
  */
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseDocument } from 'yaml';
+import { isMap, isScalar, parseDocument, stringify } from 'yaml';
 import { SAVE_SET_REQUEST, SET_OF_REQUEST, SaveSetParams, SaveSetResult, SetOfParams, SetOfResult } from '../protocol';
 import { SET_FILE_NAME } from '../engine/sets';
 import { ServerContext } from './common/context';
@@ -44,20 +44,58 @@ export function saveSet(ctx: ServerContext, params: SaveSetParams): SaveSetResul
   const setFile = path.join(folder, SET_FILE_NAME);
   const uri = pathToFileURL(setFile).href;
   const existing = params.currentText ?? '';
-  const doc = parseDocument(existing || 'sets: {}\n');
+  const doc = parseDocument(existing);
   if (doc.errors.length) return { error: `${SET_FILE_NAME} has YAML errors: fix them first (${doc.errors[0].message.split('\n')[0]})` };
-  const entry: Record<string, unknown> = {};
-  if (params.mode && params.mode !== 'user-data') entry.mode = params.mode;
-  entry.files = (files as string[]).map(relative);
+  const entry: Array<[string, string | string[]]> = [];
+  if (params.mode && params.mode !== 'user-data') entry.push(['mode', params.mode]);
+  entry.push(['files', (files as string[]).map(relative)]);
   for (const role of ['vendor', 'vendor2', 'cloudCfg', 'dsConfig'] as const) {
     const f = params.boot?.[role] ? filePath(params.boot[role] as string) : null;
-    if (f && isInside(f, folder)) entry[role] = relative(f);
+    if (f && isInside(f, folder)) entry.push([role, relative(f)]);
   }
   const confd = (params.boot?.confd ?? []).map((u) => filePath(u)).filter((f): f is string => !!f && isInside(f, folder));
-  if (confd.length) entry.confd = confd.map(relative);
-  if (!doc.has('sets') || doc.get('sets') === null) doc.set('sets', doc.createNode({}));
-  doc.setIn(['sets', params.name], doc.createNode(entry, { flow: false }));
-  return { uri, text: doc.toString() };
+  if (confd.length) entry.push(['confd', confd.map(relative)]);
+  return { uri, text: withSet(existing, doc, params.name, entry) };
+}
+
+/**
+ * The set file's text with the set added as a block at the end of `sets` (or replacing a set of that
+ * name): the rest of the text is kept byte for byte.
+ */
+function withSet(text: string, doc: ReturnType<typeof parseDocument>, name: string, entry: Array<[string, string | string[]]>): string {
+  const scalar = (v: string) => stringify(v).trimEnd();
+  const block = (indent: string) => {
+    const lines = [`${indent}${scalar(name)}:`];
+    for (const [key, value] of entry) {
+      if (Array.isArray(value)) lines.push(`${indent}  ${key}:`, ...value.map((v) => `${indent}    - ${scalar(v)}`));
+      else lines.push(`${indent}  ${key}: ${scalar(value)}`);
+    }
+    return lines.join('\n') + '\n';
+  };
+  const sets = isMap(doc.contents) ? doc.contents.get('sets', true) : undefined;
+  if (!isMap(sets) || sets.flow || !sets.range) {
+    // No block mapping of sets to add to: a `sets` mapping is appended (an empty or flow one replaced).
+    if (isMap(doc.contents) && doc.contents.has('sets')) {
+      doc.setIn(['sets', name], doc.createNode(Object.fromEntries(entry)));
+      return doc.toString();
+    }
+    return `${text}${text && !text.endsWith('\n') ? '\n' : ''}sets:\n${block('  ')}`;
+  }
+  const first = sets.items[0]?.key;
+  const start = isScalar(first) && first.range ? first.range[0] : sets.range[0];
+  const indent = ' '.repeat(start - (text.lastIndexOf('\n', start - 1) + 1));
+  const same = sets.items.find((p) => isScalar(p.key) && p.key.value === name);
+  if (same && isScalar(same.key) && same.key.range) {
+    // Replace the old entry: from its key's line to the end of its value's last line (comments after it stay).
+    const from = text.lastIndexOf('\n', same.key.range[0] - 1) + 1;
+    const valueEnd = (same.value as { range?: [number, number, number] } | null)?.range?.[1] ?? same.key.range[1];
+    const lineEnd = text.indexOf('\n', Math.max(valueEnd - 1, from));
+    const to = lineEnd < 0 ? text.length : lineEnd + 1;
+    return text.slice(0, from) + block(indent) + text.slice(to);
+  }
+  const end = sets.range[1];
+  const before = text.slice(0, end);
+  return `${before}${before.endsWith('\n') ? '' : '\n'}${block(indent)}${text.slice(end)}`;
 }
 
 function isInside(file: string, folder: string): boolean {
