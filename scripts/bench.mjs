@@ -5,7 +5,7 @@
  *
  *   npm run bench                 full run (well under 20 minutes on an idle 2-core machine); writes docs/benchmarks.md
  *   npm run bench -- --quick      smoke run: small sizes, fewer runs; writes the file only with --write
- *   options: --write  --no-write  --only engine,cloudinit,lsp,multipart,preview,extension  --build (npm run build first)
+ *   options: --write  --no-write  --only engine,cloudinit,lsp,multipart,sets,preview,extension  --build (npm run build first)
  *            --keep (keep the generated inputs)  --out FILE (instead of docs/benchmarks.md)  --json FILE (raw results)
  *
  * Progress goes to stderr, the summary table to stdout. Inputs are generated
@@ -22,6 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generateDocument, generateParts } from './bench/generate.mjs';
 import { P, Session, requestPositions, sleep } from './bench/lsp.mjs';
 import { benchMultipart, multipartMarkdown, multipartTargets } from './bench/multipart.mjs';
+import { benchSets, setsMarkdown, setsTargets } from './bench/sets.mjs';
 import { fitExponent, fmtBytes, fmtExp, fmtInt, fmtMB, fmtMs, fmtRatio, median, p95, table, textTable } from './bench/stats.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,7 +43,7 @@ if (flag('help') || flag('h')) {
   process.exit(0);
 }
 const QUICK = flag('quick');
-const ONLY = new Set((option('only') ?? 'engine,cloudinit,lsp,multipart,preview,extension').split(',').map((s) => s.trim()));
+const ONLY = new Set((option('only') ?? 'engine,cloudinit,lsp,multipart,sets,preview,extension').split(',').map((s) => s.trim()));
 const WRITE = flag('no-write') ? false : flag('write') || (!QUICK && !option('only'));
 const OUT_FILE = path.resolve(ROOT, option('out') ?? 'docs/benchmarks.md');
 
@@ -803,6 +804,7 @@ function evaluate(results) {
     });
   }
   if (results.multipart) targets.push(...multipartTargets(results.multipart, fmtMs));
+  if (results.sets) targets.push(...setsTargets(results.sets, fmtMs));
   if (extension) {
     const act = extension.activation.filter((a) => a.requireMs !== null);
     if (act.length) {
@@ -1247,6 +1249,7 @@ function markdown(results) {
   }
 
   if (results.multipart) L.push(...multipartMarkdown(results.multipart, { table, fmtMs, fmtBytes, fmtMB }));
+  if (results.sets) L.push(...setsMarkdown(results.sets, { fmtMs, fmtBytes, fmtMB }));
 
   if (results.preview || results.extension) L.push('## 4. Extension', '');
   if (results.extension) {
@@ -1375,6 +1378,7 @@ async function main() {
   if (ONLY.has('cloudinit')) results.cloudinit = await benchCloudInit(results.engine ?? []);
   if (ONLY.has('lsp')) results.lsp = await benchLanguageServers();
   if (ONLY.has('multipart')) results.multipart = await benchMultipart({ root: ROOT, work: WORK, quick: QUICK, progress });
+  if (ONLY.has('sets')) results.sets = await benchSets({ root: ROOT, work: WORK, quick: QUICK, progress });
   if (ONLY.has('preview')) results.preview = await benchPreview();
   if (ONLY.has('extension')) results.extension = await benchExtension();
   results.machine.loadEnd = os.loadavg();
