@@ -39,6 +39,7 @@ import { fateDiagnostics, analysesFor, registerFates } from './features/fates';
 import { registerFateHints } from './features/fateHints';
 import { fateFixes } from './features/fateFixes';
 import { registerSetRequests } from './features/setRequests';
+import { setFileDiagnostics } from './features/setFileDiagnostics';
 
 const TRANSPORT_FLAGS = /^--(stdio|node-ipc|socket|pipe)\b/;
 
@@ -114,7 +115,7 @@ const diagnostics = new DiagnosticsFeature(ctx);
 const partSets = new PartSets(ctx);
 diagnostics.addSource((document, settings) => {
   try {
-    return fateDiagnostics(analysesFor(partSets, document, settings), document);
+    return [...setFileDiagnostics(ctx, document), ...fateDiagnostics(analysesFor(partSets, document, settings), document)];
   } catch (e) {
     log.error(`fates of ${document.uri}: ${describeError(e)}`);
     return [];

@@ -175,6 +175,16 @@ describe('fates in the files of a set', () => {
     assert.deepEqual(await client.request('cloudConfigMerge/saveSet', { name: 'bad name', mode: 'user-data', files: [uri('outside.yaml')] }), { error: 'A set name is letters, digits, ".", "_" or "-", starting with a letter or digit.' });
   });
 
+  test('the set file itself: what cannot be read and globs that match nothing, where they are written', async () => {
+    const text = 'sets:\n  web:\n    files: ["[0-9]*.yaml"]\n    mode: userdata\n  typo:\n    files: [nothing-*.yaml]\n';
+    const ds = await client.open(uri('cloud-config-merge.yaml'), text);
+    assert.deepEqual(ds.map((d) => [d.code, d.severity, d.range.start.line, d.message]), [
+      ['set-file', DiagnosticSeverity.Error, 3, 'set web: mode is one of user-data, confd, boot, chef'],
+      ['set-file-unmatched', DiagnosticSeverity.Warning, 4, 'set typo: no file matches nothing-*.yaml'],
+    ]);
+    client.close(uri('cloud-config-merge.yaml'));
+  });
+
   test('a problem cloud-init schema --system reports on the merged result shows on the part that wrote it', async () => {
     const text = '#cloud-config\nmerge_how: dict(no_replace)+list(append)\npackages: [vim]\nruncmd: [echo x]\nntp: {enabled: "yes"}\n';
     client.change(uri('20-app.yaml'), text);
