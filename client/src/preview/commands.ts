@@ -72,7 +72,6 @@ async function previewCommand(clicked?: unknown, selected?: unknown): Promise<vs
   const hasEditor = vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme !== 'output');
   const preview = await openPreview(await stateFor(uris), hasEditor ? { beside: true } : { column: vscode.ViewColumn.Active });
   stepDone('previewed');
-  if (!fromTitleBar && uris.length > 1) void offerToSave(preview);
   return preview;
 }
 
@@ -84,12 +83,6 @@ async function savedSetOf(file: vscode.Uri): Promise<PreviewState | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/** After previewing a selection, one offer to keep it as a named set (the CLI's --set merges the same files). */
-async function offerToSave(preview: vscode.Uri): Promise<void> {
-  const choice = await vscode.window.showInformationMessage('Keep these files as a named set? Their values\' fates then show in each file, and `cloud-config-merge --set NAME` merges the same files.', 'Save as Set…');
-  if (choice) await saveSetCommand(preview);
 }
 
 /**

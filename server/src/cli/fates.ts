@@ -16,6 +16,7 @@ import { SarifResult, SarifRule } from './sarif';
 /** `--set NAME`: the mode, files and layers of a set of the set file (`--set-file`, else ./cloud-config-merge.yaml). */
 export function applySet(o: CliOptions, cwd = process.cwd()): void {
   if (o.set === undefined) return;
+  if (o.files.length) throw new UsageError(`--set ${o.set} names the files: give no FILE with it (got ${o.files.join(' ')})`);
   const file = path.resolve(cwd, o.setFile ?? SET_FILE_NAME);
   if (!existsSync(file)) throw new UsageError(`--set ${o.set}: no set file ${o.setFile ?? `${SET_FILE_NAME} in ${cwd}`} (give one with --set-file PATH)`);
   const parsed = readSetFile(file);
