@@ -8,10 +8,13 @@
  * dict()), works out their fates with this engine, and merges them with cloud-init 22.4
  * (test/oracle/driver.py). What the fates claim must hold in cloud-init's cloud-config.txt: every
  * token of a value that is replaced, deleted, lost or in a dropped part is gone, and every other
- * token a part wrote (values that survive, appended or prepended items) is there.
+ * token a part wrote (values that survive, appended or prepended items) is there. The same for random
+ * cloud.cfg.d folders (`--confd N`, through ../shared/oracle/oracle.py --mode confd, one process each).
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { computeFates, Fate } from '../../server/src/engine/fates';
 import { PyDict, PyValue } from '../../server/src/engine/values';
 import { Rng } from './generate';
@@ -94,6 +97,42 @@ export function mismatches(c: SetCase, fates: Fate[], merged: string): string[] 
   return [...[...gone].filter(present).map((t) => `${t}: a fate says it is gone, cloud-init keeps it`), ...[...kept].filter((t) => !present(t)).map((t) => `${t}: no fate says it is gone, cloud-init loses it`)];
 }
 
+/** cloud.cfg.d drop-ins named so that cloud-init's order (by name, descending) is part 0 first. */
+function dropIns(c: SetCase): Array<{ name: string; bytes: Buffer }> {
+  return c.parts.map((p, n) => ({ name: `${String(90 - n).padStart(2, '0')}-part${n}.cfg`, bytes: Buffer.from(`${JSON.stringify(p)}\n`) }));
+}
+
+/** The confd fates of random folders against `oracle.py --mode confd`: failed cases. */
+function confdCases(rng: Rng, count: number, kinds: Map<string, number>): number {
+  const oracle = resolve(__dirname, '../../../../shared/oracle/oracle.py');
+  let failed = 0;
+  for (let i = 0; i < count; i++) {
+    const c = makeCase(rng);
+    const files = dropIns(c);
+    const dir = mkdtempSync(join(tmpdir(), 'ccm-fates-confd-'));
+    try {
+      for (const f of files) writeFileSync(join(dir, f.name), f.bytes);
+      const run = spawnSync(oracle, ['--mode', 'confd', ...files.map((f) => join(dir, f.name))], { env: { ...process.env, CLOUDINIT_PATH: ORACLE_PATH }, encoding: 'utf8' });
+      const report = computeFates('confd', files, { version: '22.4' });
+      // cloud-init raising (a spec it rejects) leaves nothing to compare: both sides must agree on that.
+      if (run.status !== 0 || report.failure) {
+        if ((run.status !== 0) !== !!report.failure) failed++;
+        continue;
+      }
+      for (const f of report.fates) kinds.set(`confd ${f.kind}`, (kinds.get(`confd ${f.kind}`) ?? 0) + 1);
+      // The drop-in's file name ends in its part number, as user-data parts' names do.
+      const named = report.fates.map((f) => ({ ...f, at: f.at ? { ...f.at, file: f.at.file.replace(/\.cfg$/, '') } : null }));
+      const wrong = mismatches(c, named, run.stdout);
+      if (!wrong.length) continue;
+      failed++;
+      if (failed <= 3) console.log(`CONFD MISMATCH (case ${i}):\n${files.map((f) => `${f.name}: ${f.bytes}`).join('')}cloud-init: ${run.stdout}\n${wrong.join('\n')}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return failed;
+}
+
 async function main(): Promise<number> {
   const arg = (name: string, fallback: number) => {
     const i = process.argv.indexOf(name);
@@ -125,8 +164,12 @@ async function main(): Promise<number> {
     });
   }
   oracle.close();
+  const confd = arg('--confd', 150);
+  const confdFailed = confdCases(rng, confd, kinds);
+  console.log(`${confd} cloud.cfg.d folders: ${confd - confdFailed} passed, ${confdFailed} failed`);
+  failed += confdFailed;
   console.log(`${count} sets; fates seen: ${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')}`);
-  console.log(`${count - failed} passed, ${failed} failed`);
+  console.log(`${count + confd - failed} passed, ${failed} failed`);
   // Every kind the generator can produce must have been checked, or the test proves less than it says.
   const missing = ['replaced', 'deleted', 'lost', 'dropped', 'appended', 'prepended'].filter((k) => !kinds.has(k));
   if (missing.length) console.log(`no case produced: ${missing.join(', ')}`);

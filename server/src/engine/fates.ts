@@ -22,6 +22,8 @@ import { assembleBoot, BootLayer } from './system/boot';
 import { MergeManyStep } from './system/mergemany';
 import { ParsedMerger } from './spec/parse';
 import { pyKeyDisplay } from './yaml/dump';
+import { PyError } from './py/errors';
+import { LimitExceededError } from './limits';
 
 export type FateKind = 'replaced' | 'deleted' | 'lost' | 'dropped' | 'overridden' | 'appended' | 'prepended';
 
@@ -66,8 +68,21 @@ export const MAX_FATES = 2000;
 /** The modes a set of parts can have. */
 export type SetMode = 'user-data' | 'confd' | 'boot' | 'chef';
 
-/** The fates of a set of files merged in `mode` (PreviewOptions as for the preview of the same files). */
+/**
+ * The fates of a set of files merged in `mode` (PreviewOptions as for the preview of the same files).
+ * Where cloud-init itself raises (a bad spec in system config) or a limit of ours is hit, `failure` says so.
+ */
 export function computeFates(mode: SetMode, files: PreviewFile[], options: PreviewOptions = {}): FateReport {
+  try {
+    return fatesOf(mode, files, options);
+  } catch (e) {
+    if (e instanceof PyError) return { fates: [], omitted: 0, failure: `cloud-init fails: ${e.pyType}: ${e.message}` };
+    if (e instanceof LimitExceededError) return { fates: [], omitted: 0, failure: `over a limit of this tool (${e.limit}): ${e.message}` };
+    throw e;
+  }
+}
+
+function fatesOf(mode: SetMode, files: PreviewFile[], options: PreviewOptions): FateReport {
   const runOptions = { ...options, trace: true };
   const out = new FateList();
   if (mode === 'user-data') {
