@@ -9,7 +9,8 @@
  * (test/oracle/driver.py). What the fates claim must hold in cloud-init's cloud-config.txt: every
  * token of a value that is replaced, deleted, lost or in a dropped part is gone, and every other
  * token a part wrote (values that survive, appended or prepended items) is there. The same for random
- * cloud.cfg.d folders (`--confd N`, through ../shared/oracle/oracle.py --mode confd, one process each).
+ * cloud.cfg.d folders (`--confd N`, through ../shared/oracle/oracle.py --mode confd, one process each)
+ * and for user-data over vendor-data at boot (`--boot N`, oracle.py --mode boot --vendor).
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -133,6 +134,41 @@ function confdCases(rng: Rng, count: number, kinds: Map<string, number>): number
   return failed;
 }
 
+/**
+ * Boot: the parts but the last are user-data, the last is vendor-data (with a merge_type left beside
+ * merge_how now and then, which its cloud-config.txt keeps); against `oracle.py --mode boot --vendor`.
+ */
+function bootCases(rng: Rng, count: number, kinds: Map<string, number>): number {
+  const oracle = resolve(__dirname, '../../../../shared/oracle/oracle.py');
+  let failed = 0;
+  for (let i = 0; i < count; i++) {
+    const c = makeCase(rng);
+    const vendorBody = c.parts[c.parts.length - 1];
+    if (rng.chance(0.3)) vendorBody.merge_type = SPECS[1 + rng.int(SPECS.length - 1)] as string;
+    const files = blobs(c).map((bytes, n) => ({ name: `part${n}`, bytes }));
+    const dir = mkdtempSync(join(tmpdir(), 'ccm-fates-boot-'));
+    try {
+      for (const f of files) writeFileSync(join(dir, f.name), f.bytes);
+      const user = files.slice(0, -1);
+      const vendor = files[files.length - 1];
+      const run = spawnSync(oracle, ['--mode', 'boot', '--vendor', join(dir, vendor.name), ...user.map((f) => join(dir, f.name))], { env: { ...process.env, CLOUDINIT_PATH: ORACLE_PATH }, encoding: 'utf8' });
+      const report = computeFates('boot', user, { version: '22.4', boot: { vendor } });
+      if (run.status !== 0 || report.failure) {
+        if ((run.status !== 0) !== !!report.failure) failed++;
+        continue;
+      }
+      for (const f of report.fates) kinds.set(`boot ${f.kind}`, (kinds.get(`boot ${f.kind}`) ?? 0) + 1);
+      const wrong = mismatches(c, report.fates, run.stdout);
+      if (!wrong.length) continue;
+      failed++;
+      if (failed <= 3) console.log(`BOOT MISMATCH (case ${i}):\n${files.map((f) => `${f.name}: ${f.bytes}`).join('')}cloud-init: ${run.stdout}\n${wrong.join('\n')}\nfates:\n${report.fates.map((f) => `  ${f.kind} ${f.path} ${f.value} at ${f.at?.file}`).join('\n')}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return failed;
+}
+
 async function main(): Promise<number> {
   const arg = (name: string, fallback: number) => {
     const i = process.argv.indexOf(name);
@@ -168,8 +204,12 @@ async function main(): Promise<number> {
   const confdFailed = confdCases(rng, confd, kinds);
   console.log(`${confd} cloud.cfg.d folders: ${confd - confdFailed} passed, ${confdFailed} failed`);
   failed += confdFailed;
+  const boot = arg('--boot', 100);
+  const bootFailed = bootCases(rng, boot, kinds);
+  console.log(`${boot} boot sets (user-data over vendor-data): ${boot - bootFailed} passed, ${bootFailed} failed`);
+  failed += bootFailed;
   console.log(`${count} sets; fates seen: ${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')}`);
-  console.log(`${count + confd - failed} passed, ${failed} failed`);
+  console.log(`${count + confd + boot - failed} passed, ${failed} failed`);
   // Every kind the generator can produce must have been checked, or the test proves less than it says.
   const missing = ['replaced', 'deleted', 'lost', 'dropped', 'appended', 'prepended'].filter((k) => !kinds.has(k));
   if (missing.length) console.log(`no case produced: ${missing.join(', ')}`);

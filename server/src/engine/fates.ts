@@ -159,9 +159,7 @@ function eventFates(e: MergeEvent, locate: Locator, spec: string, out: FateList)
     case 'extended': {
       const by = place(e.oldOrigin);
       if (!isListLike(e.value)) {
-        // Python iterates what it adds: a mapping gives its keys, a string its characters.
-        const what = e.value instanceof PyDict ? 'only its keys are added, its values are lost' : typeof e.value === 'string' ? 'it is added character by character' : 'its items are added one by one';
-        push({ kind: 'lost', path, value: shortValue(e.value), subject: e.value, at: place(e.origin), by, spec, reason: `list(${e.how}) iterates a ${pyTypeName(e.value)}`, message: `lost: list(${e.how}) iterates this ${pyTypeName(e.value)}: ${what} (this part's spec: ${spec})` });
+        push({ kind: 'lost', path, value: shortValue(e.value), subject: e.value, at: place(e.origin), by, spec, reason: `list(${e.how}) iterates a ${pyTypeName(e.value)}`, message: `lost: list(${e.how}) iterates this ${pyTypeName(e.value)}: ${iterated(e.value)} (this part's spec: ${spec})` });
         return;
       }
       const kind = e.how === 'append' ? 'appended' : 'prepended';
@@ -210,12 +208,23 @@ function bootFates(files: PreviewFile[], options: PreviewOptions, out: FateList)
         out.push({ kind: 'overridden', path, value: shortValue(e.rejected), subject: e.rejected, at: here, by: other.at, spec, reason: e.reason, message: `overridden by ${other.layer}: \`${path}\` of ${where(other.at)} wins over ${layer} (${layer}'s spec: ${spec})` });
       } else if (e.kind === 'replaced' && !pyEq(e.old, e.value)) {
         out.push({ kind: 'replaced', path, value: shortValue(e.old), subject: e.old, at: other.at, by: here, spec, reason: e.reason, message: `replaced by ${layer}'s \`${path}\` of ${where(here)} (${layer}'s spec: ${spec})` });
+      } else if (e.kind === 'deleted') {
+        out.push({ kind: 'deleted', path, value: shortValue(e.old), subject: e.old, at: other.at, by: here, spec, reason: e.reason, message: `deleted by ${layer}'s null \`${path}\` of ${where(here)} (${layer}'s spec: ${spec})` });
+      } else if (e.kind === 'dropped-items') {
+        out.push({ kind: 'lost', path, value: shortValue(e.rejected), subject: e.rejected, at: here, by: other.at, spec, reason: e.reason, message: `lost: ${e.rejected.length} item(s) dropped: ${e.reason} (${layer}'s spec: ${spec})` });
+      } else if (e.kind === 'extended' && !isListLike(e.value)) {
+        out.push({ kind: 'lost', path, value: shortValue(e.value), subject: e.value, at: here, by: other.at, spec, reason: `list(${e.how}) iterates a ${pyTypeName(e.value)}`, message: `lost: list(${e.how}) iterates this ${pyTypeName(e.value)}: ${iterated(e.value)} (${layer}'s spec: ${spec})` });
       } else if (e.kind === 'extended') {
         const kind = e.how === 'append' ? 'appended' : 'prepended';
         out.push({ kind, path, value: `${e.count} item(s)`, subject: null, at: here, by: other.at, spec, reason: `list(${e.how})`, message: `${kind} ${e.how === 'append' ? 'after' : 'before'} ${other.layer}'s items at ${where(other.at)} (${layer}'s spec: ${spec})` });
       }
     }
   });
+}
+
+/** What adding a value that is not a list does: Python iterates it (a mapping gives its keys, a string its characters). */
+function iterated(value: PyValue): string {
+  return value instanceof PyDict ? 'only its keys are added, its values are lost' : typeof value === 'string' ? 'it is added character by character' : 'its items are added one by one';
 }
 
 /** The fates found so far, capped at MAX_FATES. */
