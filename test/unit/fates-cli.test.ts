@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { runCliIn } from '../support/cli';
 import { assertValidSarif } from '../support/sarif';
 import { parseSetFile, expandPatterns, SET_MODES } from '../../server/src/engine/sets';
+import { listForPatterns } from '../../server/src/node/sets';
 
 export const PARTS: Record<string, string> = {
   '10-base.yaml': '#cloud-config\npackages: [curl, git]\nruncmd:\n  - echo base\nusers: {a: 1}\n',
@@ -137,4 +138,15 @@ test('the contributed JSON schema of the set file knows the keys and modes the p
   assert.deepEqual(set.properties.mode.enum, [...SET_MODES]);
   const problems = parseSetFile('sets:\n  a:\n    files: [x]\n    ' + Object.keys(set.properties).filter((k) => k !== 'files' && k !== 'mode' && k !== 'includeMap' && k !== 'confd').map((k) => `${k}: f`).join('\n    ') + '\n').problems;
   assert.deepEqual(problems.filter((p) => p.message.includes('unknown key')), []);
+});
+
+test('a set lists only the folders its patterns can match (a set in a large repository does not walk it)', () => {
+  const w = workspace({ 'parts/a.yaml': 'x', 'parts/deep/b.yaml': 'x', 'elsewhere/c.yaml': 'x', 'top.yaml': 'x', 'conf/x/y/z.cfg': 'x' });
+  try {
+    assert.deepEqual(listForPatterns(w.dir, ['parts/*.yaml', 'top.yaml', 'missing.yaml']).sort(), ['parts/a.yaml', 'top.yaml']);
+    assert.deepEqual(listForPatterns(w.dir, ['conf/**/*.cfg']).sort(), ['conf/x/y/z.cfg']);
+    assert.deepEqual(listForPatterns(w.dir, ['*.yaml']).sort(), ['top.yaml']);
+  } finally {
+    w.done();
+  }
 });

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { Diagnostic, DiagnosticSeverity } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { SET_FILE_NAME, parseSetFile } from '../engine/sets';
-import { listFolderFiles, resolveSet } from '../node/sets';
+import { resolveSet } from '../node/sets';
 import { ServerContext } from './common/context';
 import { DIAGNOSTIC_SOURCE } from './common/ranges';
 import { filePath } from './common/partSets';
@@ -26,9 +26,8 @@ export function setFileDiagnostics(ctx: ServerContext, document: TextDocument): 
     code: 'set-file',
     message: p.message,
   }));
-  const listing = listFolderFiles(folder);
   for (const set of parsed.sets) {
-    const { unmatched } = resolveSet(folder, set, listing);
+    const { unmatched } = resolveSet(folder, set);
     for (const pattern of unmatched) {
       out.push({ range: range(set.span), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code: 'set-file-unmatched', message: `set ${set.name}: no file matches ${pattern}` });
     }

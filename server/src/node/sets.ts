@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { PartSet, SET_BOOT_ROLES, SetFile, SetBootRole, expandPatterns, parseSetFile } from '../engine/sets';
+import { PartSet, SET_BOOT_ROLES, SetFile, SetBootRole, expandPatterns, isGlob, parseSetFile } from '../engine/sets';
 
 /** Files listed per folder at most, and folders never entered: a set lives in a small tree of its own. */
 export const MAX_LISTED_FILES = 20_000;
@@ -35,6 +35,41 @@ export function listFolderFiles(root: string, limit = MAX_LISTED_FILES): string[
   return out;
 }
 
+/**
+ * Only the files the patterns can match: each glob's folder before its first glob character (walked
+ * whole for `**`), and plain names that exist. A set in a large repository does not walk the repository.
+ */
+export function listForPatterns(root: string, patterns: readonly string[], limit = MAX_LISTED_FILES): string[] {
+  const out = new Set<string>();
+  for (const raw of patterns) {
+    const pattern = raw.replace(/^\.\//, '');
+    if (!isGlob(pattern)) {
+      try {
+        if (statSync(path.join(root, pattern)).isFile()) out.add(pattern);
+      } catch {
+        /* unmatched: reported by resolveSet */
+      }
+      continue;
+    }
+    const segments = pattern.split('/');
+    const fixed = segments.slice(0, segments.findIndex((seg) => isGlob(seg))).join('/');
+    const deep = segments.length - fixed.split('/').filter(Boolean).length > 1 || pattern.includes('**');
+    const base = path.join(root, fixed);
+    const files = deep ? listFolderFiles(base, limit) : shallow(base);
+    for (const f of files) out.add(fixed ? `${fixed}/${f}` : f);
+    if (out.size >= limit) break;
+  }
+  return [...out];
+}
+
+function shallow(folder: string): string[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
 export interface ResolvedSet {
   set: PartSet;
   /** Absolute paths, in merge order. */
@@ -47,7 +82,7 @@ export interface ResolvedSet {
 }
 
 /** A set's files as absolute paths under `folder` (the set file's folder); `listing` defaults to the folder's files. */
-export function resolveSet(folder: string, set: PartSet, listing: readonly string[] = listFolderFiles(folder)): ResolvedSet {
+export function resolveSet(folder: string, set: PartSet, listing: readonly string[] = listForPatterns(folder, setPatterns(set))): ResolvedSet {
   const absolute = (f: string) => path.resolve(folder, f);
   const main = expandPatterns(set.files, listing);
   const unmatched = [...main.unmatched];
@@ -69,6 +104,11 @@ export function resolveSet(folder: string, set: PartSet, listing: readonly strin
     instanceData: set.instanceData ? absolute(set.instanceData) : undefined,
     unmatched,
   };
+}
+
+/** Every name and glob a set lists (its files and its drop-ins). */
+export function setPatterns(set: PartSet): string[] {
+  return [...set.files, ...(set.boot.confd ?? [])];
 }
 
 /** The set file of a folder, parsed; undefined when the folder has none. */

@@ -21,7 +21,7 @@ import { LimitExceededError } from '../../engine/limits';
 import { PyError } from '../../engine/py/errors';
 import { BootInputs } from '../../engine/system/boot';
 import { parseSetFile } from '../../engine/sets';
-import { listFolderFiles, resolveSet } from '../../node/sets';
+import { listForPatterns, resolveSet, setPatterns } from '../../node/sets';
 import { fileIncludeResolver } from '../../cli/includes';
 import { ServerContext } from './context';
 import { ServerSettings } from './settings';
@@ -90,7 +90,8 @@ export class PartSets {
       const setFilePath = path.join(folder, SET_FILE_NAME);
       const parsed = this.setFile(setFilePath);
       if (!parsed) continue;
-      const listing = this.listing(folder, () => listFolderFiles(folder));
+      const patterns = [...new Set(parsed.sets.flatMap(setPatterns))];
+      const listing = this.listing(`${folder}\n${patterns.join('\n')}`, () => listForPatterns(folder, patterns));
       for (const set of parsed.sets) {
         const resolved = resolveSet(folder, set, listing);
         out.push({ key: `file:${setFilePath}#${set.name}`, label: `set ${set.name}`, mode: set.mode, folder, files: resolved.files, boot: resolved.boot, includeMap: resolved.includeMap, instanceData: resolved.instanceData });
