@@ -115,7 +115,10 @@ const diagnostics = new DiagnosticsFeature(ctx);
 const partSets = new PartSets(ctx);
 diagnostics.addSource((document, settings) => {
   try {
-    return [...setFileDiagnostics(ctx, document), ...fateDiagnostics(analysesFor(partSets, document, settings), document)];
+    const analyses = analysesFor(partSets, document, settings);
+    if (!analyses.length) return setFileDiagnostics(ctx, document);
+    const ownSchema = new Set(ctx.state(document).analysis.findings.filter((f) => f.code.startsWith('schema-')).map((f) => f.message));
+    return fateDiagnostics(analyses, document, ownSchema);
   } catch (e) {
     log.error(`fates of ${document.uri}: ${describeError(e)}`);
     return [];

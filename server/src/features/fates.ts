@@ -53,7 +53,11 @@ export function fatesIn(analysis: SetAnalysis, uri: string): Fate[] {
   return analysis.report.fates.filter((f) => f.at && analysis.uriOf(f.at.file) === uri);
 }
 
-export function fateDiagnostics(analyses: SetAnalysis[], document: TextDocument): Diagnostic[] {
+/**
+ * @param ownSchema the messages of the schema problems the document's own analysis reports: a problem of
+ *   the merged result that the part already shows by itself is not shown twice.
+ */
+export function fateDiagnostics(analyses: SetAnalysis[], document: TextDocument, ownSchema: ReadonlySet<string> = new Set()): Diagnostic[] {
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const analysis of analyses) {
@@ -75,6 +79,7 @@ export function fateDiagnostics(analyses: SetAnalysis[], document: TextDocument)
     ] as const) {
       for (const p of problems) {
         if (!p.source || analysis.uriOf(p.source.file) !== document.uri) continue;
+        if (reportedAlready(ownSchema, `${p.path}: ${p.message.trim()}`)) continue;
         out.push({
           range: toRange(p.source),
           severity,
@@ -87,6 +92,13 @@ export function fateDiagnostics(analyses: SetAnalysis[], document: TextDocument)
     }
   }
   return out;
+}
+
+/** Own messages may be shortened with a trailing '…'. */
+function reportedAlready(own: ReadonlySet<string>, message: string): boolean {
+  if (own.has(message)) return true;
+  for (const m of own) if (m.endsWith('…') && message.startsWith(m.slice(0, -1))) return true;
+  return false;
 }
 
 function relatedInformation(analysis: SetAnalysis, l: SourceLocation, message: string): DiagnosticRelatedInformation[] {
