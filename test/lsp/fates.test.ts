@@ -30,6 +30,8 @@ const FILES: Record<string, string> = {
   'cloud-config-merge.yaml': 'sets:\n  web:\n    files: ["[0-9]*.yaml"]\n  boot:\n    mode: boot\n    files: [boot-user.yaml]\n    vendor: vendor.yaml\n',
   'etc/cloud/cloud.cfg.d/10-b.cfg': 'ntp: {enabled: false}\n',
   'etc/cloud/cloud.cfg.d/90-a.cfg': 'ntp: {enabled: true}\n',
+  'etc/cloud/cloud.cfg.d/50-c.cfg': 'runcmd: [echo c]\n',
+  'etc/cloud/cloud.cfg.d/95-d.cfg': 'runcmd: [echo d]\n',
   'loose/one.yaml': '#cloud-config\nruncmd: [echo one]\n',
   'loose/two.yaml': '#cloud-config\nmerge_how: dict(replace)\nruncmd: [echo two]\n',
 };
@@ -116,6 +118,19 @@ describe('fates in the files of a set', () => {
     const lost = await client.open(uri('etc/cloud/cloud.cfg.d/10-b.cfg'), FILES['etc/cloud/cloud.cfg.d/10-b.cfg']);
     assert.deepEqual(fates(lost).map((d) => [d.code, d.relatedInformation?.[0].location.uri]), [['fate-lost', uri('etc/cloud/cloud.cfg.d/90-a.cfg')]]);
     assert.deepEqual(fates(await client.open(uri('etc/cloud/cloud.cfg.d/90-a.cfg'), FILES['etc/cloud/cloud.cfg.d/90-a.cfg'])), []);
+  });
+
+  test('a drop-in whose list is lost gets the specs that keep both, as a merge_how at its top', async () => {
+    const c = await client.open(uri('etc/cloud/cloud.cfg.d/50-c.cfg'), FILES['etc/cloud/cloud.cfg.d/50-c.cfg']);
+    const lost = fates(c).find((d) => d.code === 'fate-lost')!;
+    assert.match(String(lost.message), /so cloud\.cfg\.d\/95-d\.cfg:1 keeps its value$/);
+    const fixes = (await client.codeActions(uri('etc/cloud/cloud.cfg.d/50-c.cfg'), lost.range, [lost], ['quickfix'])).filter((a) => a.title.startsWith('Keep both'));
+    // What oracle.py --mode confd gives with each spec in 50-c.cfg: runcmd [echo d, echo c] and [echo c, echo d].
+    assert.deepEqual(fixes.map((a) => a.title), [
+      "Keep both: merge_how 'list(append)+dict(no_replace,recurse_array)+str()' in cloud.cfg.d/50-c.cfg → runcmd: ['echo d', 'echo c']",
+      "Keep both: merge_how 'list(prepend)+dict(no_replace,recurse_array)+str()' in cloud.cfg.d/50-c.cfg → runcmd: ['echo c', 'echo d']",
+    ]);
+    assert.equal(applyEdits(FILES['etc/cloud/cloud.cfg.d/50-c.cfg'], fixes[0].edit!.changes![uri('etc/cloud/cloud.cfg.d/50-c.cfg')]), "merge_how: 'list(append)+dict(no_replace,recurse_array)+str()'\nruncmd: [echo c]\n");
   });
 
   test('an open preview is a set while it is open', async () => {

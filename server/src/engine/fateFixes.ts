@@ -5,7 +5,7 @@
  * only when the value written here then survives; with the merged value at
  * that path, so a fix's title says what it will produce, never a guess.
  * User-data sets whose parts are whole files (`#cloud-config` files, one part
- * each): the edit is that file's `merge_how`.
+ * each) and cloud.cfg.d sets: the edit is that file's `merge_how`.
  */
 import { PyDict, PyValue } from './values';
 import { computeFates, Fate } from './fates';
@@ -43,7 +43,7 @@ export function decidingFile(fate: Fate): string | undefined {
  * The specs of KEEP_BOTH_SPECS that keep the value of `fate` when the deciding file uses them,
  * each with the merged value it produces at the fate's path (distinct results only).
  */
-export function keepBothOutcomes(files: PreviewFile[], fate: Fate, options: PreviewOptions = {}): SpecOutcome[] {
+export function keepBothOutcomes(mode: 'user-data' | 'confd', files: PreviewFile[], fate: Fate, options: PreviewOptions = {}): SpecOutcome[] {
   const target = decidingFile(fate);
   if (!target || !fate.segments || (fate.kind !== 'replaced' && fate.kind !== 'lost')) return [];
   const index = files.findIndex((f) => f.name === target);
@@ -52,18 +52,18 @@ export function keepBothOutcomes(files: PreviewFile[], fate: Fate, options: Prev
   const out: SpecOutcome[] = [];
   const seen = new Set<string>();
   for (const spec of KEEP_BOTH_SPECS) {
-    const edit = specEdit(text, spec);
+    const edit = specEdit(text, spec, mode === 'user-data');
     if (!edit) return [];
     const changed = text.slice(0, edit.span.start) + edit.newText + text.slice(edit.span.end);
     const trial = files.map((f, i) => (i === index ? { ...f, bytes: new TextEncoder().encode(changed) } : f));
-    const report = computeFates('user-data', trial, options);
-    if (!report.run || report.run.result === null) continue;
+    const report = computeFates(mode, trial, options);
+    if (report.failure || report.value === undefined) continue;
     // Both values kept: neither file's value at that path is replaced, lost or deleted any more
     // (lines of the edited file move, so values are recognised by path and file).
     const involved = new Set([fate.at?.file, fate.by?.file, target]);
     const still = report.fates.some((f) => (f.kind === 'replaced' || f.kind === 'lost' || f.kind === 'deleted') && f.path === fate.path && involved.has(f.at?.file));
     if (still) continue;
-    const value = valueAt(report.run.result, fate.segments);
+    const value = valueAt(report.value, fate.segments);
     const display = value === undefined ? '(no value)' : shortValue(value);
     if (seen.has(display)) continue;
     seen.add(display);
@@ -85,12 +85,13 @@ export function valueAt(root: PyValue, segments: PyValue[]): PyValue | undefined
 }
 
 /**
- * A minimal edit that makes a `#cloud-config` file's spec `spec`: the value of its `merge_how`
- * (else `merge_type`) replaced in place, or a `merge_how` line added after the `#cloud-config`
- * line. Undefined for anything else (a MIME blob, a list-form spec spanning lines is replaced whole).
+ * A minimal edit that makes a file's spec `spec`: the value of its `merge_how` (else `merge_type`)
+ * replaced in place (a list-form spec spanning lines is replaced whole), or a `merge_how` line added
+ * after the `#cloud-config` line (at the top of a drop-in, which has none). Undefined for anything
+ * else (a MIME blob, a document whose top level is not a mapping).
  */
-export function specEdit(text: string, spec: string): { span: TextSpan; newText: string } | undefined {
-  const header = /^#cloud-config[^\S\r\n]*(\r?\n|$)/.exec(text);
+export function specEdit(text: string, spec: string, cloudConfig = true): { span: TextSpan; newText: string } | undefined {
+  const header = cloudConfig ? /^#cloud-config[^\S\r\n]*(\r?\n|$)/.exec(text) : /^()/.exec(text);
   if (!header) return undefined;
   const loaded = loadYaml(text);
   if (!loaded.ok || !(loaded.value === null || loaded.value instanceof PyDict)) return undefined;
@@ -105,6 +106,6 @@ export function specEdit(text: string, spec: string): { span: TextSpan; newText:
     return block ? { span: { start: colon + 1, end: origin.value.end }, newText: ` '${spec}'` } : { span: origin.value, newText: `'${spec}'` };
   }
   const at = header[0].length;
-  const newline = header[1] || '\n';
-  return { span: { start: at, end: at }, newText: `${header[1] ? '' : newline}merge_how: '${spec}'${newline}` };
+  const newline = header[1] || (/\r\n/.test(text) ? '\r\n' : '\n');
+  return { span: { start: at, end: at }, newText: `${cloudConfig && !header[1] ? newline : ''}merge_how: '${spec}'${newline}` };
 }

@@ -60,6 +60,8 @@ export interface FateReport {
   failure?: string;
   /** User-data mode: the traced run the fates come from (for the merged result's schema check). */
   run?: UserDataRun;
+  /** The merged result (user-data: the merged config; confd: the drop-ins over cloud.cfg; boot: the final config). */
+  value?: PyValue;
 }
 
 /** Fates kept per set (the rest are counted): thousands of parts must stay fast and readable. */
@@ -89,15 +91,17 @@ function fatesOf(mode: SetMode, files: PreviewFile[], options: PreviewOptions): 
     const run = runUserData(files, runOptions);
     if (run.fatal) return { fates: [], omitted: 0, failure: `cloud-init processes none of this user-data: ${run.fatal.pyType}: ${run.fatal.message}` };
     userDataFates(run, userDataLocator(run), out);
-    return { ...out.report(), run };
+    return { ...out.report(), run, ...(run.result !== null ? { value: run.result } : {}) };
   } else if (mode === 'confd') {
     const result = mergeConfD(files, { version: options.version, trace: true, instanceData: options.instanceData, customMergers: options.customMergers, cloudCfg: options.boot?.cloudCfg, order: options.boot?.confdOrder });
     const names = [...result.files.map((f) => (f.read ? { name: f.file.name, text: f.read.text } : null)), result.cloudCfg ? { name: options.boot?.cloudCfg?.name ?? 'cloud.cfg', text: result.cloudCfg.read.text } : null];
     const locate = textLocator(names);
     for (const f of result.files) if (f.step) stepFates(f.step, locate, out);
     for (const step of result.cloudCfg?.steps ?? []) stepFates(step, locate, out);
+    return { ...out.report(), value: result.value };
   } else if (mode === 'boot') {
-    bootFates(files, options, out);
+    const value = bootFates(files, options, out);
+    return { ...out.report(), value };
   } else {
     return { fates: [], omitted: 0, failure: 'Chef deep merges have no merge specs: every later value wins, and the preview lists them' };
   }
@@ -172,7 +176,7 @@ function eventFates(e: MergeEvent, locate: Locator, spec: string, out: FateList)
 }
 
 /** Boot: user-data's and vendor-data's own merges, then the layering (user-data over vendor-data over system config). */
-function bootFates(files: PreviewFile[], options: PreviewOptions, out: FateList): void {
+function bootFates(files: PreviewFile[], options: PreviewOptions, out: FateList): PyValue {
   const boot = assembleBoot({ userData: files, ...options.boot }, { ...options, trace: true });
   const layerValues = new Map<BootLayer, Map<string, SourceLocation | null>>();
   const provenance = (value: PyValue | null, locate: Locator) => new Map(value === null ? [] : collectProvenance(value, locate).entries.map((e) => [e.display, e.location]));
@@ -220,6 +224,7 @@ function bootFates(files: PreviewFile[], options: PreviewOptions, out: FateList)
       }
     }
   });
+  return boot.value;
 }
 
 /** What adding a value that is not a list does: Python iterates it (a mapping gives its keys, a string its characters). */

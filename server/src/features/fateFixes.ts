@@ -23,7 +23,8 @@ export function fateFixes(ctx: ServerContext, sets: PartSets, document: TextDocu
     const data = diagnostic.data as FateDiagnosticData | undefined;
     if (!data || (data.kind !== 'replaced' && data.kind !== 'lost') || !rangesTouch(diagnostic.range, range)) continue;
     const analysis = sets.analysisByKey(data.set, document.uri, ctx.knownSettings(document.uri));
-    if (!analysis || analysis.set.mode !== 'user-data') continue;
+    if (!analysis || (analysis.set.mode !== 'user-data' && analysis.set.mode !== 'confd')) continue;
+    const mode = analysis.set.mode;
     const fate = fatesIn(analysis, document.uri).find((f) => f.kind === data.kind && f.path === data.path && f.at?.line === diagnostic.range.start.line && f.at?.character === diagnostic.range.start.character);
     const target = fate && decidingFile(fate);
     const uri = target && analysis.uriOf(target);
@@ -31,7 +32,7 @@ export function fateFixes(ctx: ServerContext, sets: PartSets, document: TextDocu
     const file = analysis.files.find((f) => f.name === target);
     if (!file) continue;
     const lines = new LineIndex(new TextDecoder().decode(file.bytes));
-    for (const outcome of keepBothOutcomes(analysis.files, fate, analysis.options).slice(0, MAX_FIXES)) {
+    for (const outcome of keepBothOutcomes(mode, analysis.files, fate, analysis.options).slice(0, MAX_FIXES)) {
       const editRange = { start: lines.position(outcome.edit.span.start), end: lines.position(outcome.edit.span.end) };
       actions.push({
         title: `Keep both: merge_how '${outcome.spec}' in ${target} → ${fate.path}: ${outcome.display}`,
