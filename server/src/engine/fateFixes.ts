@@ -13,6 +13,10 @@ import { shortValue } from './lost';
 import { PreviewFile, PreviewOptions } from './preview';
 import { loadYaml } from './yaml/load';
 import { TextSpan } from './values';
+import { SourceLocation } from './provenance';
+import { runUserData } from './userdata/run';
+import { LineIndex } from './text/lineIndex';
+import { decodeUtf8Surrogateescape } from './userdata/mime';
 
 /** Candidate specs, in the order they are offered: the usual "keep both" recipes first. */
 export const KEEP_BOTH_SPECS = [
@@ -51,8 +55,10 @@ export function keepBothOutcomes(mode: 'user-data' | 'confd', files: PreviewFile
   const text = new TextDecoder().decode(files[index].bytes);
   const out: SpecOutcome[] = [];
   const seen = new Set<string>();
+  // A part of a MIME blob: its own spec is edited (merge_how in its body, else its Merge-Type header).
+  const part = mode === 'user-data' ? mimePartAt(files, options, target, fate.kind === 'replaced' ? fate.by : fate.at) : undefined;
   for (const spec of KEEP_BOTH_SPECS) {
-    const edit = specEdit(text, spec, mode === 'user-data');
+    const edit = part ? partSpecEdit(text, part, spec) : specEdit(text, spec, mode === 'user-data');
     if (!edit) return [];
     const changed = text.slice(0, edit.span.start) + edit.newText + text.slice(edit.span.end);
     const trial = files.map((f, i) => (i === index ? { ...f, bytes: new TextEncoder().encode(changed) } : f));
@@ -70,6 +76,45 @@ export function keepBothOutcomes(mode: 'user-data' | 'confd', files: PreviewFile
     out.push({ spec, value, display, edit });
   }
   return out;
+}
+
+/** The span in its blob of the MIME part that holds `at`, when the deciding file is a multipart blob. */
+function mimePartAt(files: PreviewFile[], options: PreviewOptions, target: string, at: SourceLocation | null): TextSpan | undefined {
+  if (!at) return undefined;
+  const run = runUserData(files, { ...options, trace: false });
+  const blob = run.sources.findIndex((src) => src.name === target);
+  const reports = run.reports.filter((r) => r.part.blob === blob && r.part.route.some((step) => step.via === 'mime') && r.part.span);
+  if (!reports.length) return undefined;
+  const offset = new LineIndex(decodeUtf8Surrogateescape(run.sources[blob].bytes)).offset(at);
+  return reports.find((r) => r.part.span!.start <= offset && offset <= r.part.span!.end)?.part.span;
+}
+
+/**
+ * The edit of one MIME part's spec: its body's `merge_how` when it has one, else its `Merge-Type` (or
+ * `X-Merge-Type`) header's value, else a `Merge-Type` header added after its last header line.
+ */
+function partSpecEdit(text: string, body: TextSpan, spec: string): { span: TextSpan; newText: string } | undefined {
+  const own = specEdit(text.slice(body.start, body.end), spec);
+  const loaded = loadYaml(text.slice(body.start, body.end));
+  if (own && loaded.ok && loaded.value instanceof PyDict && (loaded.value.has('merge_how') || loaded.value.has('merge_type'))) {
+    return { span: { start: own.span.start + body.start, end: own.span.end + body.start }, newText: own.newText };
+  }
+  // The headers: from after the boundary line to the blank line before the body.
+  const blank = text.lastIndexOf('\n', body.start - 2);
+  const boundary = text.lastIndexOf('\n--', blank);
+  if (blank < 0 || boundary < 0) return undefined;
+  const headerStart = text.indexOf('\n', boundary + 1) + 1;
+  const headers = text.slice(headerStart, blank + 1);
+  const newline = /\r\n/.test(headers) ? '\r\n' : '\n';
+  for (const name of ['Merge-Type', 'X-Merge-Type']) {
+    const line = new RegExp(`^${name}:[^\\S\\r\\n]*([^\\r\\n]*)(\\r?\\n)(?![ \\t])`, 'im').exec(headers);
+    if (line && line[1].trim()) {
+      const start = headerStart + line.index + line[0].indexOf(line[1], name.length + 1);
+      return { span: { start, end: start + line[1].length }, newText: spec };
+    }
+  }
+  const end = headerStart + headers.replace(/(\r?\n)+$/, '').length;
+  return { span: { start: end, end }, newText: `${newline}Merge-Type: ${spec}` };
 }
 
 /** The value at a path of keys and indices, or undefined. */
