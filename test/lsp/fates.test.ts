@@ -32,6 +32,8 @@ const FILES: Record<string, string> = {
   'etc/cloud/cloud.cfg.d/90-a.cfg': 'ntp: {enabled: true}\n',
   'etc/cloud/cloud.cfg.d/50-c.cfg': 'runcmd: [echo c]\n',
   'etc/cloud/cloud.cfg.d/95-d.cfg': 'runcmd: [echo d]\n',
+  'bad/cloud.cfg.d/10-x.cfg': 'merge_how: "list(append"\nruncmd: [a]\n',
+  'bad/cloud.cfg.d/20-y.cfg': 'runcmd: [b]\n',
   'loose/one.yaml': '#cloud-config\nruncmd: [echo one]\n',
   'loose/two.yaml': '#cloud-config\nmerge_how: dict(replace)\nruncmd: [echo two]\n',
 };
@@ -131,6 +133,14 @@ describe('fates in the files of a set', () => {
       "Keep both: merge_how 'list(prepend)+dict(no_replace,recurse_array)+str()' in cloud.cfg.d/50-c.cfg → runcmd: ['echo c', 'echo d']",
     ]);
     assert.equal(applyEdits(FILES['etc/cloud/cloud.cfg.d/50-c.cfg'], fixes[0].edit!.changes![uri('etc/cloud/cloud.cfg.d/50-c.cfg')]), "merge_how: 'list(append)+dict(no_replace,recurse_array)+str()'\nruncmd: [echo c]\n");
+  });
+
+  test('a set cloud-init cannot merge says so once in each open file, instead of fates', async () => {
+    const ds = await client.open(uri('bad/cloud.cfg.d/20-y.cfg'), FILES['bad/cloud.cfg.d/20-y.cfg']);
+    assert.deepEqual(ds.filter((d) => d.code === 'set-not-merged').map((d) => [d.range.start.line, d.severity, d.message]), [
+      [0, DiagnosticSeverity.Information, `The fates of the ${join(dir, 'bad/cloud.cfg.d')} folder (confd) cannot be shown: cloud-init fails: ValueError: Matcher identifier 'list(append' is not in the right format`],
+    ]);
+    assert.deepEqual(fates(ds), []);
   });
 
   test('an open preview is a set while it is open', async () => {

@@ -62,6 +62,11 @@ export function fateDiagnostics(analyses: SetAnalysis[], document: TextDocument,
   const seen = new Set<string>();
   for (const analysis of analyses) {
     const prefix = analyses.length > 1 ? `${analysis.set.label}: ` : '';
+    if (analysis.report.failure) {
+      // Nothing can be said about single values: the whole set does not merge.
+      out.push({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Information, source: DIAGNOSTIC_SOURCE, code: 'set-not-merged', message: `The fates of ${analysis.set.label} (${analysis.set.mode}) cannot be shown: ${analysis.report.failure}` });
+      continue;
+    }
     for (const fate of fatesIn(analysis, document.uri)) {
       const severity = SEVERITY[fate.kind];
       if (severity === null || !fate.at) continue;
