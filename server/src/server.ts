@@ -32,10 +32,9 @@ import { registerPreview } from './features/preview';
 import { registerPipeline } from './features/pipeline';
 import { registerDocumentInfo } from './features/documentInfo';
 import { WorkspaceMergers } from './features/common/customMergers';
-import { filePath } from './features/common/partSets';
-import { PREVIEW_SET_NOTIFICATION, PreviewSetParams, TRUST_NOTIFICATION } from './protocol';
+import { TRUST_NOTIFICATION } from './protocol';
 import { PartSets } from './features/common/partSets';
-import { fateDiagnostics, analysesFor, registerFates } from './features/fates';
+import { registerFates, setDiagnostics } from './features/fates';
 import { registerFateHints } from './features/fateHints';
 import { fateFixes } from './features/fateFixes';
 import { registerSetRequests } from './features/setRequests';
@@ -113,17 +112,7 @@ const ctx: ServerContext = {
 
 const diagnostics = new DiagnosticsFeature(ctx);
 const partSets = new PartSets(ctx);
-diagnostics.addSource((document, settings) => {
-  try {
-    const analyses = analysesFor(partSets, document, settings);
-    if (!analyses.length) return setFileDiagnostics(ctx, document);
-    const ownSchema = new Set(ctx.state(document).analysis.findings.filter((f) => f.code.startsWith('schema-')).map((f) => f.message));
-    return fateDiagnostics(analyses, document, ownSchema);
-  } catch (e) {
-    log.error(`fates of ${document.uri}: ${describeError(e)}`);
-    return [];
-  }
-});
+diagnostics.addSource((document, settings) => [...setFileDiagnostics(ctx, document), ...setDiagnostics(ctx, partSets, document, settings)]);
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   support = clientSupport(params.capabilities);
@@ -185,27 +174,14 @@ registerCodeActions(ctx, [(document, range, diagnostics) => fateFixes(ctx, partS
 registerPreview(ctx);
 registerPipeline(ctx);
 registerDocumentInfo(ctx);
-registerFates(ctx, partSets, (uri) => diagnostics.refresh(uri), () => {
+const refreshHints = () => {
   if (support.inlayHintRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
-});
+};
+registerFates(ctx, partSets, (uri) => diagnostics.refresh(uri), refreshHints);
 registerFateHints(ctx, partSets);
-registerSetRequests(ctx, partSets);
-
-/** The client's open previews: each is a set while it is open. */
-connection.onNotification(PREVIEW_SET_NOTIFICATION, (params: PreviewSetParams) => {
-  if (!params || typeof params.id !== 'string') return;
-  const files = (uris: unknown) => (Array.isArray(uris) ? uris.flatMap((u) => (typeof u === 'string' && filePath(u) ? [filePath(u) as string] : [])) : []);
-  const one = (uri: unknown) => (typeof uri === 'string' ? (filePath(uri) ?? undefined) : undefined);
-  const preview = params.preview;
-  const mode = preview?.mode;
-  partSets.setPreview(
-    params.id,
-    preview && (mode === 'user-data' || mode === 'confd' || mode === 'boot' || mode === 'chef')
-      ? { mode, folder: folders[0] ?? '/', files: files(preview.files), boot: { vendor: one(preview.boot?.vendor), vendor2: one(preview.boot?.vendor2), cloudCfg: one(preview.boot?.cloudCfg), dsConfig: one(preview.boot?.dsConfig), confd: preview.boot?.confd ? files(preview.boot.confd) : undefined }, includeMap: [] }
-      : null,
-  );
+registerSetRequests(ctx, partSets, () => {
   diagnostics.refreshAll();
-  if (support.inlayHintRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
+  refreshHints();
 });
 
 function folderPaths(uris: string[]): string[] {

@@ -21,6 +21,7 @@ import { ServerContext } from './common/context';
 import { DIAGNOSTIC_SOURCE } from './common/ranges';
 import { PartSets, SetAnalysis } from './common/partSets';
 import { ServerSettings } from './common/settings';
+import { describeError } from './common/log';
 
 const SEVERITY: Record<FateKind, DiagnosticSeverity | null> = {
   lost: DiagnosticSeverity.Warning,
@@ -116,6 +117,22 @@ function firstPartRelated(analysis: SetAnalysis): DiagnosticRelatedInformation[]
   const first = analysis.set.files[0];
   if (!first) return [];
   return [{ location: { uri: pathToFileURL(first).href, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, message: `the first part of ${analysis.set.label}, merged in ${analysis.set.mode} mode` }];
+}
+
+/**
+ * What the diagnostics feature adds to a document's own: the fates and merged-schema problems of the
+ * sets it belongs to. A failure here is logged, never the end of the document's diagnostics.
+ */
+export function setDiagnostics(ctx: ServerContext, sets: PartSets, document: TextDocument, settings: ServerSettings): Diagnostic[] {
+  try {
+    const analyses = analysesFor(sets, document, settings);
+    if (!analyses.length) return [];
+    const ownSchema = new Set(ctx.state(document).analysis.findings.filter((f) => f.code.startsWith('schema-')).map((f) => f.message));
+    return fateDiagnostics(analyses, document, ownSchema);
+  } catch (e) {
+    ctx.log.error(`fates of ${document.uri}: ${describeError(e)}`);
+    return [];
+  }
 }
 
 /**

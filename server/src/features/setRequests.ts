@@ -1,5 +1,6 @@
 /**
- * Requests about sets of parts, for the client's preview commands:
+ * Requests about sets of parts, for the client's preview commands, and the
+ * notification by which the client says which previews are open (each is a set):
  * `cloudConfigMerge/setOf` (the saved set a file belongs to, so the title
  * bar's preview button previews it) and `cloudConfigMerge/saveSet` (the text
  * of cloud-config-merge.yaml with a preview's selection saved as a named set,
@@ -9,15 +10,37 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isMap, isScalar, parseDocument, stringify } from 'yaml';
-import { SAVE_SET_REQUEST, SET_OF_REQUEST, SaveSetParams, SaveSetResult, SetOfParams, SetOfResult } from '../protocol';
+import { PREVIEW_SET_NOTIFICATION, PreviewSetParams, SAVE_SET_REQUEST, SET_OF_REQUEST, SaveSetParams, SaveSetResult, SetOfParams, SetOfResult } from '../protocol';
 import { SET_FILE_NAME } from '../engine/sets';
 import { ServerContext } from './common/context';
 import { guardRequest } from './common/guard';
-import { PartSets, filePath } from './common/partSets';
+import { OpenSet, PartSets, filePath } from './common/partSets';
 
-export function registerSetRequests(ctx: ServerContext, sets: PartSets): void {
+/** @param setsChanged called when an open preview's set appears, changes or goes (diagnostics and hints follow). */
+export function registerSetRequests(ctx: ServerContext, sets: PartSets, setsChanged: () => void): void {
   ctx.connection.onRequest(SET_OF_REQUEST, guardRequest(ctx.log, 'setOf', (params: SetOfParams) => setOf(sets, params)));
   ctx.connection.onRequest(SAVE_SET_REQUEST, guardRequest(ctx.log, 'saveSet', (params: SaveSetParams) => saveSet(ctx, params)));
+  ctx.connection.onNotification(PREVIEW_SET_NOTIFICATION, (params: PreviewSetParams) => {
+    if (!params || typeof params.id !== 'string') return;
+    sets.setPreview(params.id, previewSet(ctx, params.preview));
+    setsChanged();
+  });
+}
+
+/** An open preview's selection as a set (file URIs only; anything malformed is no set). */
+function previewSet(ctx: ServerContext, preview: PreviewSetParams['preview']): Omit<OpenSet, 'key' | 'label'> | null {
+  const mode = preview?.mode;
+  if (!preview || !(mode === 'user-data' || mode === 'confd' || mode === 'boot' || mode === 'chef')) return null;
+  const files = (uris: unknown) => (Array.isArray(uris) ? uris.flatMap((u) => (typeof u === 'string' && filePath(u) ? [filePath(u) as string] : [])) : []);
+  const one = (uri: unknown) => (typeof uri === 'string' ? (filePath(uri) ?? undefined) : undefined);
+  const boot = preview.boot;
+  return {
+    mode,
+    folder: ctx.workspaceFolders()[0] ?? '/',
+    files: files(preview.files),
+    boot: { vendor: one(boot?.vendor), vendor2: one(boot?.vendor2), cloudCfg: one(boot?.cloudCfg), dsConfig: one(boot?.dsConfig), confd: boot?.confd ? files(boot.confd) : undefined },
+    includeMap: [],
+  };
 }
 
 export function setOf(sets: PartSets, params: SetOfParams): SetOfResult | null {
