@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { runCliIn } from '../support/cli';
@@ -133,6 +133,8 @@ test('the contributed JSON schema of the set file knows the keys and modes the p
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const manifest = require('../../../package.json');
   assert.deepEqual(manifest.contributes.yamlValidation, [{ fileMatch: 'cloud-config-merge.yaml', url: './schemas/cloud-config-merge.schema.json' }]);
+  // The packaged extension must carry the schema it names (.vscodeignore is an allow-list).
+  assert.ok(readFileSync(join(__dirname, '../../../.vscodeignore'), 'utf8').split('\n').includes('!schemas/*.json'));
   const set = schema.definitions.set;
   assert.deepEqual(Object.keys(set.properties).sort(), ['cloudCfg', 'confd', 'dsConfig', 'files', 'includeMap', 'instanceData', 'mode', 'vendor', 'vendor2']);
   assert.deepEqual(set.properties.mode.enum, [...SET_MODES]);
