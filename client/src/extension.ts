@@ -39,7 +39,7 @@ export function activate(context: vscode.ExtensionContext): CloudConfigMergeApi 
     previews,
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
     registerProvenance(previews),
-    registerPreviewCommands(context.workspaceState, server),
+    registerPreviewCommands(context.workspaceState, server, previews),
     registerPipelineCommands(server),
     new StatusItem(server),
     registerWalkthrough(context.globalState),

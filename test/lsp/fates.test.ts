@@ -157,6 +157,9 @@ describe('fates in the files of a set', () => {
     const base = await settled('10-base.yaml', (ds) => codes(ds).includes('fate-replaced@3'));
     const replaced = fates(base).find((d) => d.code === 'fate-replaced')!;
     const actions = await client.codeActions(uri('10-base.yaml'), replaced.range, [replaced], ['quickfix']);
+    const show = actions.find((a) => a.title === 'Show `runcmd` in the merged preview');
+    assert.deepEqual(show?.command?.arguments, [{ mode: 'user-data', files: ['10-base.yaml', '20-app.yaml', '30-app.yaml', '40-bad.yaml', '50-del.yaml'].map(uri) }, 'runcmd']);
+    assert.equal(show?.command?.command, 'cloudConfigMerge.showInPreview');
     const fixes = actions.filter((a) => a.title.startsWith('Keep both'));
     assert.deepEqual(fixes.map((a) => a.title), [
       "Keep both: merge_how 'list(append)+dict(no_replace,recurse_array)+str()' in 30-app.yaml → runcmd: ['echo base', 'echo 3']",

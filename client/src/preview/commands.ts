@@ -13,6 +13,7 @@ import { stepDone } from '../walkthrough';
 import { PREVIEW_MODES, PreviewMode, PreviewState, baseName, fromPreviewUri, isPreviewUri, stemName, toPreviewUri } from './uri';
 import { SAVE_SET_REQUEST, SET_OF_REQUEST, type SaveSetParams, type SaveSetResult, type SetOfResult } from '../../../server/src/protocol';
 import type { Server } from '../client';
+import type { PreviewProvider } from './provider';
 
 type Boot = NonNullable<PreviewState['boot']>;
 
@@ -20,16 +21,19 @@ type Boot = NonNullable<PreviewState['boot']>;
 const LAST_SELECTION_KEY = 'cloudConfigMerge.lastSelection';
 let memento: vscode.Memento | undefined;
 let languageServer: Server | undefined;
+let previewProvider: PreviewProvider | undefined;
 
-export function registerPreviewCommands(workspaceState?: vscode.Memento, server?: Server): vscode.Disposable {
+export function registerPreviewCommands(workspaceState?: vscode.Memento, server?: Server, previews?: PreviewProvider): vscode.Disposable {
   memento = workspaceState;
   languageServer = server;
+  previewProvider = previews;
   return vscode.Disposable.from(
     vscode.commands.registerCommand('cloudConfigMerge.preview', previewCommand),
     vscode.commands.registerCommand('cloudConfigMerge.changeOrder', changeOrderCommand),
     vscode.commands.registerCommand('cloudConfigMerge.compareWithoutPart', compareWithoutPartCommand),
     vscode.commands.registerCommand('cloudConfigMerge.changeMode', changeModeCommand),
     vscode.commands.registerCommand('cloudConfigMerge.saveSet', saveSetCommand),
+    vscode.commands.registerCommand('cloudConfigMerge.showInPreview', showInPreviewCommand),
   );
 }
 
@@ -83,6 +87,34 @@ async function savedSetOf(file: vscode.Uri): Promise<PreviewState | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Opens a set's preview beside the editor with the line of `path` (`runcmd[0]`) selected, or of its
+ * nearest parent when the merge left it out (a deleted key). From the code action on a fate diagnostic.
+ * Returns the 0-based line, or undefined.
+ */
+async function showInPreviewCommand(state: PreviewState, path: string): Promise<number | undefined> {
+  if (!state || !Array.isArray(state.files)) return undefined;
+  const uri = await openPreview({ mode: state.mode, files: state.files, ...(state.boot ? { boot: state.boot } : {}) }, { beside: true });
+  const deadline = Date.now() + 10000;
+  let result = previewProvider?.resultFor(uri);
+  while (!result && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    result = previewProvider?.resultFor(uri);
+  }
+  const lines = result?.lines ?? [];
+  // The path, then its parents: `a.b[0]`, `a.b`, `a`.
+  const candidates = [path];
+  for (let p = path; /(\[\d+\]|\.[^.[\]]+)$/.test(p); ) candidates.push((p = p.replace(/(\[\d+\]|\.[^.[\]]+)$/, '')));
+  const line = candidates.map((c) => lines.find((l) => l.path === c)?.line).find((l) => l !== undefined);
+  const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+  if (editor && line !== undefined) {
+    const range = editor.document.lineAt(line).range;
+    editor.selection = new vscode.Selection(range.start, range.end);
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+  return line;
 }
 
 /**

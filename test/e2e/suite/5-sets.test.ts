@@ -18,6 +18,17 @@ suite('Fates in the files of a set (cloud-config-merge.yaml)', () => {
     assert.strictEqual(replaced[0].severity, vscode.DiagnosticSeverity.Information);
     assert.strictEqual(replaced[0].relatedInformation?.[0].location.uri.toString(), fileUri('sets/30-app.yaml').toString());
 
+    // The jump to the value in the set's merged preview: its line is selected there.
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', base.document.uri, replaced[0].range, vscode.CodeActionKind.QuickFix.value);
+    const show = actions.find((a) => a.title === 'Show `runcmd` in the merged preview');
+    assert.ok(show?.command, `actions: ${actions.map((a) => a.title).join(', ')}`);
+    const shownAt = await vscode.commands.executeCommand<number | undefined>(show.command.command, ...(show.command.arguments ?? []));
+    const preview = vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'cloud-config-merge-preview');
+    assert.ok(preview && shownAt !== undefined);
+    assert.strictEqual(preview.document.lineAt(shownAt).text, 'runcmd:');
+    assert.strictEqual(preview.selection.start.line, shownAt);
+    await vscode.window.showTextDocument(app.document, vscode.ViewColumn.Two);
+
     // Unsaved: 30-app now appends, so the base value survives and 30-app's list gets a hint instead.
     const line = app.document.lineAt(1);
     assert.ok(await app.edit((e) => e.replace(line.range, 'merge_how: dict(no_replace,recurse_list)+list(append)')));
