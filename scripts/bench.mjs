@@ -5,7 +5,7 @@
  *
  *   npm run bench                 full run (well under 20 minutes on an idle 2-core machine); writes docs/benchmarks.md
  *   npm run bench -- --quick      smoke run: small sizes, fewer runs; writes the file only with --write
- *   options: --write  --no-write  --only engine,loader,cloudinit,lsp,multipart,schema,preview,extension  --build (npm run build first)
+ *   options: --write  --no-write  --only engine,loader,cloudinit,lsp,multipart,schema,sets,preview,extension  --build (npm run build first)
  *            (--only with --write replaces only those sections of the file when it has them: e.g. --only schema --write)
  *            --keep (keep the generated inputs)  --out FILE (instead of docs/benchmarks.md)  --json FILE (raw results)
  *
@@ -25,6 +25,7 @@ import { P, Session, clientServerStart, requestPositions, sleep } from './bench/
 import { benchMultipart, multipartMarkdown, multipartTargets } from './bench/multipart.mjs';
 import { benchSchema, schemaMarkdown, schemaTargets } from './bench/schema.mjs';
 import { benchLoader, loaderMarkdown, loaderTargets } from './bench/loader.mjs';
+import { benchSets, setsMarkdown, setsTargets } from './bench/sets.mjs';
 import { fitExponent, fmtBytes, fmtExp, fmtInt, fmtMB, fmtMs, fmtRatio, median, p95, table, textTable } from './bench/stats.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -45,7 +46,7 @@ if (flag('help') || flag('h')) {
   process.exit(0);
 }
 const QUICK = flag('quick');
-const ONLY = new Set((option('only') ?? 'engine,loader,cloudinit,lsp,multipart,schema,preview,extension').split(',').map((s) => s.trim()));
+const ONLY = new Set((option('only') ?? 'engine,loader,cloudinit,lsp,multipart,schema,sets,preview,extension').split(',').map((s) => s.trim()));
 const WRITE = flag('no-write') ? false : flag('write') || (!QUICK && !option('only'));
 const OUT_FILE = path.resolve(ROOT, option('out') ?? 'docs/benchmarks.md');
 
@@ -588,7 +589,7 @@ async function benchPreview() {
   } catch {
     /* older build */
   }
-  const method = protocol.PREVIEW_REQUEST ?? 'cloudConfigMerge/preview';
+  const method = protocol.PreviewRequest?.method ?? 'cloudConfigMerge/preview';
   for (const parts of CONFIG.previewParts) {
     const K = 100;
     progress(`preview: ${parts} parts of ${K} keys: didChange of one part, then ${method}`);
@@ -811,6 +812,7 @@ function evaluate(results) {
   if (results.multipart) targets.push(...multipartTargets(results.multipart, fmtMs));
   if (results.schema) targets.push(...schemaTargets(results.schema, results.schema.vsixBytes).map((t) => ({ ...t, gap: t.met ? '' : schemaGap(t, results.schema.debounce) })));
   if (results.loader) targets.push(...loaderTargets(results.loader, fmtRatio));
+  if (results.sets) targets.push(...setsTargets(results.sets, fmtMs));
   if (extension) {
     const act = extension.activation.filter((a) => a.requireMs !== null);
     if (act.length) {
@@ -1258,6 +1260,7 @@ function markdown(results) {
 
   if (results.multipart) L.push(...multipartMarkdown(results.multipart, { table, fmtMs, fmtBytes, fmtMB }));
   if (results.schema) L.push(...schemaSection(results.schema));
+  if (results.sets) L.push(...setsMarkdown(results.sets, { fmtMs, fmtBytes, fmtMB }));
 
   if (results.preview || results.extension) L.push('## 4. Extension', '');
   if (results.extension) {
@@ -1449,6 +1452,7 @@ async function main() {
     results.schema = await benchSchema({ root: ROOT, work: WORK, quick: QUICK, progress });
     results.schema.vsixBytes = await vsixBytesForSchema();
   }
+  if (ONLY.has('sets')) results.sets = await benchSets({ root: ROOT, work: WORK, quick: QUICK, progress });
   if (ONLY.has('preview')) results.preview = await benchPreview();
   if (ONLY.has('extension')) results.extension = await benchExtension();
   results.machine.loadEnd = os.loadavg();

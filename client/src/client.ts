@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { DOCUMENT_SELECTOR } from './documents';
-import { type RequestType, WorkspaceTrustNotification } from '../../server/src/protocol';
+import { type NotificationType, type RequestType, WorkspaceTrustNotification } from '../../server/src/protocol';
 import { filesValidatedByRedHatYaml, redHatYamlState, withRedHatYamlFiles } from './redHatYaml';
 
 export const CLIENT_ID = 'cloudConfigMerge';
@@ -42,6 +42,11 @@ export class Server implements vscode.Disposable {
   async request<P, R>(type: RequestType<P, R>, params: P, token?: vscode.CancellationToken): Promise<R> {
     const client = await this.start();
     return client.sendRequest<R>(type.method, params, token);
+  }
+
+  /** A notification to the server, when it runs (none is started for it). */
+  notify<P>(type: NotificationType<P>, params: P): void {
+    if (this.client?.isRunning()) void this.client.sendNotification(type.method, params).catch(() => undefined);
   }
 
   async restart(): Promise<void> {

@@ -40,7 +40,7 @@ export function activate(context: vscode.ExtensionContext): CloudConfigMergeApi 
     previews,
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
     registerProvenance(previews),
-    registerPreviewCommands(context.workspaceState),
+    registerPreviewCommands(context.workspaceState, server, previews),
     registerPipelineCommands(server),
     registerRenderedPart(server),
     new StatusItem(server),

@@ -37,6 +37,46 @@ export const PipelineSourceRequest: RequestType<PipelineSourceParams, PipelineSo
 /** Client → server, when trust is granted (at start it is initializationOptions.trusted). */
 export const WorkspaceTrustNotification: NotificationType<{ trusted: boolean }> = { method: 'cloudConfigMerge/workspaceTrust' };
 
+/**
+ * Client → server: a preview opened or changed (`preview` its selection) or closed (`preview` null).
+ * While open, its files are a set: their values' fates show in them (when no set file or
+ * cloud.cfg.d folder already puts them in a set).
+ */
+export const PreviewSetNotification: NotificationType<PreviewSetParams> = { method: 'cloudConfigMerge/previewSet' };
+
+export interface PreviewSetParams {
+  /** The preview's own id (its URI). */
+  id: string;
+  preview: Pick<PreviewParams, 'mode' | 'files' | 'boot'> | null;
+}
+
+/** Client → server: the saved set (cloud-config-merge.yaml) a file belongs to, or null. */
+export const SetOfRequest: RequestType<SetOfParams, SetOfResult | null> = { method: 'cloudConfigMerge/setOf' };
+
+export interface SetOfParams {
+  uri: string;
+}
+
+export interface SetOfResult extends Pick<PreviewParams, 'files' | 'boot'> {
+  name: string;
+  mode: 'user-data' | 'confd' | 'boot' | 'chef';
+}
+
+/**
+ * Client → server: a preview's selection saved as a named set. The answer is the new text of the
+ * workspace folder's cloud-config-merge.yaml (the client writes it), or why it cannot be saved.
+ */
+export const SaveSetRequest: RequestType<SaveSetParams, SaveSetResult> = { method: 'cloudConfigMerge/saveSet' };
+
+export interface SaveSetParams extends Pick<PreviewParams, 'files' | 'boot'> {
+  name: string;
+  mode: PreviewMode;
+  /** The set file's current text ('' when there is none), as the editor has it. */
+  currentText?: string;
+}
+
+export type SaveSetResult = { uri: string; text: string } | { error: string };
+
 /** Files are URIs; open editors' unsaved text is used where there is one. */
 export interface PreviewParams {
   mode: PreviewMode;

@@ -36,6 +36,12 @@ import { registerRenderedPart } from './features/renderedPart';
 import { WorkspaceMergers } from './features/common/customMergers';
 import { WorkspaceTrustNotification } from './protocol';
 import { instanceDataFor, instanceDataKey } from './features/common/instanceData';
+import { PartSets } from './features/common/partSets';
+import { registerFates, setDiagnostics } from './features/fates';
+import { registerFateHints } from './features/fateHints';
+import { fateFixes } from './features/fateFixes';
+import { registerSetRequests } from './features/setRequests';
+import { setFileDiagnostics } from './features/setFileDiagnostics';
 
 const TRANSPORT_FLAGS = /^--(stdio|node-ipc|socket|pipe)\b/;
 
@@ -108,6 +114,8 @@ const ctx: ServerContext = {
 };
 
 const diagnostics = new DiagnosticsFeature(ctx);
+const partSets = new PartSets(ctx);
+diagnostics.addSource((document, settings) => [...setFileDiagnostics(ctx, document), ...setDiagnostics(ctx, partSets, document, settings)]);
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   support = clientSupport(params.capabilities);
@@ -121,6 +129,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
       hoverProvider: true,
       completionProvider: { triggerCharacters: [...TRIGGER_CHARACTERS, ...JINJA_TRIGGER_CHARACTERS], resolveProvider: false },
+      inlayHintProvider: true,
       codeActionProvider: support.codeActionLiterals ? { codeActionKinds: CODE_ACTION_KINDS, resolveProvider: false } : true,
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
@@ -164,11 +173,20 @@ documents.onDidClose((e) => {
 diagnostics.register();
 registerHover(ctx);
 registerCompletion(ctx);
-registerCodeActions(ctx);
+registerCodeActions(ctx, [(document, range, diagnostics) => fateFixes(ctx, partSets, document, range, diagnostics)]);
 registerPreview(ctx);
 registerPipeline(ctx);
 registerDocumentInfo(ctx);
 registerRenderedPart(ctx);
+const refreshHints = () => {
+  if (support.inlayHintRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
+};
+registerFates(ctx, partSets, (uri) => diagnostics.refresh(uri), refreshHints);
+registerFateHints(ctx, partSets);
+registerSetRequests(ctx, partSets, () => {
+  diagnostics.refreshAll();
+  refreshHints();
+});
 
 function folderPaths(uris: string[]): string[] {
   const paths: string[] = [];

@@ -12,21 +12,30 @@ import { isConfDDropIn, sortConfD, sortInWorkspaceOrder } from '../order';
 import { stepDone } from '../walkthrough';
 import { openFullWidthDiff, registerFullWidthDiffs } from './fullWidth';
 import { PREVIEW_MODES, PreviewMode, PreviewState, baseName, fromPreviewUri, isPreviewUri, stemName, toPreviewUri } from './uri';
+import { SaveSetRequest, SetOfRequest } from '../../../server/src/protocol';
+import type { Server } from '../client';
+import type { PreviewProvider } from './provider';
 
 type Boot = NonNullable<PreviewState['boot']>;
 
 /** The last set of files the user previewed together (the title bar button previews it again). */
 const LAST_SELECTION_KEY = 'cloudConfigMerge.lastSelection';
 let memento: vscode.Memento | undefined;
+let languageServer: Server | undefined;
+let previewProvider: PreviewProvider | undefined;
 
-export function registerPreviewCommands(workspaceState?: vscode.Memento): vscode.Disposable {
+export function registerPreviewCommands(workspaceState?: vscode.Memento, server?: Server, previews?: PreviewProvider): vscode.Disposable {
   memento = workspaceState;
+  languageServer = server;
+  previewProvider = previews;
   return vscode.Disposable.from(
     vscode.commands.registerCommand('cloudConfigMerge.preview', previewCommand),
     vscode.commands.registerCommand('cloudConfigMerge.changeOrder', changeOrderCommand),
     vscode.commands.registerCommand('cloudConfigMerge.compareWithoutPart', compareWithoutPartCommand),
     vscode.commands.registerCommand('cloudConfigMerge.changeMode', changeModeCommand),
     registerFullWidthDiffs(),
+    vscode.commands.registerCommand('cloudConfigMerge.saveSet', saveSetCommand),
+    vscode.commands.registerCommand('cloudConfigMerge.showInPreview', showInPreviewCommand),
   );
 }
 
@@ -36,14 +45,22 @@ export function registerPreviewCommands(workspaceState?: vscode.Memento): vscode
  * workspace's cloud-init files). Returns the preview's URI.
  *
  * The title bar button previews the set the file belongs to, not the file
- * alone: the last set previewed together if it holds the file, else the
- * cloud-init files of its folder (a `cloud.cfg.d` folder's drop-ins).
+ * alone: its saved set (cloud-config-merge.yaml, asked from the server), else
+ * the last set previewed together if it holds the file, else the cloud-init
+ * files of its folder (a `cloud.cfg.d` folder's drop-ins).
  */
 async function previewCommand(clicked?: unknown, selected?: unknown): Promise<vscode.Uri | undefined> {
   let uris = Array.isArray(selected) && selected.length ? selected.filter((u): u is vscode.Uri => u instanceof vscode.Uri) : [];
   const fromTitleBar = !uris.length && clicked instanceof vscode.Uri && !Array.isArray(selected);
   if (!uris.length && clicked instanceof vscode.Uri) uris = [clicked];
   if (fromTitleBar) {
+    const saved = await savedSetOf(clicked as vscode.Uri);
+    if (saved) {
+      const hasEditor = vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme !== 'output');
+      const preview = await openPreview(saved, hasEditor ? { beside: true } : { column: vscode.ViewColumn.Active });
+      stepDone('previewed');
+      return preview;
+    }
     uris = await setOf(clicked as vscode.Uri);
   } else if (!uris.length) {
     const picked = await pickFiles();
@@ -62,6 +79,78 @@ async function previewCommand(clicked?: unknown, selected?: unknown): Promise<vs
   const preview = await openPreview(await stateFor(uris), hasEditor ? { beside: true } : { column: vscode.ViewColumn.Active });
   stepDone('previewed');
   return preview;
+}
+
+/** The saved set a file belongs to, as a preview's state (the server reads cloud-config-merge.yaml). */
+async function savedSetOf(file: vscode.Uri): Promise<PreviewState | undefined> {
+  try {
+    const set = await languageServer?.request(SetOfRequest, { uri: file.toString() });
+    return set ? { mode: set.mode, files: set.files, ...(set.boot ? { boot: set.boot } : {}) } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Opens a set's preview beside the editor with the line of `path` (`runcmd[0]`) selected, or of its
+ * nearest parent when the merge left it out (a deleted key). From the code action on a fate diagnostic.
+ * Returns the 0-based line, or undefined.
+ */
+async function showInPreviewCommand(state: PreviewState, path: string): Promise<number | undefined> {
+  if (!state || !Array.isArray(state.files)) return undefined;
+  const uri = await openPreview({ mode: state.mode, files: state.files, ...(state.boot ? { boot: state.boot } : {}) }, { beside: true });
+  const deadline = Date.now() + 10000;
+  let result = previewProvider?.resultFor(uri);
+  while (!result && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    result = previewProvider?.resultFor(uri);
+  }
+  const lines = result?.lines ?? [];
+  // The path, then its parents: `a.b[0]`, `a.b`, `a`.
+  const candidates = [path];
+  for (let p = path; /(\[\d+\]|\.[^.[\]]+)$/.test(p); ) candidates.push((p = p.replace(/(\[\d+\]|\.[^.[\]]+)$/, '')));
+  const line = candidates.map((c) => lines.find((l) => l.path === c)?.line).find((l) => l !== undefined);
+  const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+  if (editor && line !== undefined) {
+    const range = editor.document.lineAt(line).range;
+    editor.selection = new vscode.Selection(range.start, range.end);
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+  return line;
+}
+
+/**
+ * Saves the active preview's selection as a named set in the workspace folder's cloud-config-merge.yaml
+ * (the server writes the new text, keeping the file's formatting). `name` for scripts and tests.
+ */
+async function saveSetCommand(previewArg?: unknown, name?: string): Promise<vscode.Uri | undefined> {
+  const uri = targetPreview(previewArg);
+  if (!uri) return noPreview();
+  const state = fromPreviewUri(uri);
+  const setName = name ?? (await vscode.window.showInputBox({ title: 'Save as Set', prompt: 'A name for these files (cloud-config-merge.yaml)', value: 'default', validateInput: (v) => (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v) ? undefined : 'Letters, digits, ".", "_" or "-"') }));
+  if (!setName || !languageServer) return undefined;
+  const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(state.files[0] ?? ''));
+  const setFile = folder ? vscode.Uri.joinPath(folder.uri, 'cloud-config-merge.yaml') : undefined;
+  let currentText = '';
+  if (setFile) {
+    try {
+      currentText = (await vscode.workspace.openTextDocument(setFile)).getText();
+    } catch {
+      currentText = '';
+    }
+  }
+  const result = await languageServer.request(SaveSetRequest, { name: setName, mode: state.mode, files: state.files, boot: state.boot, currentText });
+  if ('error' in result) {
+    void vscode.window.showWarningMessage(`Cloud-Config: the set was not saved: ${result.error}`);
+    return undefined;
+  }
+  const target = vscode.Uri.parse(result.uri);
+  const edit = new vscode.WorkspaceEdit();
+  edit.createFile(target, { ignoreIfExists: true });
+  edit.replace(target, new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0), result.text);
+  if (!(await vscode.workspace.applyEdit(edit))) return undefined;
+  await (await vscode.workspace.openTextDocument(target)).save();
+  return target;
 }
 
 /** The files previewed with `file` from the title bar: the last set that holds it, else its folder's cloud-init files. */

@@ -5,7 +5,7 @@
  * edited, saved, created, deleted or renamed, and when the settings change.
  */
 import * as vscode from 'vscode';
-import { PreviewRequest, type PreviewResult } from '../../../server/src/protocol';
+import { PreviewRequest, PreviewSetNotification, type PreviewResult } from '../../../server/src/protocol';
 import { Server, log } from '../client';
 import { PREVIEW_SCHEME, fromPreviewUri, sourcesOf, toParams } from './uri';
 import { RefreshDebouncer } from './debounce';
@@ -68,6 +68,8 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
     }
     try {
       let result = await this.server.request(PreviewRequest, toParams(state), token);
+      // While it is open, a plain preview's files are a set: the server shows their fates in them.
+      if (!state.exclude && !state.source && state.view !== 'data') this.server.notify(PreviewSetNotification, { id: uri.toString(), preview: { mode: state.mode, files: state.files, boot: state.boot } });
       if (state.view === 'data') result = dataOnly(result);
       let text = result.text;
       if (BREAK_PREVIEW) text = text.replace(/[^\n]*\n?$/, '');
@@ -121,6 +123,7 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
 
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
+    this.server.notify(PreviewSetNotification, { id: key, preview: null });
     this.refreshes.cancel(uri);
     this.results.delete(key);
     if (!this.openPreviews().length) {

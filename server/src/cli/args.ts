@@ -1,5 +1,6 @@
 /** Command-line arguments of `cloud-config-merge`. */
 import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, isLimitName } from '../engine/limits';
+import { FATE_KINDS, type FateKind } from '../engine/fates';
 
 export type Mode = 'user-data' | 'handler' | 'confd' | 'system' | 'boot' | 'chef';
 export type Format = 'yaml' | 'json' | 'report' | 'preview' | 'text' | 'sarif';
@@ -47,9 +48,18 @@ export interface CliOptions {
   check: boolean;
   /** `--check --annotate`: each file printed with its problems, as `cloud-init schema --annotate` prints it. */
   annotate: boolean;
+  /** `--set NAME`: the files, mode and layers of a set of the set file. */
+  set?: string;
+  /** `--set-file PATH`: the set file (default ./cloud-config-merge.yaml). */
+  setFile?: string;
+  /** `--fail-on KINDS`: --check exits 1 when a value meets one of these fates. */
+  failOn: FateKind[];
 }
 
 export class UsageError extends Error {}
+
+/** Modes `--check` works with: schema checks need user-data; fates need parts with specs. */
+export const CHECK_MODES: readonly Mode[] = ['user-data', 'handler', 'confd', 'boot'];
 
 const MODES: Mode[] = ['user-data', 'handler', 'confd', 'system', 'boot', 'chef'];
 const FORMATS: Format[] = ['yaml', 'json', 'report', 'preview', 'text', 'sarif'];
@@ -70,7 +80,13 @@ export const USAGE = `Usage:
   cloud-config-merge make-mime [--gzip --base64] FILE[:CONTENT-TYPE[:MERGE-TYPE]]...
                               MIME user-data as \`cloud-init devel make-mime\` writes it (make-mime --help)
   cloud-config-merge --check [--format text|json|sarif] [--cloud-init-version 22.4|current] FILE...
-                              validate each FILE and the merged result as cloud-init's schema validator does
+                              validate each FILE and the merged result as cloud-init's schema validator does,
+                              and list the merge's fates: each value of a part that is replaced, deleted,
+                              lost, dropped with its part, overridden at boot, or appended/prepended, with
+                              the file:line of both values (user-data, confd and boot modes)
+  cloud-config-merge --set NAME [--set-file PATH] [--check | --format ...]
+                              merge the set NAME of ./cloud-config-merge.yaml (or PATH): the same files, mode,
+                              include map, instance data and boot layers the editor merges for that set
   cloud-config-merge --check --annotate [--cloud-init-version 22.4|current] FILE...
                               each FILE (and the merged result) with its problems marked on their lines,
                               as \`cloud-init schema --annotate\` prints it
@@ -104,10 +120,13 @@ Options:
                               methods, used for specs that name NAME (repeatable; the module's code runs)
   --limit NAME=N              change one of this tool's resource limits (repeatable; the defaults):
 ${LIMIT_NAMES.map((n) => `                                ${n}=${DEFAULT_LIMITS[n]}`).join('\n')}
+  --fail-on KINDS             with --check: exit 1 when a value meets one of these fates (comma-separated:
+                              ${FATE_KINDS.join(', ')})
   --pretty                    indent JSON output
   -h, --help                  this help; --version  the version
 
-Exit codes: 0 ok; 1 --check: cloud-init would report schema errors, --lint: a problem found;
+Exit codes: 0 ok; 1 --check: cloud-init would report schema errors (or a value meets a --fail-on fate),
+--lint: a problem found;
 2 bad usage or unreadable input; 3 cloud-init itself would fail;
 4 done, but a Jinja template could not be reproduced (cloud-init renders it; see note: lines).`;
 
@@ -132,6 +151,7 @@ export function parseArgs(argv: string[]): CliOptions {
     showVersion: false,
     check: false,
     annotate: false,
+    failOn: [],
   };
   let formatGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -292,6 +312,20 @@ export function parseArgs(argv: string[]): CliOptions {
       case '--annotate':
         o.annotate = true;
         break;
+      case '--set':
+        o.set = value();
+        break;
+      case '--set-file':
+        o.setFile = value();
+        break;
+      case '--fail-on': {
+        const v = value();
+        const kinds = v.split(',').map((k) => k.trim()).filter(Boolean);
+        for (const k of kinds) if (!(FATE_KINDS as string[]).includes(k)) throw new UsageError(`--fail-on: unknown fate '${k}' (expected ${FATE_KINDS.join(', ')})`);
+        if (!kinds.length) throw new UsageError(`--fail-on needs one or more of ${FATE_KINDS.join(', ')}`);
+        o.failOn = kinds as FateKind[];
+        break;
+      }
       default:
         throw new UsageError(`unknown option ${name}`);
     }
@@ -300,10 +334,13 @@ export function parseArgs(argv: string[]): CliOptions {
   if (o.check) {
     if (!formatGiven) o.format = 'text';
     else if (o.format !== 'text' && o.format !== 'json' && o.format !== 'sarif') throw new UsageError(`--check writes text, json or sarif, not '${o.format}'`);
-    if (o.mode !== 'user-data' && o.mode !== 'handler') throw new UsageError('--check validates user-data: use the user-data or handler mode');
+    // With --set, the set file decides the mode: checked once it is read.
+    if (o.set === undefined && !CHECK_MODES.includes(o.mode)) throw new UsageError('--check works with the user-data, handler, confd and boot modes');
     if (o.annotate && o.format !== 'text') throw new UsageError('--annotate prints text: it does not go with --format json or sarif');
   } else if (o.annotate) throw new UsageError('--annotate goes with --check');
   else if (o.format === 'text') throw new UsageError('--format text goes with --check');
   else if (o.format === 'sarif' && !o.lint) throw new UsageError('--format sarif goes with --check or --lint');
+  if (o.failOn.length && !o.check) throw new UsageError('--fail-on goes with --check');
+  if (o.setFile !== undefined && o.set === undefined) throw new UsageError('--set-file goes with --set NAME');
   return o;
 }

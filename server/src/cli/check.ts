@@ -205,7 +205,7 @@ const RULES: SarifRule[] = [
 ];
 
 /** SARIF 2.1.0: one result per problem, at the file and line that wrote the value. */
-export function formatSarif(result: CheckResult, version: SchemaVersion, toolVersion: string): string {
+export function formatSarif(result: CheckResult, version: SchemaVersion, toolVersion: string, extra?: { rules: SarifRule[]; results: SarifResult[] }): string {
   const results: SarifResult[] = [];
   const shown = new Set<string>();
   const add = (p: Located, file: string | undefined, deprecation: boolean, merged: boolean, part?: string) => {
@@ -233,5 +233,6 @@ export function formatSarif(result: CheckResult, version: SchemaVersion, toolVer
       }
     }
   }
-  return JSON.stringify(sarifLog({ version: toolVersion, informationUri: 'https://cloudinit.readthedocs.io/', rules: RULES }, results, { cloudInitVersion: version }), null, 2);
+  if (extra) results.push(...extra.results);
+  return JSON.stringify(sarifLog({ version: toolVersion, informationUri: 'https://cloudinit.readthedocs.io/', rules: [...RULES, ...(extra?.rules ?? [])] }, results, { cloudInitVersion: version }), null, 2);
 }

@@ -35,6 +35,9 @@ import { makeMimeCommand } from './makeMime';
 import { pipelineMode } from './pipeline';
 import { lintMode } from './lint';
 import { CheckResult, checkFile, checkMerged, formatAnnotated, formatJson, formatSarif, formatText, isAccepted } from './check';
+import { CHECK_MODES } from './args';
+import { computeFates, FateReport } from '../engine/fates';
+import { applySet, failing, fatesJson, fatesSarif, fatesText, FATE_RULES, hasFates, withFates } from './fates';
 
 export interface CliIO {
   stdout(text: string): void;
@@ -192,6 +195,7 @@ export function main(argv: string[] = process.argv.slice(2), io: CliIO = process
 }
 
 function dispatch(o: CliOptions, io: CliIO): number {
+  applySet(o);
   if (o.lint) {
     if (!o.files.length) throw new UsageError('--lint needs at least one FILE');
     return lintMode(o, io);
@@ -300,7 +304,8 @@ export function userDataMode(o: CliOptions, io: CliIO, given?: Array<{ name: str
   const overLimit = run.fatal?.limit ? `${run.fatal.message}: nothing is merged` : undefined;
   const partial = run.reports.some((r) => r.disposition === 'jinja-not-reproduced') ? NOT_REPRODUCED : 0;
   if (o.format === 'report') {
-    io.stdout(userDataReport(o.mode, run, reportFormat(o), o.version) + '\n');
+    const report = userDataReport(o.mode, run, reportFormat(o), o.version);
+    io.stdout((o.mode === 'user-data' && !given ? withFates(report, modeFates(o, io), o.pretty) : report) + '\n');
     if (overLimit) io.stderr(`cloud-config-merge: ${overLimit}\n`);
     return overLimit ? 2 : run.fatal || run.renderError ? 3 : partial;
   }
@@ -329,7 +334,7 @@ function confdMode(o: CliOptions, io: CliIO): number {
   for (const f of result.files) for (const w of f.read?.warnings ?? []) io.stderr(`cloud-init WARNING: ${f.file.name}: ${w}\n`);
   const missing = confdNotReproduced(result);
   for (const m of missing) io.stderr(`note: ${m}\n`);
-  return printValue(o, io, result.value, () => systemReport('confd', result, reportFormat(o))) || (missing.length ? NOT_REPRODUCED : 0);
+  return printValue(o, io, result.value, () => withFates(systemReport('confd', result, reportFormat(o)), modeFates(o, io), o.pretty)) || (missing.length ? NOT_REPRODUCED : 0);
 }
 
 function systemMode(o: CliOptions, io: CliIO): number {
@@ -367,7 +372,7 @@ function bootMode(o: CliOptions, io: CliIO): number {
   for (const run of [result.userData, result.vendor, result.vendor2]) {
     for (const r of run?.reports ?? []) if (r.disposition === 'jinja-not-reproduced') missing.push(r.note);
   }
-  return printValue(o, io, result.value, () => bootReport(result, reportFormat(o), inputs)) || (missing.length ? NOT_REPRODUCED : 0);
+  return printValue(o, io, result.value, () => withFates(bootReport(result, reportFormat(o), inputs), modeFates(o, io), o.pretty)) || (missing.length ? NOT_REPRODUCED : 0);
 }
 
 /** The exact text of the editor's preview for the same files. */
@@ -441,24 +446,51 @@ function explain(o: CliOptions, io: CliIO): number {
   return result.error ? 3 : 0;
 }
 
-/** `--check`: each FILE, then the merged result, validated as cloud-init validates them. */
+/** The fates of the FILEs in a mode that has them (read again: the engine traces its own run). */
+function modeFates(o: CliOptions, io: CliIO): FateReport {
+  if (!hasFates(o.mode)) return { fates: [], omitted: 0, failure: `the ${o.mode} mode has no fates` };
+  const files = o.files.map((f) => ({ name: f, bytes: read(o, f) }));
+  return computeFates(o.mode, files, { ...runOptions(o, io), boot: bootLayers(o) });
+}
+
+/**
+ * `--check`: each FILE, then the merged result, validated as cloud-init validates them (user-data and
+ * handler modes), and the merge's fates (user-data, confd and boot modes); `--fail-on` turns fates into failures.
+ */
 function checkCommand(o: CliOptions, io: CliIO): number {
-  const inputs = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, path: f, bytes: read(o, f) }));
-  const files = inputs.flatMap((i) => checkFile(i.path, i.bytes, o.version));
-  const run = o.mode === 'handler'
-    ? runHandlerParts(inputs.map((i) => ({ ...i, headers: optionalHeaders(o, i.path) })), runOptions(o, io))
-    : runUserData(inputs, runOptions(o, io));
-  if (run.fatal?.limit) throw new InputError(`${run.fatal.message}: nothing is merged`);
-  if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
-  const result: CheckResult = { files, merged: checkMerged(run, o.version) };
-  if (o.annotate) {
-    const out = formatAnnotated(inputs.map((i) => ({ name: i.path, bytes: i.bytes })), run, o.version);
-    io.stdout(out.stdout);
-    io.stderr(out.stderr);
-  } else if (o.format === 'json') io.stdout(formatJson(result, o.pretty) + '\n');
-  else if (o.format === 'sarif') io.stdout(formatSarif(result, o.version, packageVersion()) + '\n');
-  else io.stdout(formatText(result, o.version));
-  return isAccepted(result) ? 0 : 1;
+  if (!CHECK_MODES.includes(o.mode)) throw new UsageError(`--check works with the ${CHECK_MODES.join(', ')} modes, not ${o.mode}`);
+  let result: CheckResult | null = null;
+  if (o.mode === 'user-data' || o.mode === 'handler') {
+    const inputs = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, path: f, bytes: read(o, f) }));
+    const files = inputs.flatMap((i) => checkFile(i.path, i.bytes, o.version));
+    const run = o.mode === 'handler'
+      ? runHandlerParts(inputs.map((i) => ({ ...i, headers: optionalHeaders(o, i.path) })), runOptions(o, io))
+      : runUserData(inputs, runOptions(o, io));
+    if (run.fatal?.limit) throw new InputError(`${run.fatal.message}: nothing is merged`);
+    if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
+    result = { files, merged: checkMerged(run, o.version) };
+    if (o.annotate) {
+      const out = formatAnnotated(inputs.map((i) => ({ name: i.path, bytes: i.bytes })), run, o.version);
+      io.stdout(out.stdout);
+      io.stderr(out.stderr);
+      return isAccepted(result) ? 0 : 1;
+    }
+  }
+  if (o.annotate) throw new UsageError('--annotate works with the user-data and handler modes');
+  const fates = hasFates(o.mode) ? modeFates(o, io) : null;
+  const failed = fates ? failing(fates, o.failOn) : [];
+  if (o.format === 'json') {
+    const schema = result ? (JSON.parse(formatJson(result, false)) as object) : { files: [], merged: null };
+    io.stdout(JSON.stringify({ ...schema, ...(fates ? { fates: fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length } }, null, o.pretty ? 2 : undefined) + '\n');
+  } else if (o.format === 'sarif') {
+    io.stdout(formatSarif(result ?? { files: [], merged: null }, o.version, packageVersion(), fates ? { rules: FATE_RULES, results: fatesSarif(fates, o.failOn) } : undefined) + '\n');
+  } else {
+    if (result) io.stdout(formatText(result, o.version));
+    // The schema text is what cloud-init prints: fates follow it only when there are some to list.
+    if (fates && (fates.fates.length || fates.failure || !result)) io.stdout(fatesText(fates));
+    if (failed.length) io.stdout(`Error: ${failed.length} value(s) meet a --fail-on fate (${o.failOn.join(', ')})\n`);
+  }
+  return (result && !isAccepted(result)) || failed.length ? 1 : 0;
 }
 
 function packageVersion(): string {

@@ -26,6 +26,8 @@ export interface SarifResult {
   /** Where the problem is written; none for a problem no file holds. */
   file?: string;
   region?: SarifRegion;
+  /** Other places the message refers to (the value that replaced this one). */
+  related?: Array<{ file: string; region?: SarifRegion; message: string }>;
   properties?: Record<string, unknown>;
 }
 
@@ -43,10 +45,15 @@ export function sarifLog(driver: { version?: string; informationUri: string; rul
           ruleIndex: ruleIndex.get(r.ruleId),
           level: r.level,
           message: { text: r.message },
-          locations: r.file ? [{ physicalLocation: { artifactLocation: { uri: r.file.split('\\').join('/').replace(/^\.\//, '') }, ...(r.region ? { region: r.region } : {}) } }] : [],
+          locations: r.file ? [physicalLocation(r.file, r.region)] : [],
+          ...(r.related?.length ? { relatedLocations: r.related.map((l, id) => ({ id, ...physicalLocation(l.file, l.region), message: { text: l.message } })) } : {}),
           ...(r.properties ? { properties: r.properties } : {}),
         })),
       },
     ],
   };
+}
+
+function physicalLocation(file: string, region: SarifRegion | undefined) {
+  return { physicalLocation: { artifactLocation: { uri: file.split('\\').join('/').replace(/^\.\//, '') }, ...(region ? { region } : {}) } };
 }

@@ -6,6 +6,7 @@
  * cloud-config that has none.
  */
 import { CodeAction, CodeActionKind, CodeActionParams, Command, Diagnostic, Range, TextEdit } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { PyDict, PyValue, TextSpan } from '../engine/values';
 import { SpecSite } from '../engine/lint/analyzeDocument';
 import { Finding } from '../engine/lint/findings';
@@ -19,13 +20,20 @@ import { pushAll } from '../engine/arrays';
 export const CODE_ACTION_KINDS = [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite];
 const APPEND_LISTS = RECIPES[0].spec;
 
-export function registerCodeActions(ctx: ServerContext): void {
+/** Quick fixes other features add (the fates' "keep both" specs): one provider per feature. */
+export type QuickFixProvider = (document: TextDocument, range: Range, diagnostics: Diagnostic[]) => CodeAction[];
+
+export function registerCodeActions(ctx: ServerContext, providers: QuickFixProvider[] = []): void {
   ctx.connection.onCodeAction(
     guardRequest(ctx.log, 'codeActions', (params: CodeActionParams): Array<CodeAction | Command> | null => {
       const document = ctx.documents.get(params.textDocument.uri);
       if (!document) return null;
       const state = ctx.state(document);
       const actions = codeActionsFor(state, params.range, params.context.diagnostics, params.context.only);
+      const only = params.context.only;
+      if (!only?.length || only.some((o) => CodeActionKind.QuickFix === o || CodeActionKind.QuickFix.startsWith(o + '.'))) {
+        for (const provide of providers) pushAll(actions, provide(document, params.range, params.context.diagnostics));
+      }
       if (ctx.support.codeActionLiterals) return actions;
       // Very old clients only take commands; edits cannot be expressed that way, so offer nothing.
       return [];

@@ -10,7 +10,7 @@ import { guardCall } from './common/guard';
 import { toDiagnostic } from './common/ranges';
 import type { Finding } from '../engine/lint/findings';
 import { isLimitName } from '../engine/limits';
-import { SETTINGS_SECTION } from './common/settings';
+import { SETTINGS_SECTION, ServerSettings } from './common/settings';
 import { coded } from '../engine/lint/codes';
 
 /** Quiet time after an edit before the document is analysed again. */
@@ -65,7 +65,19 @@ export class DiagnosticsFeature {
   /** Versions as opened: the first analysis of a document is not delayed. */
   private readonly opened = new Map<string, number>();
 
+  /** Diagnostics other features add to a document's own (the fates of the set it belongs to). */
+  private readonly extras: Array<(document: TextDocument, settings: ServerSettings) => Diagnostic[]> = [];
+
   constructor(private readonly ctx: ServerContext) {}
+
+  addSource(source: (document: TextDocument, settings: ServerSettings) => Diagnostic[]): void {
+    this.extras.push(source);
+  }
+
+  /** Another document's edit changes this one's diagnostics: computed again after the usual quiet time. */
+  refresh(uri: string): void {
+    if (this.ctx.documents.get(uri)) this.schedule(uri, DEBOUNCE_MS);
+  }
 
   register(): void {
     const { documents } = this.ctx;
@@ -109,6 +121,7 @@ export class DiagnosticsFeature {
     }
     const state = this.ctx.state(current);
     const diagnostics = diagnosticsFor(state);
+    for (const extra of this.extras) diagnostics.push(...extra(current, settings));
     // The analysis ran synchronously: let edits that arrived meanwhile be applied, then re-check.
     await yieldToQueuedMessages();
     if (this.ctx.documents.get(uri)?.version !== version) return;

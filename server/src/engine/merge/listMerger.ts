@@ -83,7 +83,7 @@ export class ListMerger implements TypeMerger {
         setListOrigins(result, this.method === 'append' ? [...oldOrigins, ...addedOrigins] : [...addedOrigins, ...oldOrigins]);
       }
       owned?.add(result);
-      tracer?.event({ kind: 'extended', path: ctx.path, how: this.method, count: added.length, origin: ctx.newOrigin });
+      tracer?.event({ kind: 'extended', path: ctx.path, how: this.method, count: added.length, value, origin: ctx.newOrigin, oldOrigin: ctx.oldOrigin });
       return result;
     }
     const result = inPlace ? old : [...old];

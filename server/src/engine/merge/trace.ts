@@ -12,7 +12,7 @@ export type MergeEvent =
   | { kind: 'replaced'; path: PathSegment[]; old: PyValue; value: PyValue; oldOrigin?: Origin; origin?: Origin; reason: string }
   | { kind: 'kept'; path: PathSegment[]; old: PyValue; rejected: PyValue; oldOrigin?: Origin; origin?: Origin; reason: string }
   | { kind: 'deleted'; path: PathSegment[]; old: PyValue; oldOrigin?: Origin; origin?: Origin; reason: string }
-  | { kind: 'extended'; path: PathSegment[]; how: 'append' | 'prepend'; count: number; origin?: Origin }
+  | { kind: 'extended'; path: PathSegment[]; how: 'append' | 'prepend'; count: number; value: PyValue; origin?: Origin; oldOrigin?: Origin }
   | { kind: 'dropped-items'; path: PathSegment[]; rejected: PyValue[]; origin?: Origin; reason: string }
   | { kind: 'concatenated'; path: PathSegment[]; old: string; value: string; origin?: Origin };
 

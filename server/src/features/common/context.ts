@@ -19,6 +19,8 @@ export interface ClientSupport {
   markdownCompletion: boolean;
   snippets: boolean;
   codeActionLiterals: boolean;
+  /** workspace/inlayHint/refresh: hints are asked again when another file of a set changes. */
+  inlayHintRefresh: boolean;
 }
 
 export function clientSupport(capabilities: ClientCapabilities): ClientSupport {
@@ -31,6 +33,7 @@ export function clientSupport(capabilities: ClientCapabilities): ClientSupport {
     markdownCompletion: !!text?.completion?.completionItem?.documentationFormat?.includes('markdown'),
     snippets: !!text?.completion?.completionItem?.snippetSupport,
     codeActionLiterals: !!text?.codeAction?.codeActionLiteralSupport,
+    inlayHintRefresh: !!capabilities.workspace?.inlayHint?.refreshSupport,
   };
 }
 

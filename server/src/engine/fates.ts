@@ -1,0 +1,302 @@
+/**
+ * Fates: for an ordered set of parts, what the merge decides about each value
+ * a part wrote, said from that value's side, with the place of both values.
+ * Replaced, deleted (allow_delete), lost (the merger kept the other value or
+ * dropped items), appended or prepended after another part's items, a whole
+ * part dropped, and, at boot, vendor-data or system config overridden by
+ * user-data. Values that simply survive have no fate. Read from the merge
+ * trace, like `lost.ts` and the preview's provenance, so a fate never
+ * disagrees with the merge; the CLI's report and check, and the language
+ * server's diagnostics and hints, all read this.
+ */
+import { Origin, PyDict, PyValue, getListOrigins, pyTypeName } from './values';
+import { isListLike } from './merge/pyops';
+import { pyEq } from './py/compare';
+import { MergeEvent } from './merge/trace';
+import { Locator, SourceLocation, collectProvenance, formatPath, textLocator } from './provenance';
+import { shortValue } from './lost';
+import { PreviewFile, PreviewOptions, formatSpec, userDataLocator } from './preview';
+import { UserDataRun, runUserData } from './userdata/run';
+import { mergeConfD } from './system/confd';
+import { assembleBoot, BootLayer } from './system/boot';
+import { MergeManyStep } from './system/mergemany';
+import { ParsedMerger } from './spec/parse';
+import { pyKeyDisplay } from './yaml/dump';
+import { PyError } from './py/errors';
+import { LimitExceededError } from './limits';
+
+export type FateKind = 'replaced' | 'deleted' | 'lost' | 'dropped' | 'overridden' | 'appended' | 'prepended';
+
+/** Every kind, in the order a report lists them (losses first). */
+export const FATE_KINDS: readonly FateKind[] = ['replaced', 'deleted', 'lost', 'dropped', 'overridden', 'appended', 'prepended'];
+
+export interface Fate {
+  kind: FateKind;
+  /** `runcmd[0]` form; '(root)' for a whole part. */
+  path: string;
+  /** The path as keys and indices (user-data and drop-in merges; not at boot). */
+  segments?: PyValue[];
+  /** A short repr of this value. */
+  value: string;
+  /** The value itself (for tests and fixes; not part of any output format). */
+  subject: PyValue;
+  /** Where this value was written. */
+  at: SourceLocation | null;
+  /** Where the value that decided its fate was written (the replacing value, the kept one, the items it follows). */
+  by: SourceLocation | null;
+  /** The spec of the merge step that decided, as cloud-init read it. */
+  spec?: string;
+  /** The merger's rule, in words. */
+  reason: string;
+  /** One sentence for the place where the value is written. */
+  message: string;
+}
+
+export interface FateReport {
+  fates: Fate[];
+  /** More fates than MAX_FATES: the rest are counted only. */
+  omitted: number;
+  /** Why no fates could be worked out (cloud-init fails, the mode has none). */
+  failure?: string;
+  /** User-data mode: the traced run the fates come from (for the merged result's schema check). */
+  run?: UserDataRun;
+  /** The merged result (user-data: the merged config; confd: the drop-ins over cloud.cfg; boot: the final config). */
+  value?: PyValue;
+}
+
+/** Fates kept per set (the rest are counted): thousands of parts must stay fast and readable. */
+export const MAX_FATES = 2000;
+
+/** The modes a set of parts can have. */
+export type SetMode = 'user-data' | 'confd' | 'boot' | 'chef';
+
+/**
+ * The fates of a set of files merged in `mode` (PreviewOptions as for the preview of the same files).
+ * Where cloud-init itself raises (a bad spec in system config) or a limit of ours is hit, `failure` says so.
+ */
+export function computeFates(mode: SetMode, files: PreviewFile[], options: PreviewOptions = {}): FateReport {
+  try {
+    return fatesOf(mode, files, options);
+  } catch (e) {
+    if (e instanceof PyError) return { fates: [], omitted: 0, failure: `cloud-init fails: ${e.pyType}: ${e.message}` };
+    if (e instanceof LimitExceededError) return { fates: [], omitted: 0, failure: `over a limit of this tool (${e.limit}): ${e.message}` };
+    throw e;
+  }
+}
+
+function fatesOf(mode: SetMode, files: PreviewFile[], options: PreviewOptions): FateReport {
+  const runOptions = { ...options, trace: true };
+  const out = new FateList();
+  if (mode === 'user-data') {
+    const run = runUserData(files, runOptions);
+    if (run.fatal) return { fates: [], omitted: 0, failure: `cloud-init processes none of this user-data: ${run.fatal.pyType}: ${run.fatal.message}` };
+    userDataFates(run, userDataLocator(run), out);
+    return { ...out.report(), run, ...(run.result !== null ? { value: run.result } : {}) };
+  } else if (mode === 'confd') {
+    const result = mergeConfD(files, { version: options.version, trace: true, instanceData: options.instanceData, customMergers: options.customMergers, cloudCfg: options.boot?.cloudCfg, order: options.boot?.confdOrder });
+    const names = [...result.files.map((f) => (f.read ? { name: f.file.name, text: f.read.text } : null)), result.cloudCfg ? { name: options.boot?.cloudCfg?.name ?? 'cloud.cfg', text: result.cloudCfg.read.text } : null];
+    const locate = textLocator(names);
+    for (const f of result.files) if (f.step) stepFates(f.step, locate, out);
+    for (const step of result.cloudCfg?.steps ?? []) stepFates(step, locate, out);
+    return { ...out.report(), value: result.value };
+  } else if (mode === 'boot') {
+    const value = bootFates(files, options, out);
+    return { ...out.report(), value };
+  } else {
+    return { fates: [], omitted: 0, failure: 'Chef deep merges have no merge specs: every later value wins, and the preview lists them' };
+  }
+  return out.report();
+}
+
+/** Fates of a traced user-data run (also the user-data and vendor-data layers at boot). */
+export function userDataFates(run: UserDataRun, locate: Locator, out: FateList): void {
+  run.reports.forEach((r, index) => {
+    const h = r.handled;
+    const start = partStart(r.part.text, index, locate);
+    if (r.disposition === 'failed') {
+      out.push({ kind: 'dropped', path: '(root)', value: '(the whole part)', subject: null, at: start, by: null, reason: r.note, message: `this whole part is dropped: ${r.note}` });
+      return;
+    }
+    if (r.disposition !== 'merged' || !h || h.kind === 'jsonp') return;
+    const spec = specText(h.effective ?? [], h.defaulted);
+    if (h.discarded) {
+      out.push({ kind: 'dropped', path: '(root)', value: '(the whole part)', subject: null, at: start, by: null, spec, reason: r.note, message: `this whole part is dropped: its spec ${spec} has no dict() to merge a mapping with` });
+      return;
+    }
+    for (const e of h.events ?? []) eventFates(e, locate, spec, out);
+  });
+}
+
+/** Fates of one `mergemanydict` step whose values carry origins (drop-ins, cloud.cfg). */
+function stepFates(step: MergeManyStep, locate: Locator, out: FateList): void {
+  if (step.skipped) return;
+  const spec = specText(step.spec ?? [], step.defaulted);
+  for (const e of step.events ?? []) eventFates(e, locate, spec, out);
+}
+
+function eventFates(e: MergeEvent, locate: Locator, spec: string, out: FateList): void {
+  const path = displayPath(e.path);
+  const place = (o: Origin | undefined) => (o ? locate(o, 'value') : null);
+  const push = (fate: Fate) => out.push({ ...fate, segments: e.path });
+  switch (e.kind) {
+    case 'replaced':
+    case 'deleted': {
+      if (e.kind === 'replaced' && pyEq(e.old, e.value)) return;
+      const by = place(e.origin);
+      const verb = e.kind === 'replaced' ? 'replaced' : 'deleted';
+      // A merged list or mapping can hold values of several parts: each of them has this fate.
+      for (const owner of owners(e.old, e.oldOrigin)) {
+        const at = place(owner.origin);
+        push({ kind: e.kind, path, value: shortValue(owner.value), subject: owner.value, at, by, spec, reason: e.reason, message: `${verb} by \`${path}\` of ${where(by)} (that part's spec: ${spec})${e.kind === 'deleted' ? ': its null deletes the key' : ''}` });
+      }
+      return;
+    }
+    case 'kept': {
+      if (pyEq(e.old, e.rejected)) return;
+      const by = place(e.oldOrigin);
+      push({ kind: 'lost', path, value: shortValue(e.rejected), subject: e.rejected, at: place(e.origin), by, spec, reason: e.reason, message: `lost: ${e.reason} (this part's spec: ${spec}), so ${where(by)} keeps its value` });
+      return;
+    }
+    case 'dropped-items':
+      push({ kind: 'lost', path, value: shortValue(e.rejected), subject: e.rejected, at: place(e.origin), by: null, spec, reason: e.reason, message: `lost: ${e.rejected.length} item(s) dropped: ${e.reason} (this part's spec: ${spec})` });
+      return;
+    case 'extended': {
+      const by = place(e.oldOrigin);
+      if (!isListLike(e.value)) {
+        push({ kind: 'lost', path, value: shortValue(e.value), subject: e.value, at: place(e.origin), by, spec, reason: `list(${e.how}) iterates a ${pyTypeName(e.value)}`, message: `lost: list(${e.how}) iterates this ${pyTypeName(e.value)}: ${iterated(e.value)} (this part's spec: ${spec})` });
+        return;
+      }
+      const kind = e.how === 'append' ? 'appended' : 'prepended';
+      push({ kind, path, value: `${e.count} item(s)`, subject: null, at: place(e.origin), by, spec, reason: `list(${e.how})`, message: `${kind} ${e.how === 'append' ? 'after' : 'before'} the items of ${where(by)} (this part's spec: ${spec})` });
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** Boot: user-data's and vendor-data's own merges, then the layering (user-data over vendor-data over system config). */
+function bootFates(files: PreviewFile[], options: PreviewOptions, out: FateList): PyValue {
+  const boot = assembleBoot({ userData: files, ...options.boot }, { ...options, trace: true });
+  const layerValues = new Map<BootLayer, Map<string, SourceLocation | null>>();
+  const provenance = (value: PyValue | null, locate: Locator) => new Map(value === null ? [] : collectProvenance(value, locate).entries.map((e) => [e.display, e.location]));
+  for (const [layer, run] of [
+    ['user-data', boot.userData],
+    ['vendor-data2', boot.vendor2],
+    ['vendor-data', boot.vendor],
+  ] as const) {
+    if (!run || run.fatal) continue;
+    const locate = userDataLocator(run);
+    userDataFates(run, locate, out);
+    layerValues.set(layer, provenance(run.result, locate));
+  }
+  const confd = options.boot?.confd ?? [];
+  const systemTexts = [...boot.system.files.map((f) => (f.read ? { name: f.file.name, text: f.read.text } : null)), boot.system.cloudCfg ? { name: options.boot?.cloudCfg?.name ?? 'cloud.cfg', text: boot.system.cloudCfg.read.text } : null];
+  if (confd.length || options.boot?.cloudCfg) layerValues.set('base', provenance(boot.system.value, textLocator(systemTexts)));
+  boot.layers.forEach(({ layer, step }, i) => {
+    if (!step || i === 0) return;
+    const spec = specText(step.spec ?? [], step.defaulted) + (step.leftoverMergeType ? ', from the merge_type left in its cloud-config.txt' : '');
+    const mine = layerValues.get(layer);
+    const owner = (path: string) => {
+      for (const earlier of boot.layers.slice(0, i)) {
+        const found = layerValues.get(earlier.layer)?.get(path);
+        if (found !== undefined) return { layer: earlier.layer, at: found };
+      }
+      return { layer: boot.layers[0].layer, at: null };
+    };
+    for (const e of step.events ?? []) {
+      const path = displayPath(e.path);
+      const other = owner(path);
+      const here = mine?.get(path) ?? null;
+      if (e.kind === 'kept' && !pyEq(e.old, e.rejected)) {
+        out.push({ kind: 'overridden', path, value: shortValue(e.rejected), subject: e.rejected, at: here, by: other.at, spec, reason: e.reason, message: `overridden by ${other.layer}: \`${path}\` of ${where(other.at)} wins over ${layer} (${layer}'s spec: ${spec})` });
+      } else if (e.kind === 'replaced' && !pyEq(e.old, e.value)) {
+        out.push({ kind: 'replaced', path, value: shortValue(e.old), subject: e.old, at: other.at, by: here, spec, reason: e.reason, message: `replaced by ${layer}'s \`${path}\` of ${where(here)} (${layer}'s spec: ${spec})` });
+      } else if (e.kind === 'deleted') {
+        out.push({ kind: 'deleted', path, value: shortValue(e.old), subject: e.old, at: other.at, by: here, spec, reason: e.reason, message: `deleted by ${layer}'s null \`${path}\` of ${where(here)} (${layer}'s spec: ${spec})` });
+      } else if (e.kind === 'dropped-items') {
+        out.push({ kind: 'lost', path, value: shortValue(e.rejected), subject: e.rejected, at: here, by: other.at, spec, reason: e.reason, message: `lost: ${e.rejected.length} item(s) dropped: ${e.reason} (${layer}'s spec: ${spec})` });
+      } else if (e.kind === 'extended' && !isListLike(e.value)) {
+        out.push({ kind: 'lost', path, value: shortValue(e.value), subject: e.value, at: here, by: other.at, spec, reason: `list(${e.how}) iterates a ${pyTypeName(e.value)}`, message: `lost: list(${e.how}) iterates this ${pyTypeName(e.value)}: ${iterated(e.value)} (${layer}'s spec: ${spec})` });
+      } else if (e.kind === 'extended') {
+        const kind = e.how === 'append' ? 'appended' : 'prepended';
+        out.push({ kind, path, value: `${e.count} item(s)`, subject: null, at: here, by: other.at, spec, reason: `list(${e.how})`, message: `${kind} ${e.how === 'append' ? 'after' : 'before'} ${other.layer}'s items at ${where(other.at)} (${layer}'s spec: ${spec})` });
+      }
+    }
+  });
+  return boot.value;
+}
+
+/** What adding a value that is not a list does: Python iterates it (a mapping gives its keys, a string its characters). */
+function iterated(value: PyValue): string {
+  return value instanceof PyDict ? 'only its keys are added, its values are lost' : typeof value === 'string' ? 'it is added character by character' : 'its items are added one by one';
+}
+
+/** The fates found so far, capped at MAX_FATES. */
+export class FateList {
+  private readonly fates: Fate[] = [];
+  private omitted = 0;
+
+  push(fate: Fate): void {
+    if (this.fates.length >= MAX_FATES) this.omitted++;
+    else this.fates.push(fate);
+  }
+
+  report(): FateReport {
+    const order = (l: SourceLocation | null) => (l ? [l.file, l.line, l.character] : ['\uffff', 0, 0]);
+    const sorted = this.fates.slice().sort((a, b) => {
+      const [fa, la, ca] = order(a.at);
+      const [fb, lb, cb] = order(b.at);
+      return fa < fb ? -1 : fa > fb ? 1 : (la as number) - (lb as number) || (ca as number) - (cb as number);
+    });
+    return { fates: sorted, omitted: this.omitted };
+  }
+}
+
+/**
+ * The value and, inside it, every value another part wrote (a merged list holds the items of
+ * several parts): `origin` is where each one was written. Shared and cyclic values are walked once.
+ */
+function owners(value: PyValue, origin: Origin | undefined): Array<{ value: PyValue; origin: Origin | undefined }> {
+  const out = [{ value, origin }];
+  const seen = new Set<object>();
+  const walk = (v: PyValue, source: number | undefined) => {
+    if (v === null || typeof v !== 'object' || seen.has(v) || out.length > MAX_FATES) return;
+    seen.add(v);
+    const children: Array<{ value: PyValue; origin: Origin | undefined }> = [];
+    if (Array.isArray(v)) {
+      const origins = getListOrigins(v);
+      v.forEach((item, i) => children.push({ value: item, origin: origins?.[i] }));
+    } else if (v instanceof PyDict) {
+      for (const { value: child, origin: o } of v.items()) children.push({ value: child, origin: o });
+    }
+    for (const child of children) {
+      if (child.origin && child.origin.source !== source) out.push(child);
+      walk(child.value, child.origin?.source ?? source);
+    }
+  };
+  walk(value, origin?.source);
+  return out;
+}
+
+/** The first line of a part, where a fate of the whole part is shown. */
+function partStart(text: string | null, source: number, locate: Locator): SourceLocation | null {
+  const end = text === null ? 0 : (() => {
+    const nl = text.search(/\r|\n/);
+    return nl < 0 ? text.length : nl;
+  })();
+  return locate({ source, value: { start: 0, end } }, 'value');
+}
+
+function specText(mergers: ParsedMerger[], defaulted?: boolean): string {
+  return `${formatSpec(mergers)}${defaulted ? ' (default)' : ''}`;
+}
+
+function displayPath(path: PyValue[]): string {
+  return formatPath(path.map((s) => (typeof s === 'number' ? s : pyKeyDisplay(s))));
+}
+
+/** `30-app.yaml:4`, or words when the place is unknown. */
+export function where(l: SourceLocation | null): string {
+  return l ? `${l.file}:${l.line + 1}` : 'an earlier value';
+}

@@ -1,0 +1,244 @@
+/**
+ * Which set of parts an open document belongs to, and the set's analysis
+ * (fates, and the merged result's schema problems) at this moment: open
+ * documents' unsaved text, else the disk. A document is in a set when
+ *   1. a `cloud-config-merge.yaml` at a workspace folder's root lists it;
+ *   2. else it is a `*.cfg` file of a `cloud.cfg.d` folder (the folder is the set, mode confd);
+ *   3. else an open preview merges it (the client tells which previews are open).
+ * Documents in no set get nothing from the features that read this. One
+ * analysis per set and snapshot, shared by every document of the set.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { computeFates, FateReport, SetMode } from '../../engine/fates';
+import { PreviewFile, PreviewOptions } from '../../engine/preview';
+import { SET_FILE_NAME, SetFile } from '../../engine/sets';
+import { validateMerged, MergedSchemaReport } from '../../engine/schema/merged';
+import { userDataLocator } from '../../engine/preview';
+import { LimitExceededError } from '../../engine/limits';
+import { PyError } from '../../engine/py/errors';
+import { BootInputs } from '../../engine/system/boot';
+import { parseSetFile } from '../../engine/sets';
+import { listForPatterns, resolveSet, setPatterns } from '../../node/sets';
+import { fileIncludeResolver } from '../../cli/includes';
+import { ServerContext } from './context';
+import { ServerSettings } from './settings';
+
+/** A set as the server merges it: absolute paths, in order. */
+export interface OpenSet {
+  /** Stable identity: `file:<set file>#<name>`, `confd:<folder>` or `preview:<id>`. */
+  key: string;
+  /** How messages name the set. */
+  label: string;
+  mode: SetMode;
+  /** Names in messages are relative to this folder. */
+  folder: string;
+  files: string[];
+  boot: { vendor?: string; vendor2?: string; cloudCfg?: string; dsConfig?: string; confd?: string[] };
+  includeMap: Array<{ url: string; file: string }>;
+  instanceData?: string;
+}
+
+export interface SetAnalysis {
+  set: OpenSet;
+  report: FateReport;
+  /** The merged result's `cloud-init schema --system` problems (user-data mode, schema enabled). */
+  schema?: MergedSchemaReport;
+  /** The URI of a name the engine's locations carry. */
+  uriOf(name: string): string | undefined;
+  /** The files as merged (names as in locations) and the options, to merge them again with another spec. */
+  files: PreviewFile[];
+  options: PreviewOptions;
+  millis: number;
+}
+
+/** How long a folder listing (for globs and cloud.cfg.d folders) is trusted: new files on disk show up after this. */
+const LISTING_MS = 2000;
+
+export class PartSets {
+  /** Open previews' selections, by an id the client chose. */
+  private readonly previews = new Map<string, OpenSet>();
+  private readonly listings = new Map<string, { at: number; files: string[] }>();
+  private readonly disk = new Map<string, { mtime: number; size: number; bytes: Uint8Array }>();
+  private readonly analyses = new Map<string, { snapshot: string; analysis: SetAnalysis }>();
+
+  constructor(private readonly ctx: ServerContext) {}
+
+  /** The client opened, changed or closed a preview (`set` null when it closed). */
+  setPreview(id: string, set: Omit<OpenSet, 'key' | 'label'> | null): void {
+    if (set) this.previews.set(id, { ...set, key: `preview:${id}`, label: 'the open preview' });
+    else this.previews.delete(id);
+  }
+
+  /** The sets this document belongs to (a set file's sets, else its cloud.cfg.d folder, else open previews). */
+  setsOf(uri: string): OpenSet[] {
+    const file = filePath(uri);
+    if (!file) return [];
+    const declared = this.declaredSets().filter((s) => s.files.includes(file) || Object.values(s.boot).flat().includes(file));
+    if (declared.length) return declared;
+    const confd = this.confdSet(file);
+    if (confd) return [confd];
+    return [...this.previews.values()].filter((s) => s.files.includes(file) || Object.values(s.boot).flat().includes(file));
+  }
+
+  /** Every set of the workspace's set files. */
+  declaredSets(): OpenSet[] {
+    const out: OpenSet[] = [];
+    for (const folder of this.ctx.workspaceFolders()) {
+      const setFilePath = path.join(folder, SET_FILE_NAME);
+      const parsed = this.setFile(setFilePath);
+      if (!parsed) continue;
+      const patterns = [...new Set(parsed.sets.flatMap(setPatterns))];
+      const listing = this.listing(`${folder}\n${patterns.join('\n')}`, () => listForPatterns(folder, patterns));
+      for (const set of parsed.sets) {
+        const resolved = resolveSet(folder, set, listing);
+        out.push({ key: `file:${setFilePath}#${set.name}`, label: `set ${set.name}`, mode: set.mode, folder, files: resolved.files, boot: resolved.boot, includeMap: resolved.includeMap, instanceData: resolved.instanceData });
+      }
+    }
+    return out;
+  }
+
+  /** The set file of a folder: the editor's text when open, else the disk. */
+  private setFile(file: string): SetFile | undefined {
+    const open = this.ctx.documents.get(pathToFileURL(file).href);
+    if (open) return parseSetFile(open.getText());
+    const bytes = this.readDisk(file, 1 << 20);
+    return bytes ? parseSetFile(new TextDecoder().decode(bytes)) : undefined;
+  }
+
+  private confdSet(file: string): OpenSet | undefined {
+    const folder = path.dirname(file);
+    if (path.basename(folder) !== 'cloud.cfg.d' || !file.endsWith('.cfg')) return undefined;
+    const names = this.listing(folder, () => {
+      try {
+        return readdirSync(folder).filter((n) => n.endsWith('.cfg')).sort();
+      } catch {
+        return [];
+      }
+    });
+    const files = [...new Set([...names.map((n) => path.join(folder, n)), file])];
+    const cloudCfg = path.join(path.dirname(folder), 'cloud.cfg');
+    const withCloudCfg = this.readDisk(cloudCfg, 1 << 20) || this.ctx.documents.get(pathToFileURL(cloudCfg).href) ? { cloudCfg } : {};
+    return { key: `confd:${folder}`, label: `the ${folder} folder`, mode: 'confd', folder: path.dirname(folder), files, boot: withCloudCfg, includeMap: [] };
+  }
+
+  private listing(folder: string, list: () => string[]): string[] {
+    const cached = this.listings.get(folder);
+    if (cached && Date.now() - cached.at < LISTING_MS) return cached.files;
+    const files = list();
+    this.listings.set(folder, { at: Date.now(), files });
+    return files;
+  }
+
+  /** A file's bytes, from the disk; cached while its size and mtime stay. null when it cannot be read. */
+  private readDisk(file: string, maxBytes: number): Uint8Array | null {
+    try {
+      const stat = statSync(file);
+      if (!stat.isFile() || stat.size > maxBytes) return null;
+      const cached = this.disk.get(file);
+      if (cached && cached.mtime === stat.mtimeMs && cached.size === stat.size) return cached.bytes;
+      const bytes = new Uint8Array(readFileSync(file));
+      this.disk.set(file, { mtime: stat.mtimeMs, size: stat.size, bytes });
+      return bytes;
+    } catch {
+      return null;
+    }
+  }
+
+  /** A file as it is now: the open document's text, else the disk. */
+  private read(file: string, settings: ServerSettings): { bytes: Uint8Array; version: string } | null {
+    const open = this.ctx.documents.get(pathToFileURL(file).href);
+    if (open) return { bytes: new TextEncoder().encode(open.getText()), version: `v${open.version}` };
+    const bytes = this.readDisk(file, settings.limits.maxFileBytes);
+    const cached = this.disk.get(file);
+    return bytes ? { bytes, version: `d${cached?.mtime}:${cached?.size}` } : null;
+  }
+
+  /** The set's fates (and merged schema problems) for the current texts; computed once per snapshot. */
+  analyze(set: OpenSet, settings: ServerSettings): SetAnalysis {
+    const names = new Map<string, string>();
+    const name = (file: string) => {
+      const relative = path.relative(set.folder, file).split(path.sep).join('/');
+      const shown = relative && !relative.startsWith('..') ? relative : file;
+      names.set(shown, pathToFileURL(file).href);
+      return shown;
+    };
+    const snapshot: string[] = [settings.cloudInitVersion, String(settings.schema.enable)];
+    const readAll = (files: string[]) => {
+      const out: PreviewFile[] = [];
+      for (const f of files) {
+        const read = this.read(f, settings);
+        snapshot.push(`${f}@${read?.version ?? 'missing'}`);
+        if (read) out.push({ name: name(f), bytes: read.bytes });
+      }
+      return out;
+    };
+    const files = readAll(set.files);
+    const boot: Omit<BootInputs, 'userData'> = {};
+    for (const role of ['vendor', 'vendor2', 'cloudCfg', 'dsConfig'] as const) {
+      const file = set.boot[role];
+      if (file) boot[role] = readAll([file])[0];
+    }
+    if (set.boot.confd) boot.confd = readAll(set.boot.confd);
+    const instance = set.instanceData ? readAll([set.instanceData])[0] : undefined;
+    const key = snapshot.join('\n');
+    const cached = this.analyses.get(set.key);
+    if (cached && cached.snapshot === key) return cached.analysis;
+    const started = performance.now();
+    const custom = this.ctx.customMergers(settings);
+    const options: PreviewOptions = {
+      version: settings.cloudInitVersion,
+      limits: settings.limits,
+      customMergers: custom.modules.size ? custom.modules : undefined,
+      includes: fileIncludeResolver(set.includeMap, (f) => this.read(path.resolve(set.folder, f), settings)?.bytes ?? fail(f), () => fail('local #include files are read by the preview only')),
+      instanceData: instance ? parseJson(instance.bytes) : undefined,
+      boot,
+    };
+    let report: FateReport;
+    let schema: MergedSchemaReport | undefined;
+    try {
+      report = computeFates(set.mode, files, options);
+      if (report.run && settings.schema.enable) schema = validateMerged(report.run, settings.cloudInitVersion, userDataLocator(report.run));
+    } catch (e) {
+      if (!(e instanceof PyError) && !(e instanceof LimitExceededError)) throw e;
+      report = { fates: [], omitted: 0, failure: e instanceof PyError ? `cloud-init fails: ${e.pyType}: ${e.message}` : e.message };
+    }
+    const analysis: SetAnalysis = { set, report, schema, uriOf: (n) => names.get(n), files, options, millis: performance.now() - started };
+    this.analyses.set(set.key, { snapshot: key, analysis });
+    return analysis;
+  }
+
+  /** The analysis of a set by its key, as last computed for this document's settings. */
+  analysisByKey(key: string, uri: string, settings: ServerSettings): SetAnalysis | undefined {
+    const set = this.setsOf(uri).find((s) => s.key === key);
+    return set ? this.analyze(set, settings) : undefined;
+  }
+
+  /** Forget what was computed for sets that include this document (it closed). */
+  forget(document: TextDocument): void {
+    for (const set of this.setsOf(document.uri)) this.analyses.delete(set.key);
+  }
+}
+
+function fail(what: string): never {
+  throw new Error(`${what}: cannot be read`);
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+export function filePath(uri: string): string | null {
+  if (!/^file:/i.test(uri)) return null;
+  try {
+    return path.resolve(fileURLToPath(uri));
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,235 @@
+// Fates in the files of a set, as an editor receives them (issue 14): diagnostics with related
+// information on values that are replaced, deleted, lost, overridden or in a dropped part; inlay
+// hints on appended lists; live updates when another file of the set is edited (unsaved text);
+// set files, cloud.cfg.d folders and open previews as sets; nothing for files outside any set.
+// The merged results behind these fates were checked with the oracle (oracle.py --mode userdata /
+// confd / boot on the same files); test/oracle/fates.diff.ts checks fates on random sets.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Diagnostic, DiagnosticSeverity, InlayHint } from 'vscode-languageserver-protocol';
+import { LspClient, applyEdits } from '../support/lspClient';
+import { runUserData } from '../../server/src/engine/userdata/run';
+import { toCanonicalJson } from '../../server/src/engine/py/json';
+
+const BASE = '#cloud-config\npackages: [curl, git]\nruncmd:\n  - echo base\nusers: {a: 1}\n';
+const APP = '#cloud-config\nmerge_how: dict(no_replace)+list(append)\npackages: [vim]\nruncmd: [echo x]\n';
+const OVERRIDE = '#cloud-config\nmerge_how: dict(replace)\nruncmd: [echo 3]\n';
+const FILES: Record<string, string> = {
+  '10-base.yaml': BASE,
+  '20-app.yaml': APP,
+  '30-app.yaml': OVERRIDE,
+  '40-bad.yaml': '#cloud-config\nmerge_how: list(append)\npackages: [nano]\n',
+  '50-del.yaml': '#cloud-config\nmerge_how: dict(allow_delete,no_replace)+list()\nusers: null\n',
+  'outside.yaml': '#cloud-config\nruncmd: [echo alone]\n',
+  'vendor.yaml': '#cloud-config\nruncmd: [echo vendor]\nntp: {enabled: true}\n',
+  'boot-user.yaml': '#cloud-config\nruncmd: [echo user]\n',
+  'cloud-config-merge.yaml': 'sets:\n  web:\n    files: ["[0-9]*.yaml"]\n  boot:\n    mode: boot\n    files: [boot-user.yaml]\n    vendor: vendor.yaml\n',
+  'etc/cloud/cloud.cfg.d/10-b.cfg': 'ntp: {enabled: false}\n',
+  'etc/cloud/cloud.cfg.d/90-a.cfg': 'ntp: {enabled: true}\n',
+  'etc/cloud/cloud.cfg.d/50-c.cfg': 'runcmd: [echo c]\n',
+  'etc/cloud/cloud.cfg.d/95-d.cfg': 'runcmd: [echo d]\n',
+  'bad/cloud.cfg.d/10-x.cfg': 'merge_how: "list(append"\nruncmd: [a]\n',
+  'bad/cloud.cfg.d/20-y.cfg': 'runcmd: [b]\n',
+  'loose/one.yaml': '#cloud-config\nruncmd: [echo one]\n',
+  'loose/two.yaml': '#cloud-config\nmerge_how: dict(replace)\nruncmd: [echo two]\n',
+};
+
+let dir: string;
+let client: LspClient;
+const uri = (name: string) => pathToFileURL(join(dir, name)).href;
+const fates = (ds: Diagnostic[]) => ds.filter((d) => String(d.code).startsWith('fate-'));
+const codes = (ds: Diagnostic[]) => fates(ds).map((d) => `${d.code}@${d.range.start.line}`).sort();
+
+async function settled(name: string, match: (ds: Diagnostic[]) => boolean): Promise<Diagnostic[]> {
+  const log = () => client.diagnosticsLog(uri(name));
+  const last = log().at(-1);
+  if (last && match(last.diagnostics)) return last.diagnostics;
+  return (await client.waitForDiagnostics(uri(name), log().length, (p) => match(p.diagnostics))).diagnostics;
+}
+
+function hints(name: string): Promise<InlayHint[]> {
+  return client.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri: uri(name) }, range: { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } } }).then((h) => h ?? []);
+}
+
+describe('fates in the files of a set', () => {
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ccm-fates-lsp-'));
+    for (const [name, text] of Object.entries(FILES)) {
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), text);
+    }
+    client = await LspClient.start({ workspaceFolders: [dir] });
+  });
+  after(async () => {
+    await client.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a set file: each fate where the value is written, with the other value as related information', async () => {
+    const base = await client.open(uri('10-base.yaml'), BASE);
+    assert.deepEqual(codes(base), ['fate-deleted@4', 'fate-replaced@3']);
+    const replaced = fates(base).find((d) => d.code === 'fate-replaced')!;
+    assert.equal(replaced.severity, DiagnosticSeverity.Information);
+    assert.equal(replaced.message, "replaced by `runcmd` of 30-app.yaml:3 (that part's spec: dict(replace))");
+    assert.deepEqual(replaced.relatedInformation?.map((r) => [r.location.uri, r.location.range.start.line]), [[uri('30-app.yaml'), 2]]);
+    const deleted = fates(base).find((d) => d.code === 'fate-deleted')!;
+    assert.equal(deleted.severity, DiagnosticSeverity.Warning);
+    assert.equal(deleted.relatedInformation?.[0].location.uri, uri('50-del.yaml'));
+
+    const app = await client.open(uri('20-app.yaml'), APP);
+    assert.deepEqual(codes(app), ['fate-lost@2', 'fate-lost@3']);
+    assert.match(String(fates(app)[0].message), /^lost: dict\(no_replace\) keeps the existing value; a list is only merged with recurse_list .*so 10-base\.yaml:2 keeps its value$/);
+    const bad = await client.open(uri('40-bad.yaml'), FILES['40-bad.yaml']);
+    assert.deepEqual(fates(bad).map((d) => [d.code, d.message]), [['fate-dropped', 'this whole part is dropped: its spec list(append) has no dict() to merge a mapping with']]);
+  });
+
+  test('editing one part updates the fates in the other open parts (unsaved text counts), and the hints', async () => {
+    await settled('10-base.yaml', (ds) => codes(ds).includes('fate-replaced@3'));
+    await client.open(uri('30-app.yaml'), OVERRIDE);
+    // 30-app now appends its runcmd instead of replacing base's: base's value survives.
+    client.change(uri('30-app.yaml'), '#cloud-config\nmerge_how: dict(no_replace,recurse_list)+list(append)\nruncmd: [echo 3]\n');
+    const base = await settled('10-base.yaml', (ds) => !codes(ds).includes('fate-replaced@3'));
+    assert.deepEqual(codes(base), ['fate-deleted@4']);
+    const appended = await hints('30-app.yaml');
+    assert.deepEqual(appended.map((h) => [h.position.line, h.label]), [[2, 'appended after 10-base.yaml:4']]);
+    assert.match(String(appended[0].tooltip), /appended after the items of 10-base\.yaml:4 \(this part's spec: dict\(no_replace,recurse_list\)\+list\(append\)\)/);
+    client.change(uri('30-app.yaml'), OVERRIDE);
+    await settled('10-base.yaml', (ds) => codes(ds).includes('fate-replaced@3'));
+    assert.deepEqual(await hints('30-app.yaml'), []);
+  });
+
+  test('a file outside any set gets no fates and no hints', async () => {
+    const outside = await client.open(uri('outside.yaml'), FILES['outside.yaml']);
+    assert.deepEqual(fates(outside), []);
+    assert.deepEqual(await hints('outside.yaml'), []);
+  });
+
+  test('boot: vendor-data values that user-data overrides', async () => {
+    const vendor = await client.open(uri('vendor.yaml'), FILES['vendor.yaml']);
+    const overridden = fates(vendor);
+    assert.deepEqual(overridden.map((d) => [d.code, d.range.start.line, d.severity]), [['fate-overridden', 1, DiagnosticSeverity.Information]]);
+    assert.match(String(overridden[0].message), /^overridden by user-data: `runcmd` of boot-user\.yaml:2 wins over vendor-data/);
+    assert.equal(overridden[0].relatedInformation?.[0].location.uri, uri('boot-user.yaml'));
+  });
+
+  test('without a set file entry, a cloud.cfg.d folder is a set: the first drop-in by name wins', async () => {
+    const lost = await client.open(uri('etc/cloud/cloud.cfg.d/10-b.cfg'), FILES['etc/cloud/cloud.cfg.d/10-b.cfg']);
+    assert.deepEqual(fates(lost).map((d) => [d.code, d.relatedInformation?.[0].location.uri]), [['fate-lost', uri('etc/cloud/cloud.cfg.d/90-a.cfg')]]);
+    assert.deepEqual(fates(await client.open(uri('etc/cloud/cloud.cfg.d/90-a.cfg'), FILES['etc/cloud/cloud.cfg.d/90-a.cfg'])), []);
+  });
+
+  test('a drop-in whose list is lost gets the specs that keep both, as a merge_how at its top', async () => {
+    const c = await client.open(uri('etc/cloud/cloud.cfg.d/50-c.cfg'), FILES['etc/cloud/cloud.cfg.d/50-c.cfg']);
+    const lost = fates(c).find((d) => d.code === 'fate-lost')!;
+    assert.match(String(lost.message), /so cloud\.cfg\.d\/95-d\.cfg:1 keeps its value$/);
+    const fixes = (await client.codeActions(uri('etc/cloud/cloud.cfg.d/50-c.cfg'), lost.range, [lost], ['quickfix'])).filter((a) => a.title.startsWith('Keep both'));
+    // What oracle.py --mode confd gives with each spec in 50-c.cfg: runcmd [echo d, echo c] and [echo c, echo d].
+    assert.deepEqual(fixes.map((a) => a.title), [
+      "Keep both: merge_how 'list(append)+dict(no_replace,recurse_array)+str()' in cloud.cfg.d/50-c.cfg → runcmd: ['echo d', 'echo c']",
+      "Keep both: merge_how 'list(prepend)+dict(no_replace,recurse_array)+str()' in cloud.cfg.d/50-c.cfg → runcmd: ['echo c', 'echo d']",
+    ]);
+    assert.equal(applyEdits(FILES['etc/cloud/cloud.cfg.d/50-c.cfg'], fixes[0].edit!.changes![uri('etc/cloud/cloud.cfg.d/50-c.cfg')]), "merge_how: 'list(append)+dict(no_replace,recurse_array)+str()'\nruncmd: [echo c]\n");
+  });
+
+  test('a set cloud-init cannot merge says so once in each open file, instead of fates', async () => {
+    const ds = await client.open(uri('bad/cloud.cfg.d/20-y.cfg'), FILES['bad/cloud.cfg.d/20-y.cfg']);
+    assert.deepEqual(ds.filter((d) => d.code === 'set-not-merged').map((d) => [d.range.start.line, d.severity, d.message]), [
+      [0, DiagnosticSeverity.Information, `The fates of the ${join(dir, 'bad/cloud.cfg.d')} folder (confd) cannot be shown: cloud-init fails: ValueError: Matcher identifier 'list(append' is not in the right format`],
+    ]);
+    assert.deepEqual(fates(ds), []);
+  });
+
+  test('an open preview is a set while it is open', async () => {
+    const one = await client.open(uri('loose/one.yaml'), FILES['loose/one.yaml']);
+    assert.deepEqual(fates(one), [], 'in no set yet');
+    await client.connection.sendNotification('cloudConfigMerge/previewSet', { id: 'preview-1', preview: { mode: 'user-data', files: [uri('loose/one.yaml'), uri('loose/two.yaml')] } });
+    const replaced = await settled('loose/one.yaml', (ds) => fates(ds).length > 0);
+    assert.deepEqual(codes(replaced), ['fate-replaced@1']);
+    await client.connection.sendNotification('cloudConfigMerge/previewSet', { id: 'preview-1', preview: null });
+    await settled('loose/one.yaml', (ds) => fates(ds).length === 0);
+  });
+
+  test('quick fixes keep both values: each title shows the merged result, the edit is the deciding part\'s merge_how', async () => {
+    const base = await settled('10-base.yaml', (ds) => codes(ds).includes('fate-replaced@3'));
+    const replaced = fates(base).find((d) => d.code === 'fate-replaced')!;
+    const actions = await client.codeActions(uri('10-base.yaml'), replaced.range, [replaced], ['quickfix']);
+    const show = actions.find((a) => a.title === 'Show `runcmd` in the merged preview');
+    assert.deepEqual(show?.command?.arguments, [{ mode: 'user-data', files: ['10-base.yaml', '20-app.yaml', '30-app.yaml', '40-bad.yaml', '50-del.yaml'].map(uri) }, 'runcmd']);
+    assert.equal(show?.command?.command, 'cloudConfigMerge.showInPreview');
+    const fixes = actions.filter((a) => a.title.startsWith('Keep both'));
+    assert.deepEqual(fixes.map((a) => a.title), [
+      "Keep both: merge_how 'list(append)+dict(no_replace,recurse_array)+str()' in 30-app.yaml → runcmd: ['echo base', 'echo 3']",
+      "Keep both: merge_how 'list(prepend)+dict(no_replace,recurse_array)+str()' in 30-app.yaml → runcmd: ['echo 3', 'echo base']",
+    ]);
+    // The edit touches only the spec's value in the part that replaced the list.
+    const edits = fixes[0].edit!.changes![uri('30-app.yaml')];
+    const fixed = applyEdits(OVERRIDE, edits);
+    assert.equal(fixed, "#cloud-config\nmerge_how: 'list(append)+dict(no_replace,recurse_array)+str()'\nruncmd: [echo 3]\n");
+    // What cloud-init 22.4 makes of the set with the fix applied (oracle.py --mode userdata 10-base.yaml
+    // 20-app.yaml 30-app.yaml 40-bad.yaml 50-del.yaml, 30-app.yaml fixed): the title's value.
+    const ORACLE = { packages: ['curl', 'git'], runcmd: ['echo base', 'echo 3'] };
+    const merged = runUserData(['10-base.yaml', '20-app.yaml', '30-app.yaml', '40-bad.yaml', '50-del.yaml'].map((n) => ({ name: n, bytes: Buffer.from(n === '30-app.yaml' ? fixed : FILES[n]) })), { version: '22.4' });
+    assert.deepEqual(JSON.parse(toCanonicalJson(merged.result).text), ORACLE);
+    // Applied in the editor, the fate is gone from the base part.
+    client.change(uri('30-app.yaml'), fixed);
+    await settled('10-base.yaml', (ds) => !codes(ds).includes('fate-replaced@3'));
+    client.change(uri('30-app.yaml'), OVERRIDE);
+    await settled('10-base.yaml', (ds) => codes(ds).includes('fate-replaced@3'));
+  });
+
+  test('no fix where no spec keeps both (a later part still replaces the value)', async () => {
+    const app = await settled('20-app.yaml', (ds) => codes(ds).includes('fate-lost@3'));
+    const lostRuncmd = fates(app).find((d) => d.code === 'fate-lost' && d.range.start.line === 3)!;
+    const actions = await client.codeActions(uri('20-app.yaml'), lostRuncmd.range, [lostRuncmd], ['quickfix']);
+    assert.deepEqual(actions.filter((a) => a.title.startsWith('Keep both')), []);
+  });
+
+  test('setOf names the saved set of a file; saveSet adds a set to cloud-config-merge.yaml and keeps its comments', async () => {
+    const set = await client.request<{ name: string; mode: string; files: string[] } | null>('cloudConfigMerge/setOf', { uri: uri('20-app.yaml') });
+    assert.deepEqual(set, { name: 'web', mode: 'user-data', files: ['10-base.yaml', '20-app.yaml', '30-app.yaml', '40-bad.yaml', '50-del.yaml'].map(uri) });
+    assert.equal(await client.request('cloudConfigMerge/setOf', { uri: uri('outside.yaml') }), null);
+    const current = '# our sets\nsets:\n  web: # the web tier\n    files: ["[0-9]*.yaml"]\n';
+    const saved = await client.request<{ uri: string; text: string }>('cloudConfigMerge/saveSet', { name: 'loose', mode: 'user-data', files: [uri('loose/one.yaml'), uri('loose/two.yaml')], currentText: current });
+    assert.equal(saved.uri, uri('cloud-config-merge.yaml'));
+    assert.equal(saved.text, '# our sets\nsets:\n  web: # the web tier\n    files: ["[0-9]*.yaml"]\n  loose:\n    files:\n      - loose/one.yaml\n      - loose/two.yaml\n');
+    const fresh = await client.request<{ text: string }>('cloudConfigMerge/saveSet', { name: 'b', mode: 'boot', files: [uri('boot-user.yaml')], boot: { vendor: uri('vendor.yaml') }, currentText: '' });
+    assert.equal(fresh.text, 'sets:\n  b:\n    mode: boot\n    files:\n      - boot-user.yaml\n    vendor: vendor.yaml\n');
+    const replaced = await client.request<{ text: string }>('cloudConfigMerge/saveSet', { name: 'web', mode: 'user-data', files: [uri('loose/one.yaml')], currentText: '# our sets\nsets:\n  web:\n    files: [a.yaml]\n  # keep this\n  other:\n    files: [b.yaml]\n' });
+    assert.equal(replaced.text, '# our sets\nsets:\n  web:\n    files:\n      - loose/one.yaml\n  # keep this\n  other:\n    files: [b.yaml]\n');
+    assert.deepEqual(await client.request('cloudConfigMerge/saveSet', { name: 'bad name', mode: 'user-data', files: [uri('outside.yaml')] }), { error: 'A set name is letters, digits, ".", "_" or "-", starting with a letter or digit.' });
+  });
+
+  test('the set file itself: what cannot be read and globs that match nothing, where they are written', async () => {
+    const text = 'sets:\n  web:\n    files: ["[0-9]*.yaml"]\n    mode: userdata\n  typo:\n    files: [nothing-*.yaml]\n';
+    const ds = await client.open(uri('cloud-config-merge.yaml'), text);
+    assert.deepEqual(ds.map((d) => [d.code, d.severity, d.range.start.line, d.message]), [
+      ['set-file', DiagnosticSeverity.Error, 3, 'set web: mode is one of user-data, confd, boot, chef'],
+      ['set-file-unmatched', DiagnosticSeverity.Warning, 4, 'set typo: no file matches nothing-*.yaml'],
+    ]);
+    client.close(uri('cloud-config-merge.yaml'));
+  });
+
+  test('a problem cloud-init schema --system reports on the merged result shows on the part that wrote it, once', async () => {
+    // Each part is valid alone; str(append) joins 'reboot' and 's' into 'reboots', which cloud-init's schema
+    // rejects (oracle.py --mode schema --merged: power_state.mode: 'reboots' is not one of [...]).
+    await client.open(uri('loose/one.yaml'), '#cloud-config\npower_state: {mode: reboot}\n');
+    await client.connection.sendNotification('cloudConfigMerge/previewSet', { id: 'preview-2', preview: { mode: 'user-data', files: [uri('loose/one.yaml'), uri('loose/two.yaml')] } });
+    await client.open(uri('loose/two.yaml'), '#cloud-config\nmerge_how: dict(no_replace,recurse_str)+list(append)+str(append)\npower_state: {mode: s}\n');
+    const one = await settled('loose/one.yaml', (ds) => ds.some((d) => d.code === 'merged-schema-error'));
+    const merged = one.filter((d) => d.code === 'merged-schema-error');
+    assert.deepEqual(merged.map((d) => [d.range.start.line, d.severity, d.message]), [[1, DiagnosticSeverity.Warning, "in the merged result, cloud-init's schema reports: power_state.mode: 'reboots' is not one of ['poweroff', 'reboot', 'halt']"]]);
+    assert.equal(merged[0].relatedInformation?.[0].location.uri, uri('loose/one.yaml'));
+    // The second part's own schema check reports 's' already; the merged result's problem is not repeated there.
+    const two = await settled('loose/two.yaml', (ds) => ds.some((d) => d.code === 'schema-error'));
+    assert.deepEqual(two.filter((d) => d.code === 'merged-schema-error'), []);
+    await client.connection.sendNotification('cloudConfigMerge/previewSet', { id: 'preview-2', preview: null });
+    // A part wrong by itself: its own schema diagnostic says it, the merged result's identical one is left out.
+    client.change(uri('20-app.yaml'), '#cloud-config\nmerge_how: dict(no_replace)+list(append)\npackages: [vim]\nruncmd: [echo x]\nntp: {enabled: "yes"}\n');
+    const app = await settled('20-app.yaml', (ds) => ds.some((d) => d.code === 'schema-error'));
+    assert.deepEqual(app.filter((d) => String(d.message).includes("ntp.enabled: 'yes' is not of type 'boolean'")).map((d) => d.code), ['schema-error']);
+  });
+});
