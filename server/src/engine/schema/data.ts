@@ -18,7 +18,12 @@ export interface SchemaData {
   schema: SchemaNode;
 }
 
+// Type-only references keep the data files in the program, so tsc copies them to out/ beside data.js;
+// the values are still required lazily below.
+type Data224 = typeof import('./data/22.4.json');
+type DataCurrent = typeof import('./data/current.json');
+
 /** Read on first use: most runs (the CLI without --check) never validate, and start-up need not build 80 KB of schema objects. */
 export function schemaData(version: SchemaVersion): SchemaData {
-  return (version === '22.4' ? require('./data/22.4.json') : require('./data/current.json')) as SchemaData;
+  return (version === '22.4' ? (require('./data/22.4.json') as Data224) : (require('./data/current.json') as DataCurrent)) as unknown as SchemaData;
 }
