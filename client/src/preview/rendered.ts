@@ -1,8 +1,8 @@
 /**
  * "Show Rendered Part": a read-only view of a `## template: jinja` document as cloud-init renders
  * it with the chosen instance data. The server renders (`cloudConfigMerge/renderedPart`); this
- * only shows its answer, refreshed (debounced) while the template is edited and when the settings
- * change. The view's URI holds the template's URI, so it survives a reload; it ends in `.yaml`.
+ * only shows its answer, refreshed (debounced) while the template is edited, when the settings
+ * change and when the instance-data file changes on disk. The view's URI holds the template's URI, so it survives a reload; it ends in `.yaml`.
  *
  *   cloud-config-merge-rendered:/user-data (rendered).yaml?file%3A%2F%2F%2F…%2Fuser-data.yaml
  */
@@ -39,10 +39,8 @@ class RenderedPartProvider implements vscode.TextDocumentContentProvider, vscode
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('cloudConfigMerge')) this.openViews().forEach((u) => this.refreshes.schedule(u));
       }),
-      // the instance-data file may be the one saved (the server reads it again when it changes)
-      vscode.workspace.onDidSaveTextDocument((d) => {
-        if (d.languageId === 'json' || d.uri.path.endsWith('.json')) this.openViews().forEach((u) => this.refreshes.schedule(u));
-      }),
+      // the server watches the instance-data file and says when it changed on disk
+      server.onDidChangeInstanceData(() => this.openViews().forEach((u) => this.refreshes.schedule(u))),
     ];
   }
 

@@ -220,7 +220,7 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
       limitHint: (limit) => `setting cloudConfigMerge.limits.${limit}`,
       boot,
       schema: settings.schema.enable,
-      instanceData: instanceDataFor(settings, ctx.workspaceFolders()).data,
+      instanceData: instanceDataFor(settings, scope, ctx.workspaceFolders()).data,
       partCache: partLoads.get(ctx) ?? partLoads.set(ctx, new PartLoadCache()).get(ctx),
     });
   } catch (e) {
