@@ -250,6 +250,47 @@ describe('jinja templates', () => {
       assert.match(result.text, /instance data: sample "aws"/);
       assert.ok(result.text.endsWith("#cloud-config\nhostname: ip-172-31-20-5\nfqdn: ip-172-31-20-5.ec2.internal\nwrite_files:\n  - path: /etc/region\n    content: us-east-1\n"), result.text);
     });
+
+    test('in a MIME multipart: the text/jinja2 part under the cursor, then the same part by its index after edits', async () => {
+      const uri = name();
+      const text = mime([
+        { body: '#cloud-config\npackages: [git]\n' },
+        { type: 'text/jinja2', headers: ['Content-Disposition: attachment; filename="first.tmpl"'], body: '## template: jinja\n#cloud-config\nhostname: {{ v1.local_hostname }}\n' },
+        { type: 'text/plain', body: '## template: jinja\n#cloud-config\nregion: {{ v1.region }}\n' },
+      ]);
+      await client.open(uri, text);
+      const render = (params: object) => client.connection.sendRequest(RenderedPartRequest.method, { uri, ...params }) as Promise<RenderedPartResult>;
+
+      const second = await render({ position: rangeOf(text, 'v1.region').start });
+      assert.equal(typeof second.part, 'number');
+      assert.match(second.text, /^# Rendered by Cloud-Config Merge.*\n# The text\/jinja2 part of this multipart, its body from line \d+\n/);
+      assert.ok(second.text.endsWith('# ---\n#cloud-config\nregion: us-east-1'), second.text);
+
+      const first = await render({ position: rangeOf(text, 'v1.local_hostname').start });
+      assert.notEqual(first.part, second.part);
+      assert.match(first.text, /# The text\/jinja2 part first\.tmpl of this multipart/);
+      assert.ok(first.text.endsWith('# ---\n#cloud-config\nhostname: ip-172-31-20-5'), first.text);
+
+      // an edit above the part moves it: the index still names it
+      const edited = 'X-Note: moved\n' + text;
+      client.change(uri, edited);
+      const again = await render({ part: second.part });
+      assert.equal(again.part, second.part);
+      assert.ok(again.text.endsWith('region: us-east-1'), again.text);
+
+      const outside = await render({ position: rangeOf(edited, 'packages').start });
+      assert.equal(outside.part, undefined);
+      assert.match(outside.text, /^# The cursor is not in a text\/jinja2 part of this multipart: put the cursor in one \(they start at lines \d+, \d+\)/);
+      client.close(uri);
+    });
+
+    test('a multipart without a template part says so', async () => {
+      const uri = name();
+      await client.open(uri, mime([{ body: '#cloud-config\npackages: [git]\n' }]));
+      const result = (await client.connection.sendRequest(RenderedPartRequest.method, { uri, position: { line: 0, character: 0 } })) as RenderedPartResult;
+      assert.equal(result.text, '# This MIME multipart has no text/jinja2 part: cloud-init renders nothing in it.\n');
+      client.close(uri);
+    });
   });
 });
 
