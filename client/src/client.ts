@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { DOCUMENT_SELECTOR } from './documents';
-import { type NotificationType, type RequestType, WorkspaceTrustNotification } from '../../server/src/protocol';
+import { InstanceDataChangedNotification, type NotificationType, type RequestType, WorkspaceTrustNotification } from '../../server/src/protocol';
 import { filesValidatedByRedHatYaml, redHatYamlState, withRedHatYamlFiles } from './redHatYaml';
 
 export const CLIENT_ID = 'cloudConfigMerge';
@@ -19,6 +19,9 @@ export class Server implements vscode.Disposable {
   private readonly didStartEmitter = new vscode.EventEmitter<void>();
   /** Fired each time the server has (re)started. */
   readonly onDidStart = this.didStartEmitter.event;
+  private readonly instanceDataChangedEmitter = new vscode.EventEmitter<string>();
+  /** The server saw an instance-data file change on disk (its path). */
+  readonly onDidChangeInstanceData = this.instanceDataChangedEmitter.event;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -88,6 +91,7 @@ export class Server implements vscode.Disposable {
     const client = new lc.LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
     await client.start();
     this.context.subscriptions.push(
+      client.onNotification(InstanceDataChangedNotification.method, (params: { file?: unknown }) => this.instanceDataChangedEmitter.fire(String(params?.file ?? ''))),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void client.sendNotification(WorkspaceTrustNotification.method, { trusted: true } satisfies NonNullable<typeof WorkspaceTrustNotification.types>['params'])),
       // Red Hat YAML installed, removed or reconfigured: the server asks for our settings again.
       vscode.extensions.onDidChange(() => void client.sendNotification(lc.DidChangeConfigurationNotification.type, { settings: null })),
@@ -110,6 +114,7 @@ export class Server implements vscode.Disposable {
 
   async dispose(): Promise<void> {
     this.didStartEmitter.dispose();
+    this.instanceDataChangedEmitter.dispose();
     const client = this.client;
     this.client = undefined;
     this.starting = undefined;

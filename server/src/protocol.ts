@@ -183,9 +183,21 @@ export const RenderedPartRequest: RequestType<RenderedPartParams, RenderedPartRe
 export interface RenderedPartParams {
   /** The template's URI (an open editor's unsaved text is used). */
   uri: string;
+  /** In a MIME multipart: which `text/jinja2` part (the index `part` of an earlier answer). */
+  part?: number;
+  /** In a MIME multipart, when `part` is not given: the part under this position. */
+  position?: { line: number; character: number };
 }
 
 export interface RenderedPartResult {
   /** The view's text: a short header of comment lines, then the rendered part. */
   text: string;
+  /** In a MIME multipart: the index of the part rendered (pass it back as `part` to render it again). */
+  part?: number;
 }
+
+/**
+ * Server → client: an instance-data file the server reads changed on disk (the server's file watcher
+ * said so); the diagnostics are already refreshed, the open rendered views should ask again.
+ */
+export const InstanceDataChangedNotification: NotificationType<{ file: string }> = { method: 'cloudConfigMerge/instanceDataChanged' };

@@ -42,6 +42,7 @@ import { registerFateHints } from './features/fateHints';
 import { fateFixes } from './features/fateFixes';
 import { registerSetRequests } from './features/setRequests';
 import { setFileDiagnostics } from './features/setFileDiagnostics';
+import { registerInstanceDataWatch, watchInstanceDataFiles } from './features/instanceDataWatch';
 
 const TRANSPORT_FLAGS = /^--(stdio|node-ipc|socket|pipe)\b/;
 
@@ -107,7 +108,8 @@ const ctx: ServerContext = {
   knownSettings: (uri) => (support.configuration ? knownSettings.get(uri) : undefined) ?? globalSettings,
   state: (document) => {
     const settings = ctx.knownSettings(document.uri);
-    return analyses.get(document, settings, ctx.customMergers(settings), { key: instanceDataKey(settings, folders), choice: instanceDataFor(settings, folders) });
+    const instanceData = { key: instanceDataKey(settings, document.uri, folders), choice: instanceDataFor(settings, document.uri, folders) };
+    return analyses.get(document, settings, ctx.customMergers(settings), instanceData);
   },
   workspaceFolders: () => folders,
   customMergers: (settings) => workspaceMergers.load(settings.customMergers, folders),
@@ -141,6 +143,7 @@ connection.onInitialized(() => {
   if (support.configuration && support.dynamicConfiguration) {
     void connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
   }
+  watchInstanceDataFiles(ctx);
   if (support.workspaceFolders) {
     connection.workspace.onDidChangeWorkspaceFolders((e) => {
       const removed = new Set(folderPaths((e?.removed ?? []).map((f) => f.uri)));
@@ -178,6 +181,7 @@ registerPreview(ctx);
 registerPipeline(ctx);
 registerDocumentInfo(ctx);
 registerRenderedPart(ctx);
+registerInstanceDataWatch(ctx, (uri) => diagnostics.refresh(uri));
 const refreshHints = () => {
   if (support.inlayHintRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
 };

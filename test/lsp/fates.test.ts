@@ -233,3 +233,71 @@ describe('fates in the files of a set', () => {
     assert.deepEqual(app.filter((d) => String(d.message).includes("ntp.enabled: 'yes' is not of type 'boolean'")).map((d) => d.code), ['schema-error']);
   });
 });
+
+describe('#include in the parts of a set', () => {
+  let root: string;
+  let outside: string;
+  let includeClient: LspClient;
+  const at = (name: string) => pathToFileURL(join(root, name)).href;
+  const OVER = '#cloud-config\nmerge_how: dict(no_replace)+list()\nruncmd: [echo over]\n';
+
+  before(async () => {
+    root = mkdtempSync(join(tmpdir(), 'ccm-fates-include-'));
+    outside = mkdtempSync(join(tmpdir(), 'ccm-fates-outside-'));
+    writeFileSync(join(outside, 'elsewhere.yaml'), '#cloud-config\nruncmd: [echo elsewhere]\n');
+    const files: Record<string, string> = {
+      'parts/base.yaml': '#cloud-config\npackages: [git]\nruncmd: [echo base]\n',
+      '10-include.txt': `#include\n${join(root, 'parts/base.yaml')}\n`,
+      '20-over.yaml': OVER,
+      '30-outside.txt': `#include\n${join(outside, 'elsewhere.yaml')}\n`,
+      '40-over.yaml': OVER,
+      '50-remote.txt': '#include\nhttps://example.invalid/user-data\n',
+      '60-over.yaml': OVER,
+      'cloud-config-merge.yaml': 'sets:\n  local:\n    files: [10-include.txt, 20-over.yaml]\n  outside:\n    files: [30-outside.txt, 40-over.yaml]\n  remote:\n    files: [50-remote.txt, 60-over.yaml]\n',
+    };
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, name)), { recursive: true });
+      writeFileSync(join(root, name), text);
+    }
+    includeClient = await LspClient.start({ workspaceFolders: [root] });
+  });
+  after(async () => {
+    await includeClient.stop();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  test('a local file a part includes is read as the preview reads it: its values have fates, linked to it', async () => {
+    // oracle.py --mode userdata 10-include.txt 20-over.yaml: runcmd stays [echo base] (dict(no_replace)).
+    const over = await includeClient.open(at('20-over.yaml'), OVER);
+    assert.deepEqual(over.filter((d) => d.code === 'set-not-merged'), []);
+    const lost = fates(over);
+    assert.deepEqual(lost.map((d) => [d.code, d.range.start.line]), [['fate-lost', 2]]);
+    assert.match(String(lost[0].message), /parts\/base\.yaml:3 keeps its value$/);
+    assert.deepEqual(lost[0].relatedInformation?.map((r) => [r.location.uri, r.location.range.start.line]), [[at('parts/base.yaml'), 2]]);
+  });
+
+  test("editing the included file (unsaved) updates the fates of the set's parts", async () => {
+    await includeClient.open(at('parts/base.yaml'), '#cloud-config\npackages: [git]\nruncmd: [echo base]\n');
+    const since = includeClient.diagnosticsLog(at('20-over.yaml')).length;
+    includeClient.change(at('parts/base.yaml'), '#cloud-config\npackages: [git]\n');
+    const after = await includeClient.waitForDiagnostics(at('20-over.yaml'), since, (p) => fates(p.diagnostics).length === 0);
+    assert.deepEqual(fates(after.diagnostics), []);
+    includeClient.close(at('parts/base.yaml'));
+  });
+
+  test('a file outside the workspace folders is not read (as in the preview): the set says why it is not merged', async () => {
+    const over = await includeClient.open(at('40-over.yaml'), OVER);
+    const notMerged = over.filter((d) => d.code === 'set-not-merged').map((d) => String(d.message));
+    assert.equal(notMerged.length, 1, JSON.stringify(over));
+    assert.match(notMerged[0], /^The fates of set outside \(user-data\) cannot be shown: cloud-init processes none of this user-data: .*elsewhere\.yaml is outside the workspace folders; not read \(setting cloudConfigMerge\.includes\.allowOutsideWorkspace\)/);
+    assert.deepEqual(fates(over), []);
+  });
+
+  test('a URL is never fetched: the set says so', async () => {
+    const over = await includeClient.open(at('60-over.yaml'), OVER);
+    const notMerged = over.filter((d) => d.code === 'set-not-merged').map((d) => String(d.message));
+    assert.equal(notMerged.length, 1, JSON.stringify(over));
+    assert.match(notMerged[0], /https:\/\/example\.invalid\/user-data: not fetched \(the editor never fetches URLs\)/);
+  });
+});

@@ -2,13 +2,13 @@
 // filters and tests, hovers with the value cloud-init writes, diagnostics, the rendered part.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Diagnostic, Hover, MarkupContent } from 'vscode-languageserver-protocol';
-import { LspClient, applyEdits, cursor, fixtureUri, rangeOf } from '../support/lspClient';
-import { RenderedPartRequest, type RenderedPartResult } from '../../server/src/protocol';
+import { DidChangeWatchedFilesNotification, Diagnostic, FileChangeType, Hover, MarkupContent } from 'vscode-languageserver-protocol';
+import { EDITOR_CAPABILITIES, LspClient, applyEdits, cursor, fixtureUri, rangeOf } from '../support/lspClient';
+import { InstanceDataChangedNotification, RenderedPartRequest, type RenderedPartResult } from '../../server/src/protocol';
 import { mime } from './fixtures';
 
 let client: LspClient;
@@ -250,6 +250,47 @@ describe('jinja templates', () => {
       assert.match(result.text, /instance data: sample "aws"/);
       assert.ok(result.text.endsWith("#cloud-config\nhostname: ip-172-31-20-5\nfqdn: ip-172-31-20-5.ec2.internal\nwrite_files:\n  - path: /etc/region\n    content: us-east-1\n"), result.text);
     });
+
+    test('in a MIME multipart: the text/jinja2 part under the cursor, then the same part by its index after edits', async () => {
+      const uri = name();
+      const text = mime([
+        { body: '#cloud-config\npackages: [git]\n' },
+        { type: 'text/jinja2', headers: ['Content-Disposition: attachment; filename="first.tmpl"'], body: '## template: jinja\n#cloud-config\nhostname: {{ v1.local_hostname }}\n' },
+        { type: 'text/plain', body: '## template: jinja\n#cloud-config\nregion: {{ v1.region }}\n' },
+      ]);
+      await client.open(uri, text);
+      const render = (params: object) => client.connection.sendRequest(RenderedPartRequest.method, { uri, ...params }) as Promise<RenderedPartResult>;
+
+      const second = await render({ position: rangeOf(text, 'v1.region').start });
+      assert.equal(typeof second.part, 'number');
+      assert.match(second.text, /^# Rendered by Cloud-Config Merge.*\n# The text\/jinja2 part of this multipart, its body from line \d+\n/);
+      assert.ok(second.text.endsWith('# ---\n#cloud-config\nregion: us-east-1'), second.text);
+
+      const first = await render({ position: rangeOf(text, 'v1.local_hostname').start });
+      assert.notEqual(first.part, second.part);
+      assert.match(first.text, /# The text\/jinja2 part first\.tmpl of this multipart/);
+      assert.ok(first.text.endsWith('# ---\n#cloud-config\nhostname: ip-172-31-20-5'), first.text);
+
+      // an edit above the part moves it: the index still names it
+      const edited = 'X-Note: moved\n' + text;
+      client.change(uri, edited);
+      const again = await render({ part: second.part });
+      assert.equal(again.part, second.part);
+      assert.ok(again.text.endsWith('region: us-east-1'), again.text);
+
+      const outside = await render({ position: rangeOf(edited, 'packages').start });
+      assert.equal(outside.part, undefined);
+      assert.match(outside.text, /^# The cursor is not in a text\/jinja2 part of this multipart: put the cursor in one \(they start at lines \d+, \d+\)/);
+      client.close(uri);
+    });
+
+    test('a multipart without a template part says so', async () => {
+      const uri = name();
+      await client.open(uri, mime([{ body: '#cloud-config\npackages: [git]\n' }]));
+      const result = (await client.connection.sendRequest(RenderedPartRequest.method, { uri, position: { line: 0, character: 0 } })) as RenderedPartResult;
+      assert.equal(result.text, '# This MIME multipart has no text/jinja2 part: cloud-init renders nothing in it.\n');
+      client.close(uri);
+    });
   });
 });
 
@@ -281,5 +322,73 @@ describe('jinja templates with an instance-data file', () => {
     assert.equal(found.range.start.line, 0);
     assert.match(String(found.message), /no such file/);
     assert.ok(!diagnostics.some((d) => d.code === 'jinja-undefined-variable'));
+  });
+});
+
+describe('instance-data files in a multi-root workspace, watched on disk', () => {
+  let watching: LspClient;
+  const root = mkdtempSync(path.join(tmpdir(), 'jinja-multi-root-'));
+  const folders = ['north', 'south'].map((n) => path.join(root, n));
+  const dataFile = (folder: string) => path.join(folder, 'instance-data.json');
+  const TEMPLATE_WITH_ZONE = '## template: jinja\n#cloud-config\nregion: {{ v1.region }}\nzone: {{ v1.availability_zone }}\n';
+  const docIn = (folder: string) => pathToFileURL(path.join(folder, 'user-data.yaml')).href;
+  const notified: string[] = [];
+  before(async () => {
+    for (const folder of folders) {
+      mkdirSync(folder);
+      writeFileSync(dataFile(folder), JSON.stringify({ v1: { region: `${path.basename(folder)}-1` } }));
+    }
+    const capabilities = { ...EDITOR_CAPABILITIES, workspace: { ...EDITOR_CAPABILITIES.workspace, didChangeWatchedFiles: { dynamicRegistration: true } } };
+    watching = await LspClient.start({ settings: { instanceData: 'instance-data.json' }, workspaceFolders: folders, capabilities });
+    watching.connection.onNotification(InstanceDataChangedNotification.method, (p: { file: string }) => void notified.push(p.file));
+  });
+  after(async () => {
+    await watching.stop();
+  });
+
+  test('the server asks the client to watch JSON files', async () => {
+    const deadline = Date.now() + 5000;
+    while (!watching.registrations.some((r) => r.method === 'workspace/didChangeWatchedFiles') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const registration = watching.registrations.find((r) => r.method === 'workspace/didChangeWatchedFiles');
+    assert.deepEqual(registration?.registerOptions, { watchers: [{ globPattern: '**/*.json' }] });
+  });
+
+  test("a relative path resolves from the document's own workspace folder", async () => {
+    for (const folder of folders) {
+      const { text, position } = cursor('## template: jinja\n#cloud-config\nregion: {{ v1.regi|on }}\n');
+      const uri = pathToFileURL(path.join(folder, 'hover.yaml')).href;
+      await watching.open(uri, text);
+      assert.match(markdownOf(await watching.hover(uri, position)), new RegExp(`cloud-init writes \`${path.basename(folder)}-1\``));
+      watching.close(uri);
+    }
+  });
+
+  test('a change on disk re-publishes the diagnostics and the rendered part of the templates using the file', async () => {
+    const [north, south] = folders;
+    const before = await watching.open(docIn(north), TEMPLATE_WITH_ZONE);
+    assert.ok(codes(before).includes('jinja-undefined-variable'), JSON.stringify(before));
+    await watching.open(docIn(south), TEMPLATE_WITH_ZONE);
+    const southPublished = watching.diagnosticsLog(docIn(south)).length;
+
+    writeFileSync(dataFile(north), JSON.stringify({ v1: { region: 'north-2', availability_zone: 'north-2a' } }));
+    const since = watching.diagnosticsLog(docIn(north)).length;
+    await watching.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: pathToFileURL(dataFile(north)).href, type: FileChangeType.Changed }] });
+    const after = await watching.waitForDiagnostics(docIn(north), since);
+    assert.ok(!codes(after.diagnostics).includes('jinja-undefined-variable'), JSON.stringify(after.diagnostics));
+    assert.deepEqual(notified, [dataFile(north)]);
+    const rendered = (await watching.connection.sendRequest(RenderedPartRequest.method, { uri: docIn(north) })) as RenderedPartResult;
+    assert.ok(rendered.text.endsWith('region: north-2\nzone: north-2a\n'), rendered.text);
+    // the other folder's file did not change: its template is left alone
+    assert.equal(watching.diagnosticsLog(docIn(south)).length, southPublished);
+  });
+
+  test('a change to a JSON file no open template uses is ignored', async () => {
+    const other = path.join(folders[0], 'package.json');
+    writeFileSync(other, '{}');
+    const count = notified.length;
+    await watching.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: pathToFileURL(other).href, type: FileChangeType.Changed }] });
+    // a request after it is answered after it: the notification has been handled by then
+    await watching.hover(docIn(folders[0]), { line: 0, character: 0 });
+    assert.equal(notified.length, count);
   });
 });

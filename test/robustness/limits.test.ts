@@ -9,7 +9,7 @@ import { DEFAULT_LIMITS, Limits } from '../../server/src/engine/limits';
 import { runUserData } from '../../server/src/engine/userdata/run';
 import { buildPreview } from '../../server/src/engine/preview';
 import { assembleBoot } from '../../server/src/engine/system/boot';
-import { fileIncludeResolver } from '../../server/src/cli/includes';
+import { fileIncludeResolver } from '../../server/src/node/includes';
 import { readInput } from '../../server/src/cli/main';
 import { billionLaughs, gzipBomb, mime } from './corpus';
 import { tempDir } from './harness';

@@ -10,7 +10,7 @@ import { runUserData } from '../../server/src/engine/userdata/run';
 import { buildPreview } from '../../server/src/engine/preview';
 import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
 import { main, readInput } from '../../server/src/cli/main';
-import { fileIncludeResolver } from '../../server/src/cli/includes';
+import { fileIncludeResolver } from '../../server/src/node/includes';
 import { PreviewRequest, PreviewResult } from '../../server/src/protocol';
 import { LspClient } from '../support/lspClient';
 import { installSpies, SPY_MARKER } from './spy';

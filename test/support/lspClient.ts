@@ -141,6 +141,8 @@ export class LspClient {
   private configurationGate: Promise<void> | null = null;
   /** How many workspace/configuration requests the server sent. */
   configurationRequests = 0;
+  /** What the server registered dynamically (client/registerCapability), in order. */
+  readonly registrations: Array<{ method: string; registerOptions?: unknown }> = [];
 
   private constructor(
     readonly process: ChildProcess,
@@ -157,7 +159,10 @@ export class LspClient {
       return params.items.map((item) => (item.section === 'cloudConfigMerge' ? this.settings : null));
     });
     connection.onRequest(WorkspaceFoldersRequest.type, () => folders.map((f) => ({ uri: pathToFileURL(f).href, name: path.basename(f) })));
-    connection.onRequest(RegistrationRequest.type, () => undefined);
+    connection.onRequest(RegistrationRequest.type, (params) => {
+      this.registrations.push(...params.registrations);
+      return undefined;
+    });
     connection.onNotification(LogMessageNotification.type, (m) => {
       this.logs.push(m.message);
     });

@@ -1,8 +1,8 @@
 /**
  * "Show Rendered Part": a read-only view of a `## template: jinja` document as cloud-init renders
  * it with the chosen instance data. The server renders (`cloudConfigMerge/renderedPart`); this
- * only shows its answer, refreshed (debounced) while the template is edited and when the settings
- * change. The view's URI holds the template's URI, so it survives a reload; it ends in `.yaml`.
+ * only shows its answer, refreshed (debounced) while the template is edited, when the settings
+ * change and when the instance-data file changes on disk. The view's URI holds the template's URI, so it survives a reload; it ends in `.yaml`.
  *
  *   cloud-config-merge-rendered:/user-data (rendered).yaml?file%3A%2F%2F%2F…%2Fuser-data.yaml
  */
@@ -15,13 +15,18 @@ import { RefreshDebouncer } from './debounce';
 export const RENDERED_SCHEME = 'cloud-config-merge-rendered';
 const REFRESH_DELAY_MS = 200;
 
-export function renderedUri(source: vscode.Uri): vscode.Uri {
-  const name = `${stemName(source.toString())} (rendered).yaml`.replace(/[/\\]/g, '_');
-  return vscode.Uri.from({ scheme: RENDERED_SCHEME, path: '/' + name, query: source.toString() });
+export function renderedUri(source: vscode.Uri, part?: number): vscode.Uri {
+  const name = `${stemName(source.toString())} (rendered${part === undefined ? '' : ` part ${part}`}).yaml`.replace(/[/\\]/g, '_');
+  return vscode.Uri.from({ scheme: RENDERED_SCHEME, path: '/' + name, query: source.toString(), fragment: part === undefined ? '' : `part=${part}` });
 }
 
 function sourceOf(uri: vscode.Uri): string {
   return uri.query;
+}
+
+function partOf(uri: vscode.Uri): number | undefined {
+  const match = /^part=(\d+)$/.exec(uri.fragment);
+  return match ? Number(match[1]) : undefined;
 }
 
 class RenderedPartProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -39,16 +44,14 @@ class RenderedPartProvider implements vscode.TextDocumentContentProvider, vscode
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('cloudConfigMerge')) this.openViews().forEach((u) => this.refreshes.schedule(u));
       }),
-      // the instance-data file may be the one saved (the server reads it again when it changes)
-      vscode.workspace.onDidSaveTextDocument((d) => {
-        if (d.languageId === 'json' || d.uri.path.endsWith('.json')) this.openViews().forEach((u) => this.refreshes.schedule(u));
-      }),
+      // the server watches the instance-data file and says when it changed on disk
+      server.onDidChangeInstanceData(() => this.openViews().forEach((u) => this.refreshes.schedule(u))),
     ];
   }
 
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
     try {
-      const result = await this.server.request(RenderedPartRequest, { uri: sourceOf(uri) }, token);
+      const result = await this.server.request(RenderedPartRequest, { uri: sourceOf(uri), part: partOf(uri) }, token);
       return result.text;
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
@@ -68,23 +71,45 @@ class RenderedPartProvider implements vscode.TextDocumentContentProvider, vscode
   }
 }
 
-/** Opens the rendered view of a template (the active editor's by default) beside it. Returns the view's URI. */
-async function showRenderedPart(resource?: unknown): Promise<vscode.Uri | undefined> {
-  const source = resource instanceof vscode.Uri ? resource : vscode.window.activeTextEditor?.document.uri;
+/**
+ * Opens the rendered view of a template (the active editor's by default) beside it; in a MIME
+ * multipart, of the `text/jinja2` part under the cursor. Returns the view's URI.
+ */
+async function showRenderedPart(server: Server, resource?: unknown): Promise<vscode.Uri | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  const source = resource instanceof vscode.Uri ? resource : editor?.document.uri;
   if (!source || source.scheme === RENDERED_SCHEME) {
     void vscode.window.showInformationMessage('Open a "## template: jinja" document to show it rendered.');
     return undefined;
   }
-  const uri = renderedUri(source);
-  const document = await vscode.workspace.openTextDocument(uri);
-  await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  let part: number | undefined;
+  const template = vscode.workspace.textDocuments.find((d) => d.uri.toString() === source.toString());
+  if (template && !isTemplate(template) && isMultipart(template)) {
+    // Which part: the server finds the one under the cursor (when an editor shows this document).
+    const position = editor?.document === template ? editor.selection.active : undefined;
+    const found = await server.request(RenderedPartRequest, { uri: source.toString(), position: position && { line: position.line, character: position.character } });
+    part = found.part;
+  }
+  const uri = renderedUri(source, part);
+  const view = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(view, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
   return uri;
 }
 
-/** `cloudConfigMerge.isJinjaTemplate`: the active editor is a template (the title-bar button shows). */
+function isTemplate(document: vscode.TextDocument): boolean {
+  return document.lineCount > 0 && /^##\s*template:\s*jinja\s*$/i.test(document.lineAt(0).text);
+}
+
+/** A MIME multipart with a template part in it (cloud-init finds the real parts; this only shows a button). */
+function isMultipart(document: vscode.TextDocument): boolean {
+  const text = document.getText();
+  return /^content-type:\s*multipart\//im.test(text) && /text\/jinja2|^##\s*template:\s*jinja/im.test(text);
+}
+
+/** `cloudConfigMerge.isJinjaTemplate`: the active editor is a template or a multipart with one (the title-bar button shows). */
 function updateContext(): void {
-  const first = vscode.window.activeTextEditor?.document.lineAt(0).text ?? '';
-  void vscode.commands.executeCommand('setContext', 'cloudConfigMerge.isJinjaTemplate', /^##\s*template:\s*jinja\s*$/i.test(first));
+  const document = vscode.window.activeTextEditor?.document;
+  void vscode.commands.executeCommand('setContext', 'cloudConfigMerge.isJinjaTemplate', !!document && (isTemplate(document) || isMultipart(document)));
 }
 
 export function registerRenderedPart(server: Server): vscode.Disposable {
@@ -93,10 +118,11 @@ export function registerRenderedPart(server: Server): vscode.Disposable {
   return vscode.Disposable.from(
     provider,
     vscode.window.onDidChangeActiveTextEditor(updateContext),
+    vscode.workspace.onDidSaveTextDocument(updateContext),
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (e.document === vscode.window.activeTextEditor?.document && e.contentChanges.some((c) => c.range.start.line === 0)) updateContext();
     }),
     vscode.workspace.registerTextDocumentContentProvider(RENDERED_SCHEME, provider),
-    vscode.commands.registerCommand('cloudConfigMerge.showRenderedPart', showRenderedPart),
+    vscode.commands.registerCommand('cloudConfigMerge.showRenderedPart', (resource?: unknown) => showRenderedPart(server, resource)),
   );
 }

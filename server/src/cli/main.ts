@@ -28,7 +28,7 @@ import { chefMergeFiles } from '../engine/chef/deepMerge';
 import { loadChefFiles } from '../engine/chef/files';
 import { CliOptions, parseArgs, UsageError, USAGE } from './args';
 import { chooseInstanceData } from '../engine/template/instanceData';
-import { fileIncludeResolver } from './includes';
+import { fileIncludeResolver } from '../node/includes';
 import { ReportFormat, userDataReport, systemReport, bootReport, chefReport } from './report';
 import { runBatch } from './batch';
 import { makeMimeCommand } from './makeMime';

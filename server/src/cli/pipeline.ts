@@ -8,7 +8,7 @@ import { TerraformConfig, TerraformInputError, partFindings, readTerraformJson, 
 import { convertUserDataBlob } from '../engine/userdata/mime';
 import { CliOptions, UsageError } from './args';
 import { CliIO, InputError, previewMode, read, userDataMode } from './main';
-import { fileIncludeResolver } from './includes';
+import { fileIncludeResolver } from '../node/includes';
 import { wrapHeaderLine } from '../engine/preview';
 
 interface PipelineInput {

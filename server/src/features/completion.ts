@@ -38,7 +38,7 @@ export function registerCompletion(ctx: ServerContext): void {
       if (!document) return null;
       const state = ctx.state(document);
       const offset = state.offsetAt(params.position);
-      const jinja = jinjaCompletionItems(state, offset, instanceDataFor(state.settings, ctx.workspaceFolders()));
+      const jinja = jinjaCompletionItems(state, offset, instanceDataFor(state.settings, document.uri, ctx.workspaceFolders()));
       if (jinja) return jinja;
       const cursor = specCursorAt(state, offset);
       const client = { snippets: ctx.support.snippets, markdown: ctx.support.markdownCompletion };

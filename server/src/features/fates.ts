@@ -136,12 +136,12 @@ export function setDiagnostics(ctx: ServerContext, sets: PartSets, document: Tex
 }
 
 /**
- * Keeps the other open files of a set current: an edit to one part changes the fates in every other
- * part, so their diagnostics (and hints) are computed again after the usual quiet time.
+ * Keeps the other open files of a set current: an edit to one part (or to a file a part `#include`s)
+ * changes the fates in every other part, so their diagnostics (and hints) are computed again after the usual quiet time.
  */
 export function registerFates(ctx: ServerContext, sets: PartSets, refresh: (uri: string) => void, refreshHints: () => void): void {
   const affected = (uri: string) => {
-    const keys = new Set(sets.setsOf(uri).map((s) => s.key));
+    const keys = new Set([...sets.setsOf(uri).map((s) => s.key), ...sets.includedBy(uri)]);
     const isSetFile = uri.endsWith('/cloud-config-merge.yaml');
     let any = false;
     for (const document of ctx.documents.all()) {

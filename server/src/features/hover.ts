@@ -33,7 +33,7 @@ export function registerHover(ctx: ServerContext): void {
       if (!document) return null;
       const state = ctx.state(document);
       const offset = state.offsetAt(params.position);
-      const found = jinjaHoverAt(state, offset, instanceDataFor(state.settings, ctx.workspaceFolders())) ?? hoverAt(state, offset);
+      const found = jinjaHoverAt(state, offset, instanceDataFor(state.settings, document.uri, ctx.workspaceFolders())) ?? hoverAt(state, offset);
       return found ? { contents: markup(found.markdown, ctx.support.markdownHover), range: state.range(found.span) } : null;
     }),
   );

@@ -13,7 +13,6 @@
  */
 import { instanceDataFor } from './common/instanceData';
 import { readError, readRegularFile, readRegularFileSync } from './common/readFile';
-import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
@@ -23,12 +22,12 @@ import { IncludeResolver } from '../engine/userdata/process';
 import { BootInputs } from '../engine/system/boot';
 import { ConfigFile } from '../engine/system/readConf';
 import { PyError } from '../engine/py/errors';
-import { includeTarget } from '../engine/userdata/includeUrl';
 import { PartLoadCache } from '../engine/userdata/cloudConfigHandler';
 import { ServerContext } from './common/context';
 import { ServerSettings } from './common/settings';
 import { guardRequest } from './common/guard';
 import { uriPath } from './common/analysisCache';
+import { isInside, realpathOr, workspaceIncludeResolver } from './common/workspaceIncludes';
 import { pipelineFiles } from './pipeline';
 
 export function registerPreview(ctx: ServerContext): void {
@@ -129,37 +128,14 @@ class Sources {
 
   /** `#include` answers: local files in the workspace (or anywhere, if allowed); URLs are never fetched. */
   includeResolver(): IncludeResolver {
-    return {
-      read: (url) => {
-        const target = includeTarget(url.trim());
-        if (target.kind === 'remote') {
-          const message = `${target.url}: not fetched (the editor never fetches URLs). At boot cloud-init fetches it; if it cannot, cloud-init processes none of this user-data`;
-          this.problems.push(`#include ${message}.`);
-          return { ok: false, message };
-        }
-        // cloud-init runs in / at boot: that is what a relative path is relative to.
-        const file = path.resolve('/', target.path);
-        const uri = pathToFileURL(file).href;
-        const open = this.openByPath(file);
-        this.touched.add(open?.uri ?? uri);
-        if (!this.settings.includes.allowOutsideWorkspace && !this.folders.some((f) => isInside(realpathOr(file), f))) {
-          const message = `[Errno 13] ${file} is outside the workspace folders; not read (setting cloudConfigMerge.includes.allowOutsideWorkspace) for url: ${target.url}`;
-          this.problems.push(`#include ${file}: outside the workspace folders, not read. cloud-init would read it from the instance's own disk.`);
-          return { ok: false, message };
-        }
-        try {
-          const bytes = open ? new TextEncoder().encode(open.getText()) : readRegularFileSync(file, this.settings);
-          return { ok: true, bytes, name: this.nameFor(open?.uri ?? uri) };
-        } catch (e) {
-          this.problems.push(`#include ${file}: cannot be read (${readError(e)}).`);
-          return { ok: false, message: `[Errno 2] ${readError(e)} for url: ${target.url}` };
-        }
-      },
-    };
-  }
-
-  private openByPath(file: string) {
-    return this.ctx.documents.all().find((d) => filePathOf(d.uri) === file);
+    return workspaceIncludeResolver({
+      settings: this.settings,
+      folders: this.folders,
+      openDocument: (file) => this.ctx.documents.all().find((d) => filePathOf(d.uri) === file),
+      nameFor: (uri) => this.nameFor(uri),
+      problem: (message) => this.problems.push(message),
+      touched: (uri) => this.touched.add(uri),
+    });
   }
 }
 
@@ -220,7 +196,7 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
       limitHint: (limit) => `setting cloudConfigMerge.limits.${limit}`,
       boot,
       schema: settings.schema.enable,
-      instanceData: instanceDataFor(settings, ctx.workspaceFolders()).data,
+      instanceData: instanceDataFor(settings, scope, ctx.workspaceFolders()).data,
       partCache: partLoads.get(ctx) ?? partLoads.set(ctx, new PartLoadCache()).get(ctx),
     });
   } catch (e) {
@@ -301,17 +277,4 @@ function filePathOf(uri: string): string | null {
   } catch {
     return uriPath(uri);
   }
-}
-
-function realpathOr(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return path.resolve(file);
-  }
-}
-
-function isInside(file: string, folder: string): boolean {
-  const relative = path.relative(folder, file);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

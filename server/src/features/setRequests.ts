@@ -15,6 +15,7 @@ import { SET_FILE_NAME } from '../engine/sets';
 import { ServerContext } from './common/context';
 import { guardRequest } from './common/guard';
 import { OpenSet, PartSets, filePath } from './common/partSets';
+import { isInside } from './common/workspaceIncludes';
 
 /** @param setsChanged called when an open preview's set appears, changes or goes (diagnostics and hints follow). */
 export function registerSetRequests(ctx: ServerContext, sets: PartSets, setsChanged: () => void): void {
@@ -119,9 +120,4 @@ function withSet(text: string, doc: ReturnType<typeof parseDocument>, name: stri
   const end = sets.range[1];
   const before = text.slice(0, end);
   return `${before}${before.endsWith('\n') ? '' : '\n'}${block(indent)}${text.slice(end)}`;
-}
-
-function isInside(file: string, folder: string): boolean {
-  const relative = path.relative(folder, file);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

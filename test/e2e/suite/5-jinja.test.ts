@@ -1,8 +1,40 @@
 import * as assert from 'assert';
+import { rmSync, writeFileSync } from 'fs';
 import * as vscode from 'vscode';
-import { closeAllEditors, hoverText, open, positionOf, waitFor } from './helpers';
+import { closeAllEditors, fileUri, hoverText, open, positionOf, waitFor } from './helpers';
 
 const RENDERED_SCHEME = 'cloud-config-merge-rendered';
+
+/** A multipart with a cloud-config part and two text/jinja2 parts. */
+const TEMPLATES_MIME = [
+  'Content-Type: multipart/mixed; boundary="==e2e=="',
+  'MIME-Version: 1.0',
+  '',
+  '--==e2e==',
+  'Content-Type: text/cloud-config; charset="us-ascii"',
+  'MIME-Version: 1.0',
+  '',
+  '#cloud-config',
+  'packages: [git]',
+  '--==e2e==',
+  'Content-Type: text/jinja2; charset="us-ascii"',
+  'MIME-Version: 1.0',
+  'Content-Disposition: attachment; filename="host.tmpl"',
+  '',
+  '## template: jinja',
+  '#cloud-config',
+  'hostname: {{ v1.local_hostname }}',
+  '--==e2e==',
+  'Content-Type: text/jinja2; charset="us-ascii"',
+  'MIME-Version: 1.0',
+  'Content-Disposition: attachment; filename="region.tmpl"',
+  '',
+  '## template: jinja',
+  '#cloud-config',
+  'region: {{ v1.region }}',
+  '--==e2e==--',
+  '',
+].join('\n');
 
 function renderedEditor(): vscode.TextEditor | undefined {
   return vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === RENDERED_SCHEME);
@@ -61,5 +93,50 @@ suite('Jinja templates', () => {
       return /cloud-init writes `web-1`/.test(t) ? t : undefined;
     });
     assert.match(text, /v1\.local_hostname/);
+  });
+
+  test('the rendered view and the diagnostics follow the instance-data file when it changes on disk', async () => {
+    await closeAllEditors();
+    const dataFile = fileUri('instance-data.e2e.json').fsPath;
+    writeFileSync(dataFile, JSON.stringify({ v1: { local_hostname: 'before' } }));
+    try {
+      // relative: resolved from the template's workspace folder
+      await settings().update('instanceData', 'instance-data.e2e.json', vscode.ConfigurationTarget.Global);
+      const source = await open('templated.yaml');
+      await vscode.commands.executeCommand('cloudConfigMerge.showRenderedPart');
+      await renderedText((t) => t.endsWith('hostname: before\nfqdn: before.example.org\n'));
+      // changed outside the editor (no save in VS Code): the server's file watcher sees it
+      writeFileSync(dataFile, JSON.stringify({ v1: { local_hostname: 'after' } }));
+      await renderedText((t) => t.endsWith('hostname: after\nfqdn: after.example.org\n'));
+      // the variable is undefined in the new data: the template's diagnostics say so without an edit
+      writeFileSync(dataFile, JSON.stringify({ v1: { region: 'none' } }));
+      await waitFor('an undefined-variable diagnostic', () => vscode.languages.getDiagnostics(source.document.uri).some((d) => String(typeof d.code === 'object' ? d.code.value : d.code) === 'jinja-undefined-variable'));
+    } finally {
+      rmSync(dataFile, { force: true });
+      await settings().update('instanceData', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test('in a MIME multipart, Show Rendered Part renders the text/jinja2 part under the cursor, and keeps it after edits', async () => {
+    await closeAllEditors();
+    await settings().update('instanceData', 'aws', vscode.ConfigurationTarget.Global);
+    // written here, not in the fixture workspace: the UI suite's pick lists would list it too
+    writeFileSync(fileUri('templates.mime').fsPath, TEMPLATES_MIME);
+    try {
+      const source = await open('templates.mime');
+      const at = positionOf(source.document, 'v1.region');
+      source.selection = new vscode.Selection(at, at);
+      const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.showRenderedPart');
+      assert.ok(uri && /^part=\d+$/.test(uri.fragment), `a part index in ${uri?.toString()}`);
+      const text = await renderedText((t) => t.endsWith('region: us-east-1'));
+      assert.match(text, /# The text\/jinja2 part region\.tmpl of this multipart/);
+      // an edit above the part moves it; the view still renders it
+      assert.ok(await source.edit((e) => e.insert(new vscode.Position(4, 0), 'X-Note: moved\n')));
+      await renderedText((t) => t.endsWith('region: us-east-1') && t !== text);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    } finally {
+      await closeAllEditors();
+      rmSync(fileUri('templates.mime').fsPath, { force: true });
+    }
   });
 });

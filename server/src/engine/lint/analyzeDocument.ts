@@ -9,7 +9,7 @@ import { loadYaml, YamlLoadResult } from '../yaml/load';
 import { CloudInitVersion, ParsedSpec, ValueSpans, parseStringSpec } from '../spec/parse';
 import { spansOfValue } from '../userdata/specSpans';
 import { convertUserDataBlob, MimeLeaf } from '../userdata/mime';
-import { GZIP_TYPES, sniffContentType } from '../userdata/sniff';
+import { GZIP_TYPES, leafPartType } from '../userdata/sniff';
 import { MergerFactory } from '../merge/construct';
 import { DEFAULT_LIMITS } from '../limits';
 import { DocumentInfo, DocumentKind, detectDocument } from './documentKind';
@@ -390,7 +390,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
   }
   for (const leaf of blob.leaves) {
     if (leaf.container) continue;
-    const type = leaf.contentType === 'text/plain' || leaf.contentType === 'text/x-shellscript' ? sniffContentType(leaf.text ?? leaf.payload) ?? leaf.contentType : leaf.contentType;
+    const type = leafPartType(leaf);
     const mergeHeaders = leaf.headers.filter((h) => /^(x-)?merge-type$/i.test(h.name));
     for (const h of mergeHeaders) {
       const span = h.span ?? { start: 0, end: 0 };

@@ -14,7 +14,7 @@
  */
 import { loadYaml } from '../yaml/load';
 import { convertUserDataBlob, type ConvertedBlob, type MimeLeaf } from '../userdata/mime';
-import { ARCHIVE_TYPE, CLOUD_CONFIG_TYPE, sniffContentType } from '../userdata/sniff';
+import { ARCHIVE_TYPE, CLOUD_CONFIG_TYPE, leafPartType, sniffContentType } from '../userdata/sniff';
 import { pyStrip } from '../py/str';
 import { getListOrigins, PyDict, type TextSpan } from '../values';
 
@@ -41,7 +41,7 @@ export function embeddedInMime(text: string, blob: ConvertedBlob = convertUserDa
     if (leaf.container) continue;
     number++;
     const label = `MIME part ${number}${leaf.filename ? ` (${leaf.filename})` : ''}`;
-    const type = leaf.contentType === 'text/plain' || leaf.contentType === 'text/x-shellscript' ? sniffContentType(leaf.text ?? leaf.payload) ?? leaf.contentType : leaf.contentType;
+    const type = leafPartType(leaf);
     if (type !== CLOUD_CONFIG_TYPE && type !== ARCHIVE_TYPE) continue;
     if (leaf.text === null) continue;
     const anchor = partAnchor(leaf);

@@ -18,8 +18,9 @@ export interface RenderedPart {
 /** First line of every rendered view, so a reader never takes it for the template itself. */
 export const RENDERED_TITLE = '# Rendered by Cloud-Config Merge as cloud-init renders this part';
 
-export function renderedPart(payload: string, choice: InstanceDataChoice, version: CloudInitVersion): RenderedPart {
-  const header = [RENDERED_TITLE, `# cloud-init ${version}, instance data: ${choice.label}`];
+/** @param where which part of a multipart this is, said under the title (omitted for a whole document) */
+export function renderedPart(payload: string, choice: InstanceDataChoice, version: CloudInitVersion, where?: string): RenderedPart {
+  const header = [RENDERED_TITLE, ...(where ? [`# ${where}`] : []), `# cloud-init ${version}, instance data: ${choice.label}`];
   if (choice.problem) header.push(`# The instance data cannot be used (${choice.problem}): rendered with {} instead.`);
   else if (choice.data === undefined) header.push(`# No instance data chosen (setting cloudConfigMerge.instanceData: a JSON file or ${SAMPLE_NAMES.join(', ')}): rendered with {}.`);
   const result = renderCloudInitJinja(payload, choice.data ?? {}, { version });

@@ -40,6 +40,15 @@ export function sniffContentType(payload: string | Uint8Array, fallback: string 
   return fallback;
 }
 
+/**
+ * The type a MIME leaf is handled as: its declared type, except that a `text/plain` or
+ * `text/x-shellscript` leaf is sniffed (as cloud-init's user-data processing does).
+ */
+export function leafPartType(leaf: { contentType: string; text: string | null; payload: Uint8Array }): string {
+  if (leaf.contentType !== 'text/plain' && leaf.contentType !== 'text/x-shellscript') return leaf.contentType;
+  return sniffContentType(leaf.text ?? leaf.payload) ?? leaf.contentType;
+}
+
 export const CLOUD_CONFIG_TYPE = 'text/cloud-config';
 export const JSONP_TYPE = 'text/cloud-config-jsonp';
 export const ARCHIVE_TYPE = 'text/cloud-config-archive';

@@ -21,6 +21,8 @@ export interface ClientSupport {
   codeActionLiterals: boolean;
   /** workspace/inlayHint/refresh: hints are asked again when another file of a set changes. */
   inlayHintRefresh: boolean;
+  /** The server may register file watchers (workspace/didChangeWatchedFiles). */
+  watchedFiles: boolean;
 }
 
 export function clientSupport(capabilities: ClientCapabilities): ClientSupport {
@@ -34,6 +36,7 @@ export function clientSupport(capabilities: ClientCapabilities): ClientSupport {
     snippets: !!text?.completion?.completionItem?.snippetSupport,
     codeActionLiterals: !!text?.codeAction?.codeActionLiteralSupport,
     inlayHintRefresh: !!capabilities.workspace?.inlayHint?.refreshSupport,
+    watchedFiles: !!capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration,
   };
 }
 

@@ -1,40 +1,70 @@
 /**
  * The instance data the `cloudConfigMerge.instanceData` setting chooses, for diagnostics, hovers,
- * completion and the rendered view: a sample by name, or a JSON file (relative paths from the first
- * workspace folder) read bounded by `limits.maxFileBytes`. A file is read again when it changes.
+ * completion and the rendered view: a sample by name, or a JSON file read bounded by
+ * `limits.maxFileBytes`. A relative path resolves from the workspace folder of the document that
+ * uses it (multi-root: each folder its own file). A file is read again when it changes.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chooseInstanceData, NO_INSTANCE_DATA, sampleNameOf, type InstanceDataChoice } from '../../engine/template/instanceData';
 import { readError, readRegularFileSync } from './readFile';
 import type { ServerSettings } from './settings';
 
-const cache = new Map<string, { stamp: string; choice: InstanceDataChoice }>();
-
-/** Where a setting's file is: absolute, `~/…`, or relative to the first workspace folder. */
-export function instanceDataPath(setting: string, folders: readonly string[]): string {
-  const value = setting.trim();
-  if (value.startsWith('~/')) return path.join(process.env.HOME ?? '', value.slice(2));
-  if (path.isAbsolute(value) || !folders.length) return path.resolve(value);
-  return path.resolve(folders[0], value);
+interface CachedChoice {
+  file: string | null;
+  stamp: string;
+  choice: InstanceDataChoice;
 }
 
-export function instanceDataFor(settings: ServerSettings, folders: readonly string[]): InstanceDataChoice {
-  const setting = settings.instanceData;
-  if (!setting) return NO_INSTANCE_DATA;
-  const file = sampleNameOf(setting) ? null : instanceDataPath(setting, folders);
-  let stamp = '';
-  if (file) {
-    try {
-      const st = fs.statSync(file);
-      stamp = `${st.mtimeMs}|${st.size}`;
-    } catch {
-      stamp = 'missing';
-    }
+const cache = new Map<string, CachedChoice>();
+/** Counts the changes the watcher reported: part of every analysis key, so a forgotten file is analysed again. */
+let changes = 0;
+
+/** The workspace folder a document lies in (the innermost), else the first folder. */
+export function folderOf(uri: string, folders: readonly string[]): string | undefined {
+  let file: string;
+  try {
+    file = path.resolve(fileURLToPath(uri));
+  } catch {
+    return folders[0];
   }
+  const holding = folders.filter((f) => file === f || file.startsWith(f.endsWith(path.sep) ? f : f + path.sep));
+  return holding.sort((a, b) => b.length - a.length)[0] ?? folders[0];
+}
+
+/** Where a setting's file is: absolute, `~/…`, or relative to the document's workspace folder. */
+export function instanceDataPath(setting: string, folder: string | undefined): string {
+  const value = setting.trim();
+  if (value.startsWith('~/')) return path.join(process.env.HOME ?? '', value.slice(2));
+  if (path.isAbsolute(value) || !folder) return path.resolve(value);
+  return path.resolve(folder, value);
+}
+
+/** The file a document's setting names; null for a sample or no setting. */
+export function instanceDataFileOf(settings: ServerSettings, uri: string, folders: readonly string[]): string | null {
+  const setting = settings.instanceData;
+  if (!setting || sampleNameOf(setting)) return null;
+  return instanceDataPath(setting, folderOf(uri, folders));
+}
+
+function stampOf(file: string | null): string {
+  if (!file) return '';
+  try {
+    const st = fs.statSync(file);
+    return `${st.mtimeMs}|${st.size}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+function cachedChoice(settings: ServerSettings, uri: string, folders: readonly string[]): CachedChoice & { key: string } {
+  const setting = settings.instanceData;
+  const file = instanceDataFileOf(settings, uri, folders);
+  const stamp = stampOf(file);
   const key = `${setting}|${settings.cloudInitVersion}|${file ?? ''}|${settings.limits.maxFileBytes}`;
   const hit = cache.get(key);
-  if (hit && hit.stamp === stamp) return hit.choice;
+  if (hit && hit.stamp === stamp) return { ...hit, key };
   const choice = chooseInstanceData(setting, settings.cloudInitVersion, () => {
     let bytes: Uint8Array;
     try {
@@ -49,13 +79,29 @@ export function instanceDataFor(settings: ServerSettings, folders: readonly stri
     }
   });
   if (cache.size > 16) cache.clear();
-  cache.set(key, { stamp, choice });
-  return choice;
+  const entry = { file, stamp, choice };
+  cache.set(key, entry);
+  return { ...entry, key };
 }
 
-/** A key for analyses: changes when the setting, the version or the chosen file changes. */
-export function instanceDataKey(settings: ServerSettings, folders: readonly string[]): string {
-  instanceDataFor(settings, folders);
-  for (const [key, entry] of cache) if (key.startsWith(`${settings.instanceData}|${settings.cloudInitVersion}|`)) return `${key}|${entry.stamp}`;
-  return settings.instanceData;
+/** The instance data for a document (its settings, its workspace folder). */
+export function instanceDataFor(settings: ServerSettings, uri: string, folders: readonly string[]): InstanceDataChoice {
+  if (!settings.instanceData) return NO_INSTANCE_DATA;
+  return cachedChoice(settings, uri, folders).choice;
+}
+
+/** A key for analyses: changes when the setting, the version, the chosen file or its content changes. */
+export function instanceDataKey(settings: ServerSettings, uri: string, folders: readonly string[]): string {
+  if (!settings.instanceData) return '';
+  const { key, stamp } = cachedChoice(settings, uri, folders);
+  return `${key}|${stamp}|${changes}`;
+}
+
+/**
+ * A file changed on disk (the client's watcher said so): what was read of it is dropped, so that a
+ * change within the stat's time resolution, or one that keeps the size, is still seen.
+ */
+export function forgetInstanceDataFile(file: string): void {
+  for (const [key, entry] of cache) if (entry.file === file) cache.delete(key);
+  changes++;
 }

@@ -8,7 +8,7 @@
  * Documents in no set get nothing from the features that read this. One
  * analysis per set and snapshot, shared by every document of the set.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -22,7 +22,8 @@ import { PyError } from '../../engine/py/errors';
 import { BootInputs } from '../../engine/system/boot';
 import { parseSetFile } from '../../engine/sets';
 import { listForPatterns, resolveSet, setPatterns } from '../../node/sets';
-import { fileIncludeResolver } from '../../cli/includes';
+import { readBoundedSync } from '../../node/readFile';
+import { workspaceIncludeResolver } from './workspaceIncludes';
 import { ServerContext } from './context';
 import { ServerSettings } from './settings';
 
@@ -62,7 +63,8 @@ export class PartSets {
   private readonly previews = new Map<string, OpenSet>();
   private readonly listings = new Map<string, { at: number; files: string[] }>();
   private readonly disk = new Map<string, { mtime: number; size: number; bytes: Uint8Array }>();
-  private readonly analyses = new Map<string, { snapshot: string; analysis: SetAnalysis }>();
+  /** `included`: the files its parts' `#include`s read (or tried), whose changes count as the set's. */
+  private readonly analyses = new Map<string, { snapshot: string; included: Array<{ file: string; stamp: string }>; analysis: SetAnalysis }>();
 
   constructor(private readonly ctx: ServerContext) {}
 
@@ -139,7 +141,7 @@ export class PartSets {
       if (!stat.isFile() || stat.size > maxBytes) return null;
       const cached = this.disk.get(file);
       if (cached && cached.mtime === stat.mtimeMs && cached.size === stat.size) return cached.bytes;
-      const bytes = new Uint8Array(readFileSync(file));
+      const bytes = readBoundedSync(file, { maxBytes });
       this.disk.set(file, { mtime: stat.mtimeMs, size: stat.size, bytes });
       return bytes;
     } catch {
@@ -156,6 +158,18 @@ export class PartSets {
     return bytes ? { bytes, version: `d${cached?.mtime}:${cached?.size}` } : null;
   }
 
+  /** What a file is now, cheaply: the open document's version, else its size and mtime on disk. */
+  private stamp(file: string): string {
+    const open = this.ctx.documents.get(pathToFileURL(file).href);
+    if (open) return `v${open.version}`;
+    try {
+      const stat = statSync(file);
+      return `d${stat.mtimeMs}:${stat.size}`;
+    } catch {
+      return 'missing';
+    }
+  }
+
   /** The set's fates (and merged schema problems) for the current texts; computed once per snapshot. */
   analyze(set: OpenSet, settings: ServerSettings): SetAnalysis {
     const names = new Map<string, string>();
@@ -165,7 +179,7 @@ export class PartSets {
       names.set(shown, pathToFileURL(file).href);
       return shown;
     };
-    const snapshot: string[] = [settings.cloudInitVersion, String(settings.schema.enable)];
+    const snapshot: string[] = [settings.cloudInitVersion, String(settings.schema.enable), String(settings.includes.allowOutsideWorkspace), String(settings.limits.maxFileBytes)];
     const readAll = (files: string[]) => {
       const out: PreviewFile[] = [];
       for (const f of files) {
@@ -183,16 +197,25 @@ export class PartSets {
     }
     if (set.boot.confd) boot.confd = readAll(set.boot.confd);
     const instance = set.instanceData ? readAll([set.instanceData])[0] : undefined;
-    const key = snapshot.join('\n');
     const cached = this.analyses.get(set.key);
-    if (cached && cached.snapshot === key) return cached.analysis;
+    const key = snapshot.join('\n');
+    if (cached && cached.snapshot === key && cached.included.every((f) => f.stamp === this.stamp(f.file))) return cached.analysis;
     const started = performance.now();
     const custom = this.ctx.customMergers(settings);
+    const included = new Set<string>();
     const options: PreviewOptions = {
       version: settings.cloudInitVersion,
       limits: settings.limits,
       customMergers: custom.modules.size ? custom.modules : undefined,
-      includes: fileIncludeResolver(set.includeMap, (f) => this.read(path.resolve(set.folder, f), settings)?.bytes ?? fail(f), () => fail('local #include files are read by the preview only')),
+      // As the preview reads them: workspace files only (unless allowed), open editors' text first, no URL fetched.
+      includes: workspaceIncludeResolver({
+        settings,
+        folders: this.ctx.workspaceFolders(),
+        map: set.includeMap,
+        openDocument: (file) => this.ctx.documents.get(pathToFileURL(file).href),
+        nameFor: (uri) => name(filePath(uri) ?? uri),
+        touched: (uri) => included.add(filePath(uri) ?? uri),
+      }),
       instanceData: instance ? parseJson(instance.bytes) : undefined,
       boot,
     };
@@ -206,7 +229,7 @@ export class PartSets {
       report = { fates: [], omitted: 0, failure: e instanceof PyError ? `cloud-init fails: ${e.pyType}: ${e.message}` : e.message };
     }
     const analysis: SetAnalysis = { set, report, schema, uriOf: (n) => names.get(n), files, options, millis: performance.now() - started };
-    this.analyses.set(set.key, { snapshot: key, analysis });
+    this.analyses.set(set.key, { snapshot: key, included: [...included].map((file) => ({ file, stamp: this.stamp(file) })), analysis });
     return analysis;
   }
 
@@ -214,6 +237,13 @@ export class PartSets {
   analysisByKey(key: string, uri: string, settings: ServerSettings): SetAnalysis | undefined {
     const set = this.setsOf(uri).find((s) => s.key === key);
     return set ? this.analyze(set, settings) : undefined;
+  }
+
+  /** The keys of the sets whose parts `#include` this file (as last analysed): its edits change their fates. */
+  includedBy(uri: string): string[] {
+    const file = filePath(uri);
+    if (!file) return [];
+    return [...this.analyses].filter(([, entry]) => entry.included.some((i) => i.file === file)).map(([key]) => key);
   }
 
   /** Forget what was computed for sets that include this document (it closed). */
