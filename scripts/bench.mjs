@@ -985,7 +985,7 @@ function lspDiagnosticsGap(lsp, ours, other, lines) {
   const doc = lsp.docs.find((x) => x.lines === lines);
   const parts = [];
   parts.push(
-    `Both servers debounce: ours analyses on open at once and, after a single edit, waits twice its recent analysis time (${d.ours.changeMin}–${d.ours.change} ms; ${d.ours.change} ms while someone types: server/src/features/common/quietTime.ts); yaml-language-server waits ${d.yls.open} ms (validationDelayMs) on open and on edits. Net of the debounce: open ${fmtMs(median(ours.open) - d.ours.open)} vs ${fmtMs(median(other.open) - d.yls.open)}, edit ${fmtMs(median(other.edit) - d.yls.change)} for yaml-language-server (ours includes its adaptive wait: ${fmtMs(median(ours.edit))}).`,
+    `Both servers debounce: ours analyses on open at once and, after a single edit, waits as long as its recent analyses took (${d.ours.changeMin}–${d.ours.change} ms; ${d.ours.change} ms while someone types: server/src/features/common/quietTime.ts); yaml-language-server waits ${d.yls.open} ms (validationDelayMs) on open and on edits. Net of the debounce: open ${fmtMs(median(ours.open) - d.ours.open)} vs ${fmtMs(median(other.open) - d.yls.open)}, edit ${fmtMs(median(other.edit) - d.yls.change)} for yaml-language-server (ours includes its adaptive wait: ${fmtMs(median(ours.edit))}).`,
   );
   if (doc?.analysisCpu) {
     parts.push(
@@ -1224,7 +1224,7 @@ function markdown(results) {
     else {
       if (lsp.ylsMissing) L.push(`yaml-language-server: ${lsp.ylsMissing}.`, '');
       L.push(
-        `Debounces, read from the servers' code: cloud-config-merge analyses at once on open and, after an edit, waits twice its recent analysis time of the document (${lsp.debounce.ours.changeMin}–${lsp.debounce.ours.change} ms), ${lsp.debounce.ours.change} ms while someone types (edits under 300 ms apart); yaml-language-server validates ${lsp.debounce.yls.open} ms after open and after an edit. The times below include them (they are what a user waits for). Each measured edit follows a ${EDIT_PAUSE_MS} ms pause; "typing" is a word of ${TYPING.keys} keys ${TYPING.gapMs} ms apart: the diagnostics published for it, and the time from its last key to its diagnostics.`,
+        `Debounces, read from the servers' code: cloud-config-merge analyses at once on open and, after an edit, waits as long as its recent analyses of the document took (${lsp.debounce.ours.changeMin}–${lsp.debounce.ours.change} ms), ${lsp.debounce.ours.change} ms while someone types (edits under 300 ms apart); yaml-language-server validates ${lsp.debounce.yls.open} ms after open and after an edit. The times below include them (they are what a user waits for). Each measured edit follows a ${EDIT_PAUSE_MS} ms pause; "typing" is a word of ${TYPING.keys} keys ${TYPING.gapMs} ms apart: the diagnostics published for it, and the time from its last key to its diagnostics.`,
         '',
       );
       const rows = [];
@@ -1421,7 +1421,7 @@ function schemaSection(schema) {
 
 function schemaGap(t, debounce) {
   if (/didChange/.test(t.measured)) {
-    return `didChange includes each server's debounce (ours adaptive, ${debounce.ours} ms: twice its recent analysis time after a pause; yaml-language-server's ${debounce.yls} ms). On open (no debounce on our side) the ratio is the analysis itself.`;
+    return `didChange includes each server's debounce (ours adaptive, ${debounce.ours} ms: as long as its recent analyses took, after a pause; yaml-language-server's ${debounce.yls} ms). On open (no debounce on our side) the ratio is the analysis itself.`;
   }
   return 'See the table of this section.';
 }
