@@ -32,9 +32,13 @@ interface Analysis {
 const isBreak = (ch: string): boolean => ch === '\n' || ch === '\x85' || ch === '\u2028' || ch === '\u2029';
 const isBreakCode = (c: number): boolean => c === 0x0a || c === 0x85 || c === 0x2028 || c === 0x2029;
 const isSpaceOrBreakOrNulCode = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0d || c === 0 || isBreakCode(c);
-/** Indicators that make a scalar's first character special, and those that matter anywhere in flow context. */
-const FIRST_INDICATORS = new Set(Array.from('#,[]{}&*!|>\'"%@`', (ch) => ch.charCodeAt(0)));
-const FLOW_INDICATORS = new Set(Array.from(',?[]{}', (ch) => ch.charCodeAt(0)));
+/** ASCII characters that are indicators as a scalar's first character, and anywhere in flow context. */
+const FIRST_INDICATOR = 1;
+const FLOW_INDICATOR = 2;
+const INDICATORS = new Uint8Array(128);
+for (const ch of '#,[]{}&*!|>\'"%@`') INDICATORS[ch.charCodeAt(0)] |= FIRST_INDICATOR;
+for (const ch of ',?[]{}') INDICATORS[ch.charCodeAt(0)] |= FLOW_INDICATOR;
+const indicatorsOf = (c: number): number => (c < 128 ? INDICATORS[c] : 0);
 
 /**
  * Strings the full analysis below would find harmless in every style: no
@@ -94,7 +98,7 @@ function analyzeScalar(value: string): Analysis {
   for (let index = 0; index < n; ) {
     const c = codeAt(index);
     if (index === 0) {
-      if (FIRST_INDICATORS.has(c)) {
+      if (indicatorsOf(c) & FIRST_INDICATOR) {
         flowIndicators = true;
         blockIndicators = true;
       }
@@ -107,7 +111,7 @@ function analyzeScalar(value: string): Analysis {
         blockIndicators = true;
       }
     } else {
-      if (FLOW_INDICATORS.has(c)) flowIndicators = true;
+      if (indicatorsOf(c) & FLOW_INDICATOR) flowIndicators = true;
       if (c === 0x3a /* : */) {
         flowIndicators = true;
         if (followedByWhitespace) blockIndicators = true;
