@@ -108,6 +108,7 @@ function instrument(preview = false) {
     const provenance = require(path.join(ROOT, 'server/out/engine/provenance.js'));
     wrap(dumpModule, 'dumpPyYamlWithLines', 'dumpPyYamlWithLines (server/out/engine/yaml/dump.js)');
     wrap(provenance, 'collectProvenance', 'collectProvenance (server/out/engine/provenance.js)');
+    wrap(provenance, 'provenanceByDisplay', 'provenanceByDisplay (server/out/engine/provenance.js)');
     wrap(provenance, 'partEffects', 'partEffects (server/out/engine/provenance.js)');
   }
   return sites;

@@ -15,12 +15,14 @@ import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { generateDocument, rng, seedOf } from './generate.mjs';
-import { P, Session } from './lsp.mjs';
+import { P, Session, sleep } from './lsp.mjs';
 import { fmtInt, fmtMB, fmtMs, fmtRatio, median, p95, table } from './stats.mjs';
 
 const require = createRequire(import.meta.url);
 
 export const SCHEMA_TARGETS = { diagnosticsRatio: 0.5, requestP95Ms: 10, vsixBytes: 1024 * 1024 };
+/** The pause before each measured edit: a single edit, not typing (server/src/features/common/quietTime.ts). */
+const EDIT_PAUSE_MS = 400;
 
 /** Schema problems both validators see: an unknown top-level key, a wrong enum value, wrong types. */
 const PROBLEMS = ['package: [curl]', 'resize_rootfs: sometimes', 'final_message: 5', 'phone_home:', '  url: 7', 'byobu_by_default: enable'];
@@ -75,7 +77,8 @@ export async function benchSchema({ root, work, quick, progress }) {
   copyFileSync(source, schemaFile);
   result.schemaBytes = readFileSync(schemaFile).length;
   try {
-    result.debounce.ours = require(path.join(root, 'server', 'out', 'features', 'diagnostics.js')).DEBOUNCE_MS;
+    const quiet = require(path.join(root, 'server', 'out', 'features', 'common', 'quietTime.js'));
+    result.debounce.ours = `${quiet.MIN_QUIET_MS}–${quiet.MAX_QUIET_MS}`;
     const { SettingsState } = require(path.join(root, 'node_modules', 'yaml-language-server', 'out', 'server', 'src', 'yamlSettings.js'));
     result.debounce.yls = new SettingsState().validationDelayMs;
   } catch {
@@ -118,6 +121,7 @@ export async function benchSchema({ root, work, quick, progress }) {
           const line = editable[Math.floor(((i + 0.5) * editable.length) / repeats)];
           const character = docLines[line].length;
           docLines[line] += 'x';
+          await sleep(EDIT_PAUSE_MS);
           const e = await s.editAndWait(uri, { start: { line, character }, end: { line, character } }, 'x');
           row.edit.push(e.ms);
           row.editDiagnostics = e.diagnostics;
@@ -192,12 +196,12 @@ export function schemaMarkdown(result) {
   const L = ['## 3c. Schema validation beside yaml-language-server with cloud-init\'s schema', ''];
   if (result.error) return [...L, `Not measured: ${result.error}.`, ''];
   L.push(
-    `Our server validates against the schema facts of the chosen cloud-init (\`current\` here, the default); yaml-language-server ${'(`yaml.validate`, hover, completion)'} is given cloud-init's own \`schema-cloud-config-v1.json\` (${fmtInt(result.schemaBytes)} bytes, read from the upstream checkout at run time) for \`*.yaml\`, as Red Hat YAML does with SchemaStore. Documents: the language-server section's generated cloud-config plus ${PROBLEMS.length} lines with schema problems (an unknown key, wrong types and enum values). Debounces read from the servers' code: ours ${result.debounce.ours} ms after an edit and none on open, yaml-language-server ${result.debounce.yls} ms on both; the times include them, "net" subtracts them. Hover and completion: half of the positions on top-level (module) keys, half anywhere, after a first request of each kind (timed apart as "first": it loads that feature's code and data) and five warm-ups. Load average (1 min) at the start and end of this section: ${result.loadStart?.[0]?.toFixed(2)} and ${result.loadEnd?.[0]?.toFixed(2)} on ${os.cpus().length} cores${(result.loadStart?.[0] ?? 0) > os.cpus().length ? ' (a shared, loaded machine: both servers wait for a CPU alike)' : ''}.`,
+    `Our server validates against the schema facts of the chosen cloud-init (\`current\` here, the default); yaml-language-server ${'(`yaml.validate`, hover, completion)'} is given cloud-init's own \`schema-cloud-config-v1.json\` (${fmtInt(result.schemaBytes)} bytes, read from the upstream checkout at run time) for \`*.yaml\`, as Red Hat YAML does with SchemaStore. Documents: the language-server section's generated cloud-config plus ${PROBLEMS.length} lines with schema problems (an unknown key, wrong types and enum values). Debounces read from the servers' code: ours none on open and, after an edit, as long as its recent analyses took (${result.debounce.ours} ms; the longest while someone types; each measured edit follows a ${EDIT_PAUSE_MS} ms pause), yaml-language-server ${result.debounce.yls} ms on both; the times include them, "net" subtracts them (yaml-language-server's fixed one; ours is adaptive and stays in). Hover and completion: half of the positions on top-level (module) keys, half anywhere, after a first request of each kind (timed apart as "first": it loads that feature's code and data) and five warm-ups. Load average (1 min) at the start and end of this section: ${result.loadStart?.[0]?.toFixed(2)} and ${result.loadEnd?.[0]?.toFixed(2)} on ${os.cpus().length} cores${(result.loadStart?.[0] ?? 0) > os.cpus().length ? ' (a shared, loaded machine: both servers wait for a CPU alike)' : ''}.`,
     '',
   );
   const rows = result.rows.map((r) => {
     if (r.error) return [r.label, fmtInt(r.lines), `failed: ${r.error}`, '', '', '', '', '', ''];
-    const d = r.server === 'ours' ? { open: 0, edit: result.debounce.ours } : { open: result.debounce.yls, edit: result.debounce.yls };
+    const d = r.server === 'ours' ? { open: 0, edit: 0 } : { open: result.debounce.yls, edit: result.debounce.yls };
     return [
       r.label,
       fmtInt(r.lines),

@@ -4,7 +4,7 @@
  * a last part that replaces the first part's `bench_probe`. Three parts are open; the last one's merge_how is edited back and forth
  * (replace, then append), which adds or removes a fate in the first part. Measured: the time from
  * the edit to the first part's diagnostics showing the new fate, after the first analysis, with and
- * without the quiet time the server waits after an edit (DEBOUNCE_MS); and the server's CPU time.
+ * without the quiet time the server waits before it analyses another part again (MAX_QUIET_MS); and the server's CPU time.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -22,7 +22,7 @@ const APPEND = 'merge_how: dict(no_replace,recurse_list)+list(append)';
 export async function benchSets({ root, work, quick, progress }) {
   const require = createRequire(import.meta.url);
   const serverMain = path.join(root, 'server', 'out', 'server.js');
-  const debounce = require(path.join(root, 'server', 'out', 'features', 'diagnostics.js')).DEBOUNCE_MS;
+  const debounce = require(path.join(root, 'server', 'out', 'features', 'common', 'quietTime.js')).MAX_QUIET_MS;
   const parts = SETS_TARGETS.parts;
   const dir = path.join(work, 'sets');
   mkdirSync(path.join(dir, 'parts'), { recursive: true });
@@ -89,7 +89,7 @@ export function setsTargets(row, fmt) {
 export function setsMarkdown(row, { fmtMs, fmtBytes, fmtMB }) {
   const L = ['## 3c. Fates in a set of 100 parts', ''];
   L.push(
-    `A cloud-config-merge.yaml set of ${row.parts} parts (${row.error ? '' : fmtBytes(row.bytes)}; generated parts of 100 keys, scripts/bench/sets.mjs). Three parts are open; the last one's merge_how is edited back and forth between replace and append, which adds or removes a fate in the first part. Times run from the edit to the first part's new diagnostics; the server waits ${row.debounce} ms (DEBOUNCE_MS) after an edit before it analyses again.`,
+    `A cloud-config-merge.yaml set of ${row.parts} parts (${row.error ? '' : fmtBytes(row.bytes)}; generated parts of 100 keys, scripts/bench/sets.mjs). Three parts are open; the last one's merge_how is edited back and forth between replace and append, which adds or removes a fate in the first part. Times run from the edit to the first part's new diagnostics; the server waits ${row.debounce} ms (MAX_QUIET_MS, server/src/features/common/quietTime.ts) after an edit of another part before it analyses this one again.`,
     '',
   );
   if (row.error) return [...L, `Failed: ${row.error}`, ''];

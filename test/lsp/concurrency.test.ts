@@ -131,6 +131,24 @@ describe('concurrency: diagnostics', () => {
     assert.match(String(log.at(-1)!.diagnostics[0].message), new RegExp(`Unknown option '${'x'.repeat(301)}'`));
   });
 
+  test('a word typed key by key (60 ms apart): analysed after the first key and at the end, not at every key', async () => {
+    const uri = fixtureUri('concurrency/word.yaml');
+    await client.open(uri, shape(1));
+    const since = client.diagnosticsLog(uri).length;
+    const keys = 12;
+    let last = 1;
+    for (let key = 0; key < keys; key++) {
+      if (key) await tick(60);
+      last = client.change(uri, shape(last + 1));
+    }
+    await client.waitForDiagnostics(uri, since, (p) => p.version === last, TIMEOUT);
+    const published = client.diagnosticsLog(uri).slice(since);
+    assertEveryPublishMatches(published, expectedForShape, 'word');
+    // Two when nothing stalls (the first key, after a pause, gets a short wait): a stalled machine can
+    // stretch a gap past a pause now and then, but never into one analysis per key.
+    assert.ok(published.length <= 4, `${published.length} publishes for ${keys} keys: ${published.map((p) => p.version).join(', ')}`);
+  });
+
   test('typing at hundreds of edits a second, with requests in between: each answer is for the text as of its request', async () => {
     const uri = fixtureUri('concurrency/typing.yaml');
     const typed = (k: number) => `#cloud-config\n${SPEC_PREFIX}${'x'.repeat(k)})\nruncmd: [typed]\n`;

@@ -13,7 +13,7 @@ import { Origin, PyDict, PyValue, getListOrigins, pyTypeName } from './values';
 import { isListLike } from './merge/pyops';
 import { pyEq } from './py/compare';
 import { MergeEvent } from './merge/trace';
-import { Locator, SourceLocation, collectProvenance, formatPath, textLocator } from './provenance';
+import { Locator, SourceLocation, formatPath, provenanceByDisplay, textLocator } from './provenance';
 import { shortValue } from './lost';
 import { PreviewFile, PreviewOptions, formatSpec, userDataLocator } from './preview';
 import { UserDataRun, runUserData } from './userdata/run';
@@ -179,7 +179,7 @@ function eventFates(e: MergeEvent, locate: Locator, spec: string, out: FateList)
 function bootFates(files: PreviewFile[], options: PreviewOptions, out: FateList): PyValue {
   const boot = assembleBoot({ userData: files, ...options.boot }, { ...options, trace: true });
   const layerValues = new Map<BootLayer, Map<string, SourceLocation | null>>();
-  const provenance = (value: PyValue | null, locate: Locator) => new Map(value === null ? [] : collectProvenance(value, locate).entries.map((e) => [e.display, e.location]));
+  const provenance = (value: PyValue | null, locate: Locator) => (value === null ? new Map<string, SourceLocation | null>() : provenanceByDisplay(value, locate));
   for (const [layer, run] of [
     ['user-data', boot.userData],
     ['vendor-data2', boot.vendor2],

@@ -10,7 +10,7 @@ import { pyReprForMessage } from './py/repr';
 import { ParsedMerger } from './spec/parse';
 import { DumpLine, dumpPyYamlWithLines, pyKeyDisplay } from './yaml/dump';
 import { CloudInitVersion } from './spec/parse';
-import { Locator, PartEffect, SourceLocation, collectProvenance, formatPath, partEffects, textLocator } from './provenance';
+import { Locator, PartEffect, SourceLocation, formatPath, partEffects, provenanceByDisplay, textLocator } from './provenance';
 import { IncludeFailure, IncludeResolver } from './userdata/process';
 import { PartLoadCache } from './userdata/cloudConfigHandler';
 import { PartReport, UserDataRun, runHandlerParts, runUserData } from './userdata/run';
@@ -204,8 +204,7 @@ function buildPreviewModel(mode: PreviewMode, files: PreviewFile[], options: Pre
   const parts: PreviewPart[] = boot.layers.map((l) => ({ label: l.layer, file: l.layer, status: 'merged', spec: l.step?.spec ? formatSpec(l.step.spec) + (l.step.defaulted ? ' (default)' : '') : undefined }));
   // The final value is re-read from cloud-config.txt, so user-data values are found by path in the user-data run.
   const ud = boot.userData;
-  const userDataSources = new Map<string, SourceLocation | null>();
-  if (ud?.result) for (const e of collectProvenance(ud.result, userDataLocator(ud)).entries) userDataSources.set(e.display, e.location);
+  const userDataSources = ud?.result ? provenanceByDisplay(ud.result, userDataLocator(ud)) : new Map<string, SourceLocation | null>();
   // What the user-data layer's own merge lost, part by part (the layering itself is listed above).
   const lost = ud && !ud.fatal && ud.reports.length ? lostSection(mergeLosses(ud, userDataLocator(ud)), partNames(ud, ud.reports.map((r) => describePart(ud, r)), 'user-data merge')) : [];
   const layering = bootLayeringLosses(boot, { ...options.boot, userData: files });
@@ -244,11 +243,13 @@ export function bootLayeringLosses(boot: BootResult, inputs: Partial<BootInputs>
   const provenanceOf = (layer: number): Map<string, SourceLocation | null> => {
     const known = byPath.get(layer);
     if (known) return known;
-    const map = new Map<string, SourceLocation | null>();
     const name = boot.layers[layer]?.layer;
     const run = name === 'user-data' ? boot.userData : name === 'vendor-data' ? boot.vendor : name === 'vendor-data2' ? boot.vendor2 : undefined;
-    if (run?.result) for (const e of collectProvenance(run.result, userDataLocator(run)).entries) map.set(e.display, e.location);
-    if (name === 'base') for (const e of collectProvenance(boot.system.value, confdLocator(boot.system, inputs.cloudCfg?.name)).entries) map.set(e.display, e.location);
+    const map = run?.result
+      ? provenanceByDisplay(run.result, userDataLocator(run))
+      : name === 'base'
+        ? provenanceByDisplay(boot.system.value, confdLocator(boot.system, inputs.cloudCfg?.name))
+        : new Map<string, SourceLocation | null>();
     byPath.set(layer, map);
     return map;
   };
@@ -476,7 +477,7 @@ function lineEntries(
   dumpedLines: DumpLine[] = dumpPyYamlWithLines(value).lines,
   override?: (path: string) => SourceLocation | null,
 ): PreviewEntry[] {
-  const provenance = new Map(collectProvenance(value, locate).entries.map((e) => [e.display, e.location]));
+  const provenance = provenanceByDisplay(value, locate);
   const history = new Map<string, PreviewEntry['history']>();
   for (const e of effects) {
     const key = displayPath(e.path);

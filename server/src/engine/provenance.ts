@@ -64,13 +64,43 @@ export interface CollectOptions {
 }
 
 export function collectProvenance(value: PyValue, locate: Locator, options: CollectOptions = {}): { entries: ProvenanceEntry[]; truncated: boolean } {
-  const limit = options.limit ?? 100_000;
   const entries: ProvenanceEntry[] = [];
+  const truncated = walkOrigins(value, options.limit ?? 100_000, true, (path, display, origin) => {
+    entries.push({ path, display, location: origin ? locate(origin, 'value') : null, keyLocation: origin?.key ? locate(origin, 'key') : undefined });
+  });
+  return { entries, truncated };
+}
+
+/**
+ * Where each path's value came from, by its display form (`runcmd[0]`): what the preview's line map
+ * and fates need, without the segment arrays and key places collectProvenance also builds.
+ * A display form that two paths share keeps the later one's place, as collectProvenance's order has it.
+ */
+export function provenanceByDisplay(value: PyValue, locate: Locator, options: CollectOptions = {}): Map<string, SourceLocation | null> {
+  const places = new Map<string, SourceLocation | null>();
+  walkOrigins(value, options.limit ?? 100_000, false, (_path, display, origin) => {
+    places.set(display, origin ? locate(origin, 'value') : null);
+  });
+  return places;
+}
+
+/**
+ * Visits every mapping entry and list item of `value` depth first, parents before children, with its
+ * display path and origin (and its path segments when `withPaths`); a value inside itself (an alias
+ * cycle) is not entered again. Returns whether it stopped at `limit` visits.
+ */
+function walkOrigins(
+  value: PyValue,
+  limit: number,
+  withPaths: boolean,
+  visit: (path: PathSegment[], display: string, origin: Origin | undefined) => void,
+): boolean {
+  let visited = 0;
+  const noPath: PathSegment[] = [];
   const stack: Array<{ value: PyValue; path: PathSegment[]; display: string; ancestors: Set<object> }> = [{ value, path: [], display: '', ancestors: new Set() }];
   while (stack.length) {
     const { value: current, path, display, ancestors } = stack.pop()!;
     if (current === null || typeof current !== 'object' || ancestors.has(current)) continue;
-    const nextAncestors = new Set(ancestors).add(current);
     const children: Array<{ segment: PathSegment; display: string; child: PyValue; origin?: Origin }> = [];
     if (current instanceof PyDict) {
       for (const { key, value: child, origin } of current.items()) {
@@ -81,13 +111,21 @@ export function collectProvenance(value: PyValue, locate: Locator, options: Coll
       const origins = getListOrigins(current);
       current.forEach((child, i) => children.push({ segment: i, display: `${display}[${i}]`, child, origin: origins?.[i] }));
     }
-    for (const { segment, display: childDisplay, child, origin } of children) {
-      if (entries.length >= limit) return { entries, truncated: true };
-      entries.push({ path: [...path, segment], display: childDisplay, location: origin ? locate(origin, 'value') : null, keyLocation: origin?.key ? locate(origin, 'key') : undefined });
+    if (!children.length) continue;
+    for (const { segment, display: childDisplay, origin } of children) {
+      if (visited >= limit) return true;
+      visited++;
+      visit(withPaths ? [...path, segment] : noPath, childDisplay, origin);
     }
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ value: children[i].child, path: [...path, children[i].segment], display: children[i].display, ancestors: nextAncestors });
+    const nextAncestors = new Set(ancestors).add(current);
+    for (let i = children.length - 1; i >= 0; i--) {
+      const { child, segment, display: childDisplay } = children[i];
+      // Scalars have no children: not worth a stack frame.
+      if (child === null || typeof child !== 'object') continue;
+      stack.push({ value: child, path: withPaths ? [...path, segment] : noPath, display: childDisplay, ancestors: nextAncestors });
+    }
   }
-  return { entries, truncated: false };
+  return false;
 }
 
 /** What one part changed, in words with places. */

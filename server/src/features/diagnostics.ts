@@ -1,6 +1,6 @@
 /**
- * Push diagnostics: debounced per document (the latest text wins), never
- * published for a version that is no longer current, cleared on close.
+ * Push diagnostics: debounced per document (the latest text wins; the wait adapts to the document,
+ * see common/quietTime.ts), never published for a version that is no longer current, cleared on close.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Diagnostic } from 'vscode-languageserver';
@@ -12,9 +12,7 @@ import type { Finding } from '../engine/lint/findings';
 import { isLimitName } from '../engine/limits';
 import { SETTINGS_SECTION, ServerSettings } from './common/settings';
 import { coded } from '../engine/lint/codes';
-
-/** Quiet time after an edit before the document is analysed again. */
-export const DEBOUNCE_MS = 150;
+import { MAX_QUIET_MS, QuietTime } from './common/quietTime';
 
 /**
  * Most diagnostics published for one document. A generated or hostile file can have hundreds of
@@ -64,6 +62,7 @@ export class DiagnosticsFeature {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** Versions as opened: the first analysis of a document is not delayed. */
   private readonly opened = new Map<string, number>();
+  private readonly quietTimes = new Map<string, QuietTime>();
 
   /** Diagnostics other features add to a document's own (the fates of the set it belongs to). */
   private readonly extras: Array<(document: TextDocument, settings: ServerSettings) => Diagnostic[]> = [];
@@ -74,9 +73,12 @@ export class DiagnosticsFeature {
     this.extras.push(source);
   }
 
-  /** Another document's edit changes this one's diagnostics: computed again after the usual quiet time. */
+  /**
+   * Another document's edit changes this one's diagnostics: computed again after the longest quiet
+   * time, as that edit may be one key of many.
+   */
   refresh(uri: string): void {
-    if (this.ctx.documents.get(uri)) this.schedule(uri, DEBOUNCE_MS);
+    if (this.ctx.documents.get(uri)) this.schedule(uri, MAX_QUIET_MS);
   }
 
   register(): void {
@@ -85,7 +87,7 @@ export class DiagnosticsFeature {
     documents.onDidChangeContent((e) => {
       const first = this.opened.get(e.document.uri) === e.document.version;
       this.opened.delete(e.document.uri);
-      this.schedule(e.document.uri, first ? 0 : DEBOUNCE_MS);
+      this.schedule(e.document.uri, first ? 0 : this.quietTime(e.document.uri).afterEdit(performance.now()));
     });
     documents.onDidClose((e) => this.close(e.document));
   }
@@ -93,6 +95,12 @@ export class DiagnosticsFeature {
   /** Settings changed: every open document is analysed again. */
   refreshAll(): void {
     for (const document of this.ctx.documents.all()) this.schedule(document.uri, 0);
+  }
+
+  private quietTime(uri: string): QuietTime {
+    let quiet = this.quietTimes.get(uri);
+    if (!quiet) this.quietTimes.set(uri, (quiet = new QuietTime()));
+    return quiet;
   }
 
   private schedule(uri: string, delay: number): void {
@@ -120,8 +128,10 @@ export class DiagnosticsFeature {
       return;
     }
     const state = this.ctx.state(current);
+    const diagnosticsStart = performance.now();
     const diagnostics = diagnosticsFor(state);
     for (const extra of this.extras) diagnostics.push(...extra(current, settings));
+    this.quietTime(uri).noteAnalysis(state.millis + (performance.now() - diagnosticsStart));
     // The analysis ran synchronously: let edits that arrived meanwhile be applied, then re-check.
     await yieldToQueuedMessages();
     if (this.ctx.documents.get(uri)?.version !== version) return;
@@ -135,6 +145,7 @@ export class DiagnosticsFeature {
     if (pending) clearTimeout(pending);
     this.timers.delete(uri);
     this.opened.delete(uri);
+    this.quietTimes.delete(uri);
     void this.ctx.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
 }

@@ -29,9 +29,16 @@ interface Analysis {
   allowBlock: boolean;
 }
 
-const isSpaceOrBreakOrNul = (ch: string): boolean =>
-  ch === ' ' || ch === '\n' || ch === '\0' || ch === '\t' || ch === '\r' || ch === '\x85' || ch === '\u2028' || ch === '\u2029';
 const isBreak = (ch: string): boolean => ch === '\n' || ch === '\x85' || ch === '\u2028' || ch === '\u2029';
+const isBreakCode = (c: number): boolean => c === 0x0a || c === 0x85 || c === 0x2028 || c === 0x2029;
+const isSpaceOrBreakOrNulCode = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0d || c === 0 || isBreakCode(c);
+/** ASCII characters that are indicators as a scalar's first character, and anywhere in flow context. */
+const FIRST_INDICATOR = 1;
+const FLOW_INDICATOR = 2;
+const INDICATORS = new Uint8Array(128);
+for (const ch of '#,[]{}&*!|>\'"%@`') INDICATORS[ch.charCodeAt(0)] |= FIRST_INDICATOR;
+for (const ch of ',?[]{}') INDICATORS[ch.charCodeAt(0)] |= FLOW_INDICATOR;
+const indicatorsOf = (c: number): number => (c < 128 ? INDICATORS[c] : 0);
 
 /**
  * Strings the full analysis below would find harmless in every style: no
@@ -65,6 +72,9 @@ function analyzeScalar(value: string): Analysis {
       allowBlock: false,
     };
   }
+  // Code points, not one-character strings: the loop below runs once per character of every scalar.
+  const codes = typeof scalar === 'string' ? null : scalar.map((ch) => ch.codePointAt(0) as number);
+  const codeAt = (i: number): number => (codes === null ? value.charCodeAt(i) : codes[i]);
   let blockIndicators = false;
   let flowIndicators = false;
   let lineBreaks = false;
@@ -81,44 +91,41 @@ function analyzeScalar(value: string): Analysis {
     flowIndicators = true;
   }
   let precededByWhitespace = true;
-  let followedByWhitespace = n === 1 || isSpaceOrBreakOrNul(scalar[1]);
+  let followedByWhitespace = n === 1 || isSpaceOrBreakOrNulCode(codeAt(1));
   let previousSpace = false;
   let previousBreak = false;
 
   for (let index = 0; index < n; ) {
-    const ch = scalar[index];
+    const c = codeAt(index);
     if (index === 0) {
-      if ('#,[]{}&*!|>\'"%@`'.includes(ch)) {
+      if (indicatorsOf(c) & FIRST_INDICATOR) {
         flowIndicators = true;
         blockIndicators = true;
       }
-      if (ch === '?' || ch === ':') {
+      if (c === 0x3f /* ? */ || c === 0x3a /* : */) {
         flowIndicators = true;
         if (followedByWhitespace) blockIndicators = true;
       }
-      if (ch === '-' && followedByWhitespace) {
+      if (c === 0x2d /* - */ && followedByWhitespace) {
         flowIndicators = true;
         blockIndicators = true;
       }
     } else {
-      if (',?[]{}'.includes(ch)) flowIndicators = true;
-      if (ch === ':') {
+      if (indicatorsOf(c) & FLOW_INDICATOR) flowIndicators = true;
+      if (c === 0x3a /* : */) {
         flowIndicators = true;
         if (followedByWhitespace) blockIndicators = true;
       }
-      if (ch === '#' && precededByWhitespace) {
+      if (c === 0x23 /* # */ && precededByWhitespace) {
         flowIndicators = true;
         blockIndicators = true;
       }
     }
-    const brk = isBreak(ch);
+    const brk = isBreakCode(c);
     if (brk) lineBreaks = true;
-    if (ch !== '\n') {
-      const c = ch.charCodeAt(0);
-      // allow_unicode is off: everything but printable ASCII is special.
-      if (c < 0x20 || c > 0x7e || ch.length > 1) specialCharacters = true;
-    }
-    if (ch === ' ') {
+    // allow_unicode is off: everything but printable ASCII (and the line feed) is special.
+    if (c !== 0x0a && (c < 0x20 || c > 0x7e)) specialCharacters = true;
+    if (c === 0x20) {
       if (index === 0) leadingSpace = true;
       if (index === n - 1) trailingSpace = true;
       if (previousBreak) breakSpace = true;
@@ -135,8 +142,8 @@ function analyzeScalar(value: string): Analysis {
       previousBreak = false;
     }
     index++;
-    precededByWhitespace = isSpaceOrBreakOrNul(ch);
-    followedByWhitespace = index + 1 >= n || isSpaceOrBreakOrNul(scalar[index + 1]);
+    precededByWhitespace = isSpaceOrBreakOrNulCode(c);
+    followedByWhitespace = index + 1 >= n || isSpaceOrBreakOrNulCode(codeAt(index + 1));
   }
 
   let allowFlowPlain = true;
@@ -193,8 +200,11 @@ function escapeChar(ch: string): string {
 // Emitter
 
 export class Emitter {
-  /** The output so far (V8 concatenation builds a rope: linear overall). */
-  out = '';
+  /**
+   * The output, in the pieces written: joined once at the end. (A rope of `+=` is linear too, but
+   * its many small cells live until the end and make the garbage collector copy them again and again.)
+   */
+  private readonly chunks: string[] = [];
   /** Flat pairs: PathNode, line. */
   readonly marks: Array<PathNode | number> = [];
 
@@ -535,10 +545,15 @@ export class Emitter {
     this.style = null;
   }
 
+  /** The text written, once run() has finished. */
+  get out(): string {
+    return this.chunks.join('');
+  }
+
   // Writers.
 
   private write(data: string): void {
-    this.out += data;
+    this.chunks.push(data);
   }
 
   private writeIndicator(indicator: string, needWhitespace: boolean, whitespace = false, indention = false): void {
@@ -702,6 +717,13 @@ export class Emitter {
     }
     this.whitespace = false;
     this.indention = false;
+    // Plain scalars have no line breaks; one that cannot be folded here (no space, or it ends before
+    // the width where a fold is considered) is written whole.
+    if (typeof text === 'string' && (!split || this.column + n <= this.bestWidth || text.indexOf(' ') < 0)) {
+      this.column += n;
+      this.write(text);
+      return;
+    }
     let spaces = false;
     let breaks = false;
     let start = 0;
