@@ -116,10 +116,10 @@ export class UnhashableKeyError extends Error {
 }
 
 /**
- * A string that is equal for two keys exactly when Python's `==` (and hash)
- * says they are the same dict key.
+ * The dict-key identity of None, bool, int, float and str (equal ints, floats and bools are one key,
+ * as in Python), or undefined for any other value. Shared by this value model and Jinja's.
  */
-export function keyIdentity(key: PyValue): string {
+export function scalarKeyIdentity(key: unknown): string | undefined {
   if (key === null) return 'None';
   switch (typeof key) {
     case 'string':
@@ -133,6 +133,16 @@ export function keyIdentity(key: PyValue): string {
       if (Number.isNaN(key)) return 'fnan'; // each NaN is its own key in Python; rare enough to merge them
       return 'f' + String(key);
   }
+  return undefined;
+}
+
+/**
+ * A string that is equal for two keys exactly when Python's `==` (and hash)
+ * says they are the same dict key.
+ */
+export function keyIdentity(key: PyValue): string {
+  const scalar = scalarKeyIdentity(key);
+  if (scalar !== undefined) return scalar;
   if (key instanceof PyTimestamp) return 't' + key.identity();
   if (key instanceof PyBytes) return 'b' + Buffer.from(key.bytes).toString('base64');
   if (key instanceof PyTuple) return 'T(' + key.items.map(keyIdentity).join(',') + ')';
