@@ -7,7 +7,8 @@
  *   cloud-config-merge-rendered:/user-data (rendered).yaml?file%3A%2F%2F%2F…%2Fuser-data.yaml
  */
 import * as vscode from 'vscode';
-import { RenderedPartRequest } from '../../../server/src/protocol';
+import { DocumentInfoRequest, RenderedPartRequest } from '../../../server/src/protocol';
+import { isCloudConfigDocument } from '../documents';
 import { Server, log } from '../client';
 import { stemName } from './uri';
 import { RefreshDebouncer } from './debounce';
@@ -81,14 +82,27 @@ async function showRenderedPart(resource?: unknown): Promise<vscode.Uri | undefi
   return uri;
 }
 
-/** `cloudConfigMerge.isJinjaTemplate`: the active editor is a template (the title-bar button shows). */
-function updateContext(): void {
-  const first = vscode.window.activeTextEditor?.document.lineAt(0).text ?? '';
-  void vscode.commands.executeCommand('setContext', 'cloudConfigMerge.isJinjaTemplate', /^##\s*template:\s*jinja\s*$/i.test(first));
+/**
+ * `cloudConfigMerge.isJinjaTemplate`: the active editor is a template (the title-bar button shows).
+ * The server decides, as cloud-init does; only documents the server is started for are asked about.
+ */
+function contextUpdater(server: Server): () => void {
+  let generation = 0;
+  const set = (value: boolean) => void vscode.commands.executeCommand('setContext', 'cloudConfigMerge.isJinjaTemplate', value);
+  return () => {
+    const current = ++generation;
+    const document = vscode.window.activeTextEditor?.document;
+    if (!document || !isCloudConfigDocument(document)) return set(false);
+    server.request(DocumentInfoRequest, { uri: document.uri.toString() }).then(
+      (info) => current === generation && set(info.template === true),
+      () => current === generation && set(false),
+    );
+  };
 }
 
 export function registerRenderedPart(server: Server): vscode.Disposable {
   const provider = new RenderedPartProvider(server);
+  const updateContext = contextUpdater(server);
   updateContext();
   return vscode.Disposable.from(
     provider,
