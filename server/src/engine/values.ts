@@ -238,9 +238,11 @@ export function isPyList(v: PyValue | undefined): v is PyValue[] {
   return Array.isArray(v);
 }
 
-/** The lowercased Python class name: what the root merger dispatches on. */
-export function pyTypeName(v: PyValue): string {
-  if (v === null) return 'nonetype';
+/**
+ * The Python class name of bool, int, float, str and list in the JavaScript forms every value model
+ * here gives them (boolean, bigint, number, string, array), or undefined for anything else.
+ */
+export function builtinTypeName(v: unknown): string | undefined {
   switch (typeof v) {
     case 'boolean':
       return 'bool';
@@ -251,7 +253,14 @@ export function pyTypeName(v: PyValue): string {
     case 'string':
       return 'str';
   }
-  if (Array.isArray(v)) return 'list';
+  return Array.isArray(v) ? 'list' : undefined;
+}
+
+/** The lowercased Python class name: what the root merger dispatches on. */
+export function pyTypeName(v: PyValue): string {
+  if (v === null) return 'nonetype';
+  const builtin = builtinTypeName(v);
+  if (builtin !== undefined) return builtin;
   if (v instanceof PyDict) return 'dict';
   if (v instanceof PyTuple) return 'tuple';
   if (v instanceof PySet) return 'set';

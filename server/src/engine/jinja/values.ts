@@ -6,8 +6,8 @@
  * str()/repr() (pprint's sorted repr too), hash identity for dict keys, ==,
  * ordering, truthiness, len and iterability. CPython behaviour shared with the
  * YAML and JSON ports (float/str/bytes repr, int digit limit, str ordering,
- * numeric and bytes comparison, list/tuple comparison, scalar key identity,
- * timsort) comes from ../py/ and ../values.
+ * numeric and bytes comparison, list/tuple comparison, scalar key identity
+ * and type names, timsort) comes from ../py/ and ../values.
  *
  * Why JDict is not ../values' PyDict: the two hold different value models.
  * A template's dict keys can be Markup (equal to the same str), Undefined,
@@ -30,7 +30,7 @@ import { pyBytesRepr, pyFloatRepr, pyStrRepr } from '../py/repr';
 import { pySorted as timsort } from '../py/sort';
 import { bytesCompare, firstMismatch, numCompare, sequenceEq } from '../py/compare';
 import { comparePyStr, pyLen } from '../py/str';
-import { scalarKeyIdentity } from '../values';
+import { builtinTypeName, scalarKeyIdentity } from '../values';
 
 
 // None → null, bool → boolean, int → bigint, float → number, str → string,
@@ -336,18 +336,7 @@ export function isNumber(v: JValue): v is bigint | boolean | number {
 /** Python's type(x).__name__. */
 export function typeName(v: JValue): string {
   if (v === null) return 'NoneType';
-  switch (typeof v) {
-    case 'boolean':
-      return 'bool';
-    case 'bigint':
-      return 'int';
-    case 'number':
-      return 'float';
-    case 'string':
-      return 'str';
-  }
-  if (Array.isArray(v)) return 'list';
-  return v.pyType();
+  return builtinTypeName(v) ?? (v as JObject).pyType();
 }
 
 export const MODULE_OF: Record<string, string> = {
