@@ -42,6 +42,8 @@ for (const c of CASES) {
     const info = detectDocument(c.text, '/work/user-data.yaml');
     // A Jinja part is a 'jinja' document even when its handler fails, so that the failure is reported.
     assert.equal(info?.kind === 'jinja', c.userData !== 'not-a-part');
+    const codes = analyzeDocument(c.text, '/work/user-data.yaml').findings.map((f) => f.code);
+    assert.deepEqual(codes, c.userData === 'handler-fails' ? ['jinja-render-error'] : []);
   });
 
   test(`template header, ${c.name}: cloud.cfg.d ${c.confd}`, () => {
@@ -57,6 +59,10 @@ for (const c of CASES) {
     const info = detectDocument(c.text, file.name);
     assert.equal(info?.kind, 'confd');
     assert.equal(info?.template === true, c.confd !== 'unrendered');
+    if (c.confd === 'raises') {
+      const [finding] = analyzeDocument(c.text, file.name).findings;
+      assert.match(finding.message, /ValueError: Unknown template rendering type 'jinjax' requested\): the error leaves read_conf and the cloud-init stage fails/);
+    }
   });
 }
 

@@ -111,7 +111,8 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
  */
 function analyzeTemplate(text: string, kind: 'jinja' | 'confd' | 'cloud-cfg', options: AnalyzeOptions): Analyzed {
   const analyzed = analyzeCloudConfig(maskJinja(text), 0, kind, options, undefined, undefined, true);
-  pushAll(analyzed.findings, templateFindings(text, { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema }));
+  const configFile = kind !== 'jinja';
+  pushAll(analyzed.findings, templateFindings(text, { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema, configFile }));
   return analyzed;
 }
 
