@@ -21,7 +21,7 @@ import { JBytes, JDict, JDictView, JFunc, JGen, JGroupTuple, JMarkup, JNamespace
 import { PyError } from '../py/errors';
 import { pyIntFromString, pyIntStr } from '../py/int';
 import { JsonObject, dumpJsonable, floatJson, type Jsonable } from '../py/json';
-import { pyFloatRepr, pyStrRepr } from '../py/repr';
+import { pyStrRepr } from '../py/repr';
 import { pySorted as timsort } from '../py/sort';
 import { PY_SPACE_CLASS_BODY, SURROGATE, codePoints, pyCapitalize, pyLen, pyReplace, pyRsplit, pySplitLines, pyStripChars } from '../py/str';
 
