@@ -7,7 +7,9 @@
 import * as vscode from 'vscode';
 
 /** First lines that make a YAML (or plain text) document cloud-init input. */
-const HEADER = /^(?:\uFEFF)?(?:#cloud-config(?:-archive|-jsonp)?(?![\w-])|##\s*template:\s*jinja\b|#include(?:-once)?(?![\w-]))/;
+const HEADER = /^(?:\uFEFF)?(?:#cloud-config(?:-archive|-jsonp)?(?![\w-])|#include(?:-once)?(?![\w-]))/;
+/** A template header in any case (cloud-init lowercases before it looks; the server decides exactly). */
+const TEMPLATE_HEADER = /^(?:\uFEFF)?\s*##\s*template:\s*jinja\b/i;
 /** MIME user-data: a multipart message. */
 const MIME = /^(?:\uFEFF)?(?:Content-Type:\s*multipart\/|MIME-Version:)/i;
 
@@ -26,7 +28,7 @@ export function isSystemConfigPath(uri: vscode.Uri): boolean {
 
 /** Whether the start of a file's text marks it as cloud-init input. */
 export function looksLikeCloudConfig(firstLine: string, uri: vscode.Uri): boolean {
-  return HEADER.test(firstLine) || MIME.test(firstLine) || isSystemConfigPath(uri);
+  return HEADER.test(firstLine) || TEMPLATE_HEADER.test(firstLine) || MIME.test(firstLine) || isSystemConfigPath(uri);
 }
 
 /** A Chef role or environment file (JSON with default/override attributes and a Chef type). */

@@ -175,6 +175,8 @@ export interface DocumentInfoResult {
   kind: string | null;
   spec: string | null;
   summary: string[];
+  /** Present when cloud-init renders the document with Jinja (the client then offers Show Rendered Part). */
+  template?: true;
 }
 
 /** Client → server: a `## template: jinja` document rendered with the chosen instance data. */

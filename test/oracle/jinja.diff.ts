@@ -460,7 +460,7 @@ async function main(): Promise<void> {
     }
     console.log(`jinja oracle: ${count} templates x cloud-init ${versions.join(' and ')}, seed ${seed}, all agree`, stats);
     const top = Object.entries(unsupportedWhy).sort((a, b) => b[1] - a[1]).slice(0, 12);
-    if (top.length) console.log('not reproducible here (not compared; see the list in server/src/engine/userdata/jinja.ts):', top);
+    if (top.length) console.log('not reproducible here (not compared; see "What this tool cannot reproduce" in README.md, Jinja templates):', top);
   } finally {
     for (const o of oracles.values()) o.close();
   }

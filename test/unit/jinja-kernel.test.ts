@@ -29,3 +29,19 @@ test("the kernel's int(s, base): base 0 and 2..36, Python's errors", () => {
   assert.throws(() => pyIntFromString('1'.repeat(4301), 36), /value has 4301 digits/, 'bases that are not powers of two are limited too');
   assert.equal(pyIntFromString('v'.repeat(5000), 32), 32n ** 5000n - 1n, 'powers of two are not');
 });
+
+// |tojson is written by the kernel's JSON encoder (py/json.ts); keys sorted with Python's ordering
+// across bool/int/float, string indent, ensure_ascii with surrogate pairs, then the HTML-safe escapes.
+// Checked against cloud-init 22.4.2 and upstream (oracle.py, instance data `{}`).
+const TOJSON = `## template: jinja\n#cloud-config\na: '{{ {2: [1, (2, "é😀<>&")], 1.5: {"z": none, "y": true}, true: 1e300}|tojson(indent="\\t") }}'\nb: '{{ [{}, [], {"k": 3.0}]|tojson(2) }}'\n`;
+
+for (const version of ['22.4', 'current'] as const) {
+  test(`tojson through the kernel's JSON encoder (${version})`, () => {
+    const r = renderCloudInitJinja(TOJSON, '{}', { version });
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.equal(
+      r.text,
+      '#cloud-config\na: \'{\n\t"true": 1e+300,\n\t"1.5": {\n\t\t"y": true,\n\t\t"z": null\n\t},\n\t"2": [\n\t\t1,\n\t\t[\n\t\t\t2,\n\t\t\t"\\u00e9\\ud83d\\ude00\\u003c\\u003e\\u0026"\n\t\t]\n\t]\n}\'\nb: \'[\n  {},\n  [],\n  {\n    "k": 3.0\n  }\n]\'\n',
+    );
+  });
+}

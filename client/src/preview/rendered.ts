@@ -7,7 +7,8 @@
  *   cloud-config-merge-rendered:/user-data (rendered).yaml?file%3A%2F%2F%2F…%2Fuser-data.yaml
  */
 import * as vscode from 'vscode';
-import { RenderedPartRequest } from '../../../server/src/protocol';
+import { DocumentInfoRequest, RenderedPartRequest } from '../../../server/src/protocol';
+import { isCloudConfigDocument } from '../documents';
 import { Server, log } from '../client';
 import { stemName } from './uri';
 import { RefreshDebouncer } from './debounce';
@@ -84,7 +85,8 @@ async function showRenderedPart(server: Server, resource?: unknown): Promise<vsc
   }
   let part: number | undefined;
   const template = vscode.workspace.textDocuments.find((d) => d.uri.toString() === source.toString());
-  if (template && !isTemplate(template) && isMultipart(template)) {
+  // A document that starts as a template renders whole; a multipart renders the template part under the cursor.
+  if (template && template.lineCount > 0 && !/^\s*##\s*template:/i.test(template.lineAt(0).text) && isMultipart(template)) {
     // Which part: the server finds the one under the cursor (when an editor shows this document).
     const position = editor?.document === template ? editor.selection.active : undefined;
     const found = await server.request(RenderedPartRequest, { uri: source.toString(), position: position && { line: position.line, character: position.character } });
@@ -96,24 +98,35 @@ async function showRenderedPart(server: Server, resource?: unknown): Promise<vsc
   return uri;
 }
 
-function isTemplate(document: vscode.TextDocument): boolean {
-  return document.lineCount > 0 && /^##\s*template:\s*jinja\s*$/i.test(document.lineAt(0).text);
-}
-
 /** A MIME multipart with a template part in it (cloud-init finds the real parts; this only shows a button). */
 function isMultipart(document: vscode.TextDocument): boolean {
   const text = document.getText();
   return /^content-type:\s*multipart\//im.test(text) && /text\/jinja2|^##\s*template:\s*jinja/im.test(text);
 }
 
-/** `cloudConfigMerge.isJinjaTemplate`: the active editor is a template or a multipart with one (the title-bar button shows). */
-function updateContext(): void {
-  const document = vscode.window.activeTextEditor?.document;
-  void vscode.commands.executeCommand('setContext', 'cloudConfigMerge.isJinjaTemplate', !!document && (isTemplate(document) || isMultipart(document)));
+/**
+ * `cloudConfigMerge.isJinjaTemplate`: the active editor is a template or a multipart with one (the
+ * title-bar button shows). Whether a document is a template the server decides, as cloud-init does; a
+ * multipart only needs a template part somewhere (the server renders the one under the cursor). Only
+ * documents the server is started for are asked about.
+ */
+function contextUpdater(server: Server): () => void {
+  let generation = 0;
+  const set = (value: boolean) => void vscode.commands.executeCommand('setContext', 'cloudConfigMerge.isJinjaTemplate', value);
+  return () => {
+    const current = ++generation;
+    const document = vscode.window.activeTextEditor?.document;
+    if (!document || !isCloudConfigDocument(document)) return set(false);
+    server.request(DocumentInfoRequest, { uri: document.uri.toString() }).then(
+      (info) => current === generation && set(info.template === true || isMultipart(document)),
+      () => current === generation && set(false),
+    );
+  };
 }
 
 export function registerRenderedPart(server: Server): vscode.Disposable {
   const provider = new RenderedPartProvider(server);
+  const updateContext = contextUpdater(server);
   updateContext();
   return vscode.Disposable.from(
     provider,

@@ -116,10 +116,10 @@ export class UnhashableKeyError extends Error {
 }
 
 /**
- * A string that is equal for two keys exactly when Python's `==` (and hash)
- * says they are the same dict key.
+ * The dict-key identity of None, bool, int, float and str (equal ints, floats and bools are one key,
+ * as in Python), or undefined for any other value. Shared by this value model and Jinja's.
  */
-export function keyIdentity(key: PyValue): string {
+export function scalarKeyIdentity(key: unknown): string | undefined {
   if (key === null) return 'None';
   switch (typeof key) {
     case 'string':
@@ -133,6 +133,16 @@ export function keyIdentity(key: PyValue): string {
       if (Number.isNaN(key)) return 'fnan'; // each NaN is its own key in Python; rare enough to merge them
       return 'f' + String(key);
   }
+  return undefined;
+}
+
+/**
+ * A string that is equal for two keys exactly when Python's `==` (and hash)
+ * says they are the same dict key.
+ */
+export function keyIdentity(key: PyValue): string {
+  const scalar = scalarKeyIdentity(key);
+  if (scalar !== undefined) return scalar;
   if (key instanceof PyTimestamp) return 't' + key.identity();
   if (key instanceof PyBytes) return 'b' + Buffer.from(key.bytes).toString('base64');
   if (key instanceof PyTuple) return 'T(' + key.items.map(keyIdentity).join(',') + ')';
@@ -228,9 +238,11 @@ export function isPyList(v: PyValue | undefined): v is PyValue[] {
   return Array.isArray(v);
 }
 
-/** The lowercased Python class name: what the root merger dispatches on. */
-export function pyTypeName(v: PyValue): string {
-  if (v === null) return 'nonetype';
+/**
+ * The Python class name of bool, int, float, str and list in the JavaScript forms every value model
+ * here gives them (boolean, bigint, number, string, array), or undefined for anything else.
+ */
+export function builtinTypeName(v: unknown): string | undefined {
   switch (typeof v) {
     case 'boolean':
       return 'bool';
@@ -241,7 +253,14 @@ export function pyTypeName(v: PyValue): string {
     case 'string':
       return 'str';
   }
-  if (Array.isArray(v)) return 'list';
+  return Array.isArray(v) ? 'list' : undefined;
+}
+
+/** The lowercased Python class name: what the root merger dispatches on. */
+export function pyTypeName(v: PyValue): string {
+  if (v === null) return 'nonetype';
+  const builtin = builtinTypeName(v);
+  if (builtin !== undefined) return builtin;
   if (v instanceof PyDict) return 'dict';
   if (v instanceof PyTuple) return 'tuple';
   if (v instanceof PySet) return 'set';

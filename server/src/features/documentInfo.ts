@@ -50,7 +50,10 @@ export const MAX_SUMMARIZED_SITES = 20;
 
 /** The answer for one analysed version, computed once (the status item asks again on every focus change). */
 export function documentInfo(state: DocumentState): DocumentInfoResult {
-  return state.memo('documentInfo', () => computeDocumentInfo(state));
+  return state.memo('documentInfo', () => {
+    const computed = computeDocumentInfo(state);
+    return state.analysis.info?.template ? { ...computed, template: true } : computed;
+  });
 }
 
 function computeDocumentInfo(state: DocumentState): DocumentInfoResult {

@@ -7,6 +7,7 @@
 import { Hover, HoverParams } from 'vscode-languageserver';
 import { HEADER_LINES, MERGE_HEADER_DOC } from '../engine/catalogue';
 import { TextSpan } from '../engine/values';
+import { pyLStrip } from '../engine/py/str';
 import { SpecSite } from '../engine/lint/analyzeDocument';
 import { MimeHeader } from '../engine/userdata/mime';
 import { ServerContext } from './common/context';
@@ -149,8 +150,9 @@ function isHeaderPosition(state: DocumentState, lineStart: number, tokenStart: n
   const kind = state.analysis.info?.kind;
   if (kind === 'include' && prefix.startsWith('#include') && tokenStart === lineStart) return true;
   if (kind === 'jinja') {
-    const first = /^\s*## template: jinja[^\n]*\n/i.exec(text);
-    if (first && onlyBlankBefore(first[0].length)) return true;
+    // The header line Jinja's part starts after: the first line once leading blanks are stripped.
+    const headerEnd = text.indexOf('\n', text.length - pyLStrip(text).length);
+    if (headerEnd >= 0 && onlyBlankBefore(headerEnd + 1)) return true;
   }
   for (const leaf of state.analysis.mime?.leaves ?? []) {
     if (leaf.span && leaf.span.start <= lineStart && lineStart < leaf.span.end && text.slice(leaf.span.start, lineStart).trim() === '') return true;

@@ -1,6 +1,7 @@
 /**
  * jinja2/filters.py: every filter of Jinja2 3.1 with its argument handling,
- * plus utils.htmlsafe_json_dumps for |tojson (json.dumps with sort_keys).
+ * plus utils.htmlsafe_json_dumps for |tojson (json.dumps with sort_keys, written by
+ * the kernel's JSON encoder ../py/json.ts).
  * Sorting uses the kernel's timsort (../py/sort.ts), so inconsistent orders
  * (NaN) come out as in Python.
  *
@@ -19,84 +20,61 @@ import { sliceValue } from './slicing';
 import { JBytes, JDict, JDictView, JFunc, JGen, JGroupTuple, JMarkup, JNamespace, JRange, JTuple, JUndef, JValue, MISSING, ciUndef, hashKey, hintUndef, isInt, isIterable, pprintRepr, pyEq, pyLenOf, pyLt, pyOrder, pyRepr, pySorted, pyStr, toBig, truthy, typeName } from './values';
 import { PyError } from '../py/errors';
 import { pyIntFromString, pyIntStr } from '../py/int';
-import { pyFloatRepr, pyStrRepr } from '../py/repr';
+import { JsonObject, dumpJsonable, floatJson, type Jsonable } from '../py/json';
+import { pyStrRepr } from '../py/repr';
 import { pySorted as timsort } from '../py/sort';
 import { PY_SPACE_CLASS_BODY, SURROGATE, codePoints, pyCapitalize, pyLen, pyReplace, pyRsplit, pySplitLines, pyStripChars } from '../py/str';
 
 
-export function jsonStr(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0) as number;
-    if (ch === '"') out += '\\"';
-    else if (ch === '\\') out += '\\\\';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\b') out += '\\b';
-    else if (ch === '\f') out += '\\f';
-    else if (cp >= 0x20 && cp <= 0x7e) out += ch;
-    else if (cp < 0x10000) out += '\\u' + cp.toString(16).padStart(4, '0');
-    else {
-      const v = cp - 0x10000;
-      out += '\\u' + (0xd800 + (v >> 10)).toString(16) + '\\u' + (0xdc00 + (v & 0x3ff)).toString(16);
-    }
-  }
-  return out + '"';
-}
-
-export function jsonFloat(x: number): string {
-  if (Number.isNaN(x)) return 'NaN';
-  if (x === Infinity) return 'Infinity';
-  if (x === -Infinity) return '-Infinity';
-  return pyFloatRepr(x);
-}
-
+/**
+ * json.dumps(v, sort_keys=True, indent=indent) as htmlsafe_json_dumps calls it: keys are sorted with
+ * Jinja's Python ordering, then the kernel's JSON writer (ensure_ascii) prints the tree. The
+ * conversion walks keys and values in the order the C encoder does, so the first error is Python's.
+ */
 export function jsonDumps(v: JValue, indent: string | null): string {
-  const stack = new Set<object>();
-  const enc = (x: JValue, level: number): string => {
-    if (x === null) return 'null';
-    if (x === true) return 'true';
-    if (x === false) return 'false';
-    if (typeof x === 'bigint') return pyIntStr(x);
-    if (typeof x === 'number') return jsonFloat(x);
-    if (typeof x === 'string') return jsonStr(x);
-    if (x instanceof JMarkup) return jsonStr(x.s);
-    const nl = indent === null ? '' : '\n' + indent.repeat(level + 1);
-    const nlEnd = indent === null ? '' : '\n' + indent.repeat(level);
-    const sep = indent === null ? ', ' : ',' + nl;
+  const open = new Set<object>();
+  const convert = (x: JValue): Jsonable => {
+    if (x === null || typeof x === 'boolean' || typeof x === 'number' || typeof x === 'string') return x;
+    if (typeof x === 'bigint') {
+      pyIntStr(x); // the digit limit raises where the encoder meets the int
+      return x;
+    }
+    if (x instanceof JMarkup) return x.s;
     if (Array.isArray(x) || x instanceof JTuple) {
       const items = Array.isArray(x) ? x : x.items;
-      if (!items.length) return '[]';
-      if (stack.has(x)) throw new PyError('ValueError', 'Circular reference detected');
-      stack.add(x);
-      const s = '[' + nl + items.map((i) => enc(i, level + 1)).join(sep) + nlEnd + ']';
-      stack.delete(x);
-      return s;
+      if (!items.length) return [];
+      if (open.has(x)) throw new PyError('ValueError', 'Circular reference detected');
+      open.add(x);
+      const out = items.map(convert);
+      open.delete(x);
+      return out;
     }
     if (x instanceof JDict) {
-      if (!x.size) return '{}';
-      if (stack.has(x)) throw new PyError('ValueError', 'Circular reference detected');
-      stack.add(x);
-      const entries = timsort(x.entries(), (a, b) => pyLt(a[0], b[0]));
-      const parts = entries.map(([k, val]) => {
-        let ks: string;
-        if (typeof k === 'string') ks = k;
-        else if (k instanceof JMarkup) ks = k.s;
-        else if (typeof k === 'number') ks = jsonFloat(k);
-        else if (k === true) ks = 'true';
-        else if (k === false) ks = 'false';
-        else if (k === null) ks = 'null';
-        else if (typeof k === 'bigint') ks = pyIntStr(k);
-        else throw typeError(`keys must be str, int, float, bool or None, not ${typeName(k)}`);
-        return jsonStr(ks) + ': ' + enc(val, level + 1);
-      });
-      stack.delete(x);
-      return '{' + nl + parts.join(sep) + nlEnd + '}';
+      const out = new JsonObject();
+      if (!x.size) return out;
+      if (open.has(x)) throw new PyError('ValueError', 'Circular reference detected');
+      open.add(x);
+      for (const [k, val] of timsort(x.entries(), (a, b) => pyLt(a[0], b[0]))) {
+        out.map.set(jsonKey(k), convert(val));
+      }
+      open.delete(x);
+      return out;
     }
     throw typeError(`Object of type ${x instanceof JFunc ? x.typeName : typeName(x)} is not JSON serializable`);
   };
-  return enc(v, 0);
+  return dumpJsonable(convert(v), { ensureAscii: true, indent: indent ?? undefined });
+}
+
+/** json's conversion of a dict key to its JSON string. */
+function jsonKey(k: JValue): string {
+  if (typeof k === 'string') return k;
+  if (k instanceof JMarkup) return k.s;
+  if (typeof k === 'number') return floatJson(k);
+  if (k === true) return 'true';
+  if (k === false) return 'false';
+  if (k === null) return 'null';
+  if (typeof k === 'bigint') return pyIntStr(k);
+  throw typeError(`keys must be str, int, float, bool or None, not ${typeName(k)}`);
 }
 
 export function urlQuote(v: JValue, forQs: boolean): string {

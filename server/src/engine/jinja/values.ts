@@ -6,7 +6,15 @@
  * str()/repr() (pprint's sorted repr too), hash identity for dict keys, ==,
  * ordering, truthiness, len and iterability. CPython behaviour shared with the
  * YAML and JSON ports (float/str/bytes repr, int digit limit, str ordering,
- * timsort) comes from ../py/.
+ * numeric and bytes comparison, list/tuple comparison, scalar key identity
+ * and type names, timsort) comes from ../py/ and ../values.
+ *
+ * Why JDict is not ../values' PyDict: the two hold different value models.
+ * A template's dict keys can be Markup (equal to the same str), Undefined,
+ * ranges and functions (by identity), none of which PyValue has, and PyDict
+ * carries merge origins a template never needs. Keys share the scalar rule
+ * (scalarKeyIdentity); the containers stay apart until one value model
+ * serves both.
  *
  * Residual differences: Unicode tables are the JS engine's (Unicode 15) rather
  * than Python 3.11's (Unicode 14) for isprintable in repr; dict keys that are
@@ -20,7 +28,9 @@ import { PyError, type PyErrorType } from '../py/errors';
 import { pyIntStr } from '../py/int';
 import { pyBytesRepr, pyFloatRepr, pyStrRepr } from '../py/repr';
 import { pySorted as timsort } from '../py/sort';
+import { bytesCompare, firstMismatch, numCompare, sequenceEq } from '../py/compare';
 import { comparePyStr, pyLen } from '../py/str';
+import { builtinTypeName, scalarKeyIdentity } from '../values';
 
 
 // None → null, bool → boolean, int → bigint, float → number, str → string,
@@ -326,18 +336,7 @@ export function isNumber(v: JValue): v is bigint | boolean | number {
 /** Python's type(x).__name__. */
 export function typeName(v: JValue): string {
   if (v === null) return 'NoneType';
-  switch (typeof v) {
-    case 'boolean':
-      return 'bool';
-    case 'bigint':
-      return 'int';
-    case 'number':
-      return 'float';
-    case 'string':
-      return 'str';
-  }
-  if (Array.isArray(v)) return 'list';
-  return v.pyType();
+  return builtinTypeName(v) ?? (v as JObject).pyType();
 }
 
 export const MODULE_OF: Record<string, string> = {
@@ -470,18 +469,8 @@ export function objectId(o: object): number {
 
 /** A string equal for two keys exactly when Python's hash/== say they are the same dict key. */
 export function hashKey(k: JValue): string {
-  if (k === null) return 'N';
-  switch (typeof k) {
-    case 'boolean':
-      return k ? 'i1' : 'i0';
-    case 'bigint':
-      return 'i' + k.toString();
-    case 'number':
-      if (Number.isInteger(k)) return 'i' + BigInt(k).toString();
-      return 'f' + String(k);
-    case 'string':
-      return 's' + k;
-  }
+  const scalar = scalarKeyIdentity(k);
+  if (scalar !== undefined) return scalar;
   if (k instanceof JMarkup) return 's' + k.s;
   if (k instanceof JTuple) return 'T(' + k.items.map(hashKey).join(',') + ')';
   if (k instanceof JUndef) return 'U' + k.kind;
@@ -493,27 +482,7 @@ export function hashKey(k: JValue): string {
   if (Array.isArray(k) || k instanceof JDict || k instanceof JSlice || (k instanceof JDictView && k.kind !== 'values')) {
     throw typeError(`unhashable type: '${typeName(k)}'`);
   }
-  return 'o' + objectId(k);
-}
-
-export function numCmp(a: bigint | boolean | number, b: bigint | boolean | number): number {
-  // exact comparison between Python ints and floats
-  if (typeof a === 'boolean') a = a ? 1n : 0n;
-  if (typeof b === 'boolean') b = b ? 1n : 0n;
-  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
-  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : a === b ? 0 : NaN;
-  if (typeof a === 'number') return -numCmp(b, a);
-  // a bigint, b float
-  const fb = b as number;
-  if (Number.isNaN(fb)) return NaN;
-  if (fb === Infinity) return -1;
-  if (fb === -Infinity) return 1;
-  const ai = a as bigint;
-  const fl = Math.floor(fb);
-  const bi = BigInt(fl);
-  if (ai < bi) return -1;
-  if (ai > bi) return 1;
-  return fb > fl ? -1 : 0;
+  return 'o' + objectId(k as JObject);
 }
 
 /** Python a == b. */
@@ -522,7 +491,7 @@ export function pyEq(a: JValue, b: JValue): boolean {
   if (a instanceof JUndef || b instanceof JUndef) {
     return a instanceof JUndef && b instanceof JUndef && a.kind === b.kind;
   }
-  if (isNumber(a) && isNumber(b)) return numCmp(a, b) === 0;
+  if (isNumber(a) && isNumber(b)) return numCompare(a, b) === 0;
   const sa = typeof a === 'string' ? a : a instanceof JMarkup ? a.s : undefined;
   const sb = typeof b === 'string' ? b : b instanceof JMarkup ? b.s : undefined;
   if (sa !== undefined || sb !== undefined) return sa === sb;
@@ -538,7 +507,7 @@ export function pyEq(a: JValue, b: JValue): boolean {
     return true;
   }
   if (a instanceof JRange) return b instanceof JRange && hashKey(a) === hashKey(b);
-  if (a instanceof JBytes) return b instanceof JBytes && Buffer.from(a.bytes).equals(Buffer.from(b.bytes));
+  if (a instanceof JBytes) return b instanceof JBytes && bytesCompare(a.bytes, b.bytes) === 0;
   if (a instanceof JDictView && b instanceof JDictView && a.kind === b.kind && a.kind !== 'values') {
     const ka = a.list();
     const kb = b.list();
@@ -550,9 +519,7 @@ export function pyEq(a: JValue, b: JValue): boolean {
 }
 
 export function seqEq(a: JValue[], b: JValue[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !pyEq(a[i], b[i])) return false;
-  return true;
+  return sequenceEq(a, b, pyEq);
 }
 
 export type CmpOp = 'lt' | 'lteq' | 'gt' | 'gteq';
@@ -564,7 +531,7 @@ export function pyOrder(op: CmpOp, a: JValue, b: JValue): boolean {
   if (b instanceof JUndef) throw b.fail();
   const test = (c: number) =>
     op === 'lt' ? c < 0 : op === 'lteq' ? c <= 0 : op === 'gt' ? c > 0 : c >= 0;
-  if (isNumber(a) && isNumber(b)) return test(numCmp(a, b));
+  if (isNumber(a) && isNumber(b)) return test(numCompare(a, b));
   const sa = typeof a === 'string' ? a : a instanceof JMarkup ? a.s : undefined;
   const sb = typeof b === 'string' ? b : b instanceof JMarkup ? b.s : undefined;
   if (sa !== undefined && sb !== undefined) return test(comparePyStr(sa, sb));
@@ -575,8 +542,7 @@ export function pyOrder(op: CmpOp, a: JValue, b: JValue): boolean {
   const x = la && lb ? [la, lb] : ta && tb ? [ta, tb] : null;
   if (x) {
     const [p, q] = x;
-    let i = 0;
-    while (i < p.length && i < q.length && (p[i] === q[i] || pyEq(p[i], q[i]))) i++;
+    const i = firstMismatch(p, q, pyEq);
     if (i >= p.length || i >= q.length) return test(p.length - q.length);
     if (op === 'lteq' || op === 'lt') return pyOrder('lt', p[i], q[i]);
     return pyOrder('gt', p[i], q[i]);

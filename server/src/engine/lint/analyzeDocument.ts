@@ -90,12 +90,10 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
     }
     case 'confd':
     case 'cloud-cfg':
+      if (info.template) return { info, ...analyzeTemplate(text, info.kind, options) };
       return { info, ...analyzeCloudConfig(text, 0, info.kind, options) };
-    case 'jinja': {
-      const analyzed = analyzeCloudConfig(maskJinja(text), 0, 'jinja', options);
-      pushAll(analyzed.findings, templateFindings(text, { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema }));
-      return { info, ...analyzed };
-    }
+    case 'jinja':
+      return { info, ...analyzeTemplate(text, 'jinja', options) };
     case 'mime':
       return analyzeMime(text, info, options);
     case 'cloud-config-archive':
@@ -105,6 +103,17 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
     default:
       return { info, findings: [], specs: [] };
   }
+}
+
+/**
+ * A document cloud-init renders with Jinja first: its YAML is read with the template syntax masked
+ * (the unrendered text's YAML errors are not cloud-init's), and the template is checked by rendering.
+ */
+function analyzeTemplate(text: string, kind: 'jinja' | 'confd' | 'cloud-cfg', options: AnalyzeOptions): Analyzed {
+  const analyzed = analyzeCloudConfig(maskJinja(text), 0, kind, options, undefined, undefined, true);
+  const configFile = kind !== 'jinja';
+  pushAll(analyzed.findings, templateFindings(text, { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema, configFile }));
+  return analyzed;
 }
 
 /** UTF-8 length of a string, without encoding it. */
@@ -159,7 +168,7 @@ interface Analyzed {
 }
 
 /** A cloud-config body (a whole file, or a MIME part's body at `base`). */
-function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, options: AnalyzeOptions, headerSpec?: ParsedSpec, loadedBodies?: Map<string, YamlLoadResult>): Analyzed {
+function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, options: AnalyzeOptions, headerSpec?: ParsedSpec, loadedBodies?: Map<string, YamlLoadResult>, masked = false): Analyzed {
   const findings: Finding[] = [];
   const specs: SpecSite[] = [];
   const context: SpecContext = kind === 'confd' || kind === 'cloud-cfg' ? 'system' : 'part';
@@ -172,7 +181,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
   const at = (span: TextSpan): TextSpan => ({ start: span.start + base, end: span.end + base });
   const skipped = context === 'part' ? 'cloud-init skips this whole part ("empty cloud config")' : 'cloud-init reads this file as {} (a warning in its log)';
   if (!yaml.ok) {
-    if (kind !== 'jinja') {
+    if (!masked) {
       const message = yaml.error.kind === 'expansion' ? `Not analysed: ${yaml.error.message}.` : `cloud-init cannot load this YAML: ${yaml.error.message}. ${skipped}.`;
       findings.push({ ...coded(yaml.error.kind === 'limit' || yaml.error.kind === 'expansion' ? 'limit-exceeded' : 'yaml-invalid'), span: at(yaml.error.span), message });
     }

@@ -32,13 +32,27 @@ export function pyLess(a: PyValue, b: PyValue): boolean {
   if ((a instanceof PyTuple && b instanceof PyTuple) || (Array.isArray(a) && Array.isArray(b))) {
     const x = a instanceof PyTuple ? a.items : (a as PyValue[]);
     const y = b instanceof PyTuple ? b.items : (b as PyValue[]);
-    const n = Math.min(x.length, y.length);
-    for (let i = 0; i < n; i++) {
-      if (!pyEq(x[i], y[i])) return pyLess(x[i], y[i]);
-    }
-    return x.length < y.length;
+    const i = firstMismatch(x, y, pyEq);
+    return i < x.length && i < y.length ? pyLess(x[i], y[i]) : x.length < y.length;
   }
   throw new PyIncomparable();
+}
+
+/**
+ * Where list/tuple comparison decides: the first index whose items are not `==` (identical items
+ * count as equal, as PyObject_RichCompareBool does), or the shorter length when one is a prefix.
+ * Shared with Jinja's value model, whose `eq` knows its own types.
+ */
+export function firstMismatch<T>(x: readonly T[], y: readonly T[], eq: (a: T, b: T) => boolean): number {
+  const n = Math.min(x.length, y.length);
+  let i = 0;
+  while (i < n && (x[i] === y[i] || eq(x[i], y[i]))) i++;
+  return i;
+}
+
+/** Python's `a == b` for two lists (or two tuples) of any value model. */
+export function sequenceEq<T>(x: readonly T[], y: readonly T[], eq: (a: T, b: T) => boolean): boolean {
+  return x.length === y.length && firstMismatch(x, y, eq) === x.length;
 }
 
 /** Numeric comparison of Python bool/int/float; NaN yields NaN (all comparisons false). */
@@ -97,7 +111,7 @@ export function pyEq(a: PyValue, b: PyValue): boolean {
   if ((a instanceof PyTuple && b instanceof PyTuple) || (Array.isArray(a) && Array.isArray(b))) {
     const x = a instanceof PyTuple ? a.items : (a as PyValue[]);
     const y = b instanceof PyTuple ? b.items : (b as PyValue[]);
-    return x.length === y.length && x.every((v, i) => pyEq(v, y[i]));
+    return sequenceEq(x, y, pyEq);
   }
   if (a instanceof PyDict && b instanceof PyDict) {
     if (a.size !== b.size) return false;

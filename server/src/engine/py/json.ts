@@ -578,8 +578,8 @@ export interface DumpOptions {
   maxChars?: number;
   sortKeys?: boolean;
   ensureAscii?: boolean;
-  /** `indent=N`; item separator becomes ',' and key separator ': '. */
-  indent?: number;
+  /** `indent=N` (N spaces) or `indent="..."`; item separator becomes ',' and key separator ': '. */
+  indent?: number | string;
   /** `separators=(item, key)`; default (', ', ': '), or (',', ': ') with indent. */
   separators?: [string, string];
 }
@@ -598,8 +598,8 @@ function encodeStrAscii(s: string): string {
   return '"' + s.replace(/[\x00-\x1f\\"\x7f-\uffff]/g, (ch) => ESCAPES[ch] ?? '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0')) + '"';
 }
 
-/** `float.__repr__` as json.dumps writes it (allow_nan=True). */
-function floatJson(x: number): string {
+/** `float.__repr__` as json.dumps writes it (allow_nan=True), for values and for dict keys. */
+export function floatJson(x: number): string {
   if (Number.isNaN(x)) return 'NaN';
   if (x === Infinity) return 'Infinity';
   if (x === -Infinity) return '-Infinity';
@@ -611,7 +611,8 @@ export function dumpJsonable(value: Jsonable, options: DumpOptions = {}): string
   const indent = options.indent;
   const [itemSep, keySep] = options.separators ?? (indent !== undefined ? [',', ': '] : [', ', ': ']);
   const enc = options.ensureAscii ? encodeStrAscii : encodeStr;
-  const newline = (level: number) => (indent === undefined ? '' : '\n' + ' '.repeat(indent * level));
+  const indentText = typeof indent === 'number' ? ' '.repeat(indent) : indent;
+  const newline = (level: number) => (indentText === undefined ? '' : '\n' + indentText.repeat(level));
   let out = '';
   interface Frame {
     items: Jsonable[];

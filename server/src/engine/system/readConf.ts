@@ -3,7 +3,7 @@ import { PyDict, pyClassName } from '../values';
 import { PyError, PyErrorType } from '../py/errors';
 import { loadYaml, mergeExpansionError, YamlLoadResult } from '../yaml/load';
 import { renderCloudInitJinja } from '../userdata/jinja';
-import { isJinjaTemplate } from '../userdata/templater';
+import { configFileIsTemplate } from '../userdata/templater';
 import type { CloudInitVersion } from '../spec/parse';
 import { PYTHON_RECURSION } from '../limits';
 
@@ -39,7 +39,7 @@ export function readConf(file: ConfigFile, options: ReadConfOptions = {}): ReadC
     throw new PyError('ValueError', `'utf-8' codec can't decode ${file.name}: not valid UTF-8`);
   }
   const warnings: string[] = [];
-  if (options.instanceData !== undefined && isJinjaTemplate(text)) {
+  if (options.instanceData !== undefined && configFileIsTemplate(text)) {
     const version = options.version ?? 'current';
     const rendered = renderCloudInitJinja(text, options.instanceData, { version });
     if (!rendered.ok && rendered.reason === 'unsupported') {

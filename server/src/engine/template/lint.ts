@@ -24,6 +24,8 @@ export interface TemplateContext {
   version: CloudInitVersion;
   /** Also validate the rendered cloud-config against cloud-init's schema (findings at the template lines). */
   schema?: boolean;
+  /** A file read_conf reads (cloud.cfg, cloud.cfg.d) rather than a user-data part. */
+  configFile?: boolean;
 }
 
 /** How cloud-init renders one expression alone (`{{ expr }}`) with the chosen data. */
@@ -90,7 +92,7 @@ export function templateFindings(text: string, context: TemplateContext): Findin
   const checkVariables = chosen.data !== undefined;
   const result = renderCloudInitJinja(text, checkVariables ? chosen.data : {}, { version: context.version, trackOrigins: true });
   if (!result.ok) {
-    const failure = renderFailure(text, result, chosen.label, header);
+    const failure = renderFailure(text, result, chosen.label, header, context.configFile === true);
     if (failure && result.exception === 'UndefinedError') {
       // `ds.meta_dta.hostname`: a misspelt step on the failing line, fixed as an undefined variable is.
       const variables = templateVariables(chosen);
@@ -100,7 +102,7 @@ export function templateFindings(text: string, context: TemplateContext): Findin
         .filter((f): f is Fix => f !== undefined);
       if (fixes.length) failure.fixes = fixes;
     }
-    if (failure && (checkVariables || result.reason === 'syntax' || result.reason === 'unsupported')) findings.push(failure);
+    if (failure && (checkVariables || result.reason === 'syntax' || result.reason === 'unsupported' || result.reason === 'not-jinja')) findings.push(failure);
     return findings;
   }
   if (checkVariables && result.missingVariables.length) pushAll(findings, undefinedVariables(text, result.missingVariables, context));
@@ -125,7 +127,7 @@ export function templateFindings(text: string, context: TemplateContext): Findin
   return findings;
 }
 
-function renderFailure(text: string, result: Extract<JinjaRenderResult, { ok: false }>, label: string, header: TextSpan): Finding | null {
+function renderFailure(text: string, result: Extract<JinjaRenderResult, { ok: false }>, label: string, header: TextSpan, configFile: boolean): Finding | null {
   const span = result.offset !== undefined ? lineSpan(text, result.offset) : header;
   switch (result.reason) {
     case 'syntax':
@@ -140,6 +142,12 @@ function renderFailure(text: string, result: Extract<JinjaRenderResult, { ok: fa
       };
     case 'runtime':
       return { ...coded('jinja-render-error'), span, message: `Rendered with ${label}, this raises ${result.exception}: ${result.message}. cloud-init's handler fails and the part is dropped.` };
+    case 'not-jinja':
+      return {
+        ...coded('jinja-render-error'),
+        span: header,
+        message: `cloud-init takes this for a Jinja template, but detect_template rejects its first line (${result.exception}: ${result.message}): ${configFile ? 'the error leaves read_conf and the cloud-init stage fails' : 'the Jinja handler fails and the part is dropped'}.`,
+      };
     case 'unsupported':
       return { ...coded('jinja-not-checked'), span, message: `Not checked: ${result.message}.` };
     default:

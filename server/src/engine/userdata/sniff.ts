@@ -1,6 +1,8 @@
 /** Content sniffing by prefix (spec §3.2 step 3): a pure, case-insensitive prefix test. */
 import { pyLStrip } from '../py/str';
 
+export const JINJA_CONTENT_TYPE = 'text/jinja2';
+
 export const CONTENT_TYPES_BY_PREFIX: ReadonlyArray<readonly [string, string]> = [
   ['#include', 'text/x-include-url'],
   ['#include-once', 'text/x-include-once-url'],
@@ -10,7 +12,7 @@ export const CONTENT_TYPES_BY_PREFIX: ReadonlyArray<readonly [string, string]> =
   ['#cloud-boothook', 'text/cloud-boothook'],
   ['#cloud-config-archive', 'text/cloud-config-archive'],
   ['#cloud-config-jsonp', 'text/cloud-config-jsonp'],
-  ['## template: jinja', 'text/jinja2'],
+  ['## template: jinja', JINJA_CONTENT_TYPE],
   ['text/x-shellscript-per-boot', 'text/x-shellscript-per-boot'],
   ['text/x-shellscript-per-instance', 'text/x-shellscript-per-instance'],
   ['text/x-shellscript-per-once', 'text/x-shellscript-per-once'],

@@ -1,7 +1,7 @@
 /**
  * cloud-init's templater.py, its Jinja side: which template type a payload's first line asks for
- * (detect_template), and render_jinja/render_string: the source Jinja sees, the trailing newline
- * cloud-init puts back, and the `CI_MISSING_JINJA_VAR/<name>` text its undefined class prints.
+ * (detect_template), whether a user-data part goes to the Jinja handler at all, and
+ * render_jinja/render_string: the source Jinja sees, the trailing newline cloud-init puts back, and the `CI_MISSING_JINJA_VAR/<name>` text its undefined class prints.
  * Jinja itself is ../jinja/; what the part handler does around this is ./jinja.ts.
  *
  * Residual differences: the `basic` (Cheetah-less) renderer is not implemented: such payloads are
@@ -11,6 +11,7 @@ import { fromString, renderTemplate, type OutputOrigin } from '../jinja/environm
 import type { JDict } from '../jinja/values';
 import { pyStrRepr } from '../py/repr';
 import { PY_SPACE_CLASS_BODY, PY_WS_CLASS, pyStripChars } from '../py/str';
+import { JINJA_CONTENT_TYPE, sniffContentType } from './sniff';
 
 export const TYPE_MATCHER = new RegExp(`^##${PY_WS_CLASS}*template:([^\\n]*)`, 'i');
 
@@ -26,10 +27,32 @@ export function detectTemplate(payload: string): { type: 'jinja' | 'basic'; rest
   return { type: t, rest };
 }
 
-/** detect_template's header test: does cloud-init render this payload with Jinja? */
+/**
+ * detect_template's header test: does cloud-init render this payload with Jinja? This alone decides
+ * for files read_conf reads (cloud.cfg, cloud.cfg.d) and for parts already routed to the Jinja handler.
+ */
 export function isJinjaTemplate(payload: string): boolean {
   const d = detectTemplate(payload);
   return 'type' in d && d.type === 'jinja';
+}
+
+/**
+ * read_conf's view of a config file (cloud.cfg, cloud.cfg.d), given instance data: true when the
+ * renderer takes it (a jinja header; or a header naming a type cloud-init refuses, whose ValueError
+ * leaves read_conf), false when it is loaded as written (no header, `## template: basic`).
+ */
+export function configFileIsTemplate(text: string): boolean {
+  const d = detectTemplate(text);
+  return !('type' in d && d.type === 'basic');
+}
+
+/**
+ * Is this user-data payload a Jinja part? cloud-init routes it by its content type (sniffed from a
+ * lowercased, left-stripped prefix); the handler then asks detect_template, which fails such a part
+ * whose first line is not a template header (leading blanks, `## template: jinja2`).
+ */
+export function isJinjaPart(payload: string): boolean {
+  return sniffContentType(payload) === JINJA_CONTENT_TYPE;
 }
 
 /** What cloud-init's undefined class prints for a variable it cannot find. */

@@ -1,91 +1,17 @@
 /**
  * PyYAML's `scanner.py`: tokens with its simple-key bookkeeping (one possible key per flow level,
- * single line, 1024 code points), the indentation stack and BLOCK-END generation, and its scalar
- * rules (folding, escapes, block-scalar indentation detection), with its error messages. Pulled
+ * single line, 1024 code points), the indentation stack and BLOCK-END generation, directives,
+ * anchors and tags, with its error messages; its scalar rules (folding, escapes, block-scalar
+ * indentation detection) are ./scalars, its reader primitives ./cursor, its tokens ./tokens. Pulled
  * lazily by the parser, as in PyYAML, so the first error PyYAML raises is the one reported.
  *
  * Residual differences: none known beyond those of ./load (the mark lines of messages).
  */
-import { pyStrRepr } from '../py/repr';
-import { LoadError, pointSpan } from './errors';
-import { C, URI_CHARS, hex, isBlankZ, isBreak, isBreakZ, isHex, isSpaceZ, isWordChar } from './reader';
+import { C, URI_CHARS, hex, isBlankZ, isBreakZ, isHex, isSpaceZ, isWordChar } from './reader';
+import { ScalarScanner } from './scalars';
+import { T, Token } from './tokens';
 
-// ---------------------------------------------------------------------------
-// Tokens
-
-export const enum T {
-  StreamStart,
-  StreamEnd,
-  Directive,
-  DocumentStart,
-  DocumentEnd,
-  BlockSequenceStart,
-  BlockMappingStart,
-  BlockEnd,
-  FlowSequenceStart,
-  FlowMappingStart,
-  FlowSequenceEnd,
-  FlowMappingEnd,
-  Key,
-  Value,
-  BlockEntry,
-  FlowEntry,
-  Alias,
-  Anchor,
-  Tag,
-  Scalar,
-}
-
-export const TOKEN_ID = [
-  '<stream start>',
-  '<stream end>',
-  '<directive>',
-  '<document start>',
-  '<document end>',
-  '<block sequence start>',
-  '<block mapping start>',
-  '<block end>',
-  '[',
-  '{',
-  ']',
-  '}',
-  '?',
-  ':',
-  '-',
-  ',',
-  '<alias>',
-  '<anchor>',
-  '<tag>',
-  '<scalar>',
-];
-
-export class Token {
-  /** Scalar text, alias/anchor name, directive name. */
-  value = '';
-  plain = false;
-  /** End of the last content line of a block scalar (for spans), or -1. */
-  contentEnd = -1;
-  /** Tag handle (null for verbatim and `!`) and suffix. */
-  handle: string | null = null;
-  suffix = '';
-  /** %YAML version or %TAG handle/prefix. */
-  version: [number, number] | null = null;
-  tagDirective: [string, string] | null = null;
-
-  constructor(
-    readonly type: T,
-    readonly start: number,
-    public end: number,
-  ) {}
-}
-
-function scalarToken(start: number, end: number, value: string, plain: boolean, contentEnd: number): Token {
-  const t = new Token(T.Scalar, start, end);
-  t.value = value;
-  t.plain = plain;
-  t.contentEnd = contentEnd;
-  return t;
-}
+export { T, TOKEN_ID, Token } from './tokens';
 
 interface SimpleKey {
   tokenNumber: number;
@@ -101,26 +27,17 @@ interface SimpleKey {
 // ---------------------------------------------------------------------------
 // Scanner
 
-export class Scanner {
-  private readonly len: number;
-  /** Position in UTF-16 code units (what spans use). */
-  pos = 0;
-  /** Position in code points (PyYAML's index, for the 1024 limit of simple keys). */
-  private cp = 0;
-  private line = 0;
-  /** Column in code points; a BOM has zero width (as in PyYAML's reader). */
-  private col = 0;
-
+export class Scanner extends ScalarScanner {
   private done = false;
-  private flowLevel = 0;
+  protected flowLevel = 0;
   /** Token queue: tokens[head..tail) are scanned but not yet taken. */
   private readonly tokens: Array<Token | undefined> = [];
   private head = 0;
   private tail = 0;
   private tokensTaken = 0;
-  private indent = -1;
+  protected indent = -1;
   private readonly indents: number[] = [];
-  private allowSimpleKey = true;
+  protected allowSimpleKey = true;
   /** Possible simple keys by flow level (a stray ']' can make the level negative)... */
   private readonly keyAt: Array<SimpleKey | undefined> = [];
   private readonly keyAtNegative = new Map<number, SimpleKey>();
@@ -132,8 +49,8 @@ export class Scanner {
   private version = 0;
   private settledVersion = -1;
 
-  constructor(private readonly src: string) {
-    this.len = src.length;
+  constructor(src: string) {
+    super(src);
     this.push(new Token(T.StreamStart, 0, 0));
   }
 
@@ -158,89 +75,6 @@ export class Scanner {
     this.tokensTaken++;
     this.version++;
     return t;
-  }
-
-  // -- reader --
-
-  private at(i: number): number {
-    return i < this.len ? this.src.charCodeAt(i) : C.EOF;
-  }
-
-  /** Python's repr() of the character at i, for messages ("but found '\t'"). */
-  private reprAt(i: number): string {
-    return pyStrRepr(i < this.len ? String.fromCodePoint(this.src.codePointAt(i) as number) : '\0');
-  }
-
-  private forward(n = 1): void {
-    const src = this.src;
-    while (n-- > 0) {
-      const c = src.charCodeAt(this.pos++);
-      if (c === C.LF || c === C.NEL || c === C.LS || c === C.PS || (c === C.CR && src.charCodeAt(this.pos) !== C.LF)) {
-        this.line++;
-        this.col = 0;
-      } else if (c >= 0xdc00 && c <= 0xdfff) {
-        continue; // second half of a surrogate pair: same code point
-      } else if (c !== C.BOM) {
-        this.col++;
-      }
-      this.cp++;
-    }
-  }
-
-  /** forward(n) over characters known not to be line breaks. */
-  private forwardInLine(n: number): void {
-    const src = this.src;
-    const end = this.pos + n;
-    let cols = 0;
-    let cps = 0;
-    for (let i = this.pos; i < end; i++) {
-      const c = src.charCodeAt(i);
-      if (c >= 0xdc00 && c <= 0xdfff) continue;
-      cps++;
-      if (c !== C.BOM) cols++;
-    }
-    this.pos = end;
-    this.col += cols;
-    this.cp += cps;
-  }
-
-  /** Skips spaces. */
-  private skipSpaces(): void {
-    const src = this.src;
-    let i = this.pos;
-    while (src.charCodeAt(i) === C.SPACE) i++;
-    const n = i - this.pos;
-    this.pos = i;
-    this.col += n;
-    this.cp += n;
-  }
-
-  /** Skips spaces while the column is below `indent`. */
-  private skipSpacesTo(indent: number): void {
-    const src = this.src;
-    while (this.col < indent && src.charCodeAt(this.pos) === C.SPACE) {
-      this.pos++;
-      this.col++;
-      this.cp++;
-    }
-  }
-
-  /** Skips to the end of the line (a comment), not consuming the break. */
-  private skipToLineEnd(): void {
-    let n = 0;
-    while (!isBreakZ(this.at(this.pos + n))) n++;
-    this.forwardInLine(n);
-  }
-
-  private fail(context: string | undefined, contextPos: number | undefined, problem: string, pos: number): LoadError {
-    return new LoadError(
-      'syntax',
-      'ScannerError',
-      problem,
-      pointSpan(this.src, pos),
-      context,
-      contextPos === undefined ? undefined : pointSpan(this.src, contextPos),
-    );
   }
 
   private pending(): number {
@@ -344,10 +178,6 @@ export class Scanner {
     }
     if (this.checkPlain(c)) return this.fetchPlain();
     throw this.fail('while scanning for the next token', undefined, `found character ${this.reprAt(this.pos)} that cannot start any token`, this.pos);
-  }
-
-  private isDocumentIndicator(ch: number): boolean {
-    return this.at(this.pos + 1) === ch && this.at(this.pos + 2) === ch && isBlankZ(this.at(this.pos + 3));
   }
 
   private checkPlain(c: number): boolean {
@@ -605,20 +435,6 @@ export class Scanner {
     }
   }
 
-  /** Consumes one line break and returns its value ('\n', '\u2028', '\u2029'), or ''. */
-  private scanLineBreak(): string {
-    const c = this.at(this.pos);
-    if (c === C.CR || c === C.LF || c === C.NEL) {
-      this.forward(c === C.CR && this.at(this.pos + 1) === C.LF ? 2 : 1);
-      return '\n';
-    }
-    if (c === C.LS || c === C.PS) {
-      this.forward();
-      return String.fromCharCode(c);
-    }
-    return '';
-  }
-
   private scanDirective(): Token {
     const start = this.pos;
     this.forward();
@@ -839,311 +655,6 @@ export class Scanner {
     return new TextDecoder('utf-8', { ignoreBOM: true }).decode(new Uint8Array(bytes));
   }
 
-  private scanBlockScalar(folded: boolean): Token {
-    const start = this.pos;
-    this.forward();
-    const [chomping, increment] = this.scanBlockScalarIndicators(start);
-    const headerEnd = this.pos;
-    this.scanBlockScalarIgnoredLine(start);
-
-    let minIndent = this.indent + 1;
-    if (minIndent < 1) minIndent = 1;
-    let indent: number;
-    let breaks: string;
-    let end: number;
-    if (increment === null) {
-      const r = this.scanBlockScalarIndentation();
-      breaks = r.breaks;
-      end = r.end;
-      indent = Math.max(minIndent, r.maxIndent);
-    } else {
-      indent = minIndent + increment - 1;
-      const r = this.scanBlockScalarBreaks(indent);
-      breaks = r.breaks;
-      end = r.end;
-    }
-
-    let out = '';
-    let lineBreak = '';
-    let contentEnd = headerEnd;
-    while (this.col === indent && this.at(this.pos) !== C.EOF) {
-      out += breaks;
-      const first = this.at(this.pos);
-      const leadingNonSpace = first !== C.SPACE && first !== C.TAB;
-      let n = 0;
-      while (!isBreakZ(this.at(this.pos + n))) n++;
-      out += this.src.slice(this.pos, this.pos + n);
-      this.forwardInLine(n);
-      contentEnd = this.pos;
-      lineBreak = this.scanLineBreak();
-      const r = this.scanBlockScalarBreaks(indent);
-      breaks = r.breaks;
-      end = r.end;
-      if (this.col === indent && this.at(this.pos) !== C.EOF) {
-        const next = this.at(this.pos);
-        if (folded && lineBreak === '\n' && leadingNonSpace && next !== C.SPACE && next !== C.TAB) {
-          if (breaks === '') out += ' ';
-        } else {
-          out += lineBreak;
-        }
-      } else {
-        break;
-      }
-    }
-    if (chomping !== false) out += lineBreak;
-    if (chomping === true) out += breaks;
-    return scalarToken(start, end, out, false, contentEnd);
-  }
-
-  private scanBlockScalarIndicators(start: number): [boolean | null, number | null] {
-    let chomping: boolean | null = null;
-    let increment: number | null = null;
-    let c = this.at(this.pos);
-    const zero = () =>
-      this.fail('while scanning a block scalar', start, 'expected indentation indicator in the range 1-9, but found 0', this.pos);
-    if (c === 43 || c === 45) {
-      chomping = c === 43;
-      this.forward();
-      c = this.at(this.pos);
-      if (c >= 48 && c <= 57) {
-        increment = c - 48;
-        if (increment === 0) throw zero();
-        this.forward();
-      }
-    } else if (c >= 48 && c <= 57) {
-      increment = c - 48;
-      if (increment === 0) throw zero();
-      this.forward();
-      c = this.at(this.pos);
-      if (c === 43 || c === 45) {
-        chomping = c === 43;
-        this.forward();
-      }
-    }
-    c = this.at(this.pos);
-    if (!isSpaceZ(c)) {
-      throw this.fail('while scanning a block scalar', start, `expected chomping or indentation indicators, but found ${this.reprAt(this.pos)}`, this.pos);
-    }
-    return [chomping, increment];
-  }
-
-  private scanBlockScalarIgnoredLine(start: number): void {
-    this.skipSpaces();
-    if (this.at(this.pos) === 35) {
-      this.skipToLineEnd();
-    }
-    const c = this.at(this.pos);
-    if (!isBreakZ(c)) {
-      throw this.fail('while scanning a block scalar', start, `expected a comment or a line break, but found ${this.reprAt(this.pos)}`, this.pos);
-    }
-    this.scanLineBreak();
-  }
-
-  private scanBlockScalarIndentation(): { breaks: string; maxIndent: number; end: number } {
-    let breaks = '';
-    let maxIndent = 0;
-    let end = this.pos;
-    for (;;) {
-      const c = this.at(this.pos);
-      if (c === C.SPACE) {
-        this.forward();
-        if (this.col > maxIndent) maxIndent = this.col;
-      } else if (isBreak(c)) {
-        breaks += this.scanLineBreak();
-        end = this.pos;
-      } else {
-        break;
-      }
-    }
-    return { breaks, maxIndent, end };
-  }
-
-  private scanBlockScalarBreaks(indent: number): { breaks: string; end: number } {
-    let breaks = '';
-    let end = this.pos;
-    this.skipSpacesTo(indent);
-    while (isBreak(this.at(this.pos))) {
-      breaks += this.scanLineBreak();
-      end = this.pos;
-      this.skipSpacesTo(indent);
-    }
-    return { breaks, end };
-  }
-
-  private scanFlowScalar(double: boolean): Token {
-    // Quoted scalars ignore indentation (PyYAML only checks for document
-    // separators at the start of continuation lines).
-    const start = this.pos;
-    const quote = this.at(this.pos);
-    this.forward();
-    let out = this.scanFlowScalarNonSpaces(double, start);
-    while (this.at(this.pos) !== quote) {
-      out += this.scanFlowScalarSpaces(start);
-      out += this.scanFlowScalarNonSpaces(double, start);
-    }
-    this.forward();
-    return scalarToken(start, this.pos, out, false, -1);
-  }
-
-  private scanFlowScalarNonSpaces(double: boolean, start: number): string {
-    let out = '';
-    for (;;) {
-      let n = 0;
-      for (;;) {
-        const c = this.at(this.pos + n);
-        if (c === 39 || c === 34 || c === 92 || isBlankZ(c)) break;
-        n++;
-      }
-      if (n) {
-        out += this.src.slice(this.pos, this.pos + n);
-        this.forwardInLine(n);
-      }
-      const c = this.at(this.pos);
-      if (!double && c === 39 && this.at(this.pos + 1) === 39) {
-        out += "'";
-        this.forward(2);
-      } else if ((double && c === 39) || (!double && (c === 34 || c === 92))) {
-        out += String.fromCharCode(c);
-        this.forward();
-      } else if (double && c === 92) {
-        this.forward();
-        const e = this.at(this.pos);
-        const simple = ESCAPES.get(e);
-        if (simple !== undefined) {
-          out += simple;
-          this.forward();
-        } else if (e === 120 || e === 117 || e === 85) {
-          const len = e === 120 ? 2 : e === 117 ? 4 : 8;
-          this.forward();
-          for (let k = 0; k < len; k++) {
-            if (!isHex(this.at(this.pos + k))) {
-              throw this.fail(
-                'while scanning a double-quoted scalar',
-                start,
-                `expected escape sequence of ${len} hexadecimal numbers, but found ${this.reprAt(this.pos + k)}`,
-                this.pos,
-              );
-            }
-          }
-          const code = parseInt(this.src.slice(this.pos, this.pos + len), 16);
-          if (code > 0x10ffff) {
-            throw new LoadError('value', 'ValueError', 'chr() arg not in range(0x110000)', pointSpan(this.src, this.pos));
-          }
-          out += String.fromCodePoint(code);
-          this.forward(len);
-        } else if (isBreak(e)) {
-          this.scanLineBreak();
-          out += this.scanFlowScalarBreaks(start);
-        } else {
-          throw this.fail('while scanning a double-quoted scalar', start, `found unknown escape character ${this.reprAt(this.pos)}`, this.pos);
-        }
-      } else {
-        return out;
-      }
-    }
-  }
-
-  private scanFlowScalarSpaces(start: number): string {
-    let n = 0;
-    while (this.at(this.pos + n) === C.SPACE || this.at(this.pos + n) === C.TAB) n++;
-    const whitespaces = this.src.slice(this.pos, this.pos + n);
-    this.forwardInLine(n);
-    const c = this.at(this.pos);
-    if (c === C.EOF) throw this.fail('while scanning a quoted scalar', start, 'found unexpected end of stream', this.pos);
-    if (isBreak(c)) {
-      const lineBreak = this.scanLineBreak();
-      const breaks = this.scanFlowScalarBreaks(start);
-      let out = '';
-      if (lineBreak !== '\n') out += lineBreak;
-      else if (breaks === '') out += ' ';
-      return out + breaks;
-    }
-    return whitespaces;
-  }
-
-  private scanFlowScalarBreaks(start: number): string {
-    let out = '';
-    for (;;) {
-      const c = this.at(this.pos);
-      if ((c === 45 || c === 46) && this.isDocumentIndicator(c)) {
-        throw this.fail('while scanning a quoted scalar', start, 'found unexpected document separator', this.pos);
-      }
-      let n = 0;
-      while (this.at(this.pos + n) === C.SPACE || this.at(this.pos + n) === C.TAB) n++;
-      this.forwardInLine(n);
-      if (isBreak(this.at(this.pos))) out += this.scanLineBreak();
-      else return out;
-    }
-  }
-
-  private scanPlain(): Token {
-    const start = this.pos;
-    let end = start;
-    const indent = this.indent + 1;
-    const inFlow = this.flowLevel !== 0;
-    let out = '';
-    let spaces = '';
-    for (;;) {
-      if (this.at(this.pos) === 35) break;
-      let n = 0;
-      for (;;) {
-        const c = this.at(this.pos + n);
-        if (isBlankZ(c)) break;
-        if (c === 58 /* : */) {
-          const d = this.at(this.pos + n + 1);
-          if (isBlankZ(d) || (inFlow && (d === 44 || d === 91 || d === 93 || d === 123 || d === 125))) break;
-        }
-        if (inFlow && (c === 44 || c === 63 || c === 91 || c === 93 || c === 123 || c === 125)) break;
-        n++;
-      }
-      if (n === 0) break;
-      this.allowSimpleKey = false;
-      out += spaces;
-      out += this.src.slice(this.pos, this.pos + n);
-      this.forwardInLine(n);
-      end = this.pos;
-      const s = this.scanPlainSpaces();
-      if (s === null || s === '' || this.at(this.pos) === 35 || (!inFlow && this.col < indent)) break;
-      spaces = s;
-    }
-    return scalarToken(start, end, out, true, -1);
-  }
-
-  /** Whitespace after a plain scalar chunk, folded; null at a document separator. */
-  private scanPlainSpaces(): string | null {
-    let n = 0;
-    while (this.at(this.pos + n) === C.SPACE) n++;
-    const whitespaces = this.src.slice(this.pos, this.pos + n);
-    this.forwardInLine(n);
-    const c = this.at(this.pos);
-    if (isBreak(c)) {
-      const lineBreak = this.scanLineBreak();
-      this.allowSimpleKey = true;
-      if (this.atDocumentSeparator()) return null;
-      let breaks = '';
-      for (;;) {
-        const d = this.at(this.pos);
-        if (d === C.SPACE) {
-          this.forward();
-        } else if (isBreak(d)) {
-          breaks += this.scanLineBreak();
-          if (this.atDocumentSeparator()) return null;
-        } else {
-          break;
-        }
-      }
-      let out = '';
-      if (lineBreak !== '\n') out += lineBreak;
-      else if (breaks === '') out += ' ';
-      return out + breaks;
-    }
-    return whitespaces;
-  }
-
-  private atDocumentSeparator(): boolean {
-    const c = this.at(this.pos);
-    return (c === 45 || c === 46) && this.isDocumentIndicator(c);
-  }
 }
 
 /**
@@ -1186,24 +697,3 @@ function utf8Error(b: readonly number[]): string | null {
   }
   return null;
 }
-
-const ESCAPES = new Map<number, string>([
-  [48, '\0'],
-  [97, '\x07'],
-  [98, '\x08'],
-  [116, '\t'],
-  [9, '\t'],
-  [110, '\n'],
-  [118, '\x0b'],
-  [102, '\x0c'],
-  [114, '\r'],
-  [101, '\x1b'],
-  [32, ' '],
-  [34, '"'],
-  [92, '\\'],
-  [47, '/'],
-  [78, '\x85'],
-  [95, '\xa0'],
-  [76, '\u2028'],
-  [80, '\u2029'],
-]);

@@ -1,11 +1,12 @@
-// Completion inside merge specs, through the built server.
+// Completion inside merge specs, run in this process by the server's own handlers (support/featureClient).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CompletionItem, InsertTextFormat, MarkupContent, TextEdit } from 'vscode-languageserver-protocol';
-import { LspClient, cursor, fixtureUri } from '../support/lspClient';
-import { APPEND_LISTS, mime } from './fixtures';
+import { cursor, fixtureUri } from '../support/lspClient';
+import { FeatureClient } from '../support/featureClient';
+import { APPEND_LISTS, mime } from '../lsp/fixtures';
 
-let client: LspClient;
+let client: FeatureClient;
 let counter = 0;
 
 async function complete(fixture: string, path = 'user-data.yaml', marker = '|'): Promise<{ items: CompletionItem[]; text: string }> {
@@ -34,7 +35,7 @@ const edit = (item: CompletionItem) => item.textEdit as TextEdit;
 
 describe('completion', () => {
   before(async () => {
-    client = await LspClient.start();
+    client = await FeatureClient.start();
   });
   after(async () => {
     await client.stop();
@@ -174,7 +175,7 @@ describe('completion', () => {
     });
 
     test('plain text for clients without snippets', async () => {
-      const plain = await LspClient.start({ capabilities: { textDocument: { completion: { completionItem: { snippetSupport: false } } } } });
+      const plain = await FeatureClient.start({ capabilities: { textDocument: { completion: { completionItem: { snippetSupport: false } } } } });
       try {
         const { text, position } = cursor('#cloud-config\nmer|\n');
         const uri = fixtureUri('plain/user-data.yaml');

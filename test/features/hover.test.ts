@@ -1,11 +1,12 @@
-// Hover over merge specs, header lines and MIME headers, through the built server.
+// Hover over merge specs, header lines and MIME headers, run in this process by the server's own handlers (support/featureClient).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Hover, MarkupContent, MarkupKind } from 'vscode-languageserver-protocol';
-import { LspClient, cursor, fixtureUri, rangeOf } from '../support/lspClient';
-import { APPEND_LISTS, mime } from './fixtures';
+import { cursor, fixtureUri, rangeOf } from '../support/lspClient';
+import { FeatureClient } from '../support/featureClient';
+import { APPEND_LISTS, mime } from '../lsp/fixtures';
 
-let client: LspClient;
+let client: FeatureClient;
 let counter = 0;
 
 /** Opens the fixture (cursor at `|`, or at `marker`) and hovers there. */
@@ -27,7 +28,7 @@ function markdown(hover: Hover | null): string {
 
 describe('hover', () => {
   before(async () => {
-    client = await LspClient.start();
+    client = await FeatureClient.start();
   });
   after(async () => {
     await client.stop();
@@ -204,7 +205,7 @@ describe('hover', () => {
   });
 
   test('plain text for clients without markdown', async () => {
-    const plain = await LspClient.start({ capabilities: { textDocument: { hover: { contentFormat: ['plaintext'] } } } });
+    const plain = await FeatureClient.start({ capabilities: { textDocument: { hover: { contentFormat: ['plaintext'] } } } });
     try {
       const { text, position } = cursor(`#cloud-config\nmerge_how: li|st(append)+dict()\n`);
       const uri = fixtureUri('plain/user-data.yaml');

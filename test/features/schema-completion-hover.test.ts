@@ -1,18 +1,19 @@
 /**
- * Hover and completion from cloud-init's schema, over the protocol: module keys, nested keys and enum
+ * Hover and completion from cloud-init's schema, run in this process by the server's own handlers (support/featureClient): module keys, nested keys and enum
  * values where the cursor is (also in a document that does not load), deprecated keys tagged and last,
  * keys already written left out; hover with the module, the type and cloud-init's own deprecation notes.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CompletionItem, CompletionItemTag, MarkupContent, TextEdit } from 'vscode-languageserver-protocol';
-import { LspClient, cursor, fixtureUri } from '../support/lspClient';
+import { cursor, fixtureUri } from '../support/lspClient';
+import { FeatureClient } from '../support/featureClient';
 
 describe('schema completion and hover', () => {
-  let client: LspClient;
+  let client: FeatureClient;
   let n = 0;
   before(async () => {
-    client = await LspClient.start();
+    client = await FeatureClient.start();
   });
   after(async () => {
     await client.stop();

@@ -1,11 +1,12 @@
-// Quick fixes and refactors, through the built server: what the edit does to the user's file.
+// Quick fixes and refactors, run in this process by the server's own handlers (support/featureClient): what the edit does to the user's file.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CodeAction, CodeActionKind, Diagnostic, Range } from 'vscode-languageserver-protocol';
-import { LspClient, applyEdits, cursor, fixtureUri, rangeOf } from '../support/lspClient';
-import { APPEND_LISTS, WEB_SERVER, mime } from './fixtures';
+import { applyEdits, cursor, fixtureUri, rangeOf } from '../support/lspClient';
+import { FeatureClient } from '../support/featureClient';
+import { APPEND_LISTS, WEB_SERVER, mime } from '../lsp/fixtures';
 
-let client: LspClient;
+let client: FeatureClient;
 let counter = 0;
 
 interface Opened {
@@ -41,7 +42,7 @@ function find(opened: Opened, title: string | RegExp): CodeAction {
 
 describe('code actions', () => {
   before(async () => {
-    client = await LspClient.start();
+    client = await FeatureClient.start();
   });
   after(async () => {
     await client.stop();

@@ -1,0 +1,341 @@
+/**
+ * PyYAML's scalar scanners from `scanner.py` (scan_block_scalar and its indicators, indentation and
+ * breaks; scan_flow_scalar with its escapes, spaces and breaks; scan_plain and its spaces), in
+ * PyYAML's order: folding, escapes and block-scalar indentation detection, with its error messages.
+ * ./scanner calls the three entries when it fetches a scalar token.
+ *
+ * Residual differences: none known beyond those of ./load (the mark lines of messages).
+ */
+import { C, isBlankZ, isBreak, isBreakZ, isHex, isSpaceZ } from './reader';
+import { ScannerCursor } from './cursor';
+import { LoadError, pointSpan } from './errors';
+import { Token, scalarToken } from './tokens';
+
+export abstract class ScalarScanner extends ScannerCursor {
+  /** Scanner state the scalar rules read: kept by ./scanner. */
+  protected abstract flowLevel: number;
+  protected abstract indent: number;
+  protected abstract allowSimpleKey: boolean;
+
+  protected scanBlockScalar(folded: boolean): Token {
+    const start = this.pos;
+    this.forward();
+    const [chomping, increment] = this.scanBlockScalarIndicators(start);
+    const headerEnd = this.pos;
+    this.scanBlockScalarIgnoredLine(start);
+
+    let minIndent = this.indent + 1;
+    if (minIndent < 1) minIndent = 1;
+    let indent: number;
+    let breaks: string;
+    let end: number;
+    if (increment === null) {
+      const r = this.scanBlockScalarIndentation();
+      breaks = r.breaks;
+      end = r.end;
+      indent = Math.max(minIndent, r.maxIndent);
+    } else {
+      indent = minIndent + increment - 1;
+      const r = this.scanBlockScalarBreaks(indent);
+      breaks = r.breaks;
+      end = r.end;
+    }
+
+    let out = '';
+    let lineBreak = '';
+    let contentEnd = headerEnd;
+    while (this.col === indent && this.at(this.pos) !== C.EOF) {
+      out += breaks;
+      const first = this.at(this.pos);
+      const leadingNonSpace = first !== C.SPACE && first !== C.TAB;
+      let n = 0;
+      while (!isBreakZ(this.at(this.pos + n))) n++;
+      out += this.src.slice(this.pos, this.pos + n);
+      this.forwardInLine(n);
+      contentEnd = this.pos;
+      lineBreak = this.scanLineBreak();
+      const r = this.scanBlockScalarBreaks(indent);
+      breaks = r.breaks;
+      end = r.end;
+      if (this.col === indent && this.at(this.pos) !== C.EOF) {
+        const next = this.at(this.pos);
+        if (folded && lineBreak === '\n' && leadingNonSpace && next !== C.SPACE && next !== C.TAB) {
+          if (breaks === '') out += ' ';
+        } else {
+          out += lineBreak;
+        }
+      } else {
+        break;
+      }
+    }
+    if (chomping !== false) out += lineBreak;
+    if (chomping === true) out += breaks;
+    return scalarToken(start, end, out, false, contentEnd);
+  }
+
+  private scanBlockScalarIndicators(start: number): [boolean | null, number | null] {
+    let chomping: boolean | null = null;
+    let increment: number | null = null;
+    let c = this.at(this.pos);
+    const zero = () =>
+      this.fail('while scanning a block scalar', start, 'expected indentation indicator in the range 1-9, but found 0', this.pos);
+    if (c === 43 || c === 45) {
+      chomping = c === 43;
+      this.forward();
+      c = this.at(this.pos);
+      if (c >= 48 && c <= 57) {
+        increment = c - 48;
+        if (increment === 0) throw zero();
+        this.forward();
+      }
+    } else if (c >= 48 && c <= 57) {
+      increment = c - 48;
+      if (increment === 0) throw zero();
+      this.forward();
+      c = this.at(this.pos);
+      if (c === 43 || c === 45) {
+        chomping = c === 43;
+        this.forward();
+      }
+    }
+    c = this.at(this.pos);
+    if (!isSpaceZ(c)) {
+      throw this.fail('while scanning a block scalar', start, `expected chomping or indentation indicators, but found ${this.reprAt(this.pos)}`, this.pos);
+    }
+    return [chomping, increment];
+  }
+
+  private scanBlockScalarIgnoredLine(start: number): void {
+    this.skipSpaces();
+    if (this.at(this.pos) === 35) {
+      this.skipToLineEnd();
+    }
+    const c = this.at(this.pos);
+    if (!isBreakZ(c)) {
+      throw this.fail('while scanning a block scalar', start, `expected a comment or a line break, but found ${this.reprAt(this.pos)}`, this.pos);
+    }
+    this.scanLineBreak();
+  }
+
+  private scanBlockScalarIndentation(): { breaks: string; maxIndent: number; end: number } {
+    let breaks = '';
+    let maxIndent = 0;
+    let end = this.pos;
+    for (;;) {
+      const c = this.at(this.pos);
+      if (c === C.SPACE) {
+        this.forward();
+        if (this.col > maxIndent) maxIndent = this.col;
+      } else if (isBreak(c)) {
+        breaks += this.scanLineBreak();
+        end = this.pos;
+      } else {
+        break;
+      }
+    }
+    return { breaks, maxIndent, end };
+  }
+
+  private scanBlockScalarBreaks(indent: number): { breaks: string; end: number } {
+    let breaks = '';
+    let end = this.pos;
+    this.skipSpacesTo(indent);
+    while (isBreak(this.at(this.pos))) {
+      breaks += this.scanLineBreak();
+      end = this.pos;
+      this.skipSpacesTo(indent);
+    }
+    return { breaks, end };
+  }
+
+  protected scanFlowScalar(double: boolean): Token {
+    // Quoted scalars ignore indentation (PyYAML only checks for document
+    // separators at the start of continuation lines).
+    const start = this.pos;
+    const quote = this.at(this.pos);
+    this.forward();
+    let out = this.scanFlowScalarNonSpaces(double, start);
+    while (this.at(this.pos) !== quote) {
+      out += this.scanFlowScalarSpaces(start);
+      out += this.scanFlowScalarNonSpaces(double, start);
+    }
+    this.forward();
+    return scalarToken(start, this.pos, out, false, -1);
+  }
+
+  private scanFlowScalarNonSpaces(double: boolean, start: number): string {
+    let out = '';
+    for (;;) {
+      let n = 0;
+      for (;;) {
+        const c = this.at(this.pos + n);
+        if (c === 39 || c === 34 || c === 92 || isBlankZ(c)) break;
+        n++;
+      }
+      if (n) {
+        out += this.src.slice(this.pos, this.pos + n);
+        this.forwardInLine(n);
+      }
+      const c = this.at(this.pos);
+      if (!double && c === 39 && this.at(this.pos + 1) === 39) {
+        out += "'";
+        this.forward(2);
+      } else if ((double && c === 39) || (!double && (c === 34 || c === 92))) {
+        out += String.fromCharCode(c);
+        this.forward();
+      } else if (double && c === 92) {
+        this.forward();
+        const e = this.at(this.pos);
+        const simple = ESCAPES.get(e);
+        if (simple !== undefined) {
+          out += simple;
+          this.forward();
+        } else if (e === 120 || e === 117 || e === 85) {
+          const len = e === 120 ? 2 : e === 117 ? 4 : 8;
+          this.forward();
+          for (let k = 0; k < len; k++) {
+            if (!isHex(this.at(this.pos + k))) {
+              throw this.fail(
+                'while scanning a double-quoted scalar',
+                start,
+                `expected escape sequence of ${len} hexadecimal numbers, but found ${this.reprAt(this.pos + k)}`,
+                this.pos,
+              );
+            }
+          }
+          const code = parseInt(this.src.slice(this.pos, this.pos + len), 16);
+          if (code > 0x10ffff) {
+            throw new LoadError('value', 'ValueError', 'chr() arg not in range(0x110000)', pointSpan(this.src, this.pos));
+          }
+          out += String.fromCodePoint(code);
+          this.forward(len);
+        } else if (isBreak(e)) {
+          this.scanLineBreak();
+          out += this.scanFlowScalarBreaks(start);
+        } else {
+          throw this.fail('while scanning a double-quoted scalar', start, `found unknown escape character ${this.reprAt(this.pos)}`, this.pos);
+        }
+      } else {
+        return out;
+      }
+    }
+  }
+
+  private scanFlowScalarSpaces(start: number): string {
+    let n = 0;
+    while (this.at(this.pos + n) === C.SPACE || this.at(this.pos + n) === C.TAB) n++;
+    const whitespaces = this.src.slice(this.pos, this.pos + n);
+    this.forwardInLine(n);
+    const c = this.at(this.pos);
+    if (c === C.EOF) throw this.fail('while scanning a quoted scalar', start, 'found unexpected end of stream', this.pos);
+    if (isBreak(c)) {
+      const lineBreak = this.scanLineBreak();
+      const breaks = this.scanFlowScalarBreaks(start);
+      let out = '';
+      if (lineBreak !== '\n') out += lineBreak;
+      else if (breaks === '') out += ' ';
+      return out + breaks;
+    }
+    return whitespaces;
+  }
+
+  private scanFlowScalarBreaks(start: number): string {
+    let out = '';
+    for (;;) {
+      const c = this.at(this.pos);
+      if ((c === 45 || c === 46) && this.isDocumentIndicator(c)) {
+        throw this.fail('while scanning a quoted scalar', start, 'found unexpected document separator', this.pos);
+      }
+      let n = 0;
+      while (this.at(this.pos + n) === C.SPACE || this.at(this.pos + n) === C.TAB) n++;
+      this.forwardInLine(n);
+      if (isBreak(this.at(this.pos))) out += this.scanLineBreak();
+      else return out;
+    }
+  }
+
+  protected scanPlain(): Token {
+    const start = this.pos;
+    let end = start;
+    const indent = this.indent + 1;
+    const inFlow = this.flowLevel !== 0;
+    let out = '';
+    let spaces = '';
+    for (;;) {
+      if (this.at(this.pos) === 35) break;
+      let n = 0;
+      for (;;) {
+        const c = this.at(this.pos + n);
+        if (isBlankZ(c)) break;
+        if (c === 58 /* : */) {
+          const d = this.at(this.pos + n + 1);
+          if (isBlankZ(d) || (inFlow && (d === 44 || d === 91 || d === 93 || d === 123 || d === 125))) break;
+        }
+        if (inFlow && (c === 44 || c === 63 || c === 91 || c === 93 || c === 123 || c === 125)) break;
+        n++;
+      }
+      if (n === 0) break;
+      this.allowSimpleKey = false;
+      out += spaces;
+      out += this.src.slice(this.pos, this.pos + n);
+      this.forwardInLine(n);
+      end = this.pos;
+      const s = this.scanPlainSpaces();
+      if (s === null || s === '' || this.at(this.pos) === 35 || (!inFlow && this.col < indent)) break;
+      spaces = s;
+    }
+    return scalarToken(start, end, out, true, -1);
+  }
+
+  /** Whitespace after a plain scalar chunk, folded; null at a document separator. */
+  private scanPlainSpaces(): string | null {
+    let n = 0;
+    while (this.at(this.pos + n) === C.SPACE) n++;
+    const whitespaces = this.src.slice(this.pos, this.pos + n);
+    this.forwardInLine(n);
+    const c = this.at(this.pos);
+    if (isBreak(c)) {
+      const lineBreak = this.scanLineBreak();
+      this.allowSimpleKey = true;
+      if (this.atDocumentSeparator()) return null;
+      let breaks = '';
+      for (;;) {
+        const d = this.at(this.pos);
+        if (d === C.SPACE) {
+          this.forward();
+        } else if (isBreak(d)) {
+          breaks += this.scanLineBreak();
+          if (this.atDocumentSeparator()) return null;
+        } else {
+          break;
+        }
+      }
+      let out = '';
+      if (lineBreak !== '\n') out += lineBreak;
+      else if (breaks === '') out += ' ';
+      return out + breaks;
+    }
+    return whitespaces;
+  }
+}
+
+const ESCAPES = new Map<number, string>([
+  [48, '\0'],
+  [97, '\x07'],
+  [98, '\x08'],
+  [116, '\t'],
+  [9, '\t'],
+  [110, '\n'],
+  [118, '\x0b'],
+  [102, '\x0c'],
+  [114, '\r'],
+  [101, '\x1b'],
+  [32, ' '],
+  [34, '"'],
+  [92, '\\'],
+  [47, '/'],
+  [78, '\x85'],
+  [95, '\xa0'],
+  [76, '\u2028'],
+  [80, '\u2029'],
+]);
