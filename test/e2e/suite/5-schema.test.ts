@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { PREVIEW_SCHEME, cli, closeAllEditors, fileUri, open, positionOf, previewText, waitFor } from './helpers';
 
-const PARTS = ['schema/base-layer.yaml', 'schema/app-layer.yaml'];
+const PARTS = ['schema/a-base.yaml', 'schema/b-app.yaml'];
 
 function codeOf(d: vscode.Diagnostic): string | number | undefined {
   return typeof d.code === 'object' ? d.code.value : d.code;
@@ -34,13 +34,13 @@ suite('Schema validation (real language server and preview)', () => {
     const text = await previewText(uri, (t) => t.includes('# Schema:'));
     assert.strictEqual(text, cli(['--format', 'preview', '--mode', 'user-data', ...PARTS]), 'the same as the CLI prints');
     const header = text.slice(0, text.indexOf('# ---- what cloud-init writes'));
-    assert.match(header, /# Schema: cloud-init rejects the merged result \(1 error, 0 deprecations\):\n#   error: write_files\.0\.permissions: 644 is not of type 'string'(?: |\n#\s+)\(schema\/app-layer\.yaml:5\)/);
+    assert.match(header, /# Schema: cloud-init rejects the merged result \(1 error, 0 deprecations\):\n#   error: write_files\.0\.permissions: 644 is not of type 'string'(?: |\n#\s+)\(schema\/b-app\.yaml:5\)/);
     const doc = await vscode.workspace.openTextDocument(uri);
-    const at = positionOf(doc, 'schema/app-layer.yaml:5');
+    const at = positionOf(doc, 'schema/b-app.yaml:5');
     const links = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', uri);
     const link = links.find((l) => l.range.contains(at));
     assert.ok(link?.target, 'the source of the problem is a link');
-    assert.match(decodeURIComponent(link.target.toString()), /app-layer\.yaml/);
+    assert.match(decodeURIComponent(link.target.toString()), /b-app\.yaml/);
     await closeAllEditors();
   });
 
