@@ -16,6 +16,7 @@
  * that cloud-init fails; where cloud-init does not fail, ours must not say so. Also `oneOf` messages that
  * quote schema prose (see schema.diff.ts) are compared without that prose.
  */
+import { CLOUDINIT_TREES } from './cloudinitTrees';
 import { resolve } from 'node:path';
 import { annotateCloudConfigFile } from '../../server/src/engine/schema/annotate';
 import { schemaData, type SchemaVersion } from '../../server/src/engine/schema/data';
@@ -25,10 +26,7 @@ import { Gen, render } from './schema.diff';
 
 type Answer = { stdout: string; stderr: string; exit: number | string };
 
-const PATHS: Record<SchemaVersion, string> = {
-  '22.4': process.env.CLOUDINIT_PATH ?? '/opt/cloudinit-oracle/usr/lib/python3/dist-packages',
-  current: process.env.CLOUDINIT_UPSTREAM_PATH ?? '/opt/cloudinit-upstream',
-};
+const PATHS: Record<SchemaVersion, string> = CLOUDINIT_TREES;
 
 const FIXED = [
   '#cloud-config\nruncmd: 5\n',

@@ -8,6 +8,7 @@
  * and fails on any difference, printing a minimal reproducer. Installs nothing: the oracle must
  * be set up first (../shared/oracle/setup.sh), as .ci/run does.
  */
+import { CLOUDINIT_TREES } from './cloudinitTrees';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PyError } from '../../server/src/engine/py/errors';
@@ -18,7 +19,7 @@ import { runUserData } from '../../server/src/engine/userdata/run';
 import { Rng, SpecCase, UserDataCase, specCase, userDataCase } from './generate';
 import { LineOracle } from './lineOracle';
 
-const ORACLE_PATH = process.env.CLOUDINIT_PATH ?? '/opt/cloudinit-oracle/usr/lib/python3/dist-packages';
+const ORACLE_PATH = CLOUDINIT_TREES['22.4'];
 
 type Answer = { result?: string; error?: string | null; raw?: string | null; driver_error?: string };
 

@@ -12,6 +12,7 @@
  * cloud.cfg.d folders (`--confd N`, through ../shared/oracle/oracle.py --mode confd, one process each)
  * and for user-data over vendor-data at boot (`--boot N`, oracle.py --mode boot --vendor).
  */
+import { CLOUDINIT_TREES } from './cloudinitTrees';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,7 @@ import { PyDict, PyValue } from '../../server/src/engine/values';
 import { Rng } from './generate';
 import { LineOracle } from './lineOracle';
 
-const ORACLE_PATH = process.env.CLOUDINIT_PATH ?? '/opt/cloudinit-oracle/usr/lib/python3/dist-packages';
+const ORACLE_PATH = CLOUDINIT_TREES['22.4'];
 
 const SPECS = [
   null,

@@ -14,21 +14,12 @@
  */
 
 import { existsSync } from 'node:fs';
+import { CLOUDINIT_TREES, type CloudInitVersion } from './cloudinitTrees';
+import { startJinjaOracle } from './jinjaOracle';
 import { renderCloudInitJinja, type JinjaRenderResult } from '../../server/src/engine/userdata/jinja';
 
-const CLOUDINIT = '/opt/cloudinit-oracle/usr/lib/python3/dist-packages';
-/** Upstream cloud-init (`bash ../shared/oracle/setup.sh --upstream`): its templater uses Jinja2's SandboxedEnvironment. */
-const CLOUDINIT_CURRENT = '/opt/cloudinit-upstream';
-type Version = '22.4' | 'current';
 
-const PY = String.raw`
-import sys, json, re, warnings
-warnings.simplefilter("ignore")
-sys.path.insert(0, sys.argv[1])
-from cloudinit.templater import render_string, detect_template, MISSING_JINJA_PREFIX
-from cloudinit.handlers.jinja_template import convert_jinja_instance_data
-from jinja2.exceptions import UndefinedError, TemplateSyntaxError, SecurityError
-
+const HANDLE = String.raw`
 def handle(req):
     payload = req["payload"]
     try:
@@ -61,16 +52,7 @@ def handle(req):
         return {"ok": False, "reason": "runtime", "exception": "RecursionError", "message": str(e)}
     except Exception as e:
         return {"ok": False, "reason": "runtime", "exception": type(e).__name__, "message": str(e)}
-    missing = [m.replace(MISSING_JINJA_PREFIX, "") for m in re.findall(r"%s[^\s]+" % MISSING_JINJA_PREFIX, text)]
-    return {"ok": True, "text": text, "missingVariables": missing}
-
-for line in sys.stdin:
-    try:
-        out = handle(json.loads(line))
-    except BaseException as e:
-        out = {"ok": False, "reason": "oracle-crash", "message": repr(e)}
-    sys.stdout.write(json.dumps(out) + "\n")
-    sys.stdout.flush()
+    return {"ok": True, "text": text, "missingVariables": missing_variables(text)}
 `;
 import { Rng } from './generate';
 import { LineOracle } from './lineOracle';
@@ -79,10 +61,10 @@ type Result = JinjaRenderResult | { ok: false; reason: 'oracle-crash'; message: 
 
 class Oracle {
   private readonly py: LineOracle;
-  constructor(version: Version = '22.4') {
+  constructor(version: CloudInitVersion = '22.4') {
     const env = { ...process.env };
     delete env.PYTHONPATH;
-    this.py = new LineOracle('/usr/bin/python3', ['-c', PY, version === '22.4' ? CLOUDINIT : CLOUDINIT_CURRENT], { env, timeoutMs: 20000 });
+    this.py = startJinjaOracle(version, HANDLE, env);
   }
   render(payload: string, data: string): Promise<Result> {
     return this.py.ask<Result>({ payload, data });
@@ -390,7 +372,7 @@ function differs(ours: Result, theirs: Result): string | null {
   return null;
 }
 
-async function shrink(oracle: Oracle, payload: string, data: string, kind: string, version: Version): Promise<string> {
+async function shrink(oracle: Oracle, payload: string, data: string, kind: string, version: CloudInitVersion): Promise<string> {
   const header = payload.slice(0, payload.indexOf('\n') + 1);
   let body = payload.slice(header.length);
   const still = async (b: string): Promise<boolean> => {
@@ -417,12 +399,12 @@ async function main(): Promise<void> {
   const count = opt('--count', 3000);
   const seed = opt('--seed', 20240611);
   const verbose = args.includes('--verbose');
-  if (!existsSync('/usr/bin/python3') || !existsSync(CLOUDINIT)) {
+  if (!existsSync('/usr/bin/python3') || !existsSync(CLOUDINIT_TREES['22.4'])) {
     console.error('jinja oracle: /usr/bin/python3 or the cloud-init tree is missing; skipping');
     process.exit(0);
   }
-  const versions: Version[] = existsSync(CLOUDINIT_CURRENT) ? ['22.4', 'current'] : ['22.4'];
-  if (versions.length === 1) console.log(`jinja oracle: ${CLOUDINIT_CURRENT} is missing (bash ../shared/oracle/setup.sh --upstream); comparing with 22.4 only`);
+  const versions: CloudInitVersion[] = existsSync(CLOUDINIT_TREES.current) ? ['22.4', 'current'] : ['22.4'];
+  if (versions.length === 1) console.log(`jinja oracle: ${CLOUDINIT_TREES.current} is missing (bash ../shared/oracle/setup.sh --upstream); comparing with 22.4 only`);
   const oracles = new Map(versions.map((v) => [v, new Oracle(v)] as const));
   const r = new Rng(seed);
   const stats: Record<string, Record<string, number>> = {};

@@ -17,6 +17,8 @@
  * Exits 1 on the first mismatch.
  */
 import { existsSync } from 'node:fs';
+import { CLOUDINIT_TREES, type CloudInitVersion } from './cloudinitTrees';
+import { startJinjaOracle } from './jinjaOracle';
 import { resolve } from 'node:path';
 import { LineOracle } from './lineOracle';
 import { nameCompletions, pathCompletions } from '../../server/src/engine/template/assist';
@@ -25,19 +27,8 @@ import { expressionVerdict, templateFindings, type ExpressionVerdict } from '../
 import { SAMPLE_NAMES, sampleInstanceData } from '../../server/src/engine/template/samples';
 import type { Finding } from '../../server/src/engine/lint/findings';
 
-const CLOUDINIT = '/opt/cloudinit-oracle/usr/lib/python3/dist-packages';
-const CLOUDINIT_CURRENT = '/opt/cloudinit-upstream';
-type Version = '22.4' | 'current';
 
-const PY = String.raw`
-import sys, json, re, warnings
-warnings.simplefilter("ignore")
-sys.path.insert(0, sys.argv[1])
-import yaml
-from cloudinit.templater import render_string, MISSING_JINJA_PREFIX
-from cloudinit.handlers.jinja_template import convert_jinja_instance_data
-from jinja2.exceptions import UndefinedError, TemplateSyntaxError, SecurityError
-
+const HANDLE = String.raw`
 def handle(req):
     data = json.loads(req["data"])
     variables = convert_jinja_instance_data(data, decode_paths=data.get("base64-encoded-keys", []), include_key_aliases=True)
@@ -49,21 +40,12 @@ def handle(req):
         return {"ok": False, "reason": "syntax", "exception": type(e).__name__, "message": e.message, "lineno": e.lineno}
     except Exception as e:
         return {"ok": False, "reason": "runtime", "exception": type(e).__name__, "message": str(e)}
-    missing = [m.replace(MISSING_JINJA_PREFIX, "") for m in re.findall(r"%s[^\s]+" % MISSING_JINJA_PREFIX, text)]
-    out = {"ok": True, "text": text, "missingVariables": missing}
+    out = {"ok": True, "text": text, "missingVariables": missing_variables(text)}
     try:
         yaml.safe_load(text)
     except yaml.YAMLError as e:
         out["yamlError"] = str(getattr(e, "problem", e))
     return out
-
-for line in sys.stdin:
-    try:
-        out = handle(json.loads(line))
-    except BaseException as e:
-        out = {"ok": False, "reason": "oracle-crash", "message": repr(e)}
-    sys.stdout.write(json.dumps(out) + "\n")
-    sys.stdout.flush()
 `;
 
 type Theirs =
@@ -150,7 +132,7 @@ function ourTemplateVerdict(payload: string, findings: Finding[]): string {
   return parts.join('; ') || 'clean';
 }
 
-function theirTemplateVerdict(t: Theirs, version: Version): string {
+function theirTemplateVerdict(t: Theirs, version: CloudInitVersion): string {
   // Jinja counts lines after the header line; since 24.1 cloud-init adds one for the header.
   if (!t.ok) return t.reason === 'syntax' ? `syntax at line ${(t.lineno ?? 0) - (version === '22.4' ? 0 : 1)}` : 'dropped or failed';
   const parts: string[] = [];
@@ -163,19 +145,19 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const at = args.indexOf('--max-paths');
   const maxPaths = at >= 0 ? Number(args[at + 1]) : 250;
-  if (!existsSync('/usr/bin/python3') || !existsSync(CLOUDINIT)) {
+  if (!existsSync('/usr/bin/python3') || !existsSync(CLOUDINIT_TREES['22.4'])) {
     console.error('jinja editor oracle: /usr/bin/python3 or the cloud-init tree is missing; skipping');
     return;
   }
-  const versions: Version[] = existsSync(CLOUDINIT_CURRENT) ? ['22.4', 'current'] : ['22.4'];
+  const versions: CloudInitVersion[] = existsSync(CLOUDINIT_TREES.current) ? ['22.4', 'current'] : ['22.4'];
   const counts = { paths: 0, mistyped: 0, fixes: 0, templates: 0, schema: 0 };
   for (const version of versions) {
     const env = { ...process.env };
     delete env.PYTHONPATH;
-    const oracle = new LineOracle('/usr/bin/python3', ['-c', PY, version === '22.4' ? CLOUDINIT : CLOUDINIT_CURRENT], { env, timeoutMs: 20000 });
+    const oracle = startJinjaOracle(version, HANDLE, env);
     const ask = (payload: string, data: string) => oracle.ask<Theirs>({ payload, data });
     const schemaOracle = new LineOracle('/usr/bin/python3', [resolve(__dirname, '../../../test/oracle/schema_driver.py')], {
-      env: { ...process.env, CLOUDINIT_PATH: version === '22.4' ? CLOUDINIT : CLOUDINIT_CURRENT },
+      env: { ...process.env, CLOUDINIT_PATH: CLOUDINIT_TREES[version] },
       timeoutMs: 60000,
     });
     try {

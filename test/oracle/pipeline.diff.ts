@@ -16,6 +16,7 @@
  * - The fixture plans and states of test/pipeline/fixtures: each config's cloud-config.txt from
  *   cloud-init must equal the committed `<fixture>.<n>.<version>.expected.txt` (`--regen` writes them).
  */
+import { CLOUDINIT_TREES } from './cloudinitTrees';
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,7 +26,7 @@ import { TerraformPart, readTerraformJson, renderLikeTerraform, terraformUserDat
 import { Rng, mapping, stringSpec } from './generate';
 import { LineOracle } from './lineOracle';
 
-const ORACLE_PATH = process.env.CLOUDINIT_PATH ?? '/opt/cloudinit-oracle/usr/lib/python3/dist-packages';
+const ORACLE_PATH = CLOUDINIT_TREES['22.4'];
 const VERSION = /upstream/.test(ORACLE_PATH) ? 'current' : '22.4';
 const FIXTURES = resolve(__dirname, '../../../test/pipeline/fixtures');
 

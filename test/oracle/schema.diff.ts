@@ -27,6 +27,7 @@
  * Where cloud-init's validator raises (a non-string key meets a `patternProperties` regex or is sorted
  * with string keys), this engine throws a PyError of the same class: compared as "raised".
  */
+import { CLOUDINIT_TREES } from './cloudinitTrees';
 import { resolve } from 'node:path';
 import { validateCloudConfigText } from '../../server/src/engine/schema/validate';
 import { runUserData } from '../../server/src/engine/userdata/run';
@@ -44,10 +45,7 @@ type Answer = {
   raised?: string;
 };
 
-const PATHS: Record<SchemaVersion, string> = {
-  '22.4': process.env.CLOUDINIT_PATH ?? '/opt/cloudinit-oracle/usr/lib/python3/dist-packages',
-  current: process.env.CLOUDINIT_UPSTREAM_PATH ?? '/opt/cloudinit-upstream',
-};
+const PATHS: Record<SchemaVersion, string> = CLOUDINIT_TREES;
 
 /** The merged cloud-config.txt of some parts, as this engine writes it (differential-tested in differential.ts). */
 function mergedText(parts: string[], version: SchemaVersion): string {
