@@ -27,6 +27,7 @@ import { benchSchema, schemaMarkdown, schemaTargets } from './bench/schema.mjs';
 import { benchLoader, loaderMarkdown, loaderTargets } from './bench/loader.mjs';
 import { benchSets, setsMarkdown, setsTargets } from './bench/sets.mjs';
 import { fitExponent, fmtBytes, fmtExp, fmtInt, fmtMB, fmtMs, fmtRatio, median, p95, table, textTable } from './bench/stats.mjs';
+import { spliceSections } from './bench/splice.cjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BENCH = path.join(ROOT, 'scripts', 'bench');
@@ -75,6 +76,7 @@ const CONFIG = QUICK
       engineSizes: [
         [10, 100],
         [100, 100],
+        [100, 200],
         [10, 1000],
         [1000, 100],
         [100, 1000],
@@ -83,6 +85,7 @@ const CONFIG = QUICK
       cloudInitSizes: [
         [10, 100],
         [100, 100],
+        [100, 200],
         [10, 1000],
         [1000, 100],
         [100, 1000],
@@ -1437,31 +1440,6 @@ async function vsixBytesForSchema() {
   return existsSync(vsix) ? statSync(vsix).size : null;
 }
 
-/**
- * `--only … --write`: the sections measured by this run replace those of the existing file (matched by
- * their "## " title); the others stay, and the file says which sections were measured when.
- */
-function spliceSections(existing, fresh) {
-  const split = (text) => {
-    const parts = text.split(/\n(?=## )/);
-    return { head: parts[0], sections: parts.slice(1).map((p) => ({ title: p.slice(0, p.indexOf('\n')), body: p })) };
-  };
-  const old = split(existing);
-  const now = split(fresh);
-  const measured = now.sections.filter((s) => !/^## (Machine|Commands|Targets|Gaps|Method|5\. Growth)/.test(s.title));
-  const out = old.sections.map((s) => measured.find((m) => m.title === s.title)?.body ?? s.body);
-  for (const m of measured) {
-    if (out.includes(m.body)) continue;
-    // A new section goes before the first one whose number is larger (## 4. after ## 3c.).
-    const at = old.sections.findIndex((s) => s.title.slice(3) > m.title.slice(3) && /^## \d/.test(s.title));
-    if (at < 0) out.push(m.body);
-    else out.splice(out.indexOf(old.sections[at].body), 0, m.body);
-  }
-  const names = measured.map((m) => m.title.slice(3).split(' ')[0].replace(/\.$/, ''));
-  const note = `\n> ${names.length === 1 ? 'Section' : 'Sections'} ${names.join(', ')} ${names.length === 1 ? 'was' : 'were'} measured again on ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} (\`npm run bench -- --only ${[...ONLY].join(',')} --write\`); the rest is from the run above.\n`;
-  return [old.head.replace(/\n> Sections? .* (?:was|were) measured again on .*\n/, '') + note, ...out].join('\n').replace(/\n+$/, '');
-}
-
 /* ------------------------------------------------------------------ main */
 
 async function main() {
@@ -1494,7 +1472,7 @@ async function main() {
   process.stdout.write(summaryText(results));
   if (WRITE) {
     mkdirSync(path.dirname(OUT_FILE), { recursive: true });
-    writeFileSync(OUT_FILE, (option('only') && existsSync(OUT_FILE) ? spliceSections(readFileSync(OUT_FILE, 'utf8'), markdown(results)) : markdown(results)) + '\n');
+    writeFileSync(OUT_FILE, (option('only') && existsSync(OUT_FILE) ? spliceSections(readFileSync(OUT_FILE, 'utf8'), markdown(results), `npm run bench -- --only ${[...ONLY].join(',')} --write`, new Date()) : markdown(results)) + '\n');
     writeFileSync(path.join(WORK, 'results.json'), JSON.stringify(results, null, 1));
     progress(`wrote ${path.relative(ROOT, OUT_FILE)}`);
   }
