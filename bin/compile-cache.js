@@ -18,6 +18,15 @@ function cacheFileFor(file, stat) {
   return path.join(base, 'cloud-config-merge', `${path.basename(file)}-${stat.size}-${Math.trunc(stat.mtimeMs)}-${process.version}.v8`);
 }
 
+/** Caches of earlier builds of the same bundle (another size, time or node version) are never read again: each upgrade would leave one behind. */
+function removeOlderCaches(cacheFile, file) {
+  const dir = path.dirname(cacheFile);
+  const prefix = `${path.basename(file)}-`;
+  for (const name of fs.readdirSync(dir)) {
+    if (name.startsWith(prefix) && name.endsWith('.v8') && name !== path.basename(cacheFile)) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
 /** The module's exports, and a function that saves the code cache (call it after the work, so lazily compiled functions are in it). */
 function requireCached(file) {
   const source = fs.readFileSync(file, 'utf8');
@@ -42,6 +51,7 @@ function requireCached(file) {
       const temporary = `${cacheFile}.${process.pid}`;
       fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
       fs.renameSync(temporary, cacheFile);
+      removeOlderCaches(cacheFile, file);
     } catch {
       /* a read-only home: no cache */
     }

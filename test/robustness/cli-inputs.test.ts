@@ -54,4 +54,42 @@ describe('input files', () => {
       cleanup();
     }
   });
+
+  test('a non-blocking stdout that fills up (EAGAIN): the whole output still arrives', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const file = path.join(dir, 'big.yaml');
+      writeFileSync(file, '#cloud-config\na:\n' + '- item\n'.repeat(100_000));
+      const expected = spawnSync(process.execPath, [CLI_BIN, file], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      assert.equal(expected.status, 0, expected.stderr);
+      // The CLI writes to a pipe set O_NONBLOCK whose reader waits first, so the pipe fills and write() fails with EAGAIN.
+      const reader = String.raw`
+import fcntl, os, subprocess, sys, time
+r, w = os.pipe()
+fcntl.fcntl(w, fcntl.F_SETFL, fcntl.fcntl(w, fcntl.F_GETFL) | os.O_NONBLOCK)
+child = subprocess.Popen(sys.argv[1:], stdout=w, stderr=subprocess.PIPE)
+os.close(w)
+time.sleep(0.5)
+out = bytearray()
+while True:
+    chunk = os.read(r, 65536)
+    if not chunk:
+        break
+    out += chunk
+err = child.stderr.read()
+sys.stdout.write("%d %d %s" % (child.wait(), len(out), err.decode()))
+sys.stdout.flush()
+os.write(2, bytes(out))
+`;
+      const got = spawnSync('python3', ['-c', reader, process.execPath, CLI_BIN, file], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      assert.equal(got.status, 0, got.stderr.slice(0, 500));
+      const [code, length, ...stderr] = got.stdout.split(' ');
+      assert.equal(stderr.join(' '), '');
+      assert.equal(code, '0');
+      assert.equal(Number(length), Buffer.byteLength(expected.stdout));
+      assert.equal(got.stderr, expected.stdout);
+    } finally {
+      cleanup();
+    }
+  });
 });

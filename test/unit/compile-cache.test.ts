@@ -35,6 +35,13 @@ test('the code cache: written once, reused, rewritten when corrupt, off on reque
     writeFileSync(path.join(dir, files[0]), 'not a V8 code cache');
     assert.equal(run({ XDG_CACHE_HOME: cache }), expected, 'a corrupt cache is rejected by V8, not trusted');
     assert.ok(statSync(path.join(dir, files[0])).size > 1000, 'and written anew');
+    // The caches of earlier builds go when a new one is written; files that are not ours stay.
+    const stale = files[0].replace(/^cli\.js-\d+-/, 'cli.js-1-');
+    writeFileSync(path.join(dir, stale), 'an earlier build');
+    writeFileSync(path.join(dir, 'server.js-1-1-v1.v8'), 'another bundle');
+    rmSync(path.join(dir, files[0]));
+    assert.equal(run({ XDG_CACHE_HOME: cache }), expected);
+    assert.deepEqual(readdirSync(dir).sort(), [files[0], 'server.js-1-1-v1.v8']);
   } finally {
     rmSync(cache, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 /** Command-line arguments of `cloud-config-merge`. */
 import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, isLimitName } from '../engine/limits';
-import { FATE_KINDS, type FateKind } from '../engine/fates';
+import { FATE_KINDS, type FateKind } from '../engine/fateKinds';
 
 export type Mode = 'user-data' | 'handler' | 'confd' | 'system' | 'boot' | 'chef';
 export type Format = 'yaml' | 'json' | 'report' | 'preview' | 'text' | 'sarif';

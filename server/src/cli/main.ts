@@ -4,7 +4,7 @@
  * Exit codes: 0 ok; 2 bad usage or unreadable input; 3 cloud-init itself would fail;
  * 4 done, but part of the input is Jinja this tool cannot reproduce (cloud-init renders it).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeSync } from 'node:fs';
 import { BoundedReadError, ReadFailureWords, describeReadFailure, readBoundedSync } from '../node/readFile';
 import { basename, resolve as resolvePath } from 'node:path';
 import { PyDict, PyValue } from '../engine/values';
@@ -12,32 +12,43 @@ import { PyError } from '../engine/py/errors';
 import { loadYaml, mergeExpansionError } from '../engine/yaml/load';
 import { dumpPyYaml } from '../engine/yaml/dump';
 import { parsePythonJson, toCanonicalJson } from '../engine/py/json';
-import { explainSpec } from '../engine/explain';
 import { parseListSpec, parseStringSpec } from '../engine/spec/parse';
 import { constructMergers } from '../engine/merge/construct';
 import { runHandlerParts, runUserData, UserDataRun } from '../engine/userdata/run';
-import { mergeConfD, confdNotReproduced } from '../engine/system/confd';
-import { mergeMany } from '../engine/system/mergemany';
-import { assembleBoot, BootInputs } from '../engine/system/boot';
-import { readConf } from '../engine/system/readConf';
+import type { BootInputs } from '../engine/system/boot';
 import { DEFAULT_LIMITS, LimitExceededError } from '../engine/limits';
-import { buildPreview } from '../engine/preview';
 import { MergerFactory } from '../engine/merge/construct';
-import { CustomMergerLoadError, loadCustomMerger } from '../engine/merge/custom';
-import { chefMergeFiles } from '../engine/chef/deepMerge';
-import { loadChefFiles } from '../engine/chef/files';
 import { CliOptions, parseArgs, UsageError, USAGE } from './args';
-import { chooseInstanceData } from '../engine/template/instanceData';
 import { fileIncludeResolver } from '../node/includes';
-import { ReportFormat, userDataReport, systemReport, bootReport, chefReport } from './report';
-import { runBatch } from './batch';
-import { makeMimeCommand } from './makeMime';
-import { pipelineMode } from './pipeline';
-import { lintMode } from './lint';
-import { CheckResult, checkFile, checkMerged, formatAnnotated, formatJson, formatSarif, formatText, isAccepted } from './check';
+import type { ReportFormat } from './report';
+import type { CheckResult } from './check';
 import { CHECK_MODES } from './args';
-import { computeFates, FateReport } from '../engine/fates';
-import { applySet, failing, fatesJson, fatesSarif, fatesText, FATE_RULES, hasFates, withFates } from './fates';
+import { lazyModule } from './lazyModule';
+import type { FateReport } from '../engine/fates';
+
+
+/**
+ * What only some modes and options need (templates, reports, --check, fates, make-mime, the system
+ * modes, Chef) is loaded when they run: a plain merge starts without compiling or evaluating it.
+ */
+const explainModule = lazyModule(() => require('../engine/explain') as typeof import('../engine/explain'));
+const confdModule = lazyModule(() => require('../engine/system/confd') as typeof import('../engine/system/confd'));
+const mergeManyModule = lazyModule(() => require('../engine/system/mergemany') as typeof import('../engine/system/mergemany'));
+const bootModule = lazyModule(() => require('../engine/system/boot') as typeof import('../engine/system/boot'));
+const readConfModule = lazyModule(() => require('../engine/system/readConf') as typeof import('../engine/system/readConf'));
+const previewModule = lazyModule(() => require('../engine/preview') as typeof import('../engine/preview'));
+const customMergerModule = lazyModule(() => require('../engine/merge/custom') as typeof import('../engine/merge/custom'));
+const chefMergeModule = lazyModule(() => require('../engine/chef/deepMerge') as typeof import('../engine/chef/deepMerge'));
+const chefFilesModule = lazyModule(() => require('../engine/chef/files') as typeof import('../engine/chef/files'));
+const instanceDataModule = lazyModule(() => require('../engine/template/instanceData') as typeof import('../engine/template/instanceData'));
+const reportModule = lazyModule(() => require('./report') as typeof import('./report'));
+const batchModule = lazyModule(() => require('./batch') as typeof import('./batch'));
+const makeMimeModule = lazyModule(() => require('./makeMime') as typeof import('./makeMime'));
+const pipelineModule = lazyModule(() => require('./pipeline') as typeof import('./pipeline'));
+const lintModule = lazyModule(() => require('./lint') as typeof import('./lint'));
+const checkModule = lazyModule(() => require('./check') as typeof import('./check'));
+const fatesEngineModule = lazyModule(() => require('../engine/fates') as typeof import('../engine/fates'));
+const fatesModule = lazyModule(() => require('./fates') as typeof import('./fates'));
 
 export interface CliIO {
   stdout(text: string): void;
@@ -45,9 +56,40 @@ export interface CliIO {
 }
 
 const processIO: CliIO = {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
+  stdout: (t) => writeStandard(1, t),
+  stderr: (t) => writeStandard(2, t),
 };
+
+/**
+ * Writes to fd 1 or 2 directly: creating `process.stdout` (a stream over a pipe, file or tty) costs a
+ * short run about as much as its merge. A closed pipe (`| head`) ends the output quietly; a descriptor
+ * that would block (a non-blocking pipe: EAGAIN) hands the rest to the stream, which waits for it.
+ * Windows consoles want the stream (it writes UTF-16 to them).
+ */
+const useStreams: Record<1 | 2, boolean> = { 1: process.platform === 'win32', 2: process.platform === 'win32' };
+function writeStandard(fd: 1 | 2, text: string): void {
+  if (useStreams[fd]) {
+    guardClosedPipe(fd);
+    standardStream(fd).write(text);
+    return;
+  }
+  const bytes = Buffer.from(text, 'utf8');
+  let written = 0;
+  while (written < bytes.length) {
+    try {
+      written += writeSync(fd, bytes, written);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      if (code !== 'EAGAIN') throw e;
+      useStreams[fd] = true;
+      writeStandard(fd, bytes.subarray(written).toString('utf8'));
+      return;
+    }
+  }
+}
+
+const standardStream = (fd: 1 | 2): NodeJS.WriteStream => (fd === 1 ? process.stdout : process.stderr);
 
 /** An input the user named that cannot be read: exit code 2. */
 export class InputError extends Error {}
@@ -104,7 +146,7 @@ function readJsonFile(o: CliOptions, path: string): unknown {
  */
 function instanceDataOption(o: CliOptions): unknown {
   if (o.instanceData === undefined) return undefined;
-  const choice = chooseInstanceData(o.instanceData, o.version ?? 'current', (path) => {
+  const choice = instanceDataModule().chooseInstanceData(o.instanceData, o.version ?? 'current', (path) => {
     const text = new TextDecoder().decode(read(o, path));
     try {
       JSON.parse(text);
@@ -136,21 +178,18 @@ function readValueFile(o: CliOptions, path: string): PyValue {
 }
 
 /** `cloud-config-merge ... | head`: a closed stdout ends the output quietly, not with an EPIPE stack trace. */
-let pipeGuard = false;
-function guardClosedPipes(): void {
-  if (pipeGuard) return;
-  pipeGuard = true;
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw e;
-    });
-  }
+const pipeGuards = new Set<1 | 2>();
+function guardClosedPipe(fd: 1 | 2): void {
+  if (pipeGuards.has(fd)) return;
+  pipeGuards.add(fd);
+  standardStream(fd).on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
 }
 
 export function main(argv: string[] = process.argv.slice(2), io: CliIO = processIO): number {
-  if (io === processIO) guardClosedPipes();
-  if (argv[0] === 'make-mime') return makeMimeCommand(argv.slice(1), io);
+  if (argv[0] === 'make-mime') return makeMimeModule().makeMimeCommand(argv.slice(1), io);
   let options: CliOptions;
   try {
     options = parseArgs(argv);
@@ -195,14 +234,14 @@ export function main(argv: string[] = process.argv.slice(2), io: CliIO = process
 }
 
 function dispatch(o: CliOptions, io: CliIO): number {
-  applySet(o);
+  if (o.set !== undefined) fatesModule().applySet(o);
   if (o.lint) {
     if (!o.files.length) throw new UsageError('--lint needs at least one FILE');
-    return lintMode(o, io);
+    return lintModule().lintMode(o, io);
   }
-  if (o.fromTerraform !== undefined || o.rendered) return pipelineMode(o, io);
+  if (o.fromTerraform !== undefined || o.rendered) return pipelineModule().pipelineMode(o, io);
   if (o.explain !== undefined || o.explainMergeHow !== undefined) return explain(o, io);
-  if (o.batch !== undefined) return runBatch(new TextDecoder().decode(read(o, o.batch)), io);
+  if (o.batch !== undefined) return batchModule().runBatch(new TextDecoder().decode(read(o, o.batch)), io);
   if (o.spec !== undefined || o.specMergeHow !== undefined) return specMerge(o, io);
   if (!o.files.length && !(o.mode === 'confd' && o.cloudCfg) && !(o.mode === 'boot' && (o.cloudCfg || o.confd.length))) {
     throw new UsageError(`${o.mode} mode needs at least one FILE`);
@@ -252,10 +291,10 @@ function customMergers(o: CliOptions, io?: CliIO): Map<string, MergerFactory> | 
   const modules = new Map<string, MergerFactory>();
   for (const { name, path } of o.customMergers) {
     try {
-      const loaded = loadCustomMerger(name, resolvePath(path));
+      const loaded = customMergerModule().loadCustomMerger(name, resolvePath(path));
       modules.set(`m_${name}`, loaded.factory);
     } catch (e) {
-      if (!(e instanceof CustomMergerLoadError)) throw e;
+      if (!(e instanceof customMergerModule().CustomMergerLoadError)) throw e;
       io?.stderr(`cloud-config-merge: warning: ${e.message}\n`);
       const message = e.message;
       modules.set(`m_${name}`, () => {
@@ -304,8 +343,8 @@ export function userDataMode(o: CliOptions, io: CliIO, given?: Array<{ name: str
   const overLimit = run.fatal?.limit ? `${run.fatal.message}: nothing is merged` : undefined;
   const partial = run.reports.some((r) => r.disposition === 'jinja-not-reproduced') ? NOT_REPRODUCED : 0;
   if (o.format === 'report') {
-    const report = userDataReport(o.mode, run, reportFormat(o), o.version);
-    io.stdout((o.mode === 'user-data' && !given ? withFates(report, modeFates(o, io), o.pretty) : report) + '\n');
+    const report = reportModule().userDataReport(o.mode, run, reportFormat(o), o.version);
+    io.stdout((o.mode === 'user-data' && !given ? fatesModule().withFates(report, modeFates(o, io), o.pretty) : report) + '\n');
     if (overLimit) io.stderr(`cloud-config-merge: ${overLimit}\n`);
     return overLimit ? 2 : run.fatal || run.renderError ? 3 : partial;
   }
@@ -322,7 +361,7 @@ export function userDataMode(o: CliOptions, io: CliIO, given?: Array<{ name: str
 
 function confdMode(o: CliOptions, io: CliIO): number {
   const files = o.files.map((f) => ({ name: f, bytes: read(o, f) }));
-  const result = mergeConfD(files, {
+  const result = confdModule().mergeConfD(files, {
     order: o.confdOrder,
     cloudCfg: readConfigFile(o, o.cloudCfg),
     instanceData: instanceDataOption(o),
@@ -332,20 +371,20 @@ function confdMode(o: CliOptions, io: CliIO): number {
   });
   for (const n of result.notes) io.stderr(`note: ${n}\n`);
   for (const f of result.files) for (const w of f.read?.warnings ?? []) io.stderr(`cloud-init WARNING: ${f.file.name}: ${w}\n`);
-  const missing = confdNotReproduced(result);
+  const missing = confdModule().confdNotReproduced(result);
   for (const m of missing) io.stderr(`note: ${m}\n`);
-  return printValue(o, io, result.value, () => withFates(systemReport('confd', result, reportFormat(o)), modeFates(o, io), o.pretty)) || (missing.length ? NOT_REPRODUCED : 0);
+  return printValue(o, io, result.value, () => fatesModule().withFates(reportModule().systemReport('confd', result, reportFormat(o)), modeFates(o, io), o.pretty)) || (missing.length ? NOT_REPRODUCED : 0);
 }
 
 function systemMode(o: CliOptions, io: CliIO): number {
   const files = o.files.map((f) => ({ name: f, bytes: read(o, f) }));
-  const reads = files.map((f, i) => readConf(f, { source: i }));
+  const reads = files.map((f, i) => readConfModule().readConf(f, { source: i }));
   for (const [i, r] of reads.entries()) for (const w of r.warnings) io.stderr(`cloud-init WARNING: ${files[i].name}: ${w}\n`);
-  const merged = mergeMany(
+  const merged = mergeManyModule().mergeMany(
     reads.map((r) => r.value),
     { reverse: o.reverse, version: o.version, trace: o.format === 'report', customMergers: customMergers(o, io) },
   );
-  return printValue(o, io, merged.value, () => systemReport('system', { value: merged.value, files: files.map((file, input) => ({ file, input, used: true, read: reads[input] })), steps: merged.steps }, reportFormat(o)));
+  return printValue(o, io, merged.value, () => reportModule().systemReport('system', { value: merged.value, files: files.map((file, input) => ({ file, input, used: true, read: reads[input] })), steps: merged.steps }, reportFormat(o)));
 }
 
 /** The boot-mode layers other than user-data, read from the files the options name. */
@@ -365,21 +404,21 @@ function bootLayers(o: CliOptions): Omit<BootInputs, 'userData'> {
 
 function bootMode(o: CliOptions, io: CliIO): number {
   const inputs: BootInputs = { userData: o.files.map((f) => ({ name: f, bytes: read(o, f) })), ...bootLayers(o) };
-  const result = assembleBoot(inputs, runOptions(o, io));
+  const result = bootModule().assembleBoot(inputs, runOptions(o, io));
   for (const n of result.notes) io.stderr(`note: ${n}\n`);
-  const missing = confdNotReproduced(result.system);
+  const missing = confdModule().confdNotReproduced(result.system);
   for (const m of missing) io.stderr(`note: ${m}\n`);
   for (const run of [result.userData, result.vendor, result.vendor2]) {
     for (const r of run?.reports ?? []) if (r.disposition === 'jinja-not-reproduced') missing.push(r.note);
   }
-  return printValue(o, io, result.value, () => withFates(bootReport(result, reportFormat(o), inputs), modeFates(o, io), o.pretty)) || (missing.length ? NOT_REPRODUCED : 0);
+  return printValue(o, io, result.value, () => fatesModule().withFates(reportModule().bootReport(result, reportFormat(o), inputs), modeFates(o, io), o.pretty)) || (missing.length ? NOT_REPRODUCED : 0);
 }
 
 /** The exact text of the editor's preview for the same files. */
 export function previewMode(o: CliOptions, io: CliIO, given?: Array<{ name: string; bytes: Uint8Array }>): number {
   if (o.mode === 'system') throw new UsageError('--format preview works with the user-data, handler, confd, boot and chef modes');
   const files = given ?? o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, bytes: read(o, f), headers: o.mode === 'handler' ? optionalHeaders(o, f) : undefined }));
-  const model = buildPreview(o.mode, files, {
+  const model = previewModule().buildPreview(o.mode, files, {
     ...runOptions(o, io),
     // The editor's preview text, as the editor shows it by default (cloudConfigMerge.schema.enable).
     schema: true,
@@ -394,11 +433,11 @@ export function previewMode(o: CliOptions, io: CliIO, given?: Array<{ name: stri
 /** Chef-style deep merge of role, environment or attribute files, in order. */
 function chefMode(o: CliOptions, io: CliIO): number {
   const files = o.files.map((f) => ({ name: f, bytes: read(o, f) }));
-  const loaded = loadChefFiles(files, o.limits);
+  const loaded = chefFilesModule().loadChefFiles(files, o.limits);
   for (const e of loaded.errors) throw new InputError(e);
-  const result = chefMergeFiles(loaded.values);
+  const result = chefMergeModule().chefMergeFiles(loaded.values);
   for (const n of result.notices) io.stderr(`note: ${n.path.join('.') || '(root)'}: ${n.message}\n`);
-  return printValue(o, io, result.merged, () => chefReport(loaded, result, reportFormat(o)));
+  return printValue(o, io, result.merged, () => reportModule().chefReport(loaded, result, reportFormat(o)));
 }
 
 function printValue(o: CliOptions, io: CliIO, value: PyValue, report: () => string): number {
@@ -436,7 +475,7 @@ function explain(o: CliOptions, io: CliIO): number {
   } else {
     input = o.explain as string;
   }
-  const result = explainSpec(input, { version: o.version, customMergers: customMergers(o, io) });
+  const result = explainModule().explainSpec(input, { version: o.version, customMergers: customMergers(o, io) });
   if (o.format === 'json' || o.format === 'report') {
     const parsed = result.parsed === null ? 'null' : '[' + result.parsed.map(([n, opts]) => `[${toCanonicalJson(n).text},${toCanonicalJson(opts).text}]`).join(',') + ']';
     io.stdout(`{"parsed":${parsed},"effective":${JSON.stringify(result.effective)},"default_applies":${result.defaultApplies},"error":${JSON.stringify(result.error)},"warnings":${JSON.stringify(result.warnings)}}\n`);
@@ -448,9 +487,9 @@ function explain(o: CliOptions, io: CliIO): number {
 
 /** The fates of the FILEs in a mode that has them (read again: the engine traces its own run). */
 function modeFates(o: CliOptions, io: CliIO): FateReport {
-  if (!hasFates(o.mode)) return { fates: [], omitted: 0, failure: `the ${o.mode} mode has no fates` };
+  if (!fatesModule().hasFates(o.mode)) return { fates: [], omitted: 0, failure: `the ${o.mode} mode has no fates` };
   const files = o.files.map((f) => ({ name: f, bytes: read(o, f) }));
-  return computeFates(o.mode, files, { ...runOptions(o, io), boot: bootLayers(o) });
+  return fatesEngineModule().computeFates(o.mode, files, { ...runOptions(o, io), boot: bootLayers(o) });
 }
 
 /**
@@ -462,35 +501,35 @@ function checkCommand(o: CliOptions, io: CliIO): number {
   let result: CheckResult | null = null;
   if (o.mode === 'user-data' || o.mode === 'handler') {
     const inputs = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, path: f, bytes: read(o, f) }));
-    const files = inputs.flatMap((i) => checkFile(i.path, i.bytes, o.version));
+    const files = inputs.flatMap((i) => checkModule().checkFile(i.path, i.bytes, o.version));
     const run = o.mode === 'handler'
       ? runHandlerParts(inputs.map((i) => ({ ...i, headers: optionalHeaders(o, i.path) })), runOptions(o, io))
       : runUserData(inputs, runOptions(o, io));
     if (run.fatal?.limit) throw new InputError(`${run.fatal.message}: nothing is merged`);
     if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
-    result = { files, merged: checkMerged(run, o.version) };
+    result = { files, merged: checkModule().checkMerged(run, o.version) };
     if (o.annotate) {
-      const out = formatAnnotated(inputs.map((i) => ({ name: i.path, bytes: i.bytes })), run, o.version);
+      const out = checkModule().formatAnnotated(inputs.map((i) => ({ name: i.path, bytes: i.bytes })), run, o.version);
       io.stdout(out.stdout);
       io.stderr(out.stderr);
-      return isAccepted(result) ? 0 : 1;
+      return checkModule().isAccepted(result) ? 0 : 1;
     }
   }
   if (o.annotate) throw new UsageError('--annotate works with the user-data and handler modes');
-  const fates = hasFates(o.mode) ? modeFates(o, io) : null;
-  const failed = fates ? failing(fates, o.failOn) : [];
+  const fates = fatesModule().hasFates(o.mode) ? modeFates(o, io) : null;
+  const failed = fates ? fatesModule().failing(fates, o.failOn) : [];
   if (o.format === 'json') {
-    const schema = result ? (JSON.parse(formatJson(result, false)) as object) : { files: [], merged: null };
-    io.stdout(JSON.stringify({ ...schema, ...(fates ? { fates: fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length } }, null, o.pretty ? 2 : undefined) + '\n');
+    const schema = result ? (JSON.parse(checkModule().formatJson(result, false)) as object) : { files: [], merged: null };
+    io.stdout(JSON.stringify({ ...schema, ...(fates ? { fates: fatesModule().fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length } }, null, o.pretty ? 2 : undefined) + '\n');
   } else if (o.format === 'sarif') {
-    io.stdout(formatSarif(result ?? { files: [], merged: null }, o.version, packageVersion(), fates ? { rules: FATE_RULES, results: fatesSarif(fates, o.failOn) } : undefined) + '\n');
+    io.stdout(checkModule().formatSarif(result ?? { files: [], merged: null }, o.version, packageVersion(), fates ? { rules: fatesModule().FATE_RULES, results: fatesModule().fatesSarif(fates, o.failOn) } : undefined) + '\n');
   } else {
-    if (result) io.stdout(formatText(result, o.version));
+    if (result) io.stdout(checkModule().formatText(result, o.version));
     // The schema text is what cloud-init prints: fates follow it only when there are some to list.
-    if (fates && (fates.fates.length || fates.failure || !result)) io.stdout(fatesText(fates));
+    if (fates && (fates.fates.length || fates.failure || !result)) io.stdout(fatesModule().fatesText(fates));
     if (failed.length) io.stdout(`Error: ${failed.length} value(s) meet a --fail-on fate (${o.failOn.join(', ')})\n`);
   }
-  return (result && !isAccepted(result)) || failed.length ? 1 : 0;
+  return (result && !checkModule().isAccepted(result)) || failed.length ? 1 : 0;
 }
 
 function packageVersion(): string {

@@ -25,10 +25,8 @@ import { pyKeyDisplay } from './yaml/dump';
 import { PyError } from './py/errors';
 import { LimitExceededError } from './limits';
 
-export type FateKind = 'replaced' | 'deleted' | 'lost' | 'dropped' | 'overridden' | 'appended' | 'prepended';
-
-/** Every kind, in the order a report lists them (losses first). */
-export const FATE_KINDS: readonly FateKind[] = ['replaced', 'deleted', 'lost', 'dropped', 'overridden', 'appended', 'prepended'];
+import type { FateKind } from './fateKinds';
+export { FATE_KINDS, type FateKind } from './fateKinds';
 
 export interface Fate {
   kind: FateKind;

@@ -8,7 +8,8 @@ import { CloudInitVersion } from '../spec/parse';
 import { MergerFactory } from '../merge/construct';
 import { DumpLine, dumpPyYaml, dumpPyYamlWithLines } from '../yaml/dump';
 import { CloudConfigHandler, HandledPart, PartLoadCache } from './cloudConfigHandler';
-import { renderCloudInitJinja } from './jinja';
+/** Jinja (its lexer, parser, compiler and runtime) is loaded when a part is a template: most runs have none. */
+const jinjaModule = (): typeof import('./jinja') => require('./jinja') as typeof import('./jinja');
 import { ProcessingMessage, UserDataPart } from './parts';
 import { IncludeFailure, IncludeResolver, ProcessResult, UserDataSource, processUserData, pyInt } from './process';
 import { CLOUD_CONFIG_TYPE, JINJA_TYPE, JSONP_TYPE, NOT_MULTIPART_TYPE, SHELL_TYPES, sniffContentType } from './sniff';
@@ -156,7 +157,7 @@ function dispatchPart(part: UserDataPart, handler: CloudConfigHandler, options: 
 export const JINJA_NOT_REPRODUCED = 'jinja-not-reproduced';
 
 function dispatchJinja(part: UserDataPart, handler: CloudConfigHandler, options: UserDataRunOptions, messages: ProcessingMessage[]): PartReport {
-  const rendered = renderCloudInitJinja(part.text ?? '', options.instanceData === undefined ? {} : options.instanceData, { version: options.version ?? 'current' });
+  const rendered = jinjaModule().renderCloudInitJinja(part.text ?? '', options.instanceData === undefined ? {} : options.instanceData, { version: options.version ?? 'current' });
   if (!rendered.ok && rendered.reason === 'unsupported') {
     // Our limitation, not cloud-init's: never worded as a cloud-init warning.
     const message = `${part.filename}: ${rendered.message}. The result below leaves this part out; cloud-init would not.`;
