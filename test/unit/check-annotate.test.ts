@@ -87,3 +87,14 @@ test('--check --annotate prints one cloud-config file alone and several with the
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('long lists: every item keeps its line (the search for a node’s enclosing mark is no longer a walk over all lines above), and the note names ten paths and a count', () => {
+  const n = 3000;
+  const text = '#cloud-config\nruncmd:\n' + Array.from({ length: n }, (_, i) => `  - [echo, ${i}]\n`).join('') + 'users:\n' + Array.from({ length: n }, (_, i) => `  - name: u${i}\n    sudo: ${i}\n`).join('');
+  const current = cloudInitSchemaMarks(text, 'current')!;
+  assert.equal(current.get('runcmd.0.1'), 3);
+  assert.equal(current.get(`runcmd.${n - 1}.1`), n + 2);
+  assert.equal(current.get(`users.${n - 1}.sudo`), n + 5 + 2 * (n - 1));
+  const old = annotateCloudConfigFile(text, '22.4', { path: 'f', valid: 'f' });
+  assert.match(old.note ?? '', /no line for 'runcmd\.0', 'runcmd\.1', [^]*'runcmd\.9' and 5990 more and fails \(KeyError\)/);
+});

@@ -217,8 +217,14 @@ function placeAll(root: PyValue, text: string, errors: SchemaProblem[], deprecat
   const who = version === '22.4' ? "cloud-init 22.4's" : "cloud-init's";
   let note: string | undefined;
   if (loaderFails) note = `${who} schema command fails on this file while reading its lines (${loaderFails}); annotated here where each value is written`;
-  else if (missing.length) note = `${who} schema command has no line for ${missing.map((m) => `'${m}'`).join(', ')} and fails (KeyError); annotated here where the value is written`;
+  else if (missing.length) note = `${who} schema command has no line for ${quotedList(missing, 10)} and fails (KeyError); annotated here where the value is written`;
   return { ...placed, note };
+}
+
+/** The first `most` paths, quoted, and how many more: a long list can miss thousands of lines. */
+function quotedList(paths: string[], most: number): string {
+  const shown = paths.slice(0, most).map((m) => `'${m}'`).join(', ');
+  return paths.length > most ? `${shown} and ${paths.length - most} more` : shown;
 }
 
 /** A file on which cloud-init's own command fails: the note says so, nothing is annotated. */

@@ -44,14 +44,14 @@ interface PathMark {
 export class MarksFailure extends Error {}
 
 /** Offsets to PyYAML marks: lines end at \n, \r\n, \r, NEL, LS, PS; columns count code points, not a BOM. */
-export function markTable(text: string): (offset: number) => PyMark {
+export function markTable(text: string): ((offset: number) => PyMark) & { lineCount: number } {
   const starts: number[] = [0];
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '\n' || c === '\x85' || c === '\u2028' || c === '\u2029' || (c === '\r' && text[i + 1] !== '\n')) starts.push(i + 1);
   }
   const ascii = !/[^\x00-\x7f]/.test(text);
-  return (offset) => {
+  const at = (offset: number): PyMark => {
     let lo = 0;
     let hi = starts.length - 1;
     while (lo < hi) {
@@ -63,10 +63,11 @@ export function markTable(text: string): (offset: number) => PyMark {
     const column = ascii ? before.length : Array.from(before).filter((ch) => ch !== '\uFEFF').length;
     return { line: lo, column };
   };
+  return Object.assign(at, { lineCount: starts.length });
 }
 
 /** PyYAML's composer, keeping only what the marks need. Undefined when the text does not compose or uses `<<`. */
-function composeMarked(text: string): MarkedNode | null | undefined {
+function composeMarked(text: string): { root: MarkedNode | null; lineCount: number } | undefined {
   const at = markTable(text);
   const parser = new Parser(text);
   const anchors = new Map<string, MarkedNode>();
@@ -84,7 +85,7 @@ function composeMarked(text: string): MarkedNode | null | undefined {
   };
   try {
     parser.getEvent(); // stream start
-    if (parser.checkEvent(E.StreamEnd)) return null;
+    if (parser.checkEvent(E.StreamEnd)) return { root: null, lineCount: at.lineCount };
     parser.getEvent(); // document start
     do {
       const e = parser.getEvent();
@@ -111,7 +112,7 @@ function composeMarked(text: string): MarkedNode | null | undefined {
   } catch {
     return undefined;
   }
-  return root;
+  return { root, lineCount: at.lineCount };
 }
 
 const contains = (outer: { start: PyMark; end: PyMark }, inner: { start: PyMark; end: PyMark }): boolean => {
@@ -132,7 +133,7 @@ interface Recorder {
   listItem(mark: PathMark, item: MarkedNode, path: string): void;
 }
 
-/** Line numbers kept sorted as they are added (the searches walk lines from the latest down). */
+/** Line numbers kept sorted as they are added (a search walks them from the latest down). */
 class SortedLines {
   readonly lines: number[] = [];
   add(line: number): void {
@@ -145,30 +146,54 @@ class SortedLines {
     }
     if (this.lines[lo] !== line) this.lines.splice(lo, 0, line);
   }
-  /** Index of the last line at or before `line`, or -1. */
-  atOrBefore(line: number): number {
-    let lo = 0;
-    let hi = this.lines.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.lines[mid] <= line) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo - 1;
+}
+
+/**
+ * The latest end line of the marks filed on each line, to find the lines whose marks can enclose a node
+ * (a mark encloses a node only if it ends on or after the node's last line) without walking every line
+ * above it: the backward searches below were quadratic in long lists.
+ */
+class EndLines {
+  private readonly size: number;
+  private readonly max: Int32Array;
+  constructor(lineCount: number) {
+    let size = 1;
+    while (size < lineCount) size <<= 1;
+    this.size = size;
+    this.max = new Int32Array(2 * size).fill(-1);
+  }
+  set(line: number, endLine: number): void {
+    let i = line + this.size;
+    this.max[i] = endLine;
+    for (i >>= 1; i >= 1; i >>= 1) this.max[i] = Math.max(this.max[2 * i], this.max[2 * i + 1]);
+  }
+  /** The last line at or before `line` with a mark ending on or after `endLine`, or -1. */
+  lastReaching(line: number, endLine: number): number {
+    if (line < 0) return -1;
+    return this.descend(1, 0, this.size - 1, Math.min(line, this.size - 1), endLine);
+  }
+  private descend(i: number, lo: number, hi: number, line: number, endLine: number): number {
+    if (lo > line || this.max[i] < endLine) return -1;
+    if (lo === hi) return lo;
+    const mid = (lo + hi) >> 1;
+    const right = this.descend(2 * i + 1, mid + 1, hi, line, endLine);
+    return right >= 0 ? right : this.descend(2 * i, lo, mid, line, endLine);
   }
 }
 
-function recorder224(): Recorder {
+const lastEndLine = (marks: PathMark[]) => marks.reduce((a, m) => Math.max(a, m.end.line), -1);
+
+function recorder224(lineCount: number): Recorder {
   const byLine = new Map<number, PathMark[]>();
-  const sorted = new SortedLines();
+  const ends = new EndLines(lineCount);
   return {
     byLine,
     prefix(node) {
       const onLine = byLine.get(node.start.line);
       if (onLine) return `${onLine[0].path}.`;
       // Marks are filed under their start line, and one that starts after the node cannot enclose it.
-      for (let i = sorted.atOrBefore(node.start.line); i >= 0; i--) {
-        const marks = byLine.get(sorted.lines[i])!;
+      for (let line = ends.lastReaching(node.start.line, node.end.line); line >= 0; line = ends.lastReaching(line - 1, node.end.line)) {
+        const marks = byLine.get(line)!;
         for (let j = marks.length - 1; j >= 0; j--) {
           const m = marks[j];
           if (node.start.line >= m.start.line && node.start.column >= m.start.column && node.end.line <= m.end.line && node.end.column <= m.end.column) return `${m.path}.`;
@@ -179,10 +204,8 @@ function recorder224(): Recorder {
     mappingEntry(mark) {
       const list = byLine.get(mark.start.line);
       if (list) list.push(mark);
-      else {
-        byLine.set(mark.start.line, [mark]);
-        sorted.add(mark.start.line);
-      }
+      else byLine.set(mark.start.line, [mark]);
+      ends.set(mark.start.line, lastEndLine(byLine.get(mark.start.line)!));
     },
     listItem(mark) {
       this.mappingEntry(mark);
@@ -190,19 +213,26 @@ function recorder224(): Recorder {
   };
 }
 
-function recorderUpstream(): Recorder {
+function recorderUpstream(lineCount: number): Recorder {
   const byLine = new Map<number, PathMark[]>();
-  const sorted = new SortedLines();
+  const ends = new EndLines(lineCount);
   // Lines holding a mark that starts on an earlier line (a list item spanning lines, filed on each line).
   const late = new SortedLines();
   const file = (line: number, marks: PathMark[]) => {
-    if (!byLine.has(line)) sorted.add(line);
     byLine.set(line, marks);
+    ends.set(line, lastEndLine(marks));
     if (marks.some((m) => m.start.line < line)) late.add(line);
   };
   const search = (lines: number[], from: number, until: (line: number) => boolean, node: MarkedNode): PathMark | undefined => {
     for (let i = from; i >= 0 && until(lines[i]); i--) {
       const marks = byLine.get(lines[i])!;
+      for (let j = marks.length - 1; j >= 0; j--) if (contains(marks[j], node)) return marks[j];
+    }
+    return undefined;
+  };
+  const searchReaching = (node: MarkedNode): PathMark | undefined => {
+    for (let line = ends.lastReaching(node.start.line, node.end.line); line >= 0; line = ends.lastReaching(line - 1, node.end.line)) {
+      const marks = byLine.get(line)!;
       for (let j = marks.length - 1; j >= 0; j--) if (contains(marks[j], node)) return marks[j];
     }
     return undefined;
@@ -247,8 +277,7 @@ function recorderUpstream(): Recorder {
       }
       // Latest line first: after the node's line only marks that start earlier can enclose it.
       const found =
-        search(late.lines, late.lines.length - 1, (l) => l > node.start.line, node) ??
-        search(sorted.lines, sorted.atOrBefore(node.start.line), () => true, node);
+        search(late.lines, late.lines.length - 1, (l) => l > node.start.line, node) ?? searchReaching(node);
       return found ? `${found.path}.` : '';
     },
     mappingEntry(mark) {
@@ -278,9 +307,10 @@ function recorderUpstream(): Recorder {
  * reproduction does not apply (see above). Throws MarksFailure where cloud-init's loader itself raises.
  */
 export function cloudInitSchemaMarks(text: string, version: SchemaVersion): Map<string, number> | undefined {
-  const root = composeMarked(text);
-  if (!root || root.kind !== 'mapping') return undefined;
-  const rec = version === '22.4' ? recorder224() : recorderUpstream();
+  const composed = composeMarked(text);
+  const root = composed?.root;
+  if (!composed || !root || root.kind !== 'mapping') return undefined;
+  const rec = version === '22.4' ? recorder224(composed.lineCount) : recorderUpstream(composed.lineCount);
   const constructed = new Set<MarkedNode>();
   let deep = false;
   let pending: Array<() => void> = [];
