@@ -308,7 +308,7 @@ async function benchCloudInit(engineRows) {
   const tiny = path.join(WORK, 'tiny.yaml');
   writeFileSync(tiny, '#cloud-config\nhostname: tiny\n');
   const floor = { python: [], node: [], nodeBare: [], pythonBare: [] };
-  for (let i = 0; i < (QUICK ? 1 : 5); i++) {
+  for (let i = 0; i < (QUICK ? 1 : 10); i++) {
     floor.python.push(await rusage(null, pythonOracle([tiny])));
     floor.node.push(await rusage(null, nodeCli([tiny])));
     floor.pythonBare.push(await rusage(null, [SYSTEM_PYTHON, '-c', 'pass']));
@@ -776,15 +776,29 @@ function evaluate(results) {
       const ok = cloudinit.sizes.filter((r) => r.summary);
       const whole = ok.map((r) => `${sizeLabel(r.M, r.K)}: ${fmtRatio(r.summary.wholeRatio, 1)}`).join('; ');
       const inproc = ok.map((r) => `${sizeLabel(r.M, r.K)}: ${fmtRatio(r.summary.inRatio, 1)}`).join('; ');
-      const allWhole = ok.every((r) => r.summary.wholeRatio >= 20);
-      const allIn = ok.every((r) => r.summary.inRatio >= 20);
+      // Issue 15 names the sizes: whole process at 100×200 and 100×1,000; the others are reported.
+      const named = ok.filter((r) => WHOLE_PROCESS_TARGET_SIZES.some(([M, K]) => r.M === M && r.K === K));
+      const namedMet = named.length === WHOLE_PROCESS_TARGET_SIZES.length && named.every((r) => r.summary.wholeRatio >= 20);
       targets.push({
         area: 'vs cloud-init',
-        target: '≥ 20× faster than cloud-init on whole user-data processing (CPU time)',
+        target: `whole process ≥ 20× faster than cloud-init (CPU time) at ${WHOLE_PROCESS_TARGET_SIZES.map(([M, K]) => sizeLabel(M, K)).join(' and ')}`,
         measured: `whole process ${whole}. In-process ${inproc}`,
-        met: ok.length > 0 && allWhole && allIn,
-        gap: allWhole && allIn ? '' : cloudInitGap(cloudinit, engine),
+        met: named.length ? namedMet : null,
+        gap: namedMet ? '' : cloudInitGap(cloudinit, engine, named),
       });
+      const f = cloudinit.floor;
+      if (f?.node.length) {
+        // Taken round by round (the CLI and `node -e 0` in the same round), so a change in the machine load moves both.
+        const ratios = f.node.map((r, i) => r.cpu / f.nodeBare[i].cpu);
+        const ratio = median(ratios);
+        targets.push({
+          area: 'CLI',
+          target: 'start-up on a two-line part ≤ 1.25× `node -e 0` (CPU time)',
+          measured: `${fmtRatio(ratio)} (median of ${ratios.length} pairs: the CLI ${fmtMs(median(f.node.map((r) => r.cpu)))}, \`node -e 0\` ${fmtMs(median(f.nodeBare.map((r) => r.cpu)))})`,
+          met: ratio <= 1.25,
+          gap: ratio <= 1.25 ? '' : 'Above `node -e 0`: reading dist/cli.js and its V8 code cache, evaluating the bundle and the run itself (bin/cloud-config-merge.js, bin/compile-cache.js).',
+        });
+      }
     }
   }
   if (lsp && !lsp.error) {
@@ -946,8 +960,21 @@ function engineGap(failing, worst) {
   return parts.join(' ');
 }
 
-function cloudInitGap(ci, engine) {
+const WHOLE_PROCESS_TARGET_SIZES = [
+  [100, 200],
+  [100, 1000],
+];
+
+function cloudInitGap(ci, engine, named) {
   const parts = [];
+  const bareNode = ci.floor ? median(ci.floor.nodeBare.map((r) => r.cpu)) : NaN;
+  for (const r of named.filter((x) => x.summary.wholeRatio < 20)) {
+    const s = r.summary;
+    const budget = s.wholePyCpu / 20;
+    parts.push(
+      `At ${sizeLabel(r.M, r.K)} cloud-init takes ${fmtMs(s.wholePyCpu)} CPU, so 20× leaves ${fmtMs(budget)} for the whole CLI process; it took ${fmtMs(s.wholeNodeCpu)}: \`node -e 0\` alone is ${fmtMs(bareNode)}, the warm in-process engine (b) ${fmtMs(s.inNodeCpu)}, and the rest (${fmtMs(s.wholeNodeCpu - bareNode - s.inNodeCpu)}) is the same work done once, cold: V8 interpreting and compiling the loader and dumper on first use, and collecting the garbage of a heap that only grows.`,
+    );
+  }
   const f = ci.floor;
   if (f) {
     const py = median(f.python.map((r) => r.cpu));
