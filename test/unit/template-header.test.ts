@@ -11,6 +11,7 @@ import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
 import { readConf } from '../../server/src/engine/system/readConf';
 import { runUserData } from '../../server/src/engine/userdata/run';
 import { toCanonicalJson } from '../../server/src/engine/py/json';
+import type { InstanceDataChoice } from '../../server/src/engine/template/instanceData';
 
 const BODY = '#cloud-config\na: {{ 1 + 1 }}\n';
 
@@ -72,4 +73,33 @@ test('a templated cloud.cfg.d file gets no YAML error for its unrendered text', 
   assert.deepEqual(analysis.findings.map((f) => f.code), []);
   const plain = analyzeDocument('#cloud-config\na: {{ 1 + 1 }}\n', '/etc/cloud/cloud.cfg.d/90-x.cfg');
   assert.deepEqual(plain.findings.map((f) => f.code), ['yaml-invalid'], 'without a template header the same YAML is an error');
+});
+
+test('a failing template in cloud.cfg.d is described as read_conf treats it in each version, not as a dropped part', () => {
+  // Outcomes as the oracle printed them (confd mode, instance data {"v1": {}}), and as readConf reproduces them.
+  const cases: Array<[string, string, Record<'22.4' | 'current', RegExp>]> = [
+    ['syntax', '## template: jinja\n#cloud-config\na: {{ 1 + }}\n', { '22.4': /read_conf lets the error through and the cloud-init stage fails/, current: /read_conf logs a warning and loads the file unrendered, as YAML/ }],
+    ['undefined', '## template: jinja\n#cloud-config\na: {{ v1.nope.deeper }}\n', { '22.4': /"Ignoring jinja template" and reads this file as empty/, current: /'NoneType' object has no attribute 'decode'\) and the cloud-init stage fails/ }],
+    ['runtime', '## template: jinja\n#cloud-config\na: {{ 1 / 0 }}\n', { '22.4': /read_conf lets the error through and the cloud-init stage fails/, current: /read_conf lets the error through and the cloud-init stage fails/ }],
+    ['rendered YAML', '## template: jinja\n#cloud-config\na: {{ "[1" }}\n', { '22.4': /"Failed loading yaml blob" and reads this file as empty/, current: /"Failed loading yaml blob" and reads this file as empty/ }],
+  ];
+  const instanceData: InstanceDataChoice = { data: { v1: {} }, label: 'test data' };
+  for (const [what, text, expected] of cases) {
+    for (const version of ['22.4', 'current'] as const) {
+      const file = { name: '/etc/cloud/cloud.cfg.d/90-x.cfg', bytes: new TextEncoder().encode(text) };
+      let stageFails = false;
+      try {
+        readConf(file, { instanceData: { v1: {} }, version });
+      } catch {
+        stageFails = true;
+      }
+      const [finding] = analyzeDocument(text, file.name, { instanceData, version }).findings;
+      assert.match(finding.message, expected[version], `${what}, ${version}`);
+      assert.equal(/stage fails/.test(finding.message), stageFails, `${what}, ${version}: the message agrees with readConf`);
+      assert.doesNotMatch(finding.message, /dropped|drops/, `${what}, ${version}`);
+      // The same template as a user-data part is dropped by its handler.
+      const [asPart] = analyzeDocument(text, 'user-data.yaml', { instanceData, version }).findings;
+      assert.match(asPart.message, /drop|skips this whole part/, `${what}, ${version}, user-data`);
+    }
+  }
 });

@@ -92,7 +92,7 @@ export function templateFindings(text: string, context: TemplateContext): Findin
   const checkVariables = chosen.data !== undefined;
   const result = renderCloudInitJinja(text, checkVariables ? chosen.data : {}, { version: context.version, trackOrigins: true });
   if (!result.ok) {
-    const failure = renderFailure(text, result, chosen.label, header, context.configFile === true);
+    const failure = renderFailure(text, result, chosen.label, header, context.configFile === true, context.version);
     if (failure && result.exception === 'UndefinedError') {
       // `ds.meta_dta.hostname`: a misspelt step on the failing line, fixed as an undefined variable is.
       const variables = templateVariables(chosen);
@@ -120,28 +120,46 @@ export function templateFindings(text: string, context: TemplateContext): Findin
       findings.push({
         ...coded('jinja-rendered-yaml-invalid'),
         span: lineSpan(text, at),
-        message: `Rendered with ${chosen.label}, this line gives YAML cloud-init cannot load: ${yaml.error.message}. cloud-init then skips this whole part.`,
+        message: `Rendered with ${chosen.label}, this line gives YAML cloud-init cannot load: ${yaml.error.message}. ${failureConsequence('rendered-yaml', context.configFile === true, context.version)}.`,
       });
     }
   }
   return findings;
 }
 
-function renderFailure(text: string, result: Extract<JinjaRenderResult, { ok: false }>, label: string, header: TextSpan, configFile: boolean): Finding | null {
+/**
+ * What cloud-init does after a template fails: a user-data part is dropped by its handler; a file that
+ * read_conf reads (cloud.cfg.d) fares as engine/system/readConf.ts reproduces, by version.
+ */
+function failureConsequence(reason: 'syntax' | 'undefined' | 'runtime' | 'rendered-yaml', configFile: boolean, version: CloudInitVersion): string {
+  if (!configFile) {
+    if (reason === 'syntax') return 'cloud-init cannot render this part and drops it';
+    if (reason === 'undefined') return 'cloud-init logs "Ignoring jinja template" and drops the part';
+    if (reason === 'runtime') return "cloud-init's handler fails and the part is dropped";
+    return 'cloud-init then skips this whole part';
+  }
+  const stageFails = 'read_conf lets the error through and the cloud-init stage fails';
+  if (reason === 'syntax') return version === '22.4' ? stageFails : 'read_conf logs a warning and loads the file unrendered, as YAML';
+  if (reason === 'undefined') return version === '22.4' ? 'cloud-init logs "Ignoring jinja template" and reads this file as empty' : "read_conf then fails ('NoneType' object has no attribute 'decode') and the cloud-init stage fails";
+  if (reason === 'runtime') return stageFails;
+  return 'cloud-init logs "Failed loading yaml blob" and reads this file as empty';
+}
+
+function renderFailure(text: string, result: Extract<JinjaRenderResult, { ok: false }>, label: string, header: TextSpan, configFile: boolean, version: CloudInitVersion): Finding | null {
   const span = result.offset !== undefined ? lineSpan(text, result.offset) : header;
   switch (result.reason) {
     case 'syntax':
-      return { ...coded('jinja-syntax'), span, message: `Jinja ${result.exception ?? 'TemplateSyntaxError'}: ${result.message.replace(/\.$/, '')}. cloud-init cannot render this part and drops it.` };
+      return { ...coded('jinja-syntax'), span, message: `Jinja ${result.exception ?? 'TemplateSyntaxError'}: ${result.message.replace(/\.$/, '')}. ${failureConsequence('syntax', configFile, version)}.` };
     case 'undefined':
     case 'type':
     case 'security':
       return {
         ...coded('jinja-render-error'),
         span,
-        message: `Rendered with ${label}, this raises ${result.exception}: ${result.message}. cloud-init logs "Ignoring jinja template" and drops the part.`,
+        message: `Rendered with ${label}, this raises ${result.exception}: ${result.message}. ${failureConsequence('undefined', configFile, version)}.`,
       };
     case 'runtime':
-      return { ...coded('jinja-render-error'), span, message: `Rendered with ${label}, this raises ${result.exception}: ${result.message}. cloud-init's handler fails and the part is dropped.` };
+      return { ...coded('jinja-render-error'), span, message: `Rendered with ${label}, this raises ${result.exception}: ${result.message}. ${failureConsequence('runtime', configFile, version)}.` };
     case 'not-jinja':
       return {
         ...coded('jinja-render-error'),
