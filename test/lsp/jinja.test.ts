@@ -392,3 +392,47 @@ describe('instance-data files in a multi-root workspace, watched on disk', () =>
     assert.equal(notified.length, count);
   });
 });
+
+describe('an instance-data file outside the workspace, watched on disk', () => {
+  let client: LspClient;
+  const root = mkdtempSync(path.join(tmpdir(), 'jinja-outside-'));
+  const folder = path.join(root, 'project');
+  const shared = path.join(root, 'shared');
+  const dataFile = path.join(shared, 'instance-data.json');
+  const doc = pathToFileURL(path.join(folder, 'user-data.yaml')).href;
+  const TEMPLATE = '## template: jinja\n#cloud-config\nzone: {{ v1.availability_zone }}\n';
+  const outsideWatchers = () =>
+    client.registrations.filter((r) => r.method === 'workspace/didChangeWatchedFiles' && JSON.stringify(r.registerOptions).includes('baseUri'));
+  const until = async (check: () => boolean, what: string) => {
+    const deadline = Date.now() + 5000;
+    while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(check(), what);
+  };
+  before(async () => {
+    mkdirSync(folder, { recursive: true });
+    mkdirSync(shared, { recursive: true });
+    writeFileSync(dataFile, JSON.stringify({ v1: { region: 'r' } }));
+    const capabilities = { ...EDITOR_CAPABILITIES, workspace: { ...EDITOR_CAPABILITIES.workspace, didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true } } };
+    client = await LspClient.start({ settings: { instanceData: '../shared/instance-data.json' }, workspaceFolders: [folder], capabilities });
+  });
+  after(async () => {
+    await client.stop();
+  });
+
+  test('is watched with a pattern on its own folder while a document uses it; a change re-publishes; closing drops the watcher', async () => {
+    const first = await client.open(doc, TEMPLATE);
+    assert.ok(codes(first).includes('jinja-undefined-variable'), JSON.stringify(first));
+    await until(() => outsideWatchers().length === 1, 'a watcher for the outside file');
+    const [registration] = outsideWatchers();
+    assert.deepEqual(registration.registerOptions, { watchers: [{ globPattern: { baseUri: pathToFileURL(shared).href, pattern: 'instance-data.json' } }] });
+
+    writeFileSync(dataFile, JSON.stringify({ v1: { region: 'r', availability_zone: 'r-1a' } }));
+    const since = client.diagnosticsLog(doc).length;
+    await client.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: pathToFileURL(dataFile).href, type: FileChangeType.Changed }] });
+    const after = await client.waitForDiagnostics(doc, since);
+    assert.ok(!codes(after.diagnostics).includes('jinja-undefined-variable'), JSON.stringify(after.diagnostics));
+
+    client.close(doc);
+    await until(() => client.unregistrations.includes(registration.id), 'the watcher is dropped when no document uses the file');
+  });
+});

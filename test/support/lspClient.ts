@@ -35,6 +35,7 @@ import {
   PublishDiagnosticsParams,
   Range,
   RegistrationRequest,
+  UnregistrationRequest,
   ShutdownRequest,
   StreamMessageReader,
   StreamMessageWriter,
@@ -142,7 +143,9 @@ export class LspClient {
   /** How many workspace/configuration requests the server sent. */
   configurationRequests = 0;
   /** What the server registered dynamically (client/registerCapability), in order. */
-  readonly registrations: Array<{ method: string; registerOptions?: unknown }> = [];
+  readonly registrations: Array<{ id: string; method: string; registerOptions?: unknown }> = [];
+  /** The ids the server unregistered (client/unregisterCapability). */
+  readonly unregistrations: string[] = [];
 
   private constructor(
     readonly process: ChildProcess,
@@ -161,6 +164,10 @@ export class LspClient {
     connection.onRequest(WorkspaceFoldersRequest.type, () => folders.map((f) => ({ uri: pathToFileURL(f).href, name: path.basename(f) })));
     connection.onRequest(RegistrationRequest.type, (params) => {
       this.registrations.push(...params.registrations);
+      return undefined;
+    });
+    connection.onRequest(UnregistrationRequest.type, (params) => {
+      this.unregistrations.push(...params.unregisterations.map((u) => u.id));
       return undefined;
     });
     connection.onNotification(LogMessageNotification.type, (m) => {

@@ -3,12 +3,14 @@
  * whose `cloudConfigMerge.instanceData` names it are analysed again at once, and the client is told
  * so that open rendered views ask again. Hovers and completion read it fresh on their own.
  *
- * The watcher covers `*.json` files of the workspace folders (VS Code's watchers see nothing else
- * without a relative pattern); the file a setting names is recognised when its change arrives.
+ * One watcher covers the `*.json` files of the workspace folders; a file a setting names outside them
+ * (an absolute path, `../shared/instance-data.json`) gets a watcher of its own, with a relative pattern
+ * on its folder, while an open document uses it. The file a setting names is recognised when its change
+ * arrives.
  */
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { DidChangeWatchedFilesNotification, type DidChangeWatchedFilesParams } from 'vscode-languageserver';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DidChangeWatchedFilesNotification, type DidChangeWatchedFilesParams, type Disposable, type FileSystemWatcher } from 'vscode-languageserver';
 import { InstanceDataChangedNotification } from '../protocol';
 import type { ServerContext } from './common/context';
 import { guardCall } from './common/guard';
@@ -42,4 +44,44 @@ function instanceDataChanged(ctx: ServerContext, uri: string, refresh: (uri: str
   forgetInstanceDataFile(file);
   for (const document of users) refresh(document.uri);
   void ctx.connection.sendNotification(InstanceDataChangedNotification.method, { file });
+}
+
+const inside = (file: string, folder: string) => {
+  const relative = path.relative(folder, file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+};
+
+/**
+ * The watchers of instance-data files outside every workspace folder, kept to the files the open
+ * documents' settings name: registered anew (and the old registration dropped) when that set changes.
+ */
+export class OutsideInstanceDataWatch {
+  private watched = '';
+  private registration: Promise<Disposable | undefined> = Promise.resolve(undefined);
+
+  constructor(private readonly ctx: ServerContext) {}
+
+  /** Call when settings, open documents or workspace folders change. */
+  update(): void {
+    if (!this.ctx.support.watchedFilesRelative) return;
+    const folders = this.ctx.workspaceFolders();
+    const files = new Set<string>();
+    for (const document of this.ctx.documents.all()) {
+      const file = instanceDataFileOf(this.ctx.knownSettings(document.uri), document.uri, folders);
+      if (file && !folders.some((folder) => inside(file, folder))) files.add(file);
+    }
+    const key = [...files].sort().join('\n');
+    if (key === this.watched) return;
+    this.watched = key;
+    const watchers: FileSystemWatcher[] = [...files].sort().map((file) => ({ globPattern: { baseUri: pathToFileURL(path.dirname(file)).href, pattern: path.basename(file) } }));
+    const previous = this.registration;
+    this.registration = previous.then(async (old) => {
+      old?.dispose();
+      if (!watchers.length) return undefined;
+      return this.ctx.connection.client.register(DidChangeWatchedFilesNotification.type, { watchers }).catch((e: unknown) => {
+        this.ctx.log.warn(`cannot watch instance-data files outside the workspace: ${String(e)}`);
+        return undefined;
+      });
+    });
+  }
 }

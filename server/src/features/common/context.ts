@@ -23,6 +23,8 @@ export interface ClientSupport {
   inlayHintRefresh: boolean;
   /** The server may register file watchers (workspace/didChangeWatchedFiles). */
   watchedFiles: boolean;
+  /** ... with a base folder (LSP 3.17 relative patterns): the only way to watch a file outside the workspace. */
+  watchedFilesRelative: boolean;
 }
 
 export function clientSupport(capabilities: ClientCapabilities): ClientSupport {
@@ -37,6 +39,7 @@ export function clientSupport(capabilities: ClientCapabilities): ClientSupport {
     codeActionLiterals: !!text?.codeAction?.codeActionLiteralSupport,
     inlayHintRefresh: !!capabilities.workspace?.inlayHint?.refreshSupport,
     watchedFiles: !!capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration,
+    watchedFilesRelative: !!capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration && !!capabilities.workspace.didChangeWatchedFiles.relativePatternSupport,
   };
 }
 
