@@ -18,8 +18,13 @@ export abstract class ScannerCursor {
   /** Column in code points; a BOM has zero width (as in PyYAML's reader). */
   protected col = 0;
 
+  /** No character above U+007F: every UTF-16 unit is one code point and one column (the common case). */
+  protected readonly ascii: boolean;
+
   constructor(protected readonly src: string) {
     this.len = src.length;
+    // UTF-8 length equals UTF-16 length only for ASCII; Buffer.byteLength counts natively, far faster than a regex.
+    this.ascii = Buffer.byteLength(src, 'utf8') === src.length;
   }
 
   protected at(i: number): number {
@@ -49,6 +54,12 @@ export abstract class ScannerCursor {
 
   /** forward(n) over characters known not to be line breaks. */
   protected forwardInLine(n: number): void {
+    if (this.ascii) {
+      this.pos += n;
+      this.col += n;
+      this.cp += n;
+      return;
+    }
     const src = this.src;
     const end = this.pos + n;
     let cols = 0;

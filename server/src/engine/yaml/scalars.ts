@@ -255,33 +255,43 @@ export abstract class ScalarScanner extends ScannerCursor {
   }
 
   protected scanPlain(): Token {
+    const src = this.src;
+    const len = this.len;
     const start = this.pos;
     let end = start;
     const indent = this.indent + 1;
     const inFlow = this.flowLevel !== 0;
+    const stops = inFlow ? PLAIN_STOPS_FLOW : PLAIN_STOPS_BLOCK;
     let out = '';
     let spaces = '';
     for (;;) {
-      if (this.at(this.pos) === 35) break;
-      let n = 0;
-      for (;;) {
-        const c = this.at(this.pos + n);
-        if (isBlankZ(c)) break;
-        if (c === 58 /* : */) {
-          const d = this.at(this.pos + n + 1);
-          if (isBlankZ(d) || (inFlow && (d === 44 || d === 91 || d === 93 || d === 123 || d === 125))) break;
+      if (src.charCodeAt(this.pos) === 35) break;
+      // One chunk: up to a blank, a ': ' (or ':' before a flow indicator in flow context), or, in
+      // flow context, an indicator. A charCode loop over the ASCII table: the hottest loop of loading.
+      let i = this.pos;
+      while (i < len) {
+        const c = src.charCodeAt(i);
+        if (c < 128) {
+          const stop = stops[c];
+          if (stop === STOP) break;
+          if (stop === COLON) {
+            const d = i + 1 < len ? src.charCodeAt(i + 1) : C.EOF;
+            if (d < 128 ? stops[d] === STOP && (inFlow || d <= C.SPACE) && d !== 63 : isBreak(d)) break;
+          }
+        } else if (c === C.NEL || c === C.LS || c === C.PS) {
+          break;
         }
-        if (inFlow && (c === 44 || c === 63 || c === 91 || c === 93 || c === 123 || c === 125)) break;
-        n++;
+        i++;
       }
+      const n = i - this.pos;
       if (n === 0) break;
       this.allowSimpleKey = false;
       out += spaces;
-      out += this.src.slice(this.pos, this.pos + n);
+      out += src.slice(this.pos, i);
       this.forwardInLine(n);
       end = this.pos;
       const s = this.scanPlainSpaces();
-      if (s === null || s === '' || this.at(this.pos) === 35 || (!inFlow && this.col < indent)) break;
+      if (s === null || s === '' || src.charCodeAt(this.pos) === 35 || (!inFlow && this.col < indent)) break;
       spaces = s;
     }
     return scalarToken(start, end, out, true, -1);
@@ -302,7 +312,7 @@ export abstract class ScalarScanner extends ScannerCursor {
       for (;;) {
         const d = this.at(this.pos);
         if (d === C.SPACE) {
-          this.forward();
+          this.skipSpaces();
         } else if (isBreak(d)) {
           breaks += this.scanLineBreak();
           if (this.atDocumentSeparator()) return null;
@@ -339,3 +349,18 @@ const ESCAPES = new Map<number, string>([
   [76, '\u2028'],
   [80, '\u2029'],
 ]);
+
+/** What ends a chunk of a plain scalar, for ASCII characters. */
+const STOP = 1;
+/** ':' ends a chunk only before a blank (in flow context also before ,[]{}). */
+const COLON = 2;
+
+function plainStops(flow: boolean): Uint8Array {
+  const t = new Uint8Array(128);
+  for (const c of [C.EOF, C.SPACE, C.TAB, C.LF, C.CR]) t[c] = STOP;
+  if (flow) for (const ch of ',?[]{}') t[ch.charCodeAt(0)] = STOP;
+  t[58] = COLON;
+  return t;
+}
+const PLAIN_STOPS_BLOCK = plainStops(false);
+const PLAIN_STOPS_FLOW = plainStops(true);
