@@ -23,7 +23,14 @@ export const enum E {
   MappingEnd,
 }
 
-class Event {
+/**
+ * One event. The parser hands out two recycled Event objects in turn (every reader, the composer
+ * and ../schema/schemaMarks, is done with an event before it takes the next-but-one): no allocation.
+ */
+export class Event {
+  type = E.StreamStart;
+  start = 0;
+  end = 0;
   anchor: string | null = null;
   tag: string | null = null;
   /** Scalars: may the implicit resolvers be used (PyYAML's implicit[0])? */
@@ -35,26 +42,6 @@ class Event {
   flow = false;
   /** A single-pair mapping inside a flow sequence (`[a: b]`). */
   pairInSequence = false;
-
-  constructor(
-    readonly type: E,
-    readonly start: number,
-    readonly end: number,
-  ) {}
-}
-
-/** A node start event with its properties. */
-function nodeEvent(type: E, start: number, end: number, anchor: string | null, tag: string | null): Event {
-  const e = new Event(type, start, end);
-  e.anchor = anchor;
-  e.tag = tag;
-  return e;
-}
-
-function collectionStart(type: E, start: number, end: number, anchor: string | null, tag: string | null, flow: boolean): Event {
-  const e = nodeEvent(type, start, end, anchor, tag);
-  e.flow = flow;
-  return e;
 }
 
 const enum S {
@@ -96,9 +83,48 @@ export class Parser {
   private current: Event | null = null;
   private tagHandles: ReadonlyMap<string, string> = DEFAULT_TAG_HANDLES;
   private readonly scanner: Scanner;
+  private readonly slots = [new Event(), new Event()];
+  private slot = 0;
 
   constructor(private readonly src: string) {
     this.scanner = new Scanner(src);
+  }
+
+  /** The next recycled Event, reset. */
+  private event(type: E, start: number, end: number): Event {
+    this.slot ^= 1;
+    const e = this.slots[this.slot];
+    e.type = type;
+    e.start = start;
+    e.end = end;
+    e.anchor = null;
+    e.tag = null;
+    e.implicit = false;
+    e.value = '';
+    e.contentEnd = -1;
+    e.flow = false;
+    e.pairInSequence = false;
+    return e;
+  }
+
+  /** A node start event with its properties. */
+  private nodeEvent(type: E, start: number, end: number, anchor: string | null, tag: string | null): Event {
+    const e = this.event(type, start, end);
+    e.anchor = anchor;
+    e.tag = tag;
+    return e;
+  }
+
+  private collectionStart(type: E, start: number, end: number, anchor: string | null, tag: string | null, flow: boolean): Event {
+    const e = this.nodeEvent(type, start, end, anchor, tag);
+    e.flow = flow;
+    return e;
+  }
+
+  private emptyScalar(mark: number): Event {
+    const e = this.event(E.Scalar, mark, mark);
+    e.implicit = true;
+    return e;
   }
 
   checkEvent(type: E): boolean {
@@ -144,7 +170,7 @@ export class Parser {
       case S.StreamStart: {
         const t = this.scanner.getToken();
         this.state = S.ImplicitDocumentStart;
-        return new Event(E.StreamStart, t.start, t.end);
+        return this.event(E.StreamStart, t.start, t.end);
       }
       case S.ImplicitDocumentStart: {
         const nt = this.peekType();
@@ -153,7 +179,7 @@ export class Parser {
           const t = this.peek();
           this.states.push(S.DocumentEnd);
           this.state = S.BlockNode;
-          return new Event(E.DocumentStart, t.start, t.start);
+          return this.event(E.DocumentStart, t.start, t.start);
         }
         return this.parseDocumentStart();
       }
@@ -164,12 +190,12 @@ export class Parser {
         let end = t.start;
         if (this.check(T.DocumentEnd)) end = this.scanner.getToken().end;
         this.state = S.DocumentStart;
-        return new Event(E.DocumentEnd, t.start, end);
+        return this.event(E.DocumentEnd, t.start, end);
       }
       case S.DocumentContent: {
         const nt = this.peekType();
         if (nt === T.Directive || nt === T.DocumentStart || nt === T.DocumentEnd || nt === T.StreamEnd) {
-          const e = emptyScalar(this.peek().start);
+          const e = this.emptyScalar(this.peek().start);
           this.popState();
           return e;
         }
@@ -208,7 +234,7 @@ export class Parser {
           return this.parseNode(false, false);
         }
         this.state = S.FlowSequenceEntryMappingValue;
-        return emptyScalar(t.end);
+        return this.emptyScalar(t.end);
       }
       case S.FlowSequenceEntryMappingValue:
         if (this.check(T.Value)) {
@@ -219,14 +245,14 @@ export class Parser {
             return this.parseNode(false, false);
           }
           this.state = S.FlowSequenceEntryMappingEnd;
-          return emptyScalar(t.end);
+          return this.emptyScalar(t.end);
         }
         this.state = S.FlowSequenceEntryMappingEnd;
-        return emptyScalar(this.peek().start);
+        return this.emptyScalar(this.peek().start);
       case S.FlowSequenceEntryMappingEnd: {
         this.state = S.FlowSequenceEntry;
         const t = this.peek();
-        return new Event(E.MappingEnd, t.start, t.start);
+        return this.event(E.MappingEnd, t.start, t.start);
       }
       case S.FlowMappingFirstKey:
         this.marks.push(this.scanner.getToken().start);
@@ -242,13 +268,13 @@ export class Parser {
             return this.parseNode(false, false);
           }
           this.state = S.FlowMappingKey;
-          return emptyScalar(t.end);
+          return this.emptyScalar(t.end);
         }
         this.state = S.FlowMappingKey;
-        return emptyScalar(this.peek().start);
+        return this.emptyScalar(this.peek().start);
       case S.FlowMappingEmptyValue:
         this.state = S.FlowMappingKey;
-        return emptyScalar(this.peek().start);
+        return this.emptyScalar(this.peek().start);
       case S.Done:
         throw new Error('parser: no more events');
     }
@@ -266,11 +292,11 @@ export class Parser {
       const t = this.scanner.getToken();
       this.states.push(S.DocumentEnd);
       this.state = S.DocumentContent;
-      return new Event(E.DocumentStart, start, t.end);
+      return this.event(E.DocumentStart, start, t.end);
     }
     const t = this.scanner.getToken();
     this.state = S.Done;
-    return new Event(E.StreamEnd, t.start, t.end);
+    return this.event(E.StreamEnd, t.start, t.end);
   }
 
   private processDirectives(): void {
@@ -297,7 +323,7 @@ export class Parser {
     if (this.check(T.Alias)) {
       const t = this.scanner.getToken();
       this.popState();
-      return nodeEvent(E.Alias, t.start, t.end, t.value, null);
+      return this.nodeEvent(E.Alias, t.start, t.end, t.value, null);
     }
     let anchor: string | null = null;
     let tagToken: Token | null = null;
@@ -339,14 +365,14 @@ export class Parser {
     const implicit = tag === null || tag === '!';
     if (indentlessSequence && this.check(T.BlockEntry)) {
       this.state = S.IndentlessSequenceEntry;
-      return collectionStart(E.SequenceStart, start, this.peek().end, anchor, tag, false);
+      return this.collectionStart(E.SequenceStart, start, this.peek().end, anchor, tag, false);
     }
     const t = this.peek();
     switch (t.type) {
       case T.Scalar: {
         this.scanner.getToken();
         this.popState();
-        const e = nodeEvent(E.Scalar, start, t.end, anchor, tag);
+        const e = this.nodeEvent(E.Scalar, start, t.end, anchor, tag);
         e.implicit = (t.plain && tag === null) || tag === '!';
         e.value = t.value;
         e.contentEnd = t.contentEnd;
@@ -354,23 +380,23 @@ export class Parser {
       }
       case T.FlowSequenceStart:
         this.state = S.FlowSequenceFirstEntry;
-        return collectionStart(E.SequenceStart, start, t.end, anchor, tag, true);
+        return this.collectionStart(E.SequenceStart, start, t.end, anchor, tag, true);
       case T.FlowMappingStart:
         this.state = S.FlowMappingFirstKey;
-        return collectionStart(E.MappingStart, start, t.end, anchor, tag, true);
+        return this.collectionStart(E.MappingStart, start, t.end, anchor, tag, true);
       case T.BlockSequenceStart:
         if (!block) break;
         this.state = S.BlockSequenceFirstEntry;
-        return collectionStart(E.SequenceStart, start, t.start, anchor, tag, false);
+        return this.collectionStart(E.SequenceStart, start, t.start, anchor, tag, false);
       case T.BlockMappingStart:
         if (!block) break;
         this.state = S.BlockMappingFirstKey;
-        return collectionStart(E.MappingStart, start, t.start, anchor, tag, false);
+        return this.collectionStart(E.MappingStart, start, t.start, anchor, tag, false);
     }
     if (anchor !== null || tag !== null) {
       // Empty scalars are allowed even if a tag or an anchor is specified.
       this.popState();
-      const e = nodeEvent(E.Scalar, start, end, anchor, tag);
+      const e = this.nodeEvent(E.Scalar, start, end, anchor, tag);
       e.implicit = implicit;
       return e;
     }
@@ -386,7 +412,7 @@ export class Parser {
         return this.parseNode(true, false);
       }
       this.state = S.BlockSequenceEntry;
-      return emptyScalar(t.end);
+      return this.emptyScalar(t.end);
     }
     if (!this.check(T.BlockEnd)) {
       const t = this.peek();
@@ -395,7 +421,7 @@ export class Parser {
     const t = this.scanner.getToken();
     this.popState();
     this.marks.pop();
-    return new Event(E.SequenceEnd, t.start, t.end);
+    return this.event(E.SequenceEnd, t.start, t.end);
   }
 
   private parseIndentlessSequenceEntry(): Event {
@@ -407,11 +433,11 @@ export class Parser {
         return this.parseNode(true, false);
       }
       this.state = S.IndentlessSequenceEntry;
-      return emptyScalar(t.end);
+      return this.emptyScalar(t.end);
     }
     const t = this.peek();
     this.popState();
-    return new Event(E.SequenceEnd, t.start, t.start);
+    return this.event(E.SequenceEnd, t.start, t.start);
   }
 
   private parseBlockMappingKey(): Event {
@@ -423,7 +449,7 @@ export class Parser {
         return this.parseNode(true, true);
       }
       this.state = S.BlockMappingValue;
-      return emptyScalar(t.end);
+      return this.emptyScalar(t.end);
     }
     if (!this.check(T.BlockEnd)) {
       const t = this.peek();
@@ -432,7 +458,7 @@ export class Parser {
     const t = this.scanner.getToken();
     this.popState();
     this.marks.pop();
-    return new Event(E.MappingEnd, t.start, t.end);
+    return this.event(E.MappingEnd, t.start, t.end);
   }
 
   private parseBlockMappingValue(): Event {
@@ -444,10 +470,10 @@ export class Parser {
         return this.parseNode(true, true);
       }
       this.state = S.BlockMappingKey;
-      return emptyScalar(t.end);
+      return this.emptyScalar(t.end);
     }
     this.state = S.BlockMappingKey;
-    return emptyScalar(this.peek().start);
+    return this.emptyScalar(this.peek().start);
   }
 
   private parseFlowSequenceEntry(first: boolean): Event {
@@ -463,7 +489,7 @@ export class Parser {
       if (this.check(T.Key)) {
         const t = this.peek();
         this.state = S.FlowSequenceEntryMappingKey;
-        const e = collectionStart(E.MappingStart, t.start, t.end, null, null, true);
+        const e = this.collectionStart(E.MappingStart, t.start, t.end, null, null, true);
         e.pairInSequence = true;
         return e;
       }
@@ -475,7 +501,7 @@ export class Parser {
     const t = this.scanner.getToken();
     this.popState();
     this.marks.pop();
-    return new Event(E.SequenceEnd, t.start, t.end);
+    return this.event(E.SequenceEnd, t.start, t.end);
   }
 
   private parseFlowMappingKey(first: boolean): Event {
@@ -496,7 +522,7 @@ export class Parser {
           return this.parseNode(false, false);
         }
         this.state = S.FlowMappingValue;
-        return emptyScalar(t.end);
+        return this.emptyScalar(t.end);
       }
       if (!this.check(T.FlowMappingEnd)) {
         this.states.push(S.FlowMappingEmptyValue);
@@ -506,12 +532,6 @@ export class Parser {
     const t = this.scanner.getToken();
     this.popState();
     this.marks.pop();
-    return new Event(E.MappingEnd, t.start, t.end);
+    return this.event(E.MappingEnd, t.start, t.end);
   }
-}
-
-function emptyScalar(mark: number): Event {
-  const e = new Event(E.Scalar, mark, mark);
-  e.implicit = true;
-  return e;
 }

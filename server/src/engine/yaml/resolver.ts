@@ -43,56 +43,51 @@ export function resolveScalar(value: string, implicit: boolean): string {
   // null words are at most 5 characters (plus the final newline `$` allows),
   // every float form contains '.', a timestamp contains '-'.
   const len = value.length;
-  switch (value[0]) {
-    case 'y':
-    case 'Y':
-    case 't':
-    case 'T':
-    case 'f':
-    case 'F':
-    case 'o':
-    case 'O':
+  // By char code: a switch over numbers is a jump table, over one-character strings a chain of compares.
+  const first = value.charCodeAt(0);
+  if (first >= 48 && first <= 57) {
+    // 0-9
+    if (value.includes('.') && RE_FLOAT.test(value)) return FLOAT_TAG;
+    if (RE_INT.test(value)) return INT_TAG;
+    if (len >= 10 && value.charCodeAt(4) === 45 /* - */ && RE_TIMESTAMP.test(value)) return TIMESTAMP_TAG;
+    return STR_TAG;
+  }
+  switch (first) {
+    case 121: // y
+    case 89: // Y
+    case 116: // t
+    case 84: // T
+    case 102: // f
+    case 70: // F
+    case 111: // o
+    case 79: // O
       if (len <= 6 && RE_BOOL.test(value)) return BOOL_TAG;
       break;
-    case 'n':
-    case 'N':
+    case 110: // n
+    case 78: // N
       if (len <= 6 && RE_BOOL.test(value)) return BOOL_TAG;
       if (len <= 6 && RE_NULL.test(value)) return NULL_TAG;
       break;
-    case '-':
-    case '+':
+    case 45: // -
+    case 43: // +
       if (value.includes('.') && RE_FLOAT.test(value)) return FLOAT_TAG;
       if (RE_INT.test(value)) return INT_TAG;
       break;
-    case '0':
-    case '1':
-    case '2':
-    case '3':
-    case '4':
-    case '5':
-    case '6':
-    case '7':
-    case '8':
-    case '9':
-      if (value.includes('.') && RE_FLOAT.test(value)) return FLOAT_TAG;
-      if (RE_INT.test(value)) return INT_TAG;
-      if (len >= 10 && value.charCodeAt(4) === 45 /* - */ && RE_TIMESTAMP.test(value)) return TIMESTAMP_TAG;
-      break;
-    case '.':
+    case 46: // .
       if (RE_FLOAT.test(value)) return FLOAT_TAG;
       break;
-    case '<':
+    case 60: // <
       if (RE_MERGE.test(value)) return MERGE_TAG;
       break;
-    case '~':
+    case 126: // ~
       if (RE_NULL.test(value)) return NULL_TAG;
       break;
-    case '=':
+    case 61: // =
       if (RE_VALUE.test(value)) return VALUE_TAG;
       break;
-    case '!':
-    case '&':
-    case '*':
+    case 33: // !
+    case 38: // &
+    case 42: // *
       if (RE_YAML.test(value)) return YAML_TAG;
       break;
   }

@@ -9,13 +9,14 @@
 import { C, isBlankZ, isBreak, isBreakZ, isHex, isSpaceZ } from './reader';
 import { ScannerCursor } from './cursor';
 import { LoadError, pointSpan } from './errors';
-import { Token, scalarToken } from './tokens';
+import { Token, TokenPool } from './tokens';
 
 export abstract class ScalarScanner extends ScannerCursor {
   /** Scanner state the scalar rules read: kept by ./scanner. */
   protected abstract flowLevel: number;
   protected abstract indent: number;
   protected abstract allowSimpleKey: boolean;
+  protected readonly pool = new TokenPool();
 
   protected scanBlockScalar(folded: boolean): Token {
     const start = this.pos;
@@ -70,7 +71,7 @@ export abstract class ScalarScanner extends ScannerCursor {
     }
     if (chomping !== false) out += lineBreak;
     if (chomping === true) out += breaks;
-    return scalarToken(start, end, out, false, contentEnd);
+    return this.pool.scalar(start, end, out, false, contentEnd);
   }
 
   private scanBlockScalarIndicators(start: number): [boolean | null, number | null] {
@@ -160,7 +161,7 @@ export abstract class ScalarScanner extends ScannerCursor {
       out += this.scanFlowScalarNonSpaces(double, start);
     }
     this.forward();
-    return scalarToken(start, this.pos, out, false, -1);
+    return this.pool.scalar(start, this.pos, out, false, -1);
   }
 
   private scanFlowScalarNonSpaces(double: boolean, start: number): string {
@@ -294,7 +295,7 @@ export abstract class ScalarScanner extends ScannerCursor {
       if (s === null || s === '' || src.charCodeAt(this.pos) === 35 || (!inFlow && this.col < indent)) break;
       spaces = s;
     }
-    return scalarToken(start, end, out, true, -1);
+    return this.pool.scalar(start, end, out, true, -1);
   }
 
   /** Whitespace after a plain scalar chunk, folded; null at a document separator. */

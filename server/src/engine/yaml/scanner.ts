@@ -13,16 +13,21 @@ import { T, Token } from './tokens';
 
 export { T, TOKEN_ID, Token } from './tokens';
 
-interface SimpleKey {
-  tokenNumber: number;
-  required: boolean;
-  cp: number;
-  line: number;
-  column: number;
-  pos: number;
-  level: number;
-  live: boolean;
+/** A possible simple key: where a scalar (or flow collection, alias, tag) that may turn out to be a key starts. */
+class SimpleKey {
+  tokenNumber = 0;
+  required = false;
+  cp = 0;
+  line = 0;
+  column = 0;
+  pos = 0;
+  level = 0;
+  live = true;
 }
+
+/** The indicator characters, which cannot start a plain scalar (with the exceptions in checkPlain). */
+const INDICATORS = new Uint8Array(128);
+for (const ch of '-?:,[]{}#&*!|>\'"%@`') INDICATORS[ch.charCodeAt(0)] = 1;
 
 // ---------------------------------------------------------------------------
 // Scanner
@@ -45,13 +50,15 @@ export class Scanner extends ScalarScanner {
   private readonly keyQueue: Array<SimpleKey | undefined> = [];
   private keyHead = 0;
   private keyTail = 0;
+  /** Keys out of the queue, for reuse (one per scalar otherwise). */
+  private readonly spareKeys: SimpleKey[] = [];
   /** Bumped whenever tokens are produced or taken; needMoreTokens() is cached per version. */
   private version = 0;
   private settledVersion = -1;
 
   constructor(src: string) {
     super(src);
-    this.push(new Token(T.StreamStart, 0, 0));
+    this.push(this.pool.token(T.StreamStart, 0, 0));
   }
 
   // -- public --
@@ -71,6 +78,7 @@ export class Scanner extends ScalarScanner {
     while (this.needMoreTokens()) this.fetchMoreTokens();
     const t = this.tokens[this.head] as Token;
     this.tokens[this.head++] = undefined;
+    this.pool.taken(t);
     if (this.head === this.tail) this.head = this.tail = 0;
     this.tokensTaken++;
     this.version++;
@@ -184,7 +192,7 @@ export class Scanner extends ScalarScanner {
     // A plain scalar cannot start with a blank or an indicator, except that
     // '-' (anywhere) and '?', ':' (block context) may start one when followed
     // by a non-blank.
-    if (!isBlankZ(c) && '-?:,[]{}#&*!|>\'"%@`'.indexOf(String.fromCharCode(c)) < 0) return true;
+    if (!isBlankZ(c) && (c >= 128 || INDICATORS[c] === 0)) return true;
     return !isBlankZ(this.at(this.pos + 1)) && (c === 45 || (this.flowLevel === 0 && (c === 63 || c === 58)));
   }
 
@@ -193,7 +201,11 @@ export class Scanner extends ScalarScanner {
   /** The oldest live possible simple key (it has the smallest token number). */
   private firstKey(): SimpleKey | undefined {
     const q = this.keyQueue;
-    while (this.keyHead < this.keyTail && !(q[this.keyHead] as SimpleKey).live) q[this.keyHead++] = undefined;
+    while (this.keyHead < this.keyTail && !(q[this.keyHead] as SimpleKey).live) {
+      // Out of the queue and dropped: nothing refers to it any more.
+      this.spareKeys.push(q[this.keyHead] as SimpleKey);
+      q[this.keyHead++] = undefined;
+    }
     if (this.keyHead === this.keyTail) {
       this.keyHead = this.keyTail = 0;
       return undefined;
@@ -244,16 +256,15 @@ export class Scanner extends ScalarScanner {
     const required = this.flowLevel === 0 && this.indent === this.col;
     if (this.allowSimpleKey) {
       this.removePossibleSimpleKey();
-      const key: SimpleKey = {
-        tokenNumber: this.tokensTaken + this.pending(),
-        required,
-        cp: this.cp,
-        line: this.line,
-        column: this.col,
-        pos: this.pos,
-        level: this.flowLevel,
-        live: true,
-      };
+      const key = this.spareKeys.pop() ?? new SimpleKey();
+      key.tokenNumber = this.tokensTaken + this.pending();
+      key.required = required;
+      key.cp = this.cp;
+      key.line = this.line;
+      key.column = this.col;
+      key.pos = this.pos;
+      key.level = this.flowLevel;
+      key.live = true;
       this.addKey(key);
     }
   }
@@ -272,7 +283,7 @@ export class Scanner extends ScalarScanner {
     if (this.flowLevel !== 0) return;
     while (this.indent > column) {
       this.indent = this.indents.pop() as number;
-      this.push(new Token(T.BlockEnd, this.pos, this.pos));
+      this.push(this.pool.token(T.BlockEnd, this.pos, this.pos));
     }
   }
 
@@ -294,7 +305,7 @@ export class Scanner extends ScalarScanner {
     for (let i = this.keyHead; i < this.keyTail; i++) this.dropKey(this.keyQueue[i] as SimpleKey);
     this.keyQueue.fill(undefined);
     this.keyHead = this.keyTail = 0;
-    this.push(new Token(T.StreamEnd, this.pos, this.pos));
+    this.push(this.pool.token(T.StreamEnd, this.pos, this.pos));
     this.done = true;
   }
 
@@ -311,7 +322,7 @@ export class Scanner extends ScalarScanner {
     this.allowSimpleKey = false;
     const start = this.pos;
     this.forward(3);
-    this.push(new Token(type, start, this.pos));
+    this.push(this.pool.token(type, start, this.pos));
   }
 
   private fetchFlowCollectionStart(type: T): void {
@@ -320,7 +331,7 @@ export class Scanner extends ScalarScanner {
     this.allowSimpleKey = true;
     const start = this.pos;
     this.forward();
-    this.push(new Token(type, start, this.pos));
+    this.push(this.pool.token(type, start, this.pos));
   }
 
   private fetchFlowCollectionEnd(type: T): void {
@@ -329,7 +340,7 @@ export class Scanner extends ScalarScanner {
     this.allowSimpleKey = false;
     const start = this.pos;
     this.forward();
-    this.push(new Token(type, start, this.pos));
+    this.push(this.pool.token(type, start, this.pos));
   }
 
   private fetchFlowEntry(): void {
@@ -337,32 +348,32 @@ export class Scanner extends ScalarScanner {
     this.removePossibleSimpleKey();
     const start = this.pos;
     this.forward();
-    this.push(new Token(T.FlowEntry, start, this.pos));
+    this.push(this.pool.token(T.FlowEntry, start, this.pos));
   }
 
   private fetchBlockEntry(): void {
     if (this.flowLevel === 0) {
       if (!this.allowSimpleKey) throw this.fail(undefined, undefined, 'sequence entries are not allowed here', this.pos);
-      if (this.addIndent(this.col)) this.push(new Token(T.BlockSequenceStart, this.pos, this.pos));
+      if (this.addIndent(this.col)) this.push(this.pool.token(T.BlockSequenceStart, this.pos, this.pos));
     }
     // A '-' in flow context is left for the parser to reject.
     this.allowSimpleKey = true;
     this.removePossibleSimpleKey();
     const start = this.pos;
     this.forward();
-    this.push(new Token(T.BlockEntry, start, this.pos));
+    this.push(this.pool.token(T.BlockEntry, start, this.pos));
   }
 
   private fetchKey(): void {
     if (this.flowLevel === 0) {
       if (!this.allowSimpleKey) throw this.fail(undefined, undefined, 'mapping keys are not allowed here', this.pos);
-      if (this.addIndent(this.col)) this.push(new Token(T.BlockMappingStart, this.pos, this.pos));
+      if (this.addIndent(this.col)) this.push(this.pool.token(T.BlockMappingStart, this.pos, this.pos));
     }
     this.allowSimpleKey = this.flowLevel === 0;
     this.removePossibleSimpleKey();
     const start = this.pos;
     this.forward();
-    this.push(new Token(T.Key, start, this.pos));
+    this.push(this.pool.token(T.Key, start, this.pos));
   }
 
   private fetchValue(): void {
@@ -372,22 +383,22 @@ export class Scanner extends ScalarScanner {
       // BLOCK-MAPPING-START) before it.
       this.dropKey(key);
       const offset = key.tokenNumber - this.tokensTaken;
-      this.insert(offset, new Token(T.Key, key.pos, key.pos));
+      this.insert(offset, this.pool.token(T.Key, key.pos, key.pos));
       if (this.flowLevel === 0 && this.addIndent(key.column)) {
-        this.insert(offset, new Token(T.BlockMappingStart, key.pos, key.pos));
+        this.insert(offset, this.pool.token(T.BlockMappingStart, key.pos, key.pos));
       }
       this.allowSimpleKey = false;
     } else {
       if (this.flowLevel === 0) {
         if (!this.allowSimpleKey) throw this.fail(undefined, undefined, 'mapping values are not allowed here', this.pos);
-        if (this.addIndent(this.col)) this.push(new Token(T.BlockMappingStart, this.pos, this.pos));
+        if (this.addIndent(this.col)) this.push(this.pool.token(T.BlockMappingStart, this.pos, this.pos));
       }
       this.allowSimpleKey = this.flowLevel === 0;
       this.removePossibleSimpleKey();
     }
     const start = this.pos;
     this.forward();
-    this.push(new Token(T.Value, start, this.pos));
+    this.push(this.pool.token(T.Value, start, this.pos));
   }
 
   private fetchAnchorOrAlias(type: T): void {
@@ -439,7 +450,7 @@ export class Scanner extends ScalarScanner {
     const start = this.pos;
     this.forward();
     const name = this.scanDirectiveName(start);
-    const token = new Token(T.Directive, start, start);
+    const token = this.pool.token(T.Directive, start, start);
     token.value = name;
     if (name === 'YAML') {
       token.version = this.scanYamlDirectiveValue(start);
@@ -535,7 +546,7 @@ export class Scanner extends ScalarScanner {
     if (!isBlankZ(c) && '?:,]}%@`'.indexOf(String.fromCharCode(c)) < 0) {
       throw this.fail(`while scanning an ${name}`, start, `expected alphabetic or numeric character, but found ${this.reprAt(this.pos)}`, this.pos);
     }
-    const token = new Token(type, start, this.pos);
+    const token = this.pool.token(type, start, this.pos);
     token.value = value;
     return token;
   }
@@ -579,7 +590,7 @@ export class Scanner extends ScalarScanner {
     if (!isSpaceZ(this.at(this.pos))) {
       throw this.fail('while scanning a tag', start, `expected ' ', but found ${this.reprAt(this.pos)}`, this.pos);
     }
-    const token = new Token(T.Tag, start, this.pos);
+    const token = this.pool.token(T.Tag, start, this.pos);
     token.handle = handle;
     token.suffix = suffix;
     return token;
