@@ -153,12 +153,12 @@ export class Parser {
   }
 
   private check(type: T): boolean {
-    return this.scanner.checkToken(type);
+    return (this.scanner.peekToken() as Token).type === type;
   }
 
   /** Type of the next token (PyYAML's check_token with several choices peeks once). */
   private peekType(): T {
-    return this.peek().type;
+    return (this.scanner.peekToken() as Token).type;
   }
 
   private popState(): void {

@@ -300,33 +300,43 @@ export abstract class ScalarScanner extends ScannerCursor {
 
   /** Whitespace after a plain scalar chunk, folded; null at a document separator. */
   private scanPlainSpaces(): string | null {
-    let n = 0;
-    while (this.at(this.pos + n) === C.SPACE) n++;
-    const whitespaces = this.src.slice(this.pos, this.pos + n);
-    this.forwardInLine(n);
-    const c = this.at(this.pos);
-    if (isBreak(c)) {
-      const lineBreak = this.scanLineBreak();
-      this.allowSimpleKey = true;
-      if (this.atDocumentSeparator()) return null;
-      let breaks = '';
-      for (;;) {
-        const d = this.at(this.pos);
-        if (d === C.SPACE) {
-          this.skipSpaces();
-        } else if (isBreak(d)) {
-          breaks += this.scanLineBreak();
-          if (this.atDocumentSeparator()) return null;
-        } else {
-          break;
-        }
-      }
-      let out = '';
-      if (lineBreak !== '\n') out += lineBreak;
-      else if (breaks === '') out += ' ';
-      return out + breaks;
+    const src = this.src;
+    let i = this.pos;
+    while (src.charCodeAt(i) === C.SPACE) i++;
+    const n = i - this.pos;
+    const c = i < this.len ? src.charCodeAt(i) : C.EOF;
+    if (!isBreak(c)) {
+      if (n === 0) return '';
+      const whitespaces = src.slice(this.pos, i);
+      this.forwardInLine(n);
+      return whitespaces;
     }
-    return whitespaces;
+    this.forwardInLine(n);
+    let lineBreak = '\n';
+    if (c === C.LF) {
+      this.pos++;
+      this.cp++;
+      this.line++;
+      this.col = 0;
+    } else {
+      lineBreak = this.scanLineBreak();
+    }
+    this.allowSimpleKey = true;
+    if (this.atDocumentSeparator()) return null;
+    let breaks = '';
+    for (;;) {
+      const d = this.at(this.pos);
+      if (d === C.SPACE) {
+        this.skipSpaces();
+      } else if (isBreak(d)) {
+        breaks += this.scanLineBreak();
+        if (this.atDocumentSeparator()) return null;
+      } else {
+        break;
+      }
+    }
+    if (lineBreak !== '\n') return lineBreak + breaks;
+    return breaks === '' ? ' ' : breaks;
   }
 }
 

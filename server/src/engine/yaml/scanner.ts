@@ -69,13 +69,13 @@ export class Scanner extends ScalarScanner {
   }
 
   peekToken(): Token | undefined {
-    while (this.needMoreTokens()) this.fetchMoreTokens();
+    if (this.settledVersion !== this.version) this.settle();
     return this.head < this.tail ? this.tokens[this.head] : undefined;
   }
 
   /** Next token; only called after a peek showed there is one. */
   getToken(): Token {
-    while (this.needMoreTokens()) this.fetchMoreTokens();
+    if (this.settledVersion !== this.version) this.settle();
     const t = this.tokens[this.head] as Token;
     this.tokens[this.head++] = undefined;
     this.pool.taken(t);
@@ -90,7 +90,7 @@ export class Scanner extends ScalarScanner {
   }
 
   private push(token: Token): void {
-    this.makeRoom();
+    if (this.tail === this.tokens.length) this.makeRoom();
     this.tokens[this.tail++] = token;
   }
 
@@ -118,21 +118,26 @@ export class Scanner extends ScalarScanner {
 
   // -- driver --
 
+  /** Fetches tokens until the first pending one cannot become a simple key's KEY any more. */
+  private settle(): void {
+    while (this.needMoreTokens()) this.fetchMoreTokens();
+    this.settledVersion = this.version;
+  }
+
   private needMoreTokens(): boolean {
-    if (this.done || this.settledVersion === this.version) return false;
-    if (this.pending() === 0) return true;
+    if (this.done) return false;
+    if (this.tail === this.head) return true;
+    if (this.keyHead === this.keyTail) return false;
     this.staleSimpleKeys();
     const first = this.firstKey();
-    if (first !== undefined && first.tokenNumber === this.tokensTaken) return true;
-    this.settledVersion = this.version;
-    return false;
+    return first !== undefined && first.tokenNumber === this.tokensTaken;
   }
 
   private fetchMoreTokens(): void {
     this.version++;
     this.scanToNextToken();
-    this.staleSimpleKeys();
-    this.unwindIndent(this.col);
+    if (this.keyHead !== this.keyTail) this.staleSimpleKeys();
+    if (this.indent > this.col) this.unwindIndent(this.col);
     const c = this.at(this.pos);
     switch (c) {
       case C.EOF:
@@ -270,8 +275,9 @@ export class Scanner extends ScalarScanner {
   }
 
   private removePossibleSimpleKey(): void {
-    const key = this.keyOf(this.flowLevel);
-    if (key) {
+    const level = this.flowLevel;
+    const key = level >= 0 ? this.keyAt[level] : this.keyAtNegative.get(level);
+    if (key !== undefined) {
       if (key.required) throw this.fail('while scanning a simple key', key.pos, "could not find expected ':'", this.pos);
       this.dropKey(key);
     }
@@ -434,11 +440,23 @@ export class Scanner extends ScalarScanner {
   // -- scanners --
 
   private scanToNextToken(): void {
+    const src = this.src;
     if (this.pos === 0 && this.at(0) === C.BOM) this.forward();
     for (;;) {
-      this.skipSpaces();
-      if (this.at(this.pos) === 35 /* # */) this.skipToLineEnd();
-      if (this.scanLineBreak() !== '') {
+      if (src.charCodeAt(this.pos) === C.SPACE) this.skipSpaces();
+      let c = src.charCodeAt(this.pos);
+      if (c === 35 /* # */) {
+        this.skipToLineEnd();
+        c = src.charCodeAt(this.pos);
+      }
+      if (c === C.LF) {
+        // The common line break, without scanLineBreak's generality.
+        this.pos++;
+        this.cp++;
+        this.line++;
+        this.col = 0;
+        if (this.flowLevel === 0) this.allowSimpleKey = true;
+      } else if (this.scanLineBreak() !== '') {
         if (this.flowLevel === 0) this.allowSimpleKey = true;
       } else {
         return;
