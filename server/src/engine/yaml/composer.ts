@@ -31,24 +31,36 @@ export interface Pair {
 }
 
 export class YNode {
+  // Fields are assigned in the constructor (not as class fields): one YNode per node is built while
+  // the code is still cold, where define-semantics field initializers cost a call each.
   /** Scalar text. */
-  text = '';
+  declare text: string;
   /** Sequence items and where each is written. */
-  items: YNode[] = NO_NODES;
-  itemSpans: TextSpan[] = NO_SPANS;
-  pairs: Pair[] = NO_PAIRS;
+  declare items: YNode[];
+  declare itemSpans: TextSpan[];
+  declare pairs: Pair[];
   /** While composing: an alias to it now makes a cycle. */
-  open = false;
+  declare open: boolean;
   /** The constructed value, once `built`. */
-  built = false;
-  result: PyValue = null;
+  declare built: boolean;
+  declare result: PyValue;
+  declare readonly kind: K;
+  declare tag: string;
+  /** Where the node is written (properties included); shared by Origins. */
+  declare readonly span: TextSpan;
 
-  constructor(
-    readonly kind: K,
-    public tag: string,
-    /** Where the node is written (properties included); shared by Origins. */
-    readonly span: TextSpan,
-  ) {}
+  constructor(kind: K, tag: string, span: TextSpan) {
+    this.text = '';
+    this.items = NO_NODES;
+    this.itemSpans = NO_SPANS;
+    this.pairs = NO_PAIRS;
+    this.open = false;
+    this.built = false;
+    this.result = null;
+    this.kind = kind;
+    this.tag = tag;
+    this.span = span;
+  }
 }
 
 /** Shared empty lists of nodes that have none (never written to). */

@@ -221,7 +221,7 @@ export class Constructor {
     // Without merged pairs every pair is the mapping's own, and a key seen
     // before does not grow the dict; otherwise track the own keys.
     let merged = false;
-    for (const p of pairs) if (p.owner !== node) merged = true;
+    for (let i = 0; i < pairs.length; i++) if (pairs[i].owner !== node) merged = true;
     const ownKeys = merged ? new Set<string>() : null;
     // Where each own key was last written, for duplicate messages: built at the first duplicate
     // (most mappings have none), then kept up to date, so 20,000 copies of one key stay linear.
@@ -229,7 +229,7 @@ export class Constructor {
     for (let index = 0; index < pairs.length; index++) {
       const pair = pairs[index];
       const key = this.constructObject(pair.key);
-      if (Array.isArray(key) || key instanceof PyDict || key instanceof PySet) {
+      if (typeof key === 'object' && key !== null && (Array.isArray(key) || key instanceof PyDict || key instanceof PySet)) {
         throw new LoadError('unhashable-key', 'ConstructorError', 'found unhashable key', pair.keySpan, 'while constructing a mapping', node.span);
       }
       const value = this.constructObject(pair.value);
@@ -299,7 +299,11 @@ function expectedNode(what: string, node: YNode): LoadError {
  */
 function flattenMapping(root: YNode, budget: { left: number; max: number; cyclic: boolean }): void {
   let special = false;
-  for (const p of root.pairs) if (p.key.tag === MERGE_TAG || p.key.tag === VALUE_TAG) special = true;
+  const rootPairs = root.pairs;
+  for (let i = 0; i < rootPairs.length; i++) {
+    const tag = rootPairs[i].key.tag;
+    if (tag === MERGE_TAG || tag === VALUE_TAG) special = true;
+  }
   if (!special) return;
 
   interface FFrame {

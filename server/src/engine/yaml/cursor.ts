@@ -6,7 +6,7 @@
  */
 import { pyStrRepr } from '../py/repr';
 import { LoadError, pointSpan } from './errors';
-import { C, isBlankZ, isBreakZ } from './reader';
+import { C, isBlankZ } from './reader';
 
 export abstract class ScannerCursor {
   protected readonly len: number;
@@ -89,18 +89,32 @@ export abstract class ScannerCursor {
   /** Skips spaces while the column is below `indent`. */
   protected skipSpacesTo(indent: number): void {
     const src = this.src;
-    while (this.col < indent && src.charCodeAt(this.pos) === C.SPACE) {
-      this.pos++;
-      this.col++;
-      this.cp++;
-    }
+    const start = this.pos;
+    const stop = start + indent - this.col;
+    let i = start;
+    while (i < stop && src.charCodeAt(i) === C.SPACE) i++;
+    const n = i - start;
+    this.pos = i;
+    this.col += n;
+    this.cp += n;
   }
 
   /** Skips to the end of the line (a comment), not consuming the break. */
   protected skipToLineEnd(): void {
-    let n = 0;
-    while (!isBreakZ(this.at(this.pos + n))) n++;
-    this.forwardInLine(n);
+    this.forwardInLine(this.lineEnd(this.pos) - this.pos);
+  }
+
+  /** Where the line holding `from` ends: its line break, or the end of the text. */
+  protected lineEnd(from: number): number {
+    const src = this.src;
+    const len = this.len;
+    let i = from;
+    while (i < len) {
+      const c = src.charCodeAt(i);
+      if (c === C.LF || c === C.CR || (c >= C.NEL && (c === C.NEL || c === C.LS || c === C.PS))) break;
+      i++;
+    }
+    return i;
   }
 
   protected fail(context: string | undefined, contextPos: number | undefined, problem: string, pos: number): LoadError {

@@ -37,9 +37,8 @@ export abstract class ScalarScanner extends ScannerCursor {
       indent = Math.max(minIndent, r.maxIndent);
     } else {
       indent = minIndent + increment - 1;
-      const r = this.scanBlockScalarBreaks(indent);
-      breaks = r.breaks;
-      end = r.end;
+      breaks = this.scanBlockScalarBreaks(indent);
+      end = this.breaksEnd;
     }
 
     let out = '';
@@ -49,15 +48,13 @@ export abstract class ScalarScanner extends ScannerCursor {
       out += breaks;
       const first = this.at(this.pos);
       const leadingNonSpace = first !== C.SPACE && first !== C.TAB;
-      let n = 0;
-      while (!isBreakZ(this.at(this.pos + n))) n++;
-      out += this.src.slice(this.pos, this.pos + n);
-      this.forwardInLine(n);
+      const lineEnd = this.lineEnd(this.pos);
+      out += this.src.slice(this.pos, lineEnd);
+      this.forwardInLine(lineEnd - this.pos);
       contentEnd = this.pos;
       lineBreak = this.scanLineBreak();
-      const r = this.scanBlockScalarBreaks(indent);
-      breaks = r.breaks;
-      end = r.end;
+      breaks = this.scanBlockScalarBreaks(indent);
+      end = this.breaksEnd;
       if (this.col === indent && this.at(this.pos) !== C.EOF) {
         const next = this.at(this.pos);
         if (folded && lineBreak === '\n' && leadingNonSpace && next !== C.SPACE && next !== C.TAB) {
@@ -137,16 +134,20 @@ export abstract class ScalarScanner extends ScannerCursor {
     return { breaks, maxIndent, end };
   }
 
-  private scanBlockScalarBreaks(indent: number): { breaks: string; end: number } {
+  /** Where the last break scanBlockScalarBreaks consumed ends (a field: it runs once per line). */
+  private breaksEnd = 0;
+
+  /** The line breaks before the next content line, skipping indentation up to `indent`; sets breaksEnd. */
+  private scanBlockScalarBreaks(indent: number): string {
     let breaks = '';
-    let end = this.pos;
+    this.breaksEnd = this.pos;
     this.skipSpacesTo(indent);
     while (isBreak(this.at(this.pos))) {
       breaks += this.scanLineBreak();
-      end = this.pos;
+      this.breaksEnd = this.pos;
       this.skipSpacesTo(indent);
     }
-    return { breaks, end };
+    return breaks;
   }
 
   protected scanFlowScalar(double: boolean): Token {
