@@ -40,7 +40,7 @@ export abstract class ScannerCursor {
     const src = this.src;
     while (n-- > 0) {
       const c = src.charCodeAt(this.pos++);
-      if (c === C.LF || c === C.NEL || c === C.LS || c === C.PS || (c === C.CR && src.charCodeAt(this.pos) !== C.LF)) {
+      if (c === C.LF || c === C.NEL || c === C.LS || c === C.PS || (c === C.CR && this.at(this.pos) !== C.LF)) {
         this.line++;
         this.col = 0;
       } else if (c >= 0xdc00 && c <= 0xdfff) {
@@ -79,7 +79,9 @@ export abstract class ScannerCursor {
   protected skipSpaces(): void {
     const src = this.src;
     let i = this.pos;
-    while (src.charCodeAt(i) === C.SPACE) i++;
+    // Bounds checked by hand: reading past the end makes optimized code bail out (once per site).
+    const len = this.len;
+    while (i < len && src.charCodeAt(i) === C.SPACE) i++;
     const n = i - this.pos;
     this.pos = i;
     this.col += n;
@@ -90,7 +92,7 @@ export abstract class ScannerCursor {
   protected skipSpacesTo(indent: number): void {
     const src = this.src;
     const start = this.pos;
-    const stop = start + indent - this.col;
+    const stop = Math.min(start + indent - this.col, this.len);
     let i = start;
     while (i < stop && src.charCodeAt(i) === C.SPACE) i++;
     const n = i - start;

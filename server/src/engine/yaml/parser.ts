@@ -152,15 +152,6 @@ export class Parser {
     return this.scanner.peekToken() as Token;
   }
 
-  private check(type: T): boolean {
-    return (this.scanner.peekToken() as Token).type === type;
-  }
-
-  /** Type of the next token (PyYAML's check_token with several choices peeks once). */
-  private peekType(): T {
-    return (this.scanner.peekToken() as Token).type;
-  }
-
   private popState(): void {
     this.state = this.states.pop() as S;
   }
@@ -173,7 +164,7 @@ export class Parser {
         return this.event(E.StreamStart, t.start, t.end);
       }
       case S.ImplicitDocumentStart: {
-        const nt = this.peekType();
+        const nt = this.peek().type;
         if (nt !== T.Directive && nt !== T.DocumentStart && nt !== T.StreamEnd) {
           this.tagHandles = DEFAULT_TAG_HANDLES;
           const t = this.peek();
@@ -188,12 +179,12 @@ export class Parser {
       case S.DocumentEnd: {
         const t = this.peek();
         let end = t.start;
-        if (this.check(T.DocumentEnd)) end = this.scanner.getToken().end;
+        if (this.peek().type === T.DocumentEnd) end = this.scanner.getToken().end;
         this.state = S.DocumentStart;
         return this.event(E.DocumentEnd, t.start, end);
       }
       case S.DocumentContent: {
-        const nt = this.peekType();
+        const nt = this.peek().type;
         if (nt === T.Directive || nt === T.DocumentStart || nt === T.DocumentEnd || nt === T.StreamEnd) {
           const e = this.emptyScalar(this.peek().start);
           this.popState();
@@ -228,7 +219,7 @@ export class Parser {
         return this.parseFlowSequenceEntry(false);
       case S.FlowSequenceEntryMappingKey: {
         const t = this.scanner.getToken();
-        const nt = this.peekType();
+        const nt = this.peek().type;
         if (nt !== T.Value && nt !== T.FlowEntry && nt !== T.FlowSequenceEnd) {
           this.states.push(S.FlowSequenceEntryMappingValue);
           return this.parseNode(false, false);
@@ -237,9 +228,9 @@ export class Parser {
         return this.emptyScalar(t.end);
       }
       case S.FlowSequenceEntryMappingValue:
-        if (this.check(T.Value)) {
+        if (this.peek().type === T.Value) {
           const t = this.scanner.getToken();
-          const nt = this.peekType();
+          const nt = this.peek().type;
           if (nt !== T.FlowEntry && nt !== T.FlowSequenceEnd) {
             this.states.push(S.FlowSequenceEntryMappingEnd);
             return this.parseNode(false, false);
@@ -260,9 +251,9 @@ export class Parser {
       case S.FlowMappingKey:
         return this.parseFlowMappingKey(false);
       case S.FlowMappingValue:
-        if (this.check(T.Value)) {
+        if (this.peek().type === T.Value) {
           const t = this.scanner.getToken();
-          const nt = this.peekType();
+          const nt = this.peek().type;
           if (nt !== T.FlowEntry && nt !== T.FlowMappingEnd) {
             this.states.push(S.FlowMappingKey);
             return this.parseNode(false, false);
@@ -281,11 +272,11 @@ export class Parser {
   }
 
   private parseDocumentStart(): Event {
-    while (this.check(T.DocumentEnd)) this.scanner.getToken();
-    if (!this.check(T.StreamEnd)) {
+    while (this.peek().type === T.DocumentEnd) this.scanner.getToken();
+    if (this.peek().type !== T.StreamEnd) {
       const start = this.peek().start;
       this.processDirectives();
-      if (!this.check(T.DocumentStart)) {
+      if (this.peek().type !== T.DocumentStart) {
         const t = this.peek();
         throw this.fail(undefined, undefined, `expected '<document start>', but found '${TOKEN_ID[t.type]}'`, t);
       }
@@ -302,7 +293,7 @@ export class Parser {
   private processDirectives(): void {
     let version: [number, number] | null = null;
     const handles = new Map<string, string>();
-    while (this.check(T.Directive)) {
+    while (this.peek().type === T.Directive) {
       const t = this.scanner.getToken();
       if (t.value === 'YAML') {
         if (version !== null) throw this.fail(undefined, undefined, 'found duplicate YAML directive', t);
@@ -320,7 +311,18 @@ export class Parser {
   }
 
   private parseNode(block: boolean, indentlessSequence: boolean): Event {
-    if (this.check(T.Alias)) {
+    const first = this.peek();
+    if (first.type === T.Scalar) {
+      // The common case, the general path below without properties.
+      this.scanner.getToken();
+      this.popState();
+      const e = this.nodeEvent(E.Scalar, first.start, first.end, null, null);
+      e.implicit = first.plain;
+      e.value = first.value;
+      e.contentEnd = first.contentEnd;
+      return e;
+    }
+    if (first.type === T.Alias) {
       const t = this.scanner.getToken();
       this.popState();
       return this.nodeEvent(E.Alias, t.start, t.end, t.value, null);
@@ -329,20 +331,20 @@ export class Parser {
     let tagToken: Token | null = null;
     let start: number | null = null;
     let end = 0;
-    if (this.check(T.Anchor)) {
+    if (this.peek().type === T.Anchor) {
       const t = this.scanner.getToken();
       start = t.start;
       end = t.end;
       anchor = t.value as string;
-      if (this.check(T.Tag)) {
+      if (this.peek().type === T.Tag) {
         tagToken = this.scanner.getToken();
         end = tagToken.end;
       }
-    } else if (this.check(T.Tag)) {
+    } else if (this.peek().type === T.Tag) {
       tagToken = this.scanner.getToken();
       start = tagToken.start;
       end = tagToken.end;
-      if (this.check(T.Anchor)) {
+      if (this.peek().type === T.Anchor) {
         const t = this.scanner.getToken();
         end = t.end;
         anchor = t.value as string;
@@ -363,7 +365,7 @@ export class Parser {
     }
     if (start === null) start = end = this.peek().start;
     const implicit = tag === null || tag === '!';
-    if (indentlessSequence && this.check(T.BlockEntry)) {
+    if (indentlessSequence && this.peek().type === T.BlockEntry) {
       this.state = S.IndentlessSequenceEntry;
       return this.collectionStart(E.SequenceStart, start, this.peek().end, anchor, tag, false);
     }
@@ -404,9 +406,9 @@ export class Parser {
   }
 
   private parseBlockSequenceEntry(): Event {
-    if (this.check(T.BlockEntry)) {
+    if (this.peek().type === T.BlockEntry) {
       const t = this.scanner.getToken();
-      const nt = this.peekType();
+      const nt = this.peek().type;
       if (nt !== T.BlockEntry && nt !== T.BlockEnd) {
         this.states.push(S.BlockSequenceEntry);
         return this.parseNode(true, false);
@@ -414,7 +416,7 @@ export class Parser {
       this.state = S.BlockSequenceEntry;
       return this.emptyScalar(t.end);
     }
-    if (!this.check(T.BlockEnd)) {
+    if (this.peek().type !== T.BlockEnd) {
       const t = this.peek();
       throw this.fail('while parsing a block collection', this.marks[this.marks.length - 1], `expected <block end>, but found '${TOKEN_ID[t.type]}'`, t);
     }
@@ -425,9 +427,9 @@ export class Parser {
   }
 
   private parseIndentlessSequenceEntry(): Event {
-    if (this.check(T.BlockEntry)) {
+    if (this.peek().type === T.BlockEntry) {
       const t = this.scanner.getToken();
-      const nt = this.peekType();
+      const nt = this.peek().type;
       if (nt !== T.BlockEntry && nt !== T.Key && nt !== T.Value && nt !== T.BlockEnd) {
         this.states.push(S.IndentlessSequenceEntry);
         return this.parseNode(true, false);
@@ -441,9 +443,9 @@ export class Parser {
   }
 
   private parseBlockMappingKey(): Event {
-    if (this.check(T.Key)) {
+    if (this.peek().type === T.Key) {
       const t = this.scanner.getToken();
-      const nt = this.peekType();
+      const nt = this.peek().type;
       if (nt !== T.Key && nt !== T.Value && nt !== T.BlockEnd) {
         this.states.push(S.BlockMappingValue);
         return this.parseNode(true, true);
@@ -451,7 +453,7 @@ export class Parser {
       this.state = S.BlockMappingValue;
       return this.emptyScalar(t.end);
     }
-    if (!this.check(T.BlockEnd)) {
+    if (this.peek().type !== T.BlockEnd) {
       const t = this.peek();
       throw this.fail('while parsing a block mapping', this.marks[this.marks.length - 1], `expected <block end>, but found '${TOKEN_ID[t.type]}'`, t);
     }
@@ -462,9 +464,9 @@ export class Parser {
   }
 
   private parseBlockMappingValue(): Event {
-    if (this.check(T.Value)) {
+    if (this.peek().type === T.Value) {
       const t = this.scanner.getToken();
-      const nt = this.peekType();
+      const nt = this.peek().type;
       if (nt !== T.Key && nt !== T.Value && nt !== T.BlockEnd) {
         this.states.push(S.BlockMappingKey);
         return this.parseNode(true, true);
@@ -477,23 +479,23 @@ export class Parser {
   }
 
   private parseFlowSequenceEntry(first: boolean): Event {
-    if (!this.check(T.FlowSequenceEnd)) {
+    if (this.peek().type !== T.FlowSequenceEnd) {
       if (!first) {
-        if (this.check(T.FlowEntry)) {
+        if (this.peek().type === T.FlowEntry) {
           this.scanner.getToken();
         } else {
           const t = this.peek();
           throw this.fail('while parsing a flow sequence', this.marks[this.marks.length - 1], `expected ',' or ']', but got '${TOKEN_ID[t.type]}'`, t);
         }
       }
-      if (this.check(T.Key)) {
+      if (this.peek().type === T.Key) {
         const t = this.peek();
         this.state = S.FlowSequenceEntryMappingKey;
         const e = this.collectionStart(E.MappingStart, t.start, t.end, null, null, true);
         e.pairInSequence = true;
         return e;
       }
-      if (!this.check(T.FlowSequenceEnd)) {
+      if (this.peek().type !== T.FlowSequenceEnd) {
         this.states.push(S.FlowSequenceEntry);
         return this.parseNode(false, false);
       }
@@ -505,18 +507,18 @@ export class Parser {
   }
 
   private parseFlowMappingKey(first: boolean): Event {
-    if (!this.check(T.FlowMappingEnd)) {
+    if (this.peek().type !== T.FlowMappingEnd) {
       if (!first) {
-        if (this.check(T.FlowEntry)) {
+        if (this.peek().type === T.FlowEntry) {
           this.scanner.getToken();
         } else {
           const t = this.peek();
           throw this.fail('while parsing a flow mapping', this.marks[this.marks.length - 1], `expected ',' or '}', but got '${TOKEN_ID[t.type]}'`, t);
         }
       }
-      if (this.check(T.Key)) {
+      if (this.peek().type === T.Key) {
         const t = this.scanner.getToken();
-        const nt = this.peekType();
+        const nt = this.peek().type;
         if (nt !== T.Value && nt !== T.FlowEntry && nt !== T.FlowMappingEnd) {
           this.states.push(S.FlowMappingValue);
           return this.parseNode(false, false);
@@ -524,7 +526,7 @@ export class Parser {
         this.state = S.FlowMappingValue;
         return this.emptyScalar(t.end);
       }
-      if (!this.check(T.FlowMappingEnd)) {
+      if (this.peek().type !== T.FlowMappingEnd) {
         this.states.push(S.FlowMappingEmptyValue);
         return this.parseNode(false, false);
       }

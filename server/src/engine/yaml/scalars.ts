@@ -267,7 +267,7 @@ export abstract class ScalarScanner extends ScannerCursor {
     let out = '';
     let spaces = '';
     for (;;) {
-      if (src.charCodeAt(this.pos) === 35) break;
+      if (this.pos < len && src.charCodeAt(this.pos) === 35) break;
       // One chunk: up to a blank, a ': ' (or ':' before a flow indicator in flow context), or, in
       // flow context, an indicator. A charCode loop over the ASCII table: the hottest loop of loading.
       let i = this.pos;
@@ -293,7 +293,7 @@ export abstract class ScalarScanner extends ScannerCursor {
       this.forwardInLine(n);
       end = this.pos;
       const s = this.scanPlainSpaces();
-      if (s === null || s === '' || src.charCodeAt(this.pos) === 35 || (!inFlow && this.col < indent)) break;
+      if (s === null || s === '' || (this.pos < len && src.charCodeAt(this.pos) === 35) || (!inFlow && this.col < indent)) break;
       spaces = s;
     }
     return this.pool.scalar(start, end, out, true, -1);
@@ -303,9 +303,10 @@ export abstract class ScalarScanner extends ScannerCursor {
   private scanPlainSpaces(): string | null {
     const src = this.src;
     let i = this.pos;
-    while (src.charCodeAt(i) === C.SPACE) i++;
+    const len = this.len;
+    while (i < len && src.charCodeAt(i) === C.SPACE) i++;
     const n = i - this.pos;
-    const c = i < this.len ? src.charCodeAt(i) : C.EOF;
+    const c = i < len ? src.charCodeAt(i) : C.EOF;
     if (!isBreak(c)) {
       if (n === 0) return '';
       const whitespaces = src.slice(this.pos, i);

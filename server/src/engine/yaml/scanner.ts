@@ -443,11 +443,12 @@ export class Scanner extends ScalarScanner {
     const src = this.src;
     if (this.pos === 0 && this.at(0) === C.BOM) this.forward();
     for (;;) {
+      if (this.pos >= this.len) return;
       if (src.charCodeAt(this.pos) === C.SPACE) this.skipSpaces();
-      let c = src.charCodeAt(this.pos);
+      let c = this.at(this.pos);
       if (c === 35 /* # */) {
         this.skipToLineEnd();
-        c = src.charCodeAt(this.pos);
+        c = this.at(this.pos);
       }
       if (c === C.LF) {
         // The common line break, without scanLineBreak's generality.
