@@ -3,6 +3,7 @@
  * anchor ("found undefined alias", "found duplicate anchor"), and safe_load's "expected a single
  * document in the stream". Iterative, with a depth limit instead of Python's recursion.
  */
+import { objectArray } from '../arrays';
 import { pyStrRepr } from '../py/repr';
 import type { PyValue, TextSpan } from '../values';
 import { LoadError, pointSpan } from './errors';
@@ -110,7 +111,7 @@ export function compose(src: string, maxDepth: number): Composed {
 function composeDocument(parser: Parser, src: string, maxDepth: number, out: Composed): YNode {
   parser.getEvent(); // document start
   const anchors = new Map<string, YNode>();
-  const stack: Frame[] = [];
+  const stack = objectArray<Frame>();
   let root: YNode | null = null;
 
   const attach = (node: YNode, span: TextSpan): void => {

@@ -19,7 +19,7 @@ import { keyIdentity, PyBytes, PyDict, PySet, PyTimestamp, PyTuple, pyTypeName, 
 import type { Origin, PyValue, TextSpan } from '../values';
 import { LoadError, YamlProblem } from './errors';
 import { hex } from './reader';
-import { pushAll } from '../arrays';
+import { objectArray, pushAll } from '../arrays';
 import { K, NODE_ID, NO_SPANS, Pair, YNode, nodeSpan } from './composer';
 import { MERGE_TAG, STR_TAG, TAG, VALUE_TAG } from './resolver';
 
@@ -66,7 +66,7 @@ interface Task {
 }
 
 export class Constructor {
-  private readonly queue: Task[] = [];
+  private readonly queue = objectArray<Task>();
   readonly duplicateKeys: YamlProblem[] = [];
   /** Pairs merge keys may still copy (maxMergedPairs); `cyclic`: some alias points into its own node. */
   private readonly mergeBudget: { left: number; max: number; cyclic: boolean };

@@ -9,6 +9,7 @@
  */
 import { C, URI_CHARS, hex, isBlankZ, isBreakZ, isHex, isSpaceZ, isWordChar } from './reader';
 import { ScalarScanner } from './scalars';
+import { objectArray } from '../arrays';
 import { T, Token } from './tokens';
 
 export { T, TOKEN_ID, Token } from './tokens';
@@ -23,6 +24,7 @@ class SimpleKey {
   pos = 0;
   level = 0;
   live = true;
+  nextSpare: SimpleKey | null = null;
 }
 
 /** The indicator characters, which cannot start a plain scalar (with the exceptions in checkPlain). */
@@ -36,7 +38,7 @@ export class Scanner extends ScalarScanner {
   private done = false;
   protected flowLevel = 0;
   /** Token queue: tokens[head..tail) are scanned but not yet taken. */
-  private readonly tokens: Array<Token | undefined> = [];
+  private readonly tokens = objectArray<Token | undefined>();
   private head = 0;
   private tail = 0;
   private tokensTaken = 0;
@@ -44,14 +46,14 @@ export class Scanner extends ScalarScanner {
   private readonly indents: number[] = [];
   protected allowSimpleKey = true;
   /** Possible simple keys by flow level (a stray ']' can make the level negative)... */
-  private readonly keyAt: Array<SimpleKey | undefined> = [];
+  private readonly keyAt = objectArray<SimpleKey | undefined>();
   private readonly keyAtNegative = new Map<number, SimpleKey>();
   /** ...and in the order they were saved; keyQueue[keyHead..keyTail), dropped ones skipped lazily. */
-  private readonly keyQueue: Array<SimpleKey | undefined> = [];
+  private readonly keyQueue = objectArray<SimpleKey | undefined>();
   private keyHead = 0;
   private keyTail = 0;
-  /** Keys out of the queue, for reuse (one per scalar otherwise). */
-  private readonly spareKeys: SimpleKey[] = [];
+  /** Keys out of the queue, for reuse (one per scalar otherwise), linked through nextSpare. */
+  private spareKeys: SimpleKey | null = null;
   /** Bumped whenever tokens are produced or taken; needMoreTokens() is cached per version. */
   private version = 0;
   private settledVersion = -1;
@@ -59,6 +61,8 @@ export class Scanner extends ScalarScanner {
   constructor(src: string) {
     super(src);
     this.push(this.pool.token(T.StreamStart, 0, 0));
+    // PyYAML's scan_to_next_token skips a BOM at index 0; only the first call can be there.
+    if (this.at(0) === C.BOM) this.forward();
   }
 
   // -- public --
@@ -208,7 +212,9 @@ export class Scanner extends ScalarScanner {
     const q = this.keyQueue;
     while (this.keyHead < this.keyTail && !(q[this.keyHead] as SimpleKey).live) {
       // Out of the queue and dropped: nothing refers to it any more.
-      this.spareKeys.push(q[this.keyHead] as SimpleKey);
+      const spare = q[this.keyHead] as SimpleKey;
+      spare.nextSpare = this.spareKeys;
+      this.spareKeys = spare;
       q[this.keyHead++] = undefined;
     }
     if (this.keyHead === this.keyTail) {
@@ -261,7 +267,9 @@ export class Scanner extends ScalarScanner {
     const required = this.flowLevel === 0 && this.indent === this.col;
     if (this.allowSimpleKey) {
       this.removePossibleSimpleKey();
-      const key = this.spareKeys.pop() ?? new SimpleKey();
+      let key = this.spareKeys;
+      if (key === null) key = new SimpleKey();
+      else this.spareKeys = key.nextSpare;
       key.tokenNumber = this.tokensTaken + this.pending();
       key.required = required;
       key.cp = this.cp;
@@ -441,7 +449,6 @@ export class Scanner extends ScalarScanner {
 
   private scanToNextToken(): void {
     const src = this.src;
-    if (this.pos === 0 && this.at(0) === C.BOM) this.forward();
     for (;;) {
       if (this.pos >= this.len) return;
       if (src.charCodeAt(this.pos) === C.SPACE) this.skipSpaces();

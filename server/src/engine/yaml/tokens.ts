@@ -61,6 +61,8 @@ export class Token {
   /** %YAML version or %TAG handle/prefix. */
   version: [number, number] | null = null;
   tagDirective: [string, string] | null = null;
+  /** The next recycled token in TokenPool's list. */
+  nextSpare: Token | null = null;
 
   constructor(
     public type: T,
@@ -74,13 +76,14 @@ export class Token {
  * token returns to the pool four takes after it was taken: a load allocates a handful of tokens.
  */
 export class TokenPool {
-  private readonly spare: Token[] = [];
+  private spare: Token | null = null;
   private readonly recent: Array<Token | undefined> = [undefined, undefined, undefined, undefined];
   private recentIndex = 0;
 
   token(type: T, start: number, end: number): Token {
-    const t = this.spare.pop();
-    if (t === undefined) return new Token(type, start, end);
+    const t = this.spare;
+    if (t === null) return new Token(type, start, end);
+    this.spare = t.nextSpare;
     t.type = type;
     t.start = start;
     t.end = end;
@@ -105,7 +108,10 @@ export class TokenPool {
   /** The parser has taken `t`. */
   taken(t: Token): void {
     const old = this.recent[this.recentIndex];
-    if (old !== undefined) this.spare.push(old);
+    if (old !== undefined) {
+      old.nextSpare = this.spare;
+      this.spare = old;
+    }
     this.recent[this.recentIndex] = t;
     this.recentIndex = (this.recentIndex + 1) & 3;
   }
