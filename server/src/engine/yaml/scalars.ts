@@ -6,7 +6,7 @@
  *
  * Residual differences: none known beyond those of ./load (the mark lines of messages).
  */
-import { C, isBlankZ, isBreak, isBreakZ, isHex, isSpaceZ } from './reader';
+import { C, isBreak, isBreakZ, isHex, isSpaceZ } from './reader';
 import { ScannerCursor } from './cursor';
 import { LoadError, pointSpan } from './errors';
 import { Token, TokenPool } from './tokens';
@@ -168,15 +168,18 @@ export abstract class ScalarScanner extends ScannerCursor {
   private scanFlowScalarNonSpaces(double: boolean, start: number): string {
     let out = '';
     for (;;) {
-      let n = 0;
-      for (;;) {
-        const c = this.at(this.pos + n);
-        if (c === 39 || c === 34 || c === 92 || isBlankZ(c)) break;
-        n++;
+      // Up to a quote, a backslash or a blank (charCode loop; the ASCII ones by table).
+      const src = this.src;
+      const len = this.len;
+      let i = this.pos;
+      while (i < len) {
+        const c = src.charCodeAt(i);
+        if (c < 128 ? QUOTED_STOPS[c] === 1 : c === C.NEL || c === C.LS || c === C.PS) break;
+        i++;
       }
-      if (n) {
-        out += this.src.slice(this.pos, this.pos + n);
-        this.forwardInLine(n);
+      if (i > this.pos) {
+        out += src.slice(this.pos, i);
+        this.forwardInLine(i - this.pos);
       }
       const c = this.at(this.pos);
       if (!double && c === 39 && this.at(this.pos + 1) === 39) {
@@ -377,3 +380,7 @@ function plainStops(flow: boolean): Uint8Array {
 }
 const PLAIN_STOPS_BLOCK = plainStops(false);
 const PLAIN_STOPS_FLOW = plainStops(true);
+
+/** What ends a run of ordinary characters in a quoted scalar, for ASCII characters: quotes, backslash, blanks. */
+const QUOTED_STOPS = new Uint8Array(128);
+for (const c of [39, 34, 92, C.EOF, C.SPACE, C.TAB, C.LF, C.CR]) QUOTED_STOPS[c] = 1;
