@@ -64,10 +64,13 @@ export class YNode {
   }
 }
 
-/** Shared empty lists of nodes that have none (never written to). */
-const NO_NODES: YNode[] = [];
-export const NO_SPANS: TextSpan[] = [];
-const NO_PAIRS: Pair[] = [];
+/**
+ * Shared empty lists of nodes that have none (never written to); of the same elements kind as the
+ * lists of the nodes that have some, so that YNode's fields keep one array map.
+ */
+const NO_NODES = objectArray<YNode>();
+export const NO_SPANS = objectArray<TextSpan>();
+const NO_PAIRS = objectArray<Pair>();
 
 export function nodeSpan(n: YNode): TextSpan {
   return n.span;
