@@ -150,6 +150,20 @@ test('implicit resolution without regexes (digit-led scalars, bool and null word
   assert.equal(error('! "yes\\n"').pyException, 'KeyError');
 });
 
+test('scalars on one line without escapes are the source text; folded or escaped ones are built', () => {
+  checkTable([
+    ['a:  b  c  # x', "{'a': 'b  c'}"],
+    ['k: deb [signed-by=$K] http://x $R main', "{'k': 'deb [signed-by=$K] http://x $R main'}"],
+    ['k: a\n  b\n\n  c', "{'k': 'a b\\nc'}"],
+    ["k: 'a  b'", "{'k': 'a  b'}"],
+    ["k: 'it''s'", '{\'k\': "it\'s"}'],
+    ["k: 'a\n  b'", "{'k': 'a b'}"],
+    ['k: "a\\tb \' x"', '{\'k\': "a\\tb \' x"}'],
+    ['k: "a \\\n  b"', "{'k': 'a b'}"],
+    ['[a b, "c  d"]', "['a b', 'c  d']"],
+  ]);
+});
+
 test('anchors and tags in either order, a BOM at the start: the recycled tokens and events keep them apart', () => {
   checkTable([
     ['a: &x !!str 5\nb: *x', "{'a': '5', 'b': '5'}"],

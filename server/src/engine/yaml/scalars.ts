@@ -17,6 +17,8 @@ export abstract class ScalarScanner extends ScannerCursor {
   protected abstract indent: number;
   protected abstract allowSimpleKey: boolean;
   protected readonly pool = new TokenPool();
+  /** While scanning a quoted scalar: no escape so far (its value may be a slice of the source). */
+  private verbatim = true;
 
   protected scanBlockScalar(folded: boolean): Token {
     const start = this.pos;
@@ -156,13 +158,19 @@ export abstract class ScalarScanner extends ScannerCursor {
     const start = this.pos;
     const quote = this.at(this.pos);
     this.forward();
+    const line = this.line;
+    this.verbatim = true;
     let out = this.scanFlowScalarNonSpaces(double, start);
     while (this.at(this.pos) !== quote) {
       out += this.scanFlowScalarSpaces(start);
       out += this.scanFlowScalarNonSpaces(double, start);
     }
+    const closing = this.pos;
     this.forward();
-    return this.pool.scalar(start, this.pos, out, false, -1);
+    // On one line and without escapes the value is the text between the quotes: one slice of the
+    // source instead of the pieces joined (a rope V8 would have to flatten).
+    const value = this.verbatim && this.line === line ? this.src.slice(start + 1, closing) : out;
+    return this.pool.scalar(start, this.pos, value, false, -1);
   }
 
   private scanFlowScalarNonSpaces(double: boolean, start: number): string {
@@ -184,11 +192,13 @@ export abstract class ScalarScanner extends ScannerCursor {
       const c = this.at(this.pos);
       if (!double && c === 39 && this.at(this.pos + 1) === 39) {
         out += "'";
+        this.verbatim = false;
         this.forward(2);
       } else if ((double && c === 39) || (!double && (c === 34 || c === 92))) {
         out += String.fromCharCode(c);
         this.forward();
       } else if (double && c === 92) {
+        this.verbatim = false;
         this.forward();
         const e = this.at(this.pos);
         const simple = ESCAPES.get(e);
@@ -267,6 +277,9 @@ export abstract class ScalarScanner extends ScannerCursor {
     const indent = this.indent + 1;
     const inFlow = this.flowLevel !== 0;
     const stops = inFlow ? PLAIN_STOPS_FLOW : PLAIN_STOPS_BLOCK;
+    // Built piece by piece only once a line break is folded; until then the value is the source
+    // text from start to end, sliced once at the end (no rope for V8 to flatten).
+    let folded = false;
     let out = '';
     let spaces = '';
     for (;;) {
@@ -291,15 +304,22 @@ export abstract class ScalarScanner extends ScannerCursor {
       const n = i - this.pos;
       if (n === 0) break;
       this.allowSimpleKey = false;
-      out += spaces;
-      out += src.slice(this.pos, i);
+      if (folded) {
+        out += spaces;
+        out += src.slice(this.pos, i);
+      }
       this.forwardInLine(n);
       end = this.pos;
+      const line = this.line;
       const s = this.scanPlainSpaces();
       if (s === null || s === '' || (this.pos < len && src.charCodeAt(this.pos) === 35) || (!inFlow && this.col < indent)) break;
+      if (!folded && this.line !== line) {
+        folded = true;
+        out = src.slice(start, end);
+      }
       spaces = s;
     }
-    return this.pool.scalar(start, end, out, true, -1);
+    return this.pool.scalar(start, end, folded ? out : src.slice(start, end), true, -1);
   }
 
   /** Whitespace after a plain scalar chunk, folded; null at a document separator. */
