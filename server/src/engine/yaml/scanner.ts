@@ -54,7 +54,7 @@ export class Scanner extends ScalarScanner {
   private keyTail = 0;
   /** Keys out of the queue, for reuse (one per scalar otherwise), linked through nextSpare. */
   private spareKeys: SimpleKey | null = null;
-  /** Bumped whenever tokens are produced or taken; needMoreTokens() is cached per version. */
+  /** Bumped whenever tokens are produced or taken; settle() runs once per version. */
   private version = 0;
   private settledVersion = -1;
 
@@ -66,11 +66,6 @@ export class Scanner extends ScalarScanner {
   }
 
   // -- public --
-
-  checkToken(type: T): boolean {
-    const t = this.peekToken();
-    return t !== undefined && t.type === type;
-  }
 
   peekToken(): Token | undefined {
     if (this.settledVersion !== this.version) this.settle();
