@@ -132,6 +132,9 @@ test('where the cursor is, read from the text (broken YAML included)', () => {
     return c && { parent: c.parent.map((s) => (typeof s === 'string' ? s : '[]')).join('.'), key: c.key?.text, at: c.at };
   };
   assert.deepEqual(at('#cloud-config\npack|'), { parent: '', key: 'pack', at: 'key' });
+  // A blank first line (regression: the walk up never got past it, so completion hung).
+  assert.deepEqual(at('\n#cloud-config\npack|'), { parent: '', key: 'pack', at: 'key' });
+  assert.deepEqual(at('\n\nusers:\n  - name: a\n    lo|'), { parent: 'users.[]', key: 'lo', at: 'key' });
   assert.deepEqual(at('#cloud-config\nusers:\n  - name: a\n    lo|'), { parent: 'users.[]', key: 'lo', at: 'key' });
   assert.deepEqual(at('#cloud-config\nusers:\n- name: a\n  sudo: |'), { parent: 'users.[]', key: 'sudo', at: 'value' });
   assert.deepEqual(at('#cloud-config\napt:\n  sources:\n    s1:\n      sou|'), { parent: 'apt.sources.s1', key: 'sou', at: 'key' });
@@ -139,6 +142,7 @@ test('where the cursor is, read from the text (broken YAML included)', () => {
   assert.deepEqual(at('#cloud-config\nusers:\n- name: a\n  groups:\n  - x\n  sh|\nruncmd: [a, b\n'), { parent: 'users.[]', key: 'sh', at: 'key' });
   const text = '#cloud-config\nusers:\n- name: a\n  shell: /bin/sh\n  sh\n- name: b\n  groups: [x]\nruncmd: [ls]\n';
   assert.deepEqual([...siblingKeys(text, text.indexOf('  sh\n') + 2)].sort(), ['name', 'shell']);
+  assert.deepEqual([...siblingKeys('\na: 1\nb: 2\n', 6)].sort(), ['a']);
 });
 
 test('every key described in keyDocs is a top-level key of one of the schemas', async () => {

@@ -121,6 +121,59 @@ test('implicit int: binary, octal, decimal, hex, sexagesimal, underscores', () =
   assert.equal(typeof value('5'), 'bigint');
 });
 
+test('implicit resolution without regexes (digit-led scalars, bool and null words) agrees with PyYAML', () => {
+  // The resolver answers these by scanning the digits or looking the word up; PyYAML runs its regexes.
+  checkTable([
+    ['1_', '1'],
+    ['1__2', '12'],
+    ['07_', '7'],
+    ['123abc', "'123abc'"],
+    ['9a', "'9a'"],
+    ['0a', "'0a'"],
+    ['0x', "'0x'"],
+    ['0xg', "'0xg'"],
+    ['0bz', "'0bz'"],
+    ['0_8', "'0_8'"],
+    ['12E3', "'12E3'"],
+    ['1_000a', "'1_000a'"],
+    ['123-45', "'123-45'"],
+    ['2001-12-14x', "'2001-12-14x'"],
+    ['573047E5C45BFC3E5A5B141AFDBBB4D12AE4D556', "'573047E5C45BFC3E5A5B141AFDBBB4D12AE4D556'"],
+    ['nulls', "'nulls'"],
+    ['offx', "'offx'"],
+    ['owner', "'owner'"],
+    // The non-specific tag resolves quoted text, where Python's `$` also matches before a final newline.
+    ['! "12\\n"', '12'],
+    ['! "Null\\n"', 'None'],
+    ['! "0x1F\\n"', '31'],
+  ]);
+  assert.equal(error('! "yes\\n"').pyException, 'KeyError');
+});
+
+test('scalars on one line without escapes are the source text; folded or escaped ones are built', () => {
+  checkTable([
+    ['a:  b  c  # x', "{'a': 'b  c'}"],
+    ['k: deb [signed-by=$K] http://x $R main', "{'k': 'deb [signed-by=$K] http://x $R main'}"],
+    ['k: a\n  b\n\n  c', "{'k': 'a b\\nc'}"],
+    ["k: 'a  b'", "{'k': 'a  b'}"],
+    ["k: 'it''s'", '{\'k\': "it\'s"}'],
+    ["k: 'a\n  b'", "{'k': 'a b'}"],
+    ['k: "a\\tb \' x"', '{\'k\': "a\\tb \' x"}'],
+    ['k: "a \\\n  b"', "{'k': 'a b'}"],
+    ['[a b, "c  d"]', "['a b', 'c  d']"],
+  ]);
+});
+
+test('anchors and tags in either order, a BOM at the start: the recycled tokens and events keep them apart', () => {
+  checkTable([
+    ['a: &x !!str 5\nb: *x', "{'a': '5', 'b': '5'}"],
+    ['- !!int &a 12\n- *a', '[12, 12]'],
+    ['\ufeffa: 1', "{'a': 1}"],
+    ['\ufeff', 'None'],
+    ['{a: &k [1, 2], b: *k, c: !!str 3}', "{'a': [1, 2], 'b': [1, 2], 'c': '3'}"],
+  ]);
+});
+
 test('implicit float: YAML 1.1 forms only (1e5 is a string)', () => {
   checkTable([
     ['1.5', '1.5'],

@@ -53,6 +53,8 @@ export function pyNumberText(s: string): string {
   return asciiDigits(s).replace(PY_SPACE_ENDS, '');
 }
 
+const ASCII_DECIMAL = /^[0-9]+$/;
+
 const PREFIX_BASES: Record<string, number> = { '0x': 16, '0o': 8, '0b': 2 };
 
 /**
@@ -60,6 +62,8 @@ const PREFIX_BASES: Record<string, number> = { '0x': 16, '0o': 8, '0b': 2 };
  * Python raises one, the digit limit included (it applies to bases that are not powers of two).
  */
 export function pyIntFromString(s: string, base: number): bigint {
+  // Plain ASCII decimal digits (what YAML ints mostly are): nothing to strip, check or convert.
+  if (base === 10 && s.length <= PY_INT_MAX_STR_DIGITS && ASCII_DECIMAL.test(s)) return BigInt(s);
   // CPython formats the literal with %.200R: its repr, cut to 200 characters.
   const bad = () => new PyError('ValueError', `invalid literal for int() with base ${base}: ${[...pyStrRepr(s)].slice(0, 200).join('')}`);
   let t = pyNumberText(s);

@@ -27,7 +27,9 @@ const KEY_LINE = /^(\s*)((?:-\s+)*)((?:"[^"]*"|'[^']*'|[^\s#:'"\-[\]{}][^:#]*?|-
 function* linesAbove(text: string, lineStart: number): Generator<Line> {
   let end = lineStart - 1;
   while (end >= 0) {
-    const start = text.lastIndexOf('\n', end - 1) + 1;
+    // At end 0 the line above is the empty first line: lastIndexOf would clamp -1 to 0, find that very
+    // newline and never get past it (regression: completion hung on a document starting with a blank line).
+    const start = end > 0 ? text.lastIndexOf('\n', end - 1) + 1 : 0;
     yield { start, text: text.slice(start, end).replace(/\r$/, '') };
     end = start - 1;
   }

@@ -3,6 +3,7 @@
  * anchor ("found undefined alias", "found duplicate anchor"), and safe_load's "expected a single
  * document in the stream". Iterative, with a depth limit instead of Python's recursion.
  */
+import { objectArray } from '../arrays';
 import { pyStrRepr } from '../py/repr';
 import type { PyValue, TextSpan } from '../values';
 import { LoadError, pointSpan } from './errors';
@@ -31,30 +32,45 @@ export interface Pair {
 }
 
 export class YNode {
+  // Fields are assigned in the constructor (not as class fields): one YNode per node is built while
+  // the code is still cold, where define-semantics field initializers cost a call each.
   /** Scalar text. */
-  text = '';
+  declare text: string;
   /** Sequence items and where each is written. */
-  items: YNode[] = NO_NODES;
-  itemSpans: TextSpan[] = NO_SPANS;
-  pairs: Pair[] = NO_PAIRS;
+  declare items: YNode[];
+  declare itemSpans: TextSpan[];
+  declare pairs: Pair[];
   /** While composing: an alias to it now makes a cycle. */
-  open = false;
+  declare open: boolean;
   /** The constructed value, once `built`. */
-  built = false;
-  result: PyValue = null;
+  declare built: boolean;
+  declare result: PyValue;
+  declare readonly kind: K;
+  declare tag: string;
+  /** Where the node is written (properties included); shared by Origins. */
+  declare readonly span: TextSpan;
 
-  constructor(
-    readonly kind: K,
-    public tag: string,
-    /** Where the node is written (properties included); shared by Origins. */
-    readonly span: TextSpan,
-  ) {}
+  constructor(kind: K, tag: string, span: TextSpan) {
+    this.text = '';
+    this.items = NO_NODES;
+    this.itemSpans = NO_SPANS;
+    this.pairs = NO_PAIRS;
+    this.open = false;
+    this.built = false;
+    this.result = null;
+    this.kind = kind;
+    this.tag = tag;
+    this.span = span;
+  }
 }
 
-/** Shared empty lists of nodes that have none (never written to). */
-const NO_NODES: YNode[] = [];
-export const NO_SPANS: TextSpan[] = [];
-const NO_PAIRS: Pair[] = [];
+/**
+ * Shared empty lists of nodes that have none (never written to); of the same elements kind as the
+ * lists of the nodes that have some, so that YNode's fields keep one array map.
+ */
+const NO_NODES = objectArray<YNode>();
+export const NO_SPANS = objectArray<TextSpan>();
+const NO_PAIRS = objectArray<Pair>();
 
 export function nodeSpan(n: YNode): TextSpan {
   return n.span;
@@ -98,7 +114,7 @@ export function compose(src: string, maxDepth: number): Composed {
 function composeDocument(parser: Parser, src: string, maxDepth: number, out: Composed): YNode {
   parser.getEvent(); // document start
   const anchors = new Map<string, YNode>();
-  const stack: Frame[] = [];
+  const stack = objectArray<Frame>();
   let root: YNode | null = null;
 
   const attach = (node: YNode, span: TextSpan): void => {

@@ -19,7 +19,7 @@ import { keyIdentity, PyBytes, PyDict, PySet, PyTimestamp, PyTuple, pyTypeName, 
 import type { Origin, PyValue, TextSpan } from '../values';
 import { LoadError, YamlProblem } from './errors';
 import { hex } from './reader';
-import { pushAll } from '../arrays';
+import { objectArray, pushAll } from '../arrays';
 import { K, NODE_ID, NO_SPANS, Pair, YNode, nodeSpan } from './composer';
 import { MERGE_TAG, STR_TAG, TAG, VALUE_TAG } from './resolver';
 
@@ -66,7 +66,7 @@ interface Task {
 }
 
 export class Constructor {
-  private readonly queue: Task[] = [];
+  private readonly queue = objectArray<Task>();
   readonly duplicateKeys: YamlProblem[] = [];
   /** Pairs merge keys may still copy (maxMergedPairs); `cyclic`: some alias points into its own node. */
   private readonly mergeBudget: { left: number; max: number; cyclic: boolean };
@@ -173,55 +173,63 @@ export class Constructor {
     this.duplicateKeys.push(problem);
   }
 
+  // One function per kind of collection: each stays small enough for V8 to compile quickly, and
+  // recompiling one (when V8 changes its mind about where objects live) leaves the others alone.
   private fill(task: Task): void {
     const { node, ctor } = task;
+    if (ctor === Ctor.Seq) this.fillSequence(node, task.target as PyValue[]);
+    else if (ctor === Ctor.Omap || ctor === Ctor.Pairs) this.fillPairs(node, ctor, task.target as PyValue[]);
+    else this.fillMapping(node, task.target as PyDict | PySet);
+  }
+
+  private fillSequence(node: YNode, list: PyValue[]): void {
     const source = this.source;
-    if (ctor === Ctor.Seq) {
-      if (node.kind !== K.Sequence) throw expectedNode('sequence', node);
-      const list = task.target as PyValue[];
-      const items = node.items;
-      const spans = node.itemSpans;
-      const origins: Origin[] = new Array(items.length);
-      for (let i = 0; i < items.length; i++) {
-        list.push(this.constructObject(items[i]));
-        origins[i] = { source, value: spans[i] };
-      }
-      setListOrigins(list, origins);
-      return;
+    if (node.kind !== K.Sequence) throw expectedNode('sequence', node);
+    const items = node.items;
+    const spans = node.itemSpans;
+    const origins: Origin[] = new Array(items.length);
+    for (let i = 0; i < items.length; i++) {
+      list.push(this.constructObject(items[i]));
+      origins[i] = { source, value: spans[i] };
     }
-    if (ctor === Ctor.Omap || ctor === Ctor.Pairs) {
-      const context = ctor === Ctor.Omap ? 'while constructing an ordered map' : 'while constructing pairs';
-      if (node.kind !== K.Sequence) {
-        throw new LoadError('constructor', 'ConstructorError', `expected a sequence, but found ${NODE_ID[node.kind]}`, node.span, context, node.span);
-      }
-      const list = task.target as PyValue[];
-      const origins: Origin[] = [];
-      for (let i = 0; i < node.items.length; i++) {
-        const sub = node.items[i];
-        const at = node.itemSpans[i];
-        if (sub.kind !== K.Mapping) {
-          throw new LoadError('constructor', 'ConstructorError', `expected a mapping of length 1, but found ${NODE_ID[sub.kind]}`, at, context, node.span);
-        }
-        if (sub.pairs.length !== 1) {
-          throw new LoadError('constructor', 'ConstructorError', `expected a single mapping item, but found ${sub.pairs.length} items`, at, context, node.span);
-        }
-        const k = this.constructObject(sub.pairs[0].key);
-        const v = this.constructObject(sub.pairs[0].value);
-        list.push(new PyTuple([k, v]));
-        origins.push({ source, value: at });
-      }
-      setListOrigins(list, origins);
-      return;
+    setListOrigins(list, origins);
+  }
+
+  private fillPairs(node: YNode, ctor: Ctor, list: PyValue[]): void {
+    const source = this.source;
+    const context = ctor === Ctor.Omap ? 'while constructing an ordered map' : 'while constructing pairs';
+    if (node.kind !== K.Sequence) {
+      throw new LoadError('constructor', 'ConstructorError', `expected a sequence, but found ${NODE_ID[node.kind]}`, node.span, context, node.span);
     }
-    // map and set: SafeConstructor.construct_mapping
+    const origins: Origin[] = [];
+    for (let i = 0; i < node.items.length; i++) {
+      const sub = node.items[i];
+      const at = node.itemSpans[i];
+      if (sub.kind !== K.Mapping) {
+        throw new LoadError('constructor', 'ConstructorError', `expected a mapping of length 1, but found ${NODE_ID[sub.kind]}`, at, context, node.span);
+      }
+      if (sub.pairs.length !== 1) {
+        throw new LoadError('constructor', 'ConstructorError', `expected a single mapping item, but found ${sub.pairs.length} items`, at, context, node.span);
+      }
+      const k = this.constructObject(sub.pairs[0].key);
+      const v = this.constructObject(sub.pairs[0].value);
+      list.push(new PyTuple([k, v]));
+      origins.push({ source, value: at });
+    }
+    setListOrigins(list, origins);
+  }
+
+  /** Map and set: SafeConstructor.construct_mapping. */
+  private fillMapping(node: YNode, target: PyDict | PySet): void {
+    const source = this.source;
     if (node.kind === K.Mapping) flattenMapping(node, this.mergeBudget);
     if (node.kind !== K.Mapping) throw expectedNode('mapping', node);
-    const dict = task.target instanceof PyDict ? task.target : new PyDict();
+    const dict = target instanceof PyDict ? target : new PyDict();
     const pairs = node.pairs;
     // Without merged pairs every pair is the mapping's own, and a key seen
     // before does not grow the dict; otherwise track the own keys.
     let merged = false;
-    for (const p of pairs) if (p.owner !== node) merged = true;
+    for (let i = 0; i < pairs.length; i++) if (pairs[i].owner !== node) merged = true;
     const ownKeys = merged ? new Set<string>() : null;
     // Where each own key was last written, for duplicate messages: built at the first duplicate
     // (most mappings have none), then kept up to date, so 20,000 copies of one key stay linear.
@@ -229,7 +237,7 @@ export class Constructor {
     for (let index = 0; index < pairs.length; index++) {
       const pair = pairs[index];
       const key = this.constructObject(pair.key);
-      if (Array.isArray(key) || key instanceof PyDict || key instanceof PySet) {
+      if (typeof key === 'object' && key !== null && (Array.isArray(key) || key instanceof PyDict || key instanceof PySet)) {
         throw new LoadError('unhashable-key', 'ConstructorError', 'found unhashable key', pair.keySpan, 'while constructing a mapping', node.span);
       }
       const value = this.constructObject(pair.value);
@@ -260,7 +268,7 @@ export class Constructor {
         lastSpans.set(id, pair.keySpan);
       }
     }
-    if (task.target instanceof PySet) for (const k of dict.keys()) task.target.add(k);
+    if (target instanceof PySet) for (const k of dict.keys()) target.add(k);
   }
 }
 
@@ -299,7 +307,11 @@ function expectedNode(what: string, node: YNode): LoadError {
  */
 function flattenMapping(root: YNode, budget: { left: number; max: number; cyclic: boolean }): void {
   let special = false;
-  for (const p of root.pairs) if (p.key.tag === MERGE_TAG || p.key.tag === VALUE_TAG) special = true;
+  const rootPairs = root.pairs;
+  for (let i = 0; i < rootPairs.length; i++) {
+    const tag = rootPairs[i].key.tag;
+    if (tag === MERGE_TAG || tag === VALUE_TAG) special = true;
+  }
   if (!special) return;
 
   interface FFrame {

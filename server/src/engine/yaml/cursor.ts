@@ -6,7 +6,7 @@
  */
 import { pyStrRepr } from '../py/repr';
 import { LoadError, pointSpan } from './errors';
-import { C, isBlankZ, isBreakZ } from './reader';
+import { C, isBlankZ } from './reader';
 
 export abstract class ScannerCursor {
   protected readonly len: number;
@@ -18,8 +18,13 @@ export abstract class ScannerCursor {
   /** Column in code points; a BOM has zero width (as in PyYAML's reader). */
   protected col = 0;
 
+  /** No character above U+007F: every UTF-16 unit is one code point and one column (the common case). */
+  protected readonly ascii: boolean;
+
   constructor(protected readonly src: string) {
     this.len = src.length;
+    // UTF-8 length equals UTF-16 length only for ASCII; Buffer.byteLength counts natively, far faster than a regex.
+    this.ascii = Buffer.byteLength(src, 'utf8') === src.length;
   }
 
   protected at(i: number): number {
@@ -35,7 +40,7 @@ export abstract class ScannerCursor {
     const src = this.src;
     while (n-- > 0) {
       const c = src.charCodeAt(this.pos++);
-      if (c === C.LF || c === C.NEL || c === C.LS || c === C.PS || (c === C.CR && src.charCodeAt(this.pos) !== C.LF)) {
+      if (c === C.LF || c === C.NEL || c === C.LS || c === C.PS || (c === C.CR && this.at(this.pos) !== C.LF)) {
         this.line++;
         this.col = 0;
       } else if (c >= 0xdc00 && c <= 0xdfff) {
@@ -49,6 +54,12 @@ export abstract class ScannerCursor {
 
   /** forward(n) over characters known not to be line breaks. */
   protected forwardInLine(n: number): void {
+    if (this.ascii) {
+      this.pos += n;
+      this.col += n;
+      this.cp += n;
+      return;
+    }
     const src = this.src;
     const end = this.pos + n;
     let cols = 0;
@@ -68,7 +79,9 @@ export abstract class ScannerCursor {
   protected skipSpaces(): void {
     const src = this.src;
     let i = this.pos;
-    while (src.charCodeAt(i) === C.SPACE) i++;
+    // Bounds checked by hand: reading past the end makes optimized code bail out (once per site).
+    const len = this.len;
+    while (i < len && src.charCodeAt(i) === C.SPACE) i++;
     const n = i - this.pos;
     this.pos = i;
     this.col += n;
@@ -78,18 +91,32 @@ export abstract class ScannerCursor {
   /** Skips spaces while the column is below `indent`. */
   protected skipSpacesTo(indent: number): void {
     const src = this.src;
-    while (this.col < indent && src.charCodeAt(this.pos) === C.SPACE) {
-      this.pos++;
-      this.col++;
-      this.cp++;
-    }
+    const start = this.pos;
+    const stop = Math.min(start + indent - this.col, this.len);
+    let i = start;
+    while (i < stop && src.charCodeAt(i) === C.SPACE) i++;
+    const n = i - start;
+    this.pos = i;
+    this.col += n;
+    this.cp += n;
   }
 
   /** Skips to the end of the line (a comment), not consuming the break. */
   protected skipToLineEnd(): void {
-    let n = 0;
-    while (!isBreakZ(this.at(this.pos + n))) n++;
-    this.forwardInLine(n);
+    this.forwardInLine(this.lineEnd(this.pos) - this.pos);
+  }
+
+  /** Where the line holding `from` ends: its line break, or the end of the text. */
+  protected lineEnd(from: number): number {
+    const src = this.src;
+    const len = this.len;
+    let i = from;
+    while (i < len) {
+      const c = src.charCodeAt(i);
+      if (c === C.LF || c === C.CR || (c >= C.NEL && (c === C.NEL || c === C.LS || c === C.PS))) break;
+      i++;
+    }
+    return i;
   }
 
   protected fail(context: string | undefined, contextPos: number | undefined, problem: string, pos: number): LoadError {

@@ -23,7 +23,14 @@ export const enum E {
   MappingEnd,
 }
 
-class Event {
+/**
+ * One event. The parser hands out two recycled Event objects in turn (every reader, the composer
+ * and ../schema/schemaMarks, is done with an event before it takes the next-but-one): no allocation.
+ */
+export class Event {
+  type = E.StreamStart;
+  start = 0;
+  end = 0;
   anchor: string | null = null;
   tag: string | null = null;
   /** Scalars: may the implicit resolvers be used (PyYAML's implicit[0])? */
@@ -35,26 +42,6 @@ class Event {
   flow = false;
   /** A single-pair mapping inside a flow sequence (`[a: b]`). */
   pairInSequence = false;
-
-  constructor(
-    readonly type: E,
-    readonly start: number,
-    readonly end: number,
-  ) {}
-}
-
-/** A node start event with its properties. */
-function nodeEvent(type: E, start: number, end: number, anchor: string | null, tag: string | null): Event {
-  const e = new Event(type, start, end);
-  e.anchor = anchor;
-  e.tag = tag;
-  return e;
-}
-
-function collectionStart(type: E, start: number, end: number, anchor: string | null, tag: string | null, flow: boolean): Event {
-  const e = nodeEvent(type, start, end, anchor, tag);
-  e.flow = flow;
-  return e;
 }
 
 const enum S {
@@ -96,9 +83,48 @@ export class Parser {
   private current: Event | null = null;
   private tagHandles: ReadonlyMap<string, string> = DEFAULT_TAG_HANDLES;
   private readonly scanner: Scanner;
+  private readonly slots = [new Event(), new Event()];
+  private slot = 0;
 
   constructor(private readonly src: string) {
     this.scanner = new Scanner(src);
+  }
+
+  /** The next recycled Event, reset. */
+  private event(type: E, start: number, end: number): Event {
+    this.slot ^= 1;
+    const e = this.slots[this.slot];
+    e.type = type;
+    e.start = start;
+    e.end = end;
+    e.anchor = null;
+    e.tag = null;
+    e.implicit = false;
+    e.value = '';
+    e.contentEnd = -1;
+    e.flow = false;
+    e.pairInSequence = false;
+    return e;
+  }
+
+  /** A node start event with its properties. */
+  private nodeEvent(type: E, start: number, end: number, anchor: string | null, tag: string | null): Event {
+    const e = this.event(type, start, end);
+    e.anchor = anchor;
+    e.tag = tag;
+    return e;
+  }
+
+  private collectionStart(type: E, start: number, end: number, anchor: string | null, tag: string | null, flow: boolean): Event {
+    const e = this.nodeEvent(type, start, end, anchor, tag);
+    e.flow = flow;
+    return e;
+  }
+
+  private emptyScalar(mark: number): Event {
+    const e = this.event(E.Scalar, mark, mark);
+    e.implicit = true;
+    return e;
   }
 
   checkEvent(type: E): boolean {
@@ -126,15 +152,6 @@ export class Parser {
     return this.scanner.peekToken() as Token;
   }
 
-  private check(type: T): boolean {
-    return this.scanner.checkToken(type);
-  }
-
-  /** Type of the next token (PyYAML's check_token with several choices peeks once). */
-  private peekType(): T {
-    return this.peek().type;
-  }
-
   private popState(): void {
     this.state = this.states.pop() as S;
   }
@@ -144,16 +161,16 @@ export class Parser {
       case S.StreamStart: {
         const t = this.scanner.getToken();
         this.state = S.ImplicitDocumentStart;
-        return new Event(E.StreamStart, t.start, t.end);
+        return this.event(E.StreamStart, t.start, t.end);
       }
       case S.ImplicitDocumentStart: {
-        const nt = this.peekType();
+        const nt = this.peek().type;
         if (nt !== T.Directive && nt !== T.DocumentStart && nt !== T.StreamEnd) {
           this.tagHandles = DEFAULT_TAG_HANDLES;
           const t = this.peek();
           this.states.push(S.DocumentEnd);
           this.state = S.BlockNode;
-          return new Event(E.DocumentStart, t.start, t.start);
+          return this.event(E.DocumentStart, t.start, t.start);
         }
         return this.parseDocumentStart();
       }
@@ -162,14 +179,14 @@ export class Parser {
       case S.DocumentEnd: {
         const t = this.peek();
         let end = t.start;
-        if (this.check(T.DocumentEnd)) end = this.scanner.getToken().end;
+        if (this.peek().type === T.DocumentEnd) end = this.scanner.getToken().end;
         this.state = S.DocumentStart;
-        return new Event(E.DocumentEnd, t.start, end);
+        return this.event(E.DocumentEnd, t.start, end);
       }
       case S.DocumentContent: {
-        const nt = this.peekType();
+        const nt = this.peek().type;
         if (nt === T.Directive || nt === T.DocumentStart || nt === T.DocumentEnd || nt === T.StreamEnd) {
-          const e = emptyScalar(this.peek().start);
+          const e = this.emptyScalar(this.peek().start);
           this.popState();
           return e;
         }
@@ -202,31 +219,31 @@ export class Parser {
         return this.parseFlowSequenceEntry(false);
       case S.FlowSequenceEntryMappingKey: {
         const t = this.scanner.getToken();
-        const nt = this.peekType();
+        const nt = this.peek().type;
         if (nt !== T.Value && nt !== T.FlowEntry && nt !== T.FlowSequenceEnd) {
           this.states.push(S.FlowSequenceEntryMappingValue);
           return this.parseNode(false, false);
         }
         this.state = S.FlowSequenceEntryMappingValue;
-        return emptyScalar(t.end);
+        return this.emptyScalar(t.end);
       }
       case S.FlowSequenceEntryMappingValue:
-        if (this.check(T.Value)) {
+        if (this.peek().type === T.Value) {
           const t = this.scanner.getToken();
-          const nt = this.peekType();
+          const nt = this.peek().type;
           if (nt !== T.FlowEntry && nt !== T.FlowSequenceEnd) {
             this.states.push(S.FlowSequenceEntryMappingEnd);
             return this.parseNode(false, false);
           }
           this.state = S.FlowSequenceEntryMappingEnd;
-          return emptyScalar(t.end);
+          return this.emptyScalar(t.end);
         }
         this.state = S.FlowSequenceEntryMappingEnd;
-        return emptyScalar(this.peek().start);
+        return this.emptyScalar(this.peek().start);
       case S.FlowSequenceEntryMappingEnd: {
         this.state = S.FlowSequenceEntry;
         const t = this.peek();
-        return new Event(E.MappingEnd, t.start, t.start);
+        return this.event(E.MappingEnd, t.start, t.start);
       }
       case S.FlowMappingFirstKey:
         this.marks.push(this.scanner.getToken().start);
@@ -234,49 +251,49 @@ export class Parser {
       case S.FlowMappingKey:
         return this.parseFlowMappingKey(false);
       case S.FlowMappingValue:
-        if (this.check(T.Value)) {
+        if (this.peek().type === T.Value) {
           const t = this.scanner.getToken();
-          const nt = this.peekType();
+          const nt = this.peek().type;
           if (nt !== T.FlowEntry && nt !== T.FlowMappingEnd) {
             this.states.push(S.FlowMappingKey);
             return this.parseNode(false, false);
           }
           this.state = S.FlowMappingKey;
-          return emptyScalar(t.end);
+          return this.emptyScalar(t.end);
         }
         this.state = S.FlowMappingKey;
-        return emptyScalar(this.peek().start);
+        return this.emptyScalar(this.peek().start);
       case S.FlowMappingEmptyValue:
         this.state = S.FlowMappingKey;
-        return emptyScalar(this.peek().start);
+        return this.emptyScalar(this.peek().start);
       case S.Done:
         throw new Error('parser: no more events');
     }
   }
 
   private parseDocumentStart(): Event {
-    while (this.check(T.DocumentEnd)) this.scanner.getToken();
-    if (!this.check(T.StreamEnd)) {
+    while (this.peek().type === T.DocumentEnd) this.scanner.getToken();
+    if (this.peek().type !== T.StreamEnd) {
       const start = this.peek().start;
       this.processDirectives();
-      if (!this.check(T.DocumentStart)) {
+      if (this.peek().type !== T.DocumentStart) {
         const t = this.peek();
         throw this.fail(undefined, undefined, `expected '<document start>', but found '${TOKEN_ID[t.type]}'`, t);
       }
       const t = this.scanner.getToken();
       this.states.push(S.DocumentEnd);
       this.state = S.DocumentContent;
-      return new Event(E.DocumentStart, start, t.end);
+      return this.event(E.DocumentStart, start, t.end);
     }
     const t = this.scanner.getToken();
     this.state = S.Done;
-    return new Event(E.StreamEnd, t.start, t.end);
+    return this.event(E.StreamEnd, t.start, t.end);
   }
 
   private processDirectives(): void {
     let version: [number, number] | null = null;
     const handles = new Map<string, string>();
-    while (this.check(T.Directive)) {
+    while (this.peek().type === T.Directive) {
       const t = this.scanner.getToken();
       if (t.value === 'YAML') {
         if (version !== null) throw this.fail(undefined, undefined, 'found duplicate YAML directive', t);
@@ -294,29 +311,40 @@ export class Parser {
   }
 
   private parseNode(block: boolean, indentlessSequence: boolean): Event {
-    if (this.check(T.Alias)) {
+    const first = this.peek();
+    if (first.type === T.Scalar) {
+      // The common case, the general path below without properties.
+      this.scanner.getToken();
+      this.popState();
+      const e = this.nodeEvent(E.Scalar, first.start, first.end, null, null);
+      e.implicit = first.plain;
+      e.value = first.value;
+      e.contentEnd = first.contentEnd;
+      return e;
+    }
+    if (first.type === T.Alias) {
       const t = this.scanner.getToken();
       this.popState();
-      return nodeEvent(E.Alias, t.start, t.end, t.value, null);
+      return this.nodeEvent(E.Alias, t.start, t.end, t.value, null);
     }
     let anchor: string | null = null;
     let tagToken: Token | null = null;
     let start: number | null = null;
     let end = 0;
-    if (this.check(T.Anchor)) {
+    if (this.peek().type === T.Anchor) {
       const t = this.scanner.getToken();
       start = t.start;
       end = t.end;
       anchor = t.value as string;
-      if (this.check(T.Tag)) {
+      if (this.peek().type === T.Tag) {
         tagToken = this.scanner.getToken();
         end = tagToken.end;
       }
-    } else if (this.check(T.Tag)) {
+    } else if (this.peek().type === T.Tag) {
       tagToken = this.scanner.getToken();
       start = tagToken.start;
       end = tagToken.end;
-      if (this.check(T.Anchor)) {
+      if (this.peek().type === T.Anchor) {
         const t = this.scanner.getToken();
         end = t.end;
         anchor = t.value as string;
@@ -337,16 +365,16 @@ export class Parser {
     }
     if (start === null) start = end = this.peek().start;
     const implicit = tag === null || tag === '!';
-    if (indentlessSequence && this.check(T.BlockEntry)) {
+    if (indentlessSequence && this.peek().type === T.BlockEntry) {
       this.state = S.IndentlessSequenceEntry;
-      return collectionStart(E.SequenceStart, start, this.peek().end, anchor, tag, false);
+      return this.collectionStart(E.SequenceStart, start, this.peek().end, anchor, tag, false);
     }
     const t = this.peek();
     switch (t.type) {
       case T.Scalar: {
         this.scanner.getToken();
         this.popState();
-        const e = nodeEvent(E.Scalar, start, t.end, anchor, tag);
+        const e = this.nodeEvent(E.Scalar, start, t.end, anchor, tag);
         e.implicit = (t.plain && tag === null) || tag === '!';
         e.value = t.value;
         e.contentEnd = t.contentEnd;
@@ -354,23 +382,23 @@ export class Parser {
       }
       case T.FlowSequenceStart:
         this.state = S.FlowSequenceFirstEntry;
-        return collectionStart(E.SequenceStart, start, t.end, anchor, tag, true);
+        return this.collectionStart(E.SequenceStart, start, t.end, anchor, tag, true);
       case T.FlowMappingStart:
         this.state = S.FlowMappingFirstKey;
-        return collectionStart(E.MappingStart, start, t.end, anchor, tag, true);
+        return this.collectionStart(E.MappingStart, start, t.end, anchor, tag, true);
       case T.BlockSequenceStart:
         if (!block) break;
         this.state = S.BlockSequenceFirstEntry;
-        return collectionStart(E.SequenceStart, start, t.start, anchor, tag, false);
+        return this.collectionStart(E.SequenceStart, start, t.start, anchor, tag, false);
       case T.BlockMappingStart:
         if (!block) break;
         this.state = S.BlockMappingFirstKey;
-        return collectionStart(E.MappingStart, start, t.start, anchor, tag, false);
+        return this.collectionStart(E.MappingStart, start, t.start, anchor, tag, false);
     }
     if (anchor !== null || tag !== null) {
       // Empty scalars are allowed even if a tag or an anchor is specified.
       this.popState();
-      const e = nodeEvent(E.Scalar, start, end, anchor, tag);
+      const e = this.nodeEvent(E.Scalar, start, end, anchor, tag);
       e.implicit = implicit;
       return e;
     }
@@ -378,96 +406,96 @@ export class Parser {
   }
 
   private parseBlockSequenceEntry(): Event {
-    if (this.check(T.BlockEntry)) {
+    if (this.peek().type === T.BlockEntry) {
       const t = this.scanner.getToken();
-      const nt = this.peekType();
+      const nt = this.peek().type;
       if (nt !== T.BlockEntry && nt !== T.BlockEnd) {
         this.states.push(S.BlockSequenceEntry);
         return this.parseNode(true, false);
       }
       this.state = S.BlockSequenceEntry;
-      return emptyScalar(t.end);
+      return this.emptyScalar(t.end);
     }
-    if (!this.check(T.BlockEnd)) {
+    if (this.peek().type !== T.BlockEnd) {
       const t = this.peek();
       throw this.fail('while parsing a block collection', this.marks[this.marks.length - 1], `expected <block end>, but found '${TOKEN_ID[t.type]}'`, t);
     }
     const t = this.scanner.getToken();
     this.popState();
     this.marks.pop();
-    return new Event(E.SequenceEnd, t.start, t.end);
+    return this.event(E.SequenceEnd, t.start, t.end);
   }
 
   private parseIndentlessSequenceEntry(): Event {
-    if (this.check(T.BlockEntry)) {
+    if (this.peek().type === T.BlockEntry) {
       const t = this.scanner.getToken();
-      const nt = this.peekType();
+      const nt = this.peek().type;
       if (nt !== T.BlockEntry && nt !== T.Key && nt !== T.Value && nt !== T.BlockEnd) {
         this.states.push(S.IndentlessSequenceEntry);
         return this.parseNode(true, false);
       }
       this.state = S.IndentlessSequenceEntry;
-      return emptyScalar(t.end);
+      return this.emptyScalar(t.end);
     }
     const t = this.peek();
     this.popState();
-    return new Event(E.SequenceEnd, t.start, t.start);
+    return this.event(E.SequenceEnd, t.start, t.start);
   }
 
   private parseBlockMappingKey(): Event {
-    if (this.check(T.Key)) {
+    if (this.peek().type === T.Key) {
       const t = this.scanner.getToken();
-      const nt = this.peekType();
+      const nt = this.peek().type;
       if (nt !== T.Key && nt !== T.Value && nt !== T.BlockEnd) {
         this.states.push(S.BlockMappingValue);
         return this.parseNode(true, true);
       }
       this.state = S.BlockMappingValue;
-      return emptyScalar(t.end);
+      return this.emptyScalar(t.end);
     }
-    if (!this.check(T.BlockEnd)) {
+    if (this.peek().type !== T.BlockEnd) {
       const t = this.peek();
       throw this.fail('while parsing a block mapping', this.marks[this.marks.length - 1], `expected <block end>, but found '${TOKEN_ID[t.type]}'`, t);
     }
     const t = this.scanner.getToken();
     this.popState();
     this.marks.pop();
-    return new Event(E.MappingEnd, t.start, t.end);
+    return this.event(E.MappingEnd, t.start, t.end);
   }
 
   private parseBlockMappingValue(): Event {
-    if (this.check(T.Value)) {
+    if (this.peek().type === T.Value) {
       const t = this.scanner.getToken();
-      const nt = this.peekType();
+      const nt = this.peek().type;
       if (nt !== T.Key && nt !== T.Value && nt !== T.BlockEnd) {
         this.states.push(S.BlockMappingKey);
         return this.parseNode(true, true);
       }
       this.state = S.BlockMappingKey;
-      return emptyScalar(t.end);
+      return this.emptyScalar(t.end);
     }
     this.state = S.BlockMappingKey;
-    return emptyScalar(this.peek().start);
+    return this.emptyScalar(this.peek().start);
   }
 
   private parseFlowSequenceEntry(first: boolean): Event {
-    if (!this.check(T.FlowSequenceEnd)) {
+    if (this.peek().type !== T.FlowSequenceEnd) {
       if (!first) {
-        if (this.check(T.FlowEntry)) {
+        if (this.peek().type === T.FlowEntry) {
           this.scanner.getToken();
         } else {
           const t = this.peek();
           throw this.fail('while parsing a flow sequence', this.marks[this.marks.length - 1], `expected ',' or ']', but got '${TOKEN_ID[t.type]}'`, t);
         }
       }
-      if (this.check(T.Key)) {
+      if (this.peek().type === T.Key) {
         const t = this.peek();
         this.state = S.FlowSequenceEntryMappingKey;
-        const e = collectionStart(E.MappingStart, t.start, t.end, null, null, true);
+        const e = this.collectionStart(E.MappingStart, t.start, t.end, null, null, true);
         e.pairInSequence = true;
         return e;
       }
-      if (!this.check(T.FlowSequenceEnd)) {
+      if (this.peek().type !== T.FlowSequenceEnd) {
         this.states.push(S.FlowSequenceEntry);
         return this.parseNode(false, false);
       }
@@ -475,30 +503,30 @@ export class Parser {
     const t = this.scanner.getToken();
     this.popState();
     this.marks.pop();
-    return new Event(E.SequenceEnd, t.start, t.end);
+    return this.event(E.SequenceEnd, t.start, t.end);
   }
 
   private parseFlowMappingKey(first: boolean): Event {
-    if (!this.check(T.FlowMappingEnd)) {
+    if (this.peek().type !== T.FlowMappingEnd) {
       if (!first) {
-        if (this.check(T.FlowEntry)) {
+        if (this.peek().type === T.FlowEntry) {
           this.scanner.getToken();
         } else {
           const t = this.peek();
           throw this.fail('while parsing a flow mapping', this.marks[this.marks.length - 1], `expected ',' or '}', but got '${TOKEN_ID[t.type]}'`, t);
         }
       }
-      if (this.check(T.Key)) {
+      if (this.peek().type === T.Key) {
         const t = this.scanner.getToken();
-        const nt = this.peekType();
+        const nt = this.peek().type;
         if (nt !== T.Value && nt !== T.FlowEntry && nt !== T.FlowMappingEnd) {
           this.states.push(S.FlowMappingValue);
           return this.parseNode(false, false);
         }
         this.state = S.FlowMappingValue;
-        return emptyScalar(t.end);
+        return this.emptyScalar(t.end);
       }
-      if (!this.check(T.FlowMappingEnd)) {
+      if (this.peek().type !== T.FlowMappingEnd) {
         this.states.push(S.FlowMappingEmptyValue);
         return this.parseNode(false, false);
       }
@@ -506,12 +534,6 @@ export class Parser {
     const t = this.scanner.getToken();
     this.popState();
     this.marks.pop();
-    return new Event(E.MappingEnd, t.start, t.end);
+    return this.event(E.MappingEnd, t.start, t.end);
   }
-}
-
-function emptyScalar(mark: number): Event {
-  const e = new Event(E.Scalar, mark, mark);
-  e.implicit = true;
-  return e;
 }

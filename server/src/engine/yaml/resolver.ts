@@ -25,7 +25,10 @@ const YAML_TAG = TAG + 'yaml';
 // Resolver (PyYAML's implicit resolvers, by first character, in PyYAML's order)
 
 // Python's `$` also matches just before a final newline.
-const RE_BOOL = /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)\n?$/;
+// The bool resolver's words, and the null resolver's besides `~` and '', each also with the final
+// newline `$` allows: a set lookup instead of a regex run.
+const BOOL_WORDS = words('yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF');
+const NULL_WORDS = words('null Null NULL');
 const RE_FLOAT =
   /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))\n?$/;
 const RE_INT = /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)\n?$/;
@@ -36,6 +39,11 @@ const RE_TIMESTAMP =
 const RE_VALUE = /^(?:=)\n?$/;
 const RE_YAML = /^(?:!|&|\*)\n?$/;
 
+function words(list: string): Set<string> {
+  const all = list.split(' ');
+  return new Set([...all, ...all.map((w) => w + '\n')]);
+}
+
 export function resolveScalar(value: string, implicit: boolean): string {
   if (!implicit) return STR_TAG;
   if (value === '') return NULL_TAG;
@@ -43,56 +51,58 @@ export function resolveScalar(value: string, implicit: boolean): string {
   // null words are at most 5 characters (plus the final newline `$` allows),
   // every float form contains '.', a timestamp contains '-'.
   const len = value.length;
-  switch (value[0]) {
-    case 'y':
-    case 'Y':
-    case 't':
-    case 'T':
-    case 'f':
-    case 'F':
-    case 'o':
-    case 'O':
-      if (len <= 6 && RE_BOOL.test(value)) return BOOL_TAG;
+  // By char code: a switch over numbers is a jump table, over one-character strings a chain of compares.
+  const first = value.charCodeAt(0);
+  if (first >= 48 && first <= 57) {
+    // 0-9. Cheap answers first: digits (and '_') only, not starting with 0, is a decimal int; a letter
+    // after the leading digits, other than 0x/0b, is a str (floats need '.' before any letter,
+    // timestamps '-' after four digits, ints letters only after 0x/0b).
+    let i = 1;
+    let c = 0;
+    while (i < len && (((c = value.charCodeAt(i)) >= 48 && c <= 57) || c === 95)) i++;
+    if (i === len && first !== 48) return INT_TAG;
+    if (i < len && ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) && !(i === 1 && first === 48 && (c === 120 || c === 98))) return STR_TAG;
+    if (value.includes('.') && RE_FLOAT.test(value)) return FLOAT_TAG;
+    if (RE_INT.test(value)) return INT_TAG;
+    if (len >= 10 && value.charCodeAt(4) === 45 /* - */ && RE_TIMESTAMP.test(value)) return TIMESTAMP_TAG;
+    return STR_TAG;
+  }
+  switch (first) {
+    case 121: // y
+    case 89: // Y
+    case 116: // t
+    case 84: // T
+    case 102: // f
+    case 70: // F
+    case 111: // o
+    case 79: // O
+      if (len <= 6 && BOOL_WORDS.has(value)) return BOOL_TAG;
       break;
-    case 'n':
-    case 'N':
-      if (len <= 6 && RE_BOOL.test(value)) return BOOL_TAG;
-      if (len <= 6 && RE_NULL.test(value)) return NULL_TAG;
+    case 110: // n
+    case 78: // N
+      if (len <= 6 && BOOL_WORDS.has(value)) return BOOL_TAG;
+      if (len <= 6 && NULL_WORDS.has(value)) return NULL_TAG;
       break;
-    case '-':
-    case '+':
+    case 45: // -
+    case 43: // +
       if (value.includes('.') && RE_FLOAT.test(value)) return FLOAT_TAG;
       if (RE_INT.test(value)) return INT_TAG;
       break;
-    case '0':
-    case '1':
-    case '2':
-    case '3':
-    case '4':
-    case '5':
-    case '6':
-    case '7':
-    case '8':
-    case '9':
-      if (value.includes('.') && RE_FLOAT.test(value)) return FLOAT_TAG;
-      if (RE_INT.test(value)) return INT_TAG;
-      if (len >= 10 && value.charCodeAt(4) === 45 /* - */ && RE_TIMESTAMP.test(value)) return TIMESTAMP_TAG;
-      break;
-    case '.':
+    case 46: // .
       if (RE_FLOAT.test(value)) return FLOAT_TAG;
       break;
-    case '<':
+    case 60: // <
       if (RE_MERGE.test(value)) return MERGE_TAG;
       break;
-    case '~':
+    case 126: // ~
       if (RE_NULL.test(value)) return NULL_TAG;
       break;
-    case '=':
+    case 61: // =
       if (RE_VALUE.test(value)) return VALUE_TAG;
       break;
-    case '!':
-    case '&':
-    case '*':
+    case 33: // !
+    case 38: // &
+    case 42: // *
       if (RE_YAML.test(value)) return YAML_TAG;
       break;
   }

@@ -6,16 +6,19 @@
  *
  * Residual differences: none known beyond those of ./load (the mark lines of messages).
  */
-import { C, isBlankZ, isBreak, isBreakZ, isHex, isSpaceZ } from './reader';
+import { C, isBreak, isBreakZ, isHex, isSpaceZ } from './reader';
 import { ScannerCursor } from './cursor';
 import { LoadError, pointSpan } from './errors';
-import { Token, scalarToken } from './tokens';
+import { Token, TokenPool } from './tokens';
 
 export abstract class ScalarScanner extends ScannerCursor {
   /** Scanner state the scalar rules read: kept by ./scanner. */
   protected abstract flowLevel: number;
   protected abstract indent: number;
   protected abstract allowSimpleKey: boolean;
+  protected readonly pool = new TokenPool();
+  /** While scanning a quoted scalar: no escape so far (its value may be a slice of the source). */
+  private verbatim = true;
 
   protected scanBlockScalar(folded: boolean): Token {
     const start = this.pos;
@@ -36,9 +39,8 @@ export abstract class ScalarScanner extends ScannerCursor {
       indent = Math.max(minIndent, r.maxIndent);
     } else {
       indent = minIndent + increment - 1;
-      const r = this.scanBlockScalarBreaks(indent);
-      breaks = r.breaks;
-      end = r.end;
+      breaks = this.scanBlockScalarBreaks(indent);
+      end = this.breaksEnd;
     }
 
     let out = '';
@@ -48,15 +50,13 @@ export abstract class ScalarScanner extends ScannerCursor {
       out += breaks;
       const first = this.at(this.pos);
       const leadingNonSpace = first !== C.SPACE && first !== C.TAB;
-      let n = 0;
-      while (!isBreakZ(this.at(this.pos + n))) n++;
-      out += this.src.slice(this.pos, this.pos + n);
-      this.forwardInLine(n);
+      const lineEnd = this.lineEnd(this.pos);
+      out += this.src.slice(this.pos, lineEnd);
+      this.forwardInLine(lineEnd - this.pos);
       contentEnd = this.pos;
       lineBreak = this.scanLineBreak();
-      const r = this.scanBlockScalarBreaks(indent);
-      breaks = r.breaks;
-      end = r.end;
+      breaks = this.scanBlockScalarBreaks(indent);
+      end = this.breaksEnd;
       if (this.col === indent && this.at(this.pos) !== C.EOF) {
         const next = this.at(this.pos);
         if (folded && lineBreak === '\n' && leadingNonSpace && next !== C.SPACE && next !== C.TAB) {
@@ -70,7 +70,7 @@ export abstract class ScalarScanner extends ScannerCursor {
     }
     if (chomping !== false) out += lineBreak;
     if (chomping === true) out += breaks;
-    return scalarToken(start, end, out, false, contentEnd);
+    return this.pool.scalar(start, end, out, false, contentEnd);
   }
 
   private scanBlockScalarIndicators(start: number): [boolean | null, number | null] {
@@ -136,16 +136,20 @@ export abstract class ScalarScanner extends ScannerCursor {
     return { breaks, maxIndent, end };
   }
 
-  private scanBlockScalarBreaks(indent: number): { breaks: string; end: number } {
+  /** Where the last break scanBlockScalarBreaks consumed ends (a field: it runs once per line). */
+  private breaksEnd = 0;
+
+  /** The line breaks before the next content line, skipping indentation up to `indent`; sets breaksEnd. */
+  private scanBlockScalarBreaks(indent: number): string {
     let breaks = '';
-    let end = this.pos;
+    this.breaksEnd = this.pos;
     this.skipSpacesTo(indent);
     while (isBreak(this.at(this.pos))) {
       breaks += this.scanLineBreak();
-      end = this.pos;
+      this.breaksEnd = this.pos;
       this.skipSpacesTo(indent);
     }
-    return { breaks, end };
+    return breaks;
   }
 
   protected scanFlowScalar(double: boolean): Token {
@@ -154,36 +158,47 @@ export abstract class ScalarScanner extends ScannerCursor {
     const start = this.pos;
     const quote = this.at(this.pos);
     this.forward();
+    const line = this.line;
+    this.verbatim = true;
     let out = this.scanFlowScalarNonSpaces(double, start);
     while (this.at(this.pos) !== quote) {
       out += this.scanFlowScalarSpaces(start);
       out += this.scanFlowScalarNonSpaces(double, start);
     }
+    const closing = this.pos;
     this.forward();
-    return scalarToken(start, this.pos, out, false, -1);
+    // On one line and without escapes the value is the text between the quotes: one slice of the
+    // source instead of the pieces joined (a rope V8 would have to flatten).
+    const value = this.verbatim && this.line === line ? this.src.slice(start + 1, closing) : out;
+    return this.pool.scalar(start, this.pos, value, false, -1);
   }
 
   private scanFlowScalarNonSpaces(double: boolean, start: number): string {
     let out = '';
     for (;;) {
-      let n = 0;
-      for (;;) {
-        const c = this.at(this.pos + n);
-        if (c === 39 || c === 34 || c === 92 || isBlankZ(c)) break;
-        n++;
+      // Up to a quote, a backslash or a blank (charCode loop; the ASCII ones by table).
+      const src = this.src;
+      const len = this.len;
+      let i = this.pos;
+      while (i < len) {
+        const c = src.charCodeAt(i);
+        if (c < 128 ? QUOTED_STOPS[c] === 1 : c === C.NEL || c === C.LS || c === C.PS) break;
+        i++;
       }
-      if (n) {
-        out += this.src.slice(this.pos, this.pos + n);
-        this.forwardInLine(n);
+      if (i > this.pos) {
+        out += src.slice(this.pos, i);
+        this.forwardInLine(i - this.pos);
       }
       const c = this.at(this.pos);
       if (!double && c === 39 && this.at(this.pos + 1) === 39) {
         out += "'";
+        this.verbatim = false;
         this.forward(2);
       } else if ((double && c === 39) || (!double && (c === 34 || c === 92))) {
         out += String.fromCharCode(c);
         this.forward();
       } else if (double && c === 92) {
+        this.verbatim = false;
         this.forward();
         const e = this.at(this.pos);
         const simple = ESCAPES.get(e);
@@ -255,67 +270,98 @@ export abstract class ScalarScanner extends ScannerCursor {
   }
 
   protected scanPlain(): Token {
+    const src = this.src;
+    const len = this.len;
     const start = this.pos;
     let end = start;
     const indent = this.indent + 1;
     const inFlow = this.flowLevel !== 0;
+    const stops = inFlow ? PLAIN_STOPS_FLOW : PLAIN_STOPS_BLOCK;
+    // Built piece by piece only once a line break is folded; until then the value is the source
+    // text from start to end, sliced once at the end (no rope for V8 to flatten).
+    let folded = false;
     let out = '';
     let spaces = '';
     for (;;) {
-      if (this.at(this.pos) === 35) break;
-      let n = 0;
-      for (;;) {
-        const c = this.at(this.pos + n);
-        if (isBlankZ(c)) break;
-        if (c === 58 /* : */) {
-          const d = this.at(this.pos + n + 1);
-          if (isBlankZ(d) || (inFlow && (d === 44 || d === 91 || d === 93 || d === 123 || d === 125))) break;
+      if (this.pos < len && src.charCodeAt(this.pos) === 35) break;
+      // One chunk: up to a blank, a ': ' (or ':' before a flow indicator in flow context), or, in
+      // flow context, an indicator. A charCode loop over the ASCII table: the hottest loop of loading.
+      let i = this.pos;
+      while (i < len) {
+        const c = src.charCodeAt(i);
+        if (c < 128) {
+          const stop = stops[c];
+          if (stop === STOP) break;
+          if (stop === COLON) {
+            const d = i + 1 < len ? src.charCodeAt(i + 1) : C.EOF;
+            if (d < 128 ? stops[d] === STOP && (inFlow || d <= C.SPACE) && d !== 63 : isBreak(d)) break;
+          }
+        } else if (c === C.NEL || c === C.LS || c === C.PS) {
+          break;
         }
-        if (inFlow && (c === 44 || c === 63 || c === 91 || c === 93 || c === 123 || c === 125)) break;
-        n++;
+        i++;
       }
+      const n = i - this.pos;
       if (n === 0) break;
       this.allowSimpleKey = false;
-      out += spaces;
-      out += this.src.slice(this.pos, this.pos + n);
+      if (folded) {
+        out += spaces;
+        out += src.slice(this.pos, i);
+      }
       this.forwardInLine(n);
       end = this.pos;
+      const line = this.line;
       const s = this.scanPlainSpaces();
-      if (s === null || s === '' || this.at(this.pos) === 35 || (!inFlow && this.col < indent)) break;
+      if (s === null || s === '' || (this.pos < len && src.charCodeAt(this.pos) === 35) || (!inFlow && this.col < indent)) break;
+      if (!folded && this.line !== line) {
+        folded = true;
+        out = src.slice(start, end);
+      }
       spaces = s;
     }
-    return scalarToken(start, end, out, true, -1);
+    return this.pool.scalar(start, end, folded ? out : src.slice(start, end), true, -1);
   }
 
   /** Whitespace after a plain scalar chunk, folded; null at a document separator. */
   private scanPlainSpaces(): string | null {
-    let n = 0;
-    while (this.at(this.pos + n) === C.SPACE) n++;
-    const whitespaces = this.src.slice(this.pos, this.pos + n);
-    this.forwardInLine(n);
-    const c = this.at(this.pos);
-    if (isBreak(c)) {
-      const lineBreak = this.scanLineBreak();
-      this.allowSimpleKey = true;
-      if (this.atDocumentSeparator()) return null;
-      let breaks = '';
-      for (;;) {
-        const d = this.at(this.pos);
-        if (d === C.SPACE) {
-          this.forward();
-        } else if (isBreak(d)) {
-          breaks += this.scanLineBreak();
-          if (this.atDocumentSeparator()) return null;
-        } else {
-          break;
-        }
-      }
-      let out = '';
-      if (lineBreak !== '\n') out += lineBreak;
-      else if (breaks === '') out += ' ';
-      return out + breaks;
+    const src = this.src;
+    let i = this.pos;
+    const len = this.len;
+    while (i < len && src.charCodeAt(i) === C.SPACE) i++;
+    const n = i - this.pos;
+    const c = i < len ? src.charCodeAt(i) : C.EOF;
+    if (!isBreak(c)) {
+      if (n === 0) return '';
+      const whitespaces = src.slice(this.pos, i);
+      this.forwardInLine(n);
+      return whitespaces;
     }
-    return whitespaces;
+    this.forwardInLine(n);
+    let lineBreak = '\n';
+    if (c === C.LF) {
+      this.pos++;
+      this.cp++;
+      this.line++;
+      this.col = 0;
+    } else {
+      lineBreak = this.scanLineBreak();
+    }
+    this.allowSimpleKey = true;
+    if (this.atDocumentSeparator()) return null;
+    let breaks = '';
+    for (;;) {
+      const d = this.at(this.pos);
+      if (d === C.SPACE) {
+        this.skipSpaces();
+      } else if (isBreak(d)) {
+        breaks += this.scanLineBreak();
+        if (this.atDocumentSeparator()) return null;
+      } else {
+        break;
+      }
+    }
+    if (lineBreak !== '\n') return lineBreak + breaks;
+    return breaks === '' ? ' ' : breaks;
   }
 }
 
@@ -339,3 +385,22 @@ const ESCAPES = new Map<number, string>([
   [76, '\u2028'],
   [80, '\u2029'],
 ]);
+
+/** What ends a chunk of a plain scalar, for ASCII characters. */
+const STOP = 1;
+/** ':' ends a chunk only before a blank (in flow context also before ,[]{}). */
+const COLON = 2;
+
+function plainStops(flow: boolean): Uint8Array {
+  const t = new Uint8Array(128);
+  for (const c of [C.EOF, C.SPACE, C.TAB, C.LF, C.CR]) t[c] = STOP;
+  if (flow) for (const ch of ',?[]{}') t[ch.charCodeAt(0)] = STOP;
+  t[58] = COLON;
+  return t;
+}
+const PLAIN_STOPS_BLOCK = plainStops(false);
+const PLAIN_STOPS_FLOW = plainStops(true);
+
+/** What ends a run of ordinary characters in a quoted scalar, for ASCII characters: quotes, backslash, blanks. */
+const QUOTED_STOPS = new Uint8Array(128);
+for (const c of [39, 34, 92, C.EOF, C.SPACE, C.TAB, C.LF, C.CR]) QUOTED_STOPS[c] = 1;

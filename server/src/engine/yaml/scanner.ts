@@ -9,20 +9,27 @@
  */
 import { C, URI_CHARS, hex, isBlankZ, isBreakZ, isHex, isSpaceZ, isWordChar } from './reader';
 import { ScalarScanner } from './scalars';
+import { objectArray } from '../arrays';
 import { T, Token } from './tokens';
 
 export { T, TOKEN_ID, Token } from './tokens';
 
-interface SimpleKey {
-  tokenNumber: number;
-  required: boolean;
-  cp: number;
-  line: number;
-  column: number;
-  pos: number;
-  level: number;
-  live: boolean;
+/** A possible simple key: where a scalar (or flow collection, alias, tag) that may turn out to be a key starts. */
+class SimpleKey {
+  tokenNumber = 0;
+  required = false;
+  cp = 0;
+  line = 0;
+  column = 0;
+  pos = 0;
+  level = 0;
+  live = true;
+  nextSpare: SimpleKey | null = null;
 }
+
+/** The indicator characters, which cannot start a plain scalar (with the exceptions in checkPlain). */
+const INDICATORS = new Uint8Array(128);
+for (const ch of '-?:,[]{}#&*!|>\'"%@`') INDICATORS[ch.charCodeAt(0)] = 1;
 
 // ---------------------------------------------------------------------------
 // Scanner
@@ -31,7 +38,7 @@ export class Scanner extends ScalarScanner {
   private done = false;
   protected flowLevel = 0;
   /** Token queue: tokens[head..tail) are scanned but not yet taken. */
-  private readonly tokens: Array<Token | undefined> = [];
+  private readonly tokens = objectArray<Token | undefined>();
   private head = 0;
   private tail = 0;
   private tokensTaken = 0;
@@ -39,38 +46,38 @@ export class Scanner extends ScalarScanner {
   private readonly indents: number[] = [];
   protected allowSimpleKey = true;
   /** Possible simple keys by flow level (a stray ']' can make the level negative)... */
-  private readonly keyAt: Array<SimpleKey | undefined> = [];
+  private readonly keyAt = objectArray<SimpleKey | undefined>();
   private readonly keyAtNegative = new Map<number, SimpleKey>();
   /** ...and in the order they were saved; keyQueue[keyHead..keyTail), dropped ones skipped lazily. */
-  private readonly keyQueue: Array<SimpleKey | undefined> = [];
+  private readonly keyQueue = objectArray<SimpleKey | undefined>();
   private keyHead = 0;
   private keyTail = 0;
-  /** Bumped whenever tokens are produced or taken; needMoreTokens() is cached per version. */
+  /** Keys out of the queue, for reuse (one per scalar otherwise), linked through nextSpare. */
+  private spareKeys: SimpleKey | null = null;
+  /** Bumped whenever tokens are produced or taken; settle() runs once per version. */
   private version = 0;
   private settledVersion = -1;
 
   constructor(src: string) {
     super(src);
-    this.push(new Token(T.StreamStart, 0, 0));
+    this.push(this.pool.token(T.StreamStart, 0, 0));
+    // PyYAML's scan_to_next_token skips a BOM at index 0; only the first call can be there.
+    if (this.at(0) === C.BOM) this.forward();
   }
 
   // -- public --
 
-  checkToken(type: T): boolean {
-    const t = this.peekToken();
-    return t !== undefined && t.type === type;
-  }
-
   peekToken(): Token | undefined {
-    while (this.needMoreTokens()) this.fetchMoreTokens();
+    if (this.settledVersion !== this.version) this.settle();
     return this.head < this.tail ? this.tokens[this.head] : undefined;
   }
 
   /** Next token; only called after a peek showed there is one. */
   getToken(): Token {
-    while (this.needMoreTokens()) this.fetchMoreTokens();
+    if (this.settledVersion !== this.version) this.settle();
     const t = this.tokens[this.head] as Token;
     this.tokens[this.head++] = undefined;
+    this.pool.taken(t);
     if (this.head === this.tail) this.head = this.tail = 0;
     this.tokensTaken++;
     this.version++;
@@ -82,7 +89,7 @@ export class Scanner extends ScalarScanner {
   }
 
   private push(token: Token): void {
-    this.makeRoom();
+    if (this.tail === this.tokens.length) this.makeRoom();
     this.tokens[this.tail++] = token;
   }
 
@@ -110,21 +117,26 @@ export class Scanner extends ScalarScanner {
 
   // -- driver --
 
+  /** Fetches tokens until the first pending one cannot become a simple key's KEY any more. */
+  private settle(): void {
+    while (this.needMoreTokens()) this.fetchMoreTokens();
+    this.settledVersion = this.version;
+  }
+
   private needMoreTokens(): boolean {
-    if (this.done || this.settledVersion === this.version) return false;
-    if (this.pending() === 0) return true;
+    if (this.done) return false;
+    if (this.tail === this.head) return true;
+    if (this.keyHead === this.keyTail) return false;
     this.staleSimpleKeys();
     const first = this.firstKey();
-    if (first !== undefined && first.tokenNumber === this.tokensTaken) return true;
-    this.settledVersion = this.version;
-    return false;
+    return first !== undefined && first.tokenNumber === this.tokensTaken;
   }
 
   private fetchMoreTokens(): void {
     this.version++;
     this.scanToNextToken();
-    this.staleSimpleKeys();
-    this.unwindIndent(this.col);
+    if (this.keyHead !== this.keyTail) this.staleSimpleKeys();
+    if (this.indent > this.col) this.unwindIndent(this.col);
     const c = this.at(this.pos);
     switch (c) {
       case C.EOF:
@@ -184,7 +196,7 @@ export class Scanner extends ScalarScanner {
     // A plain scalar cannot start with a blank or an indicator, except that
     // '-' (anywhere) and '?', ':' (block context) may start one when followed
     // by a non-blank.
-    if (!isBlankZ(c) && '-?:,[]{}#&*!|>\'"%@`'.indexOf(String.fromCharCode(c)) < 0) return true;
+    if (!isBlankZ(c) && (c >= 128 || INDICATORS[c] === 0)) return true;
     return !isBlankZ(this.at(this.pos + 1)) && (c === 45 || (this.flowLevel === 0 && (c === 63 || c === 58)));
   }
 
@@ -193,7 +205,13 @@ export class Scanner extends ScalarScanner {
   /** The oldest live possible simple key (it has the smallest token number). */
   private firstKey(): SimpleKey | undefined {
     const q = this.keyQueue;
-    while (this.keyHead < this.keyTail && !(q[this.keyHead] as SimpleKey).live) q[this.keyHead++] = undefined;
+    while (this.keyHead < this.keyTail && !(q[this.keyHead] as SimpleKey).live) {
+      // Out of the queue and dropped: nothing refers to it any more.
+      const spare = q[this.keyHead] as SimpleKey;
+      spare.nextSpare = this.spareKeys;
+      this.spareKeys = spare;
+      q[this.keyHead++] = undefined;
+    }
     if (this.keyHead === this.keyTail) {
       this.keyHead = this.keyTail = 0;
       return undefined;
@@ -244,23 +262,25 @@ export class Scanner extends ScalarScanner {
     const required = this.flowLevel === 0 && this.indent === this.col;
     if (this.allowSimpleKey) {
       this.removePossibleSimpleKey();
-      const key: SimpleKey = {
-        tokenNumber: this.tokensTaken + this.pending(),
-        required,
-        cp: this.cp,
-        line: this.line,
-        column: this.col,
-        pos: this.pos,
-        level: this.flowLevel,
-        live: true,
-      };
+      let key = this.spareKeys;
+      if (key === null) key = new SimpleKey();
+      else this.spareKeys = key.nextSpare;
+      key.tokenNumber = this.tokensTaken + this.pending();
+      key.required = required;
+      key.cp = this.cp;
+      key.line = this.line;
+      key.column = this.col;
+      key.pos = this.pos;
+      key.level = this.flowLevel;
+      key.live = true;
       this.addKey(key);
     }
   }
 
   private removePossibleSimpleKey(): void {
-    const key = this.keyOf(this.flowLevel);
-    if (key) {
+    const level = this.flowLevel;
+    const key = level >= 0 ? this.keyAt[level] : this.keyAtNegative.get(level);
+    if (key !== undefined) {
       if (key.required) throw this.fail('while scanning a simple key', key.pos, "could not find expected ':'", this.pos);
       this.dropKey(key);
     }
@@ -272,7 +292,7 @@ export class Scanner extends ScalarScanner {
     if (this.flowLevel !== 0) return;
     while (this.indent > column) {
       this.indent = this.indents.pop() as number;
-      this.push(new Token(T.BlockEnd, this.pos, this.pos));
+      this.push(this.pool.token(T.BlockEnd, this.pos, this.pos));
     }
   }
 
@@ -294,7 +314,7 @@ export class Scanner extends ScalarScanner {
     for (let i = this.keyHead; i < this.keyTail; i++) this.dropKey(this.keyQueue[i] as SimpleKey);
     this.keyQueue.fill(undefined);
     this.keyHead = this.keyTail = 0;
-    this.push(new Token(T.StreamEnd, this.pos, this.pos));
+    this.push(this.pool.token(T.StreamEnd, this.pos, this.pos));
     this.done = true;
   }
 
@@ -311,7 +331,7 @@ export class Scanner extends ScalarScanner {
     this.allowSimpleKey = false;
     const start = this.pos;
     this.forward(3);
-    this.push(new Token(type, start, this.pos));
+    this.push(this.pool.token(type, start, this.pos));
   }
 
   private fetchFlowCollectionStart(type: T): void {
@@ -320,7 +340,7 @@ export class Scanner extends ScalarScanner {
     this.allowSimpleKey = true;
     const start = this.pos;
     this.forward();
-    this.push(new Token(type, start, this.pos));
+    this.push(this.pool.token(type, start, this.pos));
   }
 
   private fetchFlowCollectionEnd(type: T): void {
@@ -329,7 +349,7 @@ export class Scanner extends ScalarScanner {
     this.allowSimpleKey = false;
     const start = this.pos;
     this.forward();
-    this.push(new Token(type, start, this.pos));
+    this.push(this.pool.token(type, start, this.pos));
   }
 
   private fetchFlowEntry(): void {
@@ -337,32 +357,32 @@ export class Scanner extends ScalarScanner {
     this.removePossibleSimpleKey();
     const start = this.pos;
     this.forward();
-    this.push(new Token(T.FlowEntry, start, this.pos));
+    this.push(this.pool.token(T.FlowEntry, start, this.pos));
   }
 
   private fetchBlockEntry(): void {
     if (this.flowLevel === 0) {
       if (!this.allowSimpleKey) throw this.fail(undefined, undefined, 'sequence entries are not allowed here', this.pos);
-      if (this.addIndent(this.col)) this.push(new Token(T.BlockSequenceStart, this.pos, this.pos));
+      if (this.addIndent(this.col)) this.push(this.pool.token(T.BlockSequenceStart, this.pos, this.pos));
     }
     // A '-' in flow context is left for the parser to reject.
     this.allowSimpleKey = true;
     this.removePossibleSimpleKey();
     const start = this.pos;
     this.forward();
-    this.push(new Token(T.BlockEntry, start, this.pos));
+    this.push(this.pool.token(T.BlockEntry, start, this.pos));
   }
 
   private fetchKey(): void {
     if (this.flowLevel === 0) {
       if (!this.allowSimpleKey) throw this.fail(undefined, undefined, 'mapping keys are not allowed here', this.pos);
-      if (this.addIndent(this.col)) this.push(new Token(T.BlockMappingStart, this.pos, this.pos));
+      if (this.addIndent(this.col)) this.push(this.pool.token(T.BlockMappingStart, this.pos, this.pos));
     }
     this.allowSimpleKey = this.flowLevel === 0;
     this.removePossibleSimpleKey();
     const start = this.pos;
     this.forward();
-    this.push(new Token(T.Key, start, this.pos));
+    this.push(this.pool.token(T.Key, start, this.pos));
   }
 
   private fetchValue(): void {
@@ -372,22 +392,22 @@ export class Scanner extends ScalarScanner {
       // BLOCK-MAPPING-START) before it.
       this.dropKey(key);
       const offset = key.tokenNumber - this.tokensTaken;
-      this.insert(offset, new Token(T.Key, key.pos, key.pos));
+      this.insert(offset, this.pool.token(T.Key, key.pos, key.pos));
       if (this.flowLevel === 0 && this.addIndent(key.column)) {
-        this.insert(offset, new Token(T.BlockMappingStart, key.pos, key.pos));
+        this.insert(offset, this.pool.token(T.BlockMappingStart, key.pos, key.pos));
       }
       this.allowSimpleKey = false;
     } else {
       if (this.flowLevel === 0) {
         if (!this.allowSimpleKey) throw this.fail(undefined, undefined, 'mapping values are not allowed here', this.pos);
-        if (this.addIndent(this.col)) this.push(new Token(T.BlockMappingStart, this.pos, this.pos));
+        if (this.addIndent(this.col)) this.push(this.pool.token(T.BlockMappingStart, this.pos, this.pos));
       }
       this.allowSimpleKey = this.flowLevel === 0;
       this.removePossibleSimpleKey();
     }
     const start = this.pos;
     this.forward();
-    this.push(new Token(T.Value, start, this.pos));
+    this.push(this.pool.token(T.Value, start, this.pos));
   }
 
   private fetchAnchorOrAlias(type: T): void {
@@ -423,11 +443,23 @@ export class Scanner extends ScalarScanner {
   // -- scanners --
 
   private scanToNextToken(): void {
-    if (this.pos === 0 && this.at(0) === C.BOM) this.forward();
+    const src = this.src;
     for (;;) {
-      this.skipSpaces();
-      if (this.at(this.pos) === 35 /* # */) this.skipToLineEnd();
-      if (this.scanLineBreak() !== '') {
+      if (this.pos >= this.len) return;
+      if (src.charCodeAt(this.pos) === C.SPACE) this.skipSpaces();
+      let c = this.at(this.pos);
+      if (c === 35 /* # */) {
+        this.skipToLineEnd();
+        c = this.at(this.pos);
+      }
+      if (c === C.LF) {
+        // The common line break, without scanLineBreak's generality.
+        this.pos++;
+        this.cp++;
+        this.line++;
+        this.col = 0;
+        if (this.flowLevel === 0) this.allowSimpleKey = true;
+      } else if (this.scanLineBreak() !== '') {
         if (this.flowLevel === 0) this.allowSimpleKey = true;
       } else {
         return;
@@ -439,7 +471,7 @@ export class Scanner extends ScalarScanner {
     const start = this.pos;
     this.forward();
     const name = this.scanDirectiveName(start);
-    const token = new Token(T.Directive, start, start);
+    const token = this.pool.token(T.Directive, start, start);
     token.value = name;
     if (name === 'YAML') {
       token.version = this.scanYamlDirectiveValue(start);
@@ -535,7 +567,7 @@ export class Scanner extends ScalarScanner {
     if (!isBlankZ(c) && '?:,]}%@`'.indexOf(String.fromCharCode(c)) < 0) {
       throw this.fail(`while scanning an ${name}`, start, `expected alphabetic or numeric character, but found ${this.reprAt(this.pos)}`, this.pos);
     }
-    const token = new Token(type, start, this.pos);
+    const token = this.pool.token(type, start, this.pos);
     token.value = value;
     return token;
   }
@@ -579,7 +611,7 @@ export class Scanner extends ScalarScanner {
     if (!isSpaceZ(this.at(this.pos))) {
       throw this.fail('while scanning a tag', start, `expected ' ', but found ${this.reprAt(this.pos)}`, this.pos);
     }
-    const token = new Token(T.Tag, start, this.pos);
+    const token = this.pool.token(T.Tag, start, this.pos);
     token.handle = handle;
     token.suffix = suffix;
     return token;
