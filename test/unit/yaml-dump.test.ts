@@ -18,6 +18,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   dumpPyYaml,
+  dumpPyYamlThroughNodes,
   dumpPyYamlWithLines,
   pyKeyDisplay,
   type DumpOptions,
@@ -601,5 +602,69 @@ describe('robustness and performance', () => {
     const text = dumpPyYaml([...shared, ...shared]);
     assert.ok(text.includes('- &id1000\n    - 999\n'));
     assert.ok(text.endsWith('- *id999\n- *id1000\n...\n'));
+  });
+});
+
+describe('the direct walk writes what the nodes and events write', () => {
+  // The emitter walks plain values (str keys, lists, dicts, scalars, nothing shared) directly; every
+  // other value goes through the representer's nodes, which the oracle differential pins to PyYAML.
+  let seed = 0x5eed;
+  const random = (): number => {
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let t = seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+  // Pieces chosen for the emitter's decisions: indicators, resolution, quoting, folding, escapes.
+  const PIECES = ['a', 'word', ' ', '  ', '\n', '\n\n', ':', ': ', '#', ' #', '-', '- ', '?', "'", '"', '\\', '...', '---',
+    'yes', 'null', '~', '123', '0x1F', '1.5', '.inf', '2001-12-14', '=', '<<', '!', '&', '*', '[', '{', ',', '%', '@', '`', '|', '>',
+    '\t', '\r', '\x85', '\u2028', '\u00e9', '\ud83d\ude00', '\ud800', '\x00', '\x7f', 'x'.repeat(30), 'lorem ipsum dolor sit amet '];
+  const randomStr = (): string => {
+    const n = Math.floor(random() * (random() < 0.1 ? 40 : 6));
+    let s = '';
+    for (let i = 0; i < n; i++) s += pick(PIECES);
+    return s;
+  };
+  const randomScalar = (): PyValue => {
+    const r = random();
+    if (r < 0.6) return randomStr();
+    if (r < 0.68) return null;
+    if (r < 0.76) return random() < 0.5;
+    if (r < 0.86) return BigInt(Math.floor((random() - 0.5) * 1e6)) * (random() < 0.1 ? 10n ** 30n : 1n);
+    return pick([1.5, -0.0, 0, 1e16, 1e-5, NaN, Infinity, -Infinity, 0.1 + 0.2, random() * 1000]);
+  };
+  const randomValue = (depth: number): PyValue => {
+    const r = random();
+    if (depth > 5 || r < 0.45) return randomScalar();
+    const n = Math.floor(random() * 5);
+    if (r < 0.7) return Array.from({ length: n }, () => randomValue(depth + 1));
+    const dict = new PyDict();
+    for (let i = 0; i < n; i++) dict.set(random() < 0.05 ? 'k'.repeat(118 + Math.floor(random() * 8)) : randomStr(), randomValue(depth + 1));
+    return dict;
+  };
+
+  it('gives the same text and lines on 3,000 random values and options', () => {
+    for (let i = 0; i < 3000; i++) {
+      const value = randomValue(0);
+      const options: DumpOptions = random() < 0.7 ? {} : { indent: pick([2, 3, 4, 9]), width: pick([10, 20, 80, 200]), explicitStart: random() < 0.5, explicitEnd: random() < 0.5 };
+      const direct = dumpPyYamlWithLines(value, options);
+      const nodes = dumpPyYamlThroughNodes(value, options, true);
+      assert.equal(direct.text, nodes.text, `case ${i}: ${JSON.stringify(String(nodes.text))}`);
+      assert.deepEqual(direct.lines, nodes.lines, `case ${i}`);
+      assert.equal(dumpPyYaml(value, options), nodes.text);
+    }
+  });
+
+  it('leaves shared values, non-str keys, sets and the depth bound to the nodes', () => {
+    const shared = ['x'];
+    assert.equal(dumpPyYaml(d(['a', shared], ['b', shared])), '---\na: &id001\n- x\nb: *id001\n...\n');
+    const empty = new PyDict();
+    assert.equal(dumpPyYaml([empty, empty]), '---\n- &id001 {}\n- *id001\n...\n');
+    assert.equal(dumpPyYaml(d([1n, 'one'], ['a', 'b'])), '---\n1: one\na: b\n...\n');
+    assert.equal(dumpPyYaml(d(['s', set('b', 'a')])), '---\ns: !!set\n    a: null\n    b: null\n...\n');
+    assert.throws(() => dumpPyYaml(d(['a', d(['b', 'c'])]), { maxLevels: 2 }), /RecursionError|recursion/);
+    assert.equal(dumpPyYaml(d(['a', d(['b', 'c'])]), { maxLevels: 4 }), '---\na:\n    b: c\n...\n');
   });
 });
