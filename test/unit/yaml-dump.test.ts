@@ -23,6 +23,7 @@ import {
   pyKeyDisplay,
   type DumpOptions,
 } from '../../server/src/engine/yaml/dump';
+import { analyzeScalar, analyzeStepwise } from '../../server/src/engine/yaml/emitter';
 import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/values';
 
 const d = (...pairs: Array<[PyValue, PyValue]>): PyDict => PyDict.from(pairs);
@@ -654,6 +655,14 @@ describe('the direct walk writes what the nodes and events write', () => {
       assert.equal(direct.text, nodes.text, `case ${i}: ${JSON.stringify(String(nodes.text))}`);
       assert.deepEqual(direct.lines, nodes.lines, `case ${i}`);
       assert.equal(dumpPyYaml(value, options), nodes.text);
+    }
+  });
+
+  it("analyses scalars with its shortcuts as PyYAML's character loop does", () => {
+    for (let i = 0; i < 20000; i++) {
+      const text = randomStr();
+      if (text === '') continue;
+      assert.deepEqual(analyzeScalar(text), analyzeStepwise(text), JSON.stringify(text));
     }
   });
 

@@ -23,7 +23,7 @@ import { ALIAS, DOCUMENT_END, DOCUMENT_START, EventSource, MAPPING_END, MAPPING_
 type Chars = string | string[];
 
 
-interface Analysis {
+export interface Analysis {
   scalar: Chars;
   empty: boolean;
   multiline: boolean;
@@ -51,9 +51,21 @@ const indicatorsOf = (c: number): number => (c < 128 ? INDICATORS[c] : 0);
  */
 const PLAIN_SAFE = /^[A-Za-z0-9_./](?:[-A-Za-z0-9_./=+ ]*[-A-Za-z0-9_./=+])?$/;
 
+/** allow_unicode is off: anything but printable ASCII and the line feed is special. */
+const NOT_PRINTABLE_ASCII = /[^\n\x20-\x7e]/;
+const ANY_BREAK = /[\n\x85\u2028\u2029]/;
+
+/**
+ * The indicators of analyze_scalar in one line of printable ASCII (where the only whitespace is the
+ * space, and the end of the text counts as whitespace after a character): a document marker or an
+ * indicator first; a flow indicator or `:` later (flow); `:` before whitespace; `#` after a space.
+ */
+const FLOW_INDICATORS = /^(?:---|\.\.\.|[#,[\]{}&*!|>'"%@`?:]|-(?: |$))|.[,?[\]{}:]| #/;
+const BLOCK_INDICATORS = /^(?:---|\.\.\.|[#,[\]{}&*!|>'"%@`]|[?:-](?: |$))|:(?: |$)| #/;
+
 const isPlainSafe = (value: string): boolean => PLAIN_SAFE.test(value) && !value.startsWith('...');
 
-function analyzeScalar(value: string): Analysis {
+export function analyzeScalar(value: string): Analysis {
   if (isPlainSafe(value)) {
     return {
       scalar: value,
@@ -78,6 +90,48 @@ function analyzeScalar(value: string): Analysis {
       allowBlock: false,
     };
   }
+  if (typeof scalar === 'string') {
+    // Long texts (file contents, scripts) settle without the loop: with a special character or a line
+    // break, or a space at either end, no plain style is allowed, whatever the indicators.
+    const special = NOT_PRINTABLE_ASCII.test(value);
+    const multiline = special ? ANY_BREAK.test(value) : value.includes('\n');
+    if (special) {
+      return { scalar, empty: false, multiline, allowFlowPlain: false, allowBlockPlain: false, allowSingleQuoted: false, allowBlock: false };
+    }
+    const trailingSpace = value.charCodeAt(n - 1) === 0x20;
+    if (multiline || trailingSpace || value.charCodeAt(0) === 0x20) {
+      const breakSpace = multiline && value.includes('\n ');
+      const spaceBreak = multiline && value.includes(' \n');
+      return {
+        scalar,
+        empty: false,
+        multiline,
+        allowFlowPlain: false,
+        allowBlockPlain: false,
+        allowSingleQuoted: !breakSpace && !spaceBreak,
+        allowBlock: !trailingSpace && !spaceBreak,
+      };
+    }
+    // One line of printable ASCII, spaces only inside: the indicators alone decide the plain styles.
+    return {
+      scalar,
+      empty: false,
+      multiline: false,
+      allowFlowPlain: !FLOW_INDICATORS.test(value),
+      allowBlockPlain: !BLOCK_INDICATORS.test(value),
+      allowSingleQuoted: true,
+      allowBlock: true,
+    };
+  }
+  return analyzeStepwise(value, scalar);
+}
+
+/**
+ * analyze_scalar character by character, as PyYAML does it (for a text with surrogates; for any
+ * non-empty text, the reference the shortcuts above are tested against).
+ */
+export function analyzeStepwise(value: string, scalar: Chars = SURROGATE.test(value) ? Array.from(value) : value): Analysis {
+  const n = scalar.length;
   // Code points, not one-character strings: the loop below runs once per character of every scalar.
   const codes = typeof scalar === 'string' ? null : scalar.map((ch) => ch.codePointAt(0) as number);
   const codeAt = (i: number): number => (codes === null ? value.charCodeAt(i) : codes[i]);
@@ -831,11 +885,18 @@ export class Emitter {
 
   private writeSingleQuoted(text: Chars, split: boolean): void {
     this.writeIndicator("'", true);
+    const n = text.length;
+    // No quote to double, no line break, and no fold (no space, or the line stays within the width).
+    if (typeof text === 'string' && text.indexOf("'") < 0 && text.indexOf('\n') < 0 && (!split || this.column + n <= this.bestWidth || text.indexOf(' ') < 0)) {
+      this.column += n;
+      this.write(text);
+      this.writeIndicator("'", false);
+      return;
+    }
     let spaces = false;
     let breaks = false;
     let start = 0;
     let end = 0;
-    const n = text.length;
     while (end <= n) {
       const ch = end < n ? text[end] : null;
       if (spaces) {
