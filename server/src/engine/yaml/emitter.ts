@@ -259,10 +259,16 @@ function escapeChar(ch: string): string {
 // ---------------------------------------------------------------------------
 // Output
 
-/** The emitter's text as bytes (it writes ASCII only), decoded once at the end. */
+/**
+ * The emitter's text as bytes (it writes ASCII only). Each full buffer is decoded at once and the
+ * buffer reused, so a large output costs its text and one buffer; the pieces are joined as a rope,
+ * which V8 flattens only if the caller needs it flat.
+ */
 class AsciiOutput {
-  private bytes = new Uint8Array(1 << 16);
+  private static readonly SIZE = 1 << 20;
+  private readonly bytes = new Uint8Array(AsciiOutput.SIZE);
   private length = 0;
+  private readonly pieces: string[] = [];
   /** Every character code written, or-ed: proves the ASCII invariant at the end. */
   private codes = 0;
 
@@ -272,9 +278,16 @@ class AsciiOutput {
 
   /** `s.slice(start, end)` without making the slice. */
   appendRange(s: string, start: number, end: number): void {
-    let n = this.length;
-    if (n + end - start > this.bytes.length) this.grow(n + end - start);
+    if (this.length + end - start > AsciiOutput.SIZE) {
+      this.flush();
+      if (end - start > AsciiOutput.SIZE) {
+        for (let i = start; i < end; i++) this.codes |= s.charCodeAt(i);
+        this.pieces.push(s.slice(start, end));
+        return;
+      }
+    }
     const bytes = this.bytes;
+    let n = this.length;
     let codes = this.codes;
     for (let i = start; i < end; i++) {
       const c = s.charCodeAt(i);
@@ -286,22 +299,27 @@ class AsciiOutput {
   }
 
   appendSpaces(count: number): void {
-    if (this.length + count > this.bytes.length) this.grow(this.length + count);
+    if (this.length + count > AsciiOutput.SIZE) this.flush();
+    if (count > AsciiOutput.SIZE) {
+      this.pieces.push(' '.repeat(count));
+      return;
+    }
     this.bytes.fill(0x20, this.length, this.length + count);
     this.length += count;
   }
 
-  private grow(needed: number): void {
-    let size = this.bytes.length * 2;
-    while (size < needed) size *= 2;
-    const bigger = new Uint8Array(size);
-    bigger.set(this.bytes.subarray(0, this.length));
-    this.bytes = bigger;
+  private flush(): void {
+    if (this.length === 0) return;
+    this.pieces.push(Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.length).toString('latin1'));
+    this.length = 0;
   }
 
   text(): string {
     if (this.codes > 0x7f) throw new Error('internal error: the YAML emitter wrote a character outside ASCII');
-    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.length).toString('latin1');
+    this.flush();
+    let text = '';
+    for (const piece of this.pieces) text += piece;
+    return text;
   }
 }
 
