@@ -586,6 +586,16 @@ describe('robustness and performance', () => {
     assert.deepEqual(lines[n - 1], { path: [n - 1], line: n });
   });
 
+  it('writes scalars longer than the output buffer, and outputs across many of its pieces', () => {
+    const long = 'x'.repeat(3 << 20);
+    assert.equal(dumpPyYaml(['a', long, 'b']), `---\n- a\n- ${long}\n- b\n...\n`);
+    const lines = 'line with words\n'.repeat(200000);
+    const text = dumpPyYaml(d(['content', lines], ['z', 'end']));
+    assert.equal(text, dumpPyYamlThroughNodes(d(['content', lines], ['z', 'end'])).text);
+    assert.ok(text.length > 3 << 20);
+    assert.ok(text.endsWith("    line with words\n\n    '\nz: end\n...\n"));
+  });
+
   it('throws like Python for an int over 4300 digits', () => {
     assert.equal(dumpPyYaml(10n ** 4299n).length, 4300 + 9);
     assert.throws(() => dumpPyYaml(10n ** 4300n), /Exceeds the limit \(4300 digits\)/);

@@ -266,11 +266,18 @@ function escapeChar(ch: string): string {
  */
 class AsciiOutput {
   private static readonly SIZE = 1 << 20;
-  private readonly bytes = new Uint8Array(AsciiOutput.SIZE);
+  /** One buffer for every dump (they never overlap; a dump inside a dump would get its own). */
+  private static spare: Uint8Array | null = null;
+  private bytes: Uint8Array;
   private length = 0;
   private readonly pieces: string[] = [];
   /** Every character code written, or-ed: proves the ASCII invariant at the end. */
   private codes = 0;
+
+  constructor() {
+    this.bytes = AsciiOutput.spare ?? new Uint8Array(AsciiOutput.SIZE);
+    AsciiOutput.spare = null;
+  }
 
   append(s: string): void {
     this.appendRange(s, 0, s.length);
@@ -317,6 +324,7 @@ class AsciiOutput {
   text(): string {
     if (this.codes > 0x7f) throw new Error('internal error: the YAML emitter wrote a character outside ASCII');
     this.flush();
+    AsciiOutput.spare = this.bytes;
     let text = '';
     for (const piece of this.pieces) text += piece;
     return text;
