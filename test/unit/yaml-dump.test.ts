@@ -676,6 +676,13 @@ describe('the direct walk writes what the nodes and events write', () => {
     }
   });
 
+  it('unshared: a cycle still ends at maxLevels and goes to the nodes; without maxLevels the promise is not taken', () => {
+    const cycle: PyValue[] = ['x'];
+    cycle.push(cycle);
+    assert.equal(dumpPyYaml(cycle, { unshared: true, maxLevels: 50 }), '--- &id001\n- x\n- *id001\n...\n');
+    assert.equal(dumpPyYaml(cycle, { unshared: true }), '--- &id001\n- x\n- *id001\n...\n');
+  });
+
   it('leaves shared values, non-str keys, sets and the depth bound to the nodes', () => {
     const shared = ['x'];
     assert.equal(dumpPyYaml(d(['a', shared], ['b', shared])), '---\na: &id001\n- x\nb: *id001\n...\n');

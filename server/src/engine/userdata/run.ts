@@ -249,7 +249,7 @@ export function renderHandlerOutput(
   let yamlText: string;
   try {
     // PyYAML's representer recurses: cloud-init cannot write a value nested too deep.
-    const dumpOptions = { maxLevels: PYTHON_RECURSION.yamlDumpLevels };
+    const dumpOptions = { maxLevels: PYTHON_RECURSION.yamlDumpLevels, unshared: !handler.mayShareValues };
     if (withLines) {
       const dumped = dumpPyYamlWithLines(handler.buffer, dumpOptions);
       yamlText = dumped.text;

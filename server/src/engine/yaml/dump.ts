@@ -62,6 +62,11 @@ export interface DumpOptions {
    * (PyError). Default: no limit.
    */
   maxLevels?: number;
+  /**
+   * The caller knows that no object is reached twice in the value (nothing to anchor): the check
+   * for shared objects is skipped. Only with a finite `maxLevels`, which still ends a cycle.
+   */
+  unshared?: boolean;
 }
 
 /** A position in the dumped value: display form of mapping keys, indices of sequence items. */
@@ -114,7 +119,8 @@ function dumpInternal(value: PyValue, options: DumpOptions, withLines: boolean, 
   const explicitEnd = options.explicitEnd ?? true;
   const maxLevels = options.maxLevels ?? Infinity;
   let emitter = new Emitter(bestIndent, bestWidth, withLines, explicitStart, explicitEnd);
-  if (throughNodes || !emitter.emitValue(value, maxLevels)) {
+  const checkShared = !(options.unshared && Number.isFinite(maxLevels));
+  if (throughNodes || !emitter.emitValue(value, maxLevels, checkShared)) {
     // Shared objects, non-str keys, tuples, sets, bytes, timestamps or the depth bound: nodes and events.
     const root = represent(value, options.noAlias === true, maxLevels);
     assignAnchors(root);

@@ -419,11 +419,12 @@ export class Emitter {
   /**
    * Writes `root` as the event pipeline would, walking the value itself. Returns false, with the
    * output unusable, when the value has what only the node pipeline writes right: an object reached
-   * twice (anchors), a non-str key, a tuple, set, bytes or timestamp, or nesting at `maxLevels`.
+   * twice (anchors; not looked for without `checkShared`), a non-str key, a tuple, set, bytes or
+   * timestamp, or nesting at `maxLevels`.
    */
-  emitValue(root: PyValue, maxLevels: number): boolean {
+  emitValue(root: PyValue, maxLevels: number, checkShared = true): boolean {
     try {
-      this.walk(root, maxLevels);
+      this.walk(root, maxLevels, checkShared ? new Set<object>() : null);
       return true;
     } catch (e) {
       if (e instanceof NeedsNodes) return false;
@@ -431,15 +432,17 @@ export class Emitter {
     }
   }
 
-  private walk(root: PyValue, maxLevels: number): void {
-    const seen = new Set<object>();
+  /** @param seen the collections met so far, or null when the caller knows none is met twice */
+  private walk(root: PyValue, maxLevels: number, seen: Set<object> | null): void {
     const stack: WalkFrame[] = [];
     /** Opens `value` in the current context: a scalar is written, a non-empty collection pushed. */
     const node = (value: PyValue, path: PathNode | null): void => {
       if (stack.length >= maxLevels) throw new NeedsNodes();
       if (value instanceof PyDict || Array.isArray(value)) {
-        if (seen.has(value)) throw new NeedsNodes();
-        seen.add(value);
+        if (seen !== null) {
+          if (seen.has(value)) throw new NeedsNodes();
+          seen.add(value);
+        }
         if (Array.isArray(value)) {
           if (value.length === 0) return this.writeEmptyFlow('[', ']');
           this.increaseIndent(false, this.mappingContext && !this.indention);
