@@ -652,7 +652,9 @@ describe('the direct walk writes what the nodes and events write', () => {
     const n = Math.floor(random() * 5);
     if (r < 0.7) return Array.from({ length: n }, () => randomValue(depth + 1));
     const dict = new PyDict();
-    for (let i = 0; i < n; i++) dict.set(random() < 0.05 ? 'k'.repeat(118 + Math.floor(random() * 8)) : randomStr(), randomValue(depth + 1));
+    // Now and then a mapping past the emitter's insertion-sort size.
+    const keys = depth < 2 && random() < 0.1 ? 20 + Math.floor(random() * 30) : n;
+    for (let i = 0; i < keys; i++) dict.set(random() < 0.05 ? 'k'.repeat(118 + Math.floor(random() * 8)) : randomStr(), randomValue(depth + 1));
     return dict;
   };
 

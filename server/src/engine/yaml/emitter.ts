@@ -311,8 +311,10 @@ class AsciiOutput {
       this.pieces.push(' '.repeat(count));
       return;
     }
-    this.bytes.fill(0x20, this.length, this.length + count);
-    this.length += count;
+    const bytes = this.bytes;
+    const end = this.length + count;
+    for (let i = this.length; i < end; i++) bytes[i] = 0x20;
+    this.length = end;
   }
 
   private flush(): void {
@@ -1113,8 +1115,20 @@ function sortedStrEntries(dict: PyDict): Array<{ key: PyValue; value: PyValue }>
   }
   if (entries.length < 2) return entries;
   // Distinct str keys: a total order, so every stable sort agrees with Python's sorted().
-  if (!surrogates) return entries.sort((a, b) => ((a.key as string) < (b.key as string) ? -1 : (a.key as string) > (b.key as string) ? 1 : 0));
-  return entries.sort((a, b) => comparePyStr(a.key as string, b.key as string));
+  if (surrogates) return entries.sort((a, b) => comparePyStr(a.key as string, b.key as string));
+  if (entries.length > 32) return entries.sort((a, b) => ((a.key as string) < (b.key as string) ? -1 : (a.key as string) > (b.key as string) ? 1 : 0));
+  // Most mappings are small: an insertion sort compares inline, with no call per comparison.
+  for (let i = 1; i < entries.length; i++) {
+    const entry = entries[i];
+    const key = entry.key as string;
+    let j = i - 1;
+    while (j >= 0 && (entries[j].key as string) > key) {
+      entries[j + 1] = entries[j];
+      j--;
+    }
+    entries[j + 1] = entry;
+  }
+  return entries;
 }
 function needsEscape(ch: string): boolean {
   if (ch.length > 1) return true;
