@@ -49,7 +49,13 @@ const indicatorsOf = (c: number): number => (c < 128 ? INDICATORS[c] : 0);
  * indicator, whitespace only inside, printable ASCII. The common case
  * (package names, paths, words).
  */
-const PLAIN_SAFE = /^[A-Za-z0-9_./](?:[-A-Za-z0-9_./=+ ]*[-A-Za-z0-9_./=+])?$/;
+const SAFE_FIRST = 1;
+const SAFE_INSIDE = 2;
+const SAFE_LAST = 4;
+const PLAIN_SAFE = new Uint8Array(128);
+for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./') PLAIN_SAFE[ch.charCodeAt(0)] = SAFE_FIRST | SAFE_INSIDE | SAFE_LAST;
+for (const ch of '-=+') PLAIN_SAFE[ch.charCodeAt(0)] = SAFE_INSIDE | SAFE_LAST;
+PLAIN_SAFE[0x20] = SAFE_INSIDE;
 
 /** allow_unicode is off: anything but printable ASCII and the line feed is special. */
 const NOT_PRINTABLE_ASCII = /[^\n\x20-\x7e]/;
@@ -63,7 +69,22 @@ const ANY_BREAK = /[\n\x85\u2028\u2029]/;
 const FLOW_INDICATORS = /^(?:---|\.\.\.|[#,[\]{}&*!|>'"%@`?:]|-(?: |$))|.[,?[\]{}:]| #/;
 const BLOCK_INDICATORS = /^(?:---|\.\.\.|[#,[\]{}&*!|>'"%@`]|[?:-](?: |$))|:(?: |$)| #/;
 
-const isPlainSafe = (value: string): boolean => PLAIN_SAFE.test(value) && !value.startsWith('...');
+/** A first character in [A-Za-z0-9_./], then [-A-Za-z0-9_./=+ ], none last but a space; not `...` first. */
+function isPlainSafe(value: string): boolean {
+  const n = value.length;
+  if (n === 0) return false;
+  let c = value.charCodeAt(0);
+  if (c >= 128 || (PLAIN_SAFE[c] & SAFE_FIRST) === 0) return false;
+  for (let i = 1; i < n - 1; i++) {
+    c = value.charCodeAt(i);
+    if (c >= 128 || (PLAIN_SAFE[c] & SAFE_INSIDE) === 0) return false;
+  }
+  if (n > 1) {
+    c = value.charCodeAt(n - 1);
+    if (c >= 128 || (PLAIN_SAFE[c] & SAFE_LAST) === 0) return false;
+  }
+  return !value.startsWith('...');
+}
 
 export function analyzeScalar(value: string): Analysis {
   if (isPlainSafe(value)) {
@@ -440,6 +461,7 @@ export class Emitter {
     /** Opens `value` in the current context: a scalar is written, a non-empty collection pushed. */
     const node = (value: PyValue, path: PathNode | null): void => {
       if (stack.length >= maxLevels) throw new NeedsNodes();
+      if (typeof value === 'string') return this.writeDirectScalar(value);
       if (value instanceof PyDict || Array.isArray(value)) {
         if (seen !== null) {
           if (seen.has(value)) throw new NeedsNodes();
@@ -1105,13 +1127,22 @@ function isSimpleStrKey(key: string): boolean {
   return a.scalar.length + 5 < 128 && !a.empty && !a.multiline;
 }
 
+/** SURROGATE.test without a regex call: keys are short and many. */
+function hasSurrogate(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) return true;
+  }
+  return false;
+}
+
 /** A dict's items as the representer orders them, when every key is a str (else the node pipeline). */
 function sortedStrEntries(dict: PyDict): Array<{ key: PyValue; value: PyValue }> {
   const entries = dict.entryList();
   let surrogates = false;
   for (const e of entries) {
     if (typeof e.key !== 'string') throw new NeedsNodes();
-    if (!surrogates && SURROGATE.test(e.key)) surrogates = true;
+    if (!surrogates && hasSurrogate(e.key)) surrogates = true;
   }
   if (entries.length < 2) return entries;
   // Distinct str keys: a total order, so every stable sort agrees with Python's sorted().
