@@ -949,7 +949,7 @@ function engineGap(failing, worst) {
   }
   if (sites.some((s) => /dumpPyYaml/.test(s.site))) {
     parts.push(
-      'The floor (a) is one parse; (b) must also render cloud-config.txt (dumpPyYaml, server/src/engine/yaml/dump.ts), which costs about as much as a parse when the merged result is as large as the input (list(append) keeps every part\'s items) — so (b)/(a) ≥ 2 whenever the output is as big as the input, before any merging.',
+      'The floor (a) is one parse; (b) must also render cloud-config.txt (dumpPyYaml, server/src/engine/yaml/dump.ts), whose output is as large as the input when list(append) keeps every part\'s items. The emitter writes the merged value by walking it directly (no representer nodes or serializer events unless a value is shared or has non-str keys, sets, tuples, bytes or timestamps) into one ASCII buffer, so the render costs well under a parse of the same size, but it still reads every scalar to choose its style and sorts every mapping\'s keys.',
     );
   }
   if (failing.some((r) => r.M >= 1000)) {

@@ -30,6 +30,14 @@ describe('merging into the accumulated config in place', () => {
     assert.equal(out, header([1, 2, 3]) + 'a:\n- 1\n- 2\n- 3\nb:\n- 1\nd:\n    j: 3\n    k:\n    - 1\n    - 2\n    - 3\ne:\n    k:\n    - 1\n...\n');
   });
 
+  test('an anchor in a later part still makes the dump write anchors (it looks for shared values only when a part has an `&`)', () => {
+    const out = run([
+      '#cloud-config\nruncmd:\n- echo a && echo b\npackages: [git]\n',
+      `#cloud-config\nmerge_how: "${APPEND}"\nusers:\n- &u {name: ann}\nadmins: [*u]\npackages: [vim]\n`,
+    ]);
+    assert.equal(out, header([1, 2]) + 'admins:\n- &id001\n    name: ann\npackages:\n- git\n- vim\nruncmd:\n- echo a && echo b\nusers:\n- *id001\n...\n');
+  });
+
   test('prepending in place keeps the order cloud-init builds', () => {
     const prepend = `#cloud-config\nmerge_how: "list(prepend)+dict(no_replace,recurse_list)+str()"\n`;
     const out = run(['#cloud-config\na: [1]\n', `${prepend}a: [2, 3]\n`, `${prepend}a: [4]\n`, `${prepend}a: [2, 3]\n`]);

@@ -18,10 +18,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   dumpPyYaml,
+  dumpPyYamlThroughNodes,
   dumpPyYamlWithLines,
   pyKeyDisplay,
   type DumpOptions,
 } from '../../server/src/engine/yaml/dump';
+import { analyzeScalar, analyzeStepwise } from '../../server/src/engine/yaml/emitter';
 import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/values';
 
 const d = (...pairs: Array<[PyValue, PyValue]>): PyDict => PyDict.from(pairs);
@@ -584,6 +586,16 @@ describe('robustness and performance', () => {
     assert.deepEqual(lines[n - 1], { path: [n - 1], line: n });
   });
 
+  it('writes scalars longer than the output buffer, and outputs across many of its pieces', () => {
+    const long = 'x'.repeat(3 << 20);
+    assert.equal(dumpPyYaml(['a', long, 'b']), `---\n- a\n- ${long}\n- b\n...\n`);
+    const lines = 'line with words\n'.repeat(200000);
+    const text = dumpPyYaml(d(['content', lines], ['z', 'end']));
+    assert.equal(text, dumpPyYamlThroughNodes(d(['content', lines], ['z', 'end'])).text);
+    assert.ok(text.length > 3 << 20);
+    assert.ok(text.endsWith("    line with words\n\n    '\nz: end\n...\n"));
+  });
+
   it('throws like Python for an int over 4300 digits', () => {
     assert.equal(dumpPyYaml(10n ** 4299n).length, 4300 + 9);
     assert.throws(() => dumpPyYaml(10n ** 4300n), /Exceeds the limit \(4300 digits\)/);
@@ -601,5 +613,86 @@ describe('robustness and performance', () => {
     const text = dumpPyYaml([...shared, ...shared]);
     assert.ok(text.includes('- &id1000\n    - 999\n'));
     assert.ok(text.endsWith('- *id999\n- *id1000\n...\n'));
+  });
+});
+
+describe('the direct walk writes what the nodes and events write', () => {
+  // The emitter walks plain values (str keys, lists, dicts, scalars, nothing shared) directly; every
+  // other value goes through the representer's nodes, which the oracle differential pins to PyYAML.
+  let seed = 0x5eed;
+  const random = (): number => {
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let t = seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+  // Pieces chosen for the emitter's decisions: indicators, resolution, quoting, folding, escapes.
+  const PIECES = ['a', 'word', ' ', '  ', '\n', '\n\n', ':', ': ', '#', ' #', '-', '- ', '?', "'", '"', '\\', '...', '---',
+    'yes', 'null', '~', '123', '0x1F', '1.5', '.inf', '2001-12-14', '=', '<<', '!', '&', '*', '[', '{', ',', '%', '@', '`', '|', '>',
+    '\t', '\r', '\x85', '\u2028', '\u00e9', '\ud83d\ude00', '\ud800', '\x00', '\x7f', 'x'.repeat(30), 'lorem ipsum dolor sit amet '];
+  const randomStr = (): string => {
+    const n = Math.floor(random() * (random() < 0.1 ? 40 : 6));
+    let s = '';
+    for (let i = 0; i < n; i++) s += pick(PIECES);
+    return s;
+  };
+  const randomScalar = (): PyValue => {
+    const r = random();
+    if (r < 0.6) return randomStr();
+    if (r < 0.68) return null;
+    if (r < 0.76) return random() < 0.5;
+    if (r < 0.86) return BigInt(Math.floor((random() - 0.5) * 1e6)) * (random() < 0.1 ? 10n ** 30n : 1n);
+    return pick([1.5, -0.0, 0, 1e16, 1e-5, NaN, Infinity, -Infinity, 0.1 + 0.2, random() * 1000]);
+  };
+  const randomValue = (depth: number): PyValue => {
+    const r = random();
+    if (depth > 5 || r < 0.45) return randomScalar();
+    const n = Math.floor(random() * 5);
+    if (r < 0.7) return Array.from({ length: n }, () => randomValue(depth + 1));
+    const dict = new PyDict();
+    // Now and then a mapping past the emitter's insertion-sort size.
+    const keys = depth < 2 && random() < 0.1 ? 20 + Math.floor(random() * 30) : n;
+    for (let i = 0; i < keys; i++) dict.set(random() < 0.05 ? 'k'.repeat(118 + Math.floor(random() * 8)) : randomStr(), randomValue(depth + 1));
+    return dict;
+  };
+
+  it('gives the same text and lines on 3,000 random values and options', () => {
+    for (let i = 0; i < 3000; i++) {
+      const value = randomValue(0);
+      const options: DumpOptions = random() < 0.7 ? {} : { indent: pick([2, 3, 4, 9]), width: pick([10, 20, 80, 200]), explicitStart: random() < 0.5, explicitEnd: random() < 0.5 };
+      const direct = dumpPyYamlWithLines(value, options);
+      const nodes = dumpPyYamlThroughNodes(value, options, true);
+      assert.equal(direct.text, nodes.text, `case ${i}: ${JSON.stringify(String(nodes.text))}`);
+      assert.deepEqual(direct.lines, nodes.lines, `case ${i}`);
+      assert.equal(dumpPyYaml(value, options), nodes.text);
+    }
+  });
+
+  it("analyses scalars with its shortcuts as PyYAML's character loop does", () => {
+    for (let i = 0; i < 20000; i++) {
+      const text = randomStr();
+      if (text === '') continue;
+      assert.deepEqual(analyzeScalar(text), analyzeStepwise(text), JSON.stringify(text));
+    }
+  });
+
+  it('unshared: a cycle still ends at maxLevels and goes to the nodes; without maxLevels the promise is not taken', () => {
+    const cycle: PyValue[] = ['x'];
+    cycle.push(cycle);
+    assert.equal(dumpPyYaml(cycle, { unshared: true, maxLevels: 50 }), '--- &id001\n- x\n- *id001\n...\n');
+    assert.equal(dumpPyYaml(cycle, { unshared: true }), '--- &id001\n- x\n- *id001\n...\n');
+  });
+
+  it('leaves shared values, non-str keys, sets and the depth bound to the nodes', () => {
+    const shared = ['x'];
+    assert.equal(dumpPyYaml(d(['a', shared], ['b', shared])), '---\na: &id001\n- x\nb: *id001\n...\n');
+    const empty = new PyDict();
+    assert.equal(dumpPyYaml([empty, empty]), '---\n- &id001 {}\n- *id001\n...\n');
+    assert.equal(dumpPyYaml(d([1n, 'one'], ['a', 'b'])), '---\n1: one\na: b\n...\n');
+    assert.equal(dumpPyYaml(d(['s', set('b', 'a')])), '---\ns: !!set\n    a: null\n    b: null\n...\n');
+    assert.throws(() => dumpPyYaml(d(['a', d(['b', 'c'])]), { maxLevels: 2 }), /RecursionError|recursion/);
+    assert.equal(dumpPyYaml(d(['a', d(['b', 'c'])]), { maxLevels: 4 }), '---\na:\n    b: c\n...\n');
   });
 });

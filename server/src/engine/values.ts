@@ -209,6 +209,11 @@ export class PyDict {
     return [...this.entries_.values()].map((e) => [e.key, e.value]);
   }
 
+  /** The entries themselves, in order, in a new array (the dumper sorts it). */
+  entryList(): Array<{ key: PyValue; value: PyValue; origin?: Origin }> {
+    return [...this.entries_.values()];
+  }
+
   /** Entries with their origins, in order. */
   *items(): IterableIterator<{ key: PyValue; value: PyValue; origin?: Origin }> {
     yield* this.entries_.values();

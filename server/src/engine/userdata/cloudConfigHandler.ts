@@ -103,9 +103,16 @@ export class CloudConfigHandler {
   private ownedCopies?: WeakSet<object>;
   /** The parts merged so far, to rebuild `buffer` by copying if a merge fails half-way in place. */
   private readonly mergedSteps: Array<(buffer: PyValue) => PyValue> = [];
+  /**
+   * Whether `buffer` may reach one object twice (the dump then writes anchors). Only YAML anchors
+   * (a part with an `&`), JSON patches and custom mergers can share objects; the merges place each
+   * value of a part once.
+   */
+  mayShareValues: boolean;
 
   constructor(private readonly options: HandlerOptions = {}) {
     if (!options.trace && !options.customMergers?.size) this.ownedCopies = new WeakSet();
+    this.mayShareValues = Boolean(options.customMergers?.size);
   }
 
   /** `handle_part` for a cloud-config, jsonp or rendered-jinja part. */
@@ -115,6 +122,7 @@ export class CloudConfigHandler {
     if (this.buffer === null || this.fileNames.length === 0) this.buffer = new PyDict();
     const events: MergeEvent[] = [];
     const tracer: MergeTracer | undefined = this.options.trace ? { event: (e) => events.push(e) } : undefined;
+    if (record.kind === 'jsonp' || payload.includes('&')) this.mayShareValues = true;
     try {
       if (record.kind === 'jsonp') this.buffer = this.mergePatch(payload, record);
       else this.buffer = this.mergePart(payload, headers, record, source, tracer);

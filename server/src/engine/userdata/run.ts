@@ -247,16 +247,19 @@ export function renderHandlerOutput(
     for (const name of handler.valueErrorNames) lines.push(`# Cloud-config part ignored SCHEMA_ERROR: ${name}`);
   }
   let renderedLines: DumpLine[] | undefined;
+  let yamlText: string;
   try {
     // PyYAML's representer recurses: cloud-init cannot write a value nested too deep.
-    const dumpOptions = { maxLevels: PYTHON_RECURSION.yamlDumpLevels };
+    const dumpOptions = { maxLevels: PYTHON_RECURSION.yamlDumpLevels, unshared: !handler.mayShareValues };
     if (withLines) {
       const dumped = dumpPyYamlWithLines(handler.buffer, dumpOptions);
-      lines.push(dumped.text);
+      yamlText = dumped.text;
       renderedLines = dumped.lines;
-    } else lines.push(dumpPyYaml(handler.buffer, dumpOptions));
+    } else yamlText = dumpPyYaml(handler.buffer, dumpOptions);
   } catch (e) {
     return { result: handler.buffer, cloudConfigTxt: '', renderError: e instanceof PyError ? `${e.pyType}: ${e.message}` : (e as Error).message };
   }
-  return { result: handler.buffer, cloudConfigTxt: lines.join('\n'), ...(renderedLines ? { renderedLines } : {}) };
+  // Concatenated, not joined: the YAML can be tens of megabytes, and a join would copy it.
+  lines.push('');
+  return { result: handler.buffer, cloudConfigTxt: lines.join('\n') + yamlText, ...(renderedLines ? { renderedLines } : {}) };
 }

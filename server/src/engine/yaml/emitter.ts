@@ -1,12 +1,19 @@
 /**
  * PyYAML's `emitter.py`: a state machine that keeps the emitter's state (column, whitespace and
  * indentation flags, the indentation stack, simple-key checks, scalar analysis and style choice, line
- * folding) and writes the text by concatenation (a rope in V8, flattened once), so time is linear in
- * the output. PyYAML's own layout makes deeply nested mappings quadratic in the depth (4 more spaces
- * a level).
+ * folding) and writes the text into one growing byte buffer (the output is ASCII: allow_unicode is
+ * off, so everything else is escaped), so time is linear in the output. PyYAML's own layout makes
+ * deeply nested mappings quadratic in the depth (4 more spaces a level).
+ *
+ * Two drivers share the writers: the event state machine (any node graph: anchors, aliases, tags,
+ * complex keys) and `emitValue`, a direct walk of the common value (no shared objects, str keys,
+ * lists, dicts and plain scalars) that writes the same bytes without building nodes or events.
  */
-import { SURROGATE } from '../py/str';
-import { RepNode } from './representer';
+import { SURROGATE, comparePyStr } from '../py/str';
+import { PyDict, PyValue } from '../values';
+import { pyIntStr } from '../py/int';
+import { RepNode, floatText } from './representer';
+import { BOOL_TAG, FLOAT_TAG, INT_TAG, NULL_TAG, STR_TAG, resolveScalar } from './resolver';
 import { ALIAS, DOCUMENT_END, DOCUMENT_START, EventSource, MAPPING_END, MAPPING_START, PathNode, SCALAR_EVENT, SEQUENCE_END, SEQUENCE_START, STREAM_END, STREAM_START, STREAM_START_EVENT, YEvent } from './serializer';
 
 // ---------------------------------------------------------------------------
@@ -15,11 +22,8 @@ import { ALIAS, DOCUMENT_END, DOCUMENT_START, EventSource, MAPPING_END, MAPPING_
 /** A scalar's text as Python characters: the string itself when it has no surrogates. */
 type Chars = string | string[];
 
-function slice(t: Chars, start: number, end: number): string {
-  return typeof t === 'string' ? t.slice(start, end) : t.slice(start, end).join('');
-}
 
-interface Analysis {
+export interface Analysis {
   scalar: Chars;
   empty: boolean;
   multiline: boolean;
@@ -45,10 +49,45 @@ const indicatorsOf = (c: number): number => (c < 128 ? INDICATORS[c] : 0);
  * indicator, whitespace only inside, printable ASCII. The common case
  * (package names, paths, words).
  */
-const PLAIN_SAFE = /^[A-Za-z0-9_./](?:[-A-Za-z0-9_./=+ ]*[-A-Za-z0-9_./=+])?$/;
+const SAFE_FIRST = 1;
+const SAFE_INSIDE = 2;
+const SAFE_LAST = 4;
+const PLAIN_SAFE = new Uint8Array(128);
+for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./') PLAIN_SAFE[ch.charCodeAt(0)] = SAFE_FIRST | SAFE_INSIDE | SAFE_LAST;
+for (const ch of '-=+') PLAIN_SAFE[ch.charCodeAt(0)] = SAFE_INSIDE | SAFE_LAST;
+PLAIN_SAFE[0x20] = SAFE_INSIDE;
 
-function analyzeScalar(value: string): Analysis {
-  if (PLAIN_SAFE.test(value) && !value.startsWith('...')) {
+/** allow_unicode is off: anything but printable ASCII and the line feed is special. */
+const NOT_PRINTABLE_ASCII = /[^\n\x20-\x7e]/;
+const ANY_BREAK = /[\n\x85\u2028\u2029]/;
+
+/**
+ * The indicators of analyze_scalar in one line of printable ASCII (where the only whitespace is the
+ * space, and the end of the text counts as whitespace after a character): a document marker or an
+ * indicator first; a flow indicator or `:` later (flow); `:` before whitespace; `#` after a space.
+ */
+const FLOW_INDICATORS = /^(?:---|\.\.\.|[#,[\]{}&*!|>'"%@`?:]|-(?: |$))|.[,?[\]{}:]| #/;
+const BLOCK_INDICATORS = /^(?:---|\.\.\.|[#,[\]{}&*!|>'"%@`]|[?:-](?: |$))|:(?: |$)| #/;
+
+/** A first character in [A-Za-z0-9_./], then [-A-Za-z0-9_./=+ ], none last but a space; not `...` first. */
+function isPlainSafe(value: string): boolean {
+  const n = value.length;
+  if (n === 0) return false;
+  let c = value.charCodeAt(0);
+  if (c >= 128 || (PLAIN_SAFE[c] & SAFE_FIRST) === 0) return false;
+  for (let i = 1; i < n - 1; i++) {
+    c = value.charCodeAt(i);
+    if (c >= 128 || (PLAIN_SAFE[c] & SAFE_INSIDE) === 0) return false;
+  }
+  if (n > 1) {
+    c = value.charCodeAt(n - 1);
+    if (c >= 128 || (PLAIN_SAFE[c] & SAFE_LAST) === 0) return false;
+  }
+  return !value.startsWith('...');
+}
+
+export function analyzeScalar(value: string): Analysis {
+  if (isPlainSafe(value)) {
     return {
       scalar: value,
       empty: false,
@@ -72,6 +111,48 @@ function analyzeScalar(value: string): Analysis {
       allowBlock: false,
     };
   }
+  if (typeof scalar === 'string') {
+    // Long texts (file contents, scripts) settle without the loop: with a special character or a line
+    // break, or a space at either end, no plain style is allowed, whatever the indicators.
+    const special = NOT_PRINTABLE_ASCII.test(value);
+    const multiline = special ? ANY_BREAK.test(value) : value.includes('\n');
+    if (special) {
+      return { scalar, empty: false, multiline, allowFlowPlain: false, allowBlockPlain: false, allowSingleQuoted: false, allowBlock: false };
+    }
+    const trailingSpace = value.charCodeAt(n - 1) === 0x20;
+    if (multiline || trailingSpace || value.charCodeAt(0) === 0x20) {
+      const breakSpace = multiline && value.includes('\n ');
+      const spaceBreak = multiline && value.includes(' \n');
+      return {
+        scalar,
+        empty: false,
+        multiline,
+        allowFlowPlain: false,
+        allowBlockPlain: false,
+        allowSingleQuoted: !breakSpace && !spaceBreak,
+        allowBlock: !trailingSpace && !spaceBreak,
+      };
+    }
+    // One line of printable ASCII, spaces only inside: the indicators alone decide the plain styles.
+    return {
+      scalar,
+      empty: false,
+      multiline: false,
+      allowFlowPlain: !FLOW_INDICATORS.test(value),
+      allowBlockPlain: !BLOCK_INDICATORS.test(value),
+      allowSingleQuoted: true,
+      allowBlock: true,
+    };
+  }
+  return analyzeStepwise(value, scalar);
+}
+
+/**
+ * analyze_scalar character by character, as PyYAML does it (for a text with surrogates; for any
+ * non-empty text, the reference the shortcuts above are tested against).
+ */
+export function analyzeStepwise(value: string, scalar: Chars = SURROGATE.test(value) ? Array.from(value) : value): Analysis {
+  const n = scalar.length;
   // Code points, not one-character strings: the loop below runs once per character of every scalar.
   const codes = typeof scalar === 'string' ? null : scalar.map((ch) => ch.codePointAt(0) as number);
   const codeAt = (i: number): number => (codes === null ? value.charCodeAt(i) : codes[i]);
@@ -197,20 +278,105 @@ function escapeChar(ch: string): string {
 }
 
 // ---------------------------------------------------------------------------
+// Output
+
+/**
+ * The emitter's text as bytes (it writes ASCII only). Each full buffer is decoded at once and the
+ * buffer reused, so a large output costs its text and one buffer; the pieces are joined as a rope,
+ * which V8 flattens only if the caller needs it flat.
+ */
+class AsciiOutput {
+  private static readonly SIZE = 1 << 20;
+  /** One buffer for every dump (they never overlap; a dump inside a dump would get its own). */
+  private static spare: Uint8Array | null = null;
+  private bytes: Uint8Array;
+  private length = 0;
+  private readonly pieces: string[] = [];
+  /** Every character code written, or-ed: proves the ASCII invariant at the end. */
+  private codes = 0;
+
+  constructor() {
+    this.bytes = AsciiOutput.spare ?? new Uint8Array(AsciiOutput.SIZE);
+    AsciiOutput.spare = null;
+  }
+
+  append(s: string): void {
+    this.appendRange(s, 0, s.length);
+  }
+
+  /** `s.slice(start, end)` without making the slice. */
+  appendRange(s: string, start: number, end: number): void {
+    if (this.length + end - start > AsciiOutput.SIZE) {
+      this.flush();
+      if (end - start > AsciiOutput.SIZE) {
+        for (let i = start; i < end; i++) this.codes |= s.charCodeAt(i);
+        this.pieces.push(s.slice(start, end));
+        return;
+      }
+    }
+    const bytes = this.bytes;
+    let n = this.length;
+    let codes = this.codes;
+    for (let i = start; i < end; i++) {
+      const c = s.charCodeAt(i);
+      codes |= c;
+      bytes[n++] = c;
+    }
+    this.codes = codes;
+    this.length = n;
+  }
+
+  appendSpaces(count: number): void {
+    if (this.length + count > AsciiOutput.SIZE) this.flush();
+    if (count > AsciiOutput.SIZE) {
+      this.pieces.push(' '.repeat(count));
+      return;
+    }
+    const bytes = this.bytes;
+    const end = this.length + count;
+    for (let i = this.length; i < end; i++) bytes[i] = 0x20;
+    this.length = end;
+  }
+
+  private flush(): void {
+    if (this.length === 0) return;
+    this.pieces.push(Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.length).toString('latin1'));
+    this.length = 0;
+  }
+
+  text(): string {
+    if (this.codes > 0x7f) throw new Error('internal error: the YAML emitter wrote a character outside ASCII');
+    this.flush();
+    AsciiOutput.spare = this.bytes;
+    let text = '';
+    for (const piece of this.pieces) text += piece;
+    return text;
+  }
+}
+
+// ---------------------------------------------------------------------------
 // Emitter
 
+/** Thrown inside emitValue for a value only the node pipeline writes right. */
+class NeedsNodes extends Error {}
+
+/** A collection emitValue is writing: a list's items, or a dict's items in sorted order. */
+interface WalkFrame {
+  items: PyValue[] | null;
+  entries: Array<{ key: PyValue; value: PyValue }> | null;
+  i: number;
+  path: PathNode | null;
+}
+
 export class Emitter {
-  /**
-   * The output, in the pieces written: joined once at the end. (A rope of `+=` is linear too, but
-   * its many small cells live until the end and make the garbage collector copy them again and again.)
-   */
-  private readonly chunks: string[] = [];
+  private readonly output = new AsciiOutput();
   /** Flat pairs: PathNode, line. */
   readonly marks: Array<PathNode | number> = [];
 
   private readonly states: Array<() => void> = [];
   private state: () => void;
   private event: YEvent = STREAM_START_EVENT;
+  private source: EventSource | null = null;
 
   private readonly indents: Array<number | null> = [];
   private indent: number | null = null;
@@ -247,21 +413,179 @@ export class Emitter {
   private readonly sBlockMappingValue = (): void => this.expectBlockMappingValue();
 
   constructor(
-    private readonly source: EventSource,
     private readonly bestIndent: number,
     private readonly bestWidth: number,
     private readonly withLines: boolean,
+    private readonly explicitStart: boolean,
+    private readonly explicitEnd: boolean,
   ) {
     this.state = (): void => this.expectStreamStart();
   }
 
-  run(): void {
+  /** Writes the events of `source` (the node pipeline). */
+  run(source: EventSource): void {
+    this.source = source;
     for (;;) {
-      this.event = this.source.next();
+      this.event = source.next();
       this.state();
       if (this.event.type === STREAM_END) return;
     }
   }
+
+  private get events(): EventSource {
+    return this.source as EventSource;
+  }
+
+  // -------------------------------------------------------------------------
+  // The direct driver
+
+  /**
+   * Writes `root` as the event pipeline would, walking the value itself. Returns false, with the
+   * output unusable, when the value has what only the node pipeline writes right: an object reached
+   * twice (anchors; not looked for without `checkShared`), a non-str key, a tuple, set, bytes or
+   * timestamp, or nesting at `maxLevels`.
+   */
+  emitValue(root: PyValue, maxLevels: number, checkShared = true): boolean {
+    try {
+      this.walk(root, maxLevels, checkShared ? new Set<object>() : null);
+      return true;
+    } catch (e) {
+      if (e instanceof NeedsNodes) return false;
+      throw e;
+    }
+  }
+
+  /** @param seen the collections met so far, or null when the caller knows none is met twice */
+  private walk(root: PyValue, maxLevels: number, seen: Set<object> | null): void {
+    const stack: WalkFrame[] = [];
+    /** Opens `value` in the current context: a scalar is written, a non-empty collection pushed. */
+    const node = (value: PyValue, path: PathNode | null): void => {
+      if (stack.length >= maxLevels) throw new NeedsNodes();
+      if (typeof value === 'string') return this.writeDirectScalar(value);
+      if (value instanceof PyDict || Array.isArray(value)) {
+        if (seen !== null) {
+          if (seen.has(value)) throw new NeedsNodes();
+          seen.add(value);
+        }
+        if (Array.isArray(value)) {
+          if (value.length === 0) return this.writeEmptyFlow('[', ']');
+          this.increaseIndent(false, this.mappingContext && !this.indention);
+          stack.push({ items: value, entries: null, i: 0, path });
+        } else {
+          if (value.size === 0) return this.writeEmptyFlow('{', '}');
+          this.increaseIndent(false);
+          stack.push({ items: null, entries: sortedStrEntries(value), i: 0, path });
+        }
+        return;
+      }
+      this.writeDirectScalar(value);
+    };
+
+    this.writeDocumentStart(true);
+    this.setContext(true, false, false);
+    node(root, null);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const items = top.items;
+      if (items !== null) {
+        if (top.i >= items.length) {
+          this.indent = this.indents.pop() as number | null;
+          stack.pop();
+          continue;
+        }
+        const index = top.i++;
+        this.writeIndent();
+        const mark = this.withLines ? { parent: top.path, seg: index } : null;
+        if (mark) this.marks.push(mark, this.line);
+        this.writeIndicator('-', true, false, true);
+        this.setContext(false, false, false);
+        node(items[index], mark);
+        continue;
+      }
+      const entries = top.entries as Array<{ key: PyValue; value: PyValue }>;
+      if (top.i >= entries.length) {
+        this.indent = this.indents.pop() as number | null;
+        stack.pop();
+        continue;
+      }
+      const { key, value } = entries[top.i++];
+      this.writeIndent();
+      const mark = this.withLines ? { parent: top.path, seg: key as string } : null;
+      if (mark) this.marks.push(mark, this.line);
+      if (stack.length >= maxLevels) throw new NeedsNodes();
+      if (isSimpleStrKey(key as string)) {
+        this.setContext(false, true, true);
+        this.writeDirectScalar(key);
+        this.writeIndicator(':', false);
+      } else {
+        this.writeIndicator('?', true, false, true);
+        this.setContext(false, true, false);
+        this.writeDirectScalar(key);
+        this.writeIndent();
+        this.writeIndicator(':', true, false, true);
+      }
+      this.setContext(false, true, false);
+      node(value, mark);
+    }
+    this.writeDocumentEnd();
+    this.writeStreamEnd();
+  }
+
+  private setContext(root: boolean, mapping: boolean, simpleKey: boolean): void {
+    this.rootContext = root;
+    this.mappingContext = mapping;
+    this.simpleKeyContext = simpleKey;
+  }
+
+  /** An empty list or dict: the flow collection the event pipeline writes, with no items. */
+  private writeEmptyFlow(open: string, close: string): void {
+    this.writeIndicator(open, true, true);
+    this.writeIndicator(close, false);
+  }
+
+  /** A None, bool, int, float or str, as the representer and expectScalar write it. */
+  private writeDirectScalar(value: PyValue): void {
+    let tag: string;
+    let text: string;
+    if (typeof value === 'string') {
+      // The common scalar: plain when it reads back as a str, else single-quoted; never tagged.
+      if (isPlainSafe(value)) {
+        this.increaseIndent(true);
+        if (resolveScalar(value, true) === STR_TAG) this.writePlain(value, !this.simpleKeyContext);
+        else this.writeSingleQuoted(value, !this.simpleKeyContext);
+        this.indent = this.indents.pop() as number | null;
+        return;
+      }
+      tag = STR_TAG;
+      text = value;
+    } else if (value === null) {
+      tag = NULL_TAG;
+      text = 'null';
+    } else if (typeof value === 'boolean') {
+      tag = BOOL_TAG;
+      text = value ? 'true' : 'false';
+    } else if (typeof value === 'bigint') {
+      tag = INT_TAG;
+      text = pyIntStr(value);
+    } else if (typeof value === 'number') {
+      tag = FLOAT_TAG;
+      text = floatText(value);
+    } else {
+      throw new NeedsNodes();
+    }
+    const implicitPlain = resolveScalar(text, true) === tag;
+    this.analysis = analyzeScalar(text);
+    this.style = this.chooseScalarStyle(null, implicitPlain);
+    if (!((this.style === '' && implicitPlain) || (this.style !== '' && tag === STR_TAG))) {
+      this.writeIndicator('!!' + tag.slice(tag.lastIndexOf(':') + 1), true);
+    }
+    this.increaseIndent(true);
+    this.processScalar();
+    this.indent = this.indents.pop() as number | null;
+  }
+
+  // -------------------------------------------------------------------------
+  // The event driver
 
   private popState(): void {
     this.state = this.states.pop() as () => void;
@@ -287,31 +611,43 @@ export class Emitter {
     const ev = this.event;
     if (ev.type === DOCUMENT_START) {
       // check_empty_document never holds: represented scalars always carry a tag.
-      const implicit = first && !this.source.explicitStart;
-      if (!implicit) {
-        this.writeIndent();
-        this.writeIndicator('---', true);
-      }
+      this.writeDocumentStart(first);
       this.state = this.sDocumentRoot;
     } else if (ev.type === STREAM_END) {
-      if (this.openEnded) {
-        this.writeIndicator('...', true);
-        this.writeIndent();
-      }
+      this.writeStreamEnd();
       this.state = this.sNothing;
     } else {
       throw new Error('expected DocumentStartEvent');
     }
   }
 
-  private expectDocumentEnd(): void {
-    if (this.event.type !== DOCUMENT_END) throw new Error('expected DocumentEndEvent');
-    this.writeIndent();
-    if (this.source.explicitEnd) {
+  private writeDocumentStart(first: boolean): void {
+    const implicit = first && !this.explicitStart;
+    if (!implicit) {
+      this.writeIndent();
+      this.writeIndicator('---', true);
+    }
+  }
+
+  private writeStreamEnd(): void {
+    if (this.openEnded) {
       this.writeIndicator('...', true);
       this.writeIndent();
     }
+  }
+
+  private expectDocumentEnd(): void {
+    if (this.event.type !== DOCUMENT_END) throw new Error('expected DocumentEndEvent');
+    this.writeDocumentEnd();
     this.state = this.sDocumentStart;
+  }
+
+  private writeDocumentEnd(): void {
+    this.writeIndent();
+    if (this.explicitEnd) {
+      this.writeIndicator('...', true);
+      this.writeIndent();
+    }
   }
 
   private expectDocumentRoot(): void {
@@ -322,9 +658,7 @@ export class Emitter {
   // Node handlers.
 
   private expectNode(root: boolean, mapping: boolean, simpleKey: boolean): void {
-    this.rootContext = root;
-    this.mappingContext = mapping;
-    this.simpleKeyContext = simpleKey;
+    this.setContext(root, mapping, simpleKey);
     const ev = this.event;
     switch (ev.type) {
       case ALIAS:
@@ -452,11 +786,11 @@ export class Emitter {
   // Checkers.
 
   private checkEmptySequence(): boolean {
-    return this.event.type === SEQUENCE_START && this.source.peek().type === SEQUENCE_END;
+    return this.event.type === SEQUENCE_START && this.events.peek().type === SEQUENCE_END;
   }
 
   private checkEmptyMapping(): boolean {
-    return this.event.type === MAPPING_START && this.source.peek().type === MAPPING_END;
+    return this.event.type === MAPPING_START && this.events.peek().type === MAPPING_END;
   }
 
   private checkSimpleKey(): boolean {
@@ -489,7 +823,8 @@ export class Emitter {
     const ev = this.event;
     const node = ev.node as RepNode;
     if (ev.type === SCALAR_EVENT) {
-      if (this.style === null) this.style = this.chooseScalarStyle();
+      if (this.analysis === null) this.analysis = analyzeScalar(node.value);
+      if (this.style === null) this.style = this.chooseScalarStyle(node.style, ev.implicit0);
       if ((this.style === '' && ev.implicit0) || (this.style !== '' && ev.implicit1)) return;
     } else if (ev.implicit0) {
       return;
@@ -497,12 +832,14 @@ export class Emitter {
     this.writeIndicator('!!' + node.tag, true);
   }
 
-  private chooseScalarStyle(): string {
-    const ev = this.event;
-    if (this.analysis === null) this.analysis = analyzeScalar((ev.node as RepNode).value);
-    const a = this.analysis;
-    const style = (ev.node as RepNode).style;
-    if (!style && ev.implicit0) {
+  /**
+   * choose_scalar_style for the analysed scalar.
+   * @param style the representer's style for the node
+   * @param implicitPlain plain style would resolve back to the node's tag
+   */
+  private chooseScalarStyle(style: string | null, implicitPlain: boolean): string {
+    const a = this.analysis as Analysis;
+    if (!style && implicitPlain) {
       if (
         !(this.simpleKeyContext && (a.empty || a.multiline)) &&
         ((this.flowLevel && a.allowFlowPlain) || (!this.flowLevel && a.allowBlockPlain))
@@ -519,10 +856,11 @@ export class Emitter {
     return '"';
   }
 
+  /** Writes the analysed scalar in the chosen style (both were set by the caller). */
   private processScalar(): void {
     const node = this.event.node as RepNode;
     if (this.analysis === null) this.analysis = analyzeScalar(node.value);
-    if (this.style === null) this.style = this.chooseScalarStyle();
+    if (this.style === null) this.style = this.chooseScalarStyle(node.style, this.event.implicit0);
     const split = !this.simpleKeyContext;
     const text = this.analysis.scalar;
     switch (this.style) {
@@ -545,24 +883,33 @@ export class Emitter {
     this.style = null;
   }
 
-  /** The text written, once run() has finished. */
+  /** The text written, once run() or emitValue() has finished. */
   get out(): string {
-    return this.chunks.join('');
+    return this.output.text();
   }
 
   // Writers.
 
   private write(data: string): void {
-    this.chunks.push(data);
+    this.output.append(data);
+  }
+
+  /** Writes `text[start:end]` (Python characters). */
+  private writeRange(text: Chars, start: number, end: number): void {
+    if (typeof text === 'string') this.output.appendRange(text, start, end);
+    else this.output.append(text.slice(start, end).join(''));
   }
 
   private writeIndicator(indicator: string, needWhitespace: boolean, whitespace = false, indention = false): void {
-    const data = this.whitespace || !needWhitespace ? indicator : ' ' + indicator;
+    if (!this.whitespace && needWhitespace) {
+      this.output.append(' ');
+      this.column++;
+    }
     this.whitespace = whitespace;
     this.indention = this.indention && indention;
-    this.column += data.length;
+    this.column += indicator.length;
     this.openEnded = false;
-    this.write(data);
+    this.write(indicator);
   }
 
   private writeIndent(): void {
@@ -572,7 +919,7 @@ export class Emitter {
     }
     if (this.column < indent) {
       this.whitespace = true;
-      this.write(' '.repeat(indent - this.column));
+      this.output.appendSpaces(indent - this.column);
       this.column = indent;
     }
   }
@@ -591,11 +938,18 @@ export class Emitter {
 
   private writeSingleQuoted(text: Chars, split: boolean): void {
     this.writeIndicator("'", true);
+    const n = text.length;
+    // No quote to double, no line break, and no fold (no space, or the line stays within the width).
+    if (typeof text === 'string' && text.indexOf("'") < 0 && text.indexOf('\n') < 0 && (!split || this.column + n <= this.bestWidth || text.indexOf(' ') < 0)) {
+      this.column += n;
+      this.write(text);
+      this.writeIndicator("'", false);
+      return;
+    }
     let spaces = false;
     let breaks = false;
     let start = 0;
     let end = 0;
-    const n = text.length;
     while (end <= n) {
       const ch = end < n ? text[end] : null;
       if (spaces) {
@@ -604,7 +958,7 @@ export class Emitter {
             this.writeIndent();
           } else {
             this.column += end - start;
-            this.write(slice(text, start, end));
+            this.writeRange(text, start, end);
           }
           start = end;
         }
@@ -618,7 +972,7 @@ export class Emitter {
       } else if (ch === null || ch === ' ' || isBreak(ch) || ch === "'") {
         if (start < end) {
           this.column += end - start;
-          this.write(slice(text, start, end));
+          this.writeRange(text, start, end);
           start = end;
         }
       }
@@ -646,7 +1000,7 @@ export class Emitter {
       if (ch === null || needsEscape(ch)) {
         if (start < end) {
           this.column += end - start;
-          this.write(slice(text, start, end));
+          this.writeRange(text, start, end);
           start = end;
         }
         if (ch !== null) {
@@ -663,10 +1017,10 @@ export class Emitter {
         this.column + (end - start) > this.bestWidth &&
         split
       ) {
-        const data = slice(text, start, end) + '\\';
+        this.column += end - start + 1;
+        this.writeRange(text, start, end);
+        this.write('\\');
         if (start < end) start = end;
-        this.column += data.length;
-        this.write(data);
         this.writeIndent();
         this.whitespace = false;
         this.indention = false;
@@ -698,7 +1052,7 @@ export class Emitter {
           start = end;
         }
       } else if (ch === null || isBreak(ch)) {
-        this.write(slice(text, start, end));
+        this.writeRange(text, start, end);
         if (ch === null) this.writeLineBreak();
         start = end;
       }
@@ -738,7 +1092,7 @@ export class Emitter {
             this.indention = false;
           } else {
             this.column += end - start;
-            this.write(slice(text, start, end));
+            this.writeRange(text, start, end);
           }
           start = end;
         }
@@ -754,7 +1108,7 @@ export class Emitter {
         }
       } else if (ch === null || ch === ' ' || isBreak(ch)) {
         this.column += end - start;
-        this.write(slice(text, start, end));
+        this.writeRange(text, start, end);
         start = end;
       }
       if (ch !== null) {
@@ -766,6 +1120,47 @@ export class Emitter {
   }
 }
 
+/** A str key check_simple_key accepts: `!!str` and the text under 128 characters, one line, not empty. */
+function isSimpleStrKey(key: string): boolean {
+  if (isPlainSafe(key)) return key.length + 5 < 128;
+  const a = analyzeScalar(key);
+  return a.scalar.length + 5 < 128 && !a.empty && !a.multiline;
+}
+
+/** SURROGATE.test without a regex call: keys are short and many. */
+function hasSurrogate(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) return true;
+  }
+  return false;
+}
+
+/** A dict's items as the representer orders them, when every key is a str (else the node pipeline). */
+function sortedStrEntries(dict: PyDict): Array<{ key: PyValue; value: PyValue }> {
+  const entries = dict.entryList();
+  let surrogates = false;
+  for (const e of entries) {
+    if (typeof e.key !== 'string') throw new NeedsNodes();
+    if (!surrogates && hasSurrogate(e.key)) surrogates = true;
+  }
+  if (entries.length < 2) return entries;
+  // Distinct str keys: a total order, so every stable sort agrees with Python's sorted().
+  if (surrogates) return entries.sort((a, b) => comparePyStr(a.key as string, b.key as string));
+  if (entries.length > 32) return entries.sort((a, b) => ((a.key as string) < (b.key as string) ? -1 : (a.key as string) > (b.key as string) ? 1 : 0));
+  // Most mappings are small: an insertion sort compares inline, with no call per comparison.
+  for (let i = 1; i < entries.length; i++) {
+    const entry = entries[i];
+    const key = entry.key as string;
+    let j = i - 1;
+    while (j >= 0 && (entries[j].key as string) > key) {
+      entries[j + 1] = entries[j];
+      j--;
+    }
+    entries[j + 1] = entry;
+  }
+  return entries;
+}
 function needsEscape(ch: string): boolean {
   if (ch.length > 1) return true;
   const c = ch.charCodeAt(0);

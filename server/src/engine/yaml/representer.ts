@@ -150,7 +150,7 @@ export function represent(root: PyValue, noAlias: boolean, maxLevels: number): R
   return rootNode;
 }
 
-function floatText(x: number): string {
+export function floatText(x: number): string {
   if (Number.isNaN(x)) return '.nan';
   if (x === Infinity) return '.inf';
   if (x === -Infinity) return '-.inf';

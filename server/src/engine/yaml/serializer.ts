@@ -99,8 +99,6 @@ export class EventSource {
 
   constructor(
     private readonly root: RepNode,
-    readonly explicitStart: boolean,
-    readonly explicitEnd: boolean,
     private readonly withLines: boolean,
   ) {}
 
