@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LspClient } from '../support/lspClient';
 import { runCli } from '../support/cli';
-import { PreviewRequest, PreviewParams, PreviewResult } from '../../server/src/protocol';
+import { PreviewRequest, PreviewParams, PreviewResult, previewLines } from '../../server/src/protocol';
 import { unwrapHeader } from '../../server/src/engine/preview';
 import { APPEND_LISTS, mime } from './fixtures';
 
@@ -84,11 +84,11 @@ describe('preview', () => {
         [uri('parts', '02-app.yaml'), 'merged', `${APPEND_LISTS} (merge_how)`],
       ],
     );
-    const git = result.lines.find((l) => l.path === 'packages[1]');
+    const git = previewLines(result.lineMap).find((l) => l.path === 'packages[1]');
     assert.ok(git);
     assert.equal(git.line, lineOf(result, '- git'));
     assert.deepEqual(git.source, { uri: uri('parts', '02-app.yaml'), line: 3, character: 4, endLine: 3, endCharacter: 7 });
-    const base = result.lines.find((l) => l.path === 'runcmd[0]');
+    const base = previewLines(result.lineMap).find((l) => l.path === 'runcmd[0]');
     assert.equal(base?.source?.uri, uri('parts', '01-base.yaml'));
     assert.match(unwrapHeader(result.text), /parts\/02-app\.yaml: merged with list\(append\)/);
   });
@@ -111,7 +111,7 @@ describe('preview', () => {
     assert.match(result.problems[0], /parts\/renamed\.yaml: cannot be read \(no such file\)/);
     assert.match(result.text.split('\n')[1], /^# Problem: parts\/renamed\.yaml: cannot be read/);
     assert.match(result.body, /- echo base/);
-    assert.equal(result.lines.find((l) => l.path === 'runcmd[0]')?.line, lineOf(result, '- echo base'), 'line numbers account for the problem lines');
+    assert.equal(previewLines(result.lineMap).find((l) => l.path === 'runcmd[0]')?.line, lineOf(result, '- echo base'), 'line numbers account for the problem lines');
   });
 
   test('a URI that is neither open nor a file is a problem, not a crash', async () => {
@@ -122,7 +122,7 @@ describe('preview', () => {
     try {
       const fromEditor = await preview({ mode: 'user-data', files: [open] });
       assert.deepEqual(fromEditor.problems, []);
-      assert.equal(fromEditor.lines.find((l) => l.path === 'runcmd[0]')?.source?.uri, open);
+      assert.equal(previewLines(fromEditor.lineMap).find((l) => l.path === 'runcmd[0]')?.source?.uri, open);
     } finally {
       client.close(open);
     }
@@ -144,7 +144,7 @@ describe('preview', () => {
     );
     const result = await preview({ mode: 'user-data', files: [file] });
     assert.match(result.body, /runcmd:\n- echo one\n- echo two\n/);
-    const two = result.lines.find((l) => l.path === 'runcmd[1]');
+    const two = previewLines(result.lineMap).find((l) => l.path === 'runcmd[1]');
     assert.equal(two?.source?.uri, file);
     assert.equal(two?.source?.line, 20, 'the line inside the multipart file');
   });
@@ -155,7 +155,7 @@ describe('preview', () => {
       const result = await preview({ mode: 'user-data', files: [include] });
       assert.equal(result.failure, undefined);
       assert.match(result.body, /- echo app/);
-      assert.equal(result.lines.find((l) => l.path === 'runcmd[0]')?.source?.uri, uri('parts', '02-app.yaml'));
+      assert.equal(previewLines(result.lineMap).find((l) => l.path === 'runcmd[0]')?.source?.uri, uri('parts', '02-app.yaml'));
       assert.deepEqual(result.sources, [include, uri('parts', '02-app.yaml')], 'the include target is a source: editing it changes the preview');
     });
 
@@ -211,7 +211,7 @@ describe('preview', () => {
       const b = write(path.join(workspace, 'etc', 'cloud', 'cloud.cfg.d', '20-b.cfg'), 'ntp:\n  servers: [b.example.com]\n');
       const result = await preview({ mode: 'confd', files: [a, b] });
       assert.match(result.body, /ntp:\n {4}servers:\n {4}- b\.example\.com\n/);
-      assert.equal(result.lines.find((l) => l.path === 'runcmd[0]')?.source?.uri, a);
+      assert.equal(previewLines(result.lineMap).find((l) => l.path === 'runcmd[0]')?.source?.uri, a);
       assert.deepEqual(result.parts.map((p) => p.file), [b, a]);
     });
 
@@ -270,7 +270,7 @@ test('chef mode: role and environment files deep-merge, with provenance into the
     const files = ['base.json', 'web.json'].map((f) => pathToFileURL(path.join(dir, f)).href);
     const result = (await client.connection.sendRequest(PreviewRequest.method, { mode: 'chef', files })) as PreviewResult;
     assert.equal(result.body, '---\npkgs:\n- 1\n- 2\n- 3\ntags:\n- a\n...\n');
-    const three = result.lines.find((l) => l.path === 'pkgs[2]');
+    const three = previewLines(result.lineMap).find((l) => l.path === 'pkgs[2]');
     assert.equal(three?.source?.uri, files[1]);
     assert.equal(three?.source?.line, 2);
   } finally {

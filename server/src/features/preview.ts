@@ -15,8 +15,8 @@ import { instanceDataFor } from './common/instanceData';
 import { readError, readRegularFile, readRegularFileSync } from './common/readFile';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
-import { buildPreview, PreviewFile, PreviewMode, PreviewModel, PREVIEW_BODY_MARKER, wrapHeaderLine } from '../engine/preview';
+import { PREVIEW_LINE_FIELDS, PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewLineField, PreviewLineMap, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
+import { buildPreview, PreviewEntry, PreviewFile, PreviewMode, PreviewModel, PREVIEW_BODY_MARKER, wrapHeaderLine } from '../engine/preview';
 import { SourceLocation } from '../engine/provenance';
 import { IncludeResolver } from '../engine/userdata/process';
 import { BootInputs } from '../engine/system/boot';
@@ -215,12 +215,6 @@ function failedModel(failure: string): PreviewModel {
 
 function toResult(model: PreviewModel, sources: Sources, notes: string[] = []): PreviewResult {
   const problems = [...new Set(sources.problems)];
-  const location = (l: SourceLocation | null | undefined): PreviewLocation | null => {
-    if (!l) return null;
-    const uri = sources.uriFor(l.file);
-    if (!uri) return null;
-    return { uri, line: l.line, character: l.character, endLine: l.endLine, endCharacter: l.endCharacter, ...(l.note ? { note: l.note } : {}) };
-  };
   // Problems go right under the title line, so the body stays the tail of the text.
   const inserted = [...problems.flatMap((p) => wrapHeaderLine(`# Problem: ${p.replace(/[\r\n]+/g, ' ')}`)), ...notes.flatMap((n) => wrapHeaderLine(`# Finding: ${n.replace(/[\r\n]+/g, ' ')}`))];
   let text = model.text;
@@ -231,18 +225,68 @@ function toResult(model: PreviewModel, sources: Sources, notes: string[] = []): 
   return {
     text,
     body: model.body,
-    lines: model.entries.map((e) => ({
-      line: e.line + inserted.length,
-      path: e.path,
-      source: location(e.source),
-      history: e.history.map((h) => ({ what: h.what, reason: h.reason, from: location(h.from), at: location(h.at) })),
-    })),
+    lineMap: encodeLineMap(model.entries, inserted.length, (file) => sources.uriFor(file)),
     parts: model.parts.map((p) => ({ ...p, file: sources.uriFor(p.file) ?? p.file })),
     problems,
     sources: [...sources.touched],
     headerLinks: headerLinks(text, model.headerLineCount + inserted.length, sources),
     ...(model.failure ? { failure: model.failure } : {}),
   };
+}
+
+function previewLocation(l: SourceLocation | null | undefined, uriFor: (file: string) => string | undefined): PreviewLocation | null {
+  if (!l) return null;
+  const uri = uriFor(l.file);
+  if (!uri) return null;
+  return { uri, line: l.line, character: l.character, endLine: l.endLine, endCharacter: l.endCharacter, ...(l.note ? { note: l.note } : {}) };
+}
+
+/** The model's line entries in the wire's compact form (`PreviewLineMap`), `shift` lines down; `uriFor` names the engine's files. */
+export function encodeLineMap(entries: readonly PreviewEntry[], shift: number, uriFor: (file: string) => string | undefined): PreviewLineMap {
+  const location = (l: SourceLocation | null | undefined) => previewLocation(l, uriFor);
+  const files: PreviewLineMap['files'] = [];
+  // By the engine's file name and note: one entry per file the places are in, not one URI per line.
+  const fileIndex = new Map<string, number>();
+  const indexOf = (l: SourceLocation): number => {
+    const key = l.note ? `${l.file}\n${l.note}` : l.file;
+    let index = fileIndex.get(key);
+    if (index === undefined) {
+      const uri = uriFor(l.file);
+      index = uri === undefined ? 0 : files.push(l.note ? { uri, note: l.note } : { uri });
+      fileIndex.set(key, index);
+    }
+    return index;
+  };
+  const rows = new Array<number>(entries.length * PREVIEW_LINE_FIELDS);
+  const paths = new Array<string>(entries.length);
+  const history: PreviewLineMap['history'] = [];
+  let line = 0;
+  let path = '';
+  let sourceLine = 0;
+  entries.forEach((e, entry) => {
+    const at = entry * PREVIEW_LINE_FIELDS;
+    rows[at + PreviewLineField.Line] = e.line + shift - line;
+    line = e.line + shift;
+    let shared = 0;
+    const limit = Math.min(path.length, e.path.length);
+    while (shared < limit && path.charCodeAt(shared) === e.path.charCodeAt(shared)) shared++;
+    rows[at + PreviewLineField.SharedPath] = shared;
+    paths[entry] = e.path.slice(shared);
+    path = e.path;
+    const file = e.source ? indexOf(e.source) : 0;
+    rows[at + PreviewLineField.File] = file;
+    if (file && e.source) {
+      rows[at + PreviewLineField.StartLine] = e.source.line - sourceLine;
+      rows[at + PreviewLineField.StartCharacter] = e.source.character;
+      rows[at + PreviewLineField.LineSpan] = e.source.endLine - e.source.line;
+      rows[at + PreviewLineField.EndCharacter] = e.source.endCharacter;
+      sourceLine = e.source.line;
+    } else {
+      rows.fill(0, at + PreviewLineField.StartLine, at + PREVIEW_LINE_FIELDS);
+    }
+    if (e.history.length) history.push({ entry, history: e.history.map((h) => ({ what: h.what, reason: h.reason, from: location(h.from), at: location(h.at) })) });
+  });
+  return { files, rows, paths, history };
 }
 
 /**
