@@ -1,7 +1,7 @@
 // cloudConfigMerge/preview through the built server, over files in a temporary workspace.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -103,6 +103,23 @@ describe('preview', () => {
     } finally {
       client.close(app);
     }
+  });
+
+  test('files kept from an earlier preview are read again once changed on disk, even to the same size', async () => {
+    // Parts last modified an hour ago: the server keeps their bytes between previews.
+    const anHourAgo = new Date(Date.now() - 3600_000);
+    const file = path.join(workspace, 'kept', 'part.yaml');
+    const part = write(file, '#cloud-config\nruncmd:\n  - echo one\n');
+    utimesSync(file, anHourAgo, anHourAgo);
+    assert.match((await preview({ mode: 'user-data', files: [part] })).body, /- echo one\n/);
+    assert.match((await preview({ mode: 'user-data', files: [part] })).body, /- echo one\n/);
+    writeFileSync(file, '#cloud-config\nruncmd:\n  - echo two\n');
+    utimesSync(file, anHourAgo, anHourAgo);
+    assert.match((await preview({ mode: 'user-data', files: [part] })).body, /- echo two\n/);
+    rmSync(file);
+    const gone = await preview({ mode: 'user-data', files: [part] });
+    assert.match(gone.problems.join('\n'), /kept\/part\.yaml: cannot be read/);
+    assert.doesNotMatch(gone.body, /echo/);
   });
 
   test('a missing file is reported in problems and in the text, and the rest is still merged', async () => {

@@ -29,6 +29,7 @@ import { guardRequest } from './common/guard';
 import { uriPath } from './common/analysisCache';
 import { isInside, realpathOr, workspaceIncludeResolver } from './common/workspaceIncludes';
 import { pipelineFiles } from './pipeline';
+import { DiskCache } from './common/diskCache';
 
 export function registerPreview(ctx: ServerContext): void {
   ctx.connection.onRequest(
@@ -39,6 +40,10 @@ export function registerPreview(ctx: ServerContext): void {
 
 /** Part loads of the last preview: a refresh after an edit of one part loads only that part again. */
 const partLoads = new WeakMap<ServerContext, PartLoadCache>();
+/** Files read from disk by earlier previews, used again while unchanged. */
+const diskCaches = new WeakMap<ServerContext, DiskCache>();
+/** Files read from disk at once by one preview. */
+const PARALLEL_READS = 8;
 
 const BOOT_ROLES = ['cloudCfg', 'vendor', 'vendor2', 'dsConfig', 'runtimeCfg', 'cmdlineCfg', 'builtinCfg'] as const;
 
@@ -56,6 +61,7 @@ class Sources {
     private readonly ctx: ServerContext,
     private readonly settings: ServerSettings,
     private readonly folders: string[],
+    private readonly diskCache: DiskCache,
   ) {}
 
   /** A short, unique display name: workspace-relative for files inside a folder. */
@@ -86,13 +92,25 @@ class Sources {
    * the editor's texts as they are once everything is read.
    */
   async prefetch(uris: readonly unknown[]): Promise<void> {
+    const toRead: Array<{ uri: string; file: string }> = [];
     for (const uri of new Set(uris)) {
       if (typeof uri !== 'string' || this.disk.has(uri) || this.ctx.documents.get(uri)) continue;
       const file = filePathOf(uri);
       if (!file) continue;
-      // One at a time: a preview of thousands of files must not open thousands of descriptors at once.
-      this.disk.set(uri, await readRegularFile(file, this.settings).then((bytes) => ({ bytes }), (error: unknown) => ({ error })));
+      const kept = this.diskCache.unchanged(file, this.settings.limits.maxFileBytes);
+      if (kept) this.disk.set(uri, { bytes: kept });
+      else toRead.push({ uri, file });
     }
+    // A few at a time: a preview of thousands of files must not open thousands of descriptors at once.
+    let next = 0;
+    const reader = async () => {
+      while (next < toRead.length) {
+        const { uri, file } = toRead[next++];
+        const read = await this.diskCache.read(file, () => readRegularFile(file, this.settings)).then((bytes) => ({ bytes }), (error: unknown) => ({ error }));
+        this.disk.set(uri, read);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, toRead.length) }, reader));
   }
 
   /** A source as it is now: the editor's text when it is open, else the disk (read by `prefetch`). Never waits. */
@@ -148,7 +166,8 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
   const mode = params.mode ?? 'user-data';
   const scope = uris[0] ?? params.boot?.cloudCfg ?? '';
   const settings = await ctx.settings(scope);
-  const sources = new Sources(ctx, settings, ctx.workspaceFolders().map(realpathOr));
+  const diskCache = diskCaches.get(ctx) ?? diskCaches.set(ctx, new DiskCache()).get(ctx)!;
+  const sources = new Sources(ctx, settings, ctx.workspaceFolders().map(realpathOr), diskCache);
   if (!PREVIEW_MODES.includes(mode)) {
     // A client bug or a hand-made preview address: said in the preview, never merged some other way.
     return toResult(failedModel(`unknown preview mode ${JSON.stringify(mode)} (expected ${PREVIEW_MODES.join(', ')})`), sources);
