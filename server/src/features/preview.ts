@@ -15,7 +15,7 @@ import { instanceDataFor } from './common/instanceData';
 import { readError, readRegularFile, readRegularFileSync } from './common/readFile';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PREVIEW_LINE_FIELDS, PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewLineField, PreviewLineMap, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
+import { PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewLineMap, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
 import { buildPreview, PreviewEntry, PreviewFile, PreviewMode, PreviewModel, PREVIEW_BODY_MARKER, wrapHeaderLine } from '../engine/preview';
 import { SourceLocation } from '../engine/provenance';
 import { IncludeResolver } from '../engine/userdata/process';
@@ -276,35 +276,39 @@ export function encodeLineMap(entries: readonly PreviewEntry[], shift: number, u
     }
     return index;
   };
-  const rows = new Array<number>(entries.length * PREVIEW_LINE_FIELDS);
-  const paths = new Array<string>(entries.length);
+  const rows: number[] = [];
+  const paths: string[] = [];
   const history: PreviewLineMap['history'] = [];
   let line = 0;
   let path = '';
   let sourceLine = 0;
-  entries.forEach((e, entry) => {
-    const at = entry * PREVIEW_LINE_FIELDS;
-    rows[at + PreviewLineField.Line] = e.line + shift - line;
-    line = e.line + shift;
+  // Neighbouring lines mostly come from one file: its index is looked up once for a run of them.
+  let lastPlace: SourceLocation | null = null;
+  let lastFile = 0;
+  for (let entry = 0; entry < entries.length; entry++) {
+    const e = entries[entry];
     let shared = 0;
     const limit = Math.min(path.length, e.path.length);
     while (shared < limit && path.charCodeAt(shared) === e.path.charCodeAt(shared)) shared++;
-    rows[at + PreviewLineField.SharedPath] = shared;
-    paths[entry] = e.path.slice(shared);
+    paths.push(shared ? e.path.slice(shared) : e.path);
     path = e.path;
-    const file = e.source ? indexOf(e.source) : 0;
-    rows[at + PreviewLineField.File] = file;
-    if (file && e.source) {
-      rows[at + PreviewLineField.StartLine] = e.source.line - sourceLine;
-      rows[at + PreviewLineField.StartCharacter] = e.source.character;
-      rows[at + PreviewLineField.LineSpan] = e.source.endLine - e.source.line;
-      rows[at + PreviewLineField.EndCharacter] = e.source.endCharacter;
-      sourceLine = e.source.line;
-    } else {
-      rows.fill(0, at + PreviewLineField.StartLine, at + PREVIEW_LINE_FIELDS);
+    const place = e.source;
+    let file = 0;
+    if (place) {
+      file = lastPlace && place.file === lastPlace.file && place.note === lastPlace.note ? lastFile : indexOf(place);
+      lastPlace = place;
+      lastFile = file;
     }
+    // In the order of PreviewLineField.
+    if (place && file) {
+      rows.push(e.line + shift - line, shared, file, place.line - sourceLine, place.character, place.endLine - place.line, place.endCharacter);
+      sourceLine = place.line;
+    } else {
+      rows.push(e.line + shift - line, shared, 0, 0, 0, 0, 0);
+    }
+    line = e.line + shift;
     if (e.history.length) history.push({ entry, history: e.history.map((h) => ({ what: h.what, reason: h.reason, from: location(h.from), at: location(h.at) })) });
-  });
+  }
   return { files, rows, paths, history };
 }
 
