@@ -22,6 +22,7 @@ import { chefMergeFiles } from './chef/deepMerge';
 import { loadChefFiles } from './chef/files';
 import { LimitExceededError, Limits } from './limits';
 import { validateMerged, type MergedProblem, type MergedSchemaReport } from './schema/merged';
+import { validateCloudConfigText, type TextSchemaReport } from './schema/validate';
 import { MAX_LOST_VALUES, MergeLosses, mergeLosses } from './lost';
 import { bootLosses, confdLosses } from './lostSystem';
 import type { ConfdResult } from './system/confd';
@@ -57,6 +58,25 @@ export interface PreviewOptions {
   schema?: boolean;
   /** Loads of cloud-config parts kept from the previous preview, reused where a part's text is unchanged. */
   partCache?: PartLoadCache;
+  /** The schema report of the previous preview's cloud-config.txt, reused while that text is unchanged. */
+  schemaCache?: SchemaReportCache;
+}
+
+/**
+ * The schema report of the last cloud-config.txt validated: a refresh whose merged text did not change
+ * (an edit of a comment, or of a value that loses to another part's) does not parse and validate it again.
+ * The report depends on the text and the version only; problems are placed in the files afresh.
+ */
+export class SchemaReportCache {
+  private last: { text: string; version: CloudInitVersion; report: TextSchemaReport } | undefined;
+
+  report(text: string, version: CloudInitVersion): TextSchemaReport {
+    if (this.last && this.last.version === version && this.last.text === text) return this.last.report;
+    const report = validateCloudConfigText(text, version);
+    // Without the loaded value: nothing reads it, and it is as large as the merged result.
+    this.last = { text, version, report: { ...report, value: undefined, rootSpan: undefined } };
+    return report;
+  }
 }
 
 function overLimitFailure(limit: keyof Limits, message: string, options: PreviewOptions): string {
@@ -430,7 +450,8 @@ function userDataPreview(mode: PreviewMode, run: UserDataRun, options: PreviewOp
   let schemaHeader: string[] = [];
   if (options.schema) {
     try {
-      schema = validateMerged(run, options.version ?? 'current', locate);
+      const version = options.version ?? 'current';
+      schema = validateMerged(run, version, locate, options.schemaCache?.report(run.cloudConfigTxt, version));
       schemaHeader = schemaLines(schema, options.version ?? 'current');
     } catch (e) {
       if (!(e instanceof LimitExceededError)) throw e;

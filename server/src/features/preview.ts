@@ -16,7 +16,7 @@ import { readError, readRegularFile, readRegularFileSync } from './common/readFi
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewLineMap, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
-import { buildPreview, PreviewEntry, PreviewFile, PreviewMode, PreviewModel, PREVIEW_BODY_MARKER, wrapHeaderLine } from '../engine/preview';
+import { buildPreview, PreviewEntry, PreviewFile, PreviewMode, PreviewModel, PREVIEW_BODY_MARKER, SchemaReportCache, wrapHeaderLine } from '../engine/preview';
 import { SourceLocation } from '../engine/provenance';
 import { IncludeResolver } from '../engine/userdata/process';
 import { BootInputs } from '../engine/system/boot';
@@ -40,6 +40,8 @@ export function registerPreview(ctx: ServerContext): void {
 
 /** Part loads of the last preview: a refresh after an edit of one part loads only that part again. */
 const partLoads = new WeakMap<ServerContext, PartLoadCache>();
+/** The schema report of the last preview's cloud-config.txt. */
+const schemaReports = new WeakMap<ServerContext, SchemaReportCache>();
 /** Files read from disk by earlier previews, used again while unchanged. */
 const diskCaches = new WeakMap<ServerContext, DiskCache>();
 /** Files read from disk at once by one preview. */
@@ -217,6 +219,7 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
       schema: settings.schema.enable,
       instanceData: instanceDataFor(settings, scope, ctx.workspaceFolders()).data,
       partCache: partLoads.get(ctx) ?? partLoads.set(ctx, new PartLoadCache()).get(ctx),
+      schemaCache: schemaReports.get(ctx) ?? schemaReports.set(ctx, new SchemaReportCache()).get(ctx),
     });
   } catch (e) {
     // cloud-init itself would raise here (a bad spec in system config, two drop-ins with one name…).
