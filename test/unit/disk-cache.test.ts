@@ -61,9 +61,26 @@ describe('files kept between previews', () => {
     const reads = { n: 0 };
     const file = path.join(dir, 'fresh.yaml');
     writeFileSync(file, 'a: 1\n');
+    // Modified "now" (a time later than the read, as another writer's clock may give it).
+    const soon = new Date(Date.now() + 60_000);
+    utimesSync(file, soon, soon);
     await readCounting(cache, file, reads);
     await readCounting(cache, file, reads);
-    assert.equal(reads.n, 2, 'a file written within the last seconds may change again within one clock tick');
+    assert.equal(reads.n, 2, 'a file modified within the last moments may change again within one clock tick');
+
+    // A whole-second time a second ago: the file system may keep only seconds, and that second is not over for long.
+    const coarse = path.join(dir, 'coarse.yaml');
+    writeFileSync(coarse, 'a: 1\n');
+    const secondAgo = Math.floor(Date.now() / 1000) - 1;
+    utimesSync(coarse, secondAgo, secondAgo);
+    await readCounting(cache, coarse, reads);
+    await readCounting(cache, coarse, reads);
+    assert.equal(reads.n, 4, 'not kept within 2 s of a whole-second time');
+    // The same second with a fraction: fine times, kept 100 ms after.
+    utimesSync(coarse, secondAgo + 0.25, secondAgo - 0.75);
+    const fine = await readCounting(cache, coarse, reads);
+    assert.equal(await readCounting(cache, coarse, reads), fine);
+    assert.equal(reads.n, 5, 'kept');
 
     const gone = oldFile('gone.yaml', 'b: 2\n');
     await readCounting(cache, gone, reads);

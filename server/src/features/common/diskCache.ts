@@ -5,13 +5,15 @@
  * a stat of its path says it is the same file, unchanged (device, inode, size, modification and
  * change times, in nanoseconds).
  *
- * Timestamps are coarse (a clock tick on Linux, two seconds on FAT), so a file changed twice within
- * one tick without changing its size would look unchanged: as git does with "racily clean" entries,
- * a file modified less than `RACY_MS` before it was read is never kept.
+ * Timestamps are coarse (a clock tick on Linux, whole seconds on some file systems, two on FAT), so a
+ * file changed twice within one tick without changing its size would look unchanged: as git does with
+ * "racily clean" entries, a file modified shortly before it was read is never kept. Shortly is 100 ms
+ * when its time has a fraction of a second (the file system keeps fine times), else 2 s.
  */
 import { statSync, type BigIntStats } from 'node:fs';
 
-const RACY_MS = 2000;
+const RACY_MS_FINE = 100;
+const RACY_MS_COARSE = 2000;
 /** Bytes kept at most (the least recently used files go first). */
 const MAX_KEPT_BYTES = 16 * 1024 * 1024;
 
@@ -46,7 +48,7 @@ export class DiskCache {
     const startedAt = Date.now();
     const bytes = await read();
     this.forget(file);
-    if (before?.isFile() && before.size === BigInt(bytes.length) && Number(before.mtimeMs) < startedAt - RACY_MS && bytes.length <= MAX_KEPT_BYTES) {
+    if (before?.isFile() && before.size === BigInt(bytes.length) && !racy(before, startedAt) && bytes.length <= MAX_KEPT_BYTES) {
       this.kept.set(file, { bytes, stat: before });
       this.keptBytes += bytes.length;
       for (const [oldest, entry] of this.kept) {
@@ -72,6 +74,12 @@ function statOf(file: string): BigIntStats | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Whether the file was modified so shortly before `readAt` that another change could share its time. */
+function racy(stat: BigIntStats, readAt: number): boolean {
+  const window = stat.mtimeNs % 1_000_000_000n === 0n ? RACY_MS_COARSE : RACY_MS_FINE;
+  return Number(stat.mtimeMs) >= readAt - window;
 }
 
 function sameFile(a: BigIntStats, b: BigIntStats): boolean {
