@@ -186,6 +186,11 @@ export enum PreviewLineField {
 }
 export const PREVIEW_LINE_FIELDS = 7;
 
+/** What `cloud-config-merge` prints for the previewed files: the tail of the preview's text (sent once, not twice). */
+export function previewBody(result: Pick<PreviewResult, 'text' | 'bodyStart'>): string {
+  return result.text.slice(result.bodyStart);
+}
+
 /** The data lines of a preview, expanded (the client does it on the first hover or jump). */
 export function previewLines(map: PreviewLineMap | undefined): PreviewLineInfo[] {
   if (!map) return [];
@@ -226,8 +231,8 @@ export interface PreviewHeaderLink {
 
 export interface PreviewResult {
   text: string;
-  /** The tail of `text` that equals `cloud-config-merge` output. */
-  body: string;
+  /** Where the tail of `text` that equals `cloud-config-merge` output starts: `previewBody(result)`. */
+  bodyStart: number;
   /** Where each data line came from: `previewLines(result.lineMap)`. */
   lineMap: PreviewLineMap;
   parts: Array<{ label: string; file: string; status: 'merged' | 'dropped' | 'not-merged' | 'not-reproduced'; spec?: string; reason?: string }>;

@@ -5,7 +5,7 @@
  * edited, saved, created, deleted or renamed, and when the settings change.
  */
 import * as vscode from 'vscode';
-import { PreviewRequest, PreviewSetNotification, previewLines, type PreviewLineInfo, type PreviewResult } from '../../../server/src/protocol';
+import { PreviewRequest, PreviewSetNotification, previewBody, previewLines, type PreviewLineInfo, type PreviewResult } from '../../../server/src/protocol';
 import { Server, log } from '../client';
 import { PREVIEW_SCHEME, fromPreviewUri, sourcesOf, toParams } from './uri';
 import { RefreshDebouncer } from './debounce';
@@ -187,10 +187,11 @@ function shiftLines(lines: PreviewLineInfo[], shift: number): PreviewLineInfo[] 
  * fixed title line; provenance lines are renumbered to match (`lineShift`), so hovers and links still work.
  */
 export function dataOnly(result: PreviewResult): ShownPreview {
-  const headerLines = result.text.endsWith(result.body) ? result.text.slice(0, result.text.length - result.body.length).split('\n').length - 1 : 0;
-  const bodyLines = result.body.split('\n');
+  const body = previewBody(result);
+  const headerLines = result.text.slice(0, result.bodyStart).split('\n').length - 1;
+  const bodyLines = body.split('\n');
   const start = bodyLines.findIndex((l) => l === '---' || l.startsWith('--- '));
-  if (!result.body || start < 0) {
+  if (!body || start < 0) {
     const why = result.failure ? `nothing merged: ${result.failure}` : 'nothing merged';
     return { ...result, text: `${DATA_ONLY_TITLE}\n# (${why.replace(/[\r\n]+/g, ' ')})\n`, lineMap: { files: [], rows: [], paths: [], history: [] }, headerLinks: [] };
   }

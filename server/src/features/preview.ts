@@ -246,7 +246,7 @@ function toResult(model: PreviewModel, sources: Sources, notes: string[] = []): 
   }
   return {
     text,
-    body: model.body,
+    bodyStart: text.length - model.body.length,
     lineMap: encodeLineMap(model.entries, inserted.length, (file) => sources.uriFor(file)),
     parts: model.parts.map((p) => ({ ...p, file: sources.uriFor(p.file) ?? p.file })),
     problems,
