@@ -26,6 +26,7 @@ import { benchMultipart, multipartMarkdown, multipartTargets } from './bench/mul
 import { benchSchema, schemaMarkdown, schemaTargets } from './bench/schema.mjs';
 import { benchLoader, loaderMarkdown, loaderTargets } from './bench/loader.mjs';
 import { benchSets, setsMarkdown, setsTargets } from './bench/sets.mjs';
+import { cpuMs as processCpuMs } from './fuzz/server.mjs';
 import { fitExponent, fmtBytes, fmtExp, fmtInt, fmtMB, fmtMs, fmtRatio, median, p95, table, textTable } from './bench/stats.mjs';
 import { spliceSections } from './bench/splice.cjs';
 
@@ -632,7 +633,7 @@ async function benchPreview() {
     const generated = generateParts(parts, K);
     for (const p of generated) writeFileSync(path.join(dir, p.name), p.text);
     const uris = generated.map((p) => pathToFileURL(path.join(dir, p.name)).href);
-    const row = { parts, K, bytes: generated.reduce((a, p) => a + Buffer.byteLength(p.text), 0), refresh: [] };
+    const row = { parts, K, bytes: generated.reduce((a, p) => a + Buffer.byteLength(p.text), 0), refresh: [], cpu: [] };
     rows.push(row);
     const s = await Session.start({ ipc: CLIENT_START, settings: (section) => (section === 'cloudConfigMerge' ? {} : null), folders: [dir] });
     try {
@@ -648,14 +649,20 @@ async function benchPreview() {
         lines[line] += 'x';
         const since = s.log(uri).length;
         const version = await s.edit(uri, { start: { line, character }, end: { line, character } }, 'x');
+        const cpu0 = processCpuMs(s.pid) ?? NaN;
         const r = await s.timeRequest(method, { mode: 'user-data', files: uris });
+        const cpu = (processCpuMs(s.pid) ?? NaN) - cpu0;
         if (r.result?.failure) throw new Error(`preview failed: ${r.result.failure}`);
         if (i === 0) {
           row.first = r.ms;
           row.previewLines = r.result?.text?.split('\n').length;
+          row.answerBytes = Buffer.byteLength(JSON.stringify(r.result));
           row.merged = r.result?.parts?.filter((p) => p.status === 'merged').length;
         }
-        if (i >= warmup) row.refresh.push(r.ms);
+        if (i >= warmup) {
+          row.refresh.push(r.ms);
+          row.cpu.push(cpu);
+        }
         // let the debounced diagnostics of this version run before the next edit
         await s.waitForDiagnostics(uri, since, (d) => d.version === undefined || d.version === version, 30000).catch(() => undefined);
       }
@@ -671,7 +678,7 @@ async function benchPreview() {
     } catch (e) {
       row.engineError = String(e.message ?? e);
     }
-    progress(`preview: ${parts} parts: refresh median ${fmtMs(median(row.refresh))}, p95 ${fmtMs(p95(row.refresh))}; in-process buildPreview ${fmtMs(median(row.engine?.preview.map((x) => x.cpu) ?? []))} CPU vs runUserData ${fmtMs(median(row.engine?.run.map((x) => x.cpu) ?? []))}`);
+    progress(`preview: ${parts} parts: refresh median ${fmtMs(median(row.refresh))}, p95 ${fmtMs(p95(row.refresh))}, server CPU median ${fmtMs(median(row.cpu))}; in-process buildPreview ${fmtMs(median(row.engine?.preview.map((x) => x.cpu) ?? []))} CPU vs runUserData ${fmtMs(median(row.engine?.run.map((x) => x.cpu) ?? []))}`);
   }
   return { rows, method };
 }
@@ -847,12 +854,12 @@ function evaluate(results) {
   }
   if (preview?.rows?.length) {
     const last = preview.rows.reduce((a, r) => (r.parts > (a?.parts ?? 0) ? r : a), null);
-    const med = median(last.refresh);
-    const met = med < 100;
+    // The issue's target is the p95 of the refreshes after a one-character edit, not their median.
+    const met = p95(last.refresh) < 100;
     targets.push({
       area: 'Extension',
-      target: `preview refresh < 100 ms for ${last.parts} parts`,
-      measured: preview.rows.map((r) => `${r.parts} parts: median ${fmtMs(median(r.refresh))}, p95 ${fmtMs(p95(r.refresh))}`).join('; '),
+      target: `preview refresh p95 < 100 ms for ${last.parts} parts (after a one-character edit of one part)`,
+      measured: preview.rows.map((r) => `${r.parts} parts: median ${fmtMs(median(r.refresh))}, p95 ${fmtMs(p95(r.refresh))}${r.cpu?.length ? ` (server CPU median ${fmtMs(median(r.cpu))})` : ''}`).join('; '),
       met: last.parts >= 100 ? met : null,
       gap: met ? (last.parts >= 100 ? '' : 'Only smaller previews were measured in this run.') : previewGap(preview, last),
     });
@@ -903,7 +910,7 @@ function previewGap(preview, row) {
     const pv = median(e.preview.map((x) => x.cpu));
     const ru = median(e.run.map((x) => x.cpu));
     parts.push(
-      `The engine work alone, in-process and without the server's cache of part loads (a cold preview), is ${fmtMs(pv)} CPU for buildPreview (server/src/engine/preview.ts) against ${fmtMs(ru)} for a plain runUserData of the same ${row.parts} parts: the preview merges with tracing (copying at every step, as the trace keeps each step's values), adds provenance and the line map, and validates cloud-config.txt against the schema as \`cloud-init schema --system\` does (parsing the text again). In the server a refresh loads only the edited part again (PartLoadCache, server/src/engine/userdata/cloudConfigHandler.ts) and renders cloud-config.txt once with its line map.`,
+      `The engine work alone, in-process and without the server's cache of part loads (a cold preview), is ${fmtMs(pv)} CPU for buildPreview (server/src/engine/preview.ts) against ${fmtMs(ru)} for a plain runUserData of the same ${row.parts} parts: the preview merges with tracing (copying at every step, as the trace keeps each step's values), adds provenance and the line map, and validates cloud-config.txt against the schema as \`cloud-init schema --system\` does (parsing the text again). In the server a refresh loads only the edited part again (PartLoadCache, server/src/engine/userdata/cloudConfigHandler.ts), takes the other parts' bytes from its DiskCache (server/src/features/common/diskCache.ts) while a stat says they are unchanged, and renders cloud-config.txt once with its line map.`,
     );
     const sites = e.sites ?? [];
     const total = e.wall;
@@ -913,7 +920,12 @@ function previewGap(preview, row) {
     }
   }
   const wall = median(row.refresh);
-  if (e && Number.isFinite(wall)) parts.push(`The rest of the ${fmtMs(wall)} round trip is the request itself: reading the files, mapping provenance to URIs, JSON-encoding ${fmtInt(row.previewLines)} lines of text with per-line provenance.`);
+  if (e && Number.isFinite(wall)) {
+    const cpu = median(row.cpu ?? []);
+    parts.push(
+      `Of the ${fmtMs(wall)} median round trip the server spends ${Number.isFinite(cpu) ? `${fmtMs(cpu)} of CPU (all its threads, garbage collection included)` : 'the rest'}: the merge, the schema validation and the line map above, then the answer (${fmtInt(row.previewLines)} lines of text, a compact line map; ${fmtBytes(row.answerBytes ?? NaN)} of JSON) written to the client, which parses it; the rest is waiting for a CPU on a loaded machine.`,
+    );
+  }
   return parts.join(' ');
 }
 
@@ -1360,7 +1372,7 @@ function markdown(results) {
     L.push(`**Preview refresh**: after a didChange of one part (the middle one, open in the editor), the \`${method(results.preview)}\` request over all parts (user-data mode; the other parts are read from disk by the server), ${CONFIG.previewRuns} times after 3 warm-ups:`, '');
     L.push(
       table(
-        ['parts (K = 100)', 'YAML', 'first request', 'refresh median', 'p95', 'n', 'preview lines', 'server peak RSS', 'in-process buildPreview CPU', 'runUserData CPU'],
+        ['parts (K = 100)', 'YAML', 'first request', 'refresh median', 'p95', 'n', 'server CPU per refresh (median)', 'preview lines', 'answer (JSON)', 'server peak RSS', 'in-process buildPreview CPU', 'runUserData CPU'],
         results.preview.rows.map((r) => [
           String(r.parts),
           fmtBytes(r.bytes),
@@ -1368,7 +1380,9 @@ function markdown(results) {
           fmtMs(median(r.refresh)),
           fmtMs(p95(r.refresh)),
           String(r.refresh.length),
+          fmtMs(median(r.cpu ?? [])),
           r.error ? `failed: ${r.error}` : fmtInt(r.previewLines),
+          fmtBytes(r.answerBytes ?? NaN),
           fmtMB(r.rss),
           fmtMs(median(r.engine?.preview.map((x) => x.cpu) ?? [])),
           fmtMs(median(r.engine?.run.map((x) => x.cpu) ?? [])),

@@ -140,7 +140,84 @@ export interface PreviewLineInfo {
   line: number;
   path: string;
   source: PreviewLocation | null;
-  history: Array<{ what: 'overrode' | 'lost' | 'deleted'; reason: string; from: PreviewLocation | null; at: PreviewLocation | null }>;
+  history: PreviewLineHistory[];
+}
+
+export interface PreviewLineHistory {
+  what: 'overrode' | 'lost' | 'deleted';
+  reason: string;
+  from: PreviewLocation | null;
+  at: PreviewLocation | null;
+}
+
+/**
+ * Where each data line of a preview came from, in a compact form: a preview of 100 parts has some
+ * 14,000 data lines, and an object per line (with its file's URI) was most of the answer's bytes and
+ * of both sides' time. `previewLines` expands it into `PreviewLineInfo`s.
+ */
+export interface PreviewLineMap {
+  /** The files the places are in; `note` when the places in that file are only approximate. */
+  files: Array<{ uri: string; note?: string }>;
+  /**
+   * `PREVIEW_LINE_FIELDS` numbers per data line, in the order of the lines, most as a difference from
+   * the line before so that they stay short: see `PreviewLineField`.
+   */
+  rows: number[];
+  /** Per data line: its path after the characters it shares with the previous line's path. */
+  paths: string[];
+  /** The lines whose value replaced, deleted or lost to another (few): by their index in `rows`. */
+  history: Array<{ entry: number; history: PreviewLineHistory[] }>;
+}
+
+/** The numbers of one data line in `PreviewLineMap.rows`. */
+export enum PreviewLineField {
+  /** Its line in the text, minus the previous data line's (the first: the line itself). */
+  Line,
+  /** How many characters of its path are the previous data line's path's first characters. */
+  SharedPath,
+  /** 1 + the index in `files` of the place its value was written; 0: no single source. */
+  File,
+  /** The place's start line, minus the previous place's start line (the first: the line itself). */
+  StartLine,
+  StartCharacter,
+  /** The place's end line minus its start line. */
+  LineSpan,
+  EndCharacter,
+}
+export const PREVIEW_LINE_FIELDS = 7;
+
+/** What `cloud-config-merge` prints for the previewed files: the tail of the preview's text (sent once, not twice). */
+export function previewBody(result: Pick<PreviewResult, 'text' | 'bodyStart'>): string {
+  return result.text.slice(result.bodyStart);
+}
+
+/** The data lines of a preview, expanded (the client does it on the first hover or jump). */
+export function previewLines(map: PreviewLineMap | undefined): PreviewLineInfo[] {
+  if (!map) return [];
+  const out: PreviewLineInfo[] = [];
+  const histories = new Map(map.history.map((h) => [h.entry, h.history]));
+  let line = 0;
+  let path = '';
+  let sourceLine = 0;
+  for (let entry = 0, i = 0; i + PREVIEW_LINE_FIELDS <= map.rows.length; entry++, i += PREVIEW_LINE_FIELDS) {
+    line += map.rows[i + PreviewLineField.Line];
+    path = path.slice(0, map.rows[i + PreviewLineField.SharedPath]) + (map.paths[entry] ?? '');
+    const file = map.files[map.rows[i + PreviewLineField.File] - 1];
+    let source: PreviewLocation | null = null;
+    if (file) {
+      sourceLine += map.rows[i + PreviewLineField.StartLine];
+      source = {
+        uri: file.uri,
+        line: sourceLine,
+        character: map.rows[i + PreviewLineField.StartCharacter],
+        endLine: sourceLine + map.rows[i + PreviewLineField.LineSpan],
+        endCharacter: map.rows[i + PreviewLineField.EndCharacter],
+        ...(file.note ? { note: file.note } : {}),
+      };
+    }
+    out.push({ line, path, source, history: histories.get(entry) ?? [] });
+  }
+  return out;
 }
 
 /** A link in the preview's header to a part's file or a `file:line` place, placed by the server that wrote the header. */
@@ -154,9 +231,10 @@ export interface PreviewHeaderLink {
 
 export interface PreviewResult {
   text: string;
-  /** The tail of `text` that equals `cloud-config-merge` output. */
-  body: string;
-  lines: PreviewLineInfo[];
+  /** Where the tail of `text` that equals `cloud-config-merge` output starts: `previewBody(result)`. */
+  bodyStart: number;
+  /** Where each data line came from: `previewLines(result.lineMap)`. */
+  lineMap: PreviewLineMap;
   parts: Array<{ label: string; file: string; status: 'merged' | 'dropped' | 'not-merged' | 'not-reproduced'; spec?: string; reason?: string }>;
   headerLinks?: PreviewHeaderLink[];
   /** Sources that could not be read (deleted, renamed, unreadable), reported in the text too. */

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver-protocol';
 import { LspClient, fixtureUri } from '../support/lspClient';
-import { PreviewRequest, PreviewParams, PreviewResult } from '../../server/src/protocol';
+import { PreviewRequest, PreviewParams, PreviewResult, previewBody } from '../../server/src/protocol';
 import { APPEND_LISTS } from './fixtures';
 
 const TIMEOUT = 60_000;
@@ -173,7 +173,7 @@ describe('concurrency: diagnostics', () => {
       const m = /\+str\((x*)\) \(merge_how\)/.exec(result.parts[0]?.spec ?? '');
       assert.ok(m, `the preview names the spec: ${result.text.slice(0, 400)}`);
       assert.ok(m[1].length >= sentBefore && m[1].length <= EDITS, `a preview asked after ${sentBefore} keystrokes saw ${m[1].length}`);
-      assert.match(result.body, /runcmd:\n- typed\n/);
+      assert.match(previewBody(result), /runcmd:\n- typed\n/);
     }
     for (const { sentBefore, answer } of infos) {
       const spec = (await answer).spec ?? '';
@@ -320,7 +320,7 @@ describe('concurrency: previews', () => {
     for (const [i, result] of results.entries()) {
       const { n, files } = sets[i];
       assert.deepEqual(result.problems, [], `set ${n}`);
-      const markers = [...result.body.matchAll(/^- (set\d+-[a-z-]+)$/gm)].map((m) => m[1]);
+      const markers = [...previewBody(result).matchAll(/^- (set\d+-[a-z-]+)$/gm)].map((m) => m[1]);
       assert.deepEqual(markers, [`set${n}-a`, `set${n}-b`, `set${n}-c-unsaved`, ...(n % 2 ? [`set${n}-included`] : [])], `set ${n} merges its own files only`);
       assert.deepEqual(
         result.parts.map((p) => p.file),
@@ -350,14 +350,14 @@ describe('concurrency: previews', () => {
       release();
     }
     const [one, two] = await Promise.all([first, second]);
-    assert.equal(generation(two.body, 'app'), 2, 'the second preview reflects the edit');
-    assert.ok([1, 2].includes(generation(one.body, 'app') ?? -1), 'the first is one of the two texts');
-    assert.match(two.body, /^- base$/m);
+    assert.equal(generation(previewBody(two), 'app'), 2, 'the second preview reflects the edit');
+    assert.ok([1, 2].includes(generation(previewBody(one), 'app') ?? -1), 'the first is one of the two texts');
+    assert.match(previewBody(two), /^- base$/m);
     // And without holding anything: an edit then a preview, many times over.
     for (let g = 3; g < 40; g++) {
       client.change(app, part(`app-${g}`));
       const result = await previewOf(client, { mode: 'user-data', files: [base, app] });
-      assert.equal(generation(result.body, 'app'), g);
+      assert.equal(generation(previewBody(result), 'app'), g);
     }
     client.close(app);
   });
@@ -381,15 +381,15 @@ describe('concurrency: previews', () => {
     for (const { asked, answer } of pending) {
       const result = await answer;
       assert.deepEqual(result.problems, []);
-      const gb = generation(result.body, 'B');
-      const gc = generation(result.body, 'C');
-      assert.ok(gb !== null && gc !== null, result.body);
+      const gb = generation(previewBody(result), 'B');
+      const gc = generation(previewBody(result), 'C');
+      assert.ok(gb !== null && gc !== null, previewBody(result));
       assert.equal(gb, gc, `preview asked at generation ${asked} merged B-${gb} with C-${gc}: two different moments`);
       assert.ok(gb >= asked && gb <= ROUNDS, `preview asked at generation ${asked} saw ${gb}`);
-      for (let i = 0; i < disk.length; i++) assert.equal(generation(result.body, `disk${i}`), 0);
+      for (let i = 0; i < disk.length; i++) assert.equal(generation(previewBody(result), `disk${i}`), 0);
     }
     const last = await previewOf(client, { mode: 'user-data', files });
-    assert.deepEqual([generation(last.body, 'B'), generation(last.body, 'C')], [ROUNDS, ROUNDS]);
+    assert.deepEqual([generation(previewBody(last), 'B'), generation(previewBody(last), 'C')], [ROUNDS, ROUNDS]);
     client.close(b);
     client.close(c);
   });
@@ -406,13 +406,13 @@ describe('concurrency: previews', () => {
     }
     for (const { asked, answer } of pending) {
       const result = await answer;
-      const seen = generation(result.body, 'target');
+      const seen = generation(previewBody(result), 'target');
       assert.ok(seen !== null && seen >= asked, `preview asked at ${asked} saw target-${seen}`);
-      assert.doesNotMatch(result.body, /target-disk/, 'the editor text wins over the disk');
+      assert.doesNotMatch(previewBody(result), /target-disk/, 'the editor text wins over the disk');
     }
     client.close(target);
     const fromDisk = await previewOf(client, { mode: 'user-data', files: [include] });
-    assert.match(fromDisk.body, /^- target-disk$/m, 'closed: the disk text again');
+    assert.match(previewBody(fromDisk), /^- target-disk$/m, 'closed: the disk text again');
   });
 
   test('ten previews open at once while their sources are typed into: each answers its own latest text', async () => {
@@ -427,8 +427,8 @@ describe('concurrency: previews', () => {
       const results = await Promise.all(docs.map((d) => previewOf(client, { mode: 'user-data', files: [shared, d.uri] })));
       for (const [i, result] of results.entries()) {
         const d = docs[i];
-        assert.equal(generation(result.body, `doc${d.n}`), d.g, `round ${round}: preview ${d.n} has its latest text`);
-        assert.deepEqual([...result.body.matchAll(/^- (doc\d+)-/gm)].map((m) => m[1]), [`doc${d.n}`], `round ${round}: preview ${d.n} has no other document`);
+        assert.equal(generation(previewBody(result), `doc${d.n}`), d.g, `round ${round}: preview ${d.n} has its latest text`);
+        assert.deepEqual([...previewBody(result).matchAll(/^- (doc\d+)-/gm)].map((m) => m[1]), [`doc${d.n}`], `round ${round}: preview ${d.n} has no other document`);
       }
     }
     for (const d of docs) client.close(d.uri);

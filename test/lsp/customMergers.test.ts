@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LspClient, REPO_ROOT, cursor } from '../support/lspClient';
-import { PreviewRequest, WorkspaceTrustNotification } from '../../server/src/protocol';
+import { PreviewRequest, PreviewResult, WorkspaceTrustNotification, previewBody } from '../../server/src/protocol';
 
 const FOLDER = path.join(REPO_ROOT, 'examples', 'custom-mergers');
 const SETTINGS = { customMergers: { uniq_list: 'm_uniq_list.js' } };
@@ -37,8 +37,8 @@ test('trusted workspace: valid in diagnostics, hover (the module description), c
     assert.ok(items.some((i) => i.label === 'uniq_list'), `the custom merger is offered: ${items.map((i) => i.label).join(', ')}`);
     const base = pathToFileURL(path.join(FOLDER, '10-base.yaml')).href;
     const more = pathToFileURL(path.join(FOLDER, '20-more.yaml')).href;
-    const preview = (await client.connection.sendRequest(PreviewRequest.method, { mode: 'user-data', files: [base, more] })) as { body: string };
-    assert.match(preview.body, /packages:\n- curl\n- jq\n- nginx\n- htop\n/);
+    const preview = (await client.connection.sendRequest(PreviewRequest.method, { mode: 'user-data', files: [base, more] })) as PreviewResult;
+    assert.match(previewBody(preview), /packages:\n- curl\n- jq\n- nginx\n- htop\n/);
   } finally {
     await client.stop();
   }

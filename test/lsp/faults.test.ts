@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DidChangeWorkspaceFoldersNotification, ResponseError } from 'vscode-languageserver-protocol';
 import { LspClient, REPO_ROOT } from '../support/lspClient';
-import { DocumentInfoRequest, DocumentInfoResult, PreviewRequest, PreviewParams, PreviewResult } from '../../server/src/protocol';
+import { DocumentInfoRequest, DocumentInfoResult, PreviewRequest, PreviewParams, PreviewResult, previewBody, previewLines } from '../../server/src/protocol';
 import { APPEND_LISTS } from './fixtures';
 
 const TIMEOUT = 60_000;
@@ -26,7 +26,7 @@ function part(marker: string): string {
 
 /** The `runcmd` markers of a preview body, in order. */
 function markers(result: PreviewResult): string[] {
-  return [...result.body.matchAll(/^- (\S+)$/gm)].map((m) => m[1]);
+  return [...previewBody(result).matchAll(/^- (\S+)$/gm)].map((m) => m[1]);
 }
 
 /** The line of the preview text that is `- marker`. */
@@ -112,7 +112,7 @@ describe('faults: sources on disk', () => {
     assert.equal(result.text.split('\n')[1], `# Problem: ${result.problems[0]}`, 'the problem is at the top of the text');
     assert.deepEqual(markers(result), ['a-1', 'c-1']);
     assert.deepEqual(result.parts.map((p) => p.file), [a, c]);
-    const fromC = result.lines.find((l) => l.source?.uri === c);
+    const fromC = previewLines(result.lineMap).find((l) => l.source?.uri === c);
     assert.equal(fromC?.line, lineOf(result, 'c-1'), 'provenance lines account for the problem line');
     writeFileSync(file('deleted', 'b.yaml'), part('b-2'));
     const restored = await userData(a, b, c);
@@ -132,7 +132,7 @@ describe('faults: sources on disk', () => {
     const result = await userData(base, renamed);
     assert.deepEqual(result.problems, []);
     assert.deepEqual(markers(result), ['base', 'renamed']);
-    assert.equal(result.lines.find((l) => l.line === lineOf(result, 'renamed'))?.source?.uri, renamed);
+    assert.equal(previewLines(result.lineMap).find((l) => l.line === lineOf(result, 'renamed'))?.source?.uri, renamed);
     assert.match(result.text, /from renamed\/new\.yaml: merged/);
   });
 
@@ -191,7 +191,7 @@ describe('faults: sources on disk', () => {
       assert.ok(result.problems[0].startsWith(`#include ${c.target}: cannot be read (`), `${c.name}: ${result.problems[0]}`);
       assert.match(result.problems[0], c.reason, c.name);
       assert.match(result.failure ?? '', /cloud-init fails before merging anything/, c.name);
-      assert.equal(result.body, '', `${c.name}: cloud-init writes nothing`);
+      assert.equal(previewBody(result), '', `${c.name}: cloud-init writes nothing`);
     }
     const locked = file('include', 'locked.yaml');
     writeFileSync(locked, part('locked'));

@@ -18,6 +18,7 @@ import {
   PreviewRequest,
   PreviewParams,
   PreviewResult,
+  previewBody,
 } from '../../server/src/protocol';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/pipeline/fixtures');
@@ -83,7 +84,7 @@ describe('pipeline requests', () => {
   test("preview of a Terraform config: cloud-init's cloud-config.txt, with findings naming the Terraform part", async () => {
     const result = await preview({ mode: 'user-data', files: [uri('state.json')], source: { kind: 'terraform', address: 'module.db.cloudinit_config.db' } });
     assert.equal(result.failure, undefined);
-    assert.equal(result.body, readFileSync(path.join(FIXTURES, 'state.2.current.expected.txt'), 'utf8'));
+    assert.equal(previewBody(result), readFileSync(path.join(FIXTURES, 'state.2.current.expected.txt'), 'utf8'));
     const header = unwrapHeader(result.text);
     assert.match(header, /^# Finding: part 2 \(filename "extra\.yaml"\): error: .*\[part-skipped\]$/m);
     assert.match(header, /^# Finding: part 4 \(filename "ntp\.sh"\): warning: declared text\/x-shellscript, but .* \[declared-type-overridden\]$/m);
@@ -100,7 +101,7 @@ describe('pipeline requests', () => {
     const rendered = await preview({ mode: 'user-data', files: [uri('rendered.b64')], source: { kind: 'rendered' } });
     const mime = await preview({ mode: 'user-data', files: [uri('user-data.mime')] });
     assert.equal(rendered.failure, undefined);
-    assert.equal(rendered.body, mime.body);
+    assert.equal(previewBody(rendered), previewBody(mime));
     // A source is previewed alone, in user-data mode.
     const refused = await preview({ mode: 'confd', files: [uri('rendered.b64')], source: { kind: 'rendered' } });
     assert.match(refused.failure ?? '', /previewed alone, in user-data mode/);

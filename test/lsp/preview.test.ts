@@ -1,13 +1,13 @@
 // cloudConfigMerge/preview through the built server, over files in a temporary workspace.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LspClient } from '../support/lspClient';
 import { runCli } from '../support/cli';
-import { PreviewRequest, PreviewParams, PreviewResult } from '../../server/src/protocol';
+import { PreviewRequest, PreviewParams, PreviewResult, previewBody, previewLines } from '../../server/src/protocol';
 import { unwrapHeader } from '../../server/src/engine/preview';
 import { APPEND_LISTS, mime } from './fixtures';
 
@@ -75,8 +75,8 @@ describe('preview', () => {
     const result = await preview({ mode: 'user-data', files: [uri('parts', '01-base.yaml'), uri('parts', '02-app.yaml')] });
     assert.equal(result.failure, undefined);
     assert.deepEqual(result.problems, []);
-    assert.ok(result.text.endsWith(result.body), 'the body is the tail of the text');
-    assert.match(result.body, /^#cloud-config\n\n# from 2 files\n# part-001\n# part-002\n\n---\npackages:\n- nginx\n- git\nruncmd:\n- echo base\n- echo app\n\.\.\.\n$/);
+    assert.ok(result.text.slice(0, result.bodyStart).endsWith('\n# ---- what cloud-init writes ----\n'), 'the body follows the header');
+    assert.match(previewBody(result), /^#cloud-config\n\n# from 2 files\n# part-001\n# part-002\n\n---\npackages:\n- nginx\n- git\nruncmd:\n- echo base\n- echo app\n\.\.\.\n$/);
     assert.deepEqual(
       result.parts.map((p) => [p.file, p.status, p.spec]),
       [
@@ -84,11 +84,11 @@ describe('preview', () => {
         [uri('parts', '02-app.yaml'), 'merged', `${APPEND_LISTS} (merge_how)`],
       ],
     );
-    const git = result.lines.find((l) => l.path === 'packages[1]');
+    const git = previewLines(result.lineMap).find((l) => l.path === 'packages[1]');
     assert.ok(git);
     assert.equal(git.line, lineOf(result, '- git'));
     assert.deepEqual(git.source, { uri: uri('parts', '02-app.yaml'), line: 3, character: 4, endLine: 3, endCharacter: 7 });
-    const base = result.lines.find((l) => l.path === 'runcmd[0]');
+    const base = previewLines(result.lineMap).find((l) => l.path === 'runcmd[0]');
     assert.equal(base?.source?.uri, uri('parts', '01-base.yaml'));
     assert.match(unwrapHeader(result.text), /parts\/02-app\.yaml: merged with list\(append\)/);
   });
@@ -98,11 +98,28 @@ describe('preview', () => {
     client.openNoWait(app, APP.replace('echo app', 'echo unsaved'));
     try {
       const result = await preview({ mode: 'user-data', files: [uri('parts', '01-base.yaml'), app] });
-      assert.match(result.body, /- echo unsaved\n/);
-      assert.doesNotMatch(result.body, /echo app/);
+      assert.match(previewBody(result), /- echo unsaved\n/);
+      assert.doesNotMatch(previewBody(result), /echo app/);
     } finally {
       client.close(app);
     }
+  });
+
+  test('files kept from an earlier preview are read again once changed on disk, even to the same size', async () => {
+    // Parts last modified an hour ago: the server keeps their bytes between previews.
+    const anHourAgo = new Date(Date.now() - 3600_000);
+    const file = path.join(workspace, 'kept', 'part.yaml');
+    const part = write(file, '#cloud-config\nruncmd:\n  - echo one\n');
+    utimesSync(file, anHourAgo, anHourAgo);
+    assert.match(previewBody(await preview({ mode: 'user-data', files: [part] })), /- echo one\n/);
+    assert.match(previewBody(await preview({ mode: 'user-data', files: [part] })), /- echo one\n/);
+    writeFileSync(file, '#cloud-config\nruncmd:\n  - echo two\n');
+    utimesSync(file, anHourAgo, anHourAgo);
+    assert.match(previewBody(await preview({ mode: 'user-data', files: [part] })), /- echo two\n/);
+    rmSync(file);
+    const gone = await preview({ mode: 'user-data', files: [part] });
+    assert.match(gone.problems.join('\n'), /kept\/part\.yaml: cannot be read/);
+    assert.doesNotMatch(previewBody(gone), /echo/);
   });
 
   test('a missing file is reported in problems and in the text, and the rest is still merged', async () => {
@@ -110,8 +127,8 @@ describe('preview', () => {
     assert.equal(result.problems.length, 1);
     assert.match(result.problems[0], /parts\/renamed\.yaml: cannot be read \(no such file\)/);
     assert.match(result.text.split('\n')[1], /^# Problem: parts\/renamed\.yaml: cannot be read/);
-    assert.match(result.body, /- echo base/);
-    assert.equal(result.lines.find((l) => l.path === 'runcmd[0]')?.line, lineOf(result, '- echo base'), 'line numbers account for the problem lines');
+    assert.match(previewBody(result), /- echo base/);
+    assert.equal(previewLines(result.lineMap).find((l) => l.path === 'runcmd[0]')?.line, lineOf(result, '- echo base'), 'line numbers account for the problem lines');
   });
 
   test('a URI that is neither open nor a file is a problem, not a crash', async () => {
@@ -122,7 +139,7 @@ describe('preview', () => {
     try {
       const fromEditor = await preview({ mode: 'user-data', files: [open] });
       assert.deepEqual(fromEditor.problems, []);
-      assert.equal(fromEditor.lines.find((l) => l.path === 'runcmd[0]')?.source?.uri, open);
+      assert.equal(previewLines(fromEditor.lineMap).find((l) => l.path === 'runcmd[0]')?.source?.uri, open);
     } finally {
       client.close(open);
     }
@@ -130,8 +147,8 @@ describe('preview', () => {
 
   test('compare: one part left out', async () => {
     const result = await preview({ mode: 'user-data', files: [uri('parts', '01-base.yaml'), uri('parts', '02-app.yaml')], exclude: 1 });
-    assert.match(result.body, /# from 1 files\n# part-001\n/);
-    assert.doesNotMatch(result.body, /nginx/);
+    assert.match(previewBody(result), /# from 1 files\n# part-001\n/);
+    assert.doesNotMatch(previewBody(result), /nginx/);
   });
 
   test('a multipart file with Merge-Type headers', async () => {
@@ -143,8 +160,8 @@ describe('preview', () => {
       ]),
     );
     const result = await preview({ mode: 'user-data', files: [file] });
-    assert.match(result.body, /runcmd:\n- echo one\n- echo two\n/);
-    const two = result.lines.find((l) => l.path === 'runcmd[1]');
+    assert.match(previewBody(result), /runcmd:\n- echo one\n- echo two\n/);
+    const two = previewLines(result.lineMap).find((l) => l.path === 'runcmd[1]');
     assert.equal(two?.source?.uri, file);
     assert.equal(two?.source?.line, 20, 'the line inside the multipart file');
   });
@@ -154,8 +171,8 @@ describe('preview', () => {
       const include = write(path.join(workspace, 'include.txt'), `#include\nfile://${path.join(workspace, 'parts', '02-app.yaml')}\n`);
       const result = await preview({ mode: 'user-data', files: [include] });
       assert.equal(result.failure, undefined);
-      assert.match(result.body, /- echo app/);
-      assert.equal(result.lines.find((l) => l.path === 'runcmd[0]')?.source?.uri, uri('parts', '02-app.yaml'));
+      assert.match(previewBody(result), /- echo app/);
+      assert.equal(previewLines(result.lineMap).find((l) => l.path === 'runcmd[0]')?.source?.uri, uri('parts', '02-app.yaml'));
       assert.deepEqual(result.sources, [include, uri('parts', '02-app.yaml')], 'the include target is a source: editing it changes the preview');
     });
 
@@ -178,7 +195,7 @@ describe('preview', () => {
       try {
         const allowed = await preview({ mode: 'user-data', files: [include] });
         assert.equal(allowed.failure, undefined);
-        assert.match(allowed.body, /chpasswd:/);
+        assert.match(previewBody(allowed), /chpasswd:/);
       } finally {
         await client.changeSettings({});
       }
@@ -190,7 +207,7 @@ describe('preview', () => {
       const include = write(path.join(workspace, 'include-percent.txt'), `#include\nfile://${workspace}/a%20b/inc.yaml\n`);
       const result = await preview({ mode: 'user-data', files: [include] });
       assert.equal(result.failure, undefined);
-      assert.match(result.body, /from: percent-twenty/);
+      assert.match(previewBody(result), /from: percent-twenty/);
       const cli = runCli([fileURLToPath(include)]);
       assert.equal(cli.code, 0, cli.stderr);
       assert.match(cli.stdout, /from: percent-twenty/);
@@ -201,7 +218,7 @@ describe('preview', () => {
       const result = await preview({ mode: 'user-data', files: [include] });
       assert.match(result.problems.join('\n'), /https:\/\/config\.example\.com\/user-data\.yaml: not fetched .*processes none of this user-data/);
       assert.match(result.failure ?? '', /cloud-init fails before merging anything/);
-      assert.equal(result.body, '');
+      assert.equal(previewBody(result), '');
     });
   });
 
@@ -210,8 +227,8 @@ describe('preview', () => {
       const a = write(path.join(workspace, 'etc', 'cloud', 'cloud.cfg.d', '10-a.cfg'), 'ntp:\n  servers: [a.example.com]\nruncmd: [from-a]\n');
       const b = write(path.join(workspace, 'etc', 'cloud', 'cloud.cfg.d', '20-b.cfg'), 'ntp:\n  servers: [b.example.com]\n');
       const result = await preview({ mode: 'confd', files: [a, b] });
-      assert.match(result.body, /ntp:\n {4}servers:\n {4}- b\.example\.com\n/);
-      assert.equal(result.lines.find((l) => l.path === 'runcmd[0]')?.source?.uri, a);
+      assert.match(previewBody(result), /ntp:\n {4}servers:\n {4}- b\.example\.com\n/);
+      assert.equal(previewLines(result.lineMap).find((l) => l.path === 'runcmd[0]')?.source?.uri, a);
       assert.deepEqual(result.parts.map((p) => p.file), [b, a]);
     });
 
@@ -219,8 +236,8 @@ describe('preview', () => {
       const cfg = write(path.join(workspace, 'etc', 'cloud', 'cloud.cfg'), 'runcmd: [from-image]\npackages: [openssh-server]\n');
       const result = await preview({ mode: 'boot', files: [uri('parts', '01-base.yaml')], boot: { cloudCfg: cfg } });
       assert.equal(result.failure, undefined);
-      assert.match(result.body, /packages:\n- nginx\n/);
-      assert.match(result.body, /runcmd:\n- echo base\n/);
+      assert.match(previewBody(result), /packages:\n- nginx\n/);
+      assert.match(previewBody(result), /runcmd:\n- echo base\n/);
     });
 
     test('a missing boot layer is a problem', async () => {
@@ -250,7 +267,7 @@ describe('preview', () => {
   test('an unknown mode is said in the preview, never merged some other way', async () => {
     const result = await preview({ mode: 'bogus' as PreviewParams['mode'], files: [uri('parts', '01-base.yaml')] });
     assert.equal(result.failure, 'unknown preview mode "bogus" (expected user-data, handler, confd, boot, chef)');
-    assert.equal(result.body, '');
+    assert.equal(previewBody(result), '');
     assert.match(result.text, /^# Cloud-Config Merge preview\n# unknown preview mode "bogus"/);
   });
 
@@ -269,8 +286,8 @@ test('chef mode: role and environment files deep-merge, with provenance into the
   try {
     const files = ['base.json', 'web.json'].map((f) => pathToFileURL(path.join(dir, f)).href);
     const result = (await client.connection.sendRequest(PreviewRequest.method, { mode: 'chef', files })) as PreviewResult;
-    assert.equal(result.body, '---\npkgs:\n- 1\n- 2\n- 3\ntags:\n- a\n...\n');
-    const three = result.lines.find((l) => l.path === 'pkgs[2]');
+    assert.equal(previewBody(result), '---\npkgs:\n- 1\n- 2\n- 3\ntags:\n- a\n...\n');
+    const three = previewLines(result.lineMap).find((l) => l.path === 'pkgs[2]');
     assert.equal(three?.source?.uri, files[1]);
     assert.equal(three?.source?.line, 2);
   } finally {

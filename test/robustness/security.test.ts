@@ -11,7 +11,7 @@ import { buildPreview } from '../../server/src/engine/preview';
 import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
 import { main, readInput } from '../../server/src/cli/main';
 import { fileIncludeResolver } from '../../server/src/node/includes';
-import { PreviewRequest, PreviewResult } from '../../server/src/protocol';
+import { PreviewRequest, PreviewResult, previewLines } from '../../server/src/protocol';
 import { LspClient } from '../support/lspClient';
 import { installSpies, SPY_MARKER } from './spy';
 import { mime } from './corpus';
@@ -253,7 +253,7 @@ describe('security: the language server (spied in its own process)', () => {
       for (const file of includeFiles()) {
         const result = await preview(client, [file]);
         const where = `${file}: ${readFileSync(path.join(workspace, file), 'utf8')}\n${result.text}`;
-        assert.doesNotMatch(result.text + JSON.stringify(result.lines), new RegExp(SECRET), `a file outside the workspace was read: ${where}`);
+        assert.doesNotMatch(result.text + JSON.stringify(previewLines(result.lineMap)), new RegExp(SECRET), `a file outside the workspace was read: ${where}`);
         assert.doesNotMatch(result.text, /PATH=|HOME=/, `/proc/self/environ was read: ${where}`);
         // cloud-init never URL-decodes a file:// path: `%2e%2e` is a directory of that name inside the workspace (absent here).
         const refusal = readFileSync(path.join(workspace, file), 'utf8').includes('%2e%2e') ? /%2e%2e\/outside\/secret\.yaml: cannot be read \(no such file\)/ : /outside the workspace folders, not read|not fetched \(the editor never fetches URLs\)/;

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPreview } from '../../server/src/engine/preview';
+import { buildPreview, SchemaReportCache } from '../../server/src/engine/preview';
 
 const files = [
   { name: 'a.yaml', bytes: Buffer.from('#cloud-config\npackages: curl\napt_update: true\nruncmd: [ls]\n') },
@@ -38,4 +38,18 @@ test('22.4 accepts unknown top-level keys: nothing to report, no schema line; cu
   assert.equal(old.schema?.valid, true);
   assert.match(buildPreview('user-data', ok, { schema: true, version: 'current' }).text, /^# Schema: cloud-init rejects the merged result \(1 error, 0 deprecations\):$/m);
   assert.doesNotMatch(buildPreview('user-data', files, { version: 'current' }).text, /# Schema/);
+});
+
+test('a refresh whose merged text did not change reuses the report, placing its problems in the files as they are now', () => {
+  const cache = new SchemaReportCache();
+  const first = buildPreview('user-data', files, { schema: true, version: 'current', schemaCache: cache });
+  assert.match(first.text, /error: packages: 'curl' is not of type 'array' \(a\.yaml:2\)/);
+  // A comment added above the values: the same cloud-config.txt, its values now one line lower in a.yaml.
+  const moved = [{ name: 'a.yaml', bytes: Buffer.from('#cloud-config\n# a comment\npackages: curl\napt_update: true\nruncmd: [ls]\n') }, files[1]];
+  const again = buildPreview('user-data', moved, { schema: true, version: 'current', schemaCache: cache });
+  assert.strictEqual(cache.report(again.body, 'current'), again.schema?.report, 'one report for one text');
+  assert.equal(again.text, buildPreview('user-data', moved, { schema: true, version: 'current' }).text, 'as a preview validated afresh');
+  assert.match(again.text, /error: packages: 'curl' is not of type 'array' \(a\.yaml:3\)/);
+  // Another version is another report.
+  assert.notStrictEqual(cache.report(again.body, '22.4'), again.schema?.report);
 });

@@ -105,7 +105,7 @@ async function showInPreviewCommand(state: PreviewState, path: string): Promise<
     await new Promise((r) => setTimeout(r, 50));
     result = previewProvider?.resultFor(uri);
   }
-  const lines = result?.lines ?? [];
+  const lines = result ? (previewProvider?.linesFor(uri) ?? []) : [];
   // The path, then its parents: `a.b[0]`, `a.b`, `a`.
   const candidates = [path];
   for (let p = path; /(\[\d+\]|\.[^.[\]]+)$/.test(p); ) candidates.push((p = p.replace(/(\[\d+\]|\.[^.[\]]+)$/, '')));

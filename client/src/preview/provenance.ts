@@ -20,7 +20,7 @@ export const OPEN_SOURCE_COMMAND = 'cloudConfigMerge.openSource';
 
 export function registerProvenance(previews: PreviewProvider): vscode.Disposable {
   const lineInfo = (doc: vscode.TextDocument, line: number): PreviewLineInfo | undefined =>
-    previews.resultFor(doc.uri)?.lines.find((l) => l.line === line);
+    previews.linesFor(doc.uri).find((l) => l.line === line);
 
   const hover: vscode.HoverProvider = {
     provideHover(doc, position) {

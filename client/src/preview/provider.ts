@@ -5,7 +5,7 @@
  * edited, saved, created, deleted or renamed, and when the settings change.
  */
 import * as vscode from 'vscode';
-import { PreviewRequest, PreviewSetNotification, type PreviewResult } from '../../../server/src/protocol';
+import { PreviewRequest, PreviewSetNotification, previewBody, previewLines, type PreviewLineInfo, type PreviewResult } from '../../../server/src/protocol';
 import { Server, log } from '../client';
 import { PREVIEW_SCHEME, fromPreviewUri, sourcesOf, toParams } from './uri';
 import { RefreshDebouncer } from './debounce';
@@ -25,7 +25,9 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
   /** Fired when a preview's text (and so its provenance data) has been recomputed. */
   readonly onDidUpdate = this.resultEmitter.event;
 
-  private readonly results = new Map<string, PreviewResult>();
+  private readonly results = new Map<string, ShownPreview>();
+  /** The data lines of each preview, expanded from the answer's compact map on first use (a hover, a jump). */
+  private readonly lines = new Map<string, PreviewLineInfo[]>();
   private readonly refreshes = new RefreshDebouncer((uri) => this.changeEmitter.fire(uri), REFRESH_DELAY_MS);
   private readonly disposables: vscode.Disposable[] = [];
   private watcher: vscode.FileSystemWatcher | undefined;
@@ -54,8 +56,21 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
   }
 
   /** The server's last answer for a preview, for hovers and links. */
-  resultFor(uri: vscode.Uri): PreviewResult | undefined {
+  resultFor(uri: vscode.Uri): ShownPreview | undefined {
     return this.results.get(uri.toString());
+  }
+
+  /** Where each data line of a preview came from. */
+  linesFor(uri: vscode.Uri): PreviewLineInfo[] {
+    const key = uri.toString();
+    const result = this.results.get(key);
+    if (!result) return [];
+    let lines = this.lines.get(key);
+    if (!lines) {
+      lines = shiftLines(previewLines(result.lineMap), result.lineShift ?? 0);
+      this.lines.set(key, lines);
+    }
+    return lines;
   }
 
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
@@ -67,19 +82,21 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
       return `# Cloud-Config Merge: this preview address cannot be read (${message(e)}).\n`;
     }
     try {
-      let result = await this.server.request(PreviewRequest, toParams(state), token);
+      let result: ShownPreview = await this.server.request(PreviewRequest, toParams(state), token);
       // While it is open, a plain preview's files are a set: the server shows their fates in them.
       if (!state.exclude && !state.source && state.view !== 'data') this.server.notify(PreviewSetNotification, { id: uri.toString(), preview: { mode: state.mode, files: state.files, boot: state.boot } });
       if (state.view === 'data') result = dataOnly(result);
       let text = result.text;
       if (BREAK_PREVIEW) text = text.replace(/[^\n]*\n?$/, '');
       this.results.set(uri.toString(), { ...result, text });
+      this.lines.delete(uri.toString());
       this.resultEmitter.fire(uri);
       return text;
     } catch (e) {
       if (token.isCancellationRequested) return this.results.get(uri.toString())?.text ?? '';
       log(this.server.output, `Preview failed for ${uri.toString()}: ${message(e)}`);
       this.results.delete(uri.toString());
+      this.lines.delete(uri.toString());
       return `# Cloud-Config Merge: the preview could not be made.\n# ${message(e).replace(/\n/g, '\n# ')}\n# Details are in the "Cloud-Config Merge" output.\n`;
     }
   }
@@ -126,6 +143,7 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
     this.server.notify(PreviewSetNotification, { id: key, preview: null });
     this.refreshes.cancel(uri);
     this.results.delete(key);
+    this.lines.delete(key);
     if (!this.openPreviews().length) {
       this.watcher?.dispose();
       this.watcher = undefined;
@@ -154,21 +172,32 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
 /** The line every data-only view starts with: the same on both sides of a comparison. */
 export const DATA_ONLY_TITLE = "# Merged data only (the preview's header and cloud-init's part comments are left out)";
 
+/** A preview as the client shows it: a data-only view's lines are `lineShift` lines above the server's. */
+export interface ShownPreview extends PreviewResult {
+  lineShift?: number;
+}
+
+/** Data lines `shift` lines up; those that would leave the view (above its title line) are dropped. */
+function shiftLines(lines: PreviewLineInfo[], shift: number): PreviewLineInfo[] {
+  return shift ? lines.filter((l) => l.line - shift >= 1).map((l) => ({ ...l, line: l.line - shift })) : lines;
+}
+
 /**
  * A preview reduced to its merged data, for comparisons: the document from its `---` line on, under one
- * fixed title line; provenance lines are renumbered to match, so hovers and links still work.
+ * fixed title line; provenance lines are renumbered to match (`lineShift`), so hovers and links still work.
  */
-export function dataOnly(result: PreviewResult): PreviewResult {
-  const headerLines = result.text.endsWith(result.body) ? result.text.slice(0, result.text.length - result.body.length).split('\n').length - 1 : 0;
-  const bodyLines = result.body.split('\n');
+export function dataOnly(result: PreviewResult): ShownPreview {
+  const body = previewBody(result);
+  const headerLines = result.text.slice(0, result.bodyStart).split('\n').length - 1;
+  const bodyLines = body.split('\n');
   const start = bodyLines.findIndex((l) => l === '---' || l.startsWith('--- '));
-  if (!result.body || start < 0) {
+  if (!body || start < 0) {
     const why = result.failure ? `nothing merged: ${result.failure}` : 'nothing merged';
-    return { ...result, text: `${DATA_ONLY_TITLE}\n# (${why.replace(/[\r\n]+/g, ' ')})\n`, lines: [], headerLinks: [] };
+    return { ...result, text: `${DATA_ONLY_TITLE}\n# (${why.replace(/[\r\n]+/g, ' ')})\n`, lineMap: { files: [], rows: [], paths: [], history: [] }, headerLinks: [] };
   }
   const data = bodyLines.slice(start).join('\n');
   const shift = headerLines + start - 1;
-  return { ...result, text: `${DATA_ONLY_TITLE}\n${data}`, headerLinks: [], lines: result.lines.filter((l) => l.line - shift >= 1).map((l) => ({ ...l, line: l.line - shift })) };
+  return { ...result, text: `${DATA_ONLY_TITLE}\n${data}`, headerLinks: [], lineShift: shift };
 }
 
 export function sameUri(a: string, b: string): boolean {

@@ -5,7 +5,7 @@
  * source that supplied it and what it overrode. The CLI's `--format preview`
  * and the editor's preview both come from here.
  */
-import { PyValue } from './values';
+import { Origin, PyDict, PyValue, getListOrigins } from './values';
 import { pyReprForMessage } from './py/repr';
 import { ParsedMerger } from './spec/parse';
 import { DumpLine, dumpPyYamlWithLines, pyKeyDisplay } from './yaml/dump';
@@ -22,6 +22,7 @@ import { chefMergeFiles } from './chef/deepMerge';
 import { loadChefFiles } from './chef/files';
 import { LimitExceededError, Limits } from './limits';
 import { validateMerged, type MergedProblem, type MergedSchemaReport } from './schema/merged';
+import { validateCloudConfigText, type TextSchemaReport } from './schema/validate';
 import { MAX_LOST_VALUES, MergeLosses, mergeLosses } from './lost';
 import { bootLosses, confdLosses } from './lostSystem';
 import type { ConfdResult } from './system/confd';
@@ -57,6 +58,25 @@ export interface PreviewOptions {
   schema?: boolean;
   /** Loads of cloud-config parts kept from the previous preview, reused where a part's text is unchanged. */
   partCache?: PartLoadCache;
+  /** The schema report of the previous preview's cloud-config.txt, reused while that text is unchanged. */
+  schemaCache?: SchemaReportCache;
+}
+
+/**
+ * The schema report of the last cloud-config.txt validated: a refresh whose merged text did not change
+ * (an edit of a comment, or of a value that loses to another part's) does not parse and validate it again.
+ * The report depends on the text and the version only; problems are placed in the files afresh.
+ */
+export class SchemaReportCache {
+  private last: { text: string; version: CloudInitVersion; report: TextSchemaReport } | undefined;
+
+  report(text: string, version: CloudInitVersion): TextSchemaReport {
+    if (this.last && this.last.version === version && this.last.text === text) return this.last.report;
+    const report = validateCloudConfigText(text, version);
+    // Without the loaded value: nothing reads it, and it is as large as the merged result.
+    this.last = { text, version, report: { ...report, value: undefined, rootSpan: undefined } };
+    return report;
+  }
 }
 
 function overLimitFailure(limit: keyof Limits, message: string, options: PreviewOptions): string {
@@ -430,7 +450,8 @@ function userDataPreview(mode: PreviewMode, run: UserDataRun, options: PreviewOp
   let schemaHeader: string[] = [];
   if (options.schema) {
     try {
-      schema = validateMerged(run, options.version ?? 'current', locate);
+      const version = options.version ?? 'current';
+      schema = validateMerged(run, version, locate, options.schemaCache?.report(run.cloudConfigTxt, version));
       schemaHeader = schemaLines(schema, options.version ?? 'current');
     } catch (e) {
       if (!(e instanceof LimitExceededError)) throw e;
@@ -469,6 +490,11 @@ function displayPath(path: PyValue[]): string {
   return formatPath(path.map((s) => (typeof s === 'number' ? s : pyKeyDisplay(s))));
 }
 
+/**
+ * One entry per dumped line: its display path, the place its value was written and what it changed.
+ * The value is followed down each line's path from the previous line's (lines come in document
+ * order), so only the nodes that have a line are looked at.
+ */
 function lineEntries(
   value: PyValue,
   locate: Locator,
@@ -477,7 +503,6 @@ function lineEntries(
   dumpedLines: DumpLine[] = dumpPyYamlWithLines(value).lines,
   override?: (path: string) => SourceLocation | null,
 ): PreviewEntry[] {
-  const provenance = provenanceByDisplay(value, locate);
   const history = new Map<string, PreviewEntry['history']>();
   for (const e of effects) {
     const key = displayPath(e.path);
@@ -485,8 +510,47 @@ function lineEntries(
     list.push({ what: e.what, reason: e.reason, from: e.from, at: e.at });
     history.set(key, list);
   }
+  // Along the previous line's path: the node, its origin and its display path at each depth.
+  const nodes: Array<PyValue | undefined> = [value];
+  const origins: Array<Origin | undefined> = [undefined];
+  const displays: string[] = [''];
+  const byDisplay = new Map<PyDict, Map<string, { value: PyValue; origin?: Origin }>>();
+  let previous: DumpLine['path'] = [];
   return dumpedLines.map((l) => {
-    const path = formatPath(l.path);
-    return { line: l.line + offset, path, source: override ? override(path) : (provenance.get(path) ?? null), history: history.get(path) ?? [] };
+    const segments = l.path;
+    let depth = 0;
+    while (depth < segments.length && depth < previous.length && segments[depth] === previous[depth]) depth++;
+    for (; depth < segments.length; depth++) {
+      const segment = segments[depth];
+      const parent = nodes[depth];
+      let child: { value: PyValue; origin?: Origin } | undefined;
+      if (parent instanceof PyDict && typeof segment === 'string') child = childByDisplay(parent, segment, byDisplay);
+      else if (Array.isArray(parent) && typeof segment === 'number' && segment < parent.length) child = { value: parent[segment], origin: getListOrigins(parent)?.[segment] };
+      nodes[depth + 1] = child?.value;
+      origins[depth + 1] = child?.origin;
+      const above = displays[depth];
+      displays[depth + 1] = typeof segment === 'number' ? `${above}[${segment}]` : above ? `${above}.${segment}` : segment;
+    }
+    previous = segments;
+    // formatPath's form: an empty key alone is the root's name too.
+    const path = displays[segments.length] || '(root)';
+    const origin = origins[segments.length];
+    return { line: l.line + offset, path, source: override ? override(path) : origin ? locate(origin, 'value') : null, history: history.get(path) ?? [] };
   });
+}
+
+/**
+ * The entry of a mapping whose key is written `display` in a dumped path: the string key itself, else
+ * (a key of another type: `1`, `None`, a date) the last key shown that way.
+ */
+function childByDisplay(dict: PyDict, display: string, cache: Map<PyDict, Map<string, { value: PyValue; origin?: Origin }>>): { value: PyValue; origin?: Origin } | undefined {
+  const value = dict.get(display);
+  if (value !== undefined) return { value, origin: dict.originOf(display) };
+  let shown = cache.get(dict);
+  if (!shown) {
+    shown = new Map();
+    for (const item of dict.items()) shown.set(pyKeyDisplay(item.key), item);
+    cache.set(dict, shown);
+  }
+  return shown.get(display);
 }

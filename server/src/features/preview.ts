@@ -15,8 +15,8 @@ import { instanceDataFor } from './common/instanceData';
 import { readError, readRegularFile, readRegularFileSync } from './common/readFile';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
-import { buildPreview, PreviewFile, PreviewMode, PreviewModel, PREVIEW_BODY_MARKER, wrapHeaderLine } from '../engine/preview';
+import { PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewLineMap, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
+import { buildPreview, PreviewEntry, PreviewFile, PreviewMode, PreviewModel, PREVIEW_BODY_MARKER, SchemaReportCache, wrapHeaderLine } from '../engine/preview';
 import { SourceLocation } from '../engine/provenance';
 import { IncludeResolver } from '../engine/userdata/process';
 import { BootInputs } from '../engine/system/boot';
@@ -29,6 +29,7 @@ import { guardRequest } from './common/guard';
 import { uriPath } from './common/analysisCache';
 import { isInside, realpathOr, workspaceIncludeResolver } from './common/workspaceIncludes';
 import { pipelineFiles } from './pipeline';
+import { DiskCache } from './common/diskCache';
 
 export function registerPreview(ctx: ServerContext): void {
   ctx.connection.onRequest(
@@ -39,6 +40,12 @@ export function registerPreview(ctx: ServerContext): void {
 
 /** Part loads of the last preview: a refresh after an edit of one part loads only that part again. */
 const partLoads = new WeakMap<ServerContext, PartLoadCache>();
+/** The schema report of the last preview's cloud-config.txt. */
+const schemaReports = new WeakMap<ServerContext, SchemaReportCache>();
+/** Files read from disk by earlier previews, used again while unchanged. */
+const diskCaches = new WeakMap<ServerContext, DiskCache>();
+/** Files read from disk at once by one preview. */
+const PARALLEL_READS = 8;
 
 const BOOT_ROLES = ['cloudCfg', 'vendor', 'vendor2', 'dsConfig', 'runtimeCfg', 'cmdlineCfg', 'builtinCfg'] as const;
 
@@ -56,6 +63,7 @@ class Sources {
     private readonly ctx: ServerContext,
     private readonly settings: ServerSettings,
     private readonly folders: string[],
+    private readonly diskCache: DiskCache,
   ) {}
 
   /** A short, unique display name: workspace-relative for files inside a folder. */
@@ -86,13 +94,25 @@ class Sources {
    * the editor's texts as they are once everything is read.
    */
   async prefetch(uris: readonly unknown[]): Promise<void> {
+    const toRead: Array<{ uri: string; file: string }> = [];
     for (const uri of new Set(uris)) {
       if (typeof uri !== 'string' || this.disk.has(uri) || this.ctx.documents.get(uri)) continue;
       const file = filePathOf(uri);
       if (!file) continue;
-      // One at a time: a preview of thousands of files must not open thousands of descriptors at once.
-      this.disk.set(uri, await readRegularFile(file, this.settings).then((bytes) => ({ bytes }), (error: unknown) => ({ error })));
+      const kept = this.diskCache.unchanged(file, this.settings.limits.maxFileBytes);
+      if (kept) this.disk.set(uri, { bytes: kept });
+      else toRead.push({ uri, file });
     }
+    // A few at a time: a preview of thousands of files must not open thousands of descriptors at once.
+    let next = 0;
+    const reader = async () => {
+      while (next < toRead.length) {
+        const { uri, file } = toRead[next++];
+        const read = await this.diskCache.read(file, () => readRegularFile(file, this.settings)).then((bytes) => ({ bytes }), (error: unknown) => ({ error }));
+        this.disk.set(uri, read);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, toRead.length) }, reader));
   }
 
   /** A source as it is now: the editor's text when it is open, else the disk (read by `prefetch`). Never waits. */
@@ -148,7 +168,8 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
   const mode = params.mode ?? 'user-data';
   const scope = uris[0] ?? params.boot?.cloudCfg ?? '';
   const settings = await ctx.settings(scope);
-  const sources = new Sources(ctx, settings, ctx.workspaceFolders().map(realpathOr));
+  const diskCache = diskCaches.get(ctx) ?? diskCaches.set(ctx, new DiskCache()).get(ctx)!;
+  const sources = new Sources(ctx, settings, ctx.workspaceFolders().map(realpathOr), diskCache);
   if (!PREVIEW_MODES.includes(mode)) {
     // A client bug or a hand-made preview address: said in the preview, never merged some other way.
     return toResult(failedModel(`unknown preview mode ${JSON.stringify(mode)} (expected ${PREVIEW_MODES.join(', ')})`), sources);
@@ -198,6 +219,7 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
       schema: settings.schema.enable,
       instanceData: instanceDataFor(settings, scope, ctx.workspaceFolders()).data,
       partCache: partLoads.get(ctx) ?? partLoads.set(ctx, new PartLoadCache()).get(ctx),
+      schemaCache: schemaReports.get(ctx) ?? schemaReports.set(ctx, new SchemaReportCache()).get(ctx),
     });
   } catch (e) {
     // cloud-init itself would raise here (a bad spec in system config, two drop-ins with one name…).
@@ -215,12 +237,6 @@ function failedModel(failure: string): PreviewModel {
 
 function toResult(model: PreviewModel, sources: Sources, notes: string[] = []): PreviewResult {
   const problems = [...new Set(sources.problems)];
-  const location = (l: SourceLocation | null | undefined): PreviewLocation | null => {
-    if (!l) return null;
-    const uri = sources.uriFor(l.file);
-    if (!uri) return null;
-    return { uri, line: l.line, character: l.character, endLine: l.endLine, endCharacter: l.endCharacter, ...(l.note ? { note: l.note } : {}) };
-  };
   // Problems go right under the title line, so the body stays the tail of the text.
   const inserted = [...problems.flatMap((p) => wrapHeaderLine(`# Problem: ${p.replace(/[\r\n]+/g, ' ')}`)), ...notes.flatMap((n) => wrapHeaderLine(`# Finding: ${n.replace(/[\r\n]+/g, ' ')}`))];
   let text = model.text;
@@ -230,19 +246,73 @@ function toResult(model: PreviewModel, sources: Sources, notes: string[] = []): 
   }
   return {
     text,
-    body: model.body,
-    lines: model.entries.map((e) => ({
-      line: e.line + inserted.length,
-      path: e.path,
-      source: location(e.source),
-      history: e.history.map((h) => ({ what: h.what, reason: h.reason, from: location(h.from), at: location(h.at) })),
-    })),
+    bodyStart: text.length - model.body.length,
+    lineMap: encodeLineMap(model.entries, inserted.length, (file) => sources.uriFor(file)),
     parts: model.parts.map((p) => ({ ...p, file: sources.uriFor(p.file) ?? p.file })),
     problems,
     sources: [...sources.touched],
     headerLinks: headerLinks(text, model.headerLineCount + inserted.length, sources),
     ...(model.failure ? { failure: model.failure } : {}),
   };
+}
+
+function previewLocation(l: SourceLocation | null | undefined, uriFor: (file: string) => string | undefined): PreviewLocation | null {
+  if (!l) return null;
+  const uri = uriFor(l.file);
+  if (!uri) return null;
+  return { uri, line: l.line, character: l.character, endLine: l.endLine, endCharacter: l.endCharacter, ...(l.note ? { note: l.note } : {}) };
+}
+
+/** The model's line entries in the wire's compact form (`PreviewLineMap`), `shift` lines down; `uriFor` names the engine's files. */
+export function encodeLineMap(entries: readonly PreviewEntry[], shift: number, uriFor: (file: string) => string | undefined): PreviewLineMap {
+  const location = (l: SourceLocation | null | undefined) => previewLocation(l, uriFor);
+  const files: PreviewLineMap['files'] = [];
+  // By the engine's file name and note: one entry per file the places are in, not one URI per line.
+  const fileIndex = new Map<string, number>();
+  const indexOf = (l: SourceLocation): number => {
+    const key = l.note ? `${l.file}\n${l.note}` : l.file;
+    let index = fileIndex.get(key);
+    if (index === undefined) {
+      const uri = uriFor(l.file);
+      index = uri === undefined ? 0 : files.push(l.note ? { uri, note: l.note } : { uri });
+      fileIndex.set(key, index);
+    }
+    return index;
+  };
+  const rows: number[] = [];
+  const paths: string[] = [];
+  const history: PreviewLineMap['history'] = [];
+  let line = 0;
+  let path = '';
+  let sourceLine = 0;
+  // Neighbouring lines mostly come from one file: its index is looked up once for a run of them.
+  let lastPlace: SourceLocation | null = null;
+  let lastFile = 0;
+  for (let entry = 0; entry < entries.length; entry++) {
+    const e = entries[entry];
+    let shared = 0;
+    const limit = Math.min(path.length, e.path.length);
+    while (shared < limit && path.charCodeAt(shared) === e.path.charCodeAt(shared)) shared++;
+    paths.push(shared ? e.path.slice(shared) : e.path);
+    path = e.path;
+    const place = e.source;
+    let file = 0;
+    if (place) {
+      file = lastPlace && place.file === lastPlace.file && place.note === lastPlace.note ? lastFile : indexOf(place);
+      lastPlace = place;
+      lastFile = file;
+    }
+    // In the order of PreviewLineField.
+    if (place && file) {
+      rows.push(e.line + shift - line, shared, file, place.line - sourceLine, place.character, place.endLine - place.line, place.endCharacter);
+      sourceLine = place.line;
+    } else {
+      rows.push(e.line + shift - line, shared, 0, 0, 0, 0, 0);
+    }
+    line = e.line + shift;
+    if (e.history.length) history.push({ entry, history: e.history.map((h) => ({ what: h.what, reason: h.reason, from: location(h.from), at: location(h.at) })) });
+  }
+  return { files, rows, paths, history };
 }
 
 /**

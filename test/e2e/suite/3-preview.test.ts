@@ -124,6 +124,13 @@ suite('Merged preview', () => {
     assert.doesNotMatch(left, /hostname: web-02/, 'hostname only comes from the part left out');
     assert.match(left, /timezone: Etc\/UTC/, 'without the part, the first timezone stays (dict(no_replace))');
     assert.match(await previewText(withPart), /timezone: America\/New_York/, 'with it, dict(replace) wins');
+    // The data-only view renumbers the server's line map: its hovers still name the line that wrote the value.
+    const withDoc = await vscode.workspace.openTextDocument(withPart);
+    const zoneHover = await waitFor('a provenance hover in the data-only view', async () => {
+      const h = await hoverText(withPart, positionOf(withDoc, 'timezone: America/New_York', 2));
+      return /10-app\.yaml:8\b/.test(h) ? h : undefined;
+    });
+    assert.match(zoneHover, /timezone/);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 

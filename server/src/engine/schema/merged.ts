@@ -37,9 +37,11 @@ function originAt(root: PyValue, segments: PyValue[]): Origin | undefined {
   return origin;
 }
 
-/** `locate` resolves the run's origins to files (`userDataLocator(run)` of engine/preview). */
-export function validateMerged(run: UserDataRun, version: SchemaVersion, locate: Locator): MergedSchemaReport {
-  const report = validateCloudConfigText(run.cloudConfigTxt, version);
+/**
+ * `locate` resolves the run's origins to files (`userDataLocator(run)` of engine/preview); `report`, when
+ * given, is validateCloudConfigText's report of this very cloud-config.txt (kept from an earlier run).
+ */
+export function validateMerged(run: UserDataRun, version: SchemaVersion, locate: Locator, report: TextSchemaReport = validateCloudConfigText(run.cloudConfigTxt, version)): MergedSchemaReport {
   const place = (p: SchemaProblem): MergedProblem => {
     if (run.result === null) return { ...p, source: null };
     // An unknown key: the key itself, where it was written.
