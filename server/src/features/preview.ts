@@ -88,15 +88,31 @@ class Sources {
     return this.uriByName.get(name);
   }
 
+  /** The editor's texts of the sources open when the request is handled (`snapshot`): one moment for all of them. */
+  private readonly atRequest = new Map<string, Uint8Array>();
+
+  /**
+   * Takes the text of every source open in the editor now. Reading the others from disk waits, and
+   * edits are handled meanwhile, one message at a time: texts taken after it could mix two moments
+   * (one file before an edit, another after the next). Call it with no await before it in the request.
+   */
+  snapshot(uris: readonly unknown[]): void {
+    for (const uri of new Set(uris)) {
+      if (typeof uri !== 'string') continue;
+      const open = this.ctx.documents.get(uri);
+      if (open) this.atRequest.set(uri, new TextEncoder().encode(open.getText()));
+    }
+  }
+
   /**
    * Reads from disk every source that is not open in the editor, ahead of `file()`. This is the
-   * only step that waits: edits, opens and closes are handled meanwhile, and `file()` then takes
-   * the editor's texts as they are once everything is read.
+   * only step that waits: edits, opens and closes are handled meanwhile; the open ones were taken
+   * by `snapshot` before it.
    */
   async prefetch(uris: readonly unknown[]): Promise<void> {
     const toRead: Array<{ uri: string; file: string }> = [];
     for (const uri of new Set(uris)) {
-      if (typeof uri !== 'string' || this.disk.has(uri) || this.ctx.documents.get(uri)) continue;
+      if (typeof uri !== 'string' || this.disk.has(uri) || this.atRequest.has(uri) || this.ctx.documents.get(uri)) continue;
       const file = filePathOf(uri);
       if (!file) continue;
       const kept = this.diskCache.unchanged(file, this.settings.limits.maxFileBytes);
@@ -115,7 +131,7 @@ class Sources {
     await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, toRead.length) }, reader));
   }
 
-  /** A source as it is now: the editor's text when it is open, else the disk (read by `prefetch`). Never waits. */
+  /** A source: the editor's text taken by `snapshot`, else the disk's (read by `prefetch`). Never waits. */
   file(uri: string): ConfigFile | null {
     const bytes = this.read(uri);
     return bytes ? { name: this.nameFor(uri), bytes } : null;
@@ -123,16 +139,19 @@ class Sources {
 
   private read(uri: string): Uint8Array | null {
     this.touched.add(uri);
-    const open = this.ctx.documents.get(uri);
+    const taken = this.atRequest.get(uri);
+    if (taken) return taken;
+    // Read from disk while it was closed: that text is of the snapshot's moment, even if it is open now.
+    let read = this.disk.get(uri);
+    const open = read ? undefined : this.ctx.documents.get(uri);
     if (open) return new TextEncoder().encode(open.getText());
     const file = filePathOf(uri);
     if (!file) {
       this.problems.push(`${uri}: cannot be read (not open in the editor, and not a file).`);
       return null;
     }
-    let read = this.disk.get(uri);
     if (!read) {
-      // It was open while the others were read and has been closed since: its disk text, now.
+      // Not among the sources read ahead (and not open): its disk text, now.
       try {
         read = { bytes: readRegularFileSync(file, this.settings) };
       } catch (error) {
@@ -179,8 +198,10 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
   }
   const userData = uris.filter((_, i) => params.exclude !== i + 1);
   const confd = Array.isArray(params.boot?.confd) ? params.boot.confd : [];
-  await sources.prefetch([...userData, ...BOOT_ROLES.map((role) => params.boot?.[role]), ...confd]);
-  // No await from here on: every open document is read at this one moment (its text, or its absence).
+  const sourceUris = [...userData, ...BOOT_ROLES.map((role) => params.boot?.[role]), ...confd];
+  sources.snapshot(sourceUris);
+  await sources.prefetch(sourceUris);
+  // No await from here on: the sources are the editor's texts of the snapshot and the disk's of the others.
   let files: PreviewFile[] = [];
   for (const uri of userData) {
     const file = sources.file(uri);
