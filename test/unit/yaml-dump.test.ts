@@ -23,7 +23,7 @@ import {
   pyKeyDisplay,
   type DumpOptions,
 } from '../../server/src/engine/yaml/dump';
-import { analyzeScalar, analyzeStepwise } from '../../server/src/engine/yaml/emitter';
+import { analyzeScalar, analyzeStepwise } from '../../server/src/engine/yaml/scalarAnalysis';
 import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/values';
 
 const d = (...pairs: Array<[PyValue, PyValue]>): PyDict => PyDict.from(pairs);

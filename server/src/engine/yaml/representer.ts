@@ -15,6 +15,7 @@ import { PyIncomparable, pyLess } from '../py/compare';
 import { comparePyStr, SURROGATE } from '../py/str';
 import { pySorted } from '../py/sort';
 import { b2aBase64Lines } from '../py/binascii';
+import { hasSurrogate } from './scalarAnalysis';
 
 // ---------------------------------------------------------------------------
 // Representer
@@ -184,4 +185,33 @@ function sortedOrder(keys: PyValue[]): number[] | null {
     if (e instanceof PyIncomparable) return null;
     throw e;
   }
+}
+
+/**
+ * A dict's items in the order `sortedOrder` gives them, when every key is a str: null otherwise (the
+ * direct walk of the emitter then falls back to the node pipeline).
+ */
+export function sortedStrEntries(dict: PyDict): Array<{ key: PyValue; value: PyValue }> | null {
+  const entries = dict.entryList();
+  let surrogates = false;
+  for (const e of entries) {
+    if (typeof e.key !== 'string') return null;
+    if (!surrogates && hasSurrogate(e.key)) surrogates = true;
+  }
+  if (entries.length < 2) return entries;
+  // Distinct str keys: a total order, so every stable sort agrees with Python's sorted().
+  if (surrogates) return entries.sort((a, b) => comparePyStr(a.key as string, b.key as string));
+  if (entries.length > 32) return entries.sort((a, b) => ((a.key as string) < (b.key as string) ? -1 : (a.key as string) > (b.key as string) ? 1 : 0));
+  // Most mappings are small: an insertion sort compares inline, with no call per comparison.
+  for (let i = 1; i < entries.length; i++) {
+    const entry = entries[i];
+    const key = entry.key as string;
+    let j = i - 1;
+    while (j >= 0 && (entries[j].key as string) > key) {
+      entries[j + 1] = entries[j];
+      j--;
+    }
+    entries[j + 1] = entry;
+  }
+  return entries;
 }
