@@ -23,32 +23,30 @@ import { fileIncludeResolver } from '../node/includes';
 import type { ReportFormat } from './report';
 import type { CheckResult } from './check';
 import { CHECK_MODES } from './args';
-import { lazyModule } from './lazyModule';
 import type { FateReport } from '../engine/fates';
-
 
 /**
  * What only some modes and options need (templates, reports, --check, fates, make-mime, the system
- * modes, Chef) is loaded when they run: a plain merge starts without compiling or evaluating it.
+ * modes, Chef) is required when they run (require keeps it after): a plain merge starts without it.
  */
-const explainModule = lazyModule(() => require('../engine/explain') as typeof import('../engine/explain'));
-const confdModule = lazyModule(() => require('../engine/system/confd') as typeof import('../engine/system/confd'));
-const mergeManyModule = lazyModule(() => require('../engine/system/mergemany') as typeof import('../engine/system/mergemany'));
-const bootModule = lazyModule(() => require('../engine/system/boot') as typeof import('../engine/system/boot'));
-const readConfModule = lazyModule(() => require('../engine/system/readConf') as typeof import('../engine/system/readConf'));
-const previewModule = lazyModule(() => require('../engine/preview') as typeof import('../engine/preview'));
-const customMergerModule = lazyModule(() => require('../engine/merge/custom') as typeof import('../engine/merge/custom'));
-const chefMergeModule = lazyModule(() => require('../engine/chef/deepMerge') as typeof import('../engine/chef/deepMerge'));
-const chefFilesModule = lazyModule(() => require('../engine/chef/files') as typeof import('../engine/chef/files'));
-const instanceDataModule = lazyModule(() => require('../engine/template/instanceData') as typeof import('../engine/template/instanceData'));
-const reportModule = lazyModule(() => require('./report') as typeof import('./report'));
-const batchModule = lazyModule(() => require('./batch') as typeof import('./batch'));
-const makeMimeModule = lazyModule(() => require('./makeMime') as typeof import('./makeMime'));
-const pipelineModule = lazyModule(() => require('./pipeline') as typeof import('./pipeline'));
-const lintModule = lazyModule(() => require('./lint') as typeof import('./lint'));
-const checkModule = lazyModule(() => require('./check') as typeof import('./check'));
-const fatesEngineModule = lazyModule(() => require('../engine/fates') as typeof import('../engine/fates'));
-const fatesModule = lazyModule(() => require('./fates') as typeof import('./fates'));
+const explainModule = (): typeof import('../engine/explain') => require('../engine/explain') as typeof import('../engine/explain');
+const confdModule = (): typeof import('../engine/system/confd') => require('../engine/system/confd') as typeof import('../engine/system/confd');
+const mergeManyModule = (): typeof import('../engine/system/mergemany') => require('../engine/system/mergemany') as typeof import('../engine/system/mergemany');
+const bootModule = (): typeof import('../engine/system/boot') => require('../engine/system/boot') as typeof import('../engine/system/boot');
+const readConfModule = (): typeof import('../engine/system/readConf') => require('../engine/system/readConf') as typeof import('../engine/system/readConf');
+const previewModule = (): typeof import('../engine/preview') => require('../engine/preview') as typeof import('../engine/preview');
+const customMergerModule = (): typeof import('../engine/merge/custom') => require('../engine/merge/custom') as typeof import('../engine/merge/custom');
+const chefMergeModule = (): typeof import('../engine/chef/deepMerge') => require('../engine/chef/deepMerge') as typeof import('../engine/chef/deepMerge');
+const chefFilesModule = (): typeof import('../engine/chef/files') => require('../engine/chef/files') as typeof import('../engine/chef/files');
+const instanceDataModule = (): typeof import('../engine/template/instanceData') => require('../engine/template/instanceData') as typeof import('../engine/template/instanceData');
+const reportModule = (): typeof import('./report') => require('./report') as typeof import('./report');
+const batchModule = (): typeof import('./batch') => require('./batch') as typeof import('./batch');
+const makeMimeModule = (): typeof import('./makeMime') => require('./makeMime') as typeof import('./makeMime');
+const pipelineModule = (): typeof import('./pipeline') => require('./pipeline') as typeof import('./pipeline');
+const lintModule = (): typeof import('./lint') => require('./lint') as typeof import('./lint');
+const checkModule = (): typeof import('./check') => require('./check') as typeof import('./check');
+const fatesEngineModule = (): typeof import('../engine/fates') => require('../engine/fates') as typeof import('../engine/fates');
+const fatesModule = (): typeof import('./fates') => require('./fates') as typeof import('./fates');
 
 export interface CliIO {
   stdout(text: string): void;
