@@ -15,6 +15,7 @@ import { InstanceDataChangedNotification } from '../protocol';
 import type { ServerContext } from './common/context';
 import { guardCall } from './common/guard';
 import { forgetInstanceDataFile, instanceDataFileOf } from './common/instanceData';
+import { isInside } from './common/workspaceIncludes';
 
 export const INSTANCE_DATA_GLOB = '**/*.json';
 
@@ -46,11 +47,6 @@ function instanceDataChanged(ctx: ServerContext, uri: string, refresh: (uri: str
   void ctx.connection.sendNotification(InstanceDataChangedNotification.method, { file });
 }
 
-const inside = (file: string, folder: string) => {
-  const relative = path.relative(folder, file);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
-};
-
 /**
  * The watchers of instance-data files outside every workspace folder, kept to the files the open
  * documents' settings name: registered anew (and the old registration dropped) when that set changes.
@@ -68,7 +64,7 @@ export class OutsideInstanceDataWatch {
     const files = new Set<string>();
     for (const document of this.ctx.documents.all()) {
       const file = instanceDataFileOf(this.ctx.knownSettings(document.uri), document.uri, folders);
-      if (file && !folders.some((folder) => inside(file, folder))) files.add(file);
+      if (file && !folders.some((folder) => isInside(file, folder))) files.add(file);
     }
     const key = [...files].sort().join('\n');
     if (key === this.watched) return;
