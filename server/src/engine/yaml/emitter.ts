@@ -14,7 +14,7 @@ import { pyIntStr } from '../py/int';
 import { RepNode, floatText, sortedStrEntries } from './representer';
 import { BOOL_TAG, FLOAT_TAG, INT_TAG, NULL_TAG, STR_TAG, resolveScalar } from './resolver';
 import { AsciiOutput } from './asciiOutput';
-import { Analysis, Chars, analyzeScalar, blockHints, escapeChar, isBreak, isPlainSafe, isSimpleStrKey, needsEscape } from './scalarAnalysis';
+import { Analysis, Chars, analyzeScalar, blockHints, escapeChar, isBreak, isBreakCode, isPlainSafe, isSimpleStrKey, needsEscape } from './scalarAnalysis';
 import { ALIAS, DOCUMENT_END, DOCUMENT_START, EventSource, MAPPING_END, MAPPING_START, PathNode, SCALAR_EVENT, SEQUENCE_END, SEQUENCE_START, STREAM_END, STREAM_START, STREAM_START_EVENT, YEvent } from './serializer';
 
 // ---------------------------------------------------------------------------
@@ -601,56 +601,45 @@ export class Emitter {
     for (let i = start; i < end; i++) this.writeLineBreak(text[i]);
   }
 
-  private writeSingleQuoted(text: Chars, split: boolean): void {
+  /** A run of breaks inside a flow scalar: a leading line feed needs one more (it would be folded away). */
+  private writeBreakRun(text: string, start: number, end: number): void {
+    if (text.charCodeAt(start) === 0x0a) this.writeLineBreak();
+    this.writeBreaks(text, start, end);
+  }
+
+  /**
+   * PyYAML's write_single_quoted, by runs instead of by characters: a run of spaces may fold, a run
+   * of breaks is written as lines, a quote is doubled.
+   */
+  private writeSingleQuoted(chars: Chars, split: boolean): void {
+    const text = asString(chars);
     this.writeIndicator("'", true);
     const n = text.length;
-    // No quote to double, no line break, and no fold (no space, or the line stays within the width).
-    if (typeof text === 'string' && text.indexOf("'") < 0 && text.indexOf('\n') < 0 && (!split || this.column + n <= this.bestWidth || text.indexOf(' ') < 0)) {
-      this.column += n;
-      this.write(text);
-      this.writeIndicator("'", false);
-      return;
-    }
-    let spaces = false;
-    let breaks = false;
-    let start = 0;
-    let end = 0;
-    while (end <= n) {
-      const ch = end < n ? text[end] : null;
-      if (spaces) {
-        if (ch === null || ch !== ' ') {
-          if (start + 1 === end && this.column > this.bestWidth && split && start !== 0 && end !== n) {
-            this.writeIndent();
-          } else {
-            this.column += end - start;
-            this.writeRange(text, start, end);
-          }
-          start = end;
-        }
-      } else if (breaks) {
-        if (ch === null || !isBreak(ch)) {
-          if (text[start] === '\n') this.writeLineBreak();
-          this.writeBreaks(text, start, end);
+    let i = 0;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      let j = i + 1;
+      if (c === 0x20) {
+        while (j < n && text.charCodeAt(j) === 0x20) j++;
+        if (j === i + 1 && this.column > this.bestWidth && split && i !== 0 && j !== n) {
           this.writeIndent();
-          start = end;
+        } else {
+          this.column += j - i;
+          this.output.appendRange(text, i, j);
         }
-      } else if (ch === null || ch === ' ' || isBreak(ch) || ch === "'") {
-        if (start < end) {
-          this.column += end - start;
-          this.writeRange(text, start, end);
-          start = end;
-        }
-      }
-      if (ch === "'") {
+      } else if (isBreakCode(c)) {
+        while (j < n && isBreakCode(text.charCodeAt(j))) j++;
+        this.writeBreakRun(text, i, j);
+        this.writeIndent();
+      } else if (c === 0x27) {
         this.column += 2;
         this.write("''");
-        start = end + 1;
+      } else {
+        j = endOfWord(text, j, true);
+        this.column += j - i;
+        this.output.appendRange(text, i, j);
       }
-      if (ch !== null) {
-        spaces = ch === ' ';
-        breaks = isBreak(ch);
-      }
-      end++;
+      i = j;
     }
     this.writeIndicator("'", false);
   }
@@ -726,7 +715,9 @@ export class Emitter {
     }
   }
 
-  private writePlain(text: Chars, split: boolean): void {
+  /** PyYAML's write_plain, by runs: a single space past the width folds the line. */
+  private writePlain(chars: Chars, split: boolean): void {
+    const text = asString(chars);
     if (this.rootContext) this.openEnded = true;
     const n = text.length;
     if (n === 0) return;
@@ -736,51 +727,52 @@ export class Emitter {
     }
     this.whitespace = false;
     this.indention = false;
-    // Plain scalars have no line breaks; one that cannot be folded here (no space, or it ends before
-    // the width where a fold is considered) is written whole.
-    if (typeof text === 'string' && (!split || this.column + n <= this.bestWidth || text.indexOf(' ') < 0)) {
-      this.column += n;
-      this.write(text);
-      return;
-    }
-    let spaces = false;
-    let breaks = false;
-    let start = 0;
-    let end = 0;
-    while (end <= n) {
-      const ch = end < n ? text[end] : null;
-      if (spaces) {
-        if (ch !== ' ') {
-          if (start + 1 === end && this.column > this.bestWidth && split) {
-            this.writeIndent();
-            this.whitespace = false;
-            this.indention = false;
-          } else {
-            this.column += end - start;
-            this.writeRange(text, start, end);
-          }
-          start = end;
-        }
-      } else if (breaks) {
-        // Unreachable: scalars with line breaks are never plain.
-        if (ch === null || !isBreak(ch)) {
-          if (text[start] === '\n') this.writeLineBreak();
-          this.writeBreaks(text, start, end);
+    let i = 0;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      let j = i + 1;
+      if (c === 0x20) {
+        while (j < n && text.charCodeAt(j) === 0x20) j++;
+        if (j === i + 1 && this.column > this.bestWidth && split) {
           this.writeIndent();
           this.whitespace = false;
           this.indention = false;
-          start = end;
+        } else {
+          this.column += j - i;
+          this.output.appendRange(text, i, j);
         }
-      } else if (ch === null || ch === ' ' || isBreak(ch)) {
-        this.column += end - start;
-        this.writeRange(text, start, end);
-        start = end;
+      } else if (isBreakCode(c)) {
+        // Not reached from the analysis (a scalar with a line break is never plain); kept as PyYAML has it.
+        while (j < n && isBreakCode(text.charCodeAt(j))) j++;
+        this.writeBreakRun(text, i, j);
+        this.writeIndent();
+        this.whitespace = false;
+        this.indention = false;
+      } else {
+        j = endOfWord(text, j, false);
+        this.column += j - i;
+        this.output.appendRange(text, i, j);
       }
-      if (ch !== null) {
-        spaces = ch === ' ';
-        breaks = isBreak(ch);
-      }
-      end++;
+      i = j;
     }
   }
+}
+
+/**
+ * Plain, single-quoted and literal scalars have only printable ASCII and line breaks (anything else
+ * makes the analysis choose double quotes), so their text is never split into Python characters.
+ */
+function asString(chars: Chars): string {
+  if (typeof chars !== 'string') throw new Error('internal error: a scalar with surrogates reached a writer of printable text');
+  return chars;
+}
+
+/** The end of the run of characters from `i` that are neither spaces nor breaks (nor quotes when `quoted`). */
+function endOfWord(text: string, i: number, quoted: boolean): number {
+  const n = text.length;
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || isBreakCode(c) || (quoted && c === 0x27)) return i;
+  }
+  return n;
 }

@@ -21,7 +21,7 @@ export interface Analysis {
 }
 
 export const isBreak = (ch: string): boolean => ch === '\n' || ch === '\x85' || ch === '\u2028' || ch === '\u2029';
-const isBreakCode = (c: number): boolean => c === 0x0a || c === 0x85 || c === 0x2028 || c === 0x2029;
+export const isBreakCode = (c: number): boolean => c === 0x0a || c === 0x85 || c === 0x2028 || c === 0x2029;
 const isSpaceOrBreakOrNulCode = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0d || c === 0 || isBreakCode(c);
 /** ASCII characters that are indicators as a scalar's first character, and anywhere in flow context. */
 const FIRST_INDICATOR = 1;
