@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { DOCUMENT_SELECTOR } from './documents';
 import { InstanceDataChangedNotification, type NotificationType, type RequestType, WorkspaceTrustNotification } from '../../server/src/protocol';
+import { forwardInstanceDataEdits } from './instanceDataEdits';
 import { filesValidatedByRedHatYaml, redHatYamlState, withRedHatYamlFiles } from './redHatYaml';
 
 export const CLIENT_ID = 'cloudConfigMerge';
@@ -89,6 +90,8 @@ export class Server implements vscode.Disposable {
       },
     };
     const client = new lc.LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+    // Before start: the server says which instance-data files are in use as soon as a document opens.
+    this.context.subscriptions.push(forwardInstanceDataEdits(client));
     await client.start();
     this.context.subscriptions.push(
       client.onNotification(InstanceDataChangedNotification.method, (params: { file?: unknown }) => this.instanceDataChangedEmitter.fire(String(params?.file ?? ''))),

@@ -281,3 +281,15 @@ export interface RenderedPartResult {
  * said so); the diagnostics are already refreshed, the open rendered views should ask again.
  */
 export const InstanceDataChangedNotification: NotificationType<{ file: string }> = { method: 'cloudConfigMerge/instanceDataChanged' };
+
+/**
+ * Server → client: the instance-data files the open documents use (file system paths), sent when that
+ * set changes. The client answers with InstanceDataTextNotification for those open with unsaved changes.
+ */
+export const InstanceDataFilesNotification: NotificationType<{ files: string[] }> = { method: 'cloudConfigMerge/instanceDataFiles' };
+
+/**
+ * Client → server: the unsaved text of an instance-data file open in the editor, or null once the file
+ * on disk is current again (saved, reverted, closed). Handled like a change on disk.
+ */
+export const InstanceDataTextNotification: NotificationType<{ file: string; text: string | null }> = { method: 'cloudConfigMerge/instanceDataText' };

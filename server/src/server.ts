@@ -42,7 +42,7 @@ import { registerFateHints } from './features/fateHints';
 import { fateFixes } from './features/fateFixes';
 import { registerSetRequests } from './features/setRequests';
 import { setFileDiagnostics } from './features/setFileDiagnostics';
-import { OutsideInstanceDataWatch, registerInstanceDataWatch, watchInstanceDataFiles } from './features/instanceDataWatch';
+import { InstanceDataFilesInUse, registerInstanceDataWatch, watchInstanceDataFiles } from './features/instanceDataWatch';
 
 const TRANSPORT_FLAGS = /^--(stdio|node-ipc|socket|pipe)\b/;
 
@@ -88,7 +88,7 @@ function settingsFor(uri: string): Promise<ServerSettings> {
     pending = request.then((settings) => {
       if (pendingSettings.get(uri) === pending) knownSettings.set(uri, settings);
       log.level = settings.trace.server;
-      outsideWatch.update();
+      instanceDataFiles.update();
       return settings;
     });
     pendingSettings.set(uri, pending);
@@ -117,7 +117,7 @@ const ctx: ServerContext = {
 };
 
 const diagnostics = new DiagnosticsFeature(ctx);
-const outsideWatch = new OutsideInstanceDataWatch(ctx);
+const instanceDataFiles = new InstanceDataFilesInUse(ctx);
 const partSets = new PartSets(ctx);
 diagnostics.addSource((document, settings) => [...setFileDiagnostics(ctx, document), ...setDiagnostics(ctx, partSets, document, settings)]);
 
@@ -150,7 +150,7 @@ connection.onInitialized(() => {
     connection.workspace.onDidChangeWorkspaceFolders((e) => {
       const removed = new Set(folderPaths((e?.removed ?? []).map((f) => f.uri)));
       folders = [...folders.filter((f) => !removed.has(f)), ...folderPaths((e?.added ?? []).map((f) => f.uri))];
-      outsideWatch.update();
+      instanceDataFiles.update();
       // Custom mergers load from the folders: what the open documents are told may have changed.
       diagnostics.refreshAll();
     });
@@ -174,7 +174,7 @@ documents.onDidClose((e) => {
   pendingSettings.delete(e.document.uri);
   knownSettings.delete(e.document.uri);
   analyses.delete(e.document.uri);
-  outsideWatch.update();
+  instanceDataFiles.update();
 });
 
 diagnostics.register();

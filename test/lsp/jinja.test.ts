@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DidChangeWatchedFilesNotification, Diagnostic, FileChangeType, Hover, MarkupContent } from 'vscode-languageserver-protocol';
 import { EDITOR_CAPABILITIES, LspClient, applyEdits, cursor, fixtureUri, rangeOf } from '../support/lspClient';
-import { InstanceDataChangedNotification, RenderedPartRequest, type RenderedPartResult } from '../../server/src/protocol';
+import { InstanceDataChangedNotification, InstanceDataFilesNotification, InstanceDataTextNotification, RenderedPartRequest, type RenderedPartResult } from '../../server/src/protocol';
 import { mime } from './fixtures';
 
 let client: LspClient;
@@ -434,5 +434,67 @@ describe('an instance-data file outside the workspace, watched on disk', () => {
 
     client.close(doc);
     await until(() => client.unregistrations.includes(registration.id), 'the watcher is dropped when no document uses the file');
+  });
+});
+
+describe('unsaved edits of the instance-data file, sent by the editor', () => {
+  let client: LspClient;
+  const folder = mkdtempSync(path.join(tmpdir(), 'jinja-unsaved-'));
+  const dataFile = path.join(folder, 'instance-data.json');
+  const doc = pathToFileURL(path.join(folder, 'user-data.yaml')).href;
+  const TEMPLATE = '## template: jinja\n#cloud-config\nregion: {{ v1.region }}\nzone: {{ v1.availability_zone }}\n';
+  const filesSent: string[][] = [];
+  const changed: string[] = [];
+  const rendered = async () => ((await client.connection.sendRequest(RenderedPartRequest.method, { uri: doc })) as RenderedPartResult).text;
+  /** Sends the editor's text; the first diagnostics after it that `settled` accepts. */
+  const sendText = async (text: string | null, settled: (codes: string[]) => boolean) => {
+    const since = client.diagnosticsLog(doc).length;
+    await client.connection.sendNotification(InstanceDataTextNotification.method, { file: dataFile, text });
+    return (await client.waitForDiagnostics(doc, since, (p) => settled(codes(p.diagnostics)))).diagnostics;
+  };
+  before(async () => {
+    writeFileSync(dataFile, JSON.stringify({ v1: { region: 'disk-1' } }));
+    client = await LspClient.start({ settings: { instanceData: 'instance-data.json' }, workspaceFolders: [folder] });
+    client.connection.onNotification(InstanceDataFilesNotification.method, (p: { files: string[] }) => void filesSent.push(p.files));
+    client.connection.onNotification(InstanceDataChangedNotification.method, (p: { file: string }) => void changed.push(p.file));
+  });
+  after(async () => {
+    await client.stop();
+  });
+
+  test('the server names the files in use; unsaved text wins over the disk until the editor drops it', async () => {
+    const opened = await client.open(doc, TEMPLATE);
+    assert.ok(codes(opened).includes('jinja-undefined-variable'), JSON.stringify(opened));
+    const deadline = Date.now() + 5000;
+    while (!filesSent.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(filesSent.at(-1), [dataFile]);
+
+    await sendText(JSON.stringify({ v1: { region: 'edited-1', availability_zone: 'edited-1a' } }), (c) => !c.includes('jinja-undefined-variable'));
+    assert.ok((await rendered()).endsWith('region: edited-1\nzone: edited-1a\n'), await rendered());
+    assert.deepEqual(changed, [dataFile], 'open rendered views are told to ask again');
+
+    // saved elsewhere meanwhile: the editor's text still wins while it has unsaved changes
+    writeFileSync(dataFile, JSON.stringify({ v1: { region: 'disk-2' } }));
+    assert.ok((await rendered()).endsWith('region: edited-1\nzone: edited-1a\n'));
+
+    await sendText(null, (c) => c.includes('jinja-undefined-variable'));
+    assert.match(await rendered(), /region: disk-2\n/);
+  });
+
+  test('unsaved text is held to the file size limit', async () => {
+    // above the template's size (the limit applies to it too), below the unsaved text's
+    await client.changeSettings({ instanceData: 'instance-data.json', limits: { maxFileBytes: 128 } });
+    const diagnostics = await sendText(JSON.stringify({ v1: { region: 'x'.repeat(200) } }), (c) => c.includes('jinja-instance-data'));
+    const found = diagnostics.find((d) => d.code === 'jinja-instance-data');
+    assert.match(String(found?.message), /\(unsaved\): \d+ bytes, over the limit maxFileBytes = 128/);
+    await sendText(null, (c) => !c.includes('jinja-instance-data'));
+  });
+
+  test('a closed template takes its file out of the set', async () => {
+    const before = filesSent.length;
+    client.close(doc);
+    const deadline = Date.now() + 5000;
+    while (filesSent.length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(filesSent.at(-1), []);
   });
 });

@@ -1,20 +1,22 @@
 /**
- * The instance-data file changes on disk (edited elsewhere, regenerated, checked out): the documents
- * whose `cloudConfigMerge.instanceData` names it are analysed again at once, and the client is told
- * so that open rendered views ask again. Hovers and completion read it fresh on their own.
+ * The instance-data file changes on disk (edited elsewhere, regenerated, checked out) or in the editor
+ * (unsaved changes): the documents whose `cloudConfigMerge.instanceData` names it are analysed again at
+ * once, and the client is told so that open rendered views ask again. Hovers and completion read it
+ * fresh on their own.
  *
  * One watcher covers the `*.json` files of the workspace folders; a file a setting names outside them
  * (an absolute path, `../shared/instance-data.json`) gets a watcher of its own, with a relative pattern
  * on its folder, while an open document uses it. The file a setting names is recognised when its change
- * arrives.
+ * arrives. The client is told which files the open documents use, and sends the text of those it has
+ * open with unsaved changes.
  */
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DidChangeWatchedFilesNotification, type DidChangeWatchedFilesParams, type Disposable, type FileSystemWatcher } from 'vscode-languageserver';
-import { InstanceDataChangedNotification } from '../protocol';
+import { InstanceDataChangedNotification, InstanceDataFilesNotification, InstanceDataTextNotification } from '../protocol';
 import type { ServerContext } from './common/context';
 import { guardCall } from './common/guard';
-import { forgetInstanceDataFile, instanceDataFileOf } from './common/instanceData';
+import { forgetInstanceDataFile, instanceDataFileOf, setUnsavedInstanceData } from './common/instanceData';
 import { isInside } from './common/workspaceIncludes';
 
 export const INSTANCE_DATA_GLOB = '**/*.json';
@@ -22,7 +24,17 @@ export const INSTANCE_DATA_GLOB = '**/*.json';
 export function registerInstanceDataWatch(ctx: ServerContext, refresh: (uri: string) => void): void {
   ctx.connection.onDidChangeWatchedFiles((params: DidChangeWatchedFilesParams) =>
     void guardCall(ctx.log, 'instanceDataWatch', () => {
-      for (const change of params?.changes ?? []) instanceDataChanged(ctx, change.uri, refresh);
+      for (const change of params?.changes ?? []) {
+        const file = fileOf(change.uri);
+        if (file) instanceDataChanged(ctx, file, refresh);
+      }
+    }),
+  );
+  ctx.connection.onNotification(InstanceDataTextNotification.method, (params: { file?: unknown; text?: unknown }) =>
+    void guardCall(ctx.log, 'instanceDataText', () => {
+      if (typeof params?.file !== 'string' || (typeof params.text !== 'string' && params.text !== null)) return;
+      const file = path.resolve(params.file);
+      if (setUnsavedInstanceData(file, params.text)) instanceDataChanged(ctx, file, refresh);
     }),
   );
 }
@@ -33,13 +45,15 @@ export function watchInstanceDataFiles(ctx: ServerContext): void {
   ctx.connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: INSTANCE_DATA_GLOB }] }).catch((e: unknown) => ctx.log.warn(`cannot watch instance-data files: ${String(e)}`));
 }
 
-function instanceDataChanged(ctx: ServerContext, uri: string, refresh: (uri: string) => void): void {
-  let file: string;
+function fileOf(uri: string): string | undefined {
   try {
-    file = path.resolve(fileURLToPath(uri));
+    return path.resolve(fileURLToPath(uri));
   } catch {
-    return;
+    return undefined;
   }
+}
+
+function instanceDataChanged(ctx: ServerContext, file: string, refresh: (uri: string) => void): void {
   const users = ctx.documents.all().filter((d) => instanceDataFileOf(ctx.knownSettings(d.uri), d.uri, ctx.workspaceFolders()) === file);
   if (!users.length) return;
   forgetInstanceDataFile(file);
@@ -48,10 +62,12 @@ function instanceDataChanged(ctx: ServerContext, uri: string, refresh: (uri: str
 }
 
 /**
- * The watchers of instance-data files outside every workspace folder, kept to the files the open
- * documents' settings name: registered anew (and the old registration dropped) when that set changes.
+ * The instance-data files the open documents' settings name. The client is told the whole set when it
+ * changes (it sends their unsaved text); those outside every workspace folder get watchers of their own,
+ * registered anew (and the old registration dropped) when that set changes.
  */
-export class OutsideInstanceDataWatch {
+export class InstanceDataFilesInUse {
+  private used = '';
   private watched = '';
   private registration: Promise<Disposable | undefined> = Promise.resolve(undefined);
 
@@ -59,17 +75,26 @@ export class OutsideInstanceDataWatch {
 
   /** Call when settings, open documents or workspace folders change. */
   update(): void {
-    if (!this.ctx.support.watchedFilesRelative) return;
     const folders = this.ctx.workspaceFolders();
     const files = new Set<string>();
     for (const document of this.ctx.documents.all()) {
       const file = instanceDataFileOf(this.ctx.knownSettings(document.uri), document.uri, folders);
-      if (file && !folders.some((folder) => isInside(file, folder))) files.add(file);
+      if (file) files.add(file);
     }
-    const key = [...files].sort().join('\n');
+    const used = [...files].sort();
+    const usedKey = used.join('\n');
+    if (usedKey !== this.used) {
+      this.used = usedKey;
+      void this.ctx.connection.sendNotification(InstanceDataFilesNotification.method, { files: used });
+    }
+    if (this.ctx.support.watchedFilesRelative) this.watchOutside(used.filter((file) => !folders.some((folder) => isInside(file, folder))));
+  }
+
+  private watchOutside(files: string[]): void {
+    const key = files.join('\n');
     if (key === this.watched) return;
     this.watched = key;
-    const watchers: FileSystemWatcher[] = [...files].sort().map((file) => ({ globPattern: { baseUri: pathToFileURL(path.dirname(file)).href, pattern: path.basename(file) } }));
+    const watchers: FileSystemWatcher[] = files.map((file) => ({ globPattern: { baseUri: pathToFileURL(path.dirname(file)).href, pattern: path.basename(file) } }));
     const previous = this.registration;
     this.registration = previous.then(async (old) => {
       old?.dispose();

@@ -117,6 +117,33 @@ suite('Jinja templates', () => {
     }
   });
 
+  test('the rendered view follows unsaved edits of the instance-data file, and the disk again once they are reverted', async () => {
+    await closeAllEditors();
+    const dataUri = fileUri('instance-data.unsaved.e2e.json');
+    writeFileSync(dataUri.fsPath, JSON.stringify({ v1: { local_hostname: 'saved' } }));
+    try {
+      await settings().update('instanceData', 'instance-data.unsaved.e2e.json', vscode.ConfigurationTarget.Global);
+      await open('templated.yaml');
+      await vscode.commands.executeCommand('cloudConfigMerge.showRenderedPart');
+      await renderedText((t) => t.endsWith('hostname: saved\nfqdn: saved.example.org\n'));
+      // edited in the editor, not saved: the server gets the editor's text
+      const data = await vscode.workspace.openTextDocument(dataUri);
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(dataUri, new vscode.Range(data.positionAt(0), data.positionAt(data.getText().length)), JSON.stringify({ v1: { local_hostname: 'unsaved' } }));
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.ok(data.isDirty);
+      await renderedText((t) => t.endsWith('hostname: unsaved\nfqdn: unsaved.example.org\n'));
+      // reverted: the file on disk again
+      await vscode.window.showTextDocument(data, { viewColumn: vscode.ViewColumn.One });
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      await renderedText((t) => t.endsWith('hostname: saved\nfqdn: saved.example.org\n'));
+    } finally {
+      await closeAllEditors();
+      rmSync(dataUri.fsPath, { force: true });
+      await settings().update('instanceData', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   test('in a MIME multipart, Show Rendered Part renders the text/jinja2 part under the cursor, and keeps it after edits', async () => {
     await closeAllEditors();
     await settings().update('instanceData', 'aws', vscode.ConfigurationTarget.Global);

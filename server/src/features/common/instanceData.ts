@@ -2,7 +2,8 @@
  * The instance data the `cloudConfigMerge.instanceData` setting chooses, for diagnostics, hovers,
  * completion and the rendered view: a sample by name, or a JSON file read bounded by
  * `limits.maxFileBytes`. A relative path resolves from the workspace folder of the document that
- * uses it (multi-root: each folder its own file). A file is read again when it changes.
+ * uses it (multi-root: each folder its own file). A file is read again when it changes, and while the
+ * editor has it open with unsaved changes, the editor's text is used instead.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -48,8 +49,35 @@ export function instanceDataFileOf(settings: ServerSettings, uri: string, folder
   return instanceDataPath(setting, folderOf(uri, folders));
 }
 
+/**
+ * The text of instance-data files open in the editor with unsaved changes, by file: what the user sees
+ * wins over the disk until the editor saves, reverts or closes the file.
+ */
+const unsaved = new Map<string, { text: string; version: number }>();
+let unsavedVersions = 0;
+
+/** The key of a file in `unsaved`: Windows paths compare without case (drive letters differ in case). */
+function unsavedKey(file: string): string {
+  const resolved = path.resolve(file);
+  return process.platform === 'win32' ? resolved.toLowerCase() : resolved;
+}
+
+/**
+ * The editor's unsaved text of an instance-data file, or null when the file on disk is current again.
+ * Returns false when nothing changed.
+ */
+export function setUnsavedInstanceData(file: string, text: string | null): boolean {
+  const key = unsavedKey(file);
+  if (text === null) return unsaved.delete(key);
+  if (unsaved.get(key)?.text === text) return false;
+  unsaved.set(key, { text, version: ++unsavedVersions });
+  return true;
+}
+
 function stampOf(file: string | null): string {
   if (!file) return '';
+  const edited = unsaved.get(unsavedKey(file));
+  if (edited) return `unsaved ${edited.version}`;
   try {
     const st = fs.statSync(file);
     return `${st.mtimeMs}|${st.size}`;
@@ -66,6 +94,13 @@ function cachedChoice(settings: ServerSettings, uri: string, folders: readonly s
   const hit = cache.get(key);
   if (hit && hit.stamp === stamp) return { ...hit, key };
   const choice = chooseInstanceData(setting, settings.cloudInitVersion, () => {
+    const edited = unsaved.get(unsavedKey(file as string));
+    if (edited) {
+      const max = settings.limits.maxFileBytes;
+      const size = Buffer.byteLength(edited.text);
+      if (size > max) throw new Error(`${file} (unsaved): ${size} bytes, over the limit maxFileBytes = ${max} (setting cloudConfigMerge.limits.maxFileBytes)`);
+      return edited.text;
+    }
     let bytes: Uint8Array;
     try {
       bytes = readRegularFileSync(file as string, settings);
