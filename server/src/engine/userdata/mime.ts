@@ -110,16 +110,20 @@ export interface MimeOptions {
 
 export const DEFAULT_MAX_DEPTH = 970;
 
+const MIME_VERSION = Uint8Array.from('mime-version:', (ch) => ch.charCodeAt(0));
+
 function containsMimeVersion(b: Uint8Array): boolean {
-  const needle = 'mime-version:';
-  const n = Math.min(b.length, 4096);
-  outer: for (let i = 0; i + needle.length <= n; i++) {
-    for (let k = 0; k < needle.length; k++) {
+  const last = Math.min(b.length, 4096) - MIME_VERSION.length;
+  for (let i = 0; i <= last; i++) {
+    // Most bytes are not an m or M: one test each (every part of every run is sniffed).
+    if ((b[i] | 0x20) !== 0x6d) continue;
+    let k = 1;
+    for (; k < MIME_VERSION.length; k++) {
       let c = b[i + k];
       if (c >= 0x41 && c <= 0x5a) c += 0x20;
-      if (c !== needle.charCodeAt(k)) continue outer;
+      if (c !== MIME_VERSION[k]) break;
     }
-    return true;
+    if (k === MIME_VERSION.length) return true;
   }
   return false;
 }
