@@ -601,19 +601,19 @@ export class Emitter {
     for (let i = start; i < end; i++) this.writeLineBreak(text[i]);
   }
 
-  /** A run of breaks inside a flow scalar: a leading line feed needs one more (it would be folded away). */
-  private writeBreakRun(text: string, start: number, end: number): void {
-    if (text.charCodeAt(start) === 0x0a) this.writeLineBreak();
-    this.writeBreaks(text, start, end);
+  /** PyYAML's write_single_quoted. */
+  private writeSingleQuoted(chars: Chars, split: boolean): void {
+    this.writeIndicator("'", true);
+    this.writeRuns(asString(chars), split, true);
+    this.writeIndicator("'", false);
   }
 
   /**
-   * PyYAML's write_single_quoted, by runs instead of by characters: a run of spaces may fold, a run
-   * of breaks is written as lines, a quote is doubled.
+   * The text of write_plain and write_single_quoted, by runs instead of by characters: a single space
+   * past the width folds the line (inside the text, when quoted), a run of breaks is written as lines,
+   * and a quote is doubled when quoted. After a fold or breaks, plain text is not at whitespace.
    */
-  private writeSingleQuoted(chars: Chars, split: boolean): void {
-    const text = asString(chars);
-    this.writeIndicator("'", true);
+  private writeRuns(text: string, split: boolean, quoted: boolean): void {
     const n = text.length;
     let i = 0;
     while (i < n) {
@@ -621,27 +621,33 @@ export class Emitter {
       let j = i + 1;
       if (c === 0x20) {
         while (j < n && text.charCodeAt(j) === 0x20) j++;
-        if (j === i + 1 && this.column > this.bestWidth && split && i !== 0 && j !== n) {
+        if (j === i + 1 && this.column > this.bestWidth && split && (!quoted || (i !== 0 && j !== n))) {
           this.writeIndent();
+          if (!quoted) this.whitespace = this.indention = false;
         } else {
           this.column += j - i;
           this.output.appendRange(text, i, j);
         }
       } else if (isBreakCode(c)) {
+        // Plain text never has one (the analysis allows no plain style then); PyYAML handles it alike.
         while (j < n && isBreakCode(text.charCodeAt(j))) j++;
-        this.writeBreakRun(text, i, j);
+        if (c === 0x0a) this.writeLineBreak();
+        this.writeBreaks(text, i, j);
         this.writeIndent();
-      } else if (c === 0x27) {
+        if (!quoted) this.whitespace = this.indention = false;
+      } else if (quoted && c === 0x27) {
         this.column += 2;
         this.write("''");
       } else {
-        j = endOfWord(text, j, true);
+        for (; j < n; j++) {
+          const d = text.charCodeAt(j);
+          if (d === 0x20 || isBreakCode(d) || (quoted && d === 0x27)) break;
+        }
         this.column += j - i;
         this.output.appendRange(text, i, j);
       }
       i = j;
     }
-    this.writeIndicator("'", false);
   }
 
   private writeDoubleQuoted(text: Chars, split: boolean): void {
@@ -715,46 +721,18 @@ export class Emitter {
     }
   }
 
-  /** PyYAML's write_plain, by runs: a single space past the width folds the line. */
+  /** PyYAML's write_plain. */
   private writePlain(chars: Chars, split: boolean): void {
     const text = asString(chars);
     if (this.rootContext) this.openEnded = true;
-    const n = text.length;
-    if (n === 0) return;
+    if (text.length === 0) return;
     if (!this.whitespace) {
       this.column += 1;
       this.write(' ');
     }
     this.whitespace = false;
     this.indention = false;
-    let i = 0;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      let j = i + 1;
-      if (c === 0x20) {
-        while (j < n && text.charCodeAt(j) === 0x20) j++;
-        if (j === i + 1 && this.column > this.bestWidth && split) {
-          this.writeIndent();
-          this.whitespace = false;
-          this.indention = false;
-        } else {
-          this.column += j - i;
-          this.output.appendRange(text, i, j);
-        }
-      } else if (isBreakCode(c)) {
-        // Not reached from the analysis (a scalar with a line break is never plain); kept as PyYAML has it.
-        while (j < n && isBreakCode(text.charCodeAt(j))) j++;
-        this.writeBreakRun(text, i, j);
-        this.writeIndent();
-        this.whitespace = false;
-        this.indention = false;
-      } else {
-        j = endOfWord(text, j, false);
-        this.column += j - i;
-        this.output.appendRange(text, i, j);
-      }
-      i = j;
-    }
+    this.writeRuns(text, split, false);
   }
 }
 
@@ -767,12 +745,3 @@ function asString(chars: Chars): string {
   return chars;
 }
 
-/** The end of the run of characters from `i` that are neither spaces nor breaks (nor quotes when `quoted`). */
-function endOfWord(text: string, i: number, quoted: boolean): number {
-  const n = text.length;
-  for (; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x20 || isBreakCode(c) || (quoted && c === 0x27)) return i;
-  }
-  return n;
-}
