@@ -559,6 +559,15 @@ describe('robustness and performance', () => {
     assert.equal(dumpPyYaml(v), '---\n' + '-   '.repeat(9999) + '- x\n...\n');
   });
 
+  it('writes words longer than the output buffer (1 MiB) whole, folding and quoting as for short ones', () => {
+    // The shape checked against PyYAML with 100 and 90 characters for N.
+    const N = 1_200_000;
+    const value = d(['a', 'x'.repeat(N) + ' ' + 'y'.repeat(N)], ['b', 'p q'.repeat(2) + '\n' + 'z'.repeat(N) + "'"]);
+    const expected = `---\na: ${'x'.repeat(N)}\n    ${'y'.repeat(N)}\nb: 'p qp q\n\n    ${'z'.repeat(N)}'''\n...\n`;
+    assert.ok(dumpPyYaml(value) === expected, 'the long words are written whole');
+    assert.ok(dumpPyYamlThroughNodes(value).text === expected, 'through the nodes too');
+  });
+
   it('dumps 10,000 nested dicts without recursion', () => {
     let v: PyValue = 'x';
     for (let i = 0; i < 10000; i++) v = d(['k', v]);

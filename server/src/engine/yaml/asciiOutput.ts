@@ -44,6 +44,36 @@ export class AsciiOutput {
     this.length = n;
   }
 
+  /**
+   * Copies `s` from `start` up to its first space or line break (or quote, with `quoted`), and returns
+   * where it stopped: the scan and the copy in one pass.
+   */
+  appendWord(s: string, start: number, quoted: boolean): number {
+    const n = s.length;
+    if (this.length + n - start > AsciiOutput.SIZE) {
+      this.flush();
+      if (n - start > AsciiOutput.SIZE) {
+        let end = start;
+        while (end < n && !endsWord(s.charCodeAt(end), quoted)) end++;
+        this.appendRange(s, start, end);
+        return end;
+      }
+    }
+    const bytes = this.bytes;
+    let length = this.length;
+    let codes = this.codes;
+    let i = start;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (endsWord(c, quoted)) break;
+      codes |= c;
+      bytes[length++] = c;
+    }
+    this.codes = codes;
+    this.length = length;
+    return i;
+  }
+
   appendSpaces(count: number): void {
     if (this.length + count > AsciiOutput.SIZE) this.flush();
     if (count > AsciiOutput.SIZE) {
@@ -70,4 +100,10 @@ export class AsciiOutput {
     for (const piece of this.pieces) text += piece;
     return text;
   }
+}
+
+/** A space, a line break (YAML's four), or with `quoted` a single quote. */
+function endsWord(c: number, quoted: boolean): boolean {
+  if (c < 0x80) return c === 0x20 || c === 0x0a || (quoted && c === 0x27);
+  return c === 0x85 || c === 0x2028 || c === 0x2029;
 }

@@ -639,12 +639,8 @@ export class Emitter {
         this.column += 2;
         this.write("''");
       } else {
-        for (; j < n; j++) {
-          const d = text.charCodeAt(j);
-          if (d === 0x20 || isBreakCode(d) || (quoted && d === 0x27)) break;
-        }
+        j = this.output.appendWord(text, i, quoted);
         this.column += j - i;
-        this.output.appendRange(text, i, j);
       }
       i = j;
     }
