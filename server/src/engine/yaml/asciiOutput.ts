@@ -44,6 +44,13 @@ export class AsciiOutput {
     this.length = n;
   }
 
+  /** One character (an indicator, a space, a line break): no loop for it. */
+  appendChar(code: number): void {
+    if (this.length === AsciiOutput.SIZE) this.flush();
+    this.codes |= code;
+    this.bytes[this.length++] = code;
+  }
+
   /**
    * Copies `s` from `start` up to its first space or line break (or quote, with `quoted`), and returns
    * where it stopped: the scan and the copy in one pass.

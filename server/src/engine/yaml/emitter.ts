@@ -567,14 +567,15 @@ export class Emitter {
 
   private writeIndicator(indicator: string, needWhitespace: boolean, whitespace = false, indention = false): void {
     if (!this.whitespace && needWhitespace) {
-      this.output.append(' ');
+      this.output.appendChar(0x20);
       this.column++;
     }
     this.whitespace = whitespace;
     this.indention = this.indention && indention;
     this.column += indicator.length;
     this.openEnded = false;
-    this.write(indicator);
+    if (indicator.length === 1) this.output.appendChar(indicator.charCodeAt(0));
+    else this.write(indicator);
   }
 
   private writeIndent(): void {
@@ -594,7 +595,7 @@ export class Emitter {
     this.indention = true;
     this.line++;
     this.column = 0;
-    this.write(data);
+    this.output.appendChar(data.charCodeAt(0));
   }
 
   private writeBreaks(text: Chars, start: number, end: number): void {
@@ -724,7 +725,7 @@ export class Emitter {
     if (text.length === 0) return;
     if (!this.whitespace) {
       this.column += 1;
-      this.write(' ');
+      this.output.appendChar(0x20);
     }
     this.whitespace = false;
     this.indention = false;
