@@ -1,6 +1,7 @@
 /** Command-line arguments of `cloud-config-merge`. */
 import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, isLimitName } from '../engine/limits';
 import { FATE_KINDS, type FateKind } from '../engine/fateKinds';
+import { pushAll } from '../engine/arrays';
 
 export type Mode = 'user-data' | 'handler' | 'confd' | 'system' | 'boot' | 'chef';
 export type Format = 'yaml' | 'json' | 'report' | 'preview' | 'text' | 'sarif';
@@ -157,7 +158,7 @@ export function parseArgs(argv: string[]): CliOptions {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') {
-      o.files.push(...argv.slice(i + 1));
+      pushAll(o.files, argv.slice(i + 1));
       break;
     }
     if (!arg.startsWith('-') || arg === '-') {

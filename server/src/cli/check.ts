@@ -16,6 +16,7 @@ import { sniffContentType, CLOUD_CONFIG_TYPE } from '../engine/userdata/sniff';
 import { embeddedInArchive, embeddedInMime } from '../engine/schema/embedded';
 import { detectDocument } from '../engine/lint/documentKind';
 import { spanAt, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../engine/schema/validate';
+import { pushAll } from '../engine/arrays';
 
 export type CheckFormat = 'text' | 'json' | 'sarif';
 
@@ -233,6 +234,6 @@ export function formatSarif(result: CheckResult, version: SchemaVersion, toolVer
       }
     }
   }
-  if (extra) results.push(...extra.results);
+  if (extra) pushAll(results, extra.results);
   return JSON.stringify(sarifLog({ version: toolVersion, informationUri: 'https://cloudinit.readthedocs.io/', rules: [...RULES, ...(extra?.rules ?? [])] }, results, { cloudInitVersion: version }), null, 2);
 }

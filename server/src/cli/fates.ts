@@ -12,6 +12,7 @@ import { SET_FILE_NAME } from '../engine/sets';
 import { readSetFile, resolveSet } from '../node/sets';
 import { CliOptions, UsageError } from './args';
 import { SarifResult, SarifRule } from './sarif';
+import { pushAll } from '../engine/arrays';
 
 /** `--set NAME`: the mode, files and layers of a set of the set file (`--set-file`, else ./cloud-config-merge.yaml). */
 export function applySet(o: CliOptions, cwd = process.cwd()): void {
@@ -31,7 +32,7 @@ export function applySet(o: CliOptions, cwd = process.cwd()): void {
   const shown = (f: string) => path.relative(cwd, f) || f;
   o.mode = set.mode;
   o.files = resolved.files.map(shown);
-  o.includeMap.push(...resolved.includeMap.map((m) => ({ url: m.url, file: shown(m.file) })));
+  pushAll(o.includeMap, resolved.includeMap.map((m) => ({ url: m.url, file: shown(m.file) })));
   if (resolved.instanceData) o.instanceData = shown(resolved.instanceData);
   if (resolved.boot.confd) o.confd = resolved.boot.confd.map(shown);
   if (resolved.boot.cloudCfg) o.cloudCfg = shown(resolved.boot.cloudCfg);

@@ -9,6 +9,7 @@ import { MakeMimeError, MAKE_MIME_TYPES, MimeAttachment, attachmentText, inferSu
 import { wrapLikeTerraform } from '../engine/userdata/terraform';
 import { lintStringSpec } from '../engine/lint/specLint';
 import { readInput, InputError, CliIO } from './main';
+import { pushAll } from '../engine/arrays';
 
 export const MAKE_MIME_USAGE = `Usage: cloud-config-merge make-mime [options] FILE[:CONTENT-TYPE[:MERGE-TYPE]]...
 
@@ -63,7 +64,7 @@ function parse(argv: string[]): MakeMimeOptions {
       return argv[++i];
     };
     if (arg === '--') {
-      o.attachments.push(...argv.slice(i + 1).map(splitSpec));
+      pushAll(o.attachments, argv.slice(i + 1).map(splitSpec));
       break;
     }
     switch (arg) {

@@ -15,6 +15,7 @@ import { Locator, SourceLocation, formatPath } from './provenance';
 import { UserDataRun } from './userdata/run';
 import { OPTION_NAMES, OptionName, canonicalMergerName, mergerClause, optionsReadBy } from './catalogue';
 import { pyKeyDisplay } from './yaml/dump';
+import { pushAll } from './arrays';
 
 export interface LostValue {
   /** `runcmd[0]` form. */
@@ -87,7 +88,7 @@ export function mergeLosses(run: UserDataRun, locate: Locator): MergeLosses {
     const h = r.handled;
     if ((r.disposition === 'merged' && h?.discarded) || r.disposition === 'failed') dropped.push({ part: index, reason: r.note });
     if (r.disposition !== 'merged' || !h || h.discarded) return;
-    ignored.push(...ignoredOptions(index, h.effective ?? []));
+    pushAll(ignored, ignoredOptions(index, h.effective ?? []));
     steps.push({ index, events: h.events });
   });
   return { ...stepLosses(steps, originPlaces(locate)), ignored, dropped };

@@ -27,6 +27,7 @@ import { MAX_LOST_VALUES, MergeLosses, mergeLosses } from './lost';
 import { bootLosses, confdLosses } from './lostSystem';
 import type { ConfdResult } from './system/confd';
 import type { BootResult } from './system/boot';
+import { pushAll } from './arrays';
 
 /** Lost values the header lists; the rest are counted (the report has up to MAX_LOST_VALUES). */
 export const HEADER_LOST_VALUES = 100;
@@ -364,7 +365,7 @@ function headerLines(title: string, parts: PreviewPart[], notes: string[] = [], 
   });
   if (!parts.length) lines.push('#   (none)');
   for (const n of notes) lines.push(`# Note: ${n}`);
-  lines.push(...sections);
+  pushAll(lines, sections);
   lines.push(PREVIEW_BODY_MARKER);
   return lines.flatMap((l) => wrapHeaderLine(l.replace(/[\r\n]+/g, ' ')));
 }

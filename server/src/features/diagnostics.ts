@@ -13,6 +13,7 @@ import { isLimitName } from '../engine/limits';
 import { SETTINGS_SECTION, ServerSettings } from './common/settings';
 import { coded } from '../engine/lint/codes';
 import { MAX_QUIET_MS, QuietTime } from './common/quietTime';
+import { pushAll } from '../engine/arrays';
 
 /**
  * Most diagnostics published for one document. A generated or hostile file can have hundreds of
@@ -130,7 +131,7 @@ export class DiagnosticsFeature {
     const state = this.ctx.state(current);
     const diagnosticsStart = performance.now();
     const diagnostics = diagnosticsFor(state);
-    for (const extra of this.extras) diagnostics.push(...extra(current, settings));
+    for (const extra of this.extras) pushAll(diagnostics, extra(current, settings));
     this.quietTime(uri).noteAnalysis(state.millis + (performance.now() - diagnosticsStart));
     // The analysis ran synchronously: let edits that arrived meanwhile be applied, then re-check.
     await yieldToQueuedMessages();

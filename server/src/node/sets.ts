@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { PartSet, SET_BOOT_ROLES, SetFile, SetBootRole, expandPatterns, isGlob, parseSetFile } from '../engine/sets';
+import { pushAll } from '../engine/arrays';
 
 /** Files listed per folder at most, and folders never entered: a set lives in a small tree of its own. */
 export const MAX_LISTED_FILES = 20_000;
@@ -89,7 +90,7 @@ export function resolveSet(folder: string, set: PartSet, listing: readonly strin
   const boot: ResolvedSet['boot'] = {};
   if (set.boot.confd) {
     const confd = expandPatterns(set.boot.confd, listing);
-    unmatched.push(...confd.unmatched);
+    pushAll(unmatched, confd.unmatched);
     boot.confd = confd.files.map(absolute);
   }
   for (const role of SET_BOOT_ROLES) {

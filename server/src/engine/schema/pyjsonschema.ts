@@ -25,6 +25,7 @@ import { comparePyStr } from '../py/str';
 import { PyBytes, PyDict, type PyValue } from '../values';
 import { pyEq } from '../py/compare';
 import { conformsToFormat } from './formats';
+import { pushAll } from '../arrays';
 
 /** A node of the schema data (JSON as extracted). */
 export type SchemaNode = { [key: string]: unknown };
@@ -526,11 +527,11 @@ function* anyOf224(v: Validator, anyOf: unknown, instance: PyValue): Generator<V
     const all = [...v.descend(instance, list[i], undefined, i)];
     const errs = all.filter((e) => !e.deprecation);
     if (!errs.length) {
-      allDeprecations.push(...all.filter((e) => e.deprecation));
+      pushAll(allDeprecations, all.filter((e) => e.deprecation));
       matched = true;
       break;
     }
-    allErrors.push(...errs);
+    pushAll(allErrors, errs);
   }
   if (!matched) yield new ValidationError(() => `${pyRepr(instance)} is not valid under any of the given schemas`, allErrors);
   yield* allDeprecations;
@@ -561,11 +562,11 @@ function* oneOfCommon(
     const errs = all.filter((e) => !e.deprecation);
     if (!errs.length) {
       firstValid = list[i];
-      allDeprecations.push(...all.filter((e) => e.deprecation));
+      pushAll(allDeprecations, all.filter((e) => e.deprecation));
       i++;
       break;
     }
-    allErrors.push(...errs);
+    pushAll(allErrors, errs);
   }
   if (firstValid === undefined) yield* none(allErrors);
   const moreValid = list.slice(i).filter((s) => v.isValid(instance, s));
@@ -587,7 +588,7 @@ function* anyOfUpstream(v: Validator, anyOf: unknown, instance: PyValue): Genera
     const all = [...v.descend(instance, sub, undefined, i)];
     const errs = all.filter((e) => !e.deprecation);
     if (!errs.length) {
-      allDeprecations.push(...all.filter((e) => e.deprecation));
+      pushAll(allDeprecations, all.filter((e) => e.deprecation));
       matched = true;
       break;
     }
@@ -599,7 +600,7 @@ function* anyOfUpstream(v: Validator, anyOf: unknown, instance: PyValue): Genera
         yield* errs;
       }
     }
-    allErrors.push(...errs);
+    pushAll(allErrors, errs);
   }
   if (!matched) {
     if (!skipBestMatch) {

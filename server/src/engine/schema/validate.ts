@@ -15,6 +15,7 @@ import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
 import { getListOrigins, PyDict, type PyValue, type TextSpan } from '../values';
 import { comparePaths, pyRegex, type SchemaNode, ValidationError, Validator } from './pyjsonschema';
 import { schemaData, type SchemaVersion } from './data';
+import { pushAll } from '../arrays';
 
 export type { SchemaVersion } from './data';
 
@@ -201,7 +202,7 @@ export function validateCloudConfigText(text: string, version: SchemaVersion): T
   }
   try {
     const report = validateCloudConfig(value, version);
-    errors.push(...report.errors);
+    pushAll(errors, report.errors);
     return { valid: errors.length === 0, errors, deprecations: report.deprecations, yamlError: null, notADict: false, value, rootSpan: loaded.rootSpan };
   } catch (err) {
     if (err instanceof PyError) {
