@@ -301,3 +301,40 @@ describe('#include in the parts of a set', () => {
     assert.match(notMerged[0], /https:\/\/example\.invalid\/user-data: not fetched \(the editor never fetches URLs\)/);
   });
 });
+
+describe('fates in a #cloud-config-archive of a set', () => {
+  const ARCHIVE = [
+    '#cloud-config-archive',
+    '- content: |',
+    '    #cloud-config',
+    '    runcmd: [echo one]',
+    '- content: "#cloud-config\\nruncmd: [echo two]\\nntp: {enabled: true}\\n"',
+    '- content: |',
+    '    #cloud-config',
+    '    ntp: {enabled: false}',
+    '',
+  ].join('\n');
+  let archiveDir: string;
+  let archiveClient: LspClient;
+  before(async () => {
+    archiveDir = mkdtempSync(join(tmpdir(), 'ccm-fates-archive-'));
+    writeFileSync(join(archiveDir, 'archive.yaml'), ARCHIVE);
+    writeFileSync(join(archiveDir, 'cloud-config-merge.yaml'), 'sets:\n  archive:\n    files: [archive.yaml]\n');
+    archiveClient = await LspClient.start({ workspaceFolders: [archiveDir] });
+  });
+  after(async () => {
+    await archiveClient.stop();
+    rmSync(archiveDir, { recursive: true, force: true });
+  });
+
+  test("values of a `content: |` entry are diagnosed on their lines; those of an escaped content (placed only in the decoded entry) are not put on the archive's lines", async () => {
+    const archiveUri = pathToFileURL(join(archiveDir, 'archive.yaml')).href;
+    archiveClient.openNoWait(archiveUri, ARCHIVE);
+    const found = await archiveClient.waitForDiagnostics(archiveUri, 0, (p) => fates(p.diagnostics).length > 0);
+    // entry 1's runcmd (line 3) is replaced by entry 2's; entry 2's ntp is replaced by entry 3's, but it
+    // has no line in the archive: no diagnostic at line 2 (its line in the decoded entry)
+    assert.deepEqual(fates(found.diagnostics).map((d) => `${d.code}@${d.range.start.line}`), ['fate-replaced@3']);
+    const related = fates(found.diagnostics)[0].relatedInformation ?? [];
+    assert.deepEqual(related.map((r) => [r.location.range.start.line, /\(position in the decoded part part-002, line 2\)$/.test(r.message)]), [[0, true]]);
+  });
+});

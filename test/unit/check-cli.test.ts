@@ -67,6 +67,33 @@ test('--check --format json: files and the merged result, each problem where it 
   }
 });
 
+test("--check: the merged result's problems from an archive entry's `content: |` are placed on its lines in the archive", () => {
+  const archive = [
+    '#cloud-config-archive',
+    '- type: text/cloud-config',
+    '  content: |',
+    '    #cloud-config',
+    '    packages: [git]',
+    '    runcmd: 5',
+    '- content: "#cloud-config\\npackage_upgrade: 1\\n"',
+    '',
+  ].join('\n');
+  const f = folder({ 'archive.yaml': archive });
+  try {
+    const r = runCli(['--check', '--format', 'json', f.path('archive.yaml')]);
+    assert.equal(r.code, 1);
+    const out = JSON.parse(r.stdout);
+    const placed = out.merged.errors.map((e: { path: string; line?: number; column?: number; note?: string }) => [e.path, e.line, e.column, e.note]);
+    // runcmd: line 6, column 5 of the archive (it said 3:1, its line in the entry's content). A content
+    // with escapes cannot be placed in the file: its line is in the decoded entry, and the note says so.
+    assert.deepEqual(placed, [['package_upgrade', 2, 1, 'position in the decoded part part-002'], ['runcmd', 6, 5, undefined]]);
+    const text = runCli(['--check', f.path('archive.yaml')]).stdout;
+    assert.match(text, /\n {2}package_upgrade: written in .*archive\.yaml:2:1 \(position in the decoded part part-002\)\n {2}runcmd: written in .*archive\.yaml:6:5\n/);
+  } finally {
+    f.done();
+  }
+});
+
 test('--check --cloud-init-version 22.4: unknown top-level keys are allowed, 22.4 words', () => {
   const f = folder({ 'b.yaml': B, 'a.yaml': A });
   try {

@@ -152,3 +152,19 @@ test('a set lists only the folders its patterns can match (a set in a large repo
     w.done();
   }
 });
+
+test("fates in a #cloud-config-archive: a `content: |` entry's values are placed on their lines of the archive; an escaped one-line content's place says it is in the decoded entry", () => {
+  const archive = '#cloud-config-archive\n- type: text/cloud-config\n  content: |\n    #cloud-config\n    runcmd: [echo one]\n- content: "#cloud-config\\nmerge_how: dict(replace)\\nruncmd: [echo two]\\n"\n';
+  const w = workspace({ 'archive.yaml': archive });
+  try {
+    const r = runCliIn(['--check', 'archive.yaml'], w.dir);
+    assert.match(r.stdout, /\narchive\.yaml:5:13: replaced: runcmd \['echo one'\]: replaced by `runcmd` of archive\.yaml:3 \(position in the decoded part part-002\) /);
+    const sarif = JSON.parse(runCliIn(['--check', '--format', 'sarif', 'archive.yaml'], w.dir).stdout);
+    const fate = sarif.runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'fate-replaced');
+    assert.deepEqual(fate.locations[0].physicalLocation.region, { startLine: 5, startColumn: 13 });
+    // the value that decides is in the decoded entry: the file, without a region that would point elsewhere
+    assert.equal(fate.relatedLocations[0].physicalLocation.region, undefined);
+  } finally {
+    w.done();
+  }
+});

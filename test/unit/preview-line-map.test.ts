@@ -54,6 +54,18 @@ describe('the preview line map on the wire', () => {
 });
 
 describe('the place of each preview line', () => {
+  test("an archive entry's `content: |` is placed on its own lines of the archive; an escaped one-line content in the decoded entry, with a note", () => {
+    const archive = '#cloud-config-archive\n- type: text/cloud-config\n  content: |\n    #cloud-config\n    packages: [git]\n    runcmd:\n      - echo one\n- content: "#cloud-config\\nntp: {enabled: true}"\n';
+    const model = buildPreview('user-data', [file('archive.yaml', archive)]);
+    const placed = (path: string) => {
+      const s = model.entries.find((e) => e.path === path)?.source;
+      return s ? [s.file, s.line, s.character, s.note] : null;
+    };
+    assert.deepEqual(placed('packages[0]'), ['archive.yaml', 4, 15, undefined]);
+    assert.deepEqual(placed('runcmd[0]'), ['archive.yaml', 6, 8, undefined]);
+    assert.deepEqual(placed('ntp.enabled'), ['archive.yaml', 1, 15, 'position in the decoded part part-002']);
+  });
+
   test('a top-level key written with a dot is placed at its own value, not at a nested key of the same name', () => {
     const model = buildPreview('user-data', [file('dots.yaml', '#cloud-config\na.b: 1\na: {b: 2}\n')]);
     const at = (path: string) => model.entries.filter((e) => e.path === path).map((e) => `${model.text.split('\n')[e.line]} <- ${e.source?.line}:${e.source?.character}`);

@@ -26,6 +26,8 @@ interface Located {
   file?: string;
   line?: number;
   column?: number;
+  /** Set when line and column are in the text cloud-init decoded from the file, not in the file (SourceLocation.note). */
+  note?: string;
 }
 
 interface FileResult {
@@ -104,7 +106,7 @@ export function checkMerged(run: UserDataRun, version: SchemaVersion): NonNullab
   const m = validateMerged(run, version, userDataLocator(run));
   const place = (p: MergedProblem): Located => {
     const out: Located = { path: p.path, message: p.message };
-    return p.source ? { ...out, file: p.source.file, line: p.source.line + 1, column: p.source.character + 1 } : out;
+    return p.source ? { ...out, file: p.source.file, line: p.source.line + 1, column: p.source.character + 1, ...(p.source.note ? { note: p.source.note } : {}) } : out;
   };
   return { valid: m.valid, errors: m.errors.map(place), deprecations: m.deprecations.map(place), note: reportNote(m.report) };
 }
@@ -129,7 +131,7 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
   const out: string[] = [];
   const list = (ps: Located[]) => ps.map((p) => `${p.path}: ${p.message}`).join(', ');
   const sources = (r: { errors: Located[]; deprecations: Located[] }) => {
-    for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) out.push(`  ${p.path}: written in ${p.file}:${p.line}:${p.column}`);
+    for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) out.push(`  ${p.path}: written in ${p.file}:${p.line}:${p.column}${p.note ? ` (${p.note})` : ''}`);
   };
   const one = (name: string, label22: string, r: { valid: boolean; errors: Located[]; deprecations: Located[]; note?: string }) => {
     if (r.note && !r.errors.length) {
@@ -192,7 +194,7 @@ function nameOf(f: FileResult): string {
 export function formatJson(result: CheckResult, pretty: boolean): string {
   const strip = (r: FileResult) => ({ file: r.file, ...(r.part ? { part: r.part } : {}), valid: r.valid, errors: r.errors.map(fileLoc), deprecations: r.deprecations.map(fileLoc) });
   const fileLoc = (p: Located) => ({ path: p.path, message: p.message, line: p.line ?? null, column: p.column ?? null });
-  const mergedLoc = (p: Located) => ({ path: p.path, message: p.message, file: p.file ?? null, line: p.line ?? null, column: p.column ?? null });
+  const mergedLoc = (p: Located) => ({ path: p.path, message: p.message, file: p.file ?? null, line: p.line ?? null, column: p.column ?? null, ...(p.note ? { note: p.note } : {}) });
   const out = {
     files: result.files.map(strip),
     merged: result.merged ? { valid: result.merged.valid, errors: result.merged.errors.map(mergedLoc), deprecations: result.merged.deprecations.map(mergedLoc) } : null,
@@ -217,7 +219,8 @@ export function formatSarif(result: CheckResult, version: SchemaVersion, toolVer
       level: deprecation ? 'warning' : 'error',
       message: `${said}${merged ? ' (in the merged cloud-config.txt)' : part ? ` (in ${part})` : ''}`,
       file,
-      region: p.line ? { startLine: p.line, startColumn: p.column ?? 1 } : undefined,
+      // A position in decoded text is not one in the file: the result is for the file as a whole.
+      region: p.line && !p.note ? { startLine: p.line, startColumn: p.column ?? 1 } : undefined,
       properties: part ? { path: p.path, merged, part } : { path: p.path, merged },
     });
   };

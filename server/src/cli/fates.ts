@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import { existsSync } from 'node:fs';
 import { Fate, FateKind, FateReport, FATE_KINDS, SetMode } from '../engine/fates';
-import { SourceLocation } from '../engine/provenance';
+import { SourceLocation, fileLine, inFileText } from '../engine/provenance';
 import { SET_FILE_NAME } from '../engine/sets';
 import { readSetFile, resolveSet } from '../node/sets';
 import { CliOptions, UsageError } from './args';
@@ -51,7 +51,7 @@ export function failing(report: FateReport, failOn: readonly FateKind[]): Fate[]
 }
 
 function place(l: SourceLocation | null): string {
-  return l ? `${l.file}:${l.line + 1}:${l.character + 1}` : '(unknown place)';
+  return l ? fileLine(l, true) : '(unknown place)';
 }
 
 /** One line per fate: `FILE:LINE:COL: KIND: PATH VALUE: what happens`. */
@@ -64,7 +64,7 @@ export function fatesText(report: FateReport): string {
 }
 
 function located(l: SourceLocation | null) {
-  return l ? { file: l.file, line: l.line + 1, column: l.character + 1 } : null;
+  return l ? { file: l.file, line: l.line + 1, column: l.character + 1, ...(l.note ? { note: l.note } : {}) } : null;
 }
 
 /** The fates as JSON values (the value itself is left out: `value` is its short repr). */
@@ -107,8 +107,14 @@ export function fatesSarif(report: FateReport, failOn: readonly FateKind[]): Sar
     level: failOn.includes(f.kind) ? 'error' : f.kind === 'appended' || f.kind === 'prepended' ? 'note' : 'warning',
     message: `${f.path} ${f.value}: ${f.message}`,
     file: f.at?.file,
-    region: f.at ? { startLine: f.at.line + 1, startColumn: f.at.character + 1 } : undefined,
-    related: f.by ? [{ file: f.by.file, region: { startLine: f.by.line + 1, startColumn: f.by.character + 1 }, message: 'the value that decides' }] : undefined,
+    // A position in decoded text is not one in the file (SourceLocation.note): no region then.
+    region: regionOf(f.at),
+    related: f.by ? [{ file: f.by.file, region: regionOf(f.by), message: 'the value that decides' }] : undefined,
     properties: { path: f.path, kind: f.kind, ...(f.spec ? { spec: f.spec } : {}) },
   }));
+}
+
+function regionOf(l: SourceLocation | null): { startLine: number; startColumn: number } | undefined {
+  const at = inFileText(l);
+  return at ? { startLine: at.line + 1, startColumn: at.character + 1 } : undefined;
 }

@@ -13,7 +13,7 @@ import { Origin, PyDict, PyValue, getListOrigins, pyTypeName } from './values';
 import { isListLike } from './merge/pyops';
 import { pyEq } from './py/compare';
 import { MergeEvent } from './merge/trace';
-import { Locator, SourceLocation, formatPath, provenanceByDisplay, textLocator } from './provenance';
+import { Locator, SourceLocation, fileLine, formatPath, provenanceByDisplay, textLocator } from './provenance';
 import { shortValue } from './lost';
 import { PreviewFile, PreviewOptions, formatSpec, userDataLocator } from './preview';
 import { UserDataRun, runUserData } from './userdata/run';
@@ -296,5 +296,5 @@ function displayPath(path: PyValue[]): string {
 
 /** `30-app.yaml:4`, or words when the place is unknown. */
 export function where(l: SourceLocation | null): string {
-  return l ? `${l.file}:${l.line + 1}` : 'an earlier value';
+  return l ? fileLine(l) : 'an earlier value';
 }

@@ -10,7 +10,7 @@ import { pyReprForMessage } from './py/repr';
 import { ParsedMerger } from './spec/parse';
 import { DumpLine, dumpPyYamlWithLines, pyKeyDisplay } from './yaml/dump';
 import { CloudInitVersion } from './spec/parse';
-import { Locator, PartEffect, SourceLocation, formatPath, partEffects, provenanceByDisplay, textLocator } from './provenance';
+import { Locator, PartEffect, SourceLocation, fileLine, formatPath, partEffects, provenanceByDisplay, textLocator } from './provenance';
 import { IncludeFailure, IncludeResolver } from './userdata/process';
 import { PartLoadCache } from './userdata/cloudConfigHandler';
 import { PartReport, UserDataRun, runHandlerParts, runUserData } from './userdata/run';
@@ -332,6 +332,7 @@ export function userDataLocator(run: UserDataRun): Locator {
       const source = run.sources[r.part.blob]?.name ?? '?';
       if (r.jinja?.rendered !== undefined) return { name: source, text: r.jinja.rendered, note: `position in the rendered template of ${r.part.filename}` };
       if (r.part.span && r.part.text !== null) return { name: source, text: blobText(r.part.blob), base: r.part.span.start };
+      if (r.part.offsetInBlob && r.part.text !== null) return { name: source, text: blobText(r.part.blob), map: r.part.offsetInBlob };
       if (r.part.text !== null) return { name: source, text: r.part.text, note: `position in the decoded part ${r.part.filename}` };
       return null;
     }),
@@ -388,7 +389,7 @@ function partName(run: UserDataRun, index: number): string {
 }
 
 function place(l: SourceLocation | null): string {
-  return l ? `${l.file}:${l.line + 1}` : 'an unknown place';
+  return l ? fileLine(l) : 'an unknown place';
 }
 
 /** How a "What this … lost" section names the merge's sources and their specs. */
@@ -474,7 +475,7 @@ function schemaLines(schema: MergedSchemaReport, version: CloudInitVersion): str
   if (!schema.errors.length && !schema.deprecations.length) return [];
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   const lines = [`# Schema: ${who} ${schema.valid ? 'accepts' : 'rejects'} the merged result (${count(schema.errors.length, 'error')}, ${count(schema.deprecations.length, 'deprecation')}):`];
-  const where = (p: MergedProblem) => (p.source ? ` (${p.source.file}:${p.source.line + 1})` : '');
+  const where = (p: MergedProblem) => (p.source ? ` (${fileLine(p.source)})` : '');
   for (const p of schema.errors) lines.push(`#   error: ${p.path}: ${p.message.trim()}${where(p)}`);
   for (const p of schema.deprecations) lines.push(`#   deprecated: ${p.path}: ${p.message.trim()}${where(p)}`);
   return lines;

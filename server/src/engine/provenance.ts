@@ -19,8 +19,22 @@ export interface SourceLocation {
   character: number;
   endLine: number;
   endCharacter: number;
-  /** Present when the position is only approximate (encoded or rendered parts). */
+  /**
+   * Present when the line and column are not in the file's own text but in the text cloud-init decoded
+   * or rendered from it (an encoded part, a template): say so wherever the position is shown, and do
+   * not place anything in the file by it.
+   */
   note?: string;
+}
+
+/** `30-app.yaml:4` (`:COLUMN` too with `column`), and the note when the line is in decoded text. */
+export function fileLine(l: SourceLocation, column = false): string {
+  return `${l.file}:${l.line + 1}${column ? `:${l.character + 1}` : ''}${l.note ? ` (${l.note})` : ''}`;
+}
+
+/** The location, when its line and column are in the file itself (see `note`). */
+export function inFileText(l: SourceLocation | null | undefined): SourceLocation | null {
+  return l && !l.note ? l : null;
 }
 
 export interface ProvenanceEntry {
@@ -35,8 +49,11 @@ export interface ProvenanceEntry {
 /** Turns an origin into a file location; mode-specific (parts, drop-ins, files). */
 export type Locator = (origin: Origin, which: 'value' | 'key') => SourceLocation | null;
 
-/** A locator over plain texts: origin.source indexes `files`, offsets are `base[source] + offset`. */
-export function textLocator(files: Array<{ name: string; text: string; base?: number; note?: string } | null>): Locator {
+/**
+ * A locator over plain texts: origin.source indexes `files`, offsets are `base[source] + offset`, or
+ * `map(offset)` where the source is not one slice of the file (no place where it says undefined).
+ */
+export function textLocator(files: Array<{ name: string; text: string; base?: number; map?: (offset: number) => number | undefined; note?: string } | null>): Locator {
   const indexes = new Map<number, LineIndex>();
   // Parts of one MIME blob share its text: index it once, not once per part (5,000 parts of a 100 KB blob).
   const byText = new Map<string, LineIndex>();
@@ -52,8 +69,11 @@ export function textLocator(files: Array<{ name: string; text: string; base?: nu
       indexes.set(origin.source, index);
     }
     const base = file.base ?? 0;
-    const start = index.position(base + span.start);
-    const end = index.position(base + span.end);
+    const startOffset = file.map ? file.map(span.start) : base + span.start;
+    const endOffset = file.map ? file.map(span.end) : base + span.end;
+    if (startOffset === undefined || endOffset === undefined) return null;
+    const start = index.position(startOffset);
+    const end = index.position(endOffset);
     return { file: file.name, source: origin.source, line: start.line, character: start.character, endLine: end.line, endCharacter: end.character, note: file.note };
   };
 }

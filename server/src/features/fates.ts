@@ -16,7 +16,7 @@ import { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Range } f
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { pathToFileURL } from 'node:url';
 import { Fate, FateKind } from '../engine/fates';
-import { SourceLocation } from '../engine/provenance';
+import { SourceLocation, inFileText } from '../engine/provenance';
 import { ServerContext } from './common/context';
 import { DIAGNOSTIC_SOURCE } from './common/ranges';
 import { PartSets, SetAnalysis } from './common/partSets';
@@ -51,7 +51,8 @@ export function analysesFor(sets: PartSets, document: TextDocument, settings: Se
 
 /** The fates of the values written in this document, in every set it belongs to. */
 export function fatesIn(analysis: SetAnalysis, uri: string): Fate[] {
-  return analysis.report.fates.filter((f) => f.at && analysis.uriOf(f.at.file) === uri);
+  // Only those placed in the document's own text (not in a part decoded from it).
+  return analysis.report.fates.filter((f) => inFileText(f.at) && analysis.uriOf(f.at!.file) === uri);
 }
 
 /**
@@ -84,10 +85,11 @@ export function fateDiagnostics(analyses: SetAnalysis[], document: TextDocument,
       [analysis.schema?.deprecations ?? [], DiagnosticSeverity.Information, 'deprecation'],
     ] as const) {
       for (const p of problems) {
-        if (!p.source || analysis.uriOf(p.source.file) !== document.uri) continue;
+        const at = inFileText(p.source);
+        if (!at || analysis.uriOf(at.file) !== document.uri) continue;
         if (reportedAlready(ownSchema, `${p.path}: ${p.message.trim()}`)) continue;
         out.push({
-          range: toRange(p.source),
+          range: toRange(at),
           severity,
           source: DIAGNOSTIC_SOURCE,
           code: `merged-schema-${what}`,
@@ -109,7 +111,10 @@ function reportedAlready(own: ReadonlySet<string>, message: string): boolean {
 
 function relatedInformation(analysis: SetAnalysis, l: SourceLocation, message: string): DiagnosticRelatedInformation[] {
   const uri = analysis.uriOf(l.file);
-  return uri ? [{ location: { uri, range: toRange(l) }, message }] : [];
+  if (!uri) return [];
+  // A place in text decoded from the file: the file, with the place in words.
+  if (l.note) return [{ location: { uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, message: `${message} (${l.note}, line ${l.line + 1})` }];
+  return [{ location: { uri, range: toRange(l) }, message }];
 }
 
 /** Schema problems of the merged result point at the set's first part, where the merge starts. */

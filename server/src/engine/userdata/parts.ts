@@ -36,6 +36,11 @@ export interface UserDataPart {
    * (so positions in the part map to positions in the file).
    */
   span?: TextSpan;
+  /**
+   * Where each offset of `text` lies in the blob's own text, when `text` is not one slice of it but
+   * can still be placed: an archive entry's `content: |` (its lines, after the block's indentation).
+   */
+  offsetInBlob?: (offset: number) => number | undefined;
   /** The `Launch-Index` the filter sees, when any. */
   launchIndex: string | null;
 }

@@ -4,11 +4,12 @@
  * `#cloud-config-archive`, content sniffing, part names and launch indexes
  * exactly as `UserDataProcessor` produces them.
  */
-import { PyBytes, PyDict, PySet, PyValue, TextSpan } from '../values';
+import { PyBytes, PyDict, PySet, PyValue, TextSpan, getListOrigins } from '../values';
 import { pyClassName } from '../values';
 import { pyReprForMessage, pyStr, pyStrRepr } from '../py/repr';
 import { pySplitLines, pyStrip, pyLStrip } from '../py/str';
 import { loadYaml, mergeExpansionError } from '../yaml/load';
+import { valueOffsetMap } from '../yaml/scalarSource';
 import { convertUserDataBlob } from './mime';
 import { decodeUtf8Surrogateescape, encodeUtf8Surrogateescape, rawUnicodeEscape } from '../py/codecs';
 import { gunzipPart } from './gzip';
@@ -78,6 +79,7 @@ interface PendingPart {
   source: number;
   route: PartRoute[];
   span?: TextSpan;
+  offsetInBlob?: (offset: number) => number | undefined;
 }
 
 export function processUserData(inputs: Array<{ name: string; bytes: Uint8Array }>, options: ProcessOptions = {}): ProcessResult {
@@ -229,6 +231,7 @@ class UserDataProcessor {
       blob: part.source,
       route: part.route,
       span: part.span,
+      offsetInBlob: part.offsetInBlob,
       launchIndex: part.headers.get('Launch-Index'),
     });
   }
@@ -307,6 +310,7 @@ class UserDataProcessor {
     } else if (loaded.value !== null) {
       this.warn(`Failed loading yaml blob. Yaml load allows (<class 'list'>, <class 'set'>) root types, but got ${pyClassName(loaded.value)} instead`, part, 'archive-not-a-list');
     }
+    const itemOrigins = loaded.ok && entries === loaded.value ? getListOrigins(entries) : undefined;
     entries.forEach((raw, entryIndex) => {
       const entry = typeof raw === 'string' ? PyDict.from([['content', raw]]) : raw;
       if (!(entry instanceof PyDict)) return;
@@ -378,6 +382,7 @@ class UserDataProcessor {
         source: part.source,
         route: [...part.route, { via: 'archive', entry: entryIndex }],
         span: undefined,
+        offsetInBlob: main === 'text' && typeof content === 'string' ? contentInBlob(archive, part, content, typeof raw === 'string' ? itemOrigins?.[entryIndex]?.value : entry.originOf('content')?.value) : undefined,
       });
     });
   }
@@ -393,6 +398,19 @@ class UserDataProcessor {
   private warn(message: string, part: PendingPart, code: FindingCode): void {
     this.messages.push({ level: 'warning', message, blob: part.source, span: part.span, code });
   }
+}
+
+/** Where the characters of an archive entry's text content are in the blob (the archive itself a slice of it). */
+function contentInBlob(archive: string, part: PendingPart, content: string, written: TextSpan | undefined): ((offset: number) => number | undefined) | undefined {
+  // Only where the archive is the part's own text, a slice of the blob (not gunzipped, decoded or included).
+  const archiveStart = part.span?.start;
+  if (!written || archiveStart === undefined || part.text !== archive) return undefined;
+  const inArchive = valueOffsetMap(archive, written, content);
+  if (!inArchive) return undefined;
+  return (offset) => {
+    const at = inArchive(offset);
+    return at === undefined ? undefined : archiveStart + at;
+  };
 }
 
 /** `Message.get_content_type()` for a Content-Type value: before any `;`, lowercased, exactly one `/`. */
