@@ -335,6 +335,6 @@ describe('fates in a #cloud-config-archive of a set', () => {
     // has no line in the archive: no diagnostic at line 2 (its line in the decoded entry)
     assert.deepEqual(fates(found.diagnostics).map((d) => `${d.code}@${d.range.start.line}`), ['fate-replaced@3']);
     const related = fates(found.diagnostics)[0].relatedInformation ?? [];
-    assert.deepEqual(related.map((r) => [r.location.range.start.line, /\(position in the decoded part part-002, line 2\)$/.test(r.message)]), [[0, true]]);
+    assert.deepEqual(related.map((r) => [r.location.range.start.line, /\(position in the decoded part part-002: line 2\)$/.test(r.message)]), [[0, true]]);
   });
 });

@@ -88,7 +88,7 @@ test("--check: the merged result's problems from an archive entry's `content: |`
     // with escapes cannot be placed in the file: its line is in the decoded entry, and the note says so.
     assert.deepEqual(placed, [['package_upgrade', 2, 1, 'position in the decoded part part-002'], ['runcmd', 6, 5, undefined]]);
     const text = runCli(['--check', f.path('archive.yaml')]).stdout;
-    assert.match(text, /\n {2}package_upgrade: written in .*archive\.yaml:2:1 \(position in the decoded part part-002\)\n {2}runcmd: written in .*archive\.yaml:6:5\n/);
+    assert.match(text, /\n {2}package_upgrade: written in .*archive\.yaml \(position in the decoded part part-002: line 2, column 1\)\n {2}runcmd: written in .*archive\.yaml:6:5\n/);
   } finally {
     f.done();
   }

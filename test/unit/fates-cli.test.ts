@@ -158,7 +158,7 @@ test("fates in a #cloud-config-archive: a `content: |` entry's values are placed
   const w = workspace({ 'archive.yaml': archive });
   try {
     const r = runCliIn(['--check', 'archive.yaml'], w.dir);
-    assert.match(r.stdout, /\narchive\.yaml:5:13: replaced: runcmd \['echo one'\]: replaced by `runcmd` of archive\.yaml:3 \(position in the decoded part part-002\) /);
+    assert.match(r.stdout, /\narchive\.yaml:5:13: replaced: runcmd \['echo one'\]: replaced by `runcmd` of archive\.yaml \(position in the decoded part part-002: line 3\) /);
     const sarif = JSON.parse(runCliIn(['--check', '--format', 'sarif', 'archive.yaml'], w.dir).stdout);
     const fate = sarif.runs[0].results.find((x: { ruleId: string }) => x.ruleId === 'fate-replaced');
     assert.deepEqual(fate.locations[0].physicalLocation.region, { startLine: 5, startColumn: 13 });

@@ -131,7 +131,7 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
   const out: string[] = [];
   const list = (ps: Located[]) => ps.map((p) => `${p.path}: ${p.message}`).join(', ');
   const sources = (r: { errors: Located[]; deprecations: Located[] }) => {
-    for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) out.push(`  ${p.path}: written in ${p.file}:${p.line}:${p.column}${p.note ? ` (${p.note})` : ''}`);
+    for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) out.push(`  ${p.path}: written in ${p.note ? `${p.file} (${p.note}: line ${p.line}, column ${p.column})` : `${p.file}:${p.line}:${p.column}`}`);
   };
   const one = (name: string, label22: string, r: { valid: boolean; errors: Located[]; deprecations: Located[]; note?: string }) => {
     if (r.note && !r.errors.length) {

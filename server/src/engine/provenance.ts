@@ -27,9 +27,14 @@ export interface SourceLocation {
   note?: string;
 }
 
-/** `30-app.yaml:4` (`:COLUMN` too with `column`), and the note when the line is in decoded text. */
+/**
+ * `30-app.yaml:4` (`:COLUMN` too with `column`); a place in decoded text says so, in a form that no
+ * reader (nor the preview's header links) takes for a line of the file:
+ * `archive.yaml (position in the decoded part part-002: line 2)`.
+ */
 export function fileLine(l: SourceLocation, column = false): string {
-  return `${l.file}:${l.line + 1}${column ? `:${l.character + 1}` : ''}${l.note ? ` (${l.note})` : ''}`;
+  if (l.note) return `${l.file} (${l.note}: line ${l.line + 1}${column ? `, column ${l.character + 1}` : ''})`;
+  return `${l.file}:${l.line + 1}${column ? `:${l.character + 1}` : ''}`;
 }
 
 /** The location, when its line and column are in the file itself (see `note`). */

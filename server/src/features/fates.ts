@@ -113,7 +113,7 @@ function relatedInformation(analysis: SetAnalysis, l: SourceLocation, message: s
   const uri = analysis.uriOf(l.file);
   if (!uri) return [];
   // A place in text decoded from the file: the file, with the place in words.
-  if (l.note) return [{ location: { uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, message: `${message} (${l.note}, line ${l.line + 1})` }];
+  if (l.note) return [{ location: { uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, message: `${message} (${l.note}: line ${l.line + 1})` }];
   return [{ location: { uri, range: toRange(l) }, message }];
 }
 
