@@ -111,7 +111,7 @@ async function runVersion(version: SchemaVersion, cases: number, seed: number, v
 }
 
 /** `oneOf` messages quoting schema prose (description, default), which our schema data does not carry. */
-function withoutProse(s: string): string {
+export function withoutProse(s: string): string {
   return s.replace(/ is valid under each of .*$/gm, ' is valid under each of …');
 }
 

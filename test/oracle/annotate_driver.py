@@ -1,10 +1,12 @@
-"""Answers `--check --annotate` differential cases with the real `cloud-init schema -c FILE --annotate`.
+"""Answers `--check` differential cases with the real `cloud-init schema -c FILE [--annotate]`.
 
-Reads {"text": TEXT} lines on stdin; for each, writes TEXT to a file named `f`, runs the installed
-cloud-init's own schema command on it (handle_schema_args, as `cloud-init schema --config-file f
---annotate` does) and writes one JSON line {"stdout", "stderr", "exit"} (exit is the SystemExit code,
-or "raised: CLASS" when the command itself fails with another exception). The cloud-init used is the
-one on CLOUDINIT_PATH (22.4.2 or upstream), so one process serves one version.
+Reads {"text": TEXT, "annotate": BOOL (default true), "instance_data": JSON TEXT or absent} lines on
+stdin; for each, writes TEXT to a file named `f` (and the instance data to `idata.json`), runs the
+installed cloud-init's own schema command on it (handle_schema_args, as `cloud-init schema
+--config-file f [--annotate] [--instance-data idata.json]` does) and writes one JSON line {"stdout",
+"stderr", "exit"} (exit is the SystemExit code, or "raised: CLASS" when the command itself fails with
+another exception). The cloud-init used is the one on CLOUDINIT_PATH (22.4.2 or upstream), so one
+process serves one version (22.4 has no --instance-data).
 """
 import contextlib
 import io
@@ -18,9 +20,9 @@ import types
 from driver import load_oracle
 
 
-def run_schema_command(ci_schema, path):
-    args = types.SimpleNamespace(config_file=path, system=False, docs=None, annotate=True,
-                                 schema_type=None, instance_data=None)
+def run_schema_command(ci_schema, path, annotate=True, instance_data=None):
+    args = types.SimpleNamespace(config_file=path, system=False, docs=None, annotate=annotate,
+                                 schema_type=None, instance_data=instance_data)
     out, err = io.StringIO(), io.StringIO()
     code = 0
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -43,7 +45,13 @@ def main():
         case = json.loads(line)
         with open("f", "w", encoding="utf-8", newline="") as fh:
             fh.write(case["text"])
-        sys.stdout.write(json.dumps(run_schema_command(ci_schema, "f")) + "\n")
+        instance_data = None
+        if case.get("instance_data") is not None:
+            with open("idata.json", "w", encoding="utf-8") as fh:
+                fh.write(case["instance_data"])
+            instance_data = "idata.json"
+        answer = run_schema_command(ci_schema, "f", case.get("annotate", True), instance_data)
+        sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
 
 

@@ -170,3 +170,36 @@ test('22.4 text: what its `cloud-init schema -c FILE` prints (stdout then stderr
     f.done();
   }
 });
+
+test('--check reads a file as the schema command of each version does before validating: headers, other user-data types, templates, documents that are not mappings', () => {
+  const f = folder({
+    'bare.yaml': 'runcmd: [a]\n',
+    'script.sh': '#!/bin/sh\necho hi\n',
+    'empty.yaml': '#cloud-config\n',
+    'template.yaml': '## template: jinja\n#cloud-config\nruncmd: 5\nhostname: {{ v1.local_hostname }}\n',
+  });
+  try {
+    // What cloud-init's schema command printed for each (test/oracle/check.diff.ts compares them all).
+    const bare = runCli(['--check', f.path('bare.yaml')]);
+    assert.equal(bare.code, 1);
+    assert.ok(bare.stdout.startsWith(`Invalid user-data ${f.path('bare.yaml')}\nError: Cloud config schema errors: format-l1.c1: Unrecognized user-data header in ${f.path('bare.yaml')}: "runcmd: [a]".\nExpected first line to be one of: #!, ## template: jinja, #cloud-boothook, #cloud-config, #cloud-config-archive, #cloud-config-jsonp, #include, #include-once, #part-handler\n`), bare.stdout);
+    const old = runCli(['--check', '--cloud-init-version', '22.4', f.path('bare.yaml')]);
+    assert.ok(old.stdout.startsWith(`Error:\nCloud config schema errors: format-l1.c1: File ${f.path('bare.yaml')} needs to begin with "#cloud-config"\n`), old.stdout);
+    const script = runCli(['--check', f.path('script.sh')]);
+    assert.ok(script.stdout.startsWith("User-data type 'text/x-shellscript' not currently evaluated by cloud-init schema\n"), script.stdout);
+    assert.equal(script.code, 0);
+    const empty = runCli(['--check', f.path('empty.yaml')]);
+    assert.ok(empty.stdout.startsWith(`Invalid user-data\nError: cloud-config ${f.path('empty.yaml')} is not a YAML dict.\n`), empty.stdout);
+    assert.equal(empty.code, 1);
+    // A template is rendered with the instance data first; the problem is placed on the template's line.
+    const rendered = JSON.parse(runCli(['--check', '--format', 'json', '--instance-data', 'aws', f.path('template.yaml')]).stdout);
+    assert.deepEqual(rendered.files[0].errors, [{ path: 'runcmd', message: "5 is not of type 'array'", line: 3, column: 1 }]);
+    // Without instance data cloud-init's schema command fails; ours says why, and SARIF has a result for it.
+    const unrendered = runCli(['--check', '--format', 'sarif', f.path('template.yaml')]);
+    assert.equal(unrendered.code, 1);
+    const results = JSON.parse(unrendered.stdout).runs[0].results;
+    assert.ok(results.some((r: { message: { text: string } }) => /give --instance-data FILE or NAME/.test(r.message.text)), unrendered.stdout);
+  } finally {
+    f.done();
+  }
+});

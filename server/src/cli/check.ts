@@ -12,13 +12,17 @@ import type { UserDataRun } from '../engine/userdata/run';
 import { userDataLocator } from '../engine/preview';
 import { validateMerged, type MergedProblem } from '../engine/schema/merged';
 import { annotateCloudConfigFile, type AnnotateNames } from '../engine/schema/annotate';
-import { sniffContentType, CLOUD_CONFIG_TYPE } from '../engine/userdata/sniff';
+import { sniffContentType, CLOUD_CONFIG_TYPE, JINJA_TYPE } from '../engine/userdata/sniff';
 import { embeddedInArchive, embeddedInMime } from '../engine/schema/embedded';
 import { detectDocument } from '../engine/lint/documentKind';
 import { spanAt, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../engine/schema/validate';
 import { pushAll } from '../engine/arrays';
+import { pyYamlErrorString, reportedMark } from '../engine/yaml/mark';
 
 export type CheckFormat = 'text' | 'json' | 'sarif';
+
+// Only a template needs the Jinja engine (required on first use, as the CLI does).
+const jinjaModule = (): typeof import('../engine/userdata/jinja') => require('../engine/userdata/jinja') as typeof import('../engine/userdata/jinja');
 
 interface Located {
   path: string;
@@ -41,6 +45,13 @@ interface FileResult {
   deprecations: Located[];
   /** Why nothing was validated (YAML error, validator failure), in words. */
   note?: string;
+  /**
+   * What cloud-init prints instead of a verdict line and schema problems: another user-data type or an
+   * empty file (left alone), a document that is not a mapping (rejected).
+   */
+  said?: string;
+  /** Rejected before cloud-init's validator ran (a header, YAML): 22.4 then prints no deprecations line. */
+  unvalidated?: boolean;
 }
 
 export interface CheckResult {
@@ -79,7 +90,7 @@ function reportNote(r: TextSchemaReport): string | undefined {
  * part by part (each cloud-config part and archive entry, as cloud-init will merge it), with positions
  * in the file where they can be mapped (engine/schema/embedded; the note says when not).
  */
-export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersion): FileResult[] {
+export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersion, instanceData?: unknown): FileResult[] {
   const text = decodeUtf8Surrogateescape(bytes);
   const kind = detectDocument(text, file)?.kind;
   if (kind === 'mime' || kind === 'cloud-config-archive') {
@@ -91,15 +102,71 @@ export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersio
       return { file, part: e.label, valid: r.valid, errors: r.errors.map(locate), deprecations: r.deprecations.map(locate), note: reportNote(r), unmapped: e.unmapped };
     });
   }
-  const r = validateCloudConfigText(text, version);
+  return [checkUserDataFile(file, text, version, instanceData)];
+}
+
+/** The headers upstream's schema command names when it recognises none (`USERDATA_VALID_HEADERS`: the `#` ones, sorted). */
+const VALID_HEADERS = '#!, ## template: jinja, #cloud-boothook, #cloud-config, #cloud-config-archive, #cloud-config-jsonp, #include, #include-once, #part-handler';
+
+/**
+ * One user-data file as the chosen version's schema command reads it before validating: 22.4 wants
+ * `#cloud-config` first; upstream sniffs the type, renders a `## template: jinja` file with the instance
+ * data, rejects an unknown header and leaves other user-data types alone.
+ */
+function checkUserDataFile(file: string, text: string, version: SchemaVersion, instanceData: unknown): FileResult {
+  const headerError = (line: number, message: string): FileResult => ({ file, valid: false, errors: [{ path: `format-l${line}.c1`, message, line: 1, column: 1 }], deprecations: [], unvalidated: true });
+  if (version === '22.4') {
+    if (!text.startsWith('#cloud-config')) return headerError(1, `File ${file} needs to begin with "#cloud-config"`);
+    return validatedFile(file, text, text, version);
+  }
+  if (!text) return { file, valid: true, errors: [], deprecations: [], said: `Empty 'cloud-config' found at ${file}. Nothing to validate.` };
+  let type = sniffContentType(text);
+  let content = text;
+  let toFile: ((offset: number) => number) | undefined;
+  let headerLine = 1;
+  if (type === JINJA_TYPE) {
+    const rendered = jinjaModule().renderCloudInitJinja(text, instanceData, { version, trackOrigins: true });
+    if (!rendered.ok) {
+      // The schema command stops there (exit 1), with these words on stderr.
+      if (rendered.reason === 'no-instance-data') {
+        return { file, valid: false, errors: [], deprecations: [], note: 'a `## template: jinja` file: cloud-init renders it with the instance data before validating (on an instance, /run/cloud-init/instance-data.json; its schema command fails without it): give --instance-data FILE or NAME' };
+      }
+      // cloud-init's own words (the braces are in its message: not an f-string).
+      if (rendered.reason === 'not-jinja') return headerError(1, "Detected type '{user_data_type}' from header. But, content is not a jinja template");
+      const failed = rendered.reason === 'syntax' ? `Failed to render templated user-data. ${jinjaModule().jinjaSyntaxErrorText(rendered)}` : `${rendered.exception ? `${rendered.exception}: ` : ''}${rendered.message}`;
+      return { file, valid: false, errors: [], deprecations: [], note: `cloud-init's schema command cannot render this template: ${failed}` };
+    }
+    content = rendered.text;
+    toFile = rendered.payloadOffsetOf;
+    headerLine = 2;
+    type = sniffContentType(content);
+  }
+  if (type === null) return headerError(headerLine, `Unrecognized user-data header in ${file}: "${content.split('\n', 1)[0]}".\nExpected first line to be one of: ${VALID_HEADERS}`);
+  if (type !== CLOUD_CONFIG_TYPE) return { file, valid: true, errors: [], deprecations: [], said: `User-data type '${type}' not currently evaluated by cloud-init schema` };
+  return validatedFile(file, text, content, version, toFile);
+}
+
+/**
+ * `content` (the file's text, or what cloud-init rendered from it) validated, with positions in the
+ * file's `text`; YAML that does not load and a document that is not a mapping in cloud-init's words.
+ */
+function validatedFile(file: string, text: string, content: string, version: SchemaVersion, toFile?: (offset: number) => number): FileResult {
+  const r = validateCloudConfigText(content, version);
   const lines = new LineIndex(text);
-  return [{
-    file,
-    valid: r.valid,
-    errors: r.errors.map((p) => locateInText(r, text, p, undefined, lines)),
-    deprecations: r.deprecations.map((p) => locateInText(r, text, p, undefined, lines)),
-    note: reportNote(r),
-  }];
+  const locate = (p: SchemaProblem) => locateInText(r, text, p, toFile, lines);
+  const errors = r.errors.map(locate);
+  if (r.yamlError) {
+    const said = pyYamlErrorString(r.yamlError, content, version === '22.4' ? '<byte string>' : '<unicode string>');
+    if (said !== undefined) {
+      const at = reportedMark(r.yamlError, content);
+      errors.push({ path: `format-l${at.line + 1}.c${at.column + 1}`, message: `File ${file} is not valid ${version === '22.4' ? 'yaml' : 'YAML'}. ${said}`, line: at.line + 1, column: at.column + 1 });
+      return { file, valid: false, errors, deprecations: [], unvalidated: true };
+    }
+  } else if (r.notADict) {
+    const said = version === '22.4' ? 'Error:\nCloud-config is not a YAML dict.' : `Invalid user-data\nError: cloud-config ${file} is not a YAML dict.\n`;
+    return { file, valid: false, errors, deprecations: [], said };
+  }
+  return { file, valid: r.valid, errors, deprecations: r.deprecations.map(locate), note: reportNote(r) };
 }
 
 export function checkMerged(run: UserDataRun, version: SchemaVersion): NonNullable<CheckResult['merged']> {
@@ -133,14 +200,18 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
   const sources = (r: { errors: Located[]; deprecations: Located[] }) => {
     for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) out.push(`  ${p.path}: written in ${p.note ? `${p.file} (${p.note}: line ${p.line}, column ${p.column})` : `${p.file}:${p.line}:${p.column}`}`);
   };
-  const one = (name: string, label22: string, r: { valid: boolean; errors: Located[]; deprecations: Located[]; note?: string }) => {
+  const one = (name: string, label22: string, r: { valid: boolean; errors: Located[]; deprecations: Located[]; note?: string; said?: string; unvalidated?: boolean }) => {
+    if (r.said) {
+      out.push(r.said);
+      return;
+    }
     if (r.note && !r.errors.length) {
       out.push(`${r.valid ? 'Valid' : 'Invalid'} (${name}): ${r.note}`);
       return;
     }
     if (version === '22.4') {
       // 22.4 prints the deprecations line whenever its strict validation raised, even with none in it.
-      if (r.errors.length || r.deprecations.length) out.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
+      if ((r.errors.length || r.deprecations.length) && !r.unvalidated) out.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
       if (!r.errors.length) out.push(`Valid cloud-config: ${label22}`);
       else {
         const deprecations = r.deprecations.length ? `\n\nCloud config schema deprecations: ${list(r.deprecations)}` : '';
@@ -187,12 +258,17 @@ export function formatAnnotated(files: Array<{ name: string; bytes: Uint8Array }
   return { stdout, stderr };
 }
 
+/** cloud-init's error in `said`, without its `Invalid ...` and `Error:` line heads. */
+function cloudInitWords(said: string): string {
+  return said.split('\n').filter((l) => l && !l.startsWith('Invalid ')).map((l) => l.replace(/^Error:\s*/, '')).filter(Boolean).join(' ');
+}
+
 function nameOf(f: FileResult): string {
   return f.part ? `${f.file} (${f.part})` : f.file;
 }
 
 export function formatJson(result: CheckResult, pretty: boolean): string {
-  const strip = (r: FileResult) => ({ file: r.file, ...(r.part ? { part: r.part } : {}), valid: r.valid, errors: r.errors.map(fileLoc), deprecations: r.deprecations.map(fileLoc) });
+  const strip = (r: FileResult) => ({ file: r.file, ...(r.part ? { part: r.part } : {}), valid: r.valid, errors: r.errors.map(fileLoc), deprecations: r.deprecations.map(fileLoc), ...(r.note ? { note: r.note } : {}), ...(r.said ? { said: r.said } : {}) });
   const fileLoc = (p: Located) => ({ path: p.path, message: p.message, line: p.line ?? null, column: p.column ?? null });
   const mergedLoc = (p: Located) => ({ path: p.path, message: p.message, file: p.file ?? null, line: p.line ?? null, column: p.column ?? null, ...(p.note ? { note: p.note } : {}) });
   const out = {
@@ -227,6 +303,10 @@ export function formatSarif(result: CheckResult, version: SchemaVersion, toolVer
   for (const f of result.files) {
     for (const p of f.errors) add(p, f.file, false, false, f.part);
     for (const p of f.deprecations) add(p, f.file, true, false, f.part);
+    // Rejected with no schema problem to point at (not YAML, a template that cannot be rendered): the file itself.
+    if (!f.valid && !f.errors.length && (f.note || f.said)) {
+      results.push({ ruleId: 'schema-error', level: 'error', message: `${f.note ?? cloudInitWords(f.said as string)}${f.part ? ` (in ${f.part})` : ''}`, file: f.file, properties: f.part ? { path: '', merged: false, part: f.part } : { path: '', merged: false } });
+    }
   }
   if (result.merged) {
     // A problem a file already reports is not repeated for the merged result.

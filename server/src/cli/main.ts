@@ -499,7 +499,8 @@ function checkCommand(o: CliOptions, io: CliIO): number {
   let result: CheckResult | null = null;
   if (o.mode === 'user-data' || o.mode === 'handler') {
     const inputs = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, path: f, bytes: read(o, f) }));
-    const files = inputs.flatMap((i) => checkModule().checkFile(i.path, i.bytes, o.version));
+    const instanceData = instanceDataOption(o);
+    const files = inputs.flatMap((i) => checkModule().checkFile(i.path, i.bytes, o.version, instanceData));
     const run = o.mode === 'handler'
       ? runHandlerParts(inputs.map((i) => ({ ...i, headers: optionalHeaders(o, i.path) })), runOptions(o, io))
       : runUserData(inputs, runOptions(o, io));

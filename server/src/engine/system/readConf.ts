@@ -2,7 +2,7 @@
 import { PyDict, pyClassName } from '../values';
 import { PyError, PyErrorType } from '../py/errors';
 import { loadYaml, mergeExpansionError, YamlLoadResult } from '../yaml/load';
-import { renderCloudInitJinja } from '../userdata/jinja';
+import { jinjaSyntaxErrorText, renderCloudInitJinja } from '../userdata/jinja';
 import { configFileIsTemplate } from '../userdata/templater';
 import type { CloudInitVersion } from '../spec/parse';
 import { PYTHON_RECURSION } from '../limits';
@@ -47,7 +47,7 @@ export function readConf(file: ConfigFile, options: ReadConfOptions = {}): ReadC
     }
     if (!rendered.ok && rendered.reason === 'syntax' && version !== '22.4') {
       // Since 24.1 read_conf catches the syntax error, warns, and loads the unrendered text.
-      warnings.push(`Failed to render templated yaml config file '${file.name}'. Unable to parse Jinja template due to syntax error: ${rendered.message} on line ${(rendered.line ?? 0) + 1}${rendered.lineText ? `: ${rendered.lineText.trim()}` : ''}`);
+      warnings.push(`Failed to render templated yaml config file '${file.name}'. ${jinjaSyntaxErrorText(rendered)}`);
     } else if (!rendered.ok && (rendered.reason === 'undefined' || rendered.reason === 'type' || rendered.reason === 'security')) {
       // render_jinja_payload logs and returns None; 22.4's load_yaml takes None as {}, current's raises.
       warnings.push(`Ignoring jinja template for ${file.name}: ${rendered.message}`);

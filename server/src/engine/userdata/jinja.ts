@@ -111,6 +111,15 @@ export type JinjaRenderResult =
       lineText?: string;
     };
 
+/**
+ * `str()` of cloud-init's JinjaSyntaxParsingException (24.1 and later) for a syntax failure: the message,
+ * the line, and the line's text when it is not blank.
+ */
+export function jinjaSyntaxErrorText(failure: { message: string; line?: number; lineText?: string }): string {
+  const content = failure.lineText?.trim();
+  return `Unable to parse Jinja template due to syntax error: ${failure.message} on line ${(failure.line ?? 0) + 1}${content ? `: ${content}` : ''}`;
+}
+
 export interface JinjaRenderOptions {
   /**
    * Which cloud-init renders: '22.4' uses a plain jinja2 Environment, current

@@ -174,8 +174,7 @@ function dispatchJinja(part: UserDataPart, handler: CloudConfigHandler, options:
       note = message;
     } else if (rendered.reason === 'syntax' && version !== '22.4') {
       // Since 24.1 the handler catches the syntax error (JinjaSyntaxParsingException) itself.
-      const where = `on line ${(rendered.line ?? 0) + 1}${rendered.lineText?.trim() ? `: ${rendered.lineText.trim()}` : ''}`;
-      message = `Ignoring jinja template for ${part.filename}. Failed to render template. Unable to parse Jinja template due to syntax error: ${rendered.message} ${where}`;
+      message = `Ignoring jinja template for ${part.filename}. Failed to render template. ${jinjaModule().jinjaSyntaxErrorText(rendered)}`;
       note = message;
     } else {
       // Anything else escapes the handler: the part-handler runner logs it (with a traceback) and goes on.
