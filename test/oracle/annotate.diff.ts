@@ -22,6 +22,7 @@ import { annotateCloudConfigFile } from '../../server/src/engine/schema/annotate
 import { schemaData, type SchemaVersion } from '../../server/src/engine/schema/data';
 import { Rng } from './generate';
 import { LineOracle } from './lineOracle';
+import { runPerVersion } from './perVersion';
 import { Gen, render } from './schema.diff';
 
 type Answer = { stdout: string; stderr: string; exit: number | string };
@@ -115,22 +116,4 @@ export function withoutProse(s: string): string {
   return s.replace(/ is valid under each of .*$/gm, ' is valid under each of …');
 }
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const opt = (name: string, dflt: string) => {
-    const i = args.indexOf(name);
-    return i >= 0 ? args[i + 1] : dflt;
-  };
-  const cases = Number(opt('--cases', '400'));
-  const seed = Number(opt('--seed', '7'));
-  const only = opt('--version', '');
-  const verbose = args.includes('--verbose');
-  let total = 0;
-  for (const version of ['22.4', 'current'] as const) {
-    if (only && only !== version) continue;
-    total += await runVersion(version, cases, seed, verbose);
-  }
-  process.exit(total ? 1 : 0);
-}
-
-if (require.main === module) void main();
+if (require.main === module) void runPerVersion({ cases: 400, seed: 7 }, (version, a) => runVersion(version, a.cases, a.seed, a.verbose));

@@ -23,6 +23,7 @@ import { schemaData, type SchemaVersion } from '../../server/src/engine/schema/d
 import { CLOUDINIT_TREES } from './cloudinitTrees';
 import { Rng } from './generate';
 import { LineOracle } from './lineOracle';
+import { runPerVersion } from './perVersion';
 import { Gen, render } from './schema.diff';
 import { withoutProse } from './annotate.diff';
 
@@ -96,22 +97,4 @@ async function runVersion(version: SchemaVersion, cases: number, seed: number, v
   return mismatches;
 }
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const opt = (name: string, dflt: string) => {
-    const i = args.indexOf(name);
-    return i >= 0 ? args[i + 1] : dflt;
-  };
-  const cases = Number(opt('--cases', '200'));
-  const seed = Number(opt('--seed', '11'));
-  const only = opt('--version', '');
-  const verbose = args.includes('--verbose');
-  let total = 0;
-  for (const version of ['22.4', 'current'] as const) {
-    if (only && only !== version) continue;
-    total += await runVersion(version, cases, seed, verbose);
-  }
-  process.exit(total ? 1 : 0);
-}
-
-if (require.main === module) void main();
+if (require.main === module) void runPerVersion({ cases: 200, seed: 11 }, (version, a) => runVersion(version, a.cases, a.seed, a.verbose));

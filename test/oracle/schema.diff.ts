@@ -35,6 +35,7 @@ import { schemaData, type SchemaVersion } from '../../server/src/engine/schema/d
 import type { SchemaNode } from '../../server/src/engine/schema/pyjsonschema';
 import { Rng } from './generate';
 import { LineOracle } from './lineOracle';
+import { runPerVersion } from './perVersion';
 
 type Answer = {
   valid?: boolean;
@@ -330,23 +331,4 @@ async function runVersion(version: SchemaVersion, cases: number, merged: number,
   return mismatches;
 }
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const opt = (name: string, dflt: string) => {
-    const i = args.indexOf(name);
-    return i >= 0 ? args[i + 1] : dflt;
-  };
-  const cases = Number(opt('--cases', '1500'));
-  const merged = Number(opt('--merged', '300'));
-  const seed = Number(opt('--seed', '12'));
-  const only = opt('--version', '');
-  const verbose = args.includes('--verbose');
-  let total = 0;
-  for (const version of ['22.4', 'current'] as const) {
-    if (only && only !== version) continue;
-    total += await runVersion(version, cases, merged, seed, verbose);
-  }
-  process.exit(total ? 1 : 0);
-}
-
-if (require.main === module) void main();
+if (require.main === module) void runPerVersion({ cases: 1500, seed: 12 }, (version, a) => runVersion(version, a.cases, Number(a.opt('--merged', '300')), a.seed, a.verbose));
