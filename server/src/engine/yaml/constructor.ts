@@ -15,7 +15,7 @@ import { pyIntFromString } from '../py/int';
 import { pyFloatFromString } from '../py/float';
 import { pyTimedeltaRepr } from '../py/datetime';
 import { a2bBase64 } from '../py/binascii';
-import { keyIdentity, PyBytes, PyDict, PySet, PyTimestamp, PyTuple, pyTypeName, setListOrigins } from '../values';
+import { keyIdentity, PyBytes, PyDict, PySet, PyTimestamp, PyTuple, pyTypeName, setListOrigins, setListWritten } from '../values';
 import type { Origin, PyValue, TextSpan } from '../values';
 import { LoadError, YamlProblem } from './errors';
 import { hex } from './reader';
@@ -186,13 +186,8 @@ export class Constructor {
     const source = this.source;
     if (node.kind !== K.Sequence) throw expectedNode('sequence', node);
     const items = node.items;
-    const spans = node.itemSpans;
-    const origins: Origin[] = new Array(items.length);
-    for (let i = 0; i < items.length; i++) {
-      list.push(this.constructObject(items[i]));
-      origins[i] = { source, value: spans[i] };
-    }
-    setListOrigins(list, origins);
+    for (let i = 0; i < items.length; i++) list.push(this.constructObject(items[i]));
+    setListWritten(list, source, node.itemSpans);
   }
 
   private fillPairs(node: YNode, ctor: Ctor, list: PyValue[]): void {
@@ -241,11 +236,10 @@ export class Constructor {
         throw new LoadError('unhashable-key', 'ConstructorError', 'found unhashable key', pair.keySpan, 'while constructing a mapping', node.span);
       }
       const value = this.constructObject(pair.value);
-      const origin: Origin = { source, key: pair.keySpan, value: pair.valueSpan };
       let duplicate = false;
       if (ownKeys === null) {
         const before = dict.size;
-        dict.set(key, value, origin);
+        dict.setWritten(key, value, source, pair.keySpan, pair.valueSpan);
         duplicate = dict.size === before;
       } else {
         if (pair.owner === node) {
@@ -253,7 +247,7 @@ export class Constructor {
           duplicate = ownKeys.has(id);
           ownKeys.add(id);
         }
-        dict.set(key, value, origin);
+        dict.setWritten(key, value, source, pair.keySpan, pair.valueSpan);
       }
       if (duplicate && lastSpans === null) {
         lastSpans = new Map();
