@@ -55,7 +55,8 @@ function parseDrop(inputs) {
   return n;
 }
 function run(inputs) {
-  const result = runUserData(inputs.map((i) => ({ name: i.name, bytes: i.bytes })));
+  // As the CLI runs it for its YAML and JSON output: without provenance, which nothing there reads.
+  const result = runUserData(inputs.map((i) => ({ name: i.name, bytes: i.bytes })), { provenance: false });
   const failed = result.reports.filter((r) => r.disposition !== 'merged');
   if (failed.length || result.fatal || result.renderError) throw new Error(`runUserData: ${failed.length} part(s) not merged; ${result.fatal ?? ''} ${result.renderError ?? ''}`);
   return result;

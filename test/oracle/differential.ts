@@ -52,16 +52,17 @@ export function ours(c: SpecCase | UserDataCase): Answer {
       throw e;
     }
   }
-  const run = runUserData(
-    c.blobs.map((b, i) => ({ name: `blob${i}`, bytes: Buffer.from(b, 'base64') })),
-    { version: '22.4', onIncludeFailure: c.include_missing },
-  );
+  const inputs = c.blobs.map((b, i) => ({ name: `blob${i}`, bytes: Buffer.from(b, 'base64') }));
+  const run = runUserData(inputs, { version: '22.4', onIncludeFailure: c.include_missing });
+  // The CLI's YAML and JSON output run without provenance: that must give the same text.
+  const asCli = runUserData(inputs, { version: '22.4', onIncludeFailure: c.include_missing, provenance: false });
+  if (asCli.cloudConfigTxt !== run.cloudConfigTxt || asCli.fatal?.pyType !== run.fatal?.pyType) return { driver_error: 'provenance: false changes the output' };
   if (run.fatal) return { raw: null, error: run.fatal.pyType };
   return { raw: run.cloudConfigTxt, error: null };
 }
 
 function same(a: Answer, b: Answer): boolean {
-  if (a.driver_error) return false;
+  if (a.driver_error || b.driver_error) return false;
   if ('raw' in a || 'raw' in b) return (a.raw ?? null) === (b.raw ?? null) && !!a.error === !!b.error;
   return (a.result ?? null) === (b.result ?? null) && (a.error ?? null) === (b.error ?? null);
 }

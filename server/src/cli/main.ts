@@ -325,12 +325,14 @@ function reportFormat(o: CliOptions): ReportFormat {
 /** User-data and handler modes; `given` replaces the FILEs by blobs already read (Terraform configs, rendered blobs). */
 export function userDataMode(o: CliOptions, io: CliIO, given?: Array<{ name: string; bytes: Uint8Array }>): number {
   const inputs = given?.map((g) => ({ ...g, path: g.name })) ?? o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, path: f, bytes: read(o, f) }));
+  // Only the report shows where values were written: the YAML and JSON outputs are the values alone.
+  const options = { ...runOptions(o, io), provenance: o.format === 'report' };
   let run: UserDataRun;
   if (o.mode === 'handler') {
     const withHeaders = inputs.map((i) => ({ ...i, headers: optionalHeaders(o, i.path) }));
-    run = runHandlerParts(withHeaders, runOptions(o, io));
+    run = runHandlerParts(withHeaders, options);
   } else {
-    run = runUserData(inputs, runOptions(o, io));
+    run = runUserData(inputs, options);
   }
   // Warnings are cloud-init's own log lines; notes are ours (e.g. what a preview cannot show).
   for (const m of run.messages) io.stderr(m.level === 'info' ? `note: ${m.message}\n` : `cloud-init ${m.level.toUpperCase()}: ${m.message}\n`);

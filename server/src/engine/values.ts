@@ -149,12 +149,75 @@ export function keyIdentity(key: PyValue): string {
   throw new UnhashableKeyError(pyTypeName(key));
 }
 
+/** One pair of a PyDict whose origin is unknown. */
+class DictEntry {
+  constructor(
+    public key: PyValue,
+    public value: PyValue,
+  ) {}
+
+  get origin(): Origin | undefined {
+    return undefined;
+  }
+
+  copy(): DictEntry {
+    return new DictEntry(this.key, this.value);
+  }
+}
+
+/**
+ * A pair of a PyDict and where it was written, kept as plain numbers (source -1: no longer known;
+ * keyStart -1: no key span) rather than as an Origin and two span objects: a loaded document has one
+ * entry per pair, all living as long as the value, so three fewer objects each is most of what
+ * provenance costs the loader and the garbage collector. `origin` builds the Origin when asked.
+ */
+class WrittenEntry extends DictEntry {
+  constructor(
+    key: PyValue,
+    value: PyValue,
+    private source: number,
+    private keyStart: number,
+    private keyEnd: number,
+    private valueStart: number,
+    private valueEnd: number,
+  ) {
+    super(key, value);
+  }
+
+  static of(key: PyValue, value: PyValue, source: number, keySpan: TextSpan | undefined, valueSpan: TextSpan): WrittenEntry {
+    return new WrittenEntry(key, value, source, keySpan === undefined ? -1 : keySpan.start, keySpan === undefined ? -1 : keySpan.end, valueSpan.start, valueSpan.end);
+  }
+
+  override get origin(): Origin | undefined {
+    if (this.source < 0) return undefined;
+    const value = { start: this.valueStart, end: this.valueEnd };
+    return this.keyStart < 0 ? { source: this.source, value } : { source: this.source, key: { start: this.keyStart, end: this.keyEnd }, value };
+  }
+
+  /** A new origin, in place (a caller may still hold this entry). */
+  written(source: number, keySpan: TextSpan | undefined, valueSpan: TextSpan): void {
+    this.source = source;
+    this.keyStart = keySpan === undefined ? -1 : keySpan.start;
+    this.keyEnd = keySpan === undefined ? -1 : keySpan.end;
+    this.valueStart = valueSpan.start;
+    this.valueEnd = valueSpan.end;
+  }
+
+  forget(): void {
+    this.source = -1;
+  }
+
+  override copy(): DictEntry {
+    return new WrittenEntry(this.key, this.value, this.source, this.keyStart, this.keyEnd, this.valueStart, this.valueEnd);
+  }
+}
+
 /**
  * An insertion-ordered mapping with Python dict key semantics. Each entry may
  * carry the Origin of the pair, which merging carries along for provenance.
  */
 export class PyDict {
-  private readonly entries_ = new Map<string, { key: PyValue; value: PyValue; origin?: Origin }>();
+  private readonly entries_ = new Map<string, DictEntry>();
 
   static from(pairs: Iterable<[PyValue, PyValue]>): PyDict {
     const d = new PyDict();
@@ -183,13 +246,29 @@ export class PyDict {
    * original key object; a new key goes to the end.
    */
   set(key: PyValue, value: PyValue, origin?: Origin): void {
+    this.setEntry(key, value, origin === undefined ? -1 : origin.source, origin?.key, origin?.value);
+  }
+
+  /** `set` with the Origin `{ source, key: keySpan, value: valueSpan }`, without making it (the YAML loader's way). */
+  setWritten(key: PyValue, value: PyValue, source: number, keySpan: TextSpan, valueSpan: TextSpan): void {
+    this.setEntry(key, value, source, keySpan, valueSpan);
+  }
+
+  /** source -1: no origin. */
+  private setEntry(key: PyValue, value: PyValue, source: number, keySpan: TextSpan | undefined, valueSpan: TextSpan | undefined): void {
     const id = keyIdentity(key);
     const existing = this.entries_.get(id);
-    if (existing) {
-      existing.value = value;
-      existing.origin = origin;
-    } else {
-      this.entries_.set(id, { key, value, origin });
+    if (existing === undefined) {
+      this.entries_.set(id, source < 0 ? new DictEntry(key, value) : WrittenEntry.of(key, value, source, keySpan, valueSpan as TextSpan));
+      return;
+    }
+    existing.value = value;
+    if (existing instanceof WrittenEntry) {
+      if (source < 0) existing.forget();
+      else existing.written(source, keySpan, valueSpan as TextSpan);
+    } else if (source >= 0) {
+      // Same place in the Map, same key object (Python keeps the first one).
+      this.entries_.set(id, WrittenEntry.of(existing.key, value, source, keySpan, valueSpan as TextSpan));
     }
   }
 
@@ -223,20 +302,53 @@ export class PyDict {
   copy(): PyDict {
     const d = new PyDict();
     // Same identities: no need to recompute them (merging N parts copies the accumulated mapping N times).
-    for (const [id, e] of this.entries_) d.entries_.set(id, { key: e.key, value: e.value, origin: e.origin });
+    for (const [id, e] of this.entries_) d.entries_.set(id, e.copy());
     return d;
   }
 }
 
+/**
+ * Where the items of a loaded list were written, before anyone asks: one source and each item's
+ * start and end, packed (as DictEntry does for pairs). Turned into Origins on first use.
+ */
+class WrittenItems {
+  constructor(
+    readonly source: number,
+    readonly offsets: number[],
+  ) {}
+
+  origins(): Origin[] {
+    const { source, offsets } = this;
+    const origins: Origin[] = new Array(offsets.length / 2);
+    for (let i = 0; i < origins.length; i++) origins[i] = { source, value: { start: offsets[2 * i], end: offsets[2 * i + 1] } };
+    return origins;
+  }
+}
+
 /** Origins of list items, kept beside the arrays so lists stay plain arrays. */
-const listOrigins = new WeakMap<PyValue[], Array<Origin | undefined>>();
+const listOrigins = new WeakMap<PyValue[], Array<Origin | undefined> | WrittenItems>();
 
 export function setListOrigins(list: PyValue[], origins: Array<Origin | undefined>): void {
   listOrigins.set(list, origins);
 }
 
+/** `setListOrigins` with the Origin `{ source, value: spans[i] }` of each item, without making them. */
+export function setListWritten(list: PyValue[], source: number, spans: readonly TextSpan[]): void {
+  const offsets: number[] = new Array(spans.length * 2);
+  for (let i = 0; i < spans.length; i++) {
+    offsets[2 * i] = spans[i].start;
+    offsets[2 * i + 1] = spans[i].end;
+  }
+  listOrigins.set(list, new WrittenItems(source, offsets));
+}
+
 export function getListOrigins(list: PyValue[]): Array<Origin | undefined> | undefined {
-  return listOrigins.get(list);
+  const origins = listOrigins.get(list);
+  if (!(origins instanceof WrittenItems)) return origins;
+  // Callers may change the array they get (merges, JSON patches): from now on it is the list's.
+  const made = origins.origins();
+  listOrigins.set(list, made);
+  return made;
 }
 
 export function isPyList(v: PyValue | undefined): v is PyValue[] {

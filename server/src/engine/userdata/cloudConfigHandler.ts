@@ -85,7 +85,15 @@ export interface HandlerOptions {
   maxExpandedNodes?: number;
   /** Loads kept from an earlier run (see PartLoadCache). */
   partCache?: PartLoadCache;
+  /**
+   * Record where every value was written (default true). False where nothing reads provenance: only
+   * the body spec keeps its spans (spec errors point into the part); the merge result is the same.
+   */
+  provenance?: boolean;
 }
+
+/** The keys whose spans a part's own spec needs (specSpansFor). */
+const SPEC_KEYS = ['merge_how', 'merge_type'] as const;
 
 export class CloudConfigHandler {
   /** The accumulated config (`cloud_buf`); null until a part is attempted. */
@@ -182,11 +190,12 @@ export class CloudConfigHandler {
   /** The part's YAML, its body spec taken out (load_yaml, then dict_extract_mergers); from the cache when the same text was loaded before. */
   private loadPart(payload: string, record: HandledPart, source: number): LoadedPart {
     const cache = this.options.partCache;
-    const key = cache ? `${source}\0${this.options.version}\0${this.options.maxExpandedNodes}\0${payload}` : '';
+    const provenance = this.options.provenance !== false;
+    const key = cache ? `${source}\0${this.options.version}\0${this.options.maxExpandedNodes}\0${provenance}\0${payload}` : '';
     const hit = cache?.get(key);
     if (hit) return hit;
     // 22.4.2's loader accepts !!python/unicode; today's plain safe_load rejects it.
-    const loaded = loadYaml(payload, { source, pythonUnicodeTag: this.options.version === '22.4', maxDepth: PYTHON_RECURSION.yamlPartDepth, maxMergedPairs: this.options.maxExpandedNodes });
+    const loaded = loadYaml(payload, { source, pythonUnicodeTag: this.options.version === '22.4', maxDepth: PYTHON_RECURSION.yamlPartDepth, maxMergedPairs: this.options.maxExpandedNodes, originKeys: provenance ? undefined : SPEC_KEYS });
     record.yaml = loaded;
     const overLimit = mergeExpansionError(loaded, this.options.maxExpandedNodes);
     if (overLimit) throw overLimit;

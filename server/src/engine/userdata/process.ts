@@ -458,7 +458,8 @@ function attachLaunchIndex(part: PendingPart): void {
   let index: PyValue = null;
   // With a header the payload's key is never used, so the payload need not be parsed.
   if (header === null && part.contentType === CLOUD_CONFIG_TYPE && part.text !== null && mayHaveLaunchIndex(part.text) && !/[\udc80-\udcff]/.test(part.text)) {
-    const loaded = loadYaml(part.text, { source: part.source });
+    // Only the value is read: no origins.
+    const loaded = loadYaml(part.text, { source: part.source, originKeys: [] });
     if (loaded.ok && loaded.value instanceof PyDict && loaded.value.size > 0) index = loaded.value.get('launch-index') ?? null;
   }
   if (header !== null) index = header;

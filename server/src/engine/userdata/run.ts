@@ -58,6 +58,8 @@ export interface UserDataRunOptions {
   partCache?: PartLoadCache;
   /** Also note the line of every key and item of cloud-config.txt's YAML (`renderedLines`), in the same render. */
   withLines?: boolean;
+  /** False where nothing reads where values were written (HandlerOptions.provenance). */
+  provenance?: boolean;
 }
 
 export interface UserDataRun {
@@ -78,7 +80,7 @@ export interface UserDataRun {
 
 export function runUserData(inputs: Array<{ name: string; bytes: Uint8Array }>, options: UserDataRunOptions = {}): UserDataRun {
   const processed = processUserData(inputs, { includes: options.includes, onIncludeFailure: options.onIncludeFailure, limits: options.limits });
-  const handler = new CloudConfigHandler({ version: options.version, trace: options.trace, customMergers: options.customMergers, maxExpandedNodes: options.limits?.maxExpandedNodes, partCache: options.partCache });
+  const handler = handlerFor(options);
   const messages = [...processed.messages];
   if (processed.fatal) {
     // cloud-init raises out of user-data processing: no part is handled, no file is written.
@@ -94,7 +96,7 @@ export function runHandlerParts(
   inputs: Array<{ name: string; bytes: Uint8Array; headers?: Record<string, string> }>,
   options: UserDataRunOptions = {},
 ): UserDataRun {
-  const handler = new CloudConfigHandler({ version: options.version, trace: options.trace, customMergers: options.customMergers, maxExpandedNodes: options.limits?.maxExpandedNodes, partCache: options.partCache });
+  const handler = handlerFor(options);
   const sources: UserDataSource[] = inputs.map((i) => ({ name: i.name, bytes: i.bytes }));
   const reports: PartReport[] = inputs.map((input, index) => {
     const text = decodeUtf8Surrogateescape(input.bytes);
@@ -117,6 +119,11 @@ export function runHandlerParts(
   });
   options.partCache?.endRun();
   return { ...renderHandlerOutput(handler, options.version, options.withLines), reports, messages: [], sources, handler };
+}
+
+function handlerFor(options: UserDataRunOptions): CloudConfigHandler {
+  const { version, trace, customMergers, limits, partCache, provenance } = options;
+  return new CloudConfigHandler({ version, trace, customMergers, maxExpandedNodes: limits?.maxExpandedNodes, partCache, provenance });
 }
 
 function dispatchPart(part: UserDataPart, handler: CloudConfigHandler, options: UserDataRunOptions, messages: ProcessingMessage[]): PartReport {

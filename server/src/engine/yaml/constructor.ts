@@ -15,7 +15,7 @@ import { pyIntFromString } from '../py/int';
 import { pyFloatFromString } from '../py/float';
 import { pyTimedeltaRepr } from '../py/datetime';
 import { a2bBase64 } from '../py/binascii';
-import { keyIdentity, PyBytes, PyDict, PySet, PyTimestamp, PyTuple, pyTypeName, setListOrigins } from '../values';
+import { keyIdentity, PyBytes, PyDict, PySet, PyTimestamp, PyTuple, pyTypeName, setListOrigins, setListWritten } from '../values';
 import type { Origin, PyValue, TextSpan } from '../values';
 import { LoadError, YamlProblem } from './errors';
 import { hex } from './reader';
@@ -70,17 +70,28 @@ export class Constructor {
   readonly duplicateKeys: YamlProblem[] = [];
   /** Pairs merge keys may still copy (maxMergedPairs); `cyclic`: some alias points into its own node. */
   private readonly mergeBudget: { left: number; max: number; cyclic: boolean };
+  /**
+   * The collection nodes whose entries and items get Origins, or null for all of them. Filled as
+   * construction goes down from the root's `originKeys` entries: without aliases every node has one
+   * parent, filled before it, so a node is marked before it is filled.
+   */
+  private readonly tracked: Set<YNode> | null;
+  private root: YNode | null = null;
 
+  /** @param originKeys see YamlLoadOptions.originKeys; null: Origins everywhere. */
   constructor(
     private readonly source: number,
     private readonly pythonUnicode: boolean,
     maxMergedPairs: number,
     cyclic: boolean,
+    private readonly originKeys: readonly string[] | null = null,
   ) {
     this.mergeBudget = { left: maxMergedPairs, max: maxMergedPairs, cyclic };
+    this.tracked = originKeys === null ? null : new Set();
   }
 
   constructDocument(root: YNode): PyValue {
+    this.root = root;
     const value = this.constructObject(root);
     // PyYAML runs the pending generators round by round; a FIFO queue gives
     // the same order.
@@ -186,13 +197,16 @@ export class Constructor {
     const source = this.source;
     if (node.kind !== K.Sequence) throw expectedNode('sequence', node);
     const items = node.items;
-    const spans = node.itemSpans;
-    const origins: Origin[] = new Array(items.length);
+    const tracked = this.tracked;
+    if (tracked !== null && !tracked.has(node)) {
+      for (let i = 0; i < items.length; i++) list.push(this.constructObject(items[i]));
+      return;
+    }
     for (let i = 0; i < items.length; i++) {
       list.push(this.constructObject(items[i]));
-      origins[i] = { source, value: spans[i] };
+      tracked?.add(items[i]);
     }
-    setListOrigins(list, origins);
+    setListWritten(list, source, node.itemSpans);
   }
 
   private fillPairs(node: YNode, ctor: Ctor, list: PyValue[]): void {
@@ -201,7 +215,7 @@ export class Constructor {
     if (node.kind !== K.Sequence) {
       throw new LoadError('constructor', 'ConstructorError', `expected a sequence, but found ${NODE_ID[node.kind]}`, node.span, context, node.span);
     }
-    const origins: Origin[] = [];
+    const origins: Origin[] | null = this.tracked === null || this.tracked.has(node) ? [] : null;
     for (let i = 0; i < node.items.length; i++) {
       const sub = node.items[i];
       const at = node.itemSpans[i];
@@ -214,9 +228,9 @@ export class Constructor {
       const k = this.constructObject(sub.pairs[0].key);
       const v = this.constructObject(sub.pairs[0].value);
       list.push(new PyTuple([k, v]));
-      origins.push({ source, value: at });
+      origins?.push({ source, value: at });
     }
-    setListOrigins(list, origins);
+    if (origins !== null) setListOrigins(list, origins);
   }
 
   /** Map and set: SafeConstructor.construct_mapping. */
@@ -231,6 +245,9 @@ export class Constructor {
     let merged = false;
     for (let i = 0; i < pairs.length; i++) if (pairs[i].owner !== node) merged = true;
     const ownKeys = merged ? new Set<string>() : null;
+    const tracked = this.tracked;
+    const allOrigins = tracked === null || tracked.has(node);
+    const originKeys = !allOrigins && node === this.root ? this.originKeys : null;
     // Where each own key was last written, for duplicate messages: built at the first duplicate
     // (most mappings have none), then kept up to date, so 20,000 copies of one key stay linear.
     let lastSpans: Map<string, TextSpan> | null = null;
@@ -241,20 +258,18 @@ export class Constructor {
         throw new LoadError('unhashable-key', 'ConstructorError', 'found unhashable key', pair.keySpan, 'while constructing a mapping', node.span);
       }
       const value = this.constructObject(pair.value);
-      const origin: Origin = { source, key: pair.keySpan, value: pair.valueSpan };
+      const written = allOrigins || (originKeys !== null && typeof key === 'string' && originKeys.includes(key));
+      if (written) tracked?.add(pair.value);
       let duplicate = false;
-      if (ownKeys === null) {
-        const before = dict.size;
-        dict.set(key, value, origin);
-        duplicate = dict.size === before;
-      } else {
-        if (pair.owner === node) {
-          const id = keyIdentity(key);
-          duplicate = ownKeys.has(id);
-          ownKeys.add(id);
-        }
-        dict.set(key, value, origin);
+      if (ownKeys !== null && pair.owner === node) {
+        const id = keyIdentity(key);
+        duplicate = ownKeys.has(id);
+        ownKeys.add(id);
       }
+      const before = dict.size;
+      if (written) dict.setWritten(key, value, source, pair.keySpan, pair.valueSpan);
+      else dict.set(key, value);
+      if (ownKeys === null) duplicate = dict.size === before;
       if (duplicate && lastSpans === null) {
         lastSpans = new Map();
         for (let j = 0; j < index; j++) {

@@ -104,6 +104,12 @@ export interface YamlLoadOptions {
   maxMergedPairs?: number;
   /** Deepest nesting of collections (default 10000); deeper is an error of kind 'limit'. */
   maxDepth?: number;
+  /**
+   * When set, only the root mapping's entries with these keys, and everything inside their values,
+   * get Origins; other entries and list items get none (their allocation is most of what provenance
+   * costs, for callers that never read it). A document that uses aliases gets Origins everywhere.
+   */
+  originKeys?: readonly string[];
 }
 
 export type YamlLoadResult =
@@ -230,7 +236,9 @@ export function loadYaml(text: string, options: YamlLoadOptions = {}): YamlLoadR
       });
     }
     const composed = compose(text, maxDepth);
-    const ctor = new Constructor(source, options.pythonUnicodeTag ?? true, options.maxMergedPairs ?? DEFAULT_LIMITS.maxExpandedNodes, composed.cyclicAlias);
+    // With aliases a node can be reached (and filled) before the path from an origin key marks it.
+    const originKeys = composed.aliasUsed ? null : (options.originKeys ?? null);
+    const ctor = new Constructor(source, options.pythonUnicodeTag ?? true, options.maxMergedPairs ?? DEFAULT_LIMITS.maxExpandedNodes, composed.cyclicAlias, originKeys);
     const value = composed.root === null ? null : ctor.constructDocument(composed.root);
     if (composed.cyclicAlias && hasCycle(value)) {
       return failed({
