@@ -55,7 +55,7 @@ export function loaderTargets(result, fmtRatio) {
       gap:
         warmWorst <= LOADER_TARGET && coldWorst <= LOADER_TARGET
           ? ''
-          : `Worst ratio warm ${fmtRatio(warmWorst)}, cold ${fmtRatio(coldWorst)} (the first round in a fresh process, before V8 has optimized the loader's code). The loader keeps PyYAML's four stages (scanner tokens, parser events, composer nodes, constructor values) and records a span for every key, value and item (the Origins provenance needs), where js-yaml builds plain values in one pass.`,
+          : `Worst ratio warm ${fmtRatio(warmWorst)}, cold ${fmtRatio(coldWorst)} (the first round in a fresh process, before V8 has optimized the loader's code). The loader keeps PyYAML's four stages (scanner tokens, parser events, composer nodes, constructor values) and records a span for every key, value and item (the Origins provenance needs), where js-yaml builds plain values in one pass. Warm rounds run both loaders in one process, and whichever triggers a garbage collection also pays for the other's garbage: at the smaller sizes the warm ratio of the same code moves by as much as ±0.5 between runs.`,
     },
     {
       area: 'Loader',
