@@ -68,6 +68,7 @@ const FIXED = [
   '#cloud-config\nwrite_files:\n  -\n    path: /a\n    permissions: 644\n',
   '#cloud-config\nbase: &b {permissions: 644, path: /x}\nwrite_files: [*b]\n',
   '#cloud-config\nruncmd:\n- - ls\n  - 1\n- [a, {b: 1}]\n',
+  '## template: jinjax\n#cloud-config\nruncmd: 5\n',
 ];
 
 async function runVersion(version: SchemaVersion, cases: number, seed: number, verbose: boolean): Promise<number> {

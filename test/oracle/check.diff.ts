@@ -64,6 +64,7 @@ const FIXED: Case[] = [
   { text: '## template: jinja\n#cloud-config\nruncmd: 5\n' },
   { text: '## template: jinja\n#cloud-config\nruncmd: [{{ 1/0 }}]\n', instance_data: DATA },
   { text: '## template: jinja\n#cloud-config\na: {{ v1 }}\n', instance_data: DATA },
+  { text: '## template: jinjax\n#cloud-config\nruncmd: 5\n', instance_data: DATA },
 ];
 
 async function runVersion(version: SchemaVersion, cases: number, seed: number, verbose: boolean): Promise<number> {

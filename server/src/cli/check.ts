@@ -12,7 +12,8 @@ import type { UserDataRun } from '../engine/userdata/run';
 import { userDataLocator } from '../engine/preview';
 import { validateMerged, type MergedProblem } from '../engine/schema/merged';
 import { annotateCloudConfigFile, type AnnotateNames } from '../engine/schema/annotate';
-import { sniffContentType, CLOUD_CONFIG_TYPE, JINJA_TYPE } from '../engine/userdata/sniff';
+import { sniffContentType, CLOUD_CONFIG_TYPE } from '../engine/userdata/sniff';
+import { schemaCommandInput } from '../engine/schema/schemaCommand';
 import { embeddedInArchive, embeddedInMime } from '../engine/schema/embedded';
 import { detectDocument } from '../engine/lint/documentKind';
 import { spanAt, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../engine/schema/validate';
@@ -20,9 +21,6 @@ import { pushAll } from '../engine/arrays';
 import { pyYamlErrorString, reportedMark } from '../engine/yaml/mark';
 
 export type CheckFormat = 'text' | 'json' | 'sarif';
-
-// Only a template needs the Jinja engine (required on first use, as the CLI does).
-const jinjaModule = (): typeof import('../engine/userdata/jinja') => require('../engine/userdata/jinja') as typeof import('../engine/userdata/jinja');
 
 interface Located {
   path: string;
@@ -105,45 +103,29 @@ export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersio
   return [checkUserDataFile(file, text, version, instanceData)];
 }
 
-/** The headers upstream's schema command names when it recognises none (`USERDATA_VALID_HEADERS`: the `#` ones, sorted). */
-const VALID_HEADERS = '#!, ## template: jinja, #cloud-boothook, #cloud-config, #cloud-config-archive, #cloud-config-jsonp, #include, #include-once, #part-handler';
-
-/**
- * One user-data file as the chosen version's schema command reads it before validating: 22.4 wants
- * `#cloud-config` first; upstream sniffs the type, renders a `## template: jinja` file with the instance
- * data, rejects an unknown header and leaves other user-data types alone.
- */
+/** One user-data file as the chosen version's schema command reads it before validating (engine/schema/schemaCommand). */
 function checkUserDataFile(file: string, text: string, version: SchemaVersion, instanceData: unknown): FileResult {
-  const headerError = (line: number, message: string): FileResult => ({ file, valid: false, errors: [{ path: `format-l${line}.c1`, message, line: 1, column: 1 }], deprecations: [], unvalidated: true });
-  if (version === '22.4') {
-    if (!text.startsWith('#cloud-config')) return headerError(1, `File ${file} needs to begin with "#cloud-config"`);
-    return validatedFile(file, text, text, version);
+  const input = schemaCommandInput(text, version, file, instanceData);
+  switch (input.kind) {
+    case 'header-error':
+      return { file, valid: false, errors: [{ path: `format-l${input.line}.c1`, message: input.message, line: 1, column: 1 }], deprecations: [], unvalidated: true };
+    case 'not-evaluated':
+      return { file, valid: true, errors: [], deprecations: [], said: input.said };
+    case 'unrendered':
+      // The schema command stops there (exit 1).
+      return {
+        file,
+        valid: false,
+        errors: [],
+        deprecations: [],
+        note:
+          input.words === null
+            ? 'a `## template: jinja` file: cloud-init renders it with the instance data before validating (on an instance, /run/cloud-init/instance-data.json; its schema command fails without it): give --instance-data FILE or NAME'
+            : `cloud-init's schema command cannot render this template: ${input.words}`,
+      };
+    case 'validate':
+      return validatedFile(file, text, input.content, version, input.toFile);
   }
-  if (!text) return { file, valid: true, errors: [], deprecations: [], said: `Empty 'cloud-config' found at ${file}. Nothing to validate.` };
-  let type = sniffContentType(text);
-  let content = text;
-  let toFile: ((offset: number) => number) | undefined;
-  let headerLine = 1;
-  if (type === JINJA_TYPE) {
-    const rendered = jinjaModule().renderCloudInitJinja(text, instanceData, { version, trackOrigins: true });
-    if (!rendered.ok) {
-      // The schema command stops there (exit 1), with these words on stderr.
-      if (rendered.reason === 'no-instance-data') {
-        return { file, valid: false, errors: [], deprecations: [], note: 'a `## template: jinja` file: cloud-init renders it with the instance data before validating (on an instance, /run/cloud-init/instance-data.json; its schema command fails without it): give --instance-data FILE or NAME' };
-      }
-      // cloud-init's own words (the braces are in its message: not an f-string).
-      if (rendered.reason === 'not-jinja') return headerError(1, "Detected type '{user_data_type}' from header. But, content is not a jinja template");
-      const failed = rendered.reason === 'syntax' ? `Failed to render templated user-data. ${jinjaModule().jinjaSyntaxErrorText(rendered)}` : `${rendered.exception ? `${rendered.exception}: ` : ''}${rendered.message}`;
-      return { file, valid: false, errors: [], deprecations: [], note: `cloud-init's schema command cannot render this template: ${failed}` };
-    }
-    content = rendered.text;
-    toFile = rendered.payloadOffsetOf;
-    headerLine = 2;
-    type = sniffContentType(content);
-  }
-  if (type === null) return headerError(headerLine, `Unrecognized user-data header in ${file}: "${content.split('\n', 1)[0]}".\nExpected first line to be one of: ${VALID_HEADERS}`);
-  if (type !== CLOUD_CONFIG_TYPE) return { file, valid: true, errors: [], deprecations: [], said: `User-data type '${type}' not currently evaluated by cloud-init schema` };
-  return validatedFile(file, text, content, version, toFile);
 }
 
 /**

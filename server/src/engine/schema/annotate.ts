@@ -20,7 +20,7 @@
  */
 import { pyStr } from '../py/repr';
 import { pyYamlErrorString, reportedMark } from '../yaml/mark';
-import { sniffContentType, CLOUD_CONFIG_TYPE, JINJA_TYPE } from '../userdata/sniff';
+import { schemaCommandInput } from './schemaCommand';
 import { getListOrigins, PyDict, type PyValue } from '../values';
 import { validateCloudConfigText, type SchemaProblem, type SchemaVersion } from './validate';
 import { cloudInitSchemaMarks, markTable, MarksFailure } from './schemaMarks';
@@ -126,9 +126,8 @@ export function annotateCloudConfigFile(text: string, version: SchemaVersion, na
 
 function annotate224(text: string, names: AnnotateNames): AnnotatedFile {
   const printed = (body: string) => ({ stdout: `${body}\n`, stderr: '' });
-  if (!text.startsWith('#cloud-config')) {
-    return printed(annotateLines(text, [[1, `File ${names.path} needs to begin with "#cloud-config"`]], []));
-  }
+  const input = schemaCommandInput(text, '22.4', names.path);
+  if (input.kind === 'header-error') return printed(annotateLines(text, [[input.line, input.message]], []));
   const report = validateCloudConfigText(text, '22.4');
   if (report.yamlError) {
     const said = pyYamlErrorString(report.yamlError, text, '<byte string>');
@@ -149,14 +148,14 @@ function annotate224(text: string, names: AnnotateNames): AnnotatedFile {
 const INVALID = 'Error: Invalid schema: user-data\n\n';
 
 function annotateUpstream(text: string, names: AnnotateNames): AnnotatedFile {
-  if (!text) return { stdout: `Empty 'cloud-config' found at ${names.path}. Nothing to validate.\n`, stderr: '' };
-  const type = sniffContentType(text);
-  if (type === JINJA_TYPE) {
+  // Without instance data here: a template is not rendered.
+  const input = schemaCommandInput(text, 'current', names.path);
+  if (input.kind === 'unrendered') {
     return { stdout: '', stderr: '', note: 'a `## template: jinja` file is rendered with the instance data before cloud-init annotates it: not annotated here (its rendered result is checked in the merged result)' };
   }
   // An unknown header: upstream's message is only shown without --annotate.
-  if (type === null) return { stdout: '', stderr: INVALID };
-  if (type !== CLOUD_CONFIG_TYPE) return { stdout: `User-data type '${type}' not currently evaluated by cloud-init schema\n`, stderr: '' };
+  if (input.kind === 'header-error') return { stdout: '', stderr: INVALID };
+  if (input.kind === 'not-evaluated') return { stdout: `${input.said}\n`, stderr: '' };
   const report = validateCloudConfigText(text, 'current');
   const ignoredParts = report.errors.filter((p) => FORMAT_PATH.test(p.path)).map((p): Placed => [formatLine(p.path), p.message]);
   if (report.yamlError) {
