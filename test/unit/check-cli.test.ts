@@ -203,3 +203,23 @@ test('--check reads a file as the schema command of each version does before val
     f.done();
   }
 });
+
+test("--check on a MIME multipart or an archive says on stderr what cloud-init's own schema command does with the whole file", () => {
+  const f = folder({
+    'mime.txt': 'Content-Type: multipart/mixed; boundary="b"\nMIME-Version: 1.0\n\n--b\nContent-Type: text/cloud-config\n\n#cloud-config\nruncmd: 5\n--b--\n',
+    'archive.yaml': '#cloud-config-archive\n- content: "#cloud-config\\nruncmd: 5\\n"\n',
+    'plain.yaml': '#cloud-config\nruncmd: [a]\n',
+  });
+  try {
+    // What the real `cloud-init schema -c` printed for these files, each version.
+    const mime = runCli(['--check', f.path('mime.txt')]);
+    assert.match(mime.stderr, /note: .*mime\.txt: cloud-init's own `schema -c` rejects it \(Unrecognized user-data header in .*mime\.txt: "Content-Type: multipart\/mixed; boundary="b""\.\); here each cloud-config part is checked as cloud-init will merge it\n/);
+    assert.match(runCli(['--check', '--cloud-init-version', '22.4', f.path('mime.txt')]).stderr, /rejects it \(File .*mime\.txt needs to begin with "#cloud-config"\)/);
+    assert.match(runCli(['--check', f.path('archive.yaml')]).stderr, /does not validate it \(User-data type 'text\/cloud-config-archive' not currently evaluated by cloud-init schema\); here each cloud-config entry/);
+    assert.match(runCli(['--check', '--cloud-init-version', '22.4', f.path('archive.yaml')]).stderr, /rejects it \(Cloud-config is not a YAML dict\.\)/);
+    // a plain cloud-config file gets no such note
+    assert.doesNotMatch(runCli(['--check', f.path('plain.yaml')]).stderr, /schema -c/);
+  } finally {
+    f.done();
+  }
+});

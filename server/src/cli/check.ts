@@ -103,6 +103,21 @@ export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersio
   return [checkUserDataFile(file, text, version, instanceData)];
 }
 
+/**
+ * For a MIME multipart or a `#cloud-config-archive`, which `--check` validates part by part: what
+ * cloud-init's own `schema -c` does with the file as a whole, in words (undefined for other files).
+ */
+export function wholeFileNote(file: string, bytes: Uint8Array, version: SchemaVersion): string | undefined {
+  const text = decodeUtf8Surrogateescape(bytes);
+  const kind = detectDocument(text, file)?.kind;
+  if (kind !== 'mime' && kind !== 'cloud-config-archive') return undefined;
+  const input = schemaCommandInput(text, version, file);
+  // 22.4 takes an archive for a cloud-config (same first characters): a list, not a mapping.
+  const whole =
+    input.kind === 'header-error' ? `rejects it (${input.message.split('\n')[0]})` : input.kind === 'not-evaluated' ? `does not validate it (${input.said})` : 'rejects it (Cloud-config is not a YAML dict.)';
+  return `${file}: cloud-init's own \`schema -c\` ${whole}; here each cloud-config ${kind === 'mime' ? 'part' : 'entry'} is checked as cloud-init will merge it`;
+}
+
 /** One user-data file as the chosen version's schema command reads it before validating (engine/schema/schemaCommand). */
 function checkUserDataFile(file: string, text: string, version: SchemaVersion, instanceData: unknown): FileResult {
   const input = schemaCommandInput(text, version, file, instanceData);

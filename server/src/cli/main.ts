@@ -503,6 +503,10 @@ function checkCommand(o: CliOptions, io: CliIO): number {
     const inputs = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, path: f, bytes: read(o, f) }));
     const instanceData = instanceDataOption(o);
     const files = inputs.flatMap((i) => checkModule().checkFile(i.path, i.bytes, o.version, instanceData));
+    for (const i of inputs) {
+      const note = checkModule().wholeFileNote(i.path, i.bytes, o.version);
+      if (note) io.stderr(`cloud-config-merge: note: ${note}\n`);
+    }
     const run = o.mode === 'handler'
       ? runHandlerParts(inputs.map((i) => ({ ...i, headers: optionalHeaders(o, i.path) })), runOptions(o, io))
       : runUserData(inputs, runOptions(o, io));
