@@ -10,6 +10,7 @@ import { LineIndex } from '../engine/text/lineIndex';
 import { decodeUtf8Surrogateescape } from '../engine/py/codecs';
 import type { UserDataRun } from '../engine/userdata/run';
 import { userDataLocator } from '../engine/preview';
+import { placeText } from '../engine/provenance';
 import { validateMerged, type MergedProblem } from '../engine/schema/merged';
 import { annotateCloudConfigFile, type AnnotateNames } from '../engine/schema/annotate';
 import { sniffContentType, CLOUD_CONFIG_TYPE } from '../engine/userdata/sniff';
@@ -195,7 +196,7 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
   const out: string[] = [];
   const list = (ps: Located[]) => ps.map((p) => `${p.path}: ${p.message}`).join(', ');
   const sources = (r: { errors: Located[]; deprecations: Located[] }) => {
-    for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) out.push(`  ${p.path}: written in ${p.note ? `${p.file} (${p.note}: line ${p.line}, column ${p.column})` : `${p.file}:${p.line}:${p.column}`}`);
+    for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) out.push(`  ${p.path}: written in ${placeText(p.file, p.line, p.column, p.note)}`);
   };
   const one = (name: string, label22: string, r: { valid: boolean; errors: Located[]; deprecations: Located[]; note?: string; said?: string; unvalidated?: boolean }) => {
     if (r.said) {

@@ -33,8 +33,13 @@ export interface SourceLocation {
  * `archive.yaml (position in the decoded part part-002: line 2)`.
  */
 export function fileLine(l: SourceLocation, column = false): string {
-  if (l.note) return `${l.file} (${l.note}: line ${l.line + 1}${column ? `, column ${l.character + 1}` : ''})`;
-  return `${l.file}:${l.line + 1}${column ? `:${l.character + 1}` : ''}`;
+  return placeText(l.file, l.line + 1, column ? l.character + 1 : undefined, l.note);
+}
+
+/** fileLine's words from 1-based numbers (a report's `line` and `column`). */
+export function placeText(file: string, line: number, column?: number, note?: string): string {
+  if (note) return `${file} (${note}: line ${line}${column !== undefined ? `, column ${column}` : ''})`;
+  return `${file}:${line}${column !== undefined ? `:${column}` : ''}`;
 }
 
 /** The location, when its line and column are in the file itself (see `note`). */

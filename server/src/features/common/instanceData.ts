@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chooseInstanceData, NO_INSTANCE_DATA, sampleNameOf, type InstanceDataChoice } from '../../engine/template/instanceData';
-import { readError, readRegularFileSync } from './readFile';
+import { overFileLimit, readError, readRegularFileSync } from './readFile';
 import type { ServerSettings } from './settings';
 
 interface CachedChoice {
@@ -98,7 +98,7 @@ function cachedChoice(settings: ServerSettings, uri: string, folders: readonly s
     if (edited) {
       const max = settings.limits.maxFileBytes;
       const size = Buffer.byteLength(edited.text);
-      if (size > max) throw new Error(`${file} (unsaved): ${size} bytes, over the limit maxFileBytes = ${max} (setting cloudConfigMerge.limits.maxFileBytes)`);
+      if (size > max) throw new Error(`${file} (unsaved): ${overFileLimit(size, max)}`);
       return edited.text;
     }
     let bytes: Uint8Array;

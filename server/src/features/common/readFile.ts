@@ -13,11 +13,16 @@ export function readRegularFileSync(file: string, settings: ServerSettings): Uin
   return readBoundedSync(file, { maxBytes: settings.limits.maxFileBytes });
 }
 
+/** A text of `size` bytes (null: more than `max`) against the setting `limits.maxFileBytes` = `max`. */
+export function overFileLimit(size: number | null, max: number): string {
+  return `${size ?? `more than ${max}`} bytes, over the limit maxFileBytes = ${max} (setting cloudConfigMerge.limits.maxFileBytes)`;
+}
+
 /** Anything but a regular file is one case; the limit is the setting. */
 const READ_FAILURE_WORDS: ReadFailureWords = {
   directory: 'not a regular file',
   notRegular: 'not a regular file',
-  overLimit: (size, max) => `${size ?? `more than ${max}`} bytes, over the limit maxFileBytes = ${max} (setting cloudConfigMerge.limits.maxFileBytes)`,
+  overLimit: overFileLimit,
 };
 
 export function readError(e: unknown): string {
