@@ -103,6 +103,21 @@ describe('schema diagnostics', () => {
     assert.deepEqual(ds.map((d) => [marked(text, d), d.tags]), [['false', [DiagnosticTag.Deprecated]]]);
   });
 
+  test('a document with more schema problems than the editor looks for: the first ones are shown, and a warning says the check stopped', async () => {
+    // 12,000 runcmd items that are neither a string nor a list: more than MAX_SCHEMA_PROBLEMS problems.
+    const items = Array.from({ length: 12_000 }, (_, i) => `  - {a: ${i}}\n`).join('');
+    const text = `#cloud-config\nruncmd:\n${items}`;
+    const diagnostics = await open(text);
+    const stopped = diagnostics.filter((d) => d.code === 'limit-exceeded');
+    assert.equal(stopped.length, 1, 'shown although 1,000 errors are more severe');
+    assert.equal(stopped[0].severity, DiagnosticSeverity.Warning);
+    assert.match(String(stopped[0].message), /stopped after 10000 problems in this document: `cloud-config-merge --check` lists them all/);
+    assert.equal(diagnostics[diagnostics.length - 1].code, 'too-many-problems');
+    const errors = schemaOnly(diagnostics);
+    assert.ok(errors.length > 900, `${errors.length} schema errors shown`);
+    assert.equal(errors[0].range.start.line, 2, 'from the first item on');
+  });
+
   test('cloudConfigMerge.schema.enable = false: no schema diagnostics, merge-spec diagnostics stay', async () => {
     const text = TEXT + 'merge_how: list(append)+str()\n';
     const ds = await open(text, { schema: { enable: false } });

@@ -5,7 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { validateCloudConfigText, spanAt } from '../../server/src/engine/schema/validate';
+import { validateCloudConfig, validateCloudConfigText, spanAt } from '../../server/src/engine/schema/validate';
+import { loadYaml } from '../../server/src/engine/yaml/load';
+import { PyDict } from '../../server/src/engine/values';
+import { mime } from '../lsp/fixtures';
 import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
 import { isIsoDate, isUri } from '../../server/src/engine/schema/formats';
 import { pyRegex } from '../../server/src/engine/schema/pyjsonschema';
@@ -161,4 +164,36 @@ test('100,000 unknown top-level keys: each is reported, near-miss fixes for the 
   assert.equal(unknown.length, 100_001);
   assert.deepEqual(unknown[0].fixes?.[0]?.edits[0]?.newText, 'packages', 'the first typo still gets its fix');
   assert.ok(unknown.filter((f) => f.fixes?.length).length <= 1000);
+});
+
+test('maxProblems: validation stops there and says so; without it every problem is found', () => {
+  const loaded = loadYaml('runcmd: [{a: 1}, {a: 2}, {a: 3}, {a: 4}]\nbootcmd: 7\n');
+  assert.ok(loaded.ok && loaded.value instanceof PyDict);
+  const root = loaded.value;
+  const all = validateCloudConfig(root, 'current');
+  assert.equal(all.truncated, undefined);
+  assert.ok(all.errors.length >= 5, `${all.errors.length} problems`);
+  const some = validateCloudConfig(root, 'current', undefined, 3);
+  assert.equal(some.truncated, true);
+  assert.equal(some.errors.length, 3);
+  const exact = validateCloudConfig(root, 'current', undefined, all.errors.length);
+  assert.equal(exact.truncated, undefined, 'stopping exactly at the last problem is not truncating');
+});
+
+test('maxSchemaProblems is one budget for the parts of a MIME document, and the part where it ran out says so, once', () => {
+  const part = (key: string, n: number) => ({ body: `#cloud-config\n${key}: [${Array.from({ length: n }, (_, i) => `{a: ${i}}`).join(', ')}]\n` });
+  const text = mime([part('runcmd', 2), part('bootcmd', 4), part('runcmd', 3)]);
+  const lineOf = (offset: number) => text.slice(0, offset).split('\n').length;
+  const full = analyzeDocument(text, '/w/user-data', { version: 'current', schema: true });
+  const errors = (a: typeof full) => a.findings.filter((f) => f.code === 'schema-error');
+  const inFirst = errors(full).filter((f) => f.span.start < text.indexOf('bootcmd')).length;
+  assert.ok(inFirst > 0 && errors(full).length > inFirst + 1);
+  const bounded = analyzeDocument(text, '/w/user-data', { version: 'current', schema: true, maxSchemaProblems: inFirst + 1 });
+  assert.equal(errors(bounded).length, inFirst + 1);
+  const stopped = bounded.findings.filter((f) => f.code === 'limit-exceeded');
+  assert.equal(stopped.length, 1);
+  assert.equal(stopped[0].severity, 'warning');
+  assert.match(stopped[0].message, new RegExp(`stopped after ${inFirst + 1} problems in this document`));
+  assert.equal(lineOf(stopped[0].span.start), lineOf(text.indexOf('bootcmd')), 'at the part where it ran out');
+  assert.equal(analyzeDocument(text, '/w/user-data', { version: 'current', schema: true, maxSchemaProblems: errors(full).length }).findings.filter((f) => f.code === 'limit-exceeded').length, 0);
 });

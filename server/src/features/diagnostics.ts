@@ -28,7 +28,7 @@ export function diagnosticsFor(state: DocumentState): Diagnostic[] {
   let findings = state.analysis.findings.slice();
   let omitted: Finding | undefined;
   if (findings.length > MAX_DIAGNOSTICS) {
-    findings.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byPosition(a, b));
+    findings.sort((a, b) => rank(a) - rank(b) || byPosition(a, b));
     omitted = {
       ...coded('too-many-problems'),
       span: findings[MAX_DIAGNOSTICS].span,
@@ -42,6 +42,11 @@ export function diagnosticsFor(state: DocumentState): Diagnostic[] {
 }
 
 const SEVERITY_RANK: Record<Finding['severity'], number> = { error: 0, warning: 1, info: 2, hint: 3 };
+
+/** Severity first; a limit that stopped the analysis is always shown, as it says what is missing. */
+function rank(f: Finding): number {
+  return f.code === 'limit-exceeded' || f.code === 'too-large' ? -1 : SEVERITY_RANK[f.severity];
+}
 
 /** A finding about one of our limits says which setting raises it. */
 function withLimitSetting(diagnostic: Diagnostic): Diagnostic {

@@ -17,7 +17,7 @@ import { knockoutFindingsIn } from '../chef/deepMerge';
 import { Finding } from './findings';
 import { lintListSpec, lintStringSpec, SpecContext, SpecLintResult } from './specLint';
 import { pushAll } from '../arrays';
-import { embeddedSchemaFindings, NearMissBudget, newNearMissBudget, schemaFindings, schemaFindingsOfBody } from './schemaLint';
+import { embeddedSchemaFindings, newSchemaBudget, SchemaBudget, schemaFindings, schemaFindingsOfBody } from './schemaLint';
 import { embeddedInArchive, embeddedInMime, type EmbeddedCloudConfig } from '../schema/embedded';
 import { coded } from './codes';
 import { literalTemplateFindings, templateFindings } from '../template/lint';
@@ -67,13 +67,18 @@ export interface AnalyzeOptions {
   schema?: boolean;
   /** Instance data for `## template: jinja` documents: variables, rendering errors and post-render YAML are checked with it. */
   instanceData?: InstanceDataChoice;
-  /** Near-miss key suggestions left (set by analyzeDocument: the parts of a MIME document share one budget). */
-  nearMissBudget?: NearMissBudget;
+  /**
+   * Most schema problems looked for in the document (the editor's bound: it shows at most 1,000
+   * diagnostics); past them a finding says the check stopped. Default: all of them.
+   */
+  maxSchemaProblems?: number;
+  /** What the schema check may still spend (set by analyzeDocument: the parts of a MIME document share one budget). */
+  schemaBudget?: SchemaBudget;
 }
 
 export function analyzeDocument(text: string, path: string, given: AnalyzeOptions = {}): DocumentAnalysis {
-  // One budget of near-miss suggestions for the whole document, whatever the number of its parts.
-  const options: AnalyzeOptions = { ...given, nearMissBudget: given.nearMissBudget ?? newNearMissBudget() };
+  // One budget of near-miss suggestions and problems for the whole document, whatever the number of its parts.
+  const options: AnalyzeOptions = { ...given, schemaBudget: given.schemaBudget ?? newSchemaBudget(given.maxSchemaProblems) };
   const info = detectDocument(text, path, options.languageId);
   if (!info) return { info, findings: [], specs: [] };
   const limit = options.maxBytes ?? DEFAULT_LIMITS.maxFileBytes;
@@ -112,7 +117,7 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
 function analyzeTemplate(text: string, kind: 'jinja' | 'confd' | 'cloud-cfg', options: AnalyzeOptions): Analyzed {
   const analyzed = analyzeCloudConfig(maskJinja(text), 0, kind, options, undefined, undefined, true);
   const configFile = kind !== 'jinja';
-  pushAll(analyzed.findings, templateFindings(text, { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema, configFile }));
+  pushAll(analyzed.findings, templateFindings(text, { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema, configFile, schemaBudget: options.schemaBudget }));
   return analyzed;
 }
 
@@ -256,7 +261,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
     });
   }
   pushAll(findings, nestedSpecFindings(root, base, body));
-  if (options.schema && kind === 'cloud-config') pushAll(findings, schemaFindingsOfBody(root, yaml.rootSpan, base, options.version ?? 'current', body, options.nearMissBudget ?? newNearMissBudget()));
+  if (options.schema && kind === 'cloud-config') pushAll(findings, schemaFindingsOfBody(root, yaml.rootSpan, base, options.version ?? 'current', body, options.schemaBudget ?? newSchemaBudget()));
   return { findings, specs, yaml, yamlBase: base };
 }
 
@@ -453,7 +458,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
     if (type === 'text/jinja2' && literalBody && leaf.span) {
       // A template part: checked as a template document is, at the part's place in the file.
       const base = leaf.span.start;
-      const context = { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema };
+      const context = { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema, schemaBudget: options.schemaBudget };
       for (const f of templateFindings(text.slice(base, leaf.span.end), context)) findings.push({ ...f, span: { start: f.span.start + base, end: f.span.end + base } });
     }
     if (type === 'text/cloud-config' && literalBody && leaf.span) {
@@ -484,7 +489,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
 
 function embeddedFindings(embedded: EmbeddedCloudConfig[], options: AnalyzeOptions): Finding[] {
   const findings: Finding[] = [];
-  for (const e of embedded) pushAll(findings, embeddedSchemaFindings(e, options.version ?? 'current', options.nearMissBudget ?? newNearMissBudget()));
+  for (const e of embedded) pushAll(findings, embeddedSchemaFindings(e, options.version ?? 'current', options.schemaBudget ?? newSchemaBudget()));
   return findings;
 }
 

@@ -15,12 +15,12 @@ import { coded } from './codes';
 
 /**
  * @param body the text the spans index (for fixes: a key is only renamed where it is written plainly).
- * @param nearMiss near-miss fixes left for the whole document (the parts of a MIME document share it).
+ * @param budget near-miss fixes and problems left for the whole document (the parts of a MIME document share it).
  */
-export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: number, version: SchemaVersion, body?: string, nearMiss: NearMissBudget = newNearMissBudget()): Finding[] {
+export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: number, version: SchemaVersion, body?: string, budget: SchemaBudget = newSchemaBudget()): Finding[] {
   let report;
   try {
-    report = validateCloudConfig(root, version);
+    report = validateCloudConfig(root, version, undefined, budget.problemsLeft);
   } catch (err) {
     const span = rootSpan ?? { start: 0, end: 0 };
     if (err instanceof LimitExceededError) {
@@ -29,6 +29,7 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
     if (!(err instanceof PyError)) throw err;
     return [{ ...coded('schema-validator-fails'), span: { start: span.start + base, end: span.start + base }, message: `cloud-init's schema validator itself fails on this document (${err.pyType}: ${err.message}): \`cloud-init schema\` reports nothing else.` }];
   }
+  budget.problemsLeft -= report.errors.length + report.deprecations.length;
   const at = (s: TextSpan): TextSpan => ({ start: s.start + base, end: s.end + base });
   const findings: Finding[] = [];
   const place = (p: SchemaProblem, deprecation: boolean) => {
@@ -43,7 +44,7 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
         if (!span) continue;
         const finding: Finding = { ...coded('schema-error'), span: at(span), message };
         // A generated file can have 100,000 unknown keys: near-miss fixes for the first ones only (at most 1,000 diagnostics are shown).
-        const near = nearMiss.left > 0 && typeof key === 'string' && origin?.key && body?.slice(origin.key.start, origin.key.end) === key ? (nearMiss.left--, nearest(key, known())) : undefined;
+        const near = budget.nearMissLeft > 0 && typeof key === 'string' && origin?.key && body?.slice(origin.key.start, origin.key.end) === key ? (budget.nearMissLeft--, nearest(key, known())) : undefined;
         if (near) finding.fixes = [{ title: `Change to '${near}'`, edits: [{ span: at(origin!.key!), newText: near }], preferred: true }];
         findings.push(finding);
       }
@@ -58,7 +59,8 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
       return;
     }
     const finding: Finding = { ...coded('schema-deprecated'), span: at(span), message, deprecated: true };
-    const fix = body !== undefined && renames < MAX_RENAME_CHECKS ? renameFix(root, p, found.key, body, version, report, at) : undefined;
+    // (a truncated report cannot tell whether a rename removes a problem)
+    const fix = body !== undefined && renames < MAX_RENAME_CHECKS && !report.truncated ? renameFix(root, p, found.key, body, version, report, at) : undefined;
     if (fix) finding.fixes = [fix];
     findings.push(finding);
   };
@@ -68,6 +70,15 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
     place(p, true);
     renames++;
   }
+  if (report.truncated && !budget.stopped) {
+    budget.stopped = true;
+    const span = at(rootSpan ?? { start: 0, end: 0 });
+    findings.push({
+      ...coded('limit-exceeded', 'warning'),
+      span: { start: span.start, end: span.start },
+      message: `The check against cloud-init's schema stopped after ${budget.maxProblems} problems in this document: \`cloud-config-merge --check\` lists them all.`,
+    });
+  }
   return findings;
 }
 
@@ -76,7 +87,7 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
  * the document where its positions map; elsewhere on the part's or entry's first line, saying where the
  * problem is and why it is not shown in place (and without edits).
  */
-export function embeddedSchemaFindings(embedded: EmbeddedCloudConfig, version: SchemaVersion, nearMiss: NearMissBudget): Finding[] {
+export function embeddedSchemaFindings(embedded: EmbeddedCloudConfig, version: SchemaVersion, budget: SchemaBudget): Finding[] {
   const loaded = loadYaml(embedded.text);
   const unmapped = (f: Finding, span: TextSpan): Finding => ({
     ...f,
@@ -98,7 +109,7 @@ export function embeddedSchemaFindings(embedded: EmbeddedCloudConfig, version: S
     return [place(f)];
   }
   if (!(loaded.value instanceof PyDict)) return [];
-  return schemaFindings(loaded.value, loaded.rootSpan, 0, version, embedded.text, nearMiss).map(place);
+  return schemaFindings(loaded.value, loaded.rootSpan, 0, version, embedded.text, budget).map(place);
 }
 
 function lineColumn(text: string, offset: number): string {
@@ -110,8 +121,15 @@ function lineColumn(text: string, offset: number): string {
 /** Unknown keys per document for which a near-miss key is looked for (an edit distance to every known key). */
 const MAX_NEAR_MISS_FIXES = 1000;
 
-export interface NearMissBudget {
-  left: number;
+/** What the schema check of one document may still spend: shared by its parts, as they are one document's diagnostics. */
+export interface SchemaBudget {
+  /** Unknown keys for which a near-miss key may still be looked for. */
+  nearMissLeft: number;
+  /** Problems that may still be found (validation stops past them: see validateCloudConfig). */
+  problemsLeft: number;
+  readonly maxProblems: number;
+  /** The document already has the finding that says its check stopped. */
+  stopped?: boolean;
   /**
    * Findings of bodies already validated in this document, by version and text, at offset 0: a
    * generated multipart repeats the same few bodies thousands of times, and the same text always
@@ -120,12 +138,13 @@ export interface NearMissBudget {
   findingsByBody?: Map<string, Finding[]>;
 }
 
-export function newNearMissBudget(): NearMissBudget {
-  return { left: MAX_NEAR_MISS_FIXES, findingsByBody: new Map() };
+/** @param maxProblems the most problems looked for in the document (the editor bounds them; a command line does not). */
+export function newSchemaBudget(maxProblems = Infinity): SchemaBudget {
+  return { nearMissLeft: MAX_NEAR_MISS_FIXES, problemsLeft: maxProblems, maxProblems, findingsByBody: new Map() };
 }
 
 /** schemaFindings of `body` (the text `root` was loaded from) at `base`, computed once per distinct text. */
-export function schemaFindingsOfBody(root: PyDict, rootSpan: TextSpan | null, base: number, version: SchemaVersion, body: string, shared: NearMissBudget): Finding[] {
+export function schemaFindingsOfBody(root: PyDict, rootSpan: TextSpan | null, base: number, version: SchemaVersion, body: string, shared: SchemaBudget): Finding[] {
   const memo = shared.findingsByBody;
   if (!memo) return schemaFindings(root, rootSpan, base, version, body, shared);
   const key = `${version}\0${body}`;

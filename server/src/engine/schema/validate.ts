@@ -42,6 +42,8 @@ export interface SchemaProblem {
 export interface SchemaReport {
   errors: SchemaProblem[];
   deprecations: SchemaProblem[];
+  /** Validation stopped at `maxProblems`: there may be more than these. */
+  truncated?: boolean;
 }
 
 const validators = new Map<SchemaVersion, Validator>();
@@ -63,13 +65,23 @@ function pathString(segments: PyValue[]): string {
 /**
  * `validate_cloudconfig_schema(config, strict=True)`: the errors and deprecations cloud-init reports for
  * a loaded cloud-config mapping. Throws PyError where cloud-init's validator itself would raise.
+ * @param maxProblems stop after this many (the editor's bound: a generated file can have 200,000, which
+ *   take seconds to find and place); the report then says it is `truncated`.
  */
-export function validateCloudConfig(config: PyValue, version: SchemaVersion, maxNodes: number = DEFAULT_LIMITS.maxExpandedNodes): SchemaReport {
+export function validateCloudConfig(config: PyValue, version: SchemaVersion, maxNodes: number = DEFAULT_LIMITS.maxExpandedNodes, maxProblems = Infinity): SchemaReport {
   // The validator walks every alias where it is used, as Python's does: an alias bomb would never end
   // (cloud-init's own `schema` hangs on it). Refused, naming the limit, like other full expansions.
   if (expandedSize(config, maxNodes) > maxNodes) throw new LimitExceededError('maxExpandedNodes', maxNodes, 'Schema validation (aliases expanded)');
   const validator = validatorFor(version);
-  const all: ValidationError[] = [...validator.iterErrors(config, validator.root)];
+  const all: ValidationError[] = [];
+  let truncated = false;
+  for (const e of validator.iterErrors(config, validator.root)) {
+    if (all.length === maxProblems) {
+      truncated = true;
+      break;
+    }
+    all.push(e);
+  }
   const sorted = all.map((e, i) => ({ e, i })).sort((a, b) => comparePaths(a.e.path, b.e.path) || a.i - b.i).map((x) => x.e);
   const errors: SchemaProblem[] = [];
   const deprecations: SchemaProblem[] = [];
@@ -94,9 +106,10 @@ export function validateCloudConfig(config: PyValue, version: SchemaVersion, max
     }
     (e.deprecation ? deprecations : errors).push(problem);
   }
-  if (version === '22.4') return { errors, deprecations };
-  // upstream's SchemaValidationError keeps `sorted(set(problems))`: unique (path, message) pairs in order
-  return { errors: uniqueSorted(errors), deprecations: uniqueSorted(deprecations) };
+  const report: SchemaReport = version === '22.4' ? { errors, deprecations } : { errors: uniqueSorted(errors), deprecations: uniqueSorted(deprecations) };
+  // (upstream's SchemaValidationError keeps `sorted(set(problems))`: unique (path, message) pairs in order)
+  if (truncated) report.truncated = true;
+  return report;
 }
 
 function uniqueSorted(problems: SchemaProblem[]): SchemaProblem[] {

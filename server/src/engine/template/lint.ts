@@ -13,7 +13,7 @@ import type { CloudInitVersion } from '../spec/parse';
 import type { TextSpan } from '../values';
 import { loadYaml } from '../yaml/load';
 import { PyDict } from '../values';
-import { schemaFindings } from '../lint/schemaLint';
+import { schemaFindings, type SchemaBudget } from '../lint/schemaLint';
 import { renderCloudInitJinja, type JinjaRenderResult } from '../userdata/jinja';
 import { MISSING_VARIABLE_PREFIX } from '../userdata/templater';
 import { DICT_METHOD_NAMES, templateVariables, valueAtPath, type InstanceDataChoice } from './instanceData';
@@ -26,6 +26,8 @@ export interface TemplateContext {
   schema?: boolean;
   /** A file read_conf reads (cloud.cfg, cloud.cfg.d) rather than a user-data part. */
   configFile?: boolean;
+  /** The document's schema budget, when it is one part of a larger document. */
+  schemaBudget?: SchemaBudget;
 }
 
 /** How cloud-init renders one expression alone (`{{ expr }}`) with the chosen data. */
@@ -110,7 +112,7 @@ export function templateFindings(text: string, context: TemplateContext): Findin
     const yaml = loadYaml(result.text);
     if (yaml.ok && context.schema && yaml.value instanceof PyDict && /^#cloud-config\s*$/m.test(result.text.split('\n', 1)[0])) {
       const toTemplate = result.payloadOffsetOf ?? (() => 0);
-      for (const f of schemaFindings(yaml.value, yaml.rootSpan, 0, context.version, result.text)) {
+      for (const f of schemaFindings(yaml.value, yaml.rootSpan, 0, context.version, result.text, context.schemaBudget)) {
         // Fixes would edit the rendered text: left out; the finding sits on the template line that wrote the value.
         findings.push({ code: f.code, severity: f.severity, span: lineSpan(text, toTemplate(f.span.start)), message: `Rendered with ${chosen.label}: ${f.message}`, deprecated: f.deprecated });
       }

@@ -72,6 +72,12 @@ export function uriPath(uri: string): string {
   }
 }
 
+/**
+ * Most schema problems looked for in one document: ten times the diagnostics shown (diagnostics.ts), so
+ * those shown are still the most severe of many. Finding 200,000 took seconds on every edit.
+ */
+export const MAX_SCHEMA_PROBLEMS = 10_000;
+
 /** Analyses one version of a document (uncached: for documents that are not open). */
 export function analyze(document: TextDocument, settings: ServerSettings, custom: LoadedCustomMergers = NO_CUSTOM_MERGERS, instanceData?: InstanceDataChoice): DocumentState {
   const text = document.getText();
@@ -83,6 +89,7 @@ export function analyze(document: TextDocument, settings: ServerSettings, custom
     maxDepth: settings.limits.maxDepth,
     version: settings.cloudInitVersion,
     schema: settings.schema.enable && !validatedByRedHatYaml(path, settings.schema.validatedByRedHatYaml),
+    maxSchemaProblems: MAX_SCHEMA_PROBLEMS,
     customMergers: custom.modules.size ? custom.modules : undefined,
     instanceData,
   });
