@@ -69,6 +69,16 @@ const FIXED = [
   '#cloud-config\nbase: &b {permissions: 644, path: /x}\nwrite_files: [*b]\n',
   '#cloud-config\nruncmd:\n- - ls\n  - 1\n- [a, {b: 1}]\n',
   '## template: jinjax\n#cloud-config\nruncmd: 5\n',
+  // merge keys: the merged entries are marked where the merged mapping is written
+  '#cloud-config\nbase: &b\n  name: x\n  groups: 5\nusers:\n  - <<: *b\n    shell: 7\n  - name: y\n    <<: {lock_passwd: maybe}\n',
+  '#cloud-config\nbase: &b\n  path: /a\n  permissions: 644\n  owner: 5\nwrite_files:\n  - <<: *b\n    content: hi\n    defer: maybe\n  - path: /b\n    <<: {append: sometimes}\nntp:\n  <<: {enabled: 3}\n  servers: [a]\n',
+  '#cloud-config\n<<: {runcmd: 5}\nbootcmd: 6\n',
+  '#cloud-config\n<<:\n  runcmd: 5\n  bootcmd: [ls]\napt_update: 1\n',
+  '#cloud-config\na: &a {enabled: 1}\nb: &b {servers: 2}\nntp:\n  <<: [*a, *b]\n  pools: 3\n',
+  '#cloud-config\nx: &x\n  <<: {enabled: 1}\n  servers: [a]\nntp: *x\nchrony:\n  <<: *x\n',
+  '#cloud-config\nntp:\n  !!merge <<: {enabled: 1}\n  servers: 2\n',
+  '#cloud-config\nntp:\n  "<<": {enabled: 1}\n  servers: 2\n',
+  '#cloud-config\nd: &d {runcmd: 5}\n<<: *d\npackages: 7\n',
 ];
 
 async function runVersion(version: SchemaVersion, cases: number, seed: number, verbose: boolean): Promise<number> {

@@ -66,6 +66,23 @@ test("cloud-init's own line marks, guess and all: 22.4 names items of lists by t
   assert.match(out.stdout, /  - name: a\t\t# E3\n/);
 });
 
+test('merge keys: the merged entries are marked where the merged mapping is written, under the prefix of the mapping they join', () => {
+  // What `safeyaml.load_with_marks` returned for this text in each cloud-init (printed with the oracle's cloud-init).
+  const text = '#cloud-config\nbase: &b\n  path: /a\n  permissions: 644\n  owner: 5\nwrite_files:\n  - <<: *b\n    content: hi\n    defer: maybe\n  - path: /b\n    <<: {append: sometimes}\nntp:\n  <<: {enabled: 3}\n  servers: [a]\n';
+  const sorted = (m: Map<string, number> | undefined) => Object.fromEntries([...m!].sort(([a], [b]) => (a < b ? -1 : 1)));
+  assert.deepEqual(sorted(cloudInitSchemaMarks(text, '22.4')), {
+    base: 2, 'base.owner': 5, 'base.path': 3, 'base.permissions': 4, content: 8, defer: 9, ntp: 12, 'ntp.enabled': 13, 'ntp.servers': 14, 'ntp.servers.0': 14,
+    owner: 5, path: 3, permissions: 4, write_files: 6, 'write_files.0': 7, 'write_files.1': 10, 'write_files.append': 11, 'write_files.path': 10,
+  });
+  assert.deepEqual(sorted(cloudInitSchemaMarks(text, 'current')), {
+    base: 2, 'base.owner': 5, 'base.path': 3, 'base.permissions': 4, ntp: 12, 'ntp.enabled': 13, 'ntp.servers': 14, 'ntp.servers.0': 14, write_files: 6, 'write_files.0': 7,
+    'write_files.1': 10, 'write_files.1.append': 11, 'write_files.1.path': 10, 'write_files.content': 8, 'write_files.defer': 9, 'write_files.owner': 5, 'write_files.path': 3, 'write_files.permissions': 4,
+  });
+  // Neither has a line for the merged item's errors, so both commands fail (KeyError): ours says so, each path once.
+  const note = annotateCloudConfigFile(text, 'current', { path: 'f', valid: 'f' }).note ?? '';
+  assert.match(note, /no line for 'write_files\.0\.defer', 'write_files\.0\.owner', 'write_files\.0\.permissions' and fails \(KeyError\)/);
+});
+
 test('--check --annotate prints one cloud-config file alone and several with the merged result, exit code as --check', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ccm-annotate-'));
   try {

@@ -196,7 +196,7 @@ function placeAll(root: PyValue, text: string, errors: SchemaProblem[], deprecat
     if (!(e instanceof MarksFailure)) throw e;
     loaderFails = e.message;
   }
-  const missing: string[] = [];
+  const missing = new Set<string>();
   const whereWritten = (path: string): number => {
     let at = path;
     for (;;) {
@@ -209,14 +209,14 @@ function placeAll(root: PyValue, text: string, errors: SchemaProblem[], deprecat
   const place = (p: SchemaProblem): Placed => {
     const line = (theirs ?? written).get(p.path);
     if (line !== undefined && !loaderFails) return [line, p.message];
-    if (!loaderFails) missing.push(p.path);
+    if (!loaderFails) missing.add(p.path);
     return [whereWritten(p.path), p.message];
   };
   const placed = { errors: errors.map(place), deprecations: deprecations.map(place) };
   const who = version === '22.4' ? "cloud-init 22.4's" : "cloud-init's";
   let note: string | undefined;
   if (loaderFails) note = `${who} schema command fails on this file while reading its lines (${loaderFails}); annotated here where each value is written`;
-  else if (missing.length) note = `${who} schema command has no line for ${quotedList(missing, 10)} and fails (KeyError); annotated here where the value is written`;
+  else if (missing.size) note = `${who} schema command has no line for ${quotedList([...missing], 10)} and fails (KeyError); annotated here where the value is written`;
   return { ...placed, note };
 }
 

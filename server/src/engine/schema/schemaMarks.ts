@@ -12,10 +12,12 @@
  *   earlier ones is put before them and their paths are re-parented; a list item spanning lines is
  *   recorded on each line that already has marks.
  * A guess can name a path wrongly (22.4 often inside lists); cloud-init then has no line for the path
- * and its command fails with a KeyError (see annotate.ts). Merge keys (`<<`) are not reproduced: such a
- * document gets the paths as written (undefined is returned).
+ * and its command fails with a KeyError (see annotate.ts). Merge keys (`<<`) are flattened as PyYAML does
+ * before a mapping is constructed, so the merged entries are recorded at the lines of the mapping they
+ * came from, under the prefix guessed for the mapping they were merged into.
  */
 import { E, Parser } from '../yaml/parser';
+import { MERGE_TAG, resolveScalar } from '../yaml/resolver';
 import type { SchemaVersion } from './data';
 
 interface PyMark {
@@ -27,6 +29,8 @@ interface MarkedNode {
   kind: 'scalar' | 'sequence' | 'mapping';
   /** The scalar's value (PyYAML's `node.value` for a scalar key). */
   value: string;
+  /** A scalar that is a merge key (`<<` plain, or tagged `!!merge`). */
+  merge: boolean;
   start: PyMark;
   end: PyMark;
   items: MarkedNode[];
@@ -102,12 +106,11 @@ function composeMarked(text: string): { root: MarkedNode | null; lineCount: numb
         continue;
       }
       const kind = e.type === E.Scalar ? 'scalar' : e.type === E.SequenceStart ? 'sequence' : 'mapping';
-      const node: MarkedNode = { kind, value: e.value, start: at(e.start), end: at(e.end), items: [], pairs: [] };
+      const merge = kind === 'scalar' && (e.tag === null || e.tag === '!' ? resolveScalar(e.value, e.implicit) : e.tag) === MERGE_TAG;
+      const node: MarkedNode = { kind, value: e.value, merge, start: at(e.start), end: at(e.end), items: [], pairs: [] };
       if (e.anchor !== null) anchors.set(e.anchor, node);
-      if (kind === 'scalar') {
-        if (e.value === '<<' && e.tag === null) return undefined;
-        attach(node);
-      } else stack.push({ node, key: null });
+      if (kind === 'scalar') attach(node);
+      else stack.push({ node, key: null });
     } while (stack.length > 0);
   } catch {
     return undefined;
@@ -302,6 +305,38 @@ function recorderUpstream(lineCount: number): Recorder {
   };
 }
 
+/** Thrown where PyYAML's flatten_mapping raises (the document's loader then fails before any mark). */
+class NotMergeable extends Error {}
+
+/**
+ * PyYAML's `SafeConstructor.flatten_mapping`, in place as there: each merge key's pairs (a mapping, or
+ * the mappings of a list, the last one's first) are taken out and put before the mapping's own pairs.
+ */
+function flattenMapping(node: MarkedNode): void {
+  const merged: Array<[MarkedNode, MarkedNode]> = [];
+  const own: Array<[MarkedNode, MarkedNode]> = [];
+  for (const pair of node.pairs) {
+    const [key, value] = pair;
+    if (!key.merge) {
+      own.push(pair);
+      continue;
+    }
+    if (value.kind === 'mapping') {
+      flattenMapping(value);
+      merged.push(...value.pairs);
+    } else if (value.kind === 'sequence') {
+      const each: Array<Array<[MarkedNode, MarkedNode]>> = [];
+      for (const sub of value.items) {
+        if (sub.kind !== 'mapping') throw new NotMergeable();
+        flattenMapping(sub);
+        each.push(sub.pairs);
+      }
+      for (const pairs of each.reverse()) merged.push(...pairs);
+    } else throw new NotMergeable();
+  }
+  if (merged.length || own.length !== node.pairs.length) node.pairs = [...merged, ...own];
+}
+
 /**
  * The path → line map `load_with_marks` returns for `text` (1-based lines), or undefined where this
  * reproduction does not apply (see above). Throws MarksFailure where cloud-init's loader itself raises.
@@ -328,6 +363,7 @@ export function cloudInitSchemaMarks(text: string, version: SchemaVersion): Map<
     if (deepHere) deep = outer;
   };
   const constructMapping = (node: MarkedNode) => {
+    flattenMapping(node);
     for (const [key, value] of node.pairs) {
       constructObject(key, false);
       constructObject(value, false);
@@ -341,11 +377,16 @@ export function cloudInitSchemaMarks(text: string, version: SchemaVersion): Map<
     node.items.forEach((item, i) => rec.listItem({ path: `${prefix}${i}`, start: item.start, end: item.end }, item, `${prefix}${i}`));
   };
 
-  constructObject(root, false);
-  while (pending.length) {
-    const round = pending;
-    pending = [];
-    for (const build of round) build();
+  try {
+    constructObject(root, false);
+    while (pending.length) {
+      const round = pending;
+      pending = [];
+      for (const build of round) build();
+    }
+  } catch (e) {
+    if (e instanceof NotMergeable) return undefined;
+    throw e;
   }
   const lines = new Map<string, number>();
   for (const marks of rec.byLine.values()) for (const m of marks) lines.set(m.path, m.start.line + 1);
