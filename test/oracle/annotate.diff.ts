@@ -88,7 +88,7 @@ async function runVersion(version: SchemaVersion, cases: number, seed: number, v
   const r = new Rng(seed);
   const gen = new Gen(r, schemaData(version).schema);
   const texts = [...FIXED];
-  for (let i = 0; i < cases; i++) texts.push(render(gen.document(), r));
+  for (let i = 0; i < cases; i++) texts.push(r.chance(0.25) ? renderWithMergeKeys(gen.document(), r) : render(gen.document(), r));
   const answers = await Promise.all(texts.map((text) => oracle.ask<Answer>({ text })));
   oracle.close();
   let mismatches = 0;
@@ -120,6 +120,33 @@ async function runVersion(version: SchemaVersion, cases: number, seed: number, v
   });
   console.log(`${version}: ${texts.length} files (${annotated} annotated by cloud-init; cloud-init's command fails on ${crashed}, ${crashedNoted} of them noted as such), ${mismatches} differences`);
   return mismatches;
+}
+
+/**
+ * The block form, with the first entries of some mappings merged in with `<<` (one flow mapping, or a
+ * list of two, whose later one PyYAML puts first), the top level included: cloud-init's line marks of
+ * merged entries, and where its command then fails.
+ */
+function renderWithMergeKeys(doc: unknown, r: Rng): string {
+  const scalar = (v: unknown): string => (typeof v === 'string' || v === null || typeof v !== 'object' ? JSON.stringify(v) : Array.isArray(v) ? '[]' : '{}');
+  const isCollection = (x: unknown) => !!x && typeof x === 'object' && Object.keys(x as object).length > 0;
+  const block = (v: unknown, indent: number): string => {
+    const pad = ' '.repeat(indent);
+    if (Array.isArray(v)) return v.map((x) => `${pad}- ` + (isCollection(x) ? '\n' + block(x, indent + 2) : scalar(x))).join('\n');
+    const entries = Object.entries(v as object);
+    const lines: string[] = [];
+    let own = entries;
+    if (entries.length >= 2 && r.chance(0.5)) {
+      const k = 1 + r.int(entries.length - 1);
+      const merged = entries.slice(0, k);
+      own = entries.slice(k);
+      const flow = (es: Array<[string, unknown]>) => JSON.stringify(Object.fromEntries(es));
+      lines.push(`${pad}<<: ` + (k >= 2 && r.chance(0.5) ? `[${flow(merged.slice(1))}, ${flow(merged.slice(0, 1))}]` : flow(merged)));
+    }
+    for (const [k, x] of own) lines.push(`${pad}${JSON.stringify(k)}:` + (isCollection(x) ? '\n' + block(x, indent + 2) : ' ' + scalar(x)));
+    return lines.join('\n');
+  };
+  return '#cloud-config\n' + (isCollection(doc) ? block(doc, 0) : scalar(doc)) + '\n';
 }
 
 /** `oneOf` messages quoting schema prose (description, default), which our schema data does not carry. */
