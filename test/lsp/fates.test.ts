@@ -232,6 +232,22 @@ describe('fates in the files of a set', () => {
     const app = await settled('20-app.yaml', (ds) => ds.some((d) => d.code === 'schema-error'));
     assert.deepEqual(app.filter((d) => String(d.message).includes("ntp.enabled: 'yes' is not of type 'boolean'")).map((d) => d.code), ['schema-error']);
   });
+
+  test('a merged result with more schema problems than the editor looks for: the parts of the set say where the check stopped', async () => {
+    const items = Array.from({ length: 12_000 }, (_, i) => `  - {a: ${i}}\n`).join('');
+    // Open, not saved: the set reads the editors' text.
+    await client.open(uri('loose/big.yaml'), `#cloud-config\nruncmd:\n${items}`);
+    await client.open(uri('loose/small.yaml'), '#cloud-config\nhostname: web\n');
+    await client.connection.sendNotification('cloudConfigMerge/previewSet', { id: 'preview-3', preview: { mode: 'user-data', files: [uri('loose/big.yaml'), uri('loose/small.yaml')] } });
+    const two = await settled('loose/small.yaml', (ds) => ds.some((d) => d.code === 'limit-exceeded'));
+    assert.deepEqual(two.filter((d) => d.code === 'limit-exceeded').map((d) => [d.range.start.line, d.severity, d.message]), [
+      [0, DiagnosticSeverity.Warning, "The check of the merged result against cloud-init's schema stopped after 10000 problems: `cloud-config-merge --check` lists them all."],
+    ]);
+    await client.connection.sendNotification('cloudConfigMerge/previewSet', { id: 'preview-3', preview: null });
+    await settled('loose/small.yaml', (ds) => !ds.some((d) => d.code === 'limit-exceeded'));
+    client.close(uri('loose/big.yaml'));
+    client.close(uri('loose/small.yaml'));
+  });
 });
 
 describe('#include in the parts of a set', () => {

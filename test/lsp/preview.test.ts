@@ -71,6 +71,16 @@ describe('preview', () => {
     assert.ok((result.headerLinks ?? []).every((l) => l.line < body), 'only in the header');
   });
 
+  test('a merged result with more schema problems than the editor looks for: the header lists 100 and says where the check stopped', async () => {
+    const items = Array.from({ length: 12_000 }, (_, i) => `  - {a: ${i}}\n`).join('');
+    const big = write(path.join(workspace, 'parts', 'big.yaml'), `#cloud-config\nruncmd:\n${items}`);
+    const result = await preview({ mode: 'user-data', files: [big] });
+    const header = unwrapHeader(result.text).split('\n');
+    const at = header.findIndex((l) => l.startsWith('# Schema:'));
+    assert.equal(header[at], '# Schema: cloud-init rejects the merged result (10000 errors, 0 deprecations before the check stopped at 10000 problems):');
+    assert.equal(header[at + 101], '#   … and 9900 more, and the problems the check did not look for (`cloud-config-merge --check` lists them all)');
+  });
+
   test('two parts merged as cloud-init merges them, with provenance mapped to URIs', async () => {
     const result = await preview({ mode: 'user-data', files: [uri('parts', '01-base.yaml'), uri('parts', '02-app.yaml')] });
     assert.equal(result.failure, undefined);

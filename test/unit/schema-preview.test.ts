@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPreview, SchemaReportCache } from '../../server/src/engine/preview';
+import { buildPreview, SchemaReportCache, unwrapHeader } from '../../server/src/engine/preview';
 
 const files = [
   { name: 'a.yaml', bytes: Buffer.from('#cloud-config\npackages: curl\napt_update: true\nruncmd: [ls]\n') },
@@ -52,4 +52,23 @@ test('a refresh whose merged text did not change reuses the report, placing its 
   assert.match(again.text, /error: packages: 'curl' is not of type 'array' \(a\.yaml:3\)/);
   // Another version is another report.
   assert.notStrictEqual(cache.report(again.body, '22.4'), again.schema?.report);
+});
+
+test('the header lists the first 100 problems and counts the rest; bounded, it says where the check stopped', () => {
+  const items = (n: number) => Array.from({ length: n }, (_, i) => `  - {a: ${i}}`).join('\n');
+  const big = [{ name: 'big.yaml', bytes: Buffer.from(`#cloud-config\nruncmd:\n${items(60)}\n`) }];
+  const schemaLines = (model: ReturnType<typeof buildPreview>) => {
+    const lines = unwrapHeader(model.text).split('\n');
+    const at = lines.findIndex((l) => l.startsWith('# Schema:'));
+    return lines.slice(at, lines.findIndex((l, i) => i > at && !l.startsWith('#  ')));
+  };
+  // Three problems per item (oracle.py --mode schema: not an array, not null, not a string).
+  const all = schemaLines(buildPreview('user-data', big, { schema: true, version: 'current' }));
+  assert.equal(all[0], '# Schema: cloud-init rejects the merged result (180 errors, 0 deprecations):');
+  assert.equal(all.length, 1 + 100 + 1);
+  assert.equal(all.at(-1), '#   … and 80 more (`cloud-config-merge --check` lists them all)');
+  const bounded = schemaLines(buildPreview('user-data', big, { schema: true, version: 'current', maxSchemaProblems: 20 }));
+  assert.equal(bounded[0], '# Schema: cloud-init rejects the merged result (20 errors, 0 deprecations before the check stopped at 20 problems):');
+  assert.equal(bounded.at(-1), '#   … and the problems the check did not look for (`cloud-config-merge --check` lists them all)');
+  assert.equal(bounded.length, 1 + 20 + 1);
 });

@@ -31,6 +31,8 @@ import { pushAll } from './arrays';
 
 /** Lost values the header lists; the rest are counted (the report has up to MAX_LOST_VALUES). */
 export const HEADER_LOST_VALUES = 100;
+/** Schema problems of the merged result the header lists; the rest are counted (`--check` lists them all). */
+export const HEADER_SCHEMA_PROBLEMS = 100;
 
 export type PreviewMode = 'user-data' | 'handler' | 'confd' | 'boot' | 'chef';
 
@@ -61,6 +63,8 @@ export interface PreviewOptions {
   partCache?: PartLoadCache;
   /** The schema report of the previous preview's cloud-config.txt, reused while that text is unchanged. */
   schemaCache?: SchemaReportCache;
+  /** Most schema problems looked for in the merged result (the editor bounds them); the header says where it stopped. */
+  maxSchemaProblems?: number;
 }
 
 /**
@@ -69,13 +73,14 @@ export interface PreviewOptions {
  * The report depends on the text and the version only; problems are placed in the files afresh.
  */
 export class SchemaReportCache {
-  private last: { text: string; version: CloudInitVersion; report: TextSchemaReport } | undefined;
+  private last: { text: string; version: CloudInitVersion; maxProblems: number; report: TextSchemaReport } | undefined;
 
-  report(text: string, version: CloudInitVersion): TextSchemaReport {
-    if (this.last && this.last.version === version && this.last.text === text) return this.last.report;
-    const report = validateCloudConfigText(text, version);
+  report(text: string, version: CloudInitVersion, maxProblems = Infinity): TextSchemaReport {
+    const last = this.last;
+    if (last && last.version === version && last.maxProblems === maxProblems && last.text === text) return last.report;
+    const report = validateCloudConfigText(text, version, maxProblems);
     // Without the loaded value: nothing reads it, and it is as large as the merged result.
-    this.last = { text, version, report: { ...report, value: undefined, rootSpan: undefined } };
+    this.last = { text, version, maxProblems, report: { ...report, value: undefined, rootSpan: undefined } };
     return report;
   }
 }
@@ -453,8 +458,9 @@ function userDataPreview(mode: PreviewMode, run: UserDataRun, options: PreviewOp
   if (options.schema) {
     try {
       const version = options.version ?? 'current';
-      schema = validateMerged(run, version, locate, options.schemaCache?.report(run.cloudConfigTxt, version));
-      schemaHeader = schemaLines(schema, options.version ?? 'current');
+      const max = options.maxSchemaProblems;
+      schema = validateMerged(run, version, locate, options.schemaCache?.report(run.cloudConfigTxt, version, max) ?? validateCloudConfigText(run.cloudConfigTxt, version, max));
+      schemaHeader = schemaLines(schema, version, max);
     } catch (e) {
       if (!(e instanceof LimitExceededError)) throw e;
       const hint = options.limitHint ? `; ${options.limitHint(e.limit)}` : '';
@@ -469,15 +475,19 @@ function userDataPreview(mode: PreviewMode, run: UserDataRun, options: PreviewOp
 }
 
 /** The header's account of `cloud-init schema --system` on the result. */
-function schemaLines(schema: MergedSchemaReport, version: CloudInitVersion): string[] {
+function schemaLines(schema: MergedSchemaReport, version: CloudInitVersion, maxProblems?: number): string[] {
   const who = version === '22.4' ? 'cloud-init 22.4' : 'cloud-init';
   // Nothing to report, nothing said: the header stays as short as it was.
   if (!schema.errors.length && !schema.deprecations.length) return [];
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-  const lines = [`# Schema: ${who} ${schema.valid ? 'accepts' : 'rejects'} the merged result (${count(schema.errors.length, 'error')}, ${count(schema.deprecations.length, 'deprecation')}):`];
+  const stopped = schema.report.truncated ? ` before the check stopped at ${maxProblems} problems` : '';
+  const lines = [`# Schema: ${who} ${schema.valid ? 'accepts' : 'rejects'} the merged result (${count(schema.errors.length, 'error')}, ${count(schema.deprecations.length, 'deprecation')}${stopped}):`];
   const where = (p: MergedProblem) => (p.source ? ` (${fileLine(p.source)})` : '');
-  for (const p of schema.errors) lines.push(`#   error: ${p.path}: ${p.message.trim()}${where(p)}`);
-  for (const p of schema.deprecations) lines.push(`#   deprecated: ${p.path}: ${p.message.trim()}${where(p)}`);
+  const listed = [...schema.errors.map((p) => ['error', p] as const), ...schema.deprecations.map((p) => ['deprecated', p] as const)];
+  for (const [what, p] of listed.slice(0, HEADER_SCHEMA_PROBLEMS)) lines.push(`#   ${what}: ${p.path}: ${p.message.trim()}${where(p)}`);
+  const hidden = Math.max(0, listed.length - HEADER_SCHEMA_PROBLEMS);
+  const rest = [hidden ? `${hidden} more` : '', stopped ? 'the problems the check did not look for' : ''].filter(Boolean).join(', and ');
+  if (rest) lines.push(`#   … and ${rest} (\`cloud-config-merge --check\` lists them all)`);
   return lines;
 }
 

@@ -12,6 +12,7 @@
  * value is Information (overriding is how layered configs are meant to work,
  * but the writer of the base value should see it).
  */
+import { MAX_SCHEMA_PROBLEMS } from './common/analysisCache';
 import { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Range } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { pathToFileURL } from 'node:url';
@@ -79,6 +80,9 @@ export function fateDiagnostics(analyses: SetAnalysis[], document: TextDocument,
       const related = fate.by ? relatedInformation(analysis, fate.by, `${fate.kind === 'lost' || fate.kind === 'overridden' ? 'the value kept' : 'the value that decides'}: \`${fate.path}\``) : [];
       const data: FateDiagnosticData = { set: analysis.set.key, kind: fate.kind, path: fate.path };
       out.push({ range: toRange(fate.at), severity, source: DIAGNOSTIC_SOURCE, code: `fate-${fate.kind}`, message, ...(related.length ? { relatedInformation: related } : {}), data });
+    }
+    if (analysis.schema?.report.truncated) {
+      out.push({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code: 'limit-exceeded', message: `${prefix}The check of the merged result against cloud-init's schema stopped after ${MAX_SCHEMA_PROBLEMS} problems: \`cloud-config-merge --check\` lists them all.` });
     }
     for (const [problems, severity, what] of [
       [analysis.schema?.errors ?? [], DiagnosticSeverity.Warning, 'error'],

@@ -26,7 +26,7 @@ import { PartLoadCache } from '../engine/userdata/cloudConfigHandler';
 import { ServerContext } from './common/context';
 import { ServerSettings } from './common/settings';
 import { guardRequest } from './common/guard';
-import { uriPath } from './common/analysisCache';
+import { MAX_SCHEMA_PROBLEMS, uriPath } from './common/analysisCache';
 import { isInside, realpathOr, workspaceIncludeResolver } from './common/workspaceIncludes';
 import { pipelineFiles } from './pipeline';
 import { DiskCache } from './common/diskCache';
@@ -241,6 +241,7 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
       instanceData: instanceDataFor(settings, scope, ctx.workspaceFolders()).data,
       partCache: partLoads.get(ctx) ?? partLoads.set(ctx, new PartLoadCache()).get(ctx),
       schemaCache: schemaReports.get(ctx) ?? schemaReports.set(ctx, new SchemaReportCache()).get(ctx),
+      maxSchemaProblems: MAX_SCHEMA_PROBLEMS,
     });
   } catch (e) {
     // cloud-init itself would raise here (a bad spec in system config, two drop-ins with one name…).

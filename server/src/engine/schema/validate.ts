@@ -192,7 +192,7 @@ const SCHEMA_ERROR_PREFIX = '# Cloud-config part ignored SCHEMA_ERROR: ';
  * What `cloud-init schema` reports for one cloud-config text (the oracle's `--mode schema` of one file):
  * upstream first lists the "Ignored invalid user-data" lines a merged cloud-config.txt carries.
  */
-export function validateCloudConfigText(text: string, version: SchemaVersion): TextSchemaReport {
+export function validateCloudConfigText(text: string, version: SchemaVersion, maxProblems = Infinity): TextSchemaReport {
   const errors: SchemaProblem[] = [];
   if (version !== '22.4' && text.includes(SCHEMA_ERROR_PREFIX)) {
     pySplitLinesForSchema(text).forEach((line, i) => {
@@ -214,9 +214,11 @@ export function validateCloudConfigText(text: string, version: SchemaVersion): T
     return { valid: errors.length === 0, errors, deprecations: [], yamlError: null, notADict: true, value, rootSpan: loaded.rootSpan };
   }
   try {
-    const report = validateCloudConfig(value, version);
+    const report = validateCloudConfig(value, version, undefined, maxProblems);
     pushAll(errors, report.errors);
-    return { valid: errors.length === 0, errors, deprecations: report.deprecations, yamlError: null, notADict: false, value, rootSpan: loaded.rootSpan };
+    const out: TextSchemaReport = { valid: errors.length === 0, errors, deprecations: report.deprecations, yamlError: null, notADict: false, value, rootSpan: loaded.rootSpan };
+    if (report.truncated) out.truncated = true;
+    return out;
   } catch (err) {
     if (err instanceof PyError) {
       return { valid: false, errors, deprecations: [], yamlError: null, notADict: false, value, rootSpan: loaded.rootSpan, crash: err };

@@ -16,6 +16,7 @@ import { computeFates, FateReport, SetMode } from '../../engine/fates';
 import { PreviewFile, PreviewOptions } from '../../engine/preview';
 import { SET_FILE_NAME, SetFile } from '../../engine/sets';
 import { validateMerged, MergedSchemaReport } from '../../engine/schema/merged';
+import { validateCloudConfigText } from '../../engine/schema/validate';
 import { userDataLocator } from '../../engine/preview';
 import { LimitExceededError } from '../../engine/limits';
 import { PyError } from '../../engine/py/errors';
@@ -25,6 +26,7 @@ import { listForPatterns, resolveSet, setPatterns } from '../../node/sets';
 import { readBoundedSync } from '../../node/readFile';
 import { workspaceIncludeResolver } from './workspaceIncludes';
 import { ServerContext } from './context';
+import { MAX_SCHEMA_PROBLEMS } from './analysisCache';
 import { ServerSettings } from './settings';
 
 /** A set as the server merges it: absolute paths, in order. */
@@ -223,7 +225,8 @@ export class PartSets {
     let schema: MergedSchemaReport | undefined;
     try {
       report = computeFates(set.mode, files, options);
-      if (report.run && settings.schema.enable) schema = validateMerged(report.run, settings.cloudInitVersion, userDataLocator(report.run));
+      const run = report.run;
+      if (run && settings.schema.enable) schema = validateMerged(run, settings.cloudInitVersion, userDataLocator(run), validateCloudConfigText(run.cloudConfigTxt, settings.cloudInitVersion, MAX_SCHEMA_PROBLEMS));
     } catch (e) {
       if (!(e instanceof PyError) && !(e instanceof LimitExceededError)) throw e;
       report = { fates: [], omitted: 0, failure: e instanceof PyError ? `cloud-init fails: ${e.pyType}: ${e.message}` : e.message };
