@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { embeddedInArchive, embeddedInMime } from '../../server/src/engine/schema/embedded';
+import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
 import { runCli } from '../support/cli';
 import { assertValidSarif } from '../support/sarif';
 
@@ -105,4 +106,32 @@ test('--check validates an archive entry by entry, with lines in the file where 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('entries with the same text are validated once and each reports at its own place; a stopped check says so once', () => {
+  const entry = '- content: "#cloud-config\\nruncmd: 5\\n"';
+  const archive = ['#cloud-config-archive', entry, '- type: text/cloud-config', '  content: |', '    #cloud-config', '    runcmd: 5', entry, ''].join('\n');
+  const analysis = analyzeDocument(archive, '/w/user-data', { version: 'current', schema: true });
+  const errors = analysis.findings.filter((f) => f.code === 'schema-error');
+  // Per entry, as `cloud-init schema` reports it (upstream: runcmd: 5 is not of type 'array').
+  const lineOf = (offset: number) => archive.slice(0, offset).split('\n').length;
+  assert.deepEqual(
+    errors.map((f) => [lineOf(f.span.start), f.message.replace(/ \(not shown in place: .*\)$/, '')]),
+    [
+      [2, "archive entry 1, line 2, column 9: runcmd: 5 is not of type 'array'"],
+      [6, "runcmd: 5 is not of type 'array'"],
+      [7, "archive entry 3, line 2, column 9: runcmd: 5 is not of type 'array'"],
+    ],
+    'the quoted entries on their own line (saying where in the content), the literal one on its value',
+  );
+  // Bounded at one problem, entries with two: the first stops the check and says so; its repeat reports the
+  // same problem without saying it again; the literal one has nothing left.
+  const two = '- content: "#cloud-config\\nruncmd: 5\\nbootcmd: 6\\n"';
+  const twice = ['#cloud-config-archive', two, '- type: text/cloud-config', '  content: |', '    #cloud-config', '    runcmd: 5', two, ''].join('\n');
+  const bounded = analyzeDocument(twice, '/w/user-data', { version: 'current', schema: true, maxSchemaProblems: 1 });
+  assert.deepEqual(bounded.findings.map((f) => [f.code, twice.slice(0, f.span.start).split('\n').length]), [
+    ['schema-error', 2],
+    ['limit-exceeded', 2],
+    ['schema-error', 7],
+  ]);
 });

@@ -13,6 +13,10 @@ import { loadYaml } from '../yaml/load';
 import type { EmbeddedCloudConfig } from '../schema/embedded';
 import { coded } from './codes';
 
+/** How the finding that says the check stopped (SchemaBudget.problemsLeft) begins. */
+const STOPPED = "The check against cloud-init's schema stopped";
+const isStop = (f: Finding) => f.code === 'limit-exceeded' && f.message.startsWith(STOPPED);
+
 /**
  * @param body the text the spans index (for fixes: a key is only renamed where it is written plainly).
  * @param budget near-miss fixes and problems left for the whole document (the parts of a MIME document share it).
@@ -76,7 +80,7 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
     findings.push({
       ...coded('limit-exceeded', 'warning'),
       span: { start: span.start, end: span.start },
-      message: `The check against cloud-init's schema stopped after ${budget.maxProblems} problems in this document: \`cloud-config-merge --check\` lists them all.`,
+      message: `${STOPPED} after ${budget.maxProblems} problems in this document: \`cloud-config-merge --check\` lists them all.`,
     });
   }
   return findings;
@@ -88,7 +92,14 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
  * problem is and why it is not shown in place (and without edits).
  */
 export function embeddedSchemaFindings(embedded: EmbeddedCloudConfig, version: SchemaVersion, budget: SchemaBudget): Finding[] {
-  const loaded = loadYaml(embedded.text);
+  // Found once per distinct text, as bodies are (an archive repeats the same few entries thousands of times).
+  const key = `embedded\0${version}\0${embedded.text}`;
+  let found = budget.findingsByBody?.get(key);
+  if (found) found = again(found);
+  else {
+    found = findingsOfText(embedded.text, version, budget);
+    budget.findingsByBody?.set(key, found);
+  }
   const unmapped = (f: Finding, span: TextSpan): Finding => ({
     ...f,
     span: embedded.anchor,
@@ -104,12 +115,15 @@ export function embeddedSchemaFindings(embedded: EmbeddedCloudConfig, version: S
       : undefined;
     return { ...f, span: { start, end }, fixes };
   };
-  if (!loaded.ok) {
-    const f: Finding = { ...coded('yaml-invalid'), span: loaded.error.span, message: `cloud-init cannot load this YAML: ${loaded.error.message}. It skips this cloud-config.` };
-    return [place(f)];
-  }
+  return found.map(place);
+}
+
+/** The findings of a cloud-config text, at its own offsets: cloud-init's YAML error, or its schema problems. */
+function findingsOfText(text: string, version: SchemaVersion, budget: SchemaBudget): Finding[] {
+  const loaded = loadYaml(text);
+  if (!loaded.ok) return [{ ...coded('yaml-invalid'), span: loaded.error.span, message: `cloud-init cannot load this YAML: ${loaded.error.message}. It skips this cloud-config.` }];
   if (!(loaded.value instanceof PyDict)) return [];
-  return schemaFindings(loaded.value, loaded.rootSpan, 0, version, embedded.text, budget).map(place);
+  return schemaFindings(loaded.value, loaded.rootSpan, 0, version, text, budget);
 }
 
 function lineColumn(text: string, offset: number): string {
@@ -131,9 +145,9 @@ export interface SchemaBudget {
   /** The document already has the finding that says its check stopped. */
   stopped?: boolean;
   /**
-   * Findings of bodies already validated in this document, by version and text, at offset 0: a
-   * generated multipart repeats the same few bodies thousands of times, and the same text always
-   * loads to the same value, so it is validated once.
+   * Findings of bodies (and of embedded cloud-configs, under their own keys) already validated in this
+   * document, by version and text, at offset 0: a generated multipart or archive repeats the same few
+   * bodies thousands of times, and the same text always loads to the same value, so it is validated once.
    */
   findingsByBody?: Map<string, Finding[]>;
 }
@@ -149,8 +163,14 @@ export function schemaFindingsOfBody(root: PyDict, rootSpan: TextSpan | null, ba
   if (!memo) return schemaFindings(root, rootSpan, base, version, body, shared);
   const key = `${version}\0${body}`;
   let found = memo.get(key);
-  if (!found) memo.set(key, (found = schemaFindings(root, rootSpan, 0, version, body, shared)));
+  if (found) found = again(found);
+  else memo.set(key, (found = schemaFindings(root, rootSpan, 0, version, body, shared)));
   return base ? found.map((f) => shiftFinding(f, base)) : found.slice();
+}
+
+/** The findings of a text seen before in the document: where the check stopped was said the first time. */
+function again(found: Finding[]): Finding[] {
+  return found.some(isStop) ? found.filter((f) => !isStop(f)) : found;
 }
 
 function shiftFinding(f: Finding, base: number): Finding {

@@ -234,6 +234,23 @@ function extrasMsg(extras: PyValue[]): [string, string] {
 
 const keyCache = new WeakMap<object, string[]>();
 
+/** A `properties` object's entries in order, and each name's position: built once per schema object. */
+interface PropertyTable {
+  entries: Array<[string, SchemaNode]>;
+  position: Map<string, number>;
+}
+const propertyTables = new WeakMap<object, PropertyTable>();
+
+function propertyTable(properties: object): PropertyTable {
+  let table = propertyTables.get(properties);
+  if (!table) {
+    const entries = Object.entries(properties) as Array<[string, SchemaNode]>;
+    table = { entries, position: new Map(entries.map(([name], i) => [name, i])) };
+    propertyTables.set(properties, table);
+  }
+  return table;
+}
+
 function keysOf(schema: SchemaNode): string[] {
   let keys = keyCache.get(schema);
   if (!keys) keyCache.set(schema, (keys = Object.keys(schema)));
@@ -452,8 +469,24 @@ const DRAFT4: Record<string, Keyword> = {
   },
   *properties(v, properties, instance) {
     if (!(instance instanceof PyDict)) return;
-    for (const [property, subschema] of Object.entries(properties as object)) {
-      if (instance.has(property)) yield* v.descend(instance.get(property) as PyValue, subschema as SchemaNode, property, property);
+    const table = propertyTable(properties as object);
+    if (instance.size >= table.entries.length) {
+      for (const [property, subschema] of table.entries) {
+        if (instance.has(property)) yield* v.descend(instance.get(property) as PyValue, subschema, property, property);
+      }
+      return;
+    }
+    // Fewer keys than the schema names (the usual case: cloud-config's top level names hundreds): the
+    // keys looked up in the schema instead, then taken in the schema's order, the order errors come in.
+    const positions: number[] = [];
+    for (const key of instance.keys()) {
+      const at = typeof key === 'string' ? table.position.get(key) : undefined;
+      if (at !== undefined) positions.push(at);
+    }
+    positions.sort((a, b) => a - b);
+    for (const at of positions) {
+      const [property, subschema] = table.entries[at];
+      yield* v.descend(instance.get(property) as PyValue, subschema, property, property);
     }
   },
   *required(_v, required, instance) {
