@@ -24,7 +24,24 @@ function inputs(root, quick) {
   const docs = sizes.map((kib) => ({ label: `generated ${kib} KiB`, text: generateMultipart(kib * 1024) }));
   const found = path.join(root, 'test', 'robustness', 'found', 'server-hang-5a9c5dfc1e.mime.gz');
   docs.push({ label: 'CI reproducer (fuzzer, 5a9c5dfc1e)', text: gunzipSync(readFileSync(found)).toString('utf8') });
+  if (!quick) {
+    // The two 1 MB documents a fuzz campaign found over the request budget (one schema problem per
+    // item, one entry repeated): not multiparts, so only the per-request target applies.
+    docs.push({ label: 'cloud-config: 200,000 schema problems (fuzz)', text: repeatedUpTo('#cloud-config\nruncmd:\n', (i) => `  - {a: ${i}}\n`, 1024 * 1024), multipart: false });
+    docs.push({ label: 'archive: one entry 35,000 times (fuzz)', text: repeatedUpTo('#cloud-config-archive\n', () => '- content: "#cloud-config\\npackages: [x]"\n', 1024 * 1024), multipart: false });
+  }
   return docs;
+}
+
+function repeatedUpTo(head, line, bytes) {
+  const out = [head];
+  let size = head.length;
+  for (let i = 0; size < bytes; i++) {
+    const l = line(i);
+    out.push(l);
+    size += l.length;
+  }
+  return out.join('');
 }
 
 /** One request, timed in wall and server CPU. */
@@ -38,7 +55,8 @@ export async function benchMultipart({ root, work, quick, progress }) {
   const rows = [];
   for (const [n, doc] of inputs(root, quick).entries()) {
     const bytes = Buffer.byteLength(doc.text);
-    const row = { label: doc.label, bytes, parts: (doc.text.match(/^--\S+\s*$/gm) ?? []).length - 1, requests: [] };
+    const multipart = doc.multipart !== false;
+    const row = { label: doc.label, bytes, multipart, parts: multipart ? (doc.text.match(/^--\S+\s*$/gm) ?? []).length - 1 : null, requests: [] };
     rows.push(row);
     progress(`multipart: ${doc.label} (${bytes} bytes)`);
     const file = path.join(work, `multipart-${n}.mime`);
@@ -80,7 +98,7 @@ export async function benchMultipart({ root, work, quick, progress }) {
 export function multipartTargets(result, fmt) {
   const ok = result.rows.filter((r) => !r.error);
   if (!ok.length) return [];
-  const large = ok.filter((r) => r.bytes >= MULTIPART_TARGETS.openAtBytes * 0.85);
+  const large = ok.filter((r) => r.multipart !== false && r.bytes >= MULTIPART_TARGETS.openAtBytes * 0.85);
   const slowestOpen = large.reduce((a, r) => (r.open.ms > (a?.open.ms ?? -1) ? r : a), null);
   const slowestInfo = ok.reduce((a, r) => (r.documentInfo.ms > (a?.documentInfo.ms ?? -1) ? r : a), null);
   const worst = ok.reduce((a, r) => (r.worst.cpuMs > (a?.worst.cpuMs ?? -1) ? r : a), null);
@@ -104,7 +122,13 @@ export function multipartTargets(result, fmt) {
       target: 'no request on a 1 MB document over 1 s of server CPU',
       measured: ok.map((r) => `${r.label}: ${r.worst.method} ${fmt(r.worst.cpuMs)}`).join('; '),
       met: worst.worst.cpuMs <= MULTIPART_TARGETS.requestCpuMs,
-      gap: worst.worst.cpuMs > MULTIPART_TARGETS.requestCpuMs ? `${worst.label}: ${worst.worst.method} took ${fmt(worst.worst.cpuMs)} of CPU.` : '',
+      gap:
+        worst.worst.cpuMs > MULTIPART_TARGETS.requestCpuMs
+          ? `${worst.label}: ${worst.worst.method} took ${fmt(worst.worst.cpuMs)} of CPU.` +
+            (worst.worst.method === 'preview'
+              ? " A preview loads every part (with where each value is written), renders cloud-config.txt with each line's path and loads that text again for cloud-init's schema check, each in proportion to the number of values (a 1 MB document of small mappings has 67,000 of them); it is the server's first preview, so V8 also compiles that code, and the CPU counts the garbage collector's threads."
+              : '')
+          : '',
     },
   ];
 }
@@ -112,7 +136,7 @@ export function multipartTargets(result, fmt) {
 export function multipartMarkdown(result, { table, fmtMs, fmtBytes, fmtMB }) {
   const L = ['## 3b. Large MIME multipart documents in the language server', ''];
   L.push(
-    'Generated multiparts (`generateMultipart` in `scripts/bench/generate.mjs`: cloud-config parts of 5–60 keys, every other one with a Merge-Type header, a shell script every seventh) and the fuzzer reproducer that CI found (`test/robustness/found/server-hang-5a9c5dfc1e`). The server is started as the VS Code client starts it. CPU is the server process\'s user + system time over the request (all threads, 10 ms ticks): it does not depend on the machine\'s load.',
+    'Generated multiparts (`generateMultipart` in `scripts/bench/generate.mjs`: cloud-config parts of 5–60 keys, every other one with a Merge-Type header, a shell script every seventh), the fuzzer reproducer that CI found (`test/robustness/found/server-hang-5a9c5dfc1e`), and two 1 MB documents like those a fuzz campaign found over the request budget: a cloud-config whose every `runcmd` item fails the schema, and a `#cloud-config-archive` repeating one entry (only the per-request target applies to them). The server is started as the VS Code client starts it. CPU is the server process\'s user + system time over the request (all threads, 10 ms ticks): it does not depend on the machine\'s load.',
     '',
   );
   const pct = (xs, p) => {
@@ -124,11 +148,11 @@ export function multipartMarkdown(result, { table, fmtMs, fmtBytes, fmtMB }) {
       ['input', 'size', 'parts', 'didOpen → diagnostics (CPU)', 'documentInfo after them (CPU)', 'documentInfo again', 'hover / completion / code action p95', 'preview (CPU)', 'most CPU of one request', 'peak RSS'],
       result.rows.map((r) =>
         r.error
-          ? [r.label, fmtBytes(r.bytes), String(r.parts), `failed: ${r.error}`, '', '', '', '', '', '']
+          ? [r.label, fmtBytes(r.bytes), (r.parts === null ? '–' : String(r.parts)), `failed: ${r.error}`, '', '', '', '', '', '']
           : [
               r.label,
               fmtBytes(r.bytes),
-              String(r.parts),
+              (r.parts === null ? '–' : String(r.parts)),
               `${fmtMs(r.open.ms)} (${fmtMs(r.open.cpuMs)})`,
               `${fmtMs(r.documentInfo.ms)} (${fmtMs(r.documentInfo.cpuMs)})`,
               fmtMs(r.documentInfoAgain.ms),

@@ -24,8 +24,16 @@ function spliceSections(existing, fresh, command, when) {
     else out.splice(out.indexOf(old.sections[at].body), 0, m.body);
   }
   const names = measured.map((m) => m.title.slice(3).split(' ')[0].replace(/\.$/, ''));
-  const note = `\n> ${names.length === 1 ? 'Section' : 'Sections'} ${names.join(', ')} ${names.length === 1 ? 'was' : 'were'} measured again on ${when.toISOString().replace(/\.\d+Z$/, 'Z')} (\`${command}\`), with their lines in the Targets table; the rest is from the run above.\n`;
-  return [old.head.replace(/\n> Sections? .* (?:was|were) measured again on .*\n/, '') + note, ...out].join('\n').replace(/\n+$/, '');
+  // Earlier partial runs keep their note for the sections this one did not measure again.
+  const earlier = [...old.head.matchAll(NOTE)].map((m) => ({ names: m[1].split(', ').filter((n) => !names.includes(n)), when: m[2], command: m[3] }));
+  const notes = [...earlier.filter((n) => n.names.length), { names, when: when.toISOString().replace(/\.\d+Z$/, 'Z'), command }].map(noteLine).join('');
+  return [old.head.replace(NOTE, '') + notes, ...out].join('\n').replace(/\n+$/, '');
+}
+
+const NOTE = /\n> Sections? (.*?) (?:was|were) measured again on (\S+) \(`([^`]*)`\), with their lines in the Targets table; the rest is from the run above\.\n/g;
+
+function noteLine({ names, when, command }) {
+  return `\n> ${names.length === 1 ? 'Section' : 'Sections'} ${names.join(', ')} ${names.length === 1 ? 'was' : 'were'} measured again on ${when} (\`${command}\`), with their lines in the Targets table; the rest is from the run above.\n`;
 }
 
 /**

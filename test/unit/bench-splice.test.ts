@@ -56,3 +56,16 @@ test('a second partial run replaces the first note instead of stacking notes', (
   assert.equal(twice.match(/measured again/g)?.length, 1);
   assert.match(twice, /04:00:00Z/);
 });
+
+test('a partial run of other sections keeps the earlier note for the sections it did not measure again', () => {
+  const loader = doc('x', ['| Loader | load ≤ 1.5× js-yaml | 1.4× | met |'], [], ['## 1b. Loader\n\nnew\n']);
+  const cloudinit = doc('x', [], [], ['## 2. Against cloud-init\n\nnew cloud-init\n']);
+  const first = spliceSections(OLD, loader, 'npm run bench -- --only loader --write', new Date('2026-11-25T03:00:00Z'));
+  const second = spliceSections(first, cloudinit, 'npm run bench -- --only cloudinit --write', new Date('2026-11-25T04:00:00Z'));
+  assert.match(second, /> Section 1b was measured again on 2026-11-25T03:00:00Z \(`npm run bench -- --only loader --write`\)/);
+  assert.match(second, /> Section 2 was measured again on 2026-11-25T04:00:00Z \(`npm run bench -- --only cloudinit --write`\)/);
+  const third = spliceSections(second, loader, 'npm run bench -- --only loader --write', new Date('2026-11-25T05:00:00Z'));
+  assert.equal(third.match(/measured again/g)?.length, 2);
+  assert.doesNotMatch(third, /03:00:00Z/);
+  assert.match(third, /> Section 2 was measured again on 2026-11-25T04:00:00Z/);
+});

@@ -41,7 +41,10 @@ function originAt(root: PyValue, segments: PyValue[]): Origin | undefined {
  * `locate` resolves the run's origins to files (`userDataLocator(run)` of engine/preview); `report`, when
  * given, is validateCloudConfigText's report of this very cloud-config.txt (kept from an earlier run).
  */
-export function validateMerged(run: UserDataRun, version: SchemaVersion, locate: Locator, report: TextSchemaReport = validateCloudConfigText(run.cloudConfigTxt, version)): MergedSchemaReport {
+/** How a merged cloud-config.txt is validated: its problems are placed through the merged value's origins. */
+export const MERGED_TEXT = { spans: false } as const;
+
+export function validateMerged(run: UserDataRun, version: SchemaVersion, locate: Locator, report: TextSchemaReport = validateCloudConfigText(run.cloudConfigTxt, version, MERGED_TEXT)): MergedSchemaReport {
   const place = (p: SchemaProblem): MergedProblem => {
     if (run.result === null) return { ...p, source: null };
     // An unknown key: the key itself, where it was written.

@@ -188,11 +188,21 @@ export interface TextSchemaReport extends SchemaReport {
 
 const SCHEMA_ERROR_PREFIX = '# Cloud-config part ignored SCHEMA_ERROR: ';
 
+export interface TextValidationOptions {
+  /** Stop after this many problems (see validateCloudConfig). */
+  maxProblems?: number;
+  /**
+   * Keep where each value is written in the text (default): off for a merged cloud-config.txt, whose
+   * problems are placed through the merged value's own origins instead.
+   */
+  spans?: boolean;
+}
+
 /**
  * What `cloud-init schema` reports for one cloud-config text (the oracle's `--mode schema` of one file):
  * upstream first lists the "Ignored invalid user-data" lines a merged cloud-config.txt carries.
  */
-export function validateCloudConfigText(text: string, version: SchemaVersion, maxProblems = Infinity): TextSchemaReport {
+export function validateCloudConfigText(text: string, version: SchemaVersion, options: TextValidationOptions = {}): TextSchemaReport {
   const errors: SchemaProblem[] = [];
   if (version !== '22.4' && text.includes(SCHEMA_ERROR_PREFIX)) {
     pySplitLinesForSchema(text).forEach((line, i) => {
@@ -207,14 +217,14 @@ export function validateCloudConfigText(text: string, version: SchemaVersion, ma
       }
     });
   }
-  const loaded = loadYaml(text);
+  const loaded = loadYaml(text, options.spans === false ? { originKeys: [] } : {});
   if (!loaded.ok) return { valid: false, errors, deprecations: [], yamlError: loaded.error, notADict: false };
   const value = loaded.value;
   if (!(value instanceof PyDict)) {
     return { valid: errors.length === 0, errors, deprecations: [], yamlError: null, notADict: true, value, rootSpan: loaded.rootSpan };
   }
   try {
-    const report = validateCloudConfig(value, version, undefined, maxProblems);
+    const report = validateCloudConfig(value, version, undefined, options.maxProblems);
     pushAll(errors, report.errors);
     const out: TextSchemaReport = { valid: errors.length === 0, errors, deprecations: report.deprecations, yamlError: null, notADict: false, value, rootSpan: loaded.rootSpan };
     if (report.truncated) out.truncated = true;

@@ -74,6 +74,7 @@
 import type { Document } from 'yaml';
 import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
 import { PyDict, PySet, PyTuple } from '../values';
+import { pushAll } from '../arrays';
 import type { PyValue, TextSpan } from '../values';
 import { LoadError, type YamlProblem } from './errors';
 
@@ -161,36 +162,24 @@ function hasCycle(root: PyValue): boolean {
   return false;
 }
 
-/** Number of nodes of the value written out as a tree (aliases expanded); acyclic input. */
-/** Nodes of `root` with every shared (aliased) value counted each time it appears; stops counting past `limit`. */
+/**
+ * Nodes of `root` with every shared (aliased) value counted each time it appears, as if written out as
+ * a tree; `limit + 1` once past `limit`. Counted one node at a time, so an alias bomb stops after
+ * `limit + 1` steps with nothing remembered, and an ordinary document costs one step per node.
+ */
 export function expandedSize(root: PyValue, limit: number): number {
-  const memo = new Map<object, number>();
-  const stack: Array<{ obj: object; children: PyValue[]; i: number; size: number }> = [];
-  let result = 0;
-  const visit = (v: PyValue): number | null => {
-    const children = childrenOf(v);
-    if (children === null) return 1;
-    const known = memo.get(v as object);
-    if (known !== undefined) return known;
-    stack.push({ obj: v as object, children, i: 0, size: 1 });
-    return null;
-  };
-  const r = visit(root);
-  if (r !== null) return r;
+  const stack: PyValue[] = [root];
+  let count = 0;
   while (stack.length) {
-    const top = stack[stack.length - 1];
-    if (top.i < top.children.length) {
-      const s = visit(top.children[top.i++]);
-      if (s !== null) top.size += s;
-    } else {
-      stack.pop();
-      const size = Math.min(top.size, limit + 1);
-      memo.set(top.obj, size);
-      if (stack.length) stack[stack.length - 1].size += size;
-      else result = size;
-    }
+    const v = stack.pop() as PyValue;
+    if (++count > limit) return limit + 1;
+    if (Array.isArray(v)) pushAll(stack, v);
+    else if (v instanceof PyDict) {
+      for (const e of v.items()) stack.push(e.key, e.value);
+    } else if (v instanceof PySet) pushAll(stack, v.values());
+    else if (v instanceof PyTuple) pushAll(stack, v.items);
   }
-  return result;
+  return count;
 }
 
 function childrenOf(v: PyValue): PyValue[] | null {
