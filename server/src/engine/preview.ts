@@ -21,8 +21,8 @@ import { MergerFactory } from './merge/construct';
 import { chefMergeFiles } from './chef/deepMerge';
 import { loadChefFiles } from './chef/files';
 import { LimitExceededError, Limits } from './limits';
-import { MERGED_TEXT, validateMerged, type MergedProblem, type MergedSchemaReport } from './schema/merged';
-import { validateCloudConfigText, type TextSchemaReport } from './schema/validate';
+import { validateMerged, validateMergedText, type MergedProblem, type MergedSchemaReport } from './schema/merged';
+import type { TextSchemaReport } from './schema/validate';
 import { MAX_LOST_VALUES, MergeLosses, mergeLosses } from './lost';
 import { bootLosses, confdLosses } from './lostSystem';
 import type { ConfdResult } from './system/confd';
@@ -78,7 +78,7 @@ export class SchemaReportCache {
   report(text: string, version: CloudInitVersion, maxProblems = Infinity): TextSchemaReport {
     const last = this.last;
     if (last && last.version === version && last.maxProblems === maxProblems && last.text === text) return last.report;
-    const report = validateCloudConfigText(text, version, { ...MERGED_TEXT, maxProblems });
+    const report = validateMergedText(text, version, maxProblems);
     // Without the loaded value: nothing reads it, and it is as large as the merged result.
     this.last = { text, version, maxProblems, report: { ...report, value: undefined, rootSpan: undefined } };
     return report;
@@ -459,7 +459,7 @@ function userDataPreview(mode: PreviewMode, run: UserDataRun, options: PreviewOp
     try {
       const version = options.version ?? 'current';
       const max = options.maxSchemaProblems;
-      schema = validateMerged(run, version, locate, options.schemaCache?.report(run.cloudConfigTxt, version, max) ?? validateCloudConfigText(run.cloudConfigTxt, version, { ...MERGED_TEXT, maxProblems: max }));
+      schema = validateMerged(run, version, locate, options.schemaCache?.report(run.cloudConfigTxt, version, max) ?? validateMergedText(run.cloudConfigTxt, version, max));
       schemaHeader = schemaLines(schema, version, max);
     } catch (e) {
       if (!(e instanceof LimitExceededError)) throw e;

@@ -43,14 +43,17 @@ export function diagnosticsFor(state: DocumentState): Diagnostic[] {
 
 const SEVERITY_RANK: Record<Finding['severity'], number> = { error: 0, warning: 1, info: 2, hint: 3 };
 
+/** The findings about one of our limits (the analysis stopped there). */
+const isAboutLimit = (code: unknown) => code === 'limit-exceeded' || code === 'too-large';
+
 /** Severity first; a limit that stopped the analysis is always shown, as it says what is missing. */
 function rank(f: Finding): number {
-  return f.code === 'limit-exceeded' || f.code === 'too-large' ? -1 : SEVERITY_RANK[f.severity];
+  return isAboutLimit(f.code) ? -1 : SEVERITY_RANK[f.severity];
 }
 
 /** A finding about one of our limits says which setting raises it. */
 function withLimitSetting(diagnostic: Diagnostic): Diagnostic {
-  if ((diagnostic.code !== 'limit-exceeded' && diagnostic.code !== 'too-large') || typeof diagnostic.message !== 'string') return diagnostic;
+  if (!isAboutLimit(diagnostic.code) || typeof diagnostic.message !== 'string') return diagnostic;
   const name = /\b(max[A-Z]\w*)\b/.exec(diagnostic.message)?.[1];
   if (!name || !isLimitName(name)) return diagnostic;
   return { ...diagnostic, message: `${diagnostic.message} (setting ${SETTINGS_SECTION}.limits.${name})` };

@@ -41,10 +41,15 @@ function originAt(root: PyValue, segments: PyValue[]): Origin | undefined {
  * `locate` resolves the run's origins to files (`userDataLocator(run)` of engine/preview); `report`, when
  * given, is validateCloudConfigText's report of this very cloud-config.txt (kept from an earlier run).
  */
-/** How a merged cloud-config.txt is validated: its problems are placed through the merged value's origins. */
-export const MERGED_TEXT = { spans: false } as const;
+/**
+ * cloud-init's schema check of a merged cloud-config.txt, without keeping where each value is written in
+ * that text: its problems are placed through the merged value's own origins (validateMerged).
+ */
+export function validateMergedText(text: string, version: SchemaVersion, maxProblems?: number): TextSchemaReport {
+  return validateCloudConfigText(text, version, { spans: false, maxProblems });
+}
 
-export function validateMerged(run: UserDataRun, version: SchemaVersion, locate: Locator, report: TextSchemaReport = validateCloudConfigText(run.cloudConfigTxt, version, MERGED_TEXT)): MergedSchemaReport {
+export function validateMerged(run: UserDataRun, version: SchemaVersion, locate: Locator, report: TextSchemaReport = validateMergedText(run.cloudConfigTxt, version)): MergedSchemaReport {
   const place = (p: SchemaProblem): MergedProblem => {
     if (run.result === null) return { ...p, source: null };
     // An unknown key: the key itself, where it was written.

@@ -15,8 +15,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { computeFates, FateReport, SetMode } from '../../engine/fates';
 import { PreviewFile, PreviewOptions } from '../../engine/preview';
 import { SET_FILE_NAME, SetFile } from '../../engine/sets';
-import { MERGED_TEXT, validateMerged, MergedSchemaReport } from '../../engine/schema/merged';
-import { validateCloudConfigText } from '../../engine/schema/validate';
+import { validateMerged, validateMergedText, MergedSchemaReport } from '../../engine/schema/merged';
 import { userDataLocator } from '../../engine/preview';
 import { LimitExceededError } from '../../engine/limits';
 import { PyError } from '../../engine/py/errors';
@@ -226,7 +225,7 @@ export class PartSets {
     try {
       report = computeFates(set.mode, files, options);
       const run = report.run;
-      if (run && settings.schema.enable) schema = validateMerged(run, settings.cloudInitVersion, userDataLocator(run), validateCloudConfigText(run.cloudConfigTxt, settings.cloudInitVersion, { ...MERGED_TEXT, maxProblems: MAX_SCHEMA_PROBLEMS }));
+      if (run && settings.schema.enable) schema = validateMerged(run, settings.cloudInitVersion, userDataLocator(run), validateMergedText(run.cloudConfigTxt, settings.cloudInitVersion, MAX_SCHEMA_PROBLEMS));
     } catch (e) {
       if (!(e instanceof PyError) && !(e instanceof LimitExceededError)) throw e;
       report = { fates: [], omitted: 0, failure: e instanceof PyError ? `cloud-init fails: ${e.pyType}: ${e.message}` : e.message };
