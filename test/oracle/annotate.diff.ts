@@ -79,6 +79,8 @@ const FIXED = [
   '#cloud-config\nntp:\n  !!merge <<: {enabled: 1}\n  servers: 2\n',
   '#cloud-config\nntp:\n  "<<": {enabled: 1}\n  servers: 2\n',
   '#cloud-config\nd: &d {runcmd: 5}\n<<: *d\npackages: 7\n',
+  // chained: every merged entry is marked again on the lines of the first mappings
+  ['#cloud-config', 'x:', '  - a0: &a0 {k0: 0}', ...Array.from({ length: 30 }, (_, i) => `  - a${i + 1}: &a${i + 1} {<<: *a${i}, k${i + 1}: ${i + 1}}`), 'runcmd: 5', ''].join('\n'),
 ];
 
 async function runVersion(version: SchemaVersion, cases: number, seed: number, verbose: boolean): Promise<number> {

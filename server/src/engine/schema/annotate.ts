@@ -23,7 +23,7 @@ import { pyYamlErrorString, reportedMark } from '../yaml/mark';
 import { schemaCommandInput } from './schemaCommand';
 import { getListOrigins, PyDict, type PyValue } from '../values';
 import { validateCloudConfigText, type SchemaProblem, type SchemaVersion } from './validate';
-import { cloudInitSchemaMarks, markTable, MarksFailure } from './schemaMarks';
+import { cloudInitSchemaMarks, markTable, MarksFailure, MarksTooCostly } from './schemaMarks';
 
 export interface AnnotatedFile {
   /** What cloud-init prints on stdout. */
@@ -190,11 +190,13 @@ function placeAll(root: PyValue, text: string, errors: SchemaProblem[], deprecat
   const written = writtenLines(root, text);
   let theirs: Map<string, number> | undefined;
   let loaderFails: string | undefined;
+  let tooCostly: string | undefined;
   try {
     theirs = cloudInitSchemaMarks(text, version);
   } catch (e) {
-    if (!(e instanceof MarksFailure)) throw e;
-    loaderFails = e.message;
+    if (e instanceof MarksTooCostly) tooCostly = e.message;
+    else if (e instanceof MarksFailure) loaderFails = e.message;
+    else throw e;
   }
   const missing = new Set<string>();
   const whereWritten = (path: string): number => {
@@ -215,7 +217,8 @@ function placeAll(root: PyValue, text: string, errors: SchemaProblem[], deprecat
   const placed = { errors: errors.map(place), deprecations: deprecations.map(place) };
   const who = version === '22.4' ? "cloud-init 22.4's" : "cloud-init's";
   let note: string | undefined;
-  if (loaderFails) note = `${who} schema command fails on this file while reading its lines (${loaderFails}); annotated here where each value is written`;
+  if (tooCostly) note = `${who} schema command may take minutes or more to find this file's lines (reproducing them takes ${tooCostly}); annotated here where each value is written`;
+  else if (loaderFails) note = `${who} schema command fails on this file while reading its lines (${loaderFails}); annotated here where each value is written`;
   else if (missing.size) note = `${who} schema command has no line for ${quotedList([...missing], 10)} and fails (KeyError); annotated here where the value is written`;
   return { ...placed, note };
 }

@@ -18,6 +18,7 @@
  */
 import { E, Parser } from '../yaml/parser';
 import { MERGE_TAG, resolveScalar } from '../yaml/resolver';
+import { pushAll } from '../arrays';
 import type { SchemaVersion } from './data';
 
 interface PyMark {
@@ -46,6 +47,20 @@ interface PathMark {
 
 /** Raised where cloud-init's own loader raises while recording marks (upstream: a path without a dot re-parented). */
 export class MarksFailure extends Error {}
+
+/**
+ * Raised where the marks would take too long to reproduce: upstream files every mark of a line again
+ * and re-parents them all for each new one, so lines where many merged entries were written cost the
+ * square of their marks, and more (cloud-init's own command took 24 s on 200 chained merge keys and did
+ * not finish in 5 minutes on 400).
+ */
+export class MarksTooCostly extends Error {}
+
+/**
+ * Marks looked at while filing and re-parenting (counted from above): 250 million take about a second
+ * here. 200 chained merge keys take 213 million (cloud-init's own command: 24 s), 300 take a billion.
+ */
+const MAX_MARK_STEPS = 250_000_000;
 
 /** Offsets to PyYAML marks: lines end at \n, \r\n, \r, NEL, LS, PS; columns count code points, not a BOM. */
 export function markTable(text: string): ((offset: number) => PyMark) & { lineCount: number } {
@@ -170,6 +185,10 @@ class EndLines {
     this.max[i] = endLine;
     for (i >>= 1; i >= 1; i >>= 1) this.max[i] = Math.max(this.max[2 * i], this.max[2 * i + 1]);
   }
+  /** `set`, where `endLine` is later than what the line has. */
+  raise(line: number, endLine: number): void {
+    if (this.max[line + this.size] < endLine) this.set(line, endLine);
+  }
   /** The last line at or before `line` with a mark ending on or after `endLine`, or -1. */
   lastReaching(line: number, endLine: number): number {
     if (line < 0) return -1;
@@ -208,7 +227,8 @@ function recorder224(lineCount: number): Recorder {
       const list = byLine.get(mark.start.line);
       if (list) list.push(mark);
       else byLine.set(mark.start.line, [mark]);
-      ends.set(mark.start.line, lastEndLine(byLine.get(mark.start.line)!));
+      // Marks are only added here: the line's latest end is the larger of the two (merged entries can put thousands on one line).
+      ends.raise(mark.start.line, mark.end.line);
     },
     listItem(mark) {
       this.mappingEntry(mark);
@@ -217,6 +237,11 @@ function recorder224(lineCount: number): Recorder {
 }
 
 function recorderUpstream(lineCount: number): Recorder {
+  let steps = 0;
+  const spend = (n: number) => {
+    steps += n;
+    if (steps > MAX_MARK_STEPS) throw new MarksTooCostly(`more than ${MAX_MARK_STEPS} steps to find its lines`);
+  };
   const byLine = new Map<number, PathMark[]>();
   const ends = new EndLines(lineCount);
   // Lines holding a mark that starts on an earlier line (a list item spanning lines, filed on each line).
@@ -242,6 +267,7 @@ function recorderUpstream(lineCount: number): Recorder {
   };
   const closestParent = (child: PathMark, marks: PathMark[]) => [...marks].reverse().find((m) => contains(m, child) && !samePlace(child, m));
   const reparent = (marks: PathMark[]) => {
+    spend(marks.length * marks.length);
     for (const mark of marks) {
       const parent = closestParent(mark, marks);
       if (!parent) continue;
@@ -252,6 +278,7 @@ function recorderUpstream(lineCount: number): Recorder {
     }
   };
   const addAndReparent = (mark: PathMark, marks: PathMark[]): PathMark[] => {
+    spend(marks.length);
     const out: PathMark[] = [];
     let reparenting = false;
     for (const m of marks) {
@@ -259,6 +286,7 @@ function recorderUpstream(lineCount: number): Recorder {
         out.push(m);
         continue;
       }
+      spend(out.length);
       if (!out.some((o) => samePlace(o, mark))) {
         reparenting = true;
         out.push(mark);
@@ -323,7 +351,7 @@ function flattenMapping(node: MarkedNode): void {
     }
     if (value.kind === 'mapping') {
       flattenMapping(value);
-      merged.push(...value.pairs);
+      pushAll(merged, value.pairs);
     } else if (value.kind === 'sequence') {
       const each: Array<Array<[MarkedNode, MarkedNode]>> = [];
       for (const sub of value.items) {
@@ -331,7 +359,7 @@ function flattenMapping(node: MarkedNode): void {
         flattenMapping(sub);
         each.push(sub.pairs);
       }
-      for (const pairs of each.reverse()) merged.push(...pairs);
+      for (const pairs of each.reverse()) pushAll(merged, pairs);
     } else throw new NotMergeable();
   }
   if (merged.length || own.length !== node.pairs.length) node.pairs = [...merged, ...own];
