@@ -165,13 +165,21 @@ class Executor {
   }
 }
 
-/** What counts as a failure in an executor answer. The CLI's exit codes: 0, 2 (input), 3 (cloud-init fails), 4 (a Jinja template this tool cannot reproduce); 1 only for internal errors here (the fuzzer never passes --check or --lint). */
+/**
+ * The CLI's exit codes that are answers: 0, 2 (input), 3 (cloud-init fails), 4 (a Jinja template this
+ * tool cannot reproduce), and 1 with --check or --lint (problems found); any other 1 is an internal error.
+ */
+function isAnswerCode(code, argv) {
+  return [0, 2, 3, 4].includes(code) || (code === 1 && (argv.includes('--check') || argv.includes('--lint')));
+}
+
+/** What counts as a failure in an executor answer. */
 function judgeExecutor(task, answer) {
   if (answer.failure) return answer.failure;
   if (answer.error) return { kind: 'crash', message: `${task.kind} threw ${answer.error.name}: ${answer.error.message}`, stack: answer.error.stack };
   if (task.kind === 'cli') {
     const { code, stderr } = answer.result;
-    if (code === 1 || ![0, 2, 3, 4].includes(code)) return { kind: 'crash', message: `exit code ${code}: ${stderr.split('\n').slice(-3).join(' | ')}` };
+    if (!isAnswerCode(code, task.argv)) return { kind: 'crash', message: `exit code ${code}: ${stderr.split('\n').slice(-3).join(' | ')}` };
     if (STACK_TRACE.test(stderr)) return { kind: 'crash', message: `stack trace on stderr: ${stderr.slice(0, 300)}` };
     if (INTERNAL_ERROR.test(stderr)) return { kind: 'crash', message: `internal error on stderr: ${stderr.match(INTERNAL_ERROR)[0]}: ${stderr.slice(0, 300)}` };
   }
@@ -202,7 +210,7 @@ function runChild(argv, hangMs) {
       clearInterval(timer);
       if (hung) return resolve({ kind: 'hang', message: `the CLI ran for more than ${hangMs} ms of CPU time (wall ${Date.now() - t0} ms)` });
       if (signal) return resolve({ kind: 'crash', message: `killed by ${signal}: ${stderr.slice(-500)}` });
-      if (code === 1 || ![0, 2, 3, 4].includes(code)) return resolve({ kind: 'crash', message: `exit code ${code}: ${stderr.split('\n').slice(-4).join(' | ')}` });
+      if (!isAnswerCode(code, argv)) return resolve({ kind: 'crash', message: `exit code ${code}: ${stderr.split('\n').slice(-4).join(' | ')}` });
       if (STACK_TRACE.test(stderr)) return resolve({ kind: 'crash', message: `stack trace on stderr: ${stderr.slice(0, 400)}` });
       if (INTERNAL_ERROR.test(stderr)) return resolve({ kind: 'crash', message: `internal error on stderr: ${stderr.slice(0, 400)}` });
       resolve(null);
@@ -216,7 +224,7 @@ const EXTENSIONS = ['.yaml', '.yaml', '.mime', '.txt', '.j2', '.cfg', '.json', '
 const MODES = ['user-data', 'user-data', 'handler', 'confd', 'boot', 'chef'];
 
 function cliArgv(rng, file, other) {
-  switch (rng.int(13)) {
+  switch (rng.int(16)) {
     case 0: return ['--format', 'json', file];
     case 1: return ['--format', 'report', file];
     case 2: return ['--format', 'preview', file];
@@ -229,6 +237,10 @@ function cliArgv(rng, file, other) {
     case 9: return ['--cloud-init-version', '22.4', '--format', rng.pick(['yaml', 'report']), file, other];
     case 10: return ['--mode', 'boot', '--confd', file, '--cloud-cfg', other, '--format', rng.pick(['yaml', 'json', 'report', 'preview'])];
     case 11: return ['--mode', 'chef', '--format', rng.pick(['yaml', 'json', 'report', 'preview']), file, other];
+    // cloud-init's schema command as --check reproduces it, its --annotate line marks included
+    case 12: return ['--check', '--annotate', '--cloud-init-version', rng.pick(['22.4', 'current']), file];
+    case 13: return ['--check', '--format', rng.pick(['text', 'json', 'sarif']), '--cloud-init-version', rng.pick(['22.4', 'current']), file, other];
+    case 14: return ['--lint', ...(rng.chance(0.5) ? ['--format', rng.pick(['json', 'sarif'])] : []), file];
     default: return [file];
   }
 }
