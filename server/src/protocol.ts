@@ -5,7 +5,7 @@
  * what the server answers. This module has no runtime dependency, so the
  * client can import it at activation without loading the LSP libraries.
  */
-import type { PreviewMode } from './engine/preview';
+import type { PreviewMode } from './engine/outcome/mode';
 
 /** A request's method with its parameter and result types (the typing of vscode-jsonrpc's RequestType). */
 export interface RequestType<P, R> {
@@ -144,7 +144,8 @@ export interface PreviewLineInfo {
 }
 
 export interface PreviewLineHistory {
-  what: 'overrode' | 'lost' | 'deleted';
+  /** engine/outcome/effects.ts: an earlier value replaced or deleted here, or this value lost to the one kept. */
+  what: 'replaced' | 'lost' | 'deleted';
   reason: string;
   from: PreviewLocation | null;
   at: PreviewLocation | null;

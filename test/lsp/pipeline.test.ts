@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { LspClient } from '../support/lspClient';
-import { unwrapHeader } from '../../server/src/engine/preview';
+import { unwrapHeader } from '../../server/src/engine/render/previewText';
 import {
   MakeMimeRequest,
   MakeMimeParams,

@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LspClient } from '../support/lspClient';
 import { runCli } from '../support/cli';
 import { PreviewRequest, PreviewParams, PreviewResult, previewBody, previewLines } from '../../server/src/protocol';
-import { unwrapHeader } from '../../server/src/engine/preview';
+import { unwrapHeader } from '../../server/src/engine/render/previewText';
 import { APPEND_LISTS, mime } from './fixtures';
 
 let client: LspClient;
@@ -64,7 +64,7 @@ describe('preview', () => {
       { text: 'parts/02-app.yaml', uri: uri('parts', '02-app.yaml'), line: 0 },
       { text: 'parts/03-typo.yaml', uri: typo, line: 0 },
     ]);
-    // packages[0] 'nginx' at parts/01-base.yaml:3: overwritten by parts/03-typo.yaml:3
+    // packages[0] 'nginx' at parts/01-base.yaml:3: replaced by parts/03-typo.yaml:3
     assert.ok(shown.some((l) => l.text === 'parts/01-base.yaml:3' && l.uri === uri('parts', '01-base.yaml') && l.line === 2), JSON.stringify(shown));
     assert.ok(shown.some((l) => l.text === 'parts/03-typo.yaml:3' && l.uri === typo && l.line === 2), JSON.stringify(shown));
     const body = lines.indexOf('# ---- what cloud-init writes ----');

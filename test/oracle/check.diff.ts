@@ -18,7 +18,8 @@
  * a note instead of its words, and must then reject the file exactly when cloud-init exits 1.
  */
 import { resolve } from 'node:path';
-import { checkFile, formatText } from '../../server/src/cli/check';
+import { checkFile } from '../../server/src/engine/outcome/check';
+import { formatText } from '../../server/src/engine/render/checkText';
 import { schemaData, type SchemaVersion } from '../../server/src/engine/schema/data';
 import { CLOUDINIT_TREES } from './cloudinitTrees';
 import { Rng } from './generate';

@@ -17,7 +17,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
-import { computeFates, Fate } from '../../server/src/engine/fates';
+import { Fate, fatesOf } from '../../server/src/engine/outcome/fates';
+import { runSet } from '../../server/src/engine/outcome/run';
 import { PyDict, PyValue } from '../../server/src/engine/values';
 import { Rng } from './generate';
 import { LineOracle } from './lineOracle';
@@ -115,7 +116,7 @@ function confdCases(rng: Rng, count: number, kinds: Map<string, number>): number
     try {
       for (const f of files) writeFileSync(join(dir, f.name), f.bytes);
       const run = spawnSync(oracle, ['--mode', 'confd', ...files.map((f) => join(dir, f.name))], { env: { ...process.env, CLOUDINIT_PATH: ORACLE_PATH }, encoding: 'utf8' });
-      const report = computeFates('confd', files, { version: '22.4' });
+      const report = fatesOf(runSet('confd', { files }, { version: '22.4' }));
       // cloud-init raising (a spec it rejects) leaves nothing to compare: both sides must agree on that.
       if (run.status !== 0 || report.failure) {
         if ((run.status !== 0) !== !!report.failure) failed++;
@@ -153,7 +154,7 @@ function bootCases(rng: Rng, count: number, kinds: Map<string, number>): number 
       const user = files.slice(0, -1);
       const vendor = files[files.length - 1];
       const run = spawnSync(oracle, ['--mode', 'boot', '--vendor', join(dir, vendor.name), ...user.map((f) => join(dir, f.name))], { env: { ...process.env, CLOUDINIT_PATH: ORACLE_PATH }, encoding: 'utf8' });
-      const report = computeFates('boot', user, { version: '22.4', boot: { vendor } });
+      const report = fatesOf(runSet('boot', { files: user, layers: { vendor } }, { version: '22.4' }));
       if (run.status !== 0 || report.failure) {
         if ((run.status !== 0) !== !!report.failure) failed++;
         continue;
@@ -190,7 +191,7 @@ async function main(): Promise<number> {
     const batch = cases.slice(i, i + 100);
     const answers = await Promise.all(batch.map((c) => oracle.ask<{ raw?: string | null; error?: string | null }>({ kind: 'userdata', blobs: blobs(c).map((b) => b.toString('base64')), include_missing: 'error' })));
     batch.forEach((c, j) => {
-      const report = computeFates('user-data', blobs(c).map((bytes, n) => ({ name: `part${n}`, bytes })), { version: '22.4' });
+      const report = fatesOf(runSet('user-data', { files: blobs(c).map((bytes, n) => ({ name: `part${n}`, bytes })) }, { version: '22.4' }));
       for (const f of report.fates) kinds.set(f.kind, (kinds.get(f.kind) ?? 0) + 1);
       const wrong = mismatches(c, report.fates, answers[j].raw ?? '');
       if (!wrong.length) return;

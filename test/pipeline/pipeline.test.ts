@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { runCli, runCliIn } from '../support/cli';
 import { makeMime } from '../../server/src/engine/userdata/makeMime';
 import { readTerraformJson, renderLikeTerraform, unwrapRendered } from '../../server/src/engine/userdata/terraform';
-import { unwrapHeader } from '../../server/src/engine/preview';
+import { unwrapHeader } from '../../server/src/engine/render/previewText';
 import { assertValidSarif } from '../support/sarif';
 
 const FIXTURES = resolve(__dirname, '../../../test/pipeline/fixtures');

@@ -10,7 +10,7 @@ import { pyRepr, pyReprForMessage, PY_REPR_MAX_DEPTH } from '../../server/src/en
 import { loadYaml } from '../../server/src/engine/yaml/load';
 import { spansOfValue } from '../../server/src/engine/userdata/specSpans';
 import { runUserData } from '../../server/src/engine/userdata/run';
-import { buildPreview, unwrapHeader } from '../../server/src/engine/preview';
+import { buildPreview, unwrapHeader } from '../../server/src/engine/render/previewText';
 import { billionLaughs } from './corpus';
 
 /** CPU milliseconds a call takes (the thread is busy only with it). */

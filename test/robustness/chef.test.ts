@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_LIMITS } from '../../server/src/engine/limits';
-import { buildPreview } from '../../server/src/engine/preview';
+import { buildPreview } from '../../server/src/engine/render/previewText';
 import { billionLaughs } from './corpus';
 import { tempDir } from './harness';
 import { runCli } from '../support/cli';

@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runUserData } from '../../server/src/engine/userdata/run';
-import { buildPreview } from '../../server/src/engine/preview';
+import { buildPreview } from '../../server/src/engine/render/previewText';
 import { main } from '../../server/src/cli/main';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';

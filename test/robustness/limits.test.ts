@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_LIMITS, Limits } from '../../server/src/engine/limits';
 import { runUserData } from '../../server/src/engine/userdata/run';
-import { buildPreview } from '../../server/src/engine/preview';
+import { buildPreview } from '../../server/src/engine/render/previewText';
 import { assembleBoot } from '../../server/src/engine/system/boot';
 import { fileIncludeResolver } from '../../server/src/node/includes';
 import { readInput } from '../../server/src/cli/main';
@@ -66,7 +66,7 @@ describe('over a limit: reported as such, naming the limit', () => {
     const preview = buildPreview('boot', blob(gzipBomb(5000)), { limits: small });
     assert.equal(preview.limit, 'maxDecompressedBytes');
     assert.match(preview.text, /over a limit of this tool \(maxDecompressedBytes\)/);
-    const vendor = buildPreview('boot', blob('#cloud-config\na: 1\n'), { limits: small, boot: { vendor: { name: 'vendor', bytes: gzipBomb(5000) } } });
+    const vendor = buildPreview('boot', blob('#cloud-config\na: 1\n'), { limits: small, layers: { vendor: { name: 'vendor', bytes: gzipBomb(5000) } } });
     assert.equal(vendor.limit, 'maxDecompressedBytes');
   });
 

@@ -3,7 +3,7 @@
 // every key's identity. Both are now linear in what they have to do.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPreview } from '../../server/src/engine/preview';
+import { buildPreview } from '../../server/src/engine/render/previewText';
 import { PyDict } from '../../server/src/engine/values';
 import { mime } from './corpus';
 

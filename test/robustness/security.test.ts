@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runUserData } from '../../server/src/engine/userdata/run';
-import { buildPreview } from '../../server/src/engine/preview';
+import { buildPreview } from '../../server/src/engine/render/previewText';
 import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
 import { main, readInput } from '../../server/src/cli/main';
 import { fileIncludeResolver } from '../../server/src/node/includes';

@@ -4,7 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
-import { buildPreview, unwrapHeader } from '../../server/src/engine/preview';
+import { buildPreview, unwrapHeader } from '../../server/src/engine/render/previewText';
 import { main, readInput } from '../../server/src/cli/main';
 import { fileIncludeResolver } from '../../server/src/node/includes';
 import { HeadTail, type WorkerOutcome, type WorkerTask } from './harness';

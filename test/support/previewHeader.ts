@@ -1,5 +1,5 @@
 /** Reading a preview's header in tests: its lines, and its sentences with wrapped lines joined again. */
-import { PREVIEW_BODY_MARKER, unwrapHeader } from '../../server/src/engine/preview';
+import { PREVIEW_BODY_MARKER, unwrapHeader } from '../../server/src/engine/render/previewText';
 
 /** The header's lines, the body marker included. */
 export function header(text: string): string[] {

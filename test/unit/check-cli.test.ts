@@ -12,7 +12,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { runCli } from '../support/cli';
-import { checkFile, formatText } from '../../server/src/cli/check';
+import { checkFile } from '../../server/src/engine/outcome/check';
+import { formatText } from '../../server/src/engine/render/checkText';
+import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
+import { LineIndex } from '../../server/src/engine/text/lineIndex';
 
 function folder(files: Record<string, string>): { dir: string; path: (name: string) => string; done: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'ccm-check-'));
@@ -47,11 +50,12 @@ test('--check --format json: files and the merged result, each problem where it 
     assert.equal(r.code, 1);
     const out = JSON.parse(r.stdout);
     assert.deepEqual(out.files[0].errors, [
-      { path: 'packages', message: "'curl' is not of type 'array'", line: 2, column: 1 },
+      // On the value, where the editor shows it (the key for an unknown or deprecated key).
+      { path: 'packages', message: "'curl' is not of type 'array'", line: 2, column: 11 },
       { path: 'runcmd.0', message: "5 is not of type 'array'", line: 4, column: 4 },
       { path: 'runcmd.0', message: "5 is not of type 'null'", line: 4, column: 4 },
       { path: 'runcmd.0', message: "5 is not of type 'string'", line: 4, column: 4 },
-      { path: 'write_files.0.permissions', message: "644 is not of type 'string'", line: 8, column: 4 },
+      { path: 'write_files.0.permissions', message: "644 is not of type 'string'", line: 8, column: 17 },
     ]);
     assert.deepEqual(out.files[0].deprecations, [{ path: 'apt_update', message: ' Deprecated in version 22.2. Use **package_update** instead.', line: 5, column: 1 }]);
     assert.deepEqual(out.files[1].errors, [{ path: 'package', message: "Additional properties are not allowed ('package' was unexpected)", line: 5, column: 1 }]);
@@ -86,9 +90,9 @@ test("--check: the merged result's problems from an archive entry's `content: |`
     const placed = out.merged.errors.map((e: { path: string; line?: number; column?: number; note?: string }) => [e.path, e.line, e.column, e.note]);
     // runcmd: line 6, column 5 of the archive (it said 3:1, its line in the entry's content). A content
     // with escapes cannot be placed in the file: its line is in the decoded entry, and the note says so.
-    assert.deepEqual(placed, [['package_upgrade', 2, 1, 'position in the decoded part part-002'], ['runcmd', 6, 5, undefined]]);
+    assert.deepEqual(placed, [['package_upgrade', 2, 18, 'position in the decoded part part-002'], ['runcmd', 6, 13, undefined]]);
     const text = runCli(['--check', f.path('archive.yaml')]).stdout;
-    assert.match(text, /\n {2}package_upgrade: written in .*archive\.yaml \(position in the decoded part part-002: line 2, column 1\)\n {2}runcmd: written in .*archive\.yaml:6:5\n/);
+    assert.match(text, /\n {2}package_upgrade: written in .*archive\.yaml \(position in the decoded part part-002: line 2, column 18\)\n {2}runcmd: written in .*archive\.yaml:6:13\n/);
   } finally {
     f.done();
   }
@@ -119,7 +123,7 @@ test('--check --format sarif is valid SARIF 2.1.0', () => {
     const results = log.runs[0].results;
     assert.ok(results.some((x: { ruleId: string; message: { text: string } }) => x.ruleId === 'schema-deprecation' && x.message.text.startsWith('apt_update:')));
     const first = results.find((x: { message: { text: string } }) => x.message.text === "packages: 'curl' is not of type 'array'");
-    assert.deepEqual(first.locations[0].physicalLocation.region, { startLine: 2, startColumn: 1 });
+    assert.deepEqual(first.locations[0].physicalLocation.region, { startLine: 2, startColumn: 11 });
     // a SARIF log that breaks the schema is refused (the check can fail)
     assert.equal(sarifValidator()({ ...log, version: '2.0.0' }), false);
   } finally {
@@ -193,7 +197,7 @@ test('--check reads a file as the schema command of each version does before val
     assert.equal(empty.code, 1);
     // A template is rendered with the instance data first; the problem is placed on the template's line.
     const rendered = JSON.parse(runCli(['--check', '--format', 'json', '--instance-data', 'aws', f.path('template.yaml')]).stdout);
-    assert.deepEqual(rendered.files[0].errors, [{ path: 'runcmd', message: "5 is not of type 'array'", line: 3, column: 1 }]);
+    assert.deepEqual(rendered.files[0].errors, [{ path: 'runcmd', message: "5 is not of type 'array'", line: 3, column: 9 }]);
     // Without instance data cloud-init's schema command fails; ours says why, and SARIF has a result for it.
     const unrendered = runCli(['--check', '--format', 'sarif', f.path('template.yaml')]);
     assert.equal(unrendered.code, 1);
@@ -219,6 +223,25 @@ test("--check on a MIME multipart or an archive says on stderr what cloud-init's
     assert.match(runCli(['--check', '--cloud-init-version', '22.4', f.path('archive.yaml')]).stderr, /rejects it \(Cloud-config is not a YAML dict\.\)/);
     // a plain cloud-config file gets no such note
     assert.doesNotMatch(runCli(['--check', f.path('plain.yaml')]).stderr, /schema -c/);
+  } finally {
+    f.done();
+  }
+});
+
+test('--check places a schema problem where the editor does: on the value, for a value of the wrong type (issue 27, item 4)', () => {
+  const text = '#cloud-config\nruncmd:\n  5\n';
+  const f = folder({ 'user-data.yaml': text });
+  try {
+    const out = JSON.parse(runCli(['--check', '--format', 'json', f.path('user-data.yaml')]).stdout);
+    const inFile = out.files[0].errors.map((e: { line: number; column: number }) => [e.line, e.column]);
+    const merged = out.merged.errors.map((e: { line: number; column: number }) => [e.line, e.column]);
+    // The editor's diagnostic for the same file, 0-based.
+    const finding = analyzeDocument(text, f.path('user-data.yaml'), { schema: true }).findings.find((x) => x.code === 'schema-error');
+    assert.ok(finding);
+    const at = new LineIndex(text).position(finding.span.start);
+    assert.deepEqual([at.line + 1, at.character + 1], [3, 3], 'the editor marks the 5');
+    assert.deepEqual(inFile, [[3, 3]]);
+    assert.deepEqual(merged, [[3, 3]]);
   } finally {
     f.done();
   }

@@ -27,7 +27,7 @@ function modulesLoaded(args: string[]): string[] {
 }
 
 const PART = path.join(ROOT, 'examples', 'user-data', '10-base.yaml');
-const LAZY = [/^engine\/jinja\//, /^engine\/userdata\/jinja\.js$/, /^cli\/check\.js$/, /^cli\/report\.js$/, /^engine\/fates\.js$/, /^engine\/preview\.js$/, /^cli\/makeMime\.js$/, /^engine\/chef\//, /^engine\/system\/boot\.js$/, /^engine\/schema\//];
+const LAZY = [/^engine\/jinja\//, /^engine\/userdata\/jinja\.js$/, /^engine\/outcome\/(check|fates|losses|schema|fixes)\.js$/, /^engine\/render\//, /^cli\/makeMime\.js$/, /^engine\/chef\//, /^engine\/system\/boot\.js$/, /^engine\/schema\//];
 
 test('a plain merge of cloud-config parts requires none of the code it does not run', () => {
   const loaded = modulesLoaded([PART]);
@@ -48,5 +48,5 @@ test('the lazily required code is there when an input needs it (a Jinja part, --
   }
   assert.ok(jinja.some((m) => m.startsWith('engine/jinja/')), 'a template loads the Jinja engine');
   const check = modulesLoaded(['--check', PART]);
-  assert.ok(check.includes('cli/check.js') && check.some((m) => m.startsWith('engine/schema/')));
+  assert.ok(check.includes('engine/outcome/check.js') && check.some((m) => m.startsWith('engine/schema/')));
 });

@@ -5,8 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeFates } from '../../server/src/engine/fates';
-import { keepBothOutcomes } from '../../server/src/engine/fateFixes';
+import { fatesOf } from '../../server/src/engine/outcome/fates';
+import { runSet } from '../../server/src/engine/outcome/run';
+import { keepBothOutcomes } from '../../server/src/engine/outcome/fixes';
 import { runUserData } from '../../server/src/engine/userdata/run';
 import { toCanonicalJson } from '../../server/src/engine/py/json';
 
@@ -16,9 +17,10 @@ const BASE = part('', 'runcmd: [echo base]\n');
 
 function fix(text: string): { titles: string[]; fixed: string } {
   const files = [{ name: 'user-data.mime', bytes: Buffer.from(text) }];
-  const replaced = computeFates('user-data', files, { version: '22.4' }).fates.find((f) => f.kind === 'replaced');
+  const outcome = runSet('user-data', { files }, { version: '22.4' });
+  const replaced = fatesOf(outcome).fates.find((f) => f.kind === 'replaced');
   assert.ok(replaced);
-  const outcomes = keepBothOutcomes('user-data', files, replaced, { version: '22.4' });
+  const outcomes = keepBothOutcomes(outcome, replaced);
   const { span, newText } = outcomes[0].edit;
   return { titles: outcomes.map((o) => `${o.spec} → ${o.display}`), fixed: text.slice(0, span.start) + newText + text.slice(span.end) };
 }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderCloudInitJinja } from '../../server/src/engine/userdata/jinja';
 import { runCli } from '../support/cli';
-import { unwrapHeader } from '../../server/src/engine/preview';
+import { unwrapHeader } from '../../server/src/engine/render/previewText';
 
 const DATA = JSON.stringify({ x: { _y: 5, a: { b: 1 } }, d: { b: 2, a: 1 } });
 const VERSIONS = ['22.4', 'current'] as const;

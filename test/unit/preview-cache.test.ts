@@ -2,7 +2,8 @@
 // the one render of cloud-config.txt (issue 15). Both must leave the preview exactly as it was.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPreview, PreviewFile } from '../../server/src/engine/preview';
+import { buildPreview } from '../../server/src/engine/render/previewText';
+import { InputFile as PreviewFile } from '../../server/src/engine/outcome/run';
 import { PartLoadCache } from '../../server/src/engine/userdata/cloudConfigHandler';
 import { runUserData } from '../../server/src/engine/userdata/run';
 import { dumpPyYamlWithLines } from '../../server/src/engine/yaml/dump';

@@ -3,8 +3,10 @@
 // what the engine's entries say, with the files' URIs.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPreview, PreviewEntry, PreviewFile } from '../../server/src/engine/preview';
-import { SourceLocation } from '../../server/src/engine/provenance';
+import { buildPreview } from '../../server/src/engine/render/previewText';
+import { InputFile as PreviewFile } from '../../server/src/engine/outcome/run';
+import { LineProvenance as PreviewEntry } from '../../server/src/engine/outcome/provenance';
+import { SourceLocation } from '../../server/src/engine/outcome/locate';
 import { encodeLineMap } from '../../server/src/features/preview';
 import { PreviewLineInfo, PreviewLocation, previewLines } from '../../server/src/protocol';
 
@@ -41,7 +43,7 @@ describe('the preview line map on the wire', () => {
     const entries: PreviewEntry[] = [
       { line: 5, path: 'write_files', source: at('a.yaml', 9, 0, 12, 4), history: [] },
       { line: 6, path: 'write_files[0]', source: at('a.yaml', 2, 2, 2, 30, 'position in the decoded part part-001'), history: [] },
-      { line: 6, path: 'write_files[0].content', source: null, history: [{ what: 'overrode', reason: 'replaced', from: at('b.yaml', 0, 1, 0, 2), at: null }] },
+      { line: 6, path: 'write_files[0].content', source: null, history: [{ what: 'replaced', reason: 'replaced', from: at('b.yaml', 0, 1, 0, 2), at: null }] },
       { line: 9, path: 'write_files[0].content', source: at('b.yaml', 1, 0, 1, 3), history: [] },
       { line: 10, path: 'a', source: at('a.yaml', 0, 0, 0, 1), history: [] },
       { line: 11, path: 'ab[10]', source: at('unnamed', 4, 4, 4, 5), history: [] },

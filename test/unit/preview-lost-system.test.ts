@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { HEADER_WIDTH, buildPreview, unwrapHeader } from '../../server/src/engine/preview';
+import { HEADER_WIDTH, buildPreview, unwrapHeader } from '../../server/src/engine/render/previewText';
 import { runCli } from '../support/cli';
 import { header, unwrapped } from '../support/previewHeader';
 
@@ -25,13 +25,13 @@ const cloudCfg = { name: 'cloud.cfg', bytes: enc(CLOUD_CFG) };
 
 describe('what the cloud.cfg.d merge lost', () => {
   test('a drop-in merged later loses to the one merged first, cloud.cfg to the drop-ins; with places and specs', () => {
-    const model = buildPreview('confd', dropIns, { boot: { cloudCfg } });
+    const model = buildPreview('confd', dropIns, { layers: { cloudCfg } });
     const text = unwrapped(model.text);
     assert.match(text, /^# What this cloud\.cfg\.d merge lost \(2 values\), by the file that had it:$/m);
     assert.match(text, /^# {3}From cloud\.cfg\.d\/90_dpkg\.cfg, merged with list\(\)\+dict\(\)\+str\(\) \(default\):$/m);
-    assert.match(text, /^# {5}datasource_list \['NoCloud', 'None'\] at cloud\.cfg\.d\/90_dpkg\.cfg:1: rejected, cloud\.cfg\.d\/99_local\.cfg:1 kept \(dict\(no_replace\) keeps the existing value; a list is only merged with recurse_list\)$/m);
+    assert.match(text, /^# {5}datasource_list \['NoCloud', 'None'\] at cloud\.cfg\.d\/90_dpkg\.cfg:1: lost, cloud\.cfg\.d\/99_local\.cfg:1 kept \(dict\(no_replace\) keeps the existing value; a list is only merged with recurse_list\)$/m);
     assert.match(text, /^# {3}From cloud\.cfg, merged with list\(\)\+dict\(\)\+str\(\) \(default\):$/m);
-    assert.match(text, /^# {5}preserve_hostname False at cloud\.cfg:1: rejected, cloud\.cfg\.d\/99_local\.cfg:2 kept /m);
+    assert.match(text, /^# {5}preserve_hostname False at cloud\.cfg:1: lost, cloud\.cfg\.d\/99_local\.cfg:2 kept /m);
     assert.deepEqual(model.losses?.groups.map((g) => [g.owner, g.by, g.values.map((v) => v.path)]), [
       [0, 0, ['datasource_list']],
       [2, 2, ['preserve_hostname']],
@@ -48,28 +48,28 @@ describe('what the cloud.cfg.d merge lost', () => {
     const text = unwrapped(model.text);
     assert.match(text, /^# {3}Ignored option in cloud\.cfg\.d\/10_replace\.cfg, dict\(replace,recurse_lst\): 'recurse_lst' is not an option of dict\(\): ignored, so /m);
     assert.match(text, /^# {3}From cloud\.cfg\.d\/99_local\.cfg, displaced by cloud\.cfg\.d\/10_replace\.cfg, merged with dict\(replace,recurse_lst\)\+list\(\)\+str\(\):$/m);
-    assert.match(text, /^# {5}datasource_list \['ConfigDrive'\] at cloud\.cfg\.d\/99_local\.cfg:1: overwritten by cloud\.cfg\.d\/10_replace\.cfg:2 /m);
+    assert.match(text, /^# {5}datasource_list \['ConfigDrive'\] at cloud\.cfg\.d\/99_local\.cfg:1: replaced by cloud\.cfg\.d\/10_replace\.cfg:2 /m);
     assert.match(model.body, /datasource_list:\n- Ec2\n/);
   });
 
   test('nothing lost is said too', () => {
     const model = buildPreview('confd', [dropIns[1]]);
-    assert.match(unwrapped(model.text), /^# What this cloud\.cfg\.d merge lost: nothing \(no value of a file was overwritten, rejected or dropped\)$/m);
+    assert.match(unwrapped(model.text), /^# What this cloud\.cfg\.d merge lost: nothing \(no value of a file was replaced, deleted, lost or dropped\)$/m);
   });
 });
 
 describe('what the boot-time layering lost', () => {
   test('user-data over vendor-data over the system config: each lost value with the layer and place that kept another', () => {
     const model = buildPreview('boot', [{ name: 'user-data.yaml', bytes: enc(USER_DATA) }], {
-      boot: { cloudCfg, confd: dropIns, vendor: { name: 'vendor.yaml', bytes: enc(VENDOR) } },
+      layers: { cloudCfg, confd: dropIns, vendor: { name: 'vendor.yaml', bytes: enc(VENDOR) } },
     });
     const text = unwrapped(model.text);
     assert.match(text, /^# What this boot-time layering lost \(3 values\), by the layer that had it:$/m);
     assert.match(text, /^# {3}From vendor-data \(vendor\.yaml\), merged with list\(\)\+dict\(\)\+str\(\) \(default\):$/m);
-    assert.match(text, /^# {5}packages \['vendor-pkg'\] at vendor\.yaml:2: rejected, user-data\.yaml:2 kept /m);
+    assert.match(text, /^# {5}packages \['vendor-pkg'\] at vendor\.yaml:2: lost, user-data\.yaml:2 kept /m);
     assert.match(text, /^# {3}From base \(system config\), merged with list\(\)\+dict\(\)\+str\(\) \(default\):$/m);
-    assert.match(text, /^# {5}packages \['dpkg-pkg'\] at cloud\.cfg\.d\/90_dpkg\.cfg:2: rejected, user-data\.yaml:2 kept /m);
-    assert.match(text, /^# {5}timezone 'UTC' at cloud\.cfg:2: rejected, vendor\.yaml:3 kept /m);
+    assert.match(text, /^# {5}packages \['dpkg-pkg'\] at cloud\.cfg\.d\/90_dpkg\.cfg:2: lost, user-data\.yaml:2 kept /m);
+    assert.match(text, /^# {5}timezone 'UTC' at cloud\.cfg:2: lost, vendor\.yaml:3 kept /m);
     // the user-data layer's own merge keeps its section
     assert.match(text, /^# What this user-data merge lost: nothing /m);
     assert.match(model.body, /packages:\n- curl\n/);
@@ -97,7 +97,7 @@ describe('the CLI says it too', () => {
     const preview = runCli([...args, '--format', 'preview']);
     assert.equal(preview.code, 0, preview.stderr);
     for (const line of header(preview.stdout)) assert.ok(line.length <= HEADER_WIDTH, line);
-    assert.match(unwrapHeader(preview.stdout), /datasource_list \['NoCloud', 'None'\] at .*90_dpkg\.cfg:1: rejected, .*99_local\.cfg:1 kept/);
+    assert.match(unwrapHeader(preview.stdout), /datasource_list \['NoCloud', 'None'\] at .*90_dpkg\.cfg:1: lost, .*99_local\.cfg:1 kept/);
     const report = runCli([...args, '--format', 'report']);
     assert.equal(report.code, 0, report.stderr);
     const lost = JSON.parse(report.stdout).lost;
@@ -107,12 +107,13 @@ describe('the CLI says it too', () => {
       by_file: at('cloud.cfg.d/90_dpkg.cfg'),
       path: 'datasource_list',
       value: "['NoCloud', 'None']",
-      what: 'rejected',
+      what: 'lost',
       reason: 'dict(no_replace) keeps the existing value; a list is only merged with recurse_list',
       at: { file: at('cloud.cfg.d/90_dpkg.cfg'), line: 1, column: 18 },
       by: { file: at('cloud.cfg.d/99_local.cfg'), line: 1, column: 18 },
     });
-    assert.deepEqual([lost.values[1].file, lost.values[1].path], ['cloud.cfg', 'preserve_hostname']);
+    // Named as given (--cloud-cfg PATH), as provenance and the fates name it.
+    assert.deepEqual([lost.values[1].file, lost.values[1].path], [at('cloud.cfg'), 'preserve_hostname']);
   });
 
   test('--mode boot --format preview and report', () => {
@@ -120,7 +121,7 @@ describe('the CLI says it too', () => {
     const preview = runCli([...args, '--format', 'preview']);
     assert.equal(preview.code, 0, preview.stderr);
     for (const line of header(preview.stdout)) assert.ok(line.length <= HEADER_WIDTH, line);
-    assert.match(unwrapHeader(preview.stdout), /timezone 'UTC' at .*cloud\.cfg:2: rejected, .*vendor\.yaml:3 kept/);
+    assert.match(unwrapHeader(preview.stdout), /timezone 'UTC' at .*cloud\.cfg:2: lost, .*vendor\.yaml:3 kept/);
     const report = runCli([...args, '--format', 'report']);
     assert.equal(report.code, 0, report.stderr);
     const lost = JSON.parse(report.stdout).lost;
@@ -128,9 +129,9 @@ describe('the CLI says it too', () => {
     assert.deepEqual(
       lost.values.map((v: { layer: string; by_layer: string; path: string; what: string }) => [v.layer, v.by_layer, v.path, v.what]),
       [
-        ['vendor-data', 'vendor-data', 'packages', 'rejected'],
-        ['base', 'base', 'packages', 'rejected'],
-        ['base', 'base', 'timezone', 'rejected'],
+        ['vendor-data', 'vendor-data', 'packages', 'lost'],
+        ['base', 'base', 'packages', 'lost'],
+        ['base', 'base', 'timezone', 'lost'],
       ],
     );
   });

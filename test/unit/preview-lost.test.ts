@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { HEADER_WIDTH, PREVIEW_BODY_MARKER, buildPreview, unwrapHeader, wrapHeaderLine } from '../../server/src/engine/preview';
+import { HEADER_WIDTH, PREVIEW_BODY_MARKER, buildPreview, unwrapHeader, wrapHeaderLine } from '../../server/src/engine/render/previewText';
 import { runCli } from '../support/cli';
 import { header, unwrapped } from '../support/previewHeader';
 
@@ -31,9 +31,9 @@ describe('what this merge lost', () => {
       /^# {3}Ignored option in part-003 \(parts\/03-typo\.yaml\), list\(apend\): 'apend' is not an option of list\(\): ignored, so lists are overwritten item by item \(item i replaces item i, and new items past the old list's end are dropped\)\.$/m,
     );
     assert.match(text, /^# {3}From part-001 \(parts\/01-base\.yaml\), displaced by part-003 \(parts\/03-typo\.yaml\), merged with list\(apend\)\+dict\(no_replace,recurse_list\)\+str\(\) \(merge_how\):$/m);
-    assert.match(text, /^# {5}packages\[0\] 'curl' at parts\/01-base\.yaml:2: overwritten by parts\/03-typo\.yaml:3 \(list\(replace\) overwrites the item at the same index\)$/m);
-    assert.match(text, /^# {5}runcmd\[0\] 'echo base' at parts\/01-base\.yaml:4: overwritten by parts\/03-typo\.yaml:5 /m);
-    assert.match(text, /^# {5}write_files\[0\] \{'path': '\/etc\/motd', 'content': 'hi'\} at parts\/01-base\.yaml:6: overwritten by parts\/03-typo\.yaml:7 /m);
+    assert.match(text, /^# {5}packages\[0\] 'curl' at parts\/01-base\.yaml:2: replaced by parts\/03-typo\.yaml:3 \(list\(replace\) overwrites the item at the same index\)$/m);
+    assert.match(text, /^# {5}runcmd\[0\] 'echo base' at parts\/01-base\.yaml:4: replaced by parts\/03-typo\.yaml:5 /m);
+    assert.match(text, /^# {5}write_files\[0\] \{'path': '\/etc\/motd', 'content': 'hi'\} at parts\/01-base\.yaml:6: replaced by parts\/03-typo\.yaml:7 /m);
     assert.equal(model.losses?.total, 3);
     assert.deepEqual(model.losses?.groups.map((g) => [g.owner, g.by, g.values.map((v) => v.path)]), [[0, 2, ['packages[0]', 'runcmd[0]', 'write_files[0]']]]);
   });
@@ -51,8 +51,8 @@ describe('what this merge lost', () => {
     ]);
     const text = unwrapped(model.text);
     assert.match(text, /^# {3}From part-002 \(second\.yaml\), merged with dict\(no_replace\)\+list\(no_replace\)\+str\(\) \(merge_how\):$/m);
-    assert.match(text, /^# {5}hostname 'second' at second\.yaml:3: rejected, first\.yaml:2 kept \(dict\(no_replace\) keeps the existing value; a string is only merged with recurse_str\)$/m);
-    assert.match(text, /^# {5}packages \['a', 'b', 'c'\] at second\.yaml:4: rejected, first\.yaml:3 kept /m);
+    assert.match(text, /^# {5}hostname 'second' at second\.yaml:3: lost, first\.yaml:2 kept \(dict\(no_replace\) keeps the existing value; a string is only merged with recurse_str\)$/m);
+    assert.match(text, /^# {5}packages \['a', 'b', 'c'\] at second\.yaml:4: lost, first\.yaml:3 kept /m);
   });
 
   test('index-wise list items past the end are dropped, and said so', () => {
@@ -61,8 +61,8 @@ describe('what this merge lost', () => {
       { name: 'b.yaml', bytes: enc('#cloud-config\nmerge_how: dict(no_replace,recurse_list)+list()+str()\nruncmd: [two, three]\n') },
     ]);
     const text = unwrapped(model.text);
-    assert.match(text, /^# {5}runcmd\[0\] 'one' at a\.yaml:2: overwritten by b\.yaml:3 /m);
-    assert.match(text, /^# {5}runcmd \['three'\] at b\.yaml:3: dropped \(list\(replace\) is index-wise: items beyond the existing list's length are dropped\)$/m);
+    assert.match(text, /^# {5}runcmd\[0\] 'one' at a\.yaml:2: replaced by b\.yaml:3 /m);
+    assert.match(text, /^# {5}runcmd \['three'\] at b\.yaml:3: lost \(1 item\(s\) dropped: list\(replace\) is index-wise: items beyond the existing list's length are dropped\)$/m);
   });
 
   test('a part dropped whole is listed; an option a merger never reads says what it did instead', () => {
@@ -73,7 +73,7 @@ describe('what this merge lost', () => {
     ]);
     const text = unwrapped(model.text);
     assert.match(text, /^# What this merge lost \(1 value, 1 whole part, 1 ignored option\), by the part that had it:$/m);
-    assert.match(text, /^# {5}runcmd \['three'\] at c\.yaml:3: rejected, a\.yaml:2 kept \(dict\(no_replace\) keeps the existing value; a list is only merged with recurse_list\)$/m);
+    assert.match(text, /^# {5}runcmd \['three'\] at c\.yaml:3: lost, a\.yaml:2 kept \(dict\(no_replace\) keeps the existing value; a list is only merged with recurse_list\)$/m);
     assert.match(text, /^# {3}part-002 \(oops\.yaml\): all of it \(DROPPED, see its line above\)\.$/m);
     assert.match(text, /^# {3}Ignored option in part-003 \(c\.yaml\), dict\(no_replace,append\): dict\(\) never reads 'append': ignored, so mappings keep the existing value of a key on both sides \(nested mappings still merge\)\.$/m);
   });
@@ -92,16 +92,16 @@ describe('what this merge lost', () => {
   });
 
   test('boot mode: what the user-data layer\'s own merge lost, under the layers', () => {
-    const model = buildPreview('boot', files, { boot: { cloudCfg: { name: 'cloud.cfg', bytes: enc('runcmd: [from-image]\n') } } });
+    const model = buildPreview('boot', files, { layers: { cloudCfg: { name: 'cloud.cfg', bytes: enc('runcmd: [from-image]\n') } } });
     const text = unwrapped(model.text);
     assert.match(text, /^# What this user-data merge lost \(3 values, 1 ignored option\), by the part that had it:$/m);
-    assert.match(text, /^# {5}packages\[0\] 'curl' at parts\/01-base\.yaml:2: overwritten by parts\/03-typo\.yaml:3 /m);
+    assert.match(text, /^# {5}packages\[0\] 'curl' at parts\/01-base\.yaml:2: replaced by parts\/03-typo\.yaml:3 /m);
     for (const line of header(model.text)) assert.ok(line.length <= HEADER_WIDTH, line);
   });
 
   test('nothing lost is said too', () => {
     const model = buildPreview('user-data', [{ name: 'a.yaml', bytes: enc('#cloud-config\nruncmd: [one]\n') }]);
-    assert.match(model.text, /^# What this merge lost: nothing \(no value of a part was overwritten, rejected or dropped\)$/m);
+    assert.match(model.text, /^# What this merge lost: nothing \(no value of a part was replaced, deleted, lost or dropped\)$/m);
   });
 
   test('the same value written again is not a loss', () => {
@@ -128,7 +128,7 @@ describe('what this merge lost', () => {
     for (const line of lines) assert.ok(line.length <= HEADER_WIDTH, `${line.length} characters: ${line}`);
     assert.ok(lines.some((l) => l.length > 90), 'long lines are filled, not cut short');
     const text = unwrapHeader(stdout);
-    assert.match(text, /packages\[0\] 'curl' at .*01-base\.yaml:2: overwritten by .*03-typo\.yaml:3/);
+    assert.match(text, /packages\[0\] 'curl' at .*01-base\.yaml:2: replaced by .*03-typo\.yaml:3/);
     assert.match(text, /'apend' is not an option of list\(\): ignored, so lists are overwritten item by item/);
     assert.match(text, /DROPPED|merged with list\(apend\)/);
   });
@@ -143,7 +143,7 @@ describe('what this merge lost', () => {
       by_part: 3,
       path: 'packages[0]',
       value: "'curl'",
-      what: 'overwritten',
+      what: 'replaced',
       reason: 'list(replace) overwrites the item at the same index',
       at: { file: path.join(dir, '01-base.yaml'), line: 2, column: 12 },
       by: { file: path.join(dir, '03-typo.yaml'), line: 3, column: 12 },

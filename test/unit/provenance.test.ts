@@ -4,8 +4,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectProvenance, formatPath, partEffects, textLocator } from '../../server/src/engine/provenance';
-import { userDataLocator } from '../../server/src/engine/preview';
+import { formatPath, textLocator } from '../../server/src/engine/outcome/locate';
+import { collectProvenance, stepEffects as partEffects } from '../../server/src/engine/outcome/provenance';
+import { userDataLocator } from '../../server/src/engine/outcome/run';
 import { runUserData } from '../../server/src/engine/userdata/run';
 import { PyDict } from '../../server/src/engine/values';
 
@@ -41,8 +42,8 @@ test('what the second part did: dict(replace) overrode runcmd and hostname, with
   assert.deepEqual(
     effects[1].map((e) => [formatPath(e.path), e.what, e.reason, `${e.from?.file}:${e.from?.line}`, `${e.at?.file}:${e.at?.line}`]),
     [
-      ['runcmd', 'overrode', 'dict(replace)', 'a.yaml:1', 'b.yaml:2'],
-      ['hostname', 'overrode', 'dict(replace)', 'a.yaml:2', 'b.yaml:3'],
+      ['runcmd', 'replaced', 'dict(replace)', 'a.yaml:1', 'b.yaml:2'],
+      ['hostname', 'replaced', 'dict(replace)', 'a.yaml:2', 'b.yaml:3'],
     ],
   );
   assert.equal(partEffects(run.reports[1].handled?.events, locate, 1).length, 1, 'the limit is kept');

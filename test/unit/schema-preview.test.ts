@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildPreview, SchemaReportCache, unwrapHeader } from '../../server/src/engine/preview';
+import { buildPreview, unwrapHeader } from '../../server/src/engine/render/previewText';
+import { SchemaReportCache } from '../../server/src/engine/outcome/schema';
 
 const files = [
   { name: 'a.yaml', bytes: Buffer.from('#cloud-config\npackages: curl\napt_update: true\nruncmd: [ls]\n') },
@@ -42,11 +43,11 @@ test('22.4 accepts unknown top-level keys: nothing to report, no schema line; cu
 
 test('a refresh whose merged text did not change reuses the report, placing its problems in the files as they are now', () => {
   const cache = new SchemaReportCache();
-  const first = buildPreview('user-data', files, { schema: true, version: 'current', schemaCache: cache });
+  const first = buildPreview('user-data', files, { schema: true, version: 'current', cache: cache });
   assert.match(first.text, /error: packages: 'curl' is not of type 'array' \(a\.yaml:2\)/);
   // A comment added above the values: the same cloud-config.txt, its values now one line lower in a.yaml.
   const moved = [{ name: 'a.yaml', bytes: Buffer.from('#cloud-config\n# a comment\npackages: curl\napt_update: true\nruncmd: [ls]\n') }, files[1]];
-  const again = buildPreview('user-data', moved, { schema: true, version: 'current', schemaCache: cache });
+  const again = buildPreview('user-data', moved, { schema: true, version: 'current', cache: cache });
   assert.strictEqual(cache.report(again.body, 'current'), again.schema?.report, 'one report for one text');
   assert.equal(again.text, buildPreview('user-data', moved, { schema: true, version: 'current' }).text, 'as a preview validated afresh');
   assert.match(again.text, /error: packages: 'curl' is not of type 'array' \(a\.yaml:3\)/);
@@ -67,7 +68,7 @@ test('the header lists the first 100 problems and counts the rest; bounded, it s
   assert.equal(all[0], '# Schema: cloud-init rejects the merged result (180 errors, 0 deprecations):');
   assert.equal(all.length, 1 + 100 + 1);
   assert.equal(all.at(-1), '#   … and 80 more (`cloud-config-merge --check` lists them all)');
-  const bounded = schemaLines(buildPreview('user-data', big, { schema: true, version: 'current', maxSchemaProblems: 20 }));
+  const bounded = schemaLines(buildPreview('user-data', big, { schema: true, version: 'current', maxProblems: 20 }));
   assert.equal(bounded[0], '# Schema: cloud-init rejects the merged result (20 errors, 0 deprecations before the check stopped at 20 problems):');
   assert.equal(bounded.at(-1), '#   … and the problems the check did not look for (`cloud-config-merge --check` lists them all)');
   assert.equal(bounded.length, 1 + 20 + 1);

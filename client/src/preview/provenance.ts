@@ -156,7 +156,7 @@ export function describeLine(info: PreviewLineInfo): vscode.MarkdownString {
     const from = h.from ? locationLink(h.from) : undefined;
     const at = h.at ? locationLink(h.at) : undefined;
     let line: string;
-    if (h.what === 'overrode') line = `**Replaced** ${from ? `the value from ${from}` : 'an earlier value'}${at ? ` with the one at ${at}` : ''}`;
+    if (h.what === 'replaced') line = `**Replaced** ${from ? `the value from ${from}` : 'an earlier value'}${at ? ` with the one at ${at}` : ''}`;
     else if (h.what === 'deleted') line = `**Deleted** ${from ? `the value from ${from}` : 'an earlier value'}${at ? ` (by ${at})` : ''}`;
     else line = `**Lost:** ${at ? `the value at ${at}` : 'a later value'}${from ? ` lost to the one from ${from}` : ' was dropped'}`;
     md.appendMarkdown(`- ${line}: ${escapeText(h.reason)}\n`);

@@ -1,6 +1,6 @@
 /** Command-line arguments of `cloud-config-merge`. */
 import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, isLimitName } from '../engine/limits';
-import { FATE_KINDS, type FateKind } from '../engine/fateKinds';
+import { EFFECT_KINDS as FATE_KINDS, type EffectKind as FateKind } from '../engine/outcome/effects';
 import { pushAll } from '../engine/arrays';
 
 export type Mode = 'user-data' | 'handler' | 'confd' | 'system' | 'boot' | 'chef';

@@ -4,7 +4,7 @@
  * language server skips them. Exit 1 when an error or a warning is found. `--format sarif`
  * writes SARIF 2.1.0 (for GitHub code scanning and other CI viewers) instead of lines.
  */
-import { sarifLog } from './sarif';
+import { sarifLog } from '../engine/render/sarif';
 import { analyzeDocument } from '../engine/lint/analyzeDocument';
 import { Finding } from '../engine/lint/findings';
 import { LineIndex } from '../engine/text/lineIndex';

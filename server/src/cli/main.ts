@@ -14,16 +14,14 @@ import { dumpPyYaml } from '../engine/yaml/dump';
 import { parsePythonJson, toCanonicalJson } from '../engine/py/json';
 import { parseListSpec, parseStringSpec } from '../engine/spec/parse';
 import { constructMergers } from '../engine/merge/construct';
-import { runHandlerParts, runUserData, UserDataRun } from '../engine/userdata/run';
-import type { BootInputs } from '../engine/system/boot';
+import { InputFile, Outcome, RunOptions, SetInputs, SystemLayers, runSet } from '../engine/outcome/run';
 import { DEFAULT_LIMITS, LimitExceededError } from '../engine/limits';
 import { MergerFactory } from '../engine/merge/construct';
 import { CliOptions, parseArgs, UsageError, USAGE } from './args';
 import { fileIncludeResolver } from '../node/includes';
-import type { ReportFormat } from './report';
-import type { CheckResult } from './check';
-import { CHECK_MODES } from './args';
-import type { FateReport } from '../engine/fates';
+import type { ReportFormat } from '../engine/render/reportJson';
+import type { CheckResult } from '../engine/outcome/check';
+import { CHECK_MODES, hasFates } from '../engine/outcome/mode';
 
 /**
  * What only some modes and options need (templates, reports, --check, fates, make-mime, the system
@@ -31,22 +29,19 @@ import type { FateReport } from '../engine/fates';
  */
 const explainModule = (): typeof import('../engine/explain') => require('../engine/explain') as typeof import('../engine/explain');
 const confdModule = (): typeof import('../engine/system/confd') => require('../engine/system/confd') as typeof import('../engine/system/confd');
-const mergeManyModule = (): typeof import('../engine/system/mergemany') => require('../engine/system/mergemany') as typeof import('../engine/system/mergemany');
-const bootModule = (): typeof import('../engine/system/boot') => require('../engine/system/boot') as typeof import('../engine/system/boot');
-const readConfModule = (): typeof import('../engine/system/readConf') => require('../engine/system/readConf') as typeof import('../engine/system/readConf');
-const previewModule = (): typeof import('../engine/preview') => require('../engine/preview') as typeof import('../engine/preview');
+const previewModule = (): typeof import('../engine/render/previewText') => require('../engine/render/previewText') as typeof import('../engine/render/previewText');
 const customMergerModule = (): typeof import('../engine/merge/custom') => require('../engine/merge/custom') as typeof import('../engine/merge/custom');
-const chefMergeModule = (): typeof import('../engine/chef/deepMerge') => require('../engine/chef/deepMerge') as typeof import('../engine/chef/deepMerge');
-const chefFilesModule = (): typeof import('../engine/chef/files') => require('../engine/chef/files') as typeof import('../engine/chef/files');
 const instanceDataModule = (): typeof import('../engine/template/instanceData') => require('../engine/template/instanceData') as typeof import('../engine/template/instanceData');
-const reportModule = (): typeof import('./report') => require('./report') as typeof import('./report');
+const reportModule = (): typeof import('../engine/render/reportJson') => require('../engine/render/reportJson') as typeof import('../engine/render/reportJson');
 const batchModule = (): typeof import('./batch') => require('./batch') as typeof import('./batch');
 const makeMimeModule = (): typeof import('./makeMime') => require('./makeMime') as typeof import('./makeMime');
 const pipelineModule = (): typeof import('./pipeline') => require('./pipeline') as typeof import('./pipeline');
 const lintModule = (): typeof import('./lint') => require('./lint') as typeof import('./lint');
-const checkModule = (): typeof import('./check') => require('./check') as typeof import('./check');
-const fatesEngineModule = (): typeof import('../engine/fates') => require('../engine/fates') as typeof import('../engine/fates');
-const fatesModule = (): typeof import('./fates') => require('./fates') as typeof import('./fates');
+const checkModule = (): typeof import('../engine/outcome/check') => require('../engine/outcome/check') as typeof import('../engine/outcome/check');
+const checkTextModule = (): typeof import('../engine/render/checkText') => require('../engine/render/checkText') as typeof import('../engine/render/checkText');
+const fatesModule = (): typeof import('../engine/outcome/fates') => require('../engine/outcome/fates') as typeof import('../engine/outcome/fates');
+const fatesTextModule = (): typeof import('../engine/render/fatesText') => require('../engine/render/fatesText') as typeof import('../engine/render/fatesText');
+const setModule = (): typeof import('./fates') => require('./fates') as typeof import('./fates');
 
 export interface CliIO {
   stdout(text: string): void;
@@ -232,7 +227,7 @@ export function main(argv: string[] = process.argv.slice(2), io: CliIO = process
 }
 
 function dispatch(o: CliOptions, io: CliIO): number {
-  if (o.set !== undefined) fatesModule().applySet(o);
+  if (o.set !== undefined) setModule().applySet(o);
   if (o.lint) {
     if (!o.files.length) throw new UsageError('--lint needs at least one FILE');
     return lintModule().lintMode(o, io);
@@ -244,21 +239,18 @@ function dispatch(o: CliOptions, io: CliIO): number {
   if (!o.files.length && !(o.mode === 'confd' && o.cloudCfg) && !(o.mode === 'boot' && (o.cloudCfg || o.confd.length))) {
     throw new UsageError(`${o.mode} mode needs at least one FILE`);
   }
-  if (o.check) return checkCommand(o, io);
-  if (o.format === 'preview') return previewMode(o, io);
-  switch (o.mode) {
-    case 'user-data':
-    case 'handler':
-      return userDataMode(o, io);
-    case 'confd':
-      return confdMode(o, io);
-    case 'system':
-      return systemMode(o, io);
-    case 'boot':
-      return bootMode(o, io);
-    case 'chef':
-      return chefMode(o, io);
-  }
+  // Every input is read here, once: a pipe or /dev/stdin has nothing left to give a second reading.
+  const inputs = readInputs(o);
+  if (o.check) return checkCommand(o, io, inputs);
+  if (o.format === 'preview') return previewMode(o, io, inputs);
+  return mergeMode(o, io, inputs);
+}
+
+/** The FILEs (handler mode: named by their base names, with FILE.headers.json) and the layers the options name. */
+function readInputs(o: CliOptions): SetInputs & { paths: string[] } {
+  const files: InputFile[] = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, bytes: read(o, f), ...(o.mode === 'handler' ? { headers: optionalHeaders(o, f) } : {}) }));
+  const layers = o.mode === 'boot' ? bootLayers(o) : o.mode === 'confd' ? { cloudCfg: readConfigFile(o, o.cloudCfg), confdOrder: o.confdOrder } : undefined;
+  return { files, layers, paths: o.files };
 }
 
 /**
@@ -304,7 +296,8 @@ function customMergers(o: CliOptions, io?: CliIO): Map<string, MergerFactory> | 
   return modules;
 }
 
-function runOptions(o: CliOptions, io?: CliIO) {
+/** The run's options from the command line: only the report, the preview and --check need the merge traced. */
+export function runOptions(o: CliOptions, io?: CliIO): RunOptions {
   return {
     customMergers: customMergers(o, io),
     version: o.version,
@@ -312,8 +305,9 @@ function runOptions(o: CliOptions, io?: CliIO) {
     onIncludeFailure: o.includeMissing,
     instanceData: instanceDataOption(o),
     launchIndex: o.launchIndex,
-    trace: o.format === 'report',
     limits: o.limits,
+    reverse: o.reverse,
+    detail: o.format === 'report' || o.format === 'preview' || o.check ? 'full' : 'value',
   };
 }
 
@@ -322,73 +316,88 @@ function reportFormat(o: CliOptions): ReportFormat {
   return { pretty: o.pretty, maxNodes: o.limits.maxExpandedNodes };
 }
 
-/** User-data and handler modes; `given` replaces the FILEs by blobs already read (Terraform configs, rendered blobs). */
-export function userDataMode(o: CliOptions, io: CliIO, given?: Array<{ name: string; bytes: Uint8Array }>): number {
-  const inputs = given?.map((g) => ({ ...g, path: g.name })) ?? o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, path: f, bytes: read(o, f) }));
-  // Only the report shows where values were written: the YAML and JSON outputs are the values alone.
-  const options = { ...runOptions(o, io), provenance: o.format === 'report' };
-  let run: UserDataRun;
-  if (o.mode === 'handler') {
-    const withHeaders = inputs.map((i) => ({ ...i, headers: optionalHeaders(o, i.path) }));
-    run = runHandlerParts(withHeaders, options);
-  } else {
-    run = runUserData(inputs, options);
+/**
+ * A merge in any mode: what cloud-init writes (YAML), its value (JSON) or the report (the pipeline
+ * modes pass blobs already read from Terraform configs or rendered user-data).
+ */
+function mergeMode(o: CliOptions, io: CliIO, inputs: SetInputs): number {
+  return writeMerge(o, io, runSet(o.mode, inputs, runOptions(o, io)));
+}
+
+/** What a merge writes: the YAML cloud-init writes, its value as JSON, or the report; the exit code. */
+export function writeMerge(o: CliOptions, io: CliIO, outcome: Outcome): number {
+  // Said as any other failure of this kind is (main): exit 2 over a limit, 3 where cloud-init raises.
+  if (outcome.kind === 'failed') throw outcome.failure.thrown;
+  const missing = sayNotes(outcome, io);
+  const partial = missing ? NOT_REPRODUCED : 0;
+  if (outcome.kind === 'user-data') {
+    const run = outcome.run;
+    const overLimit = run.fatal?.limit ? `${run.fatal.message}: nothing is merged` : undefined;
+    if (o.format === 'report') {
+      io.stdout(reportModule().reportOf(outcome, reportFormat(o)) + '\n');
+      if (overLimit) io.stderr(`cloud-config-merge: ${overLimit}\n`);
+      return overLimit ? 2 : run.fatal || run.renderError ? 3 : partial;
+    }
+    if (overLimit) throw new InputError(overLimit);
+    if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
+    if (run.renderError) throw new CloudInitFailure(`writing cloud-config.txt raises: ${run.renderError}`);
+    if (o.format === 'json') io.stdout(toCanonicalJson(readBackCloudConfig(run.cloudConfigTxt), reportFormat(o)).text + '\n');
+    else io.stdout(run.cloudConfigTxt);
+    return partial;
   }
-  // Warnings are cloud-init's own log lines; notes are ours (e.g. what a preview cannot show).
-  for (const m of run.messages) io.stderr(m.level === 'info' ? `note: ${m.message}\n` : `cloud-init ${m.level.toUpperCase()}: ${m.message}\n`);
-  // Why each skipped part was skipped (cloud-init's own warning leaves out all but a ValueError's message).
-  for (const r of run.reports) {
-    if ((r.disposition === 'failed' && r.handled?.error) || (r.disposition === 'jinja-ignored' && r.note.startsWith('Skipped by cloud-init'))) io.stderr(`note: ${r.part.filename}: ${r.note}\n`);
-  }
-  const overLimit = run.fatal?.limit ? `${run.fatal.message}: nothing is merged` : undefined;
-  const partial = run.reports.some((r) => r.disposition === 'jinja-not-reproduced') ? NOT_REPRODUCED : 0;
-  if (o.format === 'report') {
-    const report = reportModule().userDataReport(o.mode, run, reportFormat(o), o.version);
-    io.stdout((o.mode === 'user-data' && !given ? fatesModule().withFates(report, modeFates(o, io), o.pretty) : report) + '\n');
-    if (overLimit) io.stderr(`cloud-config-merge: ${overLimit}\n`);
-    return overLimit ? 2 : run.fatal || run.renderError ? 3 : partial;
-  }
-  if (overLimit) throw new InputError(overLimit);
-  if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
-  if (run.renderError) throw new CloudInitFailure(`writing cloud-config.txt raises: ${run.renderError}`);
-  if (o.format === 'json') {
-    io.stdout(toCanonicalJson(readBackCloudConfig(run.cloudConfigTxt), reportFormat(o)).text + '\n');
-  } else {
-    io.stdout(run.cloudConfigTxt);
-  }
+  if (outcome.kind === 'chef') for (const e of outcome.loaded.errors) throw new InputError(e);
+  const value = outcome.kind === 'boot' ? outcome.boot.value : outcome.kind === 'chef' ? outcome.result.merged : outcome.result.value;
+  if (o.format === 'report') io.stdout(reportModule().reportOf(outcome, reportFormat(o)) + '\n');
+  else if (o.format === 'json') io.stdout(toCanonicalJson(value, reportFormat(o)).text + '\n');
+  else io.stdout(dumpPyYaml(value));
   return partial;
 }
 
-function confdMode(o: CliOptions, io: CliIO): number {
-  const files = o.files.map((f) => ({ name: f, bytes: read(o, f) }));
-  const result = confdModule().mergeConfD(files, {
-    order: o.confdOrder,
-    cloudCfg: readConfigFile(o, o.cloudCfg),
-    instanceData: instanceDataOption(o),
-    version: o.version,
-    trace: o.format === 'report',
-    customMergers: customMergers(o, io),
-  });
-  for (const n of result.notes) io.stderr(`note: ${n}\n`);
-  for (const f of result.files) for (const w of f.read?.warnings ?? []) io.stderr(`cloud-init WARNING: ${f.file.name}: ${w}\n`);
-  const missing = confdModule().confdNotReproduced(result);
-  for (const m of missing) io.stderr(`note: ${m}\n`);
-  return printValue(o, io, result.value, () => fatesModule().withFates(reportModule().systemReport('confd', result, reportFormat(o)), modeFates(o, io), o.pretty)) || (missing.length ? NOT_REPRODUCED : 0);
-}
-
-function systemMode(o: CliOptions, io: CliIO): number {
-  const files = o.files.map((f) => ({ name: f, bytes: read(o, f) }));
-  const reads = files.map((f, i) => readConfModule().readConf(f, { source: i }));
-  for (const [i, r] of reads.entries()) for (const w of r.warnings) io.stderr(`cloud-init WARNING: ${files[i].name}: ${w}\n`);
-  const merged = mergeManyModule().mergeMany(
-    reads.map((r) => r.value),
-    { reverse: o.reverse, version: o.version, trace: o.format === 'report', customMergers: customMergers(o, io) },
-  );
-  return printValue(o, io, merged.value, () => reportModule().systemReport('system', { value: merged.value, files: files.map((file, input) => ({ file, input, used: true, read: reads[input] })), steps: merged.steps }, reportFormat(o)));
+/**
+ * What the run says besides its result, on stderr: cloud-init's own warnings, our notes, why each
+ * skipped part was skipped. Returns whether a part is Jinja this tool could not reproduce (exit 4).
+ */
+function sayNotes(outcome: Outcome, io: CliIO): boolean {
+  const note = (text: string) => io.stderr(`note: ${text}\n`);
+  switch (outcome.kind) {
+    case 'user-data': {
+      const run = outcome.run;
+      // Warnings are cloud-init's own log lines; notes are ours (e.g. what a preview cannot show).
+      for (const m of run.messages) io.stderr(m.level === 'info' ? `note: ${m.message}\n` : `cloud-init ${m.level.toUpperCase()}: ${m.message}\n`);
+      // Why each skipped part was skipped (cloud-init's own warning leaves out all but a ValueError's message).
+      for (const r of run.reports) {
+        if ((r.disposition === 'failed' && r.handled?.error) || (r.disposition === 'jinja-ignored' && r.note.startsWith('Skipped by cloud-init'))) note(`${r.part.filename}: ${r.note}`);
+      }
+      return run.reports.some((r) => r.disposition === 'jinja-not-reproduced');
+    }
+    case 'confd': {
+      const result = outcome.result;
+      for (const n of result.notes) note(n);
+      for (const f of result.files) for (const w of f.read?.warnings ?? []) io.stderr(`cloud-init WARNING: ${f.file.name}: ${w}\n`);
+      const missing = confdModule().confdNotReproduced(result);
+      for (const m of missing) note(m);
+      return missing.length > 0;
+    }
+    case 'system':
+      for (const f of outcome.result.files) for (const w of f.read.warnings) io.stderr(`cloud-init WARNING: ${f.file.name}: ${w}\n`);
+      return false;
+    case 'boot': {
+      const boot = outcome.boot;
+      for (const n of boot.notes) note(n);
+      const missing = confdModule().confdNotReproduced(boot.system);
+      for (const m of missing) note(m);
+      return missing.length > 0 || [boot.userData, boot.vendor, boot.vendor2].some((run) => run?.reports.some((r) => r.disposition === 'jinja-not-reproduced'));
+    }
+    case 'chef':
+      for (const n of outcome.result.notices) note(`${n.path.join('.') || '(root)'}: ${n.message}`);
+      return false;
+    case 'failed':
+      return false;
+  }
 }
 
 /** The boot-mode layers other than user-data, read from the files the options name. */
-function bootLayers(o: CliOptions): Omit<BootInputs, 'userData'> {
+function bootLayers(o: CliOptions): SystemLayers {
   return {
     cloudCfg: readConfigFile(o, o.cloudCfg),
     confd: o.confd.map((f) => ({ name: f, bytes: read(o, f) })),
@@ -402,49 +411,22 @@ function bootLayers(o: CliOptions): Omit<BootInputs, 'userData'> {
   };
 }
 
-function bootMode(o: CliOptions, io: CliIO): number {
-  const inputs: BootInputs = { userData: o.files.map((f) => ({ name: f, bytes: read(o, f) })), ...bootLayers(o) };
-  const result = bootModule().assembleBoot(inputs, runOptions(o, io));
-  for (const n of result.notes) io.stderr(`note: ${n}\n`);
-  const missing = confdModule().confdNotReproduced(result.system);
-  for (const m of missing) io.stderr(`note: ${m}\n`);
-  for (const run of [result.userData, result.vendor, result.vendor2]) {
-    for (const r of run?.reports ?? []) if (r.disposition === 'jinja-not-reproduced') missing.push(r.note);
-  }
-  return printValue(o, io, result.value, () => fatesModule().withFates(reportModule().bootReport(result, reportFormat(o), inputs), modeFates(o, io), o.pretty)) || (missing.length ? NOT_REPRODUCED : 0);
+/** The exact text of the editor's preview for the same files. */
+function previewMode(o: CliOptions, io: CliIO, inputs: SetInputs): number {
+  if (o.mode === 'system') throw new UsageError('--format preview works with the user-data, handler, confd, boot and chef modes');
+  return writePreview(o, io, runSet(o.mode, inputs, runOptions(o, io)));
 }
 
-/** The exact text of the editor's preview for the same files. */
-export function previewMode(o: CliOptions, io: CliIO, given?: Array<{ name: string; bytes: Uint8Array }>): number {
-  if (o.mode === 'system') throw new UsageError('--format preview works with the user-data, handler, confd, boot and chef modes');
-  const files = given ?? o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, bytes: read(o, f), headers: o.mode === 'handler' ? optionalHeaders(o, f) : undefined }));
-  const model = previewModule().buildPreview(o.mode, files, {
-    ...runOptions(o, io),
+/** The preview's text of an outcome; the exit code. */
+export function writePreview(o: CliOptions, io: CliIO, outcome: Outcome): number {
+  const model = previewModule().renderPreview(outcome, {
     // The editor's preview text, as the editor shows it by default (cloudConfigMerge.schema.enable).
     schema: true,
-    boot: bootLayers(o),
     limitHint: (limit) => `raise it with --limit ${limit}=N`,
   });
   io.stdout(model.text);
   if (model.limit) io.stderr(`cloud-config-merge: ${model.failure}\n`);
   return model.limit ? 2 : model.failure ? 3 : model.parts.some((p) => p.status === 'not-reproduced') ? NOT_REPRODUCED : 0;
-}
-
-/** Chef-style deep merge of role, environment or attribute files, in order. */
-function chefMode(o: CliOptions, io: CliIO): number {
-  const files = o.files.map((f) => ({ name: f, bytes: read(o, f) }));
-  const loaded = chefFilesModule().loadChefFiles(files, o.limits);
-  for (const e of loaded.errors) throw new InputError(e);
-  const result = chefMergeModule().chefMergeFiles(loaded.values);
-  for (const n of result.notices) io.stderr(`note: ${n.path.join('.') || '(root)'}: ${n.message}\n`);
-  return printValue(o, io, result.merged, () => reportModule().chefReport(loaded, result, reportFormat(o)));
-}
-
-function printValue(o: CliOptions, io: CliIO, value: PyValue, report: () => string): number {
-  if (o.format === 'report') io.stdout(report() + '\n');
-  else if (o.format === 'json') io.stdout(toCanonicalJson(value, reportFormat(o)).text + '\n');
-  else io.stdout(dumpPyYaml(value));
-  return 0;
 }
 
 function specMerge(o: CliOptions, io: CliIO): number {
@@ -485,56 +467,52 @@ function explain(o: CliOptions, io: CliIO): number {
   return result.error ? 3 : 0;
 }
 
-/** The fates of the FILEs in a mode that has them (read again: the engine traces its own run). */
-function modeFates(o: CliOptions, io: CliIO): FateReport {
-  if (!fatesModule().hasFates(o.mode)) return { fates: [], omitted: 0, failure: `the ${o.mode} mode has no fates` };
-  const files = o.files.map((f) => ({ name: f, bytes: read(o, f) }));
-  return fatesEngineModule().computeFates(o.mode, files, { ...runOptions(o, io), boot: bootLayers(o) });
-}
-
 /**
  * `--check`: each FILE, then the merged result, validated as cloud-init validates them (user-data and
- * handler modes), and the merge's fates (user-data, confd and boot modes); `--fail-on` turns fates into failures.
+ * handler modes), and the merge's fates (user-data, confd and boot modes); `--fail-on` turns fates into
+ * failures. One run gives both: the files are read once, merged once.
  */
-function checkCommand(o: CliOptions, io: CliIO): number {
+function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: string[] }): number {
   if (!CHECK_MODES.includes(o.mode)) throw new UsageError(`--check works with the ${CHECK_MODES.join(', ')} modes, not ${o.mode}`);
+  const check = checkModule();
+  const render = checkTextModule();
+  const outcome = runSet(o.mode, inputs, runOptions(o, io));
   let result: CheckResult | null = null;
-  if (o.mode === 'user-data' || o.mode === 'handler') {
-    const inputs = o.files.map((f) => ({ name: o.mode === 'handler' ? basename(f) : f, path: f, bytes: read(o, f) }));
-    const instanceData = instanceDataOption(o);
-    const files = inputs.flatMap((i) => checkModule().checkFile(i.path, i.bytes, o.version, instanceData));
-    for (const i of inputs) {
-      const note = checkModule().wholeFileNote(i.path, i.bytes, o.version);
+  if (outcome.kind === 'user-data') {
+    const instanceData = outcome.options.instanceData;
+    const named = inputs.files.map((f, i) => ({ path: inputs.paths[i], bytes: f.bytes }));
+    const files = named.flatMap((i) => check.checkFile(i.path, i.bytes, o.version, instanceData));
+    for (const i of named) {
+      const note = check.wholeFileNote(i.path, i.bytes, o.version);
       if (note) io.stderr(`cloud-config-merge: note: ${note}\n`);
     }
-    const run = o.mode === 'handler'
-      ? runHandlerParts(inputs.map((i) => ({ ...i, headers: optionalHeaders(o, i.path) })), runOptions(o, io))
-      : runUserData(inputs, runOptions(o, io));
+    const run = outcome.run;
     if (run.fatal?.limit) throw new InputError(`${run.fatal.message}: nothing is merged`);
     if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
-    result = { files, merged: checkModule().checkMerged(run, o.version) };
+    result = { files, merged: check.checkMerged(run, outcome.locate, o.version) };
     if (o.annotate) {
-      const out = checkModule().formatAnnotated(inputs.map((i) => ({ name: i.path, bytes: i.bytes })), run, o.version);
+      const out = render.formatAnnotated(named.map((i) => ({ name: i.path, bytes: i.bytes })), run, o.version);
       io.stdout(out.stdout);
       io.stderr(out.stderr);
-      return checkModule().isAccepted(result) ? 0 : 1;
+      return check.isAccepted(result) ? 0 : 1;
     }
   }
   if (o.annotate) throw new UsageError('--annotate works with the user-data and handler modes');
-  const fates = fatesModule().hasFates(o.mode) ? modeFates(o, io) : null;
-  const failed = fates ? fatesModule().failing(fates, o.failOn) : [];
+  const fates = hasFates(o.mode) ? fatesModule().fatesOf(outcome) : null;
+  const failed = fates ? fatesModule().fatesOfKinds(fates, o.failOn) : [];
+  const fatesText = fatesTextModule();
   if (o.format === 'json') {
-    const schema = result ? (JSON.parse(checkModule().formatJson(result, false)) as object) : { files: [], merged: null };
-    io.stdout(JSON.stringify({ ...schema, ...(fates ? { fates: fatesModule().fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length } }, null, o.pretty ? 2 : undefined) + '\n');
+    const schema = result ? (JSON.parse(render.formatJson(result, false)) as object) : { files: [], merged: null };
+    io.stdout(JSON.stringify({ ...schema, ...(fates ? { fates: fatesText.fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length } }, null, o.pretty ? 2 : undefined) + '\n');
   } else if (o.format === 'sarif') {
-    io.stdout(checkModule().formatSarif(result ?? { files: [], merged: null }, o.version, packageVersion(), fates ? { rules: fatesModule().FATE_RULES, results: fatesModule().fatesSarif(fates, o.failOn) } : undefined) + '\n');
+    io.stdout(render.formatSarif(result ?? { files: [], merged: null }, o.version, packageVersion(), fates ? { rules: fatesText.FATE_RULES, results: fatesText.fatesSarif(fates, o.failOn) } : undefined) + '\n');
   } else {
-    if (result) io.stdout(checkModule().formatText(result, o.version));
+    if (result) io.stdout(render.formatText(result, o.version));
     // The schema text is what cloud-init prints: fates follow it only when there are some to list.
-    if (fates && (fates.fates.length || fates.failure || !result)) io.stdout(fatesModule().fatesText(fates));
+    if (fates && (fates.fates.length || fates.failure || !result)) io.stdout(fatesText.fatesText(fates));
     if (failed.length) io.stdout(`Error: ${failed.length} value(s) meet a --fail-on fate (${o.failOn.join(', ')})\n`);
   }
-  return (result && !checkModule().isAccepted(result)) || failed.length ? 1 : 0;
+  return (result && !check.isAccepted(result)) || failed.length ? 1 : 0;
 }
 
 function packageVersion(): string {

@@ -3,13 +3,12 @@
  * or Pulumi's cloudinit provider builds it, merged as cloud-init merges it,
  * with findings that name the part the author wrote.
  */
-import { runUserData } from '../engine/userdata/run';
+import { runSet } from '../engine/outcome/run';
 import { TerraformConfig, TerraformInputError, partFindings, readTerraformJson, terraformUserData, unwrapRendered } from '../engine/userdata/terraform';
 import { convertUserDataBlob } from '../engine/userdata/mime';
 import { CliOptions, UsageError } from './args';
-import { CliIO, InputError, previewMode, read, userDataMode } from './main';
-import { fileIncludeResolver } from '../node/includes';
-import { wrapHeaderLine } from '../engine/preview';
+import { CliIO, InputError, read, runOptions, writeMerge, writePreview } from './main';
+import { wrapHeaderLine } from '../engine/render/header';
 
 interface PipelineInput {
   /** The name the output and the findings use (a Terraform address, a file). */
@@ -67,14 +66,11 @@ export function pipelineMode(o: CliOptions, io: CliIO): number {
   for (const input of inputs) {
     // Several configs (or blobs) are separate user-data, one instance each: each one has its own output.
     if (inputs.length > 1) io.stdout(`==> ${input.name} <==\n`);
-    const run = runUserData([input], {
-      version: o.version,
-      includes: fileIncludeResolver(o.includeMap, (p) => read(o, p), (p) => read(o, p, true)),
-      onIncludeFailure: o.includeMissing,
-      limits: o.limits,
-    });
+    // One run: the findings, and the output, of the same merge.
+    const outcome = runSet('user-data', { files: [{ name: input.name, bytes: input.bytes }] }, runOptions(o, io));
+    const run = outcome.kind === 'user-data' ? outcome.run : undefined;
     const findings: string[] = [];
-    if (!run.fatal) {
+    if (run && !run.fatal) {
       for (const f of partFindings(input.bytes, run, input.parts, o.version)) {
         const label = input.parts[f.part]?.label ?? partLabel(f.part, run.reports.find((r) => r.part.route.some((s) => s.via === 'mime' && s.leaf === f.part))?.part.filename);
         findings.push(`${label}: ${f.severity}: ${f.message} [${f.code}]`);
@@ -85,12 +81,12 @@ export function pipelineMode(o: CliOptions, io: CliIO): number {
     if (o.format === 'preview') {
       // The editor's preview text: the findings under the title line, as the editor shows them.
       let text = '';
-      code = previewMode(o, { stdout: (t) => (text += t), stderr: (t) => io.stderr(t) }, [{ name: input.name, bytes: input.bytes }]);
+      code = writePreview(o, { stdout: (t) => (text += t), stderr: (t) => io.stderr(t) }, outcome);
       const lines = findings.flatMap((f) => wrapHeaderLine(`# Finding: ${f.replace(/[\r\n]+/g, ' ')}`).map((l) => l + '\n')).join('');
       const firstBreak = text.indexOf('\n');
       io.stdout(firstBreak < 0 ? lines + text : text.slice(0, firstBreak + 1) + lines + text.slice(firstBreak + 1));
     } else {
-      code = userDataMode(o, io, [{ name: input.name, bytes: input.bytes }]);
+      code = writeMerge(o, io, outcome);
     }
     worst = Math.max(worst, code);
   }

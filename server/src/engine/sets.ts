@@ -16,12 +16,12 @@
 import { PyDict, PyValue, TextSpan } from './values';
 import { loadYaml } from './yaml/load';
 import { pyKeyDisplay } from './yaml/dump';
-import type { SetMode } from './fates';
+import { SET_MODES, type SetMode } from './outcome/mode';
 
 /** The name of the set file at a workspace folder's root. */
 export const SET_FILE_NAME = 'cloud-config-merge.yaml';
 
-export const SET_MODES: readonly SetMode[] = ['user-data', 'confd', 'boot', 'chef'];
+export { SET_MODES };
 
 /** Boot-mode roles a set can name, each one file (confd: a list). */
 export const SET_BOOT_ROLES = ['vendor', 'vendor2', 'cloudCfg', 'dsConfig'] as const;

@@ -8,7 +8,7 @@
  */
 import { CodeAction, CodeActionKind, Diagnostic, Range, TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { keepBothOutcomes, decidingFile } from '../engine/fateFixes';
+import { keepBothOutcomes, decidingFile } from '../engine/outcome/fixes';
 import { LineIndex } from '../engine/text/lineIndex';
 import { ServerContext } from './common/context';
 import { OpenSet, PartSets } from './common/partSets';
@@ -36,15 +36,14 @@ export function fateFixes(ctx: ServerContext, sets: PartSets, document: TextDocu
     if (!analysis) continue;
     actions.push(showInPreview(analysis.set, data.path, diagnostic));
     if (analysis.set.mode !== 'user-data' && analysis.set.mode !== 'confd') continue;
-    const mode = analysis.set.mode;
     const fate = fatesIn(analysis, document.uri).find((f) => f.kind === data.kind && f.path === data.path && f.at?.line === diagnostic.range.start.line && f.at?.character === diagnostic.range.start.character);
     const target = fate && decidingFile(fate);
     const uri = target && analysis.uriOf(target);
     if (!fate || !target || !uri) continue;
-    const file = analysis.files.find((f) => f.name === target);
+    const file = analysis.outcome.inputs.files.find((f) => f.name === target);
     if (!file) continue;
     const lines = new LineIndex(new TextDecoder().decode(file.bytes));
-    for (const outcome of keepBothOutcomes(mode, analysis.files, fate, analysis.options).slice(0, MAX_FIXES)) {
+    for (const outcome of keepBothOutcomes(analysis.outcome, fate).slice(0, MAX_FIXES)) {
       const editRange = { start: lines.position(outcome.edit.span.start), end: lines.position(outcome.edit.span.end) };
       actions.push({
         title: `Keep both: merge_how '${outcome.spec}' in ${target} → ${fate.path}: ${outcome.display}`,

@@ -9,7 +9,7 @@ import { ServerContext } from './common/context';
 import { guardRequest } from './common/guard';
 import { PartSets } from './common/partSets';
 import { analysesFor, fatesIn } from './fates';
-import { where } from '../engine/fates';
+import { where } from '../engine/outcome/fates';
 
 export function registerFateHints(ctx: ServerContext, sets: PartSets): void {
   ctx.connection.languages.inlayHint.on(guardRequest(ctx.log, 'inlayHint', (params: InlayHintParams) => fateHints(ctx, sets, params)));

@@ -16,28 +16,26 @@ import { MAX_SCHEMA_PROBLEMS } from './common/analysisCache';
 import { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Range } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { pathToFileURL } from 'node:url';
-import { Fate, FateKind } from '../engine/fates';
-import { SourceLocation, inFileText } from '../engine/provenance';
+import { Fate } from '../engine/outcome/fates';
+import { EFFECTS, EffectKind, EffectWeight } from '../engine/outcome/effects';
+import { SourceLocation, inFileText } from '../engine/outcome/locate';
 import { ServerContext } from './common/context';
 import { DIAGNOSTIC_SOURCE } from './common/ranges';
 import { PartSets, SetAnalysis } from './common/partSets';
 import { ServerSettings } from './common/settings';
 import { describeError } from './common/log';
 
-const SEVERITY: Record<FateKind, DiagnosticSeverity | null> = {
-  lost: DiagnosticSeverity.Warning,
-  deleted: DiagnosticSeverity.Warning,
-  dropped: DiagnosticSeverity.Warning,
-  replaced: DiagnosticSeverity.Information,
-  overridden: DiagnosticSeverity.Information,
-  appended: null,
-  prepended: null,
+/** The editor's severity for an effect's weight (engine/outcome/effects.ts); hints are inlay hints, not diagnostics. */
+const SEVERITY: Record<EffectWeight, DiagnosticSeverity | null> = {
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: null,
 };
 
 /** What a fate diagnostic carries for the quick fixes (fateFixes.ts). */
 export interface FateDiagnosticData {
   set: string;
-  kind: FateKind;
+  kind: EffectKind;
   path: string;
 }
 
@@ -71,7 +69,7 @@ export function fateDiagnostics(analyses: SetAnalysis[], document: TextDocument,
       continue;
     }
     for (const fate of fatesIn(analysis, document.uri)) {
-      const severity = SEVERITY[fate.kind];
+      const severity = SEVERITY[EFFECTS[fate.kind].weight];
       if (severity === null || !fate.at) continue;
       const message = `${prefix}${fate.message}`;
       const key = `${fate.at.line}:${fate.at.character}:${message}`;

@@ -14,7 +14,7 @@ import { MakeMimeError, MimeAttachment, attachmentText, inferSubtype, makeMime }
 import { TerraformInputError, looksLikeTerraformJson, partFindings, readTerraformJson, terraformUserData, unwrapRendered, wrapLikeTerraform } from '../engine/userdata/terraform';
 import { convertUserDataBlob } from '../engine/userdata/mime';
 import { runUserData } from '../engine/userdata/run';
-import { PreviewFile } from '../engine/preview';
+import { InputFile as PreviewFile } from '../engine/outcome/run';
 import { CloudInitVersion } from '../engine/spec/parse';
 import { Limits } from '../engine/limits';
 import { ServerContext } from './common/context';

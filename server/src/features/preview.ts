@@ -16,12 +16,14 @@ import { readError, readRegularFile, readRegularFileSync } from './common/readFi
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewLineMap, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
-import { buildPreview, PreviewEntry, PreviewFile, PreviewMode, PreviewModel, PREVIEW_BODY_MARKER, SchemaReportCache, wrapHeaderLine } from '../engine/preview';
-import { SourceLocation } from '../engine/provenance';
+import { HeaderLink, PreviewModel, PREVIEW_BODY_MARKER, renderPreview, wrapHeaderLine } from '../engine/render/previewText';
+import { SourceLocation } from '../engine/outcome/locate';
+import { LineProvenance } from '../engine/outcome/provenance';
+import { InputFile as PreviewFile, SystemLayers, runSet } from '../engine/outcome/run';
+import { PreviewMode } from '../engine/outcome/mode';
+import { SchemaReportCache } from '../engine/outcome/schema';
 import { IncludeResolver } from '../engine/userdata/process';
-import { BootInputs } from '../engine/system/boot';
 import { ConfigFile } from '../engine/system/readConf';
-import { PyError } from '../engine/py/errors';
 import { PartLoadCache } from '../engine/userdata/cloudConfigHandler';
 import { ServerContext } from './common/context';
 import { ServerSettings } from './common/settings';
@@ -215,7 +217,7 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
     files = piped.files;
     notes = piped.notes;
   }
-  const boot: Omit<BootInputs, 'userData'> = {};
+  const boot: SystemLayers = {};
   for (const role of BOOT_ROLES) {
     const uri = params.boot?.[role];
     if (uri) boot[role] = sources.file(uri) ?? undefined;
@@ -227,34 +229,28 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
       if (file) boot.confd.push(file);
     }
   }
-  let model: PreviewModel;
-  try {
-    const custom = ctx.customMergers(settings);
-    model = buildPreview(mode, files, {
-      version: settings.cloudInitVersion,
-      customMergers: custom.modules.size ? custom.modules : undefined,
-      includes: sources.includeResolver(),
-      limits: settings.limits,
-      limitHint: (limit) => `setting cloudConfigMerge.limits.${limit}`,
-      boot,
-      schema: settings.schema.enable,
-      instanceData: instanceDataFor(settings, scope, ctx.workspaceFolders()).data,
-      partCache: partLoads.get(ctx) ?? partLoads.set(ctx, new PartLoadCache()).get(ctx),
-      schemaCache: schemaReports.get(ctx) ?? schemaReports.set(ctx, new SchemaReportCache()).get(ctx),
-      maxSchemaProblems: MAX_SCHEMA_PROBLEMS,
-    });
-  } catch (e) {
-    // cloud-init itself would raise here (a bad spec in system config, two drop-ins with one name…).
-    if (!(e instanceof PyError)) throw e;
-    model = failedModel(`cloud-init fails: ${e.pyType}: ${e.message}`);
-  }
+  const custom = ctx.customMergers(settings);
+  const outcome = runSet(mode, { files, layers: boot }, {
+    version: settings.cloudInitVersion,
+    customMergers: custom.modules.size ? custom.modules : undefined,
+    includes: sources.includeResolver(),
+    limits: settings.limits,
+    instanceData: instanceDataFor(settings, scope, ctx.workspaceFolders()).data,
+    partCache: partLoads.get(ctx) ?? partLoads.set(ctx, new PartLoadCache()).get(ctx),
+  });
+  const model = renderPreview(outcome, {
+    limitHint: (limit) => `setting cloudConfigMerge.limits.${limit}`,
+    schema: settings.schema.enable,
+    cache: schemaReports.get(ctx) ?? schemaReports.set(ctx, new SchemaReportCache()).get(ctx),
+    maxProblems: MAX_SCHEMA_PROBLEMS,
+  });
   return toResult(model, sources, notes);
 }
 
 /** A preview that merged nothing: the header says why. */
 function failedModel(failure: string): PreviewModel {
   const lines = ['# Cloud-Config Merge preview', ...wrapHeaderLine(`# ${failure.replace(/[\r\n]+/g, ' ')}`), PREVIEW_BODY_MARKER];
-  return { text: lines.join('\n') + '\n', body: '', headerLineCount: lines.length, entries: [], parts: [], failure };
+  return { text: lines.join('\n') + '\n', body: '', headerLineCount: lines.length, entries: [], parts: [], headerLinks: [], failure };
 }
 
 function toResult(model: PreviewModel, sources: Sources, notes: string[] = []): PreviewResult {
@@ -273,7 +269,7 @@ function toResult(model: PreviewModel, sources: Sources, notes: string[] = []): 
     parts: model.parts.map((p) => ({ ...p, file: sources.uriFor(p.file) ?? p.file })),
     problems,
     sources: [...sources.touched],
-    headerLinks: headerLinks(text, model.headerLineCount + inserted.length, sources),
+    headerLinks: headerLinks(model.headerLinks, inserted.length, sources),
     ...(model.failure ? { failure: model.failure } : {}),
   };
 }
@@ -286,7 +282,7 @@ function previewLocation(l: SourceLocation | null | undefined, uriFor: (file: st
 }
 
 /** The model's line entries in the wire's compact form (`PreviewLineMap`), `shift` lines down; `uriFor` names the engine's files. */
-export function encodeLineMap(entries: readonly PreviewEntry[], shift: number, uriFor: (file: string) => string | undefined): PreviewLineMap {
+export function encodeLineMap(entries: readonly LineProvenance[], shift: number, uriFor: (file: string) => string | undefined): PreviewLineMap {
   const location = (l: SourceLocation | null | undefined) => previewLocation(l, uriFor);
   const files: PreviewLineMap['files'] = [];
   // By the engine's file name and note: one entry per file the places are in, not one URI per line.
@@ -337,29 +333,16 @@ export function encodeLineMap(entries: readonly PreviewEntry[], shift: number, u
   return { files, rows, paths, history };
 }
 
-/**
- * The header's links: each part's file ("N. part from FILE: …") and each `FILE:LINE` place, for the
- * names this preview gave its files (so the client never guesses from the text).
- */
-function headerLinks(text: string, headerLineCount: number, sources: Sources): PreviewHeaderLink[] {
-  const links: PreviewHeaderLink[] = [];
-  const lines = text.split('\n', headerLineCount);
-  lines.forEach((lineText, line) => {
-    // The fate may be wrapped to the next line: "N. part from FILE:" is always on the first.
-    const part = /^#\s+\d+\. .*? from (.+?):(?: (?:merged|DROPPED|not merged|NOT SHOWN)|$)/.exec(lineText);
-    const partUri = part ? sources.uriFor(part[1]) : undefined;
-    if (part && partUri) {
-      const character = part.index + part[0].indexOf(` from ${part[1]}:`) + ' from '.length;
-      links.push({ line, character, endCharacter: character + part[1].length, target: { uri: partUri, line: 0, character: 0, endLine: 0, endCharacter: 0 } });
-    }
-    for (const m of lineText.matchAll(/([^\s(),:]+):(\d+)\b/g)) {
-      const uri = sources.uriFor(m[1]);
-      if (!uri) continue;
-      const at = Number(m[2]) - 1;
-      links.push({ line, character: m.index, endCharacter: m.index + m[0].length, target: { uri, line: at, character: 0, endLine: at, endCharacter: 0 } });
-    }
-  });
-  return links;
+/** The header's links (made by the engine as it wrote the header), `shift` lines down, to the URIs of this preview's files. */
+function headerLinks(links: readonly HeaderLink[], shift: number, sources: Sources): PreviewHeaderLink[] {
+  const out: PreviewHeaderLink[] = [];
+  for (const l of links) {
+    const uri = sources.uriFor(l.target.file);
+    if (!uri) continue;
+    const at = l.target.line;
+    out.push({ line: l.line + shift, character: l.character, endCharacter: l.endCharacter, target: { uri, line: at, character: 0, endLine: at, endCharacter: 0 } });
+  }
+  return out;
 }
 
 function filePathOf(uri: string): string | null {

@@ -81,9 +81,9 @@ suite('The preview as a new user meets it', () => {
     const joined = header.join('\n').replace(/\n#(?: {4}| {6,})(?=\S)/g, ' ');
     assert.match(joined, /'apend' is not an option of list\(\): ignored, so lists are overwritten item by item/);
     assert.match(joined, /From part-001 \(parts\/01-base\.yaml\), displaced by part-003 \(parts\/03-typo\.yaml\), merged with list\(apend\)/);
-    assert.match(joined, /packages\[0\] 'curl' at parts\/01-base\.yaml:3: overwritten by parts\/03-typo\.yaml:4/);
-    assert.match(joined, /runcmd\[0\] 'echo base' at parts\/01-base\.yaml:5: overwritten/);
-    assert.match(joined, /write_files\[0\] \{'path': '\/etc\/motd'.* at parts\/01-base\.yaml:7: overwritten/);
+    assert.match(joined, /packages\[0\] 'curl' at parts\/01-base\.yaml:3: replaced by parts\/03-typo\.yaml:4/);
+    assert.match(joined, /runcmd\[0\] 'echo base' at parts\/01-base\.yaml:5: replaced/);
+    assert.match(joined, /write_files\[0\] \{'path': '\/etc\/motd'.* at parts\/01-base\.yaml:7: replaced/);
     for (const line of header) assert.ok(line.length <= 100, `${line.length} characters: ${line}`);
     await wb.screenshot('8-what-this-merge-lost.png');
   });

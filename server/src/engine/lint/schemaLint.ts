@@ -7,7 +7,7 @@
 import { PyError } from '../py/errors';
 import { LimitExceededError } from '../limits';
 import { PyDict, type PyValue, type TextSpan } from '../values';
-import { spanAt, validateCloudConfig, valueAt, type SchemaProblem, type SchemaVersion } from '../schema/validate';
+import { problemSpan, spanAt, validateCloudConfig, valueAt, type SchemaProblem, type SchemaVersion } from '../schema/validate';
 import { nearest, type Finding, type Fix } from './findings';
 import { loadYaml } from '../yaml/load';
 import type { EmbeddedCloudConfig } from '../schema/embedded';
@@ -55,9 +55,8 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
       return;
     }
     const found = spanAt(root, p.segments, rootSpan);
-    if (!found) return;
-    const keyFirst = (deprecation && !p.viaAlternative) || p.keyword === 'required' || p.keyword === 'minProperties' || isEmptyContainer(valueAt(root, p.segments));
-    const span = keyFirst ? found.key ?? found.value : found.value;
+    const span = problemSpan(root, rootSpan, p, deprecation);
+    if (!found || !span) return;
     if (!deprecation) {
       findings.push({ ...coded('schema-error'), span: at(span), message });
       return;
@@ -250,6 +249,3 @@ function shorten(message: string): string {
   return `${message.slice(0, MAX_MESSAGE)}… (${message.length} characters in all; \`cloud-config-merge --check\` prints it whole)`;
 }
 
-function isEmptyContainer(v: PyValue | undefined): boolean {
-  return v === null || v === undefined || (Array.isArray(v) && v.length === 0) || (v instanceof PyDict && v.size === 0);
-}

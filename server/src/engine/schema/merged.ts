@@ -3,10 +3,10 @@
  * cloud-init validates it on the instance, each problem traced back (provenance) to the part, file and
  * line that supplied the offending value.
  */
-import type { Locator, SourceLocation } from '../provenance';
+import type { Locator, SourceLocation } from '../outcome/locate';
 import type { UserDataRun } from '../userdata/run';
 import { getListOrigins, PyDict, type Origin, type PyValue } from '../values';
-import { validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from './validate';
+import { problemPlace, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from './validate';
 
 export interface MergedProblem extends SchemaProblem {
   /** Where the value was written, when provenance knows (0-based lines, as SourceLocation). */
@@ -38,7 +38,7 @@ function originAt(root: PyValue, segments: PyValue[]): Origin | undefined {
 }
 
 /**
- * `locate` resolves the run's origins to files (`userDataLocator(run)` of engine/preview); `report`, when
+ * `locate` resolves the run's origins to files (`userDataLocator(run)` of engine/outcome/run); `report`, when
  * given, is validateCloudConfigText's report of this very cloud-config.txt (kept from an earlier run).
  */
 /**
@@ -50,12 +50,12 @@ export function validateMergedText(text: string, version: SchemaVersion, maxProb
 }
 
 export function validateMerged(run: UserDataRun, version: SchemaVersion, locate: Locator, report: TextSchemaReport = validateMergedText(run.cloudConfigTxt, version)): MergedSchemaReport {
-  const place = (p: SchemaProblem): MergedProblem => {
+  const place = (deprecation: boolean) => (p: SchemaProblem): MergedProblem => {
     if (run.result === null) return { ...p, source: null };
-    // An unknown key: the key itself, where it was written.
-    const segments = p.unexpectedKeys?.length === 1 && p.keyword === 'additionalProperties' ? [...p.segments, p.unexpectedKeys[0]] : p.segments;
+    // Where the editor shows the same problem in the part (schema/validate problemPlace).
+    const { segments, on } = problemPlace(run.result, p, deprecation);
     const origin = originAt(run.result, segments);
-    return { ...p, source: origin ? locate(origin, origin.key ? 'key' : 'value') : null };
+    return { ...p, source: origin ? locate(origin, on === 'key' && origin.key ? 'key' : 'value') : null };
   };
-  return { valid: report.valid, errors: report.errors.map(place), deprecations: report.deprecations.map(place), report };
+  return { valid: report.valid, errors: report.errors.map(place(false)), deprecations: report.deprecations.map(place(true)), report };
 }

@@ -151,6 +151,30 @@ export function valueAt(root: PyValue, segments: PyValue[]): PyValue | undefined
   return node;
 }
 
+/**
+ * Where a problem is shown, the same in every face (the editor's diagnostics, `--check`'s positions, the
+ * merged result's problems): the node's path, and whether on its key or on its value. An unknown key is
+ * marked on the key itself; a deprecated key, a missing property and an empty container on the key
+ * that holds them; every other problem on the value that fails.
+ */
+export function problemPlace(root: PyValue, p: SchemaProblem, deprecation: boolean): { segments: PyValue[]; on: 'key' | 'value' } {
+  if (p.keyword === 'additionalProperties' && p.unexpectedKeys?.length === 1) return { segments: [...p.segments, p.unexpectedKeys[0]], on: 'key' };
+  const keyFirst = (deprecation && !p.viaAlternative) || p.keyword === 'required' || p.keyword === 'minProperties' || isEmptyContainer(valueAt(root, p.segments));
+  return { segments: p.segments, on: keyFirst ? 'key' : 'value' };
+}
+
+/** The span problemPlace chooses: the key where it says so and there is one, else the value. */
+export function problemSpan(root: PyValue, rootSpan: TextSpan | null, p: SchemaProblem, deprecation: boolean): TextSpan | null {
+  const { segments, on } = problemPlace(root, p, deprecation);
+  const found = spanAt(root, segments, rootSpan);
+  if (!found) return null;
+  return on === 'key' ? (found.key ?? found.value) : found.value;
+}
+
+function isEmptyContainer(v: PyValue | undefined): boolean {
+  return v === null || v === undefined || (Array.isArray(v) && v.length === 0) || (v instanceof PyDict && v.size === 0);
+}
+
 /** Where a path is written: the key (for mapping entries) and the value. */
 export function spanAt(root: PyValue, segments: PyValue[], rootSpan: TextSpan | null): { key?: TextSpan; value: TextSpan } | null {
   let node: PyValue | undefined = root;

@@ -12,14 +12,12 @@ import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { computeFates, FateReport, SetMode } from '../../engine/fates';
-import { PreviewFile, PreviewOptions } from '../../engine/preview';
+import { FateReport, fatesOf } from '../../engine/outcome/fates';
+import { InputFile, Outcome, RunOptions, SystemLayers, runSet } from '../../engine/outcome/run';
+import type { SetMode } from '../../engine/outcome/mode';
+import { mergedSchemaOf } from '../../engine/outcome/schema';
 import { SET_FILE_NAME, SetFile } from '../../engine/sets';
-import { validateMerged, validateMergedText, MergedSchemaReport } from '../../engine/schema/merged';
-import { userDataLocator } from '../../engine/preview';
-import { LimitExceededError } from '../../engine/limits';
-import { PyError } from '../../engine/py/errors';
-import { BootInputs } from '../../engine/system/boot';
+import { MergedSchemaReport } from '../../engine/schema/merged';
 import { parseSetFile } from '../../engine/sets';
 import { listForPatterns, resolveSet, setPatterns } from '../../node/sets';
 import { readBoundedSync } from '../../node/readFile';
@@ -45,14 +43,13 @@ export interface OpenSet {
 
 export interface SetAnalysis {
   set: OpenSet;
+  /** The one run of the set's files at this moment: fates, schema problems and fixes all come from it. */
+  outcome: Outcome;
   report: FateReport;
   /** The merged result's `cloud-init schema --system` problems (user-data mode, schema enabled). */
   schema?: MergedSchemaReport;
   /** The URI of a name the engine's locations carry. */
   uriOf(name: string): string | undefined;
-  /** The files as merged (names as in locations) and the options, to merge them again with another spec. */
-  files: PreviewFile[];
-  options: PreviewOptions;
   millis: number;
 }
 
@@ -182,7 +179,7 @@ export class PartSets {
     };
     const snapshot: string[] = [settings.cloudInitVersion, String(settings.schema.enable), String(settings.includes.allowOutsideWorkspace), String(settings.limits.maxFileBytes)];
     const readAll = (files: string[]) => {
-      const out: PreviewFile[] = [];
+      const out: InputFile[] = [];
       for (const f of files) {
         const read = this.read(f, settings);
         snapshot.push(`${f}@${read?.version ?? 'missing'}`);
@@ -191,7 +188,7 @@ export class PartSets {
       return out;
     };
     const files = readAll(set.files);
-    const boot: Omit<BootInputs, 'userData'> = {};
+    const boot: SystemLayers = {};
     for (const role of ['vendor', 'vendor2', 'cloudCfg', 'dsConfig'] as const) {
       const file = set.boot[role];
       if (file) boot[role] = readAll([file])[0];
@@ -204,7 +201,7 @@ export class PartSets {
     const started = performance.now();
     const custom = this.ctx.customMergers(settings);
     const included = new Set<string>();
-    const options: PreviewOptions = {
+    const options: RunOptions = {
       version: settings.cloudInitVersion,
       limits: settings.limits,
       customMergers: custom.modules.size ? custom.modules : undefined,
@@ -218,19 +215,12 @@ export class PartSets {
         touched: (uri) => included.add(filePath(uri) ?? uri),
       }),
       instanceData: instance ? parseJson(instance.bytes) : undefined,
-      boot,
     };
-    let report: FateReport;
-    let schema: MergedSchemaReport | undefined;
-    try {
-      report = computeFates(set.mode, files, options);
-      const run = report.run;
-      if (run && settings.schema.enable) schema = validateMerged(run, settings.cloudInitVersion, userDataLocator(run), validateMergedText(run.cloudConfigTxt, settings.cloudInitVersion, MAX_SCHEMA_PROBLEMS));
-    } catch (e) {
-      if (!(e instanceof PyError) && !(e instanceof LimitExceededError)) throw e;
-      report = { fates: [], omitted: 0, failure: e instanceof PyError ? `cloud-init fails: ${e.pyType}: ${e.message}` : e.message };
-    }
-    const analysis: SetAnalysis = { set, report, schema, uriOf: (n) => names.get(n), files, options, millis: performance.now() - started };
+    const outcome = runSet(set.mode, { files, layers: boot }, options);
+    const report = fatesOf(outcome);
+    const checked = settings.schema.enable ? mergedSchemaOf(outcome, { maxProblems: MAX_SCHEMA_PROBLEMS }) : undefined;
+    const schema = checked?.checked ? checked.schema : undefined;
+    const analysis: SetAnalysis = { set, outcome, report, schema, uriOf: (n) => names.get(n), millis: performance.now() - started };
     this.analyses.set(set.key, { snapshot: key, included: [...included].map((file) => ({ file, stamp: this.stamp(file) })), analysis });
     return analysis;
   }

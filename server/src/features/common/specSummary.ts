@@ -10,7 +10,7 @@ import { ParsedMerger, CloudInitVersion } from '../../engine/spec/parse';
 import { constructMergers } from '../../engine/merge/construct';
 import { DEFAULT_PART_SPEC, DEFAULT_PART_SPEC_TEXT, DEFAULT_SYSTEM_SPEC, DEFAULT_SYSTEM_SPEC_TEXT } from '../../engine/spec/defaults';
 import { PyError } from '../../engine/py/errors';
-import { formatSpec } from '../../engine/preview';
+import { formatSpec } from '../../engine/outcome/parts';
 
 export type SpecRole = 'part' | 'system';
 

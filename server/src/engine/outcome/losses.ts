@@ -1,34 +1,39 @@
 /**
- * What a user-data merge lost: every value of a part that a later part
- * overwrote or deleted, every value of a part that the merge rejected or
- * dropped, grouped by the part that had it and the part that displaced it;
- * every option a merger ignored, with what the merger did instead; and the
- * parts dropped whole. Computed from the merge trace (the same events the
- * provenance hovers read), so it never disagrees with the merge. The editor's
- * preview, the CLI's `--format preview` and `--format report` all read it.
+ * What a merge lost, derived from an outcome: every value of a source (a
+ * user-data part, a drop-in, a boot layer) that a later one replaced or
+ * deleted, every value the merge kept another value over or dropped, grouped
+ * by the source that had it and the source that displaced it; every option a
+ * merger ignored, with what the merger did instead; and the parts dropped
+ * whole. Computed from the merge trace (the same events the provenance and
+ * the fates read), so it never disagrees with the merge. The preview's "What
+ * this merge lost" and the report's `lost` say it.
  */
-import { PyValue } from './values';
-import { pyEq } from './py/compare';
-import { pyRepr } from './py/repr';
-import { MergeEvent } from './merge/trace';
-import { Locator, SourceLocation, formatPath } from './provenance';
-import { UserDataRun } from './userdata/run';
-import { OPTION_NAMES, OptionName, canonicalMergerName, mergerClause, optionsReadBy } from './catalogue';
-import { pyKeyDisplay } from './yaml/dump';
-import { pushAll } from './arrays';
+import { PyDict, PyValue } from '../values';
+import { pyEq } from '../py/compare';
+import { pyRepr } from '../py/repr';
+import { MergeEvent, PathSegment } from '../merge/trace';
+import { Locator, SourceLocation, displayPath } from './locate';
+import { UserDataRun } from '../userdata/run';
+import { ConfdResult } from '../system/confd';
+import { BootResult } from '../system/boot';
+import { OPTION_NAMES, OptionName, canonicalMergerName, mergerClause, optionsReadBy } from '../catalogue';
+import { pushAll } from '../arrays';
+import type { EffectKind } from './effects';
+import { Outcome, cloudCfgName, confdLocator, userDataLocator } from './run';
+import { provenanceByDisplay } from './provenance';
 
 export interface LostValue {
   /** `runcmd[0]` form. */
   path: string;
   /** A short repr of the value that was lost. */
   value: string;
-  /** overwritten or deleted by a later part; rejected (the existing value was kept) or dropped by the merger. */
-  what: 'overwritten' | 'deleted' | 'rejected' | 'dropped';
+  /** replaced or deleted by a later source; lost: the merger kept the existing value, or dropped these items. */
+  what: Extract<EffectKind, 'replaced' | 'deleted' | 'lost'>;
   /** The merger's rule, in words. */
   reason: string;
   /** Where the lost value was written. */
   at: SourceLocation | null;
-  /** Where the value that displaced it was written (overwritten, deleted, rejected). */
+  /** Where the value that displaced it was written (replaced, deleted; the value kept, for lost). */
   by: SourceLocation | null;
 }
 
@@ -80,7 +85,7 @@ export function shortValue(value: PyValue): string {
   return text.length > REPR_CHARS ? `${text.slice(0, REPR_CHARS - 1)}…` : text;
 }
 
-export function mergeLosses(run: UserDataRun, locate: Locator): MergeLosses {
+export function userDataLosses(run: UserDataRun, locate: Locator): MergeLosses {
   const ignored: IgnoredOption[] = [];
   const dropped: DroppedPart[] = [];
   const steps: TracedStep[] = [];
@@ -128,7 +133,7 @@ export function stepLosses(steps: readonly TracedStep[], places: EventPlaces): P
       if (!lost) continue;
       total++;
       if (total > MAX_LOST_VALUES) continue;
-      const owner = lost.what === 'overwritten' || lost.what === 'deleted' ? where.oldOwner : step.index;
+      const owner = lost.what === 'replaced' || lost.what === 'deleted' ? where.oldOwner : step.index;
       const key = `${owner}/${step.index}`;
       let group = groups.get(key);
       if (!group) groups.set(key, (group = { owner, by: step.index, values: [] }));
@@ -145,19 +150,19 @@ export function specStepLosses(steps: readonly TracedStep[], places: EventPlaces
 }
 
 function lostValue(e: MergeEvent, old: SourceLocation | null, now: SourceLocation | null): LostValue | null {
-  const path = formatPath(e.path.map((s) => (typeof s === 'number' ? s : pyKeyDisplay(s))));
+  const path = displayPath(e.path);
   switch (e.kind) {
     case 'replaced':
       // The same value written again is not a loss.
       if (pyEq(e.old, e.value)) return null;
-      return { path, value: shortValue(e.old), what: 'overwritten', reason: e.reason, at: old, by: now };
+      return { path, value: shortValue(e.old), what: 'replaced', reason: e.reason, at: old, by: now };
     case 'deleted':
       return { path, value: shortValue(e.old), what: 'deleted', reason: e.reason, at: old, by: now };
     case 'kept':
       if (pyEq(e.old, e.rejected)) return null;
-      return { path, value: shortValue(e.rejected), what: 'rejected', reason: e.reason, at: now, by: old };
+      return { path, value: shortValue(e.rejected), what: 'lost', reason: e.reason, at: now, by: old };
     case 'dropped-items':
-      return { path, value: shortValue(e.rejected), what: 'dropped', reason: e.reason, at: now, by: null };
+      return { path, value: shortValue(e.rejected), what: 'lost', reason: `${e.rejected.length} item(s) dropped: ${e.reason}`, at: now, by: null };
     default:
       return null;
   }
@@ -192,4 +197,84 @@ function ignoredOptions(part: number, effective: ReadonlyArray<{ name: PyValue; 
 function shortList(words: string[]): string {
   const text = words.join(',');
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+/**
+ * The drop-ins' merge and `cloud.cfg`'s merge under it. Sources are numbered as the locator numbers
+ * them: a drop-in by its index in the input list, `cloud.cfg` after the last one.
+ */
+export function confdLosses(result: ConfdResult, locate: Locator): MergeLosses {
+  const steps: TracedStep[] = result.files
+    .filter((f) => f.step && !f.step.skipped)
+    .sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0))
+    .map((f) => ({ index: f.input, events: f.step?.events, spec: f.step?.defaulted ? undefined : f.step?.spec }));
+  // cloud.cfg is merged last, under what the drop-ins set
+  const cloudCfg = result.cloudCfg?.steps[result.cloudCfg.steps.length - 1];
+  if (cloudCfg && !cloudCfg.skipped) steps.push({ index: result.files.length, events: cloudCfg.events, spec: cloudCfg.defaulted ? undefined : cloudCfg.spec });
+  return specStepLosses(steps, originPlaces(locate));
+}
+
+/**
+ * The final boot-time merge, layer by layer (a layer is numbered by its index in `boot.layers`). Its
+ * values are read back from the instance's cloud-config files, so their origins no longer name the
+ * files: `placeIn` finds a path in a layer's own merge, and the earlier value belongs to the first
+ * layer that has the path.
+ */
+export function bootLosses(boot: BootResult, placeIn: (layer: number, path: string) => SourceLocation | null): MergeLosses {
+  const steps: TracedStep[] = boot.layers.map((l, index) => ({ index, events: l.step?.skipped ? [] : l.step?.events, spec: l.step?.defaulted ? undefined : l.step?.spec }));
+  const places: EventPlaces = (e, step) => {
+    const path = displayPath(e.path);
+    const owner = boot.layers.findIndex((l, j) => j < step && hasPath(l.value, e.path));
+    return { old: owner >= 0 ? placeIn(owner, path) : null, new: placeIn(step, path), oldOwner: owner };
+  };
+  return specStepLosses(steps, places);
+}
+
+function hasPath(value: PyValue | undefined, path: PathSegment[]): boolean {
+  let current: PyValue | undefined = value;
+  for (const segment of path) {
+    if (current instanceof PyDict && current.has(segment)) current = current.get(segment);
+    else if (Array.isArray(current) && typeof segment === 'number' && segment < current.length) current = current[segment];
+    else return false;
+  }
+  return true;
+}
+
+/**
+ * What the boot-time layering lost (user-data over vendor-data over the datasource and system config),
+ * each value placed by its path in its layer's own merge.
+ */
+export function bootLayeringLosses(boot: BootResult, cloudCfg: string): MergeLosses {
+  const byPath = new Map<number, Map<string, SourceLocation | null>>();
+  const provenanceOf = (layer: number): Map<string, SourceLocation | null> => {
+    const known = byPath.get(layer);
+    if (known) return known;
+    const name = boot.layers[layer]?.layer;
+    const run = name === 'user-data' ? boot.userData : name === 'vendor-data' ? boot.vendor : name === 'vendor-data2' ? boot.vendor2 : undefined;
+    const map = run?.result
+      ? provenanceByDisplay(run.result, userDataLocator(run))
+      : name === 'base'
+        ? provenanceByDisplay(boot.system.value, confdLocator(boot.system, cloudCfg))
+        : new Map<string, SourceLocation | null>();
+    byPath.set(layer, map);
+    return map;
+  };
+  return bootLosses(boot, (layer, path) => provenanceOf(layer).get(path) ?? null);
+}
+
+/**
+ * What the outcome's merge lost: the user-data parts' merge, the drop-ins' (and cloud.cfg's) merge, or
+ * the boot-time layering (undefined: a Chef merge or a failed run, which have no specs to lose by).
+ */
+export function lossesOf(outcome: Outcome): MergeLosses | undefined {
+  switch (outcome.kind) {
+    case 'user-data':
+      return userDataLosses(outcome.run, outcome.locate);
+    case 'confd':
+      return confdLosses(outcome.result, outcome.locate);
+    case 'boot':
+      return bootLayeringLosses(outcome.boot, cloudCfgName(outcome.inputs));
+    default:
+      return undefined;
+  }
 }

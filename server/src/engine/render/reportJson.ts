@@ -1,23 +1,21 @@
-/** `--format report`: `{result, parts, diagnostics, provenance}` as JSON. */
-import { PyValue } from '../engine/values';
-import { toCanonicalJson } from '../engine/py/json';
-import { Locator, SourceLocation, collectProvenance, formatPath, partEffects, textLocator } from '../engine/provenance';
-import { validateMerged, type MergedProblem } from '../engine/schema/merged';
-import type { SchemaVersion } from '../engine/schema/validate';
-import { LimitExceededError } from '../engine/limits';
-import { PyError } from '../engine/py/errors';
-import { bootLayeringLosses, userDataLocator } from '../engine/preview';
-import { MergeLosses, mergeLosses } from '../engine/lost';
-import { confdLosses } from '../engine/lostSystem';
-import { UserDataRun } from '../engine/userdata/run';
-import { ConfdResult } from '../engine/system/confd';
-import { BootInputs, BootResult } from '../engine/system/boot';
-import { MergeManyStep } from '../engine/system/mergemany';
-import { ReadConfResult } from '../engine/system/readConf';
-import { ConfigFile } from '../engine/system/readConf';
-import { ChefMergeFilesResult } from '../engine/chef/deepMerge';
-import { LoadedChefFiles } from '../engine/chef/files';
-import { coded, type FindingCode } from '../engine/lint/codes';
+/**
+ * `--format report`: an outcome as one JSON document: the merged `result`, the parts, diagnostics,
+ * provenance, what the merge lost, the fates and (user-data) the merged result's schema problems, each
+ * derived from the one outcome, so the report names every file the way every other answer does.
+ */
+import { PyValue } from '../values';
+import { toCanonicalJson } from '../py/json';
+import { SourceLocation, displayPath } from '../outcome/locate';
+import { collectProvenance, stepEffects } from '../outcome/provenance';
+import { type MergedProblem } from '../schema/merged';
+import { MergeLosses, lossesOf } from '../outcome/losses';
+import { SourceNames, sourceNames } from '../outcome/parts';
+import { mergedSchemaOf } from '../outcome/schema';
+import { fatesOf } from '../outcome/fates';
+import { hasFates } from '../outcome/mode';
+import { Outcome } from '../outcome/run';
+import { coded, type FindingCode } from '../lint/codes';
+import { fatesJson } from './fatesText';
 
 /** How the report is written: indentation, and the expansion limit for aliased values. */
 export interface ReportFormat {
@@ -58,21 +56,36 @@ function display(location: SourceLocation | null | undefined) {
  * that wrote the value (null where provenance has no place); `checked: false` with the reason when it
  * could not be validated (nothing written, or over the maxExpandedNodes limit).
  */
-function schemaSection(run: UserDataRun, version: SchemaVersion, locate: Locator) {
-  if (run.fatal || run.renderError) return { cloud_init_version: version, checked: false, reason: 'cloud-init writes no cloud-config.txt' };
-  try {
-    const m = validateMerged(run, version, locate);
-    const item = (p: MergedProblem) => ({ path: p.path, message: p.message, ...(display(p.source) ?? { file: null, line: null, column: null }) });
-    return { cloud_init_version: version, checked: true, valid: m.valid, errors: m.errors.map(item), deprecations: m.deprecations.map(item) };
-  } catch (e) {
-    if (!(e instanceof LimitExceededError) && !(e instanceof PyError)) throw e;
-    return { cloud_init_version: version, checked: false, reason: e instanceof PyError ? `cloud-init's validator raises ${e.pyType}: ${e.message}` : e.message };
+function schemaSection(outcome: Outcome) {
+  const version = outcome.options.version ?? 'current';
+  const checked = mergedSchemaOf(outcome);
+  if (!checked?.checked) return { cloud_init_version: version, checked: false, reason: checked?.reason ?? 'cloud-init writes no cloud-config.txt' };
+  const m = checked.schema;
+  const item = (p: MergedProblem) => ({ path: p.path, message: p.message, ...(display(p.source) ?? { file: null, line: null, column: null }) });
+  return { cloud_init_version: version, checked: true, valid: m.valid, errors: m.errors.map(item), deprecations: m.deprecations.map(item) };
+}
+
+/** The report of an outcome, in its mode's shape; `fates` first where the mode has them. */
+export function reportOf(outcome: Outcome, format: ReportFormat): string {
+  const fates = hasFates(outcome.mode) ? { fates: fatesJson(fatesOf(outcome)) } : {};
+  switch (outcome.kind) {
+    case 'user-data':
+      return userDataReport(outcome, fates, format);
+    case 'confd':
+    case 'system':
+      return systemReport(outcome, fates, format);
+    case 'boot':
+      return bootReport(outcome, fates, format);
+    case 'chef':
+      return chefReport(outcome, format);
+    case 'failed':
+      throw new Error('a failed run has no report: the face says why it failed');
   }
 }
 
-export function userDataReport(mode: string, run: UserDataRun, format: ReportFormat, version: SchemaVersion = 'current'): string {
+function userDataReport(outcome: Extract<Outcome, { kind: 'user-data' }>, fates: object, format: ReportFormat): string {
   const w = new ReportJson(format);
-  const locate = userDataLocator(run);
+  const { run, locate, mode } = outcome;
   const parts = run.reports.map((r) => {
     const h = r.handled;
     const mergeHeaders = Object.fromEntries(r.part.headers.filter((x) => /^(x-)?merge-type$/i.test(x.name)).map((x) => [x.name, x.value]));
@@ -97,7 +110,7 @@ export function userDataReport(mode: string, run: UserDataRun, format: ReportFor
         : null,
       error: h?.error ? { kind: h.error.pyType, stage: h.error.stage, message: h.error.message, detail: h.error.detail ?? null } : null,
       jinja: r.jinja ? { missing_variables: r.jinja.missingVariables, rendered_type: r.jinja.subType ?? null, error: r.jinja.error ?? null } : null,
-      effects: partEffects(h?.events, locate).map((e) => ({ path: formatPath(e.path), what: e.what, reason: e.reason, from: display(e.from), at: display(e.at) })),
+      effects: stepEffects(h?.events, locate).map((e) => ({ path: displayPath(e.path), what: e.what, reason: e.reason, from: display(e.from), at: display(e.at) })),
     };
   });
   const diagnostics: Array<{ severity: string; code: FindingCode; message: string; file: string | null | undefined; part: number | null }> = run.messages.map((m) => ({
@@ -110,19 +123,18 @@ export function userDataReport(mode: string, run: UserDataRun, format: ReportFor
   if (run.fatal) diagnostics.unshift({ ...coded(run.fatal.limit ? 'over-limit' : 'user-data-failed'), message: `${run.fatal.pyType}: ${run.fatal.message}`, file: run.fatal.source !== undefined ? run.sources[run.fatal.source]?.name : null, part: null });
   if (run.renderError) diagnostics.unshift({ ...coded('cloud-config-txt-not-written'), message: `writing cloud-config.txt raises ${run.renderError}: cloud-init writes no file`, file: null, part: null });
   const provenance = run.result === null ? { entries: [], truncated: false } : collectProvenance(run.result, locate);
-  const losses = mergeLosses(run, locate);
-  const partNumber = (i: number) => run.reports[i]?.part.number ?? null;
   return w.serialize(
     {
+      ...fates,
       mode,
       cloud_config_txt: run.cloudConfigTxt,
       parts,
       diagnostics,
       provenance: provenance.entries.map((p) => ({ path: p.path.map((s) => (typeof s === 'number' ? s : w.json(s))), ...display(p.location) })),
       provenance_truncated: provenance.truncated,
-      schema: schemaSection(run, version, locate),
+      schema: schemaSection(outcome),
       // What the merge lost, as the preview's "What this merge lost" section says it.
-      lost: lostReport(losses, 'part', partNumber),
+      lost: lostOf(outcome),
     },
     run.result
   );
@@ -132,7 +144,15 @@ export function userDataReport(mode: string, run: UserDataRun, format: ReportFor
  * A "What this … lost" section as JSON: each value with the source that had it (`part`, `file`,
  * `layer`: named by `unit`) and the source whose merge displaced it (`by_part`, …).
  */
-function lostReport(losses: MergeLosses, unit: 'part' | 'file' | 'layer', source: (index: number) => unknown) {
+function lostOf(outcome: Outcome) {
+  const losses = lossesOf(outcome);
+  const names = sourceNames(outcome);
+  return losses && names ? lostReport(losses, names) : undefined;
+}
+
+function lostReport(losses: MergeLosses, names: SourceNames) {
+  const { unit } = names;
+  const source = (i: number) => names.id(i);
   return {
     total: losses.total,
     values: losses.groups.flatMap((g) =>
@@ -143,50 +163,44 @@ function lostReport(losses: MergeLosses, unit: 'part' | 'file' | 'layer', source
   };
 }
 
-interface SystemLike {
-  value: PyValue;
-  files: Array<{ file: ConfigFile; input: number; used: boolean; read?: ReadConfResult; rank?: number; step?: MergeManyStep }>;
-  steps?: MergeManyStep[];
-  notes?: string[];
-}
-
-export function systemReport(mode: string, result: ConfdResult | SystemLike, format: ReportFormat): string {
+function systemReport(outcome: Extract<Outcome, { kind: 'confd' | 'system' }>, fates: object, format: ReportFormat): string {
   const w = new ReportJson(format);
-  const files = result.files;
-  const texts = files.map((f) => (f.read ? { name: f.file.name, text: f.read.text } : null));
-  const cloudCfg = 'cloudCfg' in result ? result.cloudCfg : undefined;
-  if (cloudCfg) texts.push({ name: 'cloud.cfg', text: cloudCfg.read.text });
-  const locate = textLocator(texts);
-  const provenance = collectProvenance(result.value, locate);
+  const result = outcome.result;
+  const files: Array<(typeof result.files)[number] & { rank?: number; step?: { spec?: Array<{ name: PyValue; options: PyValue }>; defaulted?: boolean; leftoverMergeType?: boolean } }> = result.files;
+  const provenance = collectProvenance(result.value, outcome.locate);
   return w.serialize(
     {
-      mode,
-      parts: files.map((f) => ({
-        file: f.file.name,
-        used: f.used,
-        rank: f.rank ?? null,
-        spec: f.step?.spec?.map((m) => [w.json(m.name), w.json(m.options)]) ?? null,
-        defaulted: f.step?.defaulted ?? null,
-        leftover_merge_type: f.step?.leftoverMergeType ?? false,
-        warnings: f.read?.warnings ?? [],
-      })),
-      diagnostics: (result.notes ?? []).map((n) => ({ severity: 'info', message: n })),
+      ...fates,
+      mode: outcome.mode,
+      parts: files.map((f, i) => {
+        const step = outcome.kind === 'system' ? outcome.result.steps[i] : f.step;
+        return {
+          file: f.file.name,
+          used: f.used,
+          rank: f.rank ?? null,
+          spec: step?.spec?.map((m) => [w.json(m.name), w.json(m.options)]) ?? null,
+          defaulted: step?.defaulted ?? null,
+          leftover_merge_type: step?.leftoverMergeType ?? false,
+          warnings: f.read?.warnings ?? [],
+        };
+      }),
+      diagnostics: (outcome.kind === 'confd' ? outcome.result.notes : []).map((n) => ({ severity: 'info', message: n })),
       provenance: provenance.entries.map((p) => ({ path: p.path.map((s) => (typeof s === 'number' ? s : w.json(s))), ...display(p.location) })),
       provenance_truncated: provenance.truncated,
       // confd: what a drop-in (or cloud.cfg) lost to the files merged before it, as the preview says it
-      ...('cloudCfg' in result ? { lost: lostReport(confdLosses(result, locate), 'file', (i) => (i === files.length ? 'cloud.cfg' : (files[i]?.file.name ?? null))) } : {}),
+      ...(outcome.kind === 'confd' ? { lost: lostOf(outcome) } : {}),
     },
     result.value
   );
 }
 
-export function bootReport(result: BootResult, format: ReportFormat, inputs: Partial<BootInputs> = {}): string {
+function bootReport(outcome: Extract<Outcome, { kind: 'boot' }>, fates: object, format: ReportFormat): string {
   const w = new ReportJson(format);
-  const layering = bootLayeringLosses(result, inputs);
+  const result = outcome.boot;
   return w.serialize(
     {
-      mode: 'boot',
-      layers: result.layers.map((l) => ({ layer: l.layer, spec: l.step?.spec?.map((m) => [w.json(m.name), w.json(m.options)]) ?? null, defaulted: l.step?.defaulted ?? null })),
+      ...fates,
+      mode: 'boot',      layers: result.layers.map((l) => ({ layer: l.layer, spec: l.step?.spec?.map((m) => [w.json(m.name), w.json(m.options)]) ?? null, defaulted: l.step?.defaulted ?? null })),
       user_data_skipped: result.userDataSkipped ?? null,
       vendor_skipped: result.vendorSkipped,
       cloud_config_txt: result.userData?.cloudConfigTxt ?? null,
@@ -196,15 +210,15 @@ export function bootReport(result: BootResult, format: ReportFormat, inputs: Par
       diagnostics: result.notes.map((n) => ({ severity: 'info', message: n })),
       provenance: [],
       // what user-data took over vendor-data and the system config, as the preview says it
-      lost: lostReport(layering.losses, 'layer', (i) => result.layers[i]?.layer ?? null),
+      lost: lostOf(outcome),
     },
     result.value
   );
 }
 
-export function chefReport(loaded: LoadedChefFiles, result: ChefMergeFilesResult, format: ReportFormat): string {
+function chefReport(outcome: Extract<Outcome, { kind: 'chef' }>, format: ReportFormat): string {
   const w = new ReportJson(format);
-  const locate = textLocator(loaded.texts);
+  const { loaded, result, locate } = outcome;
   const provenance = collectProvenance(result.merged, locate);
   return w.serialize(
     {

@@ -9,27 +9,22 @@
  * disagrees with the merge; the CLI's report and check, and the language
  * server's diagnostics and hints, all read this.
  */
-import { Origin, PyDict, PyValue, getListOrigins, pyTypeName } from './values';
-import { isListLike } from './merge/pyops';
-import { pyEq } from './py/compare';
-import { MergeEvent } from './merge/trace';
-import { Locator, SourceLocation, fileLine, formatPath, provenanceByDisplay, textLocator } from './provenance';
-import { shortValue } from './lost';
-import { PreviewFile, PreviewOptions, formatSpec, userDataLocator } from './preview';
-import { UserDataRun, runUserData } from './userdata/run';
-import { mergeConfD } from './system/confd';
-import { assembleBoot, BootLayer } from './system/boot';
-import { MergeManyStep } from './system/mergemany';
-import { ParsedMerger } from './spec/parse';
-import { pyKeyDisplay } from './yaml/dump';
-import { PyError } from './py/errors';
-import { LimitExceededError } from './limits';
-
-import type { FateKind } from './fateKinds';
-export { FATE_KINDS, type FateKind } from './fateKinds';
+import { Origin, PyDict, PyValue, getListOrigins, pyTypeName } from '../values';
+import { isListLike } from '../merge/pyops';
+import { pyEq } from '../py/compare';
+import { MergeEvent } from '../merge/trace';
+import { Locator, SourceLocation, displayPath, fileLine, textLocator } from './locate';
+import { provenanceByDisplay } from './provenance';
+import { shortValue } from './losses';
+import { specText } from './parts';
+import { Outcome, cloudCfgName, userDataLocator } from './run';
+import { UserDataRun } from '../userdata/run';
+import { BootLayer, BootResult } from '../system/boot';
+import { MergeManyStep } from '../system/mergemany';
+import type { EffectKind } from './effects';
 
 export interface Fate {
-  kind: FateKind;
+  kind: EffectKind;
   /** `runcmd[0]` form; '(root)' for a whole part. */
   path: string;
   /** The path as keys and indices (user-data and drop-in merges; not at boot). */
@@ -56,54 +51,44 @@ export interface FateReport {
   omitted: number;
   /** Why no fates could be worked out (cloud-init fails, the mode has none). */
   failure?: string;
-  /** User-data mode: the traced run the fates come from (for the merged result's schema check). */
-  run?: UserDataRun;
-  /** The merged result (user-data: the merged config; confd: the drop-ins over cloud.cfg; boot: the final config). */
-  value?: PyValue;
 }
 
 /** Fates kept per set (the rest are counted): thousands of parts must stay fast and readable. */
 export const MAX_FATES = 2000;
 
-/** The modes a set of parts can have. */
-export type SetMode = 'user-data' | 'confd' | 'boot' | 'chef';
-
 /**
- * The fates of a set of files merged in `mode` (PreviewOptions as for the preview of the same files).
- * Where cloud-init itself raises (a bad spec in system config) or a limit of ours is hit, `failure` says so.
+ * The fates of an outcome: what its merge decided about each value a source wrote. Where cloud-init
+ * itself raises (a bad spec in system config), a limit of ours is hit or the mode has no merge specs,
+ * `failure` says so.
  */
-export function computeFates(mode: SetMode, files: PreviewFile[], options: PreviewOptions = {}): FateReport {
-  try {
-    return fatesOf(mode, files, options);
-  } catch (e) {
-    if (e instanceof PyError) return { fates: [], omitted: 0, failure: `cloud-init fails: ${e.pyType}: ${e.message}` };
-    if (e instanceof LimitExceededError) return { fates: [], omitted: 0, failure: `over a limit of this tool (${e.limit}): ${e.message}` };
-    throw e;
-  }
-}
-
-function fatesOf(mode: SetMode, files: PreviewFile[], options: PreviewOptions): FateReport {
-  const runOptions = { ...options, trace: true };
+export function fatesOf(outcome: Outcome): FateReport {
   const out = new FateList();
-  if (mode === 'user-data') {
-    const run = runUserData(files, runOptions);
-    if (run.fatal) return { fates: [], omitted: 0, failure: `cloud-init processes none of this user-data: ${run.fatal.pyType}: ${run.fatal.message}` };
-    userDataFates(run, userDataLocator(run), out);
-    return { ...out.report(), run, ...(run.result !== null ? { value: run.result } : {}) };
-  } else if (mode === 'confd') {
-    const result = mergeConfD(files, { version: options.version, trace: true, instanceData: options.instanceData, customMergers: options.customMergers, cloudCfg: options.boot?.cloudCfg, order: options.boot?.confdOrder });
-    const names = [...result.files.map((f) => (f.read ? { name: f.file.name, text: f.read.text } : null)), result.cloudCfg ? { name: options.boot?.cloudCfg?.name ?? 'cloud.cfg', text: result.cloudCfg.read.text } : null];
-    const locate = textLocator(names);
-    for (const f of result.files) if (f.step) stepFates(f.step, locate, out);
-    for (const step of result.cloudCfg?.steps ?? []) stepFates(step, locate, out);
-    return { ...out.report(), value: result.value };
-  } else if (mode === 'boot') {
-    const value = bootFates(files, options, out);
-    return { ...out.report(), value };
-  } else {
-    return { fates: [], omitted: 0, failure: 'Chef deep merges have no merge specs: every later value wins, and the preview lists them' };
+  switch (outcome.kind) {
+    case 'failed': {
+      const f = outcome.failure;
+      return { fates: [], omitted: 0, failure: f.pyError ? `cloud-init fails: ${f.message}` : `over a limit of this tool (${f.limit}): ${f.message}` };
+    }
+    case 'user-data': {
+      const run = outcome.run;
+      if (outcome.mode === 'handler') return { fates: [], omitted: 0, failure: 'the handler mode has no fates' };
+      if (run.fatal) return { fates: [], omitted: 0, failure: `cloud-init processes none of this user-data: ${run.fatal.pyType}: ${run.fatal.message}` };
+      userDataFates(run, outcome.locate, out);
+      return out.report();
+    }
+    case 'confd': {
+      const result = outcome.result;
+      for (const f of result.files) if (f.step) stepFates(f.step, outcome.locate, out);
+      for (const step of result.cloudCfg?.steps ?? []) stepFates(step, outcome.locate, out);
+      return out.report();
+    }
+    case 'boot':
+      bootFates(outcome.boot, outcome, out);
+      return out.report();
+    case 'chef':
+      return { fates: [], omitted: 0, failure: 'Chef deep merges have no merge specs: every later value wins, and the preview lists them' };
+    case 'system':
+      return { fates: [], omitted: 0, failure: 'the system mode has no fates' };
   }
-  return out.report();
 }
 
 /** Fates of a traced user-data run (also the user-data and vendor-data layers at boot). */
@@ -174,8 +159,8 @@ function eventFates(e: MergeEvent, locate: Locator, spec: string, out: FateList)
 }
 
 /** Boot: user-data's and vendor-data's own merges, then the layering (user-data over vendor-data over system config). */
-function bootFates(files: PreviewFile[], options: PreviewOptions, out: FateList): PyValue {
-  const boot = assembleBoot({ userData: files, ...options.boot }, { ...options, trace: true });
+function bootFates(boot: BootResult, outcome: Outcome, out: FateList): void {
+  const layers = outcome.inputs.layers ?? {};
   const layerValues = new Map<BootLayer, Map<string, SourceLocation | null>>();
   const provenance = (value: PyValue | null, locate: Locator) => (value === null ? new Map<string, SourceLocation | null>() : provenanceByDisplay(value, locate));
   for (const [layer, run] of [
@@ -188,9 +173,8 @@ function bootFates(files: PreviewFile[], options: PreviewOptions, out: FateList)
     userDataFates(run, locate, out);
     layerValues.set(layer, provenance(run.result, locate));
   }
-  const confd = options.boot?.confd ?? [];
-  const systemTexts = [...boot.system.files.map((f) => (f.read ? { name: f.file.name, text: f.read.text } : null)), boot.system.cloudCfg ? { name: options.boot?.cloudCfg?.name ?? 'cloud.cfg', text: boot.system.cloudCfg.read.text } : null];
-  if (confd.length || options.boot?.cloudCfg) layerValues.set('base', provenance(boot.system.value, textLocator(systemTexts)));
+  const systemTexts = [...boot.system.files.map((f) => (f.read ? { name: f.file.name, text: f.read.text } : null)), boot.system.cloudCfg ? { name: cloudCfgName(outcome.inputs), text: boot.system.cloudCfg.read.text } : null];
+  if (layers.confd?.length || layers.cloudCfg) layerValues.set('base', provenance(boot.system.value, textLocator(systemTexts)));
   boot.layers.forEach(({ layer, step }, i) => {
     if (!step || i === 0) return;
     const spec = specText(step.spec ?? [], step.defaulted) + (step.leftoverMergeType ? ', from the merge_type left in its cloud-config.txt' : '');
@@ -222,7 +206,6 @@ function bootFates(files: PreviewFile[], options: PreviewOptions, out: FateList)
       }
     }
   });
-  return boot.value;
 }
 
 /** What adding a value that is not a list does: Python iterates it (a mapping gives its keys, a string its characters). */
@@ -286,15 +269,12 @@ function partStart(text: string | null, source: number, locate: Locator): Source
   return locate({ source, value: { start: 0, end } }, 'value');
 }
 
-function specText(mergers: ParsedMerger[], defaulted?: boolean): string {
-  return `${formatSpec(mergers)}${defaulted ? ' (default)' : ''}`;
-}
-
-function displayPath(path: PyValue[]): string {
-  return formatPath(path.map((s) => (typeof s === 'number' ? s : pyKeyDisplay(s))));
-}
-
 /** `30-app.yaml:4`, or words when the place is unknown. */
 export function where(l: SourceLocation | null): string {
   return l ? fileLine(l) : 'an earlier value';
+}
+
+/** The fates of the kinds `--fail-on` names. */
+export function fatesOfKinds(report: FateReport, kinds: readonly EffectKind[]): Fate[] {
+  return report.fates.filter((f) => kinds.includes(f.kind));
 }

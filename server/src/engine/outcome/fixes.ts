@@ -7,16 +7,15 @@
  * User-data sets whose parts are whole files (`#cloud-config` files, one part
  * each) and cloud.cfg.d sets: the edit is that file's `merge_how`.
  */
-import { PyDict, PyValue } from './values';
-import { computeFates, Fate } from './fates';
-import { shortValue } from './lost';
-import { PreviewFile, PreviewOptions } from './preview';
-import { loadYaml } from './yaml/load';
-import { TextSpan } from './values';
-import { SourceLocation } from './provenance';
-import { runUserData } from './userdata/run';
-import { LineIndex } from './text/lineIndex';
-import { decodeUtf8Surrogateescape } from './userdata/mime';
+import { PyDict, PyValue, TextSpan } from '../values';
+import { Fate, fatesOf } from './fates';
+import { shortValue } from './losses';
+import { loadYaml } from '../yaml/load';
+import { SourceLocation } from './locate';
+import { UserDataRun } from '../userdata/run';
+import { LineIndex } from '../text/lineIndex';
+import { decodeUtf8Surrogateescape } from '../py/codecs';
+import { Outcome, mergedValue, runSet } from './run';
 
 /** Candidate specs, in the order they are offered: the usual "keep both" recipes first. */
 export const KEEP_BOTH_SPECS = [
@@ -47,7 +46,10 @@ export function decidingFile(fate: Fate): string | undefined {
  * The specs of KEEP_BOTH_SPECS that keep the value of `fate` when the deciding file uses them,
  * each with the merged value it produces at the fate's path (distinct results only).
  */
-export function keepBothOutcomes(mode: 'user-data' | 'confd', files: PreviewFile[], fate: Fate, options: PreviewOptions = {}): SpecOutcome[] {
+export function keepBothOutcomes(outcome: Outcome, fate: Fate): SpecOutcome[] {
+  const mode = outcome.mode;
+  if (mode !== 'user-data' && mode !== 'confd') return [];
+  const files = outcome.inputs.files;
   const target = decidingFile(fate);
   if (!target || !fate.segments || (fate.kind !== 'replaced' && fate.kind !== 'lost')) return [];
   const index = files.findIndex((f) => f.name === target);
@@ -56,20 +58,22 @@ export function keepBothOutcomes(mode: 'user-data' | 'confd', files: PreviewFile
   const out: SpecOutcome[] = [];
   const seen = new Set<string>();
   // A part of a MIME blob: its own spec is edited (merge_how in its body, else its Merge-Type header).
-  const part = mode === 'user-data' ? mimePartAt(files, options, target, fate.kind === 'replaced' ? fate.by : fate.at) : undefined;
+  const part = outcome.kind === 'user-data' ? mimePartAt(outcome.run, target, fate.kind === 'replaced' ? fate.by : fate.at) : undefined;
   for (const spec of KEEP_BOTH_SPECS) {
     const edit = part ? partSpecEdit(text, part, spec) : specEdit(text, spec, mode === 'user-data');
     if (!edit) return [];
     const changed = text.slice(0, edit.span.start) + edit.newText + text.slice(edit.span.end);
     const trial = files.map((f, i) => (i === index ? { ...f, bytes: new TextEncoder().encode(changed) } : f));
-    const report = computeFates(mode, trial, options);
-    if (report.failure || report.value === undefined) continue;
+    const tried = runSet(mode, { ...outcome.inputs, files: trial }, outcome.options);
+    const report = fatesOf(tried);
+    const merged = mergedValue(tried);
+    if (report.failure || merged === null) continue;
     // Both values kept: neither file's value at that path is replaced, lost or deleted any more
     // (lines of the edited file move, so values are recognised by path and file).
     const involved = new Set([fate.at?.file, fate.by?.file, target]);
     const still = report.fates.some((f) => (f.kind === 'replaced' || f.kind === 'lost' || f.kind === 'deleted') && f.path === fate.path && involved.has(f.at?.file));
     if (still) continue;
-    const value = valueAt(report.value, fate.segments);
+    const value = valueAt(merged, fate.segments);
     const display = value === undefined ? '(no value)' : shortValue(value);
     if (seen.has(display)) continue;
     seen.add(display);
@@ -79,9 +83,8 @@ export function keepBothOutcomes(mode: 'user-data' | 'confd', files: PreviewFile
 }
 
 /** The span in its blob of the MIME part that holds `at`, when the deciding file is a multipart blob. */
-function mimePartAt(files: PreviewFile[], options: PreviewOptions, target: string, at: SourceLocation | null): TextSpan | undefined {
+function mimePartAt(run: UserDataRun, target: string, at: SourceLocation | null): TextSpan | undefined {
   if (!at) return undefined;
-  const run = runUserData(files, { ...options, trace: false });
   const blob = run.sources.findIndex((src) => src.name === target);
   const reports = run.reports.filter((r) => r.part.blob === blob && r.part.route.some((step) => step.via === 'mime') && r.part.span);
   if (!reports.length) return undefined;

@@ -1,0 +1,171 @@
+/**
+ * What `--check` knows: cloud-init's schema validation of each FILE and of the merged result, as
+ * `cloud-init schema -c FILE` and `cloud-init schema --system` would report them (engine/schema), each
+ * problem placed where the editor shows it. engine/render/checkText.ts writes it as text, JSON or SARIF.
+ */
+import { LineIndex } from '../text/lineIndex';
+import { decodeUtf8Surrogateescape } from '../py/codecs';
+import type { UserDataRun } from '../userdata/run';
+import type { Locator } from './locate';
+import { validateMerged, type MergedProblem } from '../schema/merged';
+import { schemaCommandInput } from '../schema/schemaCommand';
+import { embeddedInArchive, embeddedInMime } from '../schema/embedded';
+import { detectDocument } from '../lint/documentKind';
+import { problemSpan, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../schema/validate';
+import { pyYamlErrorString, reportedMark } from '../yaml/mark';
+
+export interface Located {
+  path: string;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  /** Set when line and column are in the text cloud-init decoded from the file, not in the file (SourceLocation.note). */
+  note?: string;
+}
+
+export interface FileResult {
+  file: string;
+  /** The MIME part or archive entry of `file` this is about. */
+  part?: string;
+  /** Why positions inside that part are not given (an encoded body, a folded archive content). */
+  unmapped?: string;
+  valid: boolean;
+  errors: Located[];
+  deprecations: Located[];
+  /** Why nothing was validated (YAML error, validator failure), in words. */
+  note?: string;
+  /**
+   * What cloud-init prints instead of a verdict line and schema problems: another user-data type or an
+   * empty file (left alone), a document that is not a mapping (rejected).
+   */
+  said?: string;
+  /** Rejected before cloud-init's validator ran (a header, YAML): 22.4 then prints no deprecations line. */
+  unvalidated?: boolean;
+}
+
+export interface CheckResult {
+  files: FileResult[];
+  merged: { valid: boolean; errors: Located[]; deprecations: Located[]; note?: string } | null;
+}
+
+/** Where in `text` the problem is shown (the editor's place: schema/validate problemPlace), as an offset. */
+function offsetInText(report: TextSchemaReport, p: SchemaProblem, deprecation: boolean): number | undefined {
+  if (report.value === undefined) return undefined;
+  return problemSpan(report.value, report.rootSpan ?? null, p, deprecation)?.start;
+}
+
+function locateInText(report: TextSchemaReport, text: string, p: SchemaProblem, deprecation: boolean, toFile: (offset: number) => number | undefined = (o) => o, lines: LineIndex = new LineIndex(text)): Located {
+  const out: Located = { path: p.path, message: p.message };
+  const m = /^format-l(\d+)\.c(\d+)$/.exec(p.path);
+  if (m) return { ...out, line: Number(m[1]), column: Number(m[2]) };
+  const inText = offsetInText(report, p, deprecation);
+  const offset = inText === undefined ? undefined : toFile(inText);
+  if (offset === undefined) return out;
+  const at = lines.position(offset);
+  return { ...out, line: at.line + 1, column: at.character + 1 };
+}
+
+function reportNote(r: TextSchemaReport): string | undefined {
+  if (r.yamlError) return `not valid YAML: ${r.yamlError.message}`;
+  if (r.crash) return `cloud-init's validator raises ${r.crash.pyType}: ${r.crash.message}`;
+  if (r.notADict) return 'not a mapping: nothing to validate';
+  return undefined;
+}
+
+/**
+ * `cloud-init schema -c FILE` of one file. A MIME multipart or a `#cloud-config-archive` is validated
+ * part by part (each cloud-config part and archive entry, as cloud-init will merge it), with positions
+ * in the file where they can be mapped (engine/schema/embedded; the note says when not).
+ */
+export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersion, instanceData?: unknown): FileResult[] {
+  const text = decodeUtf8Surrogateescape(bytes);
+  const kind = detectDocument(text, file)?.kind;
+  if (kind === 'mime' || kind === 'cloud-config-archive') {
+    const fileLines = new LineIndex(text);
+    const embedded = kind === 'mime' ? embeddedInMime(text) : embeddedInArchive(text);
+    return embedded.map((e) => {
+      const r = validateCloudConfigText(e.text, version);
+      const locate = (deprecation: boolean) => (p: SchemaProblem) => locateInText(r, text, p, deprecation, (o) => e.toDocument(o), fileLines);
+      return { file, part: e.label, valid: r.valid, errors: r.errors.map(locate(false)), deprecations: r.deprecations.map(locate(true)), note: reportNote(r), unmapped: e.unmapped };
+    });
+  }
+  return [checkUserDataFile(file, text, version, instanceData)];
+}
+
+/**
+ * For a MIME multipart or a `#cloud-config-archive`, which `--check` validates part by part: what
+ * cloud-init's own `schema -c` does with the file as a whole, in words (undefined for other files).
+ */
+export function wholeFileNote(file: string, bytes: Uint8Array, version: SchemaVersion): string | undefined {
+  const text = decodeUtf8Surrogateescape(bytes);
+  const kind = detectDocument(text, file)?.kind;
+  if (kind !== 'mime' && kind !== 'cloud-config-archive') return undefined;
+  const input = schemaCommandInput(text, version, file);
+  // 22.4 takes an archive for a cloud-config (same first characters): a list, not a mapping.
+  const whole =
+    input.kind === 'header-error' ? `rejects it (${input.message.split('\n')[0]})` : input.kind === 'not-evaluated' ? `does not validate it (${input.said})` : 'rejects it (Cloud-config is not a YAML dict.)';
+  return `${file}: cloud-init's own \`schema -c\` ${whole}; here each cloud-config ${kind === 'mime' ? 'part' : 'entry'} is checked as cloud-init will merge it`;
+}
+
+/** One user-data file as the chosen version's schema command reads it before validating (engine/schema/schemaCommand). */
+function checkUserDataFile(file: string, text: string, version: SchemaVersion, instanceData: unknown): FileResult {
+  const input = schemaCommandInput(text, version, file, instanceData);
+  switch (input.kind) {
+    case 'header-error':
+      return { file, valid: false, errors: [{ path: `format-l${input.line}.c1`, message: input.message, line: 1, column: 1 }], deprecations: [], unvalidated: true };
+    case 'not-evaluated':
+      return { file, valid: true, errors: [], deprecations: [], said: input.said };
+    case 'unrendered':
+      // The schema command stops there (exit 1).
+      return {
+        file,
+        valid: false,
+        errors: [],
+        deprecations: [],
+        note:
+          input.words === null
+            ? 'a `## template: jinja` file: cloud-init renders it with the instance data before validating (on an instance, /run/cloud-init/instance-data.json; its schema command fails without it): give --instance-data FILE or NAME'
+            : `cloud-init's schema command cannot render this template: ${input.words}`,
+      };
+    case 'validate':
+      return validatedFile(file, text, input.content, version, input.toFile);
+  }
+}
+
+/**
+ * `content` (the file's text, or what cloud-init rendered from it) validated, with positions in the
+ * file's `text`; YAML that does not load and a document that is not a mapping in cloud-init's words.
+ */
+function validatedFile(file: string, text: string, content: string, version: SchemaVersion, toFile?: (offset: number) => number): FileResult {
+  const r = validateCloudConfigText(content, version);
+  const lines = new LineIndex(text);
+  const locate = (deprecation: boolean) => (p: SchemaProblem) => locateInText(r, text, p, deprecation, toFile, lines);
+  const errors = r.errors.map(locate(false));
+  if (r.yamlError) {
+    const said = pyYamlErrorString(r.yamlError, content, version === '22.4' ? '<byte string>' : '<unicode string>');
+    if (said !== undefined) {
+      const at = reportedMark(r.yamlError, content);
+      errors.push({ path: `format-l${at.line + 1}.c${at.column + 1}`, message: `File ${file} is not valid ${version === '22.4' ? 'yaml' : 'YAML'}. ${said}`, line: at.line + 1, column: at.column + 1 });
+      return { file, valid: false, errors, deprecations: [], unvalidated: true };
+    }
+  } else if (r.notADict) {
+    const said = version === '22.4' ? 'Error:\nCloud-config is not a YAML dict.' : `Invalid user-data\nError: cloud-config ${file} is not a YAML dict.\n`;
+    return { file, valid: false, errors, deprecations: [], said };
+  }
+  return { file, valid: r.valid, errors, deprecations: r.deprecations.map(locate(true)), note: reportNote(r) };
+}
+
+export function checkMerged(run: UserDataRun, locate: Locator, version: SchemaVersion): NonNullable<CheckResult['merged']> {
+  const m = validateMerged(run, version, locate);
+  const place = (p: MergedProblem): Located => {
+    const out: Located = { path: p.path, message: p.message };
+    return p.source ? { ...out, file: p.source.file, line: p.source.line + 1, column: p.source.character + 1, ...(p.source.note ? { note: p.source.note } : {}) } : out;
+  };
+  return { valid: m.valid, errors: m.errors.map(place), deprecations: m.deprecations.map(place), note: reportNote(m.report) };
+}
+
+export function isAccepted(result: CheckResult): boolean {
+  return result.files.every((f) => f.valid) && (result.merged?.valid ?? true);
+}
+

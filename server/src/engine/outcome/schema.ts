@@ -1,0 +1,59 @@
+/**
+ * The merged result's schema problems, derived from an outcome: the
+ * cloud-config.txt a user-data run writes, validated as `cloud-init schema
+ * --system` validates it on the instance, each problem placed in the part
+ * that wrote the value (engine/schema/merged.ts). The preview's header, the
+ * set's diagnostics, `--check` and the report all read this.
+ */
+import { LimitExceededError, Limits } from '../limits';
+import { PyError } from '../py/errors';
+import { CloudInitVersion } from '../spec/parse';
+import { validateMerged, validateMergedText, type MergedSchemaReport } from '../schema/merged';
+import type { TextSchemaReport } from '../schema/validate';
+import type { Outcome } from './run';
+
+/**
+ * The schema report of the last cloud-config.txt validated: a refresh whose merged text did not change
+ * (an edit of a comment, or of a value that loses to another part's) does not parse and validate it again.
+ * The report depends on the text and the version only; problems are placed in the files afresh.
+ */
+export class SchemaReportCache {
+  private last: { text: string; version: CloudInitVersion; maxProblems: number; report: TextSchemaReport } | undefined;
+
+  report(text: string, version: CloudInitVersion, maxProblems = Infinity): TextSchemaReport {
+    const last = this.last;
+    if (last && last.version === version && last.maxProblems === maxProblems && last.text === text) return last.report;
+    const report = validateMergedText(text, version, maxProblems);
+    // Without the loaded value: nothing reads it, and it is as large as the merged result.
+    this.last = { text, version, maxProblems, report: { ...report, value: undefined, rootSpan: undefined } };
+    return report;
+  }
+}
+
+export interface MergedSchemaOptions {
+  /** Most problems looked for (the editor bounds them); the report says where it stopped. */
+  maxProblems?: number;
+  cache?: SchemaReportCache;
+}
+
+/** What the check of the merged result says: its report, or why it was not checked. */
+export type MergedSchema = { checked: true; schema: MergedSchemaReport } | { checked: false; reason: string; limit?: keyof Limits };
+
+/**
+ * The merged cloud-config.txt checked against the outcome's cloud-init version (user-data and handler
+ * modes; the other modes write no cloud-config.txt: undefined).
+ */
+export function mergedSchemaOf(outcome: Outcome, options: MergedSchemaOptions = {}): MergedSchema | undefined {
+  if (outcome.kind !== 'user-data') return undefined;
+  const run = outcome.run;
+  if (run.fatal || run.renderError) return { checked: false, reason: 'cloud-init writes no cloud-config.txt' };
+  const version = outcome.options.version ?? 'current';
+  try {
+    const report = options.cache?.report(run.cloudConfigTxt, version, options.maxProblems) ?? validateMergedText(run.cloudConfigTxt, version, options.maxProblems);
+    return { checked: true, schema: validateMerged(run, version, outcome.locate, report) };
+  } catch (e) {
+    if (e instanceof LimitExceededError) return { checked: false, reason: e.message, limit: e.limit };
+    if (e instanceof PyError) return { checked: false, reason: `cloud-init's validator raises ${e.pyType}: ${e.message}` };
+    throw e;
+  }
+}

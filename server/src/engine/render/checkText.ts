@@ -1,0 +1,155 @@
+/**
+ * `--check`'s answer (engine/outcome/check.ts) as each face writes it: `text` (what `cloud-init schema`
+ * prints, per version), `json` and `sarif` (SARIF 2.1.0), and `--annotate` (cloud-init's annotated
+ * files). Exit code 0 when cloud-init would accept everything, 1 when it would report schema errors.
+ */
+import { SarifResult, SarifRule, sarifLog } from './sarif';
+import { decodeUtf8Surrogateescape } from '../py/codecs';
+import type { UserDataRun } from '../userdata/run';
+import { placeText } from '../outcome/locate';
+import { annotateCloudConfigFile, type AnnotateNames } from '../schema/annotate';
+import { sniffContentType, CLOUD_CONFIG_TYPE } from '../userdata/sniff';
+import type { SchemaVersion } from '../schema/validate';
+import { pushAll } from '../arrays';
+import { CheckResult, FileResult, Located, isAccepted } from '../outcome/check';
+
+export type CheckFormat = 'text' | 'json' | 'sarif';
+
+/**
+ * What `cloud-init schema -c FILE` prints for each file (stdout and stderr in order), then what `cloud-init
+ * schema --system` prints for the merged result, in the chosen version's words:
+ * - 22.4: `Cloud config schema deprecations: ...` when validation found anything (the list may be empty),
+ *   then `Valid cloud-config: FILE`, or `Error:` and `Cloud config schema errors: path: message, ...` (with
+ *   the deprecations again after a blank line); deprecations alone do not fail;
+ * - current: deprecations first (`Cloud config schema deprecations: ...`), then `Valid schema FILE`, or
+ *   `Invalid user-data FILE` and `Error: Cloud config schema errors: ...`, and at the end `Error: Invalid
+ *   schema: user-data` when something failed.
+ * Where cloud-init prints nothing useful (a file that is not valid YAML or not a mapping), our note says why.
+ * Each problem of the merged result is followed by the file and line that wrote the value.
+ */
+export function formatText(result: CheckResult, version: SchemaVersion): string {
+  const out: string[] = [];
+  const list = (ps: Located[]) => ps.map((p) => `${p.path}: ${p.message}`).join(', ');
+  const sources = (r: { errors: Located[]; deprecations: Located[] }) => {
+    for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) out.push(`  ${p.path}: written in ${placeText(p.file, p.line, p.column, p.note)}`);
+  };
+  const one = (name: string, label22: string, r: { valid: boolean; errors: Located[]; deprecations: Located[]; note?: string; said?: string; unvalidated?: boolean }) => {
+    if (r.said) {
+      out.push(r.said);
+      return;
+    }
+    if (r.note && !r.errors.length) {
+      out.push(`${r.valid ? 'Valid' : 'Invalid'} (${name}): ${r.note}`);
+      return;
+    }
+    if (version === '22.4') {
+      // 22.4 prints the deprecations line whenever its strict validation raised, even with none in it.
+      if ((r.errors.length || r.deprecations.length) && !r.unvalidated) out.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
+      if (!r.errors.length) out.push(`Valid cloud-config: ${label22}`);
+      else {
+        const deprecations = r.deprecations.length ? `\n\nCloud config schema deprecations: ${list(r.deprecations)}` : '';
+        out.push('Error:', `Cloud config schema errors: ${list(r.errors)}${deprecations}`);
+      }
+    } else {
+      if (r.deprecations.length) out.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
+      if (r.errors.length) out.push(`Invalid user-data ${name}`, `Error: Cloud config schema errors: ${list(r.errors)}`, '');
+      else out.push(`Valid schema ${name}`);
+    }
+    sources(r);
+  };
+  for (const f of result.files) one(nameOf(f), nameOf(f), f);
+  if (result.merged) one('cloud-config.txt (the merged result)', 'cloud-config.txt (the merged result)', result.merged);
+  if (version !== '22.4' && !isAccepted(result)) out.push('Error: Invalid schema: user-data', '');
+  return out.join('\n') + '\n';
+}
+
+/** How `cloud-init schema --system` names the instance's cloud-config.txt, per version. */
+const SYSTEM_NAMES: Record<SchemaVersion, AnnotateNames> = {
+  '22.4': { path: 'None', valid: 'system userdata' },
+  current: { path: '/var/lib/cloud/instance/cloud-config.txt', valid: 'user-data' },
+};
+
+/**
+ * `--check --annotate`: each file as `cloud-init schema -c FILE --annotate` prints it, then the merged
+ * cloud-config.txt as `--system --annotate` prints it on the instance. One plain cloud-config file is
+ * printed alone, exactly as cloud-init prints it; otherwise each section starts with `==> NAME <==`.
+ * Where cloud-init's own command would fail, a note on stderr says so.
+ */
+export function formatAnnotated(files: Array<{ name: string; bytes: Uint8Array }>, run: UserDataRun, version: SchemaVersion): { stdout: string; stderr: string } {
+  const sections = files.map((f) => ({ title: f.name, text: decodeUtf8Surrogateescape(f.bytes), names: { path: f.name, valid: f.name } }));
+  const alone = sections.length === 1 && sniffContentType(sections[0].text) === CLOUD_CONFIG_TYPE;
+  if (!alone && run.cloudConfigTxt) sections.push({ title: 'cloud-config.txt (the merged result)', text: run.cloudConfigTxt, names: SYSTEM_NAMES[version] });
+  let stdout = '';
+  let stderr = '';
+  for (const s of sections) {
+    const out = annotateCloudConfigFile(s.text, version, s.names);
+    if (!alone) stdout += `${stdout ? '\n' : ''}==> ${s.title} <==\n`;
+    stdout += out.stdout;
+    stderr += out.stderr;
+    if (out.note) stderr += `cloud-config-merge: note: ${s.title}: ${out.note}\n`;
+  }
+  return { stdout, stderr };
+}
+
+/** cloud-init's error in `said`, without its `Invalid ...` and `Error:` line heads. */
+function cloudInitWords(said: string): string {
+  return said.split('\n').filter((l) => l && !l.startsWith('Invalid ')).map((l) => l.replace(/^Error:\s*/, '')).filter(Boolean).join(' ');
+}
+
+function nameOf(f: FileResult): string {
+  return f.part ? `${f.file} (${f.part})` : f.file;
+}
+
+export function formatJson(result: CheckResult, pretty: boolean): string {
+  const strip = (r: FileResult) => ({ file: r.file, ...(r.part ? { part: r.part } : {}), valid: r.valid, errors: r.errors.map(fileLoc), deprecations: r.deprecations.map(fileLoc), ...(r.note ? { note: r.note } : {}), ...(r.said ? { said: r.said } : {}) });
+  const fileLoc = (p: Located) => ({ path: p.path, message: p.message, line: p.line ?? null, column: p.column ?? null });
+  const mergedLoc = (p: Located) => ({ path: p.path, message: p.message, file: p.file ?? null, line: p.line ?? null, column: p.column ?? null, ...(p.note ? { note: p.note } : {}) });
+  const out = {
+    files: result.files.map(strip),
+    merged: result.merged ? { valid: result.merged.valid, errors: result.merged.errors.map(mergedLoc), deprecations: result.merged.deprecations.map(mergedLoc) } : null,
+  };
+  return JSON.stringify(out, null, pretty ? 2 : undefined);
+}
+
+const RULES: SarifRule[] = [
+  { id: 'schema-error', name: 'CloudConfigSchemaError', shortDescription: { text: 'cloud-init reports a schema error for this value' }, defaultConfiguration: { level: 'error' } },
+  { id: 'schema-deprecation', name: 'CloudConfigDeprecation', shortDescription: { text: 'cloud-init reports this key or value as deprecated' }, defaultConfiguration: { level: 'warning' } },
+];
+
+/** SARIF 2.1.0: one result per problem, at the file and line that wrote the value. */
+export function formatSarif(result: CheckResult, version: SchemaVersion, toolVersion: string, extra?: { rules: SarifRule[]; results: SarifResult[] }): string {
+  const results: SarifResult[] = [];
+  const shown = new Set<string>();
+  const add = (p: Located, file: string | undefined, deprecation: boolean, merged: boolean, part?: string) => {
+    const said = `${p.path}: ${p.message.trim()}`;
+    shown.add(said);
+    results.push({
+      ruleId: deprecation ? 'schema-deprecation' : 'schema-error',
+      level: deprecation ? 'warning' : 'error',
+      message: `${said}${merged ? ' (in the merged cloud-config.txt)' : part ? ` (in ${part})` : ''}`,
+      file,
+      // A position in decoded text is not one in the file: the result is for the file as a whole.
+      region: p.line && !p.note ? { startLine: p.line, startColumn: p.column ?? 1 } : undefined,
+      properties: part ? { path: p.path, merged, part } : { path: p.path, merged },
+    });
+  };
+  for (const f of result.files) {
+    for (const p of f.errors) add(p, f.file, false, false, f.part);
+    for (const p of f.deprecations) add(p, f.file, true, false, f.part);
+    // Rejected with no schema problem to point at (not YAML, a template that cannot be rendered): the file itself.
+    if (!f.valid && !f.errors.length && (f.note || f.said)) {
+      results.push({ ruleId: 'schema-error', level: 'error', message: `${f.note ?? cloudInitWords(f.said as string)}${f.part ? ` (in ${f.part})` : ''}`, file: f.file, properties: f.part ? { path: '', merged: false, part: f.part } : { path: '', merged: false } });
+    }
+  }
+  if (result.merged) {
+    // A problem a file already reports is not repeated for the merged result.
+    const byFiles = new Set(shown);
+    for (const [list, dep] of [[result.merged.errors, false], [result.merged.deprecations, true]] as const) {
+      for (const p of list) {
+        if (!byFiles.has(`${p.path}: ${p.message.trim()}`)) add(p, p.file, dep, true);
+      }
+    }
+  }
+  if (extra) pushAll(results, extra.results);
+  return JSON.stringify(sarifLog({ version: toolVersion, informationUri: 'https://cloudinit.readthedocs.io/', rules: [...RULES, ...(extra?.rules ?? [])] }, results, { cloudInitVersion: version }), null, 2);
+}

@@ -1,0 +1,247 @@
+/**
+ * The merged preview of an outcome: a header that lists every part with its
+ * effective spec (and every part cloud-init drops, with the reason), what the
+ * merge lost and the merged result's schema problems, followed by exactly
+ * what `cloud-config-merge` prints; plus, for every body line, the place that
+ * supplied it and what the merge did there, and the header's links. The
+ * CLI's `--format preview` and the editor's preview both come from here.
+ */
+import { PyValue } from '../values';
+import { dumpPyYamlWithLines } from '../yaml/dump';
+import { Limits } from '../limits';
+import { MergedProblem, MergedSchemaReport } from '../schema/merged';
+import { CloudInitVersion } from '../spec/parse';
+import { SourceLocation } from '../outcome/locate';
+import { LineProvenance, lineProvenance, provenanceByDisplay, stepEffects } from '../outcome/provenance';
+import { MAX_LOST_VALUES, MergeLosses, lossesOf, userDataLosses } from '../outcome/losses';
+import { OutcomePart, SourceNames, partsOf, sourceNames, userDataNames } from '../outcome/parts';
+import { MergedSchema, MergedSchemaOptions, mergedSchemaOf } from '../outcome/schema';
+import { InputFile, Outcome, RunOptions, SystemLayers, runSet, userDataLocator } from '../outcome/run';
+import type { PreviewMode } from '../outcome/mode';
+import { lossClause } from '../outcome/effects';
+import { HeaderLink, HeaderPiece, HeaderWriter, PREVIEW_BODY_MARKER } from './header';
+
+export { HEADER_WIDTH, PREVIEW_BODY_MARKER, unwrapHeader, wrapHeaderLine, type HeaderLink } from './header';
+
+/** Lost values the header lists; the rest are counted (the report has up to MAX_LOST_VALUES). */
+export const HEADER_LOST_VALUES = 100;
+/** Schema problems of the merged result the header lists; the rest are counted (`--check` lists them all). */
+export const HEADER_SCHEMA_PROBLEMS = 100;
+
+/** How the preview is written (the run's options are the outcome's). */
+export interface PreviewRenderOptions extends MergedSchemaOptions {
+  /** How the user changes a limit (`--limit maxParts=N`, a setting), added to the note when one is hit. */
+  limitHint?: (limit: keyof Limits) => string;
+  /**
+   * User-data and handler modes: validate the merged cloud-config.txt as `cloud-init schema --system`
+   * does and list its problems in the header, each with the file and line that wrote the value.
+   */
+  schema?: boolean;
+}
+
+export interface PreviewModel {
+  text: string;
+  /** What `cloud-config-merge` prints for the same files: the tail of `text`. */
+  body: string;
+  headerLineCount: number;
+  /** One per body line, placed in `text`. */
+  entries: LineProvenance[];
+  parts: OutcomePart[];
+  /** The header's links to the places it names. */
+  headerLinks: HeaderLink[];
+  /** cloud-init itself would fail: the body is empty and this says why. */
+  failure?: string;
+  /** Set when the failure is one of our limits, not cloud-init (the input is over it). */
+  limit?: keyof Limits;
+  /** With `schema`: the merged result as cloud-init's validator sees it (when it could be checked). */
+  schema?: MergedSchemaReport;
+  /** What the merge lost; the header's "What this … lost" section says it in words. */
+  losses?: MergeLosses;
+}
+
+/** A run and its preview in one call (the CLI's `--format preview`, tests): runSet, then renderPreview. */
+export function buildPreview(mode: PreviewMode, files: InputFile[], options: RunOptions & PreviewRenderOptions & { layers?: SystemLayers } = {}): PreviewModel {
+  return renderPreview(runSet(mode, { files, layers: options.layers }, options), options);
+}
+
+const TITLES: Record<PreviewMode, string> = {
+  'user-data': 'user-data parts merged as cloud-init merges them',
+  handler: 'each file fed to the cloud-config part handler',
+  confd: 'cloud.cfg.d drop-ins (the first listed wins by default)',
+  boot: 'boot-time layering (user-data > vendor-data2 > vendor-data > datasource > system)',
+  chef: 'Chef deep merge (later files win; override_attributes over default_attributes)',
+};
+
+export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = {}): PreviewModel {
+  const mode = outcome.mode === 'system' ? 'confd' : outcome.mode;
+  const parts = partsOf(outcome);
+  const header = new HeaderWriter();
+  const failure = failureOf(outcome, options);
+  if (failure) {
+    writeHeader(header, outcome.kind === 'failed' ? `${mode} mode` : TITLES[mode], parts, [failure.text]);
+    return { text: header.lines.join('\n') + '\n', body: '', headerLineCount: header.lines.length, entries: [], parts, headerLinks: header.links, failure: failure.text, ...(failure.limit ? { limit: failure.limit } : {}) };
+  }
+  const losses = lossesOf(outcome);
+  const names = sourceNames(outcome);
+  const sections: Array<(w: HeaderWriter) => void> = [];
+  if (losses && names) sections.push((w) => lostSection(w, losses, names));
+  let schema: MergedSchemaReport | undefined;
+  let notes: string[] = [];
+  let body: string;
+  let value: PyValue | null;
+  let bodyLines: Parameters<typeof lineProvenance>[4];
+  let bodyOffset = 0;
+  let effects: ReturnType<typeof stepEffects> = [];
+  let locate = () => null as SourceLocation | null;
+  let override: ((path: string) => SourceLocation | null) | undefined;
+  switch (outcome.kind) {
+    case 'user-data': {
+      const run = outcome.run;
+      // Notes of ours are left out, except those that say where content is lost without a trace.
+      notes = run.messages.filter((m) => m.level !== 'info' || m.code === 'mime-unsplittable').map((m) => m.message);
+      if (options.schema) {
+        const checked = mergedSchemaOf(outcome, options);
+        if (checked?.checked) schema = checked.schema;
+        if (checked) sections.push((w) => schemaSection(w, checked, outcome.options.version ?? 'current', options));
+      }
+      body = run.cloudConfigTxt;
+      value = run.result;
+      bodyLines = run.renderedLines;
+      // The dump's line numbers start at its `---`.
+      bodyOffset = body.slice(0, Math.max(0, body.indexOf('---'))).split('\n').length - 1;
+      effects = run.reports.flatMap((r) => stepEffects(r.handled?.events, outcome.locate));
+      locate = outcome.locate as typeof locate;
+      break;
+    }
+    case 'boot': {
+      const boot = outcome.boot;
+      notes = boot.notes;
+      // The final value is re-read from cloud-config.txt, so user-data values are found by path in the user-data run.
+      const ud = boot.userData;
+      const userDataSources = ud?.result ? provenanceByDisplay(ud.result, userDataLocator(ud)) : new Map<string, SourceLocation | null>();
+      override = (path) => userDataSources.get(path) ?? null;
+      // What the user-data layer's own merge lost, part by part (the layering itself is listed first).
+      if (ud && !ud.fatal && ud.reports.length) sections.push((w) => lostSection(w, userDataLosses(ud, userDataLocator(ud)), userDataNames(ud, 'user-data merge')));
+      value = boot.value;
+      body = '';
+      break;
+    }
+    case 'chef': {
+      const at = outcome.locate;
+      notes = outcome.result.notices.map((n) => {
+        const place = n.origin ? at(n.origin, 'value') : null;
+        return `${place ? `${place.file}:${place.line + 1}: ` : ''}${n.message}`;
+      });
+      locate = at as typeof locate;
+      value = outcome.result.merged;
+      body = '';
+      break;
+    }
+    case 'confd':
+    case 'system':
+      notes = outcome.kind === 'confd' ? outcome.result.notes : [];
+      locate = outcome.locate as typeof locate;
+      value = outcome.result.value;
+      body = '';
+      break;
+    case 'failed':
+      throw new Error('unreachable: a failed outcome is written by failureOf above');
+  }
+  if (outcome.kind !== 'user-data') {
+    const dumped = dumpPyYamlWithLines(value);
+    body = dumped.text;
+    bodyLines = dumped.lines;
+  }
+  writeHeader(header, TITLES[mode], parts, notes, sections);
+  const entries = value === null ? [] : lineProvenance(value, locate, header.lines.length + bodyOffset, effects, bodyLines, override);
+  return { text: header.lines.join('\n') + '\n' + body, body, headerLineCount: header.lines.length, entries, parts, headerLinks: header.links, ...(losses ? { losses } : {}), ...(schema ? { schema } : {}) };
+}
+
+/** Why the outcome has no merged result to show, in the preview's words (undefined: it has one). */
+function failureOf(outcome: Outcome, options: PreviewRenderOptions): { text: string; limit?: keyof Limits } | undefined {
+  const overLimit = (limit: keyof Limits, message: string) => {
+    const hint = options.limitHint ? `; ${options.limitHint(limit)}` : '';
+    return { text: `not merged: the input is over a limit of this tool (${limit}): ${message}${hint}`, limit };
+  };
+  if (outcome.kind === 'failed') return outcome.failure.limit ? overLimit(outcome.failure.limit, outcome.failure.message) : { text: `cloud-init fails: ${outcome.failure.message}` };
+  if (outcome.kind !== 'user-data') return undefined;
+  const run = outcome.run;
+  if (run.fatal?.limit) return overLimit(run.fatal.limit, run.fatal.message);
+  if (run.fatal) return { text: `cloud-init fails before merging anything: ${run.fatal.pyType}: ${run.fatal.message}` };
+  if (run.renderError) return { text: `writing cloud-config.txt fails: ${run.renderError}` };
+  return undefined;
+}
+
+function writeHeader(w: HeaderWriter, title: string, parts: OutcomePart[], notes: string[], sections: Array<(w: HeaderWriter) => void> = []): void {
+  w.add(`# Cloud-Config Merge preview: ${title}`);
+  w.add('# Parts, in the order cloud-init reads them:');
+  parts.forEach((p, i) => {
+    const from: HeaderPiece[] = p.file && p.file !== p.label ? [' from ', { text: p.file, target: { file: p.file, line: 0 } }] : [];
+    const head = [`#   ${i + 1}. ${p.label}`, ...from];
+    if (p.status === 'merged') w.add(...head, `: merged with ${p.spec ?? '(no spec)'}`);
+    else if (p.status === 'not-reproduced') w.add(...head, `: NOT SHOWN (a limitation of this tool, not of cloud-init). ${p.reason ?? ''}`.trimEnd());
+    else if (p.status === 'dropped') w.add(...head, `: DROPPED. ${p.reason ?? ''}`.trimEnd());
+    else w.add(...head, `: not merged. ${p.reason ?? ''}`.trimEnd());
+  });
+  if (!parts.length) w.add('#   (none)');
+  for (const n of notes) w.add(`# Note: ${n}`);
+  for (const section of sections) section(w);
+  w.add(PREVIEW_BODY_MARKER);
+}
+
+/** A place as the header writes it (`30-app.yaml:4`), linked when it is a line of the file itself. */
+function placePiece(l: SourceLocation | null, unknown = 'an unknown place'): HeaderPiece {
+  if (!l) return unknown;
+  if (l.note) return `${l.file} (${l.note}: line ${l.line + 1})`;
+  return { text: `${l.file}:${l.line + 1}`, target: { file: l.file, line: l.line } };
+}
+
+/** The header's "What this merge lost" section (user-data parts, drop-ins or boot layers). */
+function lostSection(w: HeaderWriter, losses: MergeLosses, names: SourceNames): void {
+  const { groups, ignored, dropped, total } = losses;
+  const { merge, unit } = names;
+  if (!total && !ignored.length && !dropped.length) {
+    w.add(`# What this ${merge} lost: nothing (no value of a ${unit} was replaced, deleted, lost or dropped)`);
+    return;
+  }
+  const counts = [total ? `${total} value${total === 1 ? '' : 's'}` : '', dropped.length ? `${dropped.length} whole ${unit}${dropped.length === 1 ? '' : 's'}` : '', ignored.length ? `${ignored.length} ignored option${ignored.length === 1 ? '' : 's'}` : ''];
+  w.add(`# What this ${merge} lost (${counts.filter(Boolean).join(', ')}), by the ${unit} that had it:`);
+  for (const i of ignored) w.add(`#   Ignored option in ${names.name(i.part)}, ${i.written}: ${i.instead}.`);
+  for (const d of dropped) w.add(`#   ${names.name(d.part)}: all of it (DROPPED, see its line above).`);
+  let shown = 0;
+  for (const g of groups) {
+    if (shown >= HEADER_LOST_VALUES) break;
+    const spec = names.spec(g.by) ? `, merged with ${names.spec(g.by)}` : '';
+    w.add(g.owner === g.by ? `#   From ${names.name(g.by)}${spec}:` : `#   From ${names.name(g.owner)}, displaced by ${names.name(g.by)}${spec}:`);
+    for (const v of g.values.slice(0, HEADER_LOST_VALUES - shown)) {
+      shown++;
+      w.add(`#     ${v.path} ${v.value} at `, placePiece(v.at), ': ', ...lossClause(v.what, v.by ? placePiece(v.by) : null), ` (${v.reason})`);
+    }
+  }
+  if (shown < total) w.add(`#   … and ${total - shown} more (--format report lists up to ${MAX_LOST_VALUES})`);
+}
+
+/** The header's account of `cloud-init schema --system` on the result. */
+function schemaSection(w: HeaderWriter, checked: MergedSchema, version: CloudInitVersion, options: PreviewRenderOptions): void {
+  if (!checked.checked) {
+    const hint = checked.limit && options.limitHint ? `; ${options.limitHint(checked.limit)}` : '';
+    w.add(`# Schema: not checked: ${checked.reason}${hint}`);
+    return;
+  }
+  const schema = checked.schema;
+  const who = version === '22.4' ? 'cloud-init 22.4' : 'cloud-init';
+  // Nothing to report, nothing said: the header stays as short as it was.
+  if (!schema.errors.length && !schema.deprecations.length) return;
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const stopped = schema.report.truncated ? ` before the check stopped at ${options.maxProblems} problems` : '';
+  w.add(`# Schema: ${who} ${schema.valid ? 'accepts' : 'rejects'} the merged result (${count(schema.errors.length, 'error')}, ${count(schema.deprecations.length, 'deprecation')}${stopped}):`);
+  const listed = [...schema.errors.map((p) => ['error', p] as const), ...schema.deprecations.map((p) => ['deprecated', p] as const)];
+  for (const [what, p] of listed.slice(0, HEADER_SCHEMA_PROBLEMS)) w.add(`#   ${what}: ${p.path}: ${p.message.trim()}`, ...wherePieces(p));
+  const hidden = Math.max(0, listed.length - HEADER_SCHEMA_PROBLEMS);
+  const rest = [hidden ? `${hidden} more` : '', stopped ? 'the problems the check did not look for' : ''].filter(Boolean).join(', and ');
+  if (rest) w.add(`#   … and ${rest} (\`cloud-config-merge --check\` lists them all)`);
+}
+
+function wherePieces(p: MergedProblem): HeaderPiece[] {
+  return p.source ? [' (', placePiece(p.source), ')'] : [];
+}
