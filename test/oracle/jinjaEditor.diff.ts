@@ -23,9 +23,9 @@ import { resolve } from 'node:path';
 import { LineOracle } from './lineOracle';
 import { nameCompletions, pathCompletions } from '../../server/src/engine/template/assist';
 import { templateVariables, type InstanceDataChoice, type PathStep } from '../../server/src/engine/template/instanceData';
-import { expressionVerdict, templateFindings, type ExpressionVerdict } from '../../server/src/engine/template/lint';
+import { expressionVerdict, templateFindings, type ExpressionVerdict } from '../../server/src/engine/lint/templateLint';
 import { SAMPLE_NAMES, sampleInstanceData } from '../../server/src/engine/template/samples';
-import type { Finding } from '../../server/src/engine/lint/findings';
+import type { Finding } from '../../server/src/engine/findings/findings';
 
 
 const HANDLE = String.raw`

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FINDING_CODES, coded, severityOf, type FindingCode } from '../../server/src/engine/lint/codes';
+import { FINDING_CODES, coded, severityOf, type FindingCode } from '../../server/src/engine/findings/codes';
 import { runUserData } from '../../server/src/engine/userdata/run';
 import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
 

@@ -10,6 +10,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { runCliIn } from '../support/cli';
 import { assertValidSarif } from '../support/sarif';
 import { parseSetFile, expandPatterns, SET_MODES } from '../../server/src/engine/sets';
@@ -166,5 +168,23 @@ test("fates in a #cloud-config-archive: a `content: |` entry's values are placed
     assert.equal(fate.relatedLocations[0].physicalLocation.region, undefined);
   } finally {
     w.done();
+  }
+});
+
+test('--check --fail-on through a pipe: the files are read once, so /dev/stdin gives the same verdict as a file (issue 27, item 1)', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ccm-pipe-'));
+  try {
+    writeFileSync(path.join(dir, 'q1.yaml'), '#cloud-config\nruncmd: [one]\n');
+    writeFileSync(path.join(dir, 'q2.yaml'), '#cloud-config\nruncmd: [two]\n');
+    const cli = path.resolve(__dirname, '..', '..', '..', 'bin', 'cloud-config-merge.js');
+    const files = spawnSync(process.execPath, [cli, '--check', '--fail-on', 'replaced', path.join(dir, 'q1.yaml'), path.join(dir, 'q2.yaml')], { encoding: 'utf8' });
+    assert.equal(files.status, 1, files.stdout + files.stderr);
+    // As a CI script writes it: the second part through a pipe.
+    const piped = spawnSync('bash', ['-c', 'cat "$1" | "$0" "$2" --check --fail-on replaced "$3" /dev/stdin', process.execPath, path.join(dir, 'q2.yaml'), cli, path.join(dir, 'q1.yaml')], { encoding: 'utf8' });
+    assert.equal(piped.status, 1, piped.stdout + piped.stderr);
+    assert.match(piped.stdout, /replaced: runcmd \['one'\]: replaced by `runcmd` of \/dev\/stdin:2/);
+    assert.match(piped.stdout, /Error: 1 value\(s\) meet a --fail-on fate \(replaced\)/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { explainSpec } from '../../server/src/engine/explain';
-import { nearest } from '../../server/src/engine/lint/findings';
+import { nearest } from '../../server/src/engine/findings/findings';
 import { parseStringSpec, SpecError } from '../../server/src/engine/spec/parse';
 import { py, canon } from '../support/py';
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FILTER_NAMES, TEST_NAMES, referenceAt, templateCursorAt } from '../../server/src/engine/template/assist';
 import { FILTER_SUMMARIES, TEST_SUMMARIES } from '../../server/src/engine/template/jinjaNames';
-import { instanceReferences } from '../../server/src/engine/template/lint';
+import { instanceReferences } from '../../server/src/engine/lint/templateLint';
 import { renderCloudInitJinja } from '../../server/src/engine/userdata/jinja';
 
 const H = '## template: jinja\n#cloud-config\n';

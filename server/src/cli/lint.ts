@@ -6,7 +6,7 @@
  */
 import { sarifLog } from '../engine/render/sarif';
 import { analyzeDocument } from '../engine/lint/analyzeDocument';
-import { Finding } from '../engine/lint/findings';
+import { Finding } from '../engine/findings/findings';
 import { LineIndex } from '../engine/text/lineIndex';
 import { decodeUtf8Surrogateescape } from '../engine/py/codecs';
 import { CliOptions } from './args';

@@ -4,7 +4,8 @@
  * with findings that name the part the author wrote.
  */
 import { runSet } from '../engine/outcome/run';
-import { TerraformConfig, TerraformInputError, partFindings, readTerraformJson, terraformUserData, unwrapRendered } from '../engine/userdata/terraform';
+import { TerraformConfig, TerraformInputError, readTerraformJson, terraformUserData, unwrapRendered } from '../engine/userdata/terraform';
+import { partFindings } from '../engine/lint/partFindings';
 import { convertUserDataBlob } from '../engine/userdata/mime';
 import { CliOptions, UsageError } from './args';
 import { CliIO, InputError, read, runOptions, writeMerge, writePreview } from './main';

@@ -9,7 +9,7 @@ import { CodeAction, CodeActionKind, CodeActionParams, Command, Diagnostic, Rang
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { PyDict, PyValue, TextSpan } from '../engine/values';
 import { SpecSite } from '../engine/lint/analyzeDocument';
-import { Finding } from '../engine/lint/findings';
+import { Finding } from '../engine/findings/findings';
 import { ServerContext } from './common/context';
 import { DocumentState } from './common/analysisCache';
 import { guardRequest } from './common/guard';

@@ -8,10 +8,10 @@ import { ServerContext } from './common/context';
 import { DocumentState } from './common/analysisCache';
 import { guardCall } from './common/guard';
 import { toDiagnostic } from './common/ranges';
-import type { Finding } from '../engine/lint/findings';
+import type { Finding } from '../engine/findings/findings';
 import { isLimitName } from '../engine/limits';
 import { SETTINGS_SECTION, ServerSettings } from './common/settings';
-import { coded } from '../engine/lint/codes';
+import { coded } from '../engine/findings/codes';
 import { MAX_QUIET_MS, QuietTime } from './common/quietTime';
 import { pushAll } from '../engine/arrays';
 

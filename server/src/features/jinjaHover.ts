@@ -7,7 +7,7 @@
 import type { TextSpan } from '../engine/values';
 import { referenceAt } from '../engine/template/assist';
 import { templateVariables, valueAtPath, type InstanceDataChoice } from '../engine/template/instanceData';
-import { describeVerdict, expressionVerdict } from '../engine/template/lint';
+import { describeVerdict, expressionVerdict } from '../engine/lint/templateLint';
 import { SAMPLE_NAMES } from '../engine/template/samples';
 import { assignedNames, scanTags } from '../engine/template/tags';
 import type { DocumentState } from './common/analysisCache';

@@ -14,13 +14,13 @@ import { MergerFactory } from '../merge/construct';
 import { DEFAULT_LIMITS } from '../limits';
 import { DocumentInfo, DocumentKind, detectDocument } from './documentKind';
 import { knockoutFindingsIn } from '../chef/deepMerge';
-import { Finding } from './findings';
+import { Finding } from '../findings/findings';
 import { lintListSpec, lintStringSpec, SpecContext, SpecLintResult } from './specLint';
 import { pushAll } from '../arrays';
 import { embeddedSchemaFindings, newSchemaBudget, SchemaBudget, schemaFindings, schemaFindingsOfBody } from './schemaLint';
 import { embeddedInArchive, embeddedInMime, type EmbeddedCloudConfig } from '../schema/embedded';
-import { coded } from './codes';
-import { literalTemplateFindings, templateFindings } from '../template/lint';
+import { coded } from '../findings/codes';
+import { literalTemplateFindings, templateFindings } from './templateLint';
 import { NO_INSTANCE_DATA, type InstanceDataChoice } from '../template/instanceData';
 
 /** A place where a merge spec is written. */

@@ -8,10 +8,10 @@ import { PyError } from '../py/errors';
 import { LimitExceededError } from '../limits';
 import { PyDict, type PyValue, type TextSpan } from '../values';
 import { problemSpan, spanAt, validateCloudConfig, valueAt, type SchemaProblem, type SchemaVersion } from '../schema/validate';
-import { nearest, type Finding, type Fix } from './findings';
+import { nearest, type Finding, type Fix } from '../findings/findings';
 import { loadYaml } from '../yaml/load';
 import type { EmbeddedCloudConfig } from '../schema/embedded';
-import { coded } from './codes';
+import { coded } from '../findings/codes';
 
 /** How the finding that says the check stopped (SchemaBudget.problemsLeft) begins. */
 const STOPPED = "The check against cloud-init's schema stopped";

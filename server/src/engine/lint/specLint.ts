@@ -13,9 +13,9 @@ import { CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, ValueSpans, pars
 import { constructMergers, MergerFactory } from '../merge/construct';
 import { RootMerger } from '../merge/root';
 import { MERGER_NAMES, MERGERS, MergerName, OPTION_NAMES, OPTIONS, OptionName, canonicalMergerName, mergerClause } from '../catalogue';
-import { Finding, Fix, nearest } from './findings';
+import { Finding, Fix, nearest } from '../findings/findings';
 import { pushAll } from '../arrays';
-import { coded } from './codes';
+import { coded } from '../findings/codes';
 
 /** Where a spec sits, which decides what a failure costs. */
 export type SpecContext = 'part' | 'system';

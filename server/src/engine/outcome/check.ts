@@ -7,7 +7,7 @@ import { LineIndex } from '../text/lineIndex';
 import { decodeUtf8Surrogateescape } from '../py/codecs';
 import type { UserDataRun } from '../userdata/run';
 import type { Locator } from './locate';
-import { validateMerged, type MergedProblem } from '../schema/merged';
+import { validateMerged, type MergedProblem } from './mergedSchema';
 import { schemaCommandInput } from '../schema/schemaCommand';
 import { embeddedInArchive, embeddedInMime } from '../schema/embedded';
 import { detectDocument } from '../lint/documentKind';

@@ -8,7 +8,7 @@
 import { LimitExceededError, Limits } from '../limits';
 import { PyError } from '../py/errors';
 import { CloudInitVersion } from '../spec/parse';
-import { validateMerged, validateMergedText, type MergedSchemaReport } from '../schema/merged';
+import { validateMerged, validateMergedText, type MergedSchemaReport } from './mergedSchema';
 import type { TextSchemaReport } from '../schema/validate';
 import type { Outcome } from './run';
 

@@ -9,7 +9,7 @@
 import { PyValue } from '../values';
 import { dumpPyYamlWithLines } from '../yaml/dump';
 import { Limits } from '../limits';
-import { MergedProblem, MergedSchemaReport } from '../schema/merged';
+import { MergedProblem, MergedSchemaReport } from '../outcome/mergedSchema';
 import { CloudInitVersion } from '../spec/parse';
 import { SourceLocation } from '../outcome/locate';
 import { LineProvenance, lineProvenance, provenanceByDisplay, stepEffects } from '../outcome/provenance';

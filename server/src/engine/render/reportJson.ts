@@ -7,14 +7,14 @@ import { PyValue } from '../values';
 import { toCanonicalJson } from '../py/json';
 import { SourceLocation, displayPath } from '../outcome/locate';
 import { collectProvenance, stepEffects } from '../outcome/provenance';
-import { type MergedProblem } from '../schema/merged';
+import { type MergedProblem } from '../outcome/mergedSchema';
 import { MergeLosses, lossesOf } from '../outcome/losses';
 import { SourceNames, sourceNames } from '../outcome/parts';
 import { mergedSchemaOf } from '../outcome/schema';
 import { fatesOf } from '../outcome/fates';
 import { hasFates } from '../outcome/mode';
 import { Outcome } from '../outcome/run';
-import { coded, type FindingCode } from '../lint/codes';
+import { coded, type FindingCode } from '../findings/codes';
 import { fatesJson } from './fatesText';
 
 /** How the report is written: indentation, and the expansion limit for aliased values. */

@@ -1,6 +1,6 @@
 /** The parts that user-data processing yields, with everything provenance needs. */
 import { TextSpan } from '../values';
-import type { FindingCode } from '../lint/codes';
+import type { FindingCode } from '../findings/codes';
 
 /** How a part was reached from an input blob. */
 export type PartRoute =

@@ -17,7 +17,7 @@ import { HeaderList, setFilename } from './headers';
 import { PartRoute, ProcessingMessage, UserDataPart } from './parts';
 import { ARCHIVE_TYPE, CLOUD_CONFIG_TYPE, GZIP_TYPES, INCLUDE_TYPES, NOT_MULTIPART_TYPE, sniffContentType } from './sniff';
 import { Limits, DEFAULT_LIMITS, LimitExceededError, PYTHON_RECURSION } from '../limits';
-import type { FindingCode } from '../lint/codes';
+import type { FindingCode } from '../findings/codes';
 
 /** An input to user-data processing: a file given by the user, or one reached by `#include`. */
 export interface UserDataSource {

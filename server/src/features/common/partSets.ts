@@ -17,7 +17,7 @@ import { InputFile, Outcome, RunOptions, SystemLayers, runSet } from '../../engi
 import type { SetMode } from '../../engine/outcome/mode';
 import { mergedSchemaOf } from '../../engine/outcome/schema';
 import { SET_FILE_NAME, SetFile } from '../../engine/sets';
-import { MergedSchemaReport } from '../../engine/schema/merged';
+import { MergedSchemaReport } from '../../engine/outcome/mergedSchema';
 import { parseSetFile } from '../../engine/sets';
 import { listForPatterns, resolveSet, setPatterns } from '../../node/sets';
 import { readBoundedSync } from '../../node/readFile';

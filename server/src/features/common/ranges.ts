@@ -1,6 +1,6 @@
 /** Findings → LSP diagnostics, in one place so diagnostics and code actions agree exactly. */
 import { Diagnostic, DiagnosticSeverity, DiagnosticTag, Range } from 'vscode-languageserver';
-import { Finding, Severity } from '../../engine/lint/findings';
+import { Finding, Severity } from '../../engine/findings/findings';
 import { DocumentState } from './analysisCache';
 
 export const DIAGNOSTIC_SOURCE = 'cloud-config-merge';

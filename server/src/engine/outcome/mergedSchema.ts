@@ -3,10 +3,10 @@
  * cloud-init validates it on the instance, each problem traced back (provenance) to the part, file and
  * line that supplied the offending value.
  */
-import type { Locator, SourceLocation } from '../outcome/locate';
+import type { Locator, SourceLocation } from './locate';
 import type { UserDataRun } from '../userdata/run';
 import { getListOrigins, PyDict, type Origin, type PyValue } from '../values';
-import { problemPlace, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from './validate';
+import { problemPlace, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../schema/validate';
 
 export interface MergedProblem extends SchemaProblem {
   /** Where the value was written, when provenance knows (0-based lines, as SourceLocation). */

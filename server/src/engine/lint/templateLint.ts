@@ -6,18 +6,18 @@
  * rendered cloud-config at the lines that wrote them. Also `{{ }}`/`{% %}`
  * in a cloud-config without the `## template: jinja` line, which cloud-init keeps as literal text.
  */
-import { nearest, type Finding, type Fix } from '../lint/findings';
-import { coded } from '../lint/codes';
+import { nearest, type Finding, type Fix } from '../findings/findings';
+import { coded } from '../findings/codes';
 import { pushAll } from '../arrays';
 import type { CloudInitVersion } from '../spec/parse';
 import type { TextSpan } from '../values';
 import { loadYaml } from '../yaml/load';
 import { PyDict } from '../values';
-import { schemaFindings, type SchemaBudget } from '../lint/schemaLint';
+import { schemaFindings, type SchemaBudget } from './schemaLint';
 import { renderCloudInitJinja, type JinjaRenderResult } from '../userdata/jinja';
 import { MISSING_VARIABLE_PREFIX } from '../userdata/templater';
-import { DICT_METHOD_NAMES, templateVariables, valueAtPath, type InstanceDataChoice } from './instanceData';
-import { TEMPLATE_GLOBALS, assignedNames, scanTags, variableReferences, type VariableReference } from './tags';
+import { DICT_METHOD_NAMES, templateVariables, valueAtPath, type InstanceDataChoice } from '../template/instanceData';
+import { TEMPLATE_GLOBALS, assignedNames, scanTags, variableReferences, type VariableReference } from '../template/tags';
 
 export interface TemplateContext {
   instanceData: InstanceDataChoice;
