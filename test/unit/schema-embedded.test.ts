@@ -90,7 +90,7 @@ test('--check validates an archive entry by entry, with lines in the file where 
     assert.equal(r.code, 1);
     const out = JSON.parse(r.stdout) as { files: Array<{ part: string; valid: boolean; errors: Array<{ path: string; message: string; line: number | null; column: number | null }> }> };
     assert.deepEqual(out.files.map((f) => [f.part, f.valid, f.errors]), [
-      ['archive entry 1', false, [{ path: 'runcmd', message: "5 is not of type 'array'", line: 6, column: 5 }]],
+      ['archive entry 1', false, [{ path: 'runcmd', message: "5 is not of type 'array'", line: 6, column: 13 }]],
       ['archive entry 2', false, [{ path: 'runcmd', message: "6 is not of type 'array'", line: null, column: null }]],
       ['archive entry 3', true, []],
     ]);

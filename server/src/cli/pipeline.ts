@@ -5,8 +5,7 @@
  */
 import { runSet } from '../engine/outcome/run';
 import { TerraformConfig, TerraformInputError, readTerraformJson, terraformUserData, unwrapRendered } from '../engine/userdata/terraform';
-import { partFindings } from '../engine/lint/partFindings';
-import { convertUserDataBlob } from '../engine/userdata/mime';
+import { AuthoredPart, declaredParts, findingLine, labelledFindings } from '../engine/lint/partFindings';
 import { CliOptions, UsageError } from './args';
 import { CliIO, InputError, read, runOptions, writeMerge, writePreview } from './main';
 import { wrapHeaderLine } from '../engine/render/header';
@@ -15,12 +14,8 @@ interface PipelineInput {
   /** The name the output and the findings use (a Terraform address, a file). */
   name: string;
   bytes: Uint8Array;
-  /** Per MIME part: what the author wrote, and how to name the part. */
-  parts: Array<{ label: string; contentType: string | null; mergeType: string | null }>;
-}
-
-function partLabel(i: number, filename: string | null | undefined): string {
-  return `part ${i + 1}${filename ? ` (filename "${filename}")` : ''}`;
+  /** Per MIME part: what the author wrote, and how to name the part (none: the blob's own parts). */
+  parts: AuthoredPart[];
 }
 
 function terraformInputs(o: CliOptions, path: string): PipelineInput[] {
@@ -45,7 +40,7 @@ function terraformInputs(o: CliOptions, path: string): PipelineInput[] {
       if (e instanceof TerraformInputError) throw new InputError(`${path}: ${c.address}: ${e.message}`);
       throw e;
     }
-    return { name: c.address, bytes, parts: c.parts.map((p, i) => ({ label: partLabel(i, p.filename), contentType: p.contentType, mergeType: p.mergeType })) };
+    return { name: c.address, bytes, parts: declaredParts(c) };
   });
 }
 
@@ -53,8 +48,7 @@ function renderedInputs(o: CliOptions): PipelineInput[] {
   if (!o.files.length) throw new UsageError('--rendered needs at least one FILE');
   return o.files.map((f) => {
     const { bytes } = unwrapRendered(read(o, f));
-    const converted = convertUserDataBlob(bytes, { maxBytes: o.limits.maxDecompressedBytes });
-    return { name: f, bytes, parts: converted.leaves.map((l, i) => ({ label: partLabel(i, l.filename), contentType: null, mergeType: null })) };
+    return { name: f, bytes, parts: [] };
   });
 }
 
@@ -70,14 +64,8 @@ export function pipelineMode(o: CliOptions, io: CliIO): number {
     // One run: the findings, and the output, of the same merge.
     const outcome = runSet('user-data', { files: [{ name: input.name, bytes: input.bytes }] }, runOptions(o, io));
     const run = outcome.kind === 'user-data' ? outcome.run : undefined;
-    const findings: string[] = [];
-    if (run && !run.fatal) {
-      for (const f of partFindings(input.bytes, run, input.parts, o.version)) {
-        const label = input.parts[f.part]?.label ?? partLabel(f.part, run.reports.find((r) => r.part.route.some((s) => s.via === 'mime' && s.leaf === f.part))?.part.filename);
-        findings.push(`${label}: ${f.severity}: ${f.message} [${f.code}]`);
-        io.stderr(`${input.name}: ${label}: ${f.severity}: ${f.message} [${f.code}]\n`);
-      }
-    }
+    const findings = run ? labelledFindings(input.bytes, run, input.parts, o.version ?? 'current', o.limits.maxDecompressedBytes).map(findingLine) : [];
+    for (const f of findings) io.stderr(`${input.name}: ${f}\n`);
     let code: number;
     if (o.format === 'preview') {
       // The editor's preview text: the findings under the title line, as the editor shows them.

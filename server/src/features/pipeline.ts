@@ -12,12 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { MakeMimeParams, MakeMimeRequest, MakeMimeResult, PipelineSourceParams, PipelineSourceRequest, PipelineSourceResult, PreviewSource } from '../protocol';
 import { MakeMimeError, MimeAttachment, attachmentText, inferSubtype, makeMime } from '../engine/userdata/makeMime';
 import { TerraformInputError, looksLikeTerraformJson, readTerraformJson, terraformUserData, unwrapRendered, wrapLikeTerraform } from '../engine/userdata/terraform';
-import { partFindings } from '../engine/lint/partFindings';
-import { convertUserDataBlob } from '../engine/userdata/mime';
-import { runUserData } from '../engine/userdata/run';
+import { AuthoredPart, declaredParts } from '../engine/lint/partFindings';
 import { InputFile as PreviewFile } from '../engine/outcome/run';
-import { CloudInitVersion } from '../engine/spec/parse';
-import { Limits } from '../engine/limits';
 import { ServerContext } from './common/context';
 import { guardRequest } from './common/guard';
 
@@ -101,38 +97,19 @@ async function pipelineSource(ctx: ServerContext, params: PipelineSourceParams):
 
 /**
  * The preview's input for a pipeline source: the user-data the instance receives, named by the
- * Terraform address (or the file), and the findings that name the part the author wrote.
+ * Terraform address (or the file), and its parts as the author wrote them (the preview says the
+ * findings of its run of that user-data: engine/lint/partFindings labelledFindings).
  */
-export function pipelineFiles(
-  file: PreviewFile,
-  source: PreviewSource,
-  options: { version?: CloudInitVersion; limits?: Limits },
-): { files: PreviewFile[]; notes: string[]; failure?: string } {
-  let blob: PreviewFile;
-  let declared: Array<{ label: string; contentType: string | null; mergeType: string | null }>;
+export function pipelineFiles(file: PreviewFile, source: PreviewSource): { files: PreviewFile[]; parts: AuthoredPart[]; failure?: string } {
   if (source.kind === 'terraform') {
-    let config;
     try {
-      config = readTerraformJson(new TextDecoder().decode(file.bytes)).find((c) => c.address === source.address);
-      if (!config) return { files: [], notes: [], failure: `${file.name}: no cloudinit_config at ${source.address}` };
-      blob = { name: config.address, bytes: terraformUserData(config).bytes };
+      const config = readTerraformJson(new TextDecoder().decode(file.bytes)).find((c) => c.address === source.address);
+      if (!config) return { files: [], parts: [], failure: `${file.name}: no cloudinit_config at ${source.address}` };
+      return { files: [{ name: config.address, bytes: terraformUserData(config).bytes }], parts: declaredParts(config) };
     } catch (e) {
       if (!(e instanceof TerraformInputError)) throw e;
-      return { files: [], notes: [], failure: `${file.name}: ${e.message}` };
-    }
-    declared = config.parts.map((p, i) => ({ label: `part ${i + 1}${p.filename ? ` (filename "${p.filename}")` : ''}`, contentType: p.contentType, mergeType: p.mergeType }));
-  } else {
-    blob = { name: file.name, bytes: unwrapRendered(file.bytes).bytes };
-    declared = [];
-  }
-  const notes: string[] = [];
-  const run = runUserData([blob], { version: options.version, limits: options.limits });
-  if (!run.fatal) {
-    const leaves = convertUserDataBlob(blob.bytes, { maxBytes: options.limits?.maxDecompressedBytes }).leaves;
-    for (const f of partFindings(blob.bytes, run, declared, options.version)) {
-      const label = declared[f.part]?.label ?? `part ${f.part + 1}${leaves[f.part]?.filename ? ` (filename "${leaves[f.part].filename}")` : ''}`;
-      notes.push(`${label}: ${f.severity}: ${f.message} [${f.code}]`);
+      return { files: [], parts: [], failure: `${file.name}: ${e.message}` };
     }
   }
-  return { files: [blob], notes };
+  return { files: [{ name: file.name, bytes: unwrapRendered(file.bytes).bytes }], parts: [] };
 }

@@ -31,6 +31,7 @@ import { guardRequest } from './common/guard';
 import { MAX_SCHEMA_PROBLEMS, uriPath } from './common/analysisCache';
 import { isInside, realpathOr, workspaceIncludeResolver } from './common/workspaceIncludes';
 import { pipelineFiles } from './pipeline';
+import { AuthoredPart, findingLine, labelledFindings } from '../engine/lint/partFindings';
 import { DiskCache } from './common/diskCache';
 
 export function registerPreview(ctx: ServerContext): void {
@@ -210,12 +211,12 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
     if (file) files.push(file);
   }
   // Terraform JSON or a rendered blob: the user-data an instance receives, and findings on its parts.
-  let notes: string[] = [];
+  let authored: AuthoredPart[] | undefined;
   if (params.source && files.length) {
-    const piped = pipelineFiles(files[0], params.source, { version: settings.cloudInitVersion, limits: settings.limits });
+    const piped = pipelineFiles(files[0], params.source);
     if (piped.failure) return toResult(failedModel(piped.failure), sources);
     files = piped.files;
-    notes = piped.notes;
+    authored = piped.parts;
   }
   const boot: SystemLayers = {};
   for (const role of BOOT_ROLES) {
@@ -244,6 +245,8 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
     cache: schemaReports.get(ctx) ?? schemaReports.set(ctx, new SchemaReportCache()).get(ctx),
     maxProblems: MAX_SCHEMA_PROBLEMS,
   });
+  // A pipeline source: the findings of this very run, each naming the part its author wrote.
+  const notes = authored && outcome.kind === 'user-data' ? labelledFindings(files[0].bytes, outcome.run, authored, settings.cloudInitVersion, settings.limits.maxDecompressedBytes).map(findingLine) : [];
   return toResult(model, sources, notes);
 }
 

@@ -10,6 +10,7 @@ import { convertUserDataBlob } from '../userdata/mime';
 import { CloudInitVersion } from '../spec/parse';
 import type { FindingCode } from '../findings/codes';
 import { analyzeDocument } from './analyzeDocument';
+import type { TerraformConfig } from '../userdata/terraform';
 
 export interface PartFinding {
   /** 0-based index of the MIME part (the Terraform `part` block) the finding is about. */
@@ -92,4 +93,46 @@ function reportFinding(report: PartReport, first: boolean): Omit<PartFinding, 'p
   if (disposition === 'jinja-ignored') return { severity: 'warning', code: 'jinja-ignored', message: report.note };
   if (disposition === 'merged' && report.handled?.discarded) return { severity: 'warning', code: 'part-discarded', message: report.note };
   return null;
+}
+
+/** A part as its author wrote it: how messages name it, and the type and merge type it was given. */
+export interface AuthoredPart {
+  label: string;
+  contentType: string | null;
+  mergeType: string | null;
+}
+
+/** `part 2 (filename "web.yaml")`: how the pipeline's findings name a part. */
+export function partLabel(index: number, filename: string | null | undefined): string {
+  return `part ${index + 1}${filename ? ` (filename "${filename}")` : ''}`;
+}
+
+/** The parts of a Terraform or Pulumi cloudinit config, as its author declared them. */
+export function declaredParts(config: TerraformConfig): AuthoredPart[] {
+  return config.parts.map((p, i) => ({ label: partLabel(i, p.filename), contentType: p.contentType, mergeType: p.mergeType }));
+}
+
+export interface LabelledFinding {
+  /** The part, as its author names it. */
+  label: string;
+  severity: PartFinding['severity'];
+  code: FindingCode;
+  message: string;
+}
+
+/**
+ * The findings of a pipeline blob (what the instance receives) on the run of that blob, each naming the
+ * part as its author wrote it: the declared parts of a Terraform config, else the blob's own MIME parts.
+ * The CLI's `--from-terraform` / `--rendered` and the editor's pipeline preview both say these.
+ */
+export function labelledFindings(blob: Uint8Array, run: UserDataRun, declared: readonly AuthoredPart[], version: CloudInitVersion, maxDecompressedBytes?: number): LabelledFinding[] {
+  if (run.fatal) return [];
+  let leaves: ReturnType<typeof convertUserDataBlob>['leaves'] | undefined;
+  const label = (part: number) => declared[part]?.label ?? partLabel(part, (leaves ??= convertUserDataBlob(blob, { maxBytes: maxDecompressedBytes }).leaves)[part]?.filename);
+  return partFindings(blob, run, declared, version).map((f) => ({ label: label(f.part), severity: f.severity, code: f.code, message: f.message }));
+}
+
+/** A finding as one line: `part 2 (filename "web.yaml"): warning: … [code]`. */
+export function findingLine(f: LabelledFinding): string {
+  return `${f.label}: ${f.severity}: ${f.message} [${f.code}]`;
 }

@@ -13,6 +13,11 @@
  * - overridden: at boot, a higher layer (user-data over vendor-data, ...) wins over this value;
  * - appended / prepended: this list's items go after / before another part's items.
  */
+import { Origin, PyValue, pyTypeName } from '../values';
+import { pyEq } from '../py/compare';
+import { isListLike } from '../merge/pyops';
+import type { MergeEvent } from '../merge/trace';
+
 export type EffectKind = 'replaced' | 'deleted' | 'lost' | 'dropped' | 'overridden' | 'appended' | 'prepended';
 
 /** Every kind, in the order a report lists them (losses first). */
@@ -58,5 +63,46 @@ export function lossClause<T>(kind: EffectKind, by: T | null): Array<string | T>
       return by === null ? ['lost'] : ['lost, ', by, ' kept'];
     default:
       return [kind];
+  }
+}
+
+/**
+ * What one merge event did, in the one vocabulary: the one reading of the merge trace that provenance,
+ * losses and fates all derive from (the same value written again is no effect).
+ */
+export interface EventEffect {
+  kind: Exclude<EffectKind, 'dropped' | 'overridden'>;
+  /** The value the effect is about: the one replaced, deleted or lost; the list items added. */
+  subject: PyValue;
+  /** Where `subject` was written. */
+  subjectOrigin?: Origin;
+  /** Where the value that decided was written: the replacing one, the one kept, the items extended. */
+  deciderOrigin?: Origin;
+  /** The merger's rule, in words. */
+  reason: string;
+  /** lost: how (a mapping's values, a string's characters, items past a list's end). */
+  how?: 'kept-other' | 'dropped-items' | 'iterated';
+  /** appended, prepended: how many items. */
+  count?: number;
+}
+
+export function eventEffect(e: MergeEvent): EventEffect | null {
+  switch (e.kind) {
+    case 'replaced':
+      if (pyEq(e.old, e.value)) return null;
+      return { kind: 'replaced', subject: e.old, subjectOrigin: e.oldOrigin, deciderOrigin: e.origin, reason: e.reason };
+    case 'deleted':
+      return { kind: 'deleted', subject: e.old, subjectOrigin: e.oldOrigin, deciderOrigin: e.origin, reason: e.reason };
+    case 'kept':
+      if (pyEq(e.old, e.rejected)) return null;
+      return { kind: 'lost', how: 'kept-other', subject: e.rejected, subjectOrigin: e.origin, deciderOrigin: e.oldOrigin, reason: e.reason };
+    case 'dropped-items':
+      return { kind: 'lost', how: 'dropped-items', subject: e.rejected, subjectOrigin: e.origin, reason: `${e.rejected.length} item(s) dropped: ${e.reason}` };
+    case 'extended':
+      // Python extends a list by iterating the new value: a mapping gives its keys, a string its characters.
+      if (!isListLike(e.value)) return { kind: 'lost', how: 'iterated', subject: e.value, subjectOrigin: e.origin, deciderOrigin: e.oldOrigin, reason: `list(${e.how}) iterates a ${pyTypeName(e.value)}` };
+      return { kind: e.how === 'append' ? 'appended' : 'prepended', subject: e.value, subjectOrigin: e.origin, deciderOrigin: e.oldOrigin, reason: `list(${e.how})`, count: e.count };
+    default:
+      return null;
   }
 }

@@ -9,9 +9,7 @@
  * disagrees with the merge; the CLI's report and check, and the language
  * server's diagnostics and hints, all read this.
  */
-import { Origin, PyDict, PyValue, getListOrigins, pyTypeName } from '../values';
-import { isListLike } from '../merge/pyops';
-import { pyEq } from '../py/compare';
+import { Origin, PyDict, PyValue, getListOrigins } from '../values';
 import { MergeEvent } from '../merge/trace';
 import { Locator, SourceLocation, displayPath, fileLine, textLocator } from './locate';
 import { provenanceByDisplay } from './provenance';
@@ -21,7 +19,7 @@ import { Outcome, cloudCfgName, userDataLocator } from './run';
 import { UserDataRun } from '../userdata/run';
 import { BootLayer, BootResult } from '../system/boot';
 import { MergeManyStep } from '../system/mergemany';
-import type { EffectKind } from './effects';
+import { EffectKind, EventEffect, eventEffect } from './effects';
 
 export interface Fate {
   kind: EffectKind;
@@ -118,44 +116,37 @@ function stepFates(step: MergeManyStep, locate: Locator, out: FateList): void {
 }
 
 function eventFates(e: MergeEvent, locate: Locator, spec: string, out: FateList): void {
+  const effect = eventEffect(e);
+  if (!effect) return;
   const path = displayPath(e.path);
   const place = (o: Origin | undefined) => (o ? locate(o, 'value') : null);
   const push = (fate: Fate) => out.push({ ...fate, segments: e.path });
-  switch (e.kind) {
+  const { kind, subject, reason } = effect;
+  const by = place(effect.deciderOrigin);
+  const at = place(effect.subjectOrigin);
+  switch (kind) {
     case 'replaced':
-    case 'deleted': {
-      if (e.kind === 'replaced' && pyEq(e.old, e.value)) return;
-      const by = place(e.origin);
-      const verb = e.kind === 'replaced' ? 'replaced' : 'deleted';
+    case 'deleted':
       // A merged list or mapping can hold values of several parts: each of them has this fate.
-      for (const owner of owners(e.old, e.oldOrigin)) {
-        const at = place(owner.origin);
-        push({ kind: e.kind, path, value: shortValue(owner.value), subject: owner.value, at, by, spec, reason: e.reason, message: `${verb} by \`${path}\` of ${where(by)} (that part's spec: ${spec})${e.kind === 'deleted' ? ': its null deletes the key' : ''}` });
+      for (const owner of owners(subject, effect.subjectOrigin)) {
+        push({ kind, path, value: shortValue(owner.value), subject: owner.value, at: place(owner.origin), by, spec, reason, message: `${kind} by \`${path}\` of ${where(by)} (that part's spec: ${spec})${kind === 'deleted' ? ': its null deletes the key' : ''}` });
       }
       return;
-    }
-    case 'kept': {
-      if (pyEq(e.old, e.rejected)) return;
-      const by = place(e.oldOrigin);
-      push({ kind: 'lost', path, value: shortValue(e.rejected), subject: e.rejected, at: place(e.origin), by, spec, reason: e.reason, message: `lost: ${e.reason} (this part's spec: ${spec}), so ${where(by)} keeps its value` });
+    case 'lost':
+      push({ kind, path, value: shortValue(subject), subject, at, by, spec, reason, message: lostMessage(effect, `this part's spec: ${spec}`, by) });
       return;
-    }
-    case 'dropped-items':
-      push({ kind: 'lost', path, value: shortValue(e.rejected), subject: e.rejected, at: place(e.origin), by: null, spec, reason: e.reason, message: `lost: ${e.rejected.length} item(s) dropped: ${e.reason} (this part's spec: ${spec})` });
-      return;
-    case 'extended': {
-      const by = place(e.oldOrigin);
-      if (!isListLike(e.value)) {
-        push({ kind: 'lost', path, value: shortValue(e.value), subject: e.value, at: place(e.origin), by, spec, reason: `list(${e.how}) iterates a ${pyTypeName(e.value)}`, message: `lost: list(${e.how}) iterates this ${pyTypeName(e.value)}: ${iterated(e.value)} (this part's spec: ${spec})` });
-        return;
-      }
-      const kind = e.how === 'append' ? 'appended' : 'prepended';
-      push({ kind, path, value: `${e.count} item(s)`, subject: null, at: place(e.origin), by, spec, reason: `list(${e.how})`, message: `${kind} ${e.how === 'append' ? 'after' : 'before'} the items of ${where(by)} (this part's spec: ${spec})` });
-      return;
-    }
-    default:
+    case 'appended':
+    case 'prepended':
+      push({ kind, path, value: `${effect.count} item(s)`, subject: null, at, by, spec, reason, message: `${kind} ${kind === 'appended' ? 'after' : 'before'} the items of ${where(by)} (this part's spec: ${spec})` });
       return;
   }
+}
+
+/** How a lost value's fate is said, with the spec that decided (`this part's spec: …`, `vendor-data's spec: …`). */
+function lostMessage(effect: EventEffect, spec: string, by: SourceLocation | null): string {
+  if (effect.how === 'iterated') return `lost: ${effect.reason.replace(/ a (\w+)$/, ' this $1')}: ${iterated(effect.subject)} (${spec})`;
+  if (effect.how === 'dropped-items') return `lost: ${effect.reason} (${spec})`;
+  return `lost: ${effect.reason} (${spec}), so ${where(by)} keeps its value`;
 }
 
 /** Boot: user-data's and vendor-data's own merges, then the layering (user-data over vendor-data over system config). */
@@ -187,22 +178,26 @@ function bootFates(boot: BootResult, outcome: Outcome, out: FateList): void {
       return { layer: boot.layers[0].layer, at: null };
     };
     for (const e of step.events ?? []) {
+      const effect = eventEffect(e);
+      if (!effect) continue;
       const path = displayPath(e.path);
       const other = owner(path);
       const here = mine?.get(path) ?? null;
-      if (e.kind === 'kept' && !pyEq(e.old, e.rejected)) {
-        out.push({ kind: 'overridden', path, value: shortValue(e.rejected), subject: e.rejected, at: here, by: other.at, spec, reason: e.reason, message: `overridden by ${other.layer}: \`${path}\` of ${where(other.at)} wins over ${layer} (${layer}'s spec: ${spec})` });
-      } else if (e.kind === 'replaced' && !pyEq(e.old, e.value)) {
-        out.push({ kind: 'replaced', path, value: shortValue(e.old), subject: e.old, at: other.at, by: here, spec, reason: e.reason, message: `replaced by ${layer}'s \`${path}\` of ${where(here)} (${layer}'s spec: ${spec})` });
-      } else if (e.kind === 'deleted') {
-        out.push({ kind: 'deleted', path, value: shortValue(e.old), subject: e.old, at: other.at, by: here, spec, reason: e.reason, message: `deleted by ${layer}'s null \`${path}\` of ${where(here)} (${layer}'s spec: ${spec})` });
-      } else if (e.kind === 'dropped-items') {
-        out.push({ kind: 'lost', path, value: shortValue(e.rejected), subject: e.rejected, at: here, by: other.at, spec, reason: e.reason, message: `lost: ${e.rejected.length} item(s) dropped: ${e.reason} (${layer}'s spec: ${spec})` });
-      } else if (e.kind === 'extended' && !isListLike(e.value)) {
-        out.push({ kind: 'lost', path, value: shortValue(e.value), subject: e.value, at: here, by: other.at, spec, reason: `list(${e.how}) iterates a ${pyTypeName(e.value)}`, message: `lost: list(${e.how}) iterates this ${pyTypeName(e.value)}: ${iterated(e.value)} (${layer}'s spec: ${spec})` });
-      } else if (e.kind === 'extended') {
-        const kind = e.how === 'append' ? 'appended' : 'prepended';
-        out.push({ kind, path, value: `${e.count} item(s)`, subject: null, at: here, by: other.at, spec, reason: `list(${e.how})`, message: `${kind} ${e.how === 'append' ? 'after' : 'before'} ${other.layer}'s items at ${where(other.at)} (${layer}'s spec: ${spec})` });
+      const { subject, reason } = effect;
+      switch (effect.kind) {
+        case 'lost':
+          // A higher layer's value kept over this layer's is how layering is meant to work: overridden.
+          if (effect.how === 'kept-other') out.push({ kind: 'overridden', path, value: shortValue(subject), subject, at: here, by: other.at, spec, reason, message: `overridden by ${other.layer}: \`${path}\` of ${where(other.at)} wins over ${layer} (${layer}'s spec: ${spec})` });
+          else out.push({ kind: 'lost', path, value: shortValue(subject), subject, at: here, by: other.at, spec, reason, message: lostMessage(effect, `${layer}'s spec: ${spec}`, other.at) });
+          break;
+        case 'replaced':
+        case 'deleted':
+          out.push({ kind: effect.kind, path, value: shortValue(subject), subject, at: other.at, by: here, spec, reason, message: `${effect.kind} by ${layer}'s ${effect.kind === 'deleted' ? 'null ' : ''}\`${path}\` of ${where(here)} (${layer}'s spec: ${spec})` });
+          break;
+        case 'appended':
+        case 'prepended':
+          out.push({ kind: effect.kind, path, value: `${effect.count} item(s)`, subject: null, at: here, by: other.at, spec, reason, message: `${effect.kind} ${effect.kind === 'appended' ? 'after' : 'before'} ${other.layer}'s items at ${where(other.at)} (${layer}'s spec: ${spec})` });
+          break;
       }
     }
   });

@@ -9,7 +9,6 @@
  * this merge lost" and the report's `lost` say it.
  */
 import { PyDict, PyValue } from '../values';
-import { pyEq } from '../py/compare';
 import { pyRepr } from '../py/repr';
 import { MergeEvent, PathSegment } from '../merge/trace';
 import { Locator, SourceLocation, displayPath } from './locate';
@@ -18,7 +17,7 @@ import { ConfdResult } from '../system/confd';
 import { BootResult } from '../system/boot';
 import { OPTION_NAMES, OptionName, canonicalMergerName, mergerClause, optionsReadBy } from '../catalogue';
 import { pushAll } from '../arrays';
-import type { EffectKind } from './effects';
+import { EffectKind, eventEffect } from './effects';
 import { Outcome, cloudCfgName, confdLocator, userDataLocator } from './run';
 import { provenanceByDisplay } from './provenance';
 
@@ -149,23 +148,14 @@ export function specStepLosses(steps: readonly TracedStep[], places: EventPlaces
   return { ...stepLosses(steps, places), ignored, dropped: [] };
 }
 
+/** A value the merge lost, from the one reading of the event (effects.ts); appended and prepended lists lose nothing. */
 function lostValue(e: MergeEvent, old: SourceLocation | null, now: SourceLocation | null): LostValue | null {
-  const path = displayPath(e.path);
-  switch (e.kind) {
-    case 'replaced':
-      // The same value written again is not a loss.
-      if (pyEq(e.old, e.value)) return null;
-      return { path, value: shortValue(e.old), what: 'replaced', reason: e.reason, at: old, by: now };
-    case 'deleted':
-      return { path, value: shortValue(e.old), what: 'deleted', reason: e.reason, at: old, by: now };
-    case 'kept':
-      if (pyEq(e.old, e.rejected)) return null;
-      return { path, value: shortValue(e.rejected), what: 'lost', reason: e.reason, at: now, by: old };
-    case 'dropped-items':
-      return { path, value: shortValue(e.rejected), what: 'lost', reason: `${e.rejected.length} item(s) dropped: ${e.reason}`, at: now, by: null };
-    default:
-      return null;
-  }
+  const effect = eventEffect(e);
+  if (!effect) return null;
+  const { kind, subject, reason } = effect;
+  if (kind === 'replaced' || kind === 'deleted') return { path: displayPath(e.path), value: shortValue(subject), what: kind, reason, at: old, by: now };
+  if (kind === 'lost') return { path: displayPath(e.path), value: shortValue(subject), what: kind, reason, at: now, by: effect.how === 'dropped-items' ? null : old };
+  return null;
 }
 
 /** Distinct ignored options listed per merger of a part (a hostile spec can repeat thousands). */

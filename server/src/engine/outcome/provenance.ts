@@ -9,7 +9,7 @@ import { Origin, PyDict, PyValue, getListOrigins } from '../values';
 import { MergeEvent, PathSegment } from '../merge/trace';
 import { DumpLine, dumpPyYamlWithLines, pyKeyDisplay } from '../yaml/dump';
 import { Locator, SourceLocation, displayPath } from './locate';
-import type { EffectKind } from './effects';
+import { EffectKind, eventEffect } from './effects';
 
 export interface ProvenanceEntry {
   path: PathSegment[];
@@ -102,24 +102,18 @@ export interface LineEffect {
   at?: SourceLocation | null;
 }
 
-/** The effects of one traced merge step, at most `limit` of them. */
+/** The effects of one traced merge step, at most `limit` of them, as a line's history says them. */
 export function stepEffects(events: readonly MergeEvent[] | undefined, locate: Locator, limit = 1000): LineEffect[] {
   const effects: LineEffect[] = [];
   const place = (o: Origin | undefined) => (o ? locate(o, 'value') : null);
   for (const e of events ?? []) {
     if (effects.length >= limit) break;
-    switch (e.kind) {
-      case 'replaced':
-      case 'deleted':
-      case 'kept':
-        effects.push({ path: e.path, what: e.kind === 'kept' ? 'lost' : e.kind, reason: e.reason, from: place(e.oldOrigin), at: place(e.origin) });
-        break;
-      case 'dropped-items':
-        effects.push({ path: e.path, what: 'lost', reason: `${e.rejected.length} item(s) dropped: ${e.reason}`, at: place(e.origin) });
-        break;
-      default:
-        break;
-    }
+    const effect = eventEffect(e);
+    if (!effect) continue;
+    const { kind, reason } = effect;
+    // replaced, deleted: from the earlier value to the one that decided; lost: from the value kept to the one lost.
+    if (kind === 'replaced' || kind === 'deleted') effects.push({ path: e.path, what: kind, reason, from: place(effect.subjectOrigin), at: place(effect.deciderOrigin) });
+    else if (kind === 'lost') effects.push({ path: e.path, what: kind, reason, ...(effect.how === 'dropped-items' ? {} : { from: place(effect.deciderOrigin) }), at: place(effect.subjectOrigin) });
   }
   return effects;
 }
