@@ -384,7 +384,7 @@ function memoryVerdict(samples, boundMb) {
 
 async function main() {
   const o = parseOptions(process.argv.slice(2));
-  for (const f of ['server/out/cli/main.js', 'server/out/engine/preview.js', 'server/out/engine/lint/analyzeDocument.js', ...(o.server ? ['server/out/server.js'] : [])]) {
+  for (const f of ['server/out/cli/main.js', 'server/out/engine/render/previewText.js', 'server/out/engine/lint/analyzeDocument.js', ...(o.server ? ['server/out/server.js'] : [])]) {
     if (!existsSync(path.join(ROOT, f))) {
       console.error(`fuzz: ${f} is missing: build first (npm run build, or npx tsc -b)`);
       process.exit(2);

@@ -106,13 +106,13 @@ function instrument(preview = false) {
   wrap(RootMerger.prototype, 'merge', MERGING);
   wrap(PyDict.prototype, 'copy', 'of which PyDict.copy (server/out/engine/values.js)', MERGING);
   if (preview) {
-    const provenance = require(path.join(ROOT, 'server/out/engine/provenance.js'));
+    const provenance = require(path.join(ROOT, 'server/out/engine/outcome/provenance.js'));
     wrap(dumpModule, 'dumpPyYamlWithLines', 'dumpPyYamlWithLines (server/out/engine/yaml/dump.js)');
-    wrap(provenance, 'collectProvenance', 'collectProvenance (server/out/engine/provenance.js)');
-    wrap(provenance, 'provenanceByDisplay', 'provenanceByDisplay (server/out/engine/provenance.js)');
-    wrap(provenance, 'partEffects', 'partEffects (server/out/engine/provenance.js)');
-    const merged = require(path.join(ROOT, 'server/out/engine/schema/merged.js'));
-    wrap(merged, 'validateMerged', 'validateMerged: the schema check of cloud-config.txt (server/out/engine/schema/merged.js)');
+    wrap(provenance, 'collectProvenance', 'collectProvenance (server/out/engine/outcome/provenance.js)');
+    wrap(provenance, 'provenanceByDisplay', 'provenanceByDisplay (server/out/engine/outcome/provenance.js)');
+    wrap(provenance, 'stepEffects', 'stepEffects (server/out/engine/outcome/provenance.js)');
+    const merged = require(path.join(ROOT, 'server/out/engine/outcome/mergedSchema.js'));
+    wrap(merged, 'validateMerged', 'validateMerged: the schema check of cloud-config.txt (server/out/engine/outcome/mergedSchema.js)');
   }
   return sites;
 }
@@ -188,11 +188,11 @@ if (mode === 'time') {
 } else if (mode === 'preview') {
   // preview DIR RUNS: buildPreview (what the preview request computes) against runUserData, interleaved
   // (CPU ms), then one instrumented buildPreview: where its time goes.
-  const { buildPreview } = require(path.join(ROOT, 'server/out/engine/preview.js'));
+  const { buildPreview } = require(path.join(ROOT, 'server/out/engine/render/previewText.js'));
   const runs = Number(rest[0] ?? 5);
   const inputs = readInputs().map((i) => ({ name: i.name, bytes: i.bytes }));
   // As the server builds it with its default settings: validated as `cloud-init schema --system` does.
-  const asServer = { schema: true, version: 'current', maxSchemaProblems: 10_000 };
+  const asServer = { schema: true, version: 'current', maxProblems: 10_000 };
   out.preview = [];
   out.run = [];
   for (let i = 0; i < runs + 3; i++) {

@@ -9,7 +9,7 @@ const require = createRequire(import.meta.url);
 const root = new URL('../../', import.meta.url).pathname;
 const { main, readInput } = require(`${root}server/out/cli/main.js`);
 const { fileIncludeResolver } = require(`${root}server/out/node/includes.js`);
-const { buildPreview } = require(`${root}server/out/engine/preview.js`);
+const { buildPreview } = require(`${root}server/out/engine/render/previewText.js`);
 const { analyzeDocument } = require(`${root}server/out/engine/lint/analyzeDocument.js`);
 const { PyError } = require(`${root}server/out/engine/py/errors.js`);
 

@@ -1,5 +1,5 @@
 /**
- * Differential test of `cloud-config-merge --check` on one file (server/src/cli/check.ts: checkFile and
+ * Differential test of `cloud-config-merge --check` on one file (server/src/engine/outcome/check.ts: checkFile, render/checkText.ts:
  * formatText) against the real `cloud-init schema --config-file FILE [--instance-data F]`, on both
  * supported versions: what each version does before validating (22.4 wants `#cloud-config` first;
  * upstream sniffs the user-data type, renders a `## template: jinja` file with the instance data,

@@ -1,5 +1,5 @@
 /**
- * Differential test of the fates (server/src/engine/fates.ts) against the real cloud-init.
+ * Differential test of the fates (server/src/engine/outcome/fates.ts) against the real cloud-init.
  *
  *   node out/test/oracle/fates.diff.js [--sets N] [--seed S]
  *

@@ -1,5 +1,5 @@
 /**
- * The specs that keep both values (engine/fateFixes.ts) on the parts of a MIME blob: the edit goes to
+ * The specs that keep both values (engine/outcome/fixes.ts) on the parts of a MIME blob: the edit goes to
  * the deciding part's own spec, its Merge-Type header (edited or added) or the merge_how of its body.
  * Expected merged results: oracle.py --mode userdata on the fixed blobs (cloud-init 22.4).
  */

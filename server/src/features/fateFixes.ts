@@ -2,7 +2,7 @@
  * Code actions on fate diagnostics (fates.ts). Quick fixes that change the
  * outcome: where a later part replaces this value, or this part's value is
  * lost, the specs that keep both, each worked out by merging the set again
- * with it (engine/fateFixes.ts), the resulting value in the title. Applying
+ * with it (engine/outcome/fixes.ts), the resulting value in the title. Applying
  * one edits the deciding part's spec, nothing else. And, on every fate, a
  * jump to the value in the merged preview of the set (a client command).
  */

@@ -88,7 +88,7 @@ export const FINDING_CODES = {
   'jinja-missing-variable': { severity: 'warning', summary: 'a template variable the instance data lacks' },
   'jinja-no-subhandler': { severity: 'warning', summary: 'a rendered template no handler takes' },
   'part-failed': { severity: 'warning', summary: 'a part the handler fails on' },
-  // Jinja templates in the editor (template/lint.ts)
+  // Jinja templates in the editor (lint/templateLint.ts)
   'jinja-instance-data': { severity: 'warning', summary: 'the chosen instance data cannot be used' },
   'jinja-syntax': { severity: 'error', summary: 'a Jinja syntax error: cloud-init drops the part' },
   'jinja-render-error': { severity: 'error', summary: 'rendering raises: cloud-init drops the part' },
@@ -96,7 +96,7 @@ export const FINDING_CODES = {
   'jinja-undefined-variable': { severity: 'warning', summary: 'a variable the instance data lacks' },
   'jinja-rendered-yaml-invalid': { severity: 'error', summary: 'YAML that is invalid only after rendering' },
   'jinja-without-header': { severity: 'info', also: { severity: 'warning', when: 'the name is instance data (a forgotten header)' }, summary: 'template markup in a part cloud-init does not render' },
-  // Terraform and Pulumi parts (userdata/terraform.ts)
+  // Terraform and Pulumi parts (lint/partFindings.ts)
   'content-type-invalid': { severity: 'warning', summary: 'a content_type cloud-init does not read' },
   'declared-type-overridden': { severity: 'warning', summary: 'a declared type cloud-init replaces by sniffing' },
   'jinja-ignored': { severity: 'warning', summary: 'a template the provider passes unrendered' },
@@ -105,7 +105,7 @@ export const FINDING_CODES = {
   'part-discarded': { severity: 'warning', summary: 'a part cloud-init discards' },
   'part-skipped': { severity: 'error', summary: 'a part cloud-init skips' },
   'text-plain-not-sniffed': { severity: 'warning', summary: 'a text/plain part that is not sniffed' },
-  // --format report (cli/report.ts)
+  // --format report (render/reportJson.ts)
   'cloud-config-txt-not-written': { severity: 'error', summary: 'no cloud-config.txt is written' },
   'user-data-failed': { severity: 'error', summary: 'cloud-init raises while processing the user-data: nothing is merged' },
   'over-limit': { severity: 'error', summary: 'one of our named limits stopped the user-data processing' },

@@ -5,7 +5,7 @@
  * dropped items), appended or prepended after another part's items, a whole
  * part dropped, and, at boot, vendor-data or system config overridden by
  * user-data. Values that simply survive have no fate. Read from the merge
- * trace, like `lost.ts` and the preview's provenance, so a fate never
+ * trace (effects.ts eventEffect), like the losses and the preview's provenance, so a fate never
  * disagrees with the merge; the CLI's report and check, and the language
  * server's diagnostics and hints, all read this.
  */

@@ -2,7 +2,7 @@
  * The merged result's schema problems, derived from an outcome: the
  * cloud-config.txt a user-data run writes, validated as `cloud-init schema
  * --system` validates it on the instance, each problem placed in the part
- * that wrote the value (engine/schema/merged.ts). The preview's header, the
+ * that wrote the value (mergedSchema.ts). The preview's header, the
  * set's diagnostics, `--check` and the report all read this.
  */
 import { LimitExceededError, Limits } from '../limits';
