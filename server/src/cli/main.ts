@@ -17,7 +17,7 @@ import { constructMergers } from '../engine/merge/construct';
 import { InputFile, Outcome, RunOptions, SetInputs, SystemLayers, runSet } from '../engine/outcome/run';
 import { DEFAULT_LIMITS, LimitExceededError } from '../engine/limits';
 import { MergerFactory } from '../engine/merge/construct';
-import { CliOptions, parseArgs, UsageError, USAGE } from './args';
+import { CliOptions, parseArgs, UsageError, usage } from './args';
 import { fileIncludeResolver } from '../node/includes';
 import type { ReportFormat } from '../engine/render/reportJson';
 import type { CheckResult } from '../engine/outcome/check';
@@ -188,13 +188,14 @@ export function main(argv: string[] = process.argv.slice(2), io: CliIO = process
     options = parseArgs(argv);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr(`cloud-config-merge: ${e.message}\n${USAGE}\n`);
+      // One line: the whole help would bury what went wrong.
+      io.stderr(`cloud-config-merge: ${e.message}; see cloud-config-merge --help\n`);
       return 2;
     }
     throw e;
   }
   if (options.help) {
-    io.stdout(USAGE + '\n');
+    io.stdout(usage() + '\n');
     return 0;
   }
   if (options.showVersion) {
