@@ -22,6 +22,7 @@ import { fileIncludeResolver } from '../node/includes';
 import type { ReportFormat } from '../engine/render/reportJson';
 import type { CheckResult } from '../engine/outcome/check';
 import { CHECK_MODES, hasFates } from '../engine/outcome/mode';
+import type { InstanceDataChoice } from '../engine/template/instanceData';
 
 /**
  * What only some modes and options need (templates, reports, --check, fates, make-mime, the system
@@ -132,12 +133,17 @@ function readJsonFile(o: CliOptions, path: string): unknown {
   }
 }
 
-/**
- * `--instance-data`: a sample's name (aws, azure, gce, openstack, lxd, nocloud; write `./aws` for a
- * file of that name) or a JSON file, passed on as text so that ints and floats stay as Python's json
- * reads them (`1.0` renders `1.0`).
- */
+/** The instance data a merge renders Jinja parts with (instanceDataChoice's data). */
 function instanceDataOption(o: CliOptions): unknown {
+  return instanceDataChoice(o)?.data;
+}
+
+/**
+ * `--instance-data`, as the merge and `--lint` both use it: a sample's name (aws, azure, gce, openstack,
+ * lxd, nocloud; write `./aws` for a file of that name) or a JSON file, passed on as text so that ints and
+ * floats stay as Python's json reads them (`1.0` renders `1.0`); undefined when it is not given.
+ */
+export function instanceDataChoice(o: CliOptions): InstanceDataChoice | undefined {
   if (o.instanceData === undefined) return undefined;
   const choice = instanceDataModule().chooseInstanceData(o.instanceData, o.version ?? 'current', (path) => {
     const text = new TextDecoder().decode(read(o, path));
@@ -149,7 +155,7 @@ function instanceDataOption(o: CliOptions): unknown {
     return text;
   });
   if (choice.problem) throw new InputError(choice.problem);
-  return choice.data;
+  return choice;
 }
 
 /** A value file for `--spec`: `.json` is read as Python's json does, anything else as YAML. */
@@ -275,7 +281,7 @@ function optionalHeaders(o: CliOptions, path: string): Record<string, string> | 
 
 /** `--custom-merger NAME=PATH`: a module that cannot be loaded makes specs naming it fail, as an unknown merger would. */
 let customCache: { key: string; modules: Map<string, MergerFactory> } | undefined;
-function customMergers(o: CliOptions, io?: CliIO): Map<string, MergerFactory> | undefined {
+export function customMergers(o: CliOptions, io?: CliIO): Map<string, MergerFactory> | undefined {
   if (!o.customMergers.length) return undefined;
   const key = JSON.stringify(o.customMergers);
   if (customCache?.key === key) return customCache.modules;
