@@ -12,6 +12,7 @@ import { LineIndex } from '../engine/text/lineIndex';
 import { decodeUtf8Surrogateescape } from '../engine/py/codecs';
 import { CliOptions } from './args';
 import { CliIO, customMergers, instanceDataChoice, read } from './main';
+import { packageVersion } from './version';
 
 interface Located {
   file: string;
@@ -48,7 +49,7 @@ const LEVEL = { error: 'error', warning: 'warning', info: 'note', hint: 'note' }
 function sarif(all: Located[]): unknown {
   const rules = [...new Set(all.map((l) => l.finding.code))].sort().map((id) => ({ id, name: id, shortDescription: { text: id } }));
   return sarifLog(
-    { informationUri: 'https://cloudinit.readthedocs.io/en/latest/reference/merging.html', rules },
+    { version: packageVersion(), informationUri: 'https://cloudinit.readthedocs.io/en/latest/reference/merging.html', rules },
     all.map((l) => ({
       ruleId: l.finding.code,
       level: LEVEL[l.finding.severity],

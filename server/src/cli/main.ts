@@ -4,7 +4,7 @@
  * Exit codes: 0 ok; 2 bad usage or unreadable input; 3 cloud-init itself would fail;
  * 4 done, but part of the input is Jinja this tool cannot reproduce (cloud-init renders it).
  */
-import { readFileSync, statSync, writeSync } from 'node:fs';
+import { statSync, writeSync } from 'node:fs';
 import { BoundedReadError, ReadFailureWords, describeReadFailure, readBoundedSync } from '../node/readFile';
 import { basename, resolve as resolvePath } from 'node:path';
 import { PyDict, PyValue } from '../engine/values';
@@ -23,6 +23,7 @@ import type { ReportFormat } from '../engine/render/reportJson';
 import type { CheckResult } from '../engine/outcome/check';
 import { CHECK_MODES, hasFates } from '../engine/outcome/mode';
 import type { InstanceDataChoice } from '../engine/template/instanceData';
+import { packageVersion } from './version';
 
 /**
  * What only some modes and options need (templates, reports, --check, fates, make-mime, the system
@@ -522,14 +523,7 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
   return (result && !check.isAccepted(result)) || failed.length ? 1 : 0;
 }
 
-function packageVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(require.resolve('../../../package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
-}
-
-if (require.main === module) {
+// `node dist/cli.js`: in the bundle, `module` is the bundled module's, not the file node runs.
+if (require.main === module || require.main?.filename === __filename) {
   process.exitCode = main();
 }
