@@ -1,9 +1,14 @@
-/** Command-line arguments of `cloud-config-merge`. */
+/**
+ * Command-line arguments of `cloud-config-merge`: one table of flags (FLAGS) from which both the
+ * parser's configuration (node:util parseArgs) and the help (usage()) are made, so the two never disagree.
+ */
+import { parseArgs as parseTokens, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, isLimitName } from '../engine/limits';
 import { EFFECT_KINDS as FATE_KINDS, type EffectKind as FateKind } from '../engine/outcome/effects';
-import { pushAll } from '../engine/arrays';
+import { CHECK_MODES, MODES, type Mode } from '../engine/outcome/mode';
+import { nearest } from '../engine/findings/findings';
 
-export type Mode = 'user-data' | 'handler' | 'confd' | 'system' | 'boot' | 'chef';
+export type { Mode };
 export type Format = 'yaml' | 'json' | 'report' | 'preview' | 'text' | 'sarif';
 
 export interface CliOptions {
@@ -59,80 +64,245 @@ export interface CliOptions {
 
 export class UsageError extends Error {}
 
-/** Modes `--check` works with: schema checks need user-data; fates need parts with specs. */
-export const CHECK_MODES: readonly Mode[] = ['user-data', 'handler', 'confd', 'boot'];
-
-const MODES: Mode[] = ['user-data', 'handler', 'confd', 'system', 'boot', 'chef'];
+/** The modes, with what their FILEs are (the help's "Modes" section). */
+const MODE_HELP: Record<Mode, string> = {
+  'user-data': 'each FILE is one raw user-data blob (MIME, gzip, #include, archives, jinja), in order (default)',
+  handler: 'each FILE goes straight to the cloud-config part handler; MIME headers from FILE.headers.json',
+  confd: "FILEs are cloud.cfg.d drop-ins, merged in cloud-init's order (--confd-order given keeps yours)",
+  system: 'util.mergemanydict over the FILEs (--reverse to reverse them)',
+  boot: 'FILEs are user-data, layered over vendor-data, datasource and system config',
+  chef: 'Chef-style deep merge of role, environment or attribute files (JSON or YAML), later files win',
+};
+/** Older names of two modes. */
+const MODE_ALIASES: ReadonlyMap<string, Mode> = new Map([['userdata', 'user-data'], ['mergemany', 'system']]);
 const FORMATS: Format[] = ['yaml', 'json', 'report', 'preview', 'text', 'sarif'];
 
-export const USAGE = `Usage:
-  cloud-config-merge [--mode user-data|handler|confd|system|boot|chef] [--format yaml|json|report|preview] [options] FILE...
-  cloud-config-merge --spec SPEC [--format yaml|json] VALUE_FILE...     merge JSON/YAML values with one merger set
-  cloud-config-merge --spec-merge-how YAML [--format yaml|json] VALUE_FILE...   the same with a list/dict form spec
-  cloud-config-merge --explain SPEC | --explain-merge-how YAML [--format json]  how cloud-init reads a spec
-  cloud-config-merge --batch CASES.jsonl                                many spec merges in one process
+/** One command-line flag: how it is written, what it takes, what the help says, what it sets. */
+export interface Flag {
+  /** The long name, without its dashes. */
+  flag: string;
+  /** A one-letter alias (`-h`). */
+  short?: string;
+  /** The value the flag takes, as the help writes it; a flag without one is a switch. */
+  value?: string;
+  /** The help's words (a new line where `\n` is; long lines are wrapped). */
+  help: string;
+  section: Section;
+  /** Stores the flag in the options, refusing a bad value (a switch is given ''). */
+  set(o: CliOptions, value: string): void;
+}
+
+type Section = 'What to run' | 'Inputs' | 'Boot, confd and system modes' | 'Output' | 'Limits' | 'Help';
+const SECTIONS: Section[] = ['What to run', 'Inputs', 'Boot, confd and system modes', 'Output', 'Limits', 'Help'];
+
+/** `NAME=VALUE` split at its first '=' (a URL may hold more), or a UsageError in the flag's words. */
+function pair(flag: string, wanted: string, v: string): { name: string; value: string } {
+  const at = v.indexOf('=');
+  if (at <= 0) throw new UsageError(`--${flag} wants ${wanted}, got '${v}'`);
+  return { name: v.slice(0, at).trim(), value: v.slice(at + 1) };
+}
+
+/** One of a few words, or a UsageError naming them. */
+function oneOf<T extends string>(v: string, choices: readonly T[], refuse: () => string): T {
+  if (!(choices as readonly string[]).includes(v)) throw new UsageError(refuse());
+  return v as T;
+}
+
+function setLimit(o: CliOptions, v: string): void {
+  const match = /^(\w+)=(\d+)$/.exec(v.trim());
+  if (!match) throw new UsageError(`--limit wants NAME=N (a positive integer), got '${v}'`);
+  if (!isLimitName(match[1])) throw new UsageError(`--limit: unknown limit '${match[1]}' (expected ${LIMIT_NAMES.join(', ')})`);
+  const n = Number(match[2]);
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`--limit ${match[1]} must be a positive integer, got '${match[2]}'`);
+  o.limits[match[1]] = n;
+}
+
+function setFailOn(o: CliOptions, v: string): void {
+  const kinds = v.split(',').map((k) => k.trim()).filter(Boolean);
+  for (const k of kinds) if (!(FATE_KINDS as string[]).includes(k)) throw new UsageError(`--fail-on: unknown fate '${k}' (expected ${FATE_KINDS.join(', ')})`);
+  if (!kinds.length) throw new UsageError(`--fail-on needs one or more of ${FATE_KINDS.join(', ')}`);
+  o.failOn = kinds as FateKind[];
+}
+
+function setVersion(o: CliOptions, v: string): void {
+  if (v === 'current' || v === 'head') o.version = 'current';
+  else if (v === '22.4' || v === '22.4.2') o.version = '22.4';
+  else throw new UsageError(`--cloud-init-version takes current or 22.4, not '${v}'`);
+}
+
+/** Every flag, in the order the help lists them. */
+export const FLAGS: readonly Flag[] = [
+  {
+    flag: 'check',
+    section: 'What to run',
+    help: "validate each FILE and the merged result as cloud-init's schema validator does, and list the merge's fates: each value of a part that is replaced, deleted, lost, dropped with its part, overridden at boot, or appended/prepended, with the file:line of both values (the schema: user-data and handler modes; the fates: user-data, confd and boot modes)",
+    set: (o) => (o.check = true),
+  },
+  { flag: 'annotate', section: 'What to run', help: 'with --check: each FILE (and the merged result) with its problems marked on their lines, as `cloud-init schema --annotate` prints it', set: (o) => (o.annotate = true) },
+  { flag: 'fail-on', value: 'KINDS', section: 'What to run', help: `with --check: exit 1 when a value meets one of these fates (comma-separated: ${FATE_KINDS.join(', ')})`, set: setFailOn },
+  {
+    flag: 'lint',
+    section: 'What to run',
+    help: "the editor's merge-spec findings for each FILE (file:line:col: severity: message [code], or SARIF 2.1.0 for code scanning with --format sarif); files that are not cloud-init documents are skipped; exit 1 on an error or warning",
+    set: (o) => (o.lint = true),
+  },
+  { flag: 'set', value: 'NAME', section: 'What to run', help: 'merge the set NAME of ./cloud-config-merge.yaml: the same files, mode, include map, instance data and boot layers the editor merges for that set', set: (o, v) => (o.set = v) },
+  { flag: 'set-file', value: 'PATH', section: 'What to run', help: 'with --set: the set file (default ./cloud-config-merge.yaml)', set: (o, v) => (o.setFile = v) },
+  { flag: 'spec', value: 'SPEC', section: 'What to run', help: 'merge JSON/YAML values (each FILE a value: .json read as JSON, others as YAML) with one merger set', set: (o, v) => (o.spec = v) },
+  { flag: 'spec-merge-how', value: 'YAML', section: 'What to run', help: 'the same with a spec in list/dict form', set: (o, v) => (o.specMergeHow = v) },
+  { flag: 'explain', value: 'SPEC', section: 'What to run', help: 'how cloud-init reads a spec, in words (--format json: as JSON)', set: (o, v) => (o.explain = v) },
+  { flag: 'explain-merge-how', value: 'YAML', section: 'What to run', help: 'the same for a spec in list/dict form', set: (o, v) => (o.explainMergeHow = v) },
+  { flag: 'batch', value: 'CASES.jsonl', section: 'What to run', help: 'many spec merges in one process', set: (o, v) => (o.batch = v) },
+  {
+    flag: 'from-terraform',
+    value: 'PLAN_OR_STATE.json',
+    section: 'What to run',
+    help: 'the user-data of each cloudinit_config in `terraform show -json` output (or `pulumi stack export`), with findings naming the part',
+    set: (o, v) => (o.fromTerraform = v),
+  },
+  { flag: 'address', value: 'ADDR', section: 'What to run', help: 'with --from-terraform: only the cloudinit_config at this address', set: (o, v) => (o.address = v) },
+  { flag: 'rendered', section: 'What to run', help: 'each FILE is saved rendered user-data (base64, gzip or MIME)', set: (o) => (o.rendered = true) },
+
+  {
+    flag: 'mode',
+    value: MODES.join('|'),
+    section: 'Inputs',
+    help: 'what the FILEs are (Modes, below; default user-data)',
+    set: (o, v) => (o.mode = oneOf(MODE_ALIASES.get(v) ?? v, MODES, () => `unknown mode '${v}' (expected ${MODES.join(', ')})`)),
+  },
+  { flag: 'include-map', value: 'URL=FILE', section: 'Inputs', help: 'answer "#include URL" with FILE (repeatable); other remote URLs are never fetched', set: (o, v) => { const p = pair('include-map', 'URL=FILE', v); o.includeMap.push({ url: p.name, file: p.value }); } },
+  { flag: 'include-missing', value: 'error|skip', section: 'Inputs', help: "an unreachable #include fails all user-data (error, cloud-init's default) or is skipped", set: (o, v) => (o.includeMissing = oneOf(v, ['error', 'skip'], () => `--include-missing takes error or skip, not '${v}'`)) },
+  { flag: 'instance-data', value: 'FILE|NAME', section: 'Inputs', help: 'instance data for "## template: jinja" parts (merged and linted): a JSON file, or a shipped sample: aws, azure, gce, openstack, lxd, nocloud', set: (o, v) => (o.instanceData = v) },
+  {
+    flag: 'launch-index',
+    value: 'N',
+    section: 'Inputs',
+    help: 'keep only parts for this launch index',
+    set: (o, v) => {
+      if (!/^-?\d+$/.test(v)) throw new UsageError(`--launch-index wants an integer, got '${v}'`);
+      o.launchIndex = Number(v);
+    },
+  },
+  { flag: 'cloud-init-version', value: 'current|22.4', section: 'Inputs', help: "reproduce today's cloud-init (default) or Debian's 22.4.2", set: setVersion },
+  {
+    flag: 'custom-merger',
+    value: 'NAME=PATH',
+    section: 'Inputs',
+    help: 'a custom merger: a JavaScript module exporting a Merger class with _on_<type> methods, used for specs that name NAME, in merges and --lint (repeatable; the module\'s code runs)',
+    set: (o, v) => { const p = pair('custom-merger', 'NAME=PATH', v); o.customMergers.push({ name: p.name, path: p.value }); },
+  },
+
+  { flag: 'cloud-cfg', value: 'FILE', section: 'Boot, confd and system modes', help: '/etc/cloud/cloud.cfg (confd and boot modes)', set: (o, v) => (o.cloudCfg = v) },
+  { flag: 'confd', value: 'FILE', section: 'Boot, confd and system modes', help: 'a cloud.cfg.d drop-in (boot mode; repeatable)', set: (o, v) => o.confd.push(v) },
+  { flag: 'confd-order', value: 'name|given', section: 'Boot, confd and system modes', help: "drop-in order: cloud-init's (by name, default) or as given", set: (o, v) => (o.confdOrder = oneOf(v, ['name', 'given'], () => `--confd-order takes name or given, not '${v}'`)) },
+  { flag: 'runtime-cfg', value: 'FILE', section: 'Boot, confd and system modes', help: 'boot mode: the runtime config (/run/cloud-init/cloud.cfg)', set: (o, v) => (o.runtimeCfg = v) },
+  { flag: 'cmdline-cfg', value: 'FILE', section: 'Boot, confd and system modes', help: "boot mode: the config from the kernel's command line", set: (o, v) => (o.cmdlineCfg = v) },
+  { flag: 'ds-config', value: 'FILE', section: 'Boot, confd and system modes', help: "boot mode: the datasource's config", set: (o, v) => (o.dsConfig = v) },
+  { flag: 'builtin-cfg', value: 'FILE', section: 'Boot, confd and system modes', help: "boot mode: cloud-init's builtin config", set: (o, v) => (o.builtinCfg = v) },
+  { flag: 'vendor', value: 'FILE', section: 'Boot, confd and system modes', help: 'boot mode: the vendor-data blob', set: (o, v) => (o.vendor = v) },
+  { flag: 'vendor2', value: 'FILE', section: 'Boot, confd and system modes', help: 'boot mode: the vendor-data2 blob', set: (o, v) => (o.vendor2 = v) },
+  {
+    flag: 'no-builtin',
+    section: 'Boot, confd and system modes',
+    help: "boot mode: an empty builtin layer, so vendor-data is only read when a config enables it (by default it is on, as with cloud-init's own builtin config)",
+    set: (o) => (o.noBuiltin = true),
+  },
+  { flag: 'reverse', section: 'Boot, confd and system modes', help: 'system mode: merge the FILEs in reverse order', set: (o) => (o.reverse = true) },
+
+  {
+    flag: 'format',
+    value: FORMATS.join('|'),
+    section: 'Output',
+    help: "a merge writes cloud-config.txt's text (yaml, the default), canonical JSON, a JSON report, or the editor preview's text (a header listing the parts, then the yaml output); --check writes text (the default), json or sarif; --lint writes lines or sarif",
+    set: (o, v) => (o.format = oneOf(v, FORMATS, () => `unknown format '${v}' (expected ${FORMATS.join(', ')})`)),
+  },
+  { flag: 'pretty', section: 'Output', help: 'indent JSON output', set: (o) => (o.pretty = true) },
+
+  {
+    flag: 'limit',
+    value: 'NAME=N',
+    section: 'Limits',
+    help: `change one of this tool's resource limits (repeatable; the defaults):\n${LIMIT_NAMES.map((n) => `  ${n}=${DEFAULT_LIMITS[n]}`).join('\n')}`,
+    set: setLimit,
+  },
+
+  { flag: 'help', short: 'h', section: 'Help', help: 'this help', set: (o) => (o.help = true) },
+  { flag: 'version', section: 'Help', help: "this tool's version", set: (o) => (o.showVersion = true) },
+];
+
+const BY_NAME = new Map(FLAGS.map((f) => [f.flag, f]));
+
+/** node:util's parseArgs configuration, made from the table: which flags take a value, and the short aliases. */
+const PARSER_OPTIONS: NonNullable<ParseArgsConfig['options']> = Object.fromEntries(
+  FLAGS.map((f) => [f.flag, { type: f.value === undefined ? ('boolean' as const) : ('string' as const), ...(f.short ? { short: f.short } : {}) }]),
+);
+
+/** The words that name a flag on a command line: `--check`, `-h`. */
+const FLAG_WORDS = new Set(FLAGS.flatMap((f) => [`--${f.flag}`, ...(f.short ? [`-${f.short}`] : [])]));
+
+const HELP_COLUMN = 30;
+const HELP_WIDTH = 112;
+
+/** Words wrapped into lines of at most `width` characters (a longer word stays whole). */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    const indent = /^ */.exec(paragraph)?.[0] ?? '';
+    let line = '';
+    for (const word of paragraph.trim().split(/ +/)) {
+      if (line && indent.length + line.length + 1 + word.length > width) {
+        lines.push(indent + line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    lines.push(indent + line);
+  }
+  return lines;
+}
+
+/** One flag in the help: its spelling in the left column, its words from HELP_COLUMN on. */
+function flagHelp(f: Flag): string {
+  const left = `  ${f.short ? `-${f.short}, ` : ''}--${f.flag}${f.value ? ` ${f.value}` : ''}`;
+  const help = wrap(f.help, HELP_WIDTH - HELP_COLUMN).map((l) => ' '.repeat(HELP_COLUMN) + l);
+  if (left.length + 2 <= HELP_COLUMN) help[0] = left.padEnd(HELP_COLUMN) + help[0].slice(HELP_COLUMN);
+  else help.unshift(left);
+  return help.join('\n');
+}
+
+/** What each way of running the tool looks like; each flag is explained in the sections below it. */
+const SYNOPSIS = `Usage:
+  cloud-config-merge [--mode MODE] [--format yaml|json|report|preview] [options] FILE...
+  cloud-config-merge --check [--annotate] [--fail-on KINDS] [--format text|json|sarif] [options] FILE...
+  cloud-config-merge --lint [--format sarif] [options] FILE...
+  cloud-config-merge --set NAME [--set-file PATH] [--check | --lint | --format ...]
+  cloud-config-merge --spec SPEC | --spec-merge-how YAML [--format yaml|json] VALUE_FILE...
+  cloud-config-merge --explain SPEC | --explain-merge-how YAML [--format json]
+  cloud-config-merge --batch CASES.jsonl
   cloud-config-merge --from-terraform PLAN_OR_STATE.json [--address ADDR] [--format ...]
-                              the user-data of each cloudinit_config in \`terraform show -json\` output
-                              (or \`pulumi stack export\`), with findings naming the part
-  cloud-config-merge --rendered [--format ...] BLOB...   saved rendered user-data (base64, gzip or MIME)
-  cloud-config-merge --lint [--format sarif] FILE...   the editor's merge-spec findings (file:line:col: severity:
-                              message [code], or SARIF 2.1.0 for code scanning); files that are not cloud-init
-                              documents are skipped; exit 1 on an error or warning
+  cloud-config-merge --rendered [--format ...] BLOB...
   cloud-config-merge make-mime [--gzip --base64] FILE[:CONTENT-TYPE[:MERGE-TYPE]]...
-                              MIME user-data as \`cloud-init devel make-mime\` writes it (make-mime --help)
-  cloud-config-merge --check [--format text|json|sarif] [--cloud-init-version 22.4|current] FILE...
-                              validate each FILE and the merged result as cloud-init's schema validator does,
-                              and list the merge's fates: each value of a part that is replaced, deleted,
-                              lost, dropped with its part, overridden at boot, or appended/prepended, with
-                              the file:line of both values (user-data, confd and boot modes)
-  cloud-config-merge --set NAME [--set-file PATH] [--check | --format ...]
-                              merge the set NAME of ./cloud-config-merge.yaml (or PATH): the same files, mode,
-                              include map, instance data and boot layers the editor merges for that set
-  cloud-config-merge --check --annotate [--cloud-init-version 22.4|current] FILE...
-                              each FILE (and the merged result) with its problems marked on their lines,
-                              as \`cloud-init schema --annotate\` prints it
+                              MIME user-data as \`cloud-init devel make-mime\` writes it (make-mime --help)`;
 
-Modes:
-  user-data  each FILE is one raw user-data blob (MIME, gzip, #include, archives, jinja), in order (default)
-  handler    each FILE goes straight to the cloud-config part handler; MIME headers from FILE.headers.json
-  confd      FILEs are cloud.cfg.d drop-ins, merged in cloud-init's order (--confd-order given keeps yours)
-  system     util.mergemanydict over the FILEs (--reverse to reverse them)
-  boot       FILEs are user-data, layered over vendor-data, datasource and system config
-  chef       Chef-style deep merge of role, environment or attribute files (JSON or YAML), later files win
+const EXIT_CODES = `Exit codes:
+  0  ok
+  1  --check: cloud-init would report schema errors, or a value meets a --fail-on fate; --lint: a problem found
+  2  bad usage, unreadable input or input over a limit
+  3  cloud-init itself would fail
+  4  done, but a Jinja template could not be reproduced (cloud-init renders it; see the note: lines)`;
 
-Options:
-  --format yaml|json|report|preview   output: cloud-config.txt text (default), canonical JSON, a JSON report,
-                              or the editor preview's text (a header listing the parts, then the yaml output)
-  --include-map URL=FILE      answer "#include URL" with FILE (repeatable); other remote URLs are never fetched
-  --include-missing error|skip  an unreachable #include fails all user-data (error, cloud-init's default) or is skipped
-  --instance-data FILE|NAME   instance data for "## template: jinja" parts: a JSON file, or a shipped
-                              sample: aws, azure, gce, openstack, lxd, nocloud
-  --launch-index N            keep only parts for this launch index
-  --cloud-cfg FILE            /etc/cloud/cloud.cfg (confd and boot modes)
-  --confd FILE                a cloud.cfg.d drop-in (boot mode; repeatable)
-  --confd-order name|given    drop-in order: cloud-init's (by name, default) or as given
-  --runtime-cfg FILE, --cmdline-cfg FILE, --ds-config FILE, --builtin-cfg FILE   boot-mode layers
-  --vendor FILE, --vendor2 FILE   vendor-data and vendor-data2 blobs (boot mode)
-  --no-builtin                boot mode: an empty builtin layer, so vendor-data is only read when a config enables it
-                              (by default it is on, as with cloud-init's own builtin config)
-  --reverse                   system mode: merge the FILEs in reverse order
-  --cloud-init-version current|22.4   reproduce today's cloud-init (default) or Debian's 22.4.2
-  --custom-merger NAME=PATH   a custom merger: a JavaScript module exporting a Merger class with _on_<type>
-                              methods, used for specs that name NAME (repeatable; the module's code runs)
-  --limit NAME=N              change one of this tool's resource limits (repeatable; the defaults):
-${LIMIT_NAMES.map((n) => `                                ${n}=${DEFAULT_LIMITS[n]}`).join('\n')}
-  --fail-on KINDS             with --check: exit 1 when a value meets one of these fates (comma-separated:
-                              ${FATE_KINDS.join(', ')})
-  --pretty                    indent JSON output
-  -h, --help                  this help; --version  the version
+/** The help `--help` prints (made when asked: a run that does not print it does not pay for it). */
+export function usage(): string {
+  return [
+    SYNOPSIS,
+    `Modes:\n${MODES.map((m) => `  ${m.padEnd(11)}${MODE_HELP[m]}`).join('\n')}`,
+    ...SECTIONS.map((s) => `${s}:\n${FLAGS.filter((f) => f.section === s).map(flagHelp).join('\n')}`),
+    EXIT_CODES,
+  ].join('\n\n');
+}
 
-Exit codes: 0 ok; 1 --check: cloud-init would report schema errors (or a value meets a --fail-on fate),
---lint: a problem found;
-2 bad usage or unreadable input; 3 cloud-init itself would fail;
-4 done, but a Jinja template could not be reproduced (cloud-init renders it; see note: lines).`;
-
-export function parseArgs(argv: string[]): CliOptions {
-  const o: CliOptions = {
+/** The options before any flag. */
+function defaults(): CliOptions {
+  return {
     mode: 'user-data',
     format: 'yaml',
     files: [],
@@ -154,183 +324,52 @@ export function parseArgs(argv: string[]): CliOptions {
     annotate: false,
     failOn: [],
   };
-  let formatGiven = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--') {
-      pushAll(o.files, argv.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith('-') || arg === '-') {
-      o.files.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = eq > 0 && arg.startsWith('--') ? arg.slice(0, eq) : arg;
-    const inline = eq > 0 && arg.startsWith('--') ? arg.slice(eq + 1) : undefined;
-    const value = (): string => {
-      if (inline !== undefined) return inline;
-      if (i + 1 >= argv.length) throw new UsageError(`${name} needs a value`);
-      return argv[++i];
-    };
-    switch (name) {
-      case '-h':
-      case '--help':
-        o.help = true;
-        break;
-      case '--version':
-        o.showVersion = true;
-        break;
-      case '--mode': {
-        const m = value();
-        const mode = (m === 'userdata' ? 'user-data' : m === 'mergemany' ? 'system' : m) as Mode;
-        if (!MODES.includes(mode)) throw new UsageError(`unknown mode '${m}' (expected ${MODES.join(', ')})`);
-        o.mode = mode;
-        break;
-      }
-      case '--format': {
-        const f = value() as Format;
-        if (!FORMATS.includes(f)) throw new UsageError(`unknown format '${f}' (expected ${FORMATS.join(', ')})`);
-        o.format = f;
-        formatGiven = true;
-        break;
-      }
-      case '--spec':
-        o.spec = value();
-        break;
-      case '--spec-merge-how':
-        o.specMergeHow = value();
-        break;
-      case '--explain':
-        o.explain = value();
-        break;
-      case '--explain-merge-how':
-        o.explainMergeHow = value();
-        break;
-      case '--batch':
-        o.batch = value();
-        break;
-      case '--include-map': {
-        const v = value();
-        const at = v.indexOf('=');
-        if (at <= 0) throw new UsageError(`--include-map wants URL=FILE, got '${v}'`);
-        o.includeMap.push({ url: v.slice(0, at).trim(), file: v.slice(at + 1) });
-        break;
-      }
-      case '--limit': {
-        const v = value();
-        const match = /^(\w+)=(\d+)$/.exec(v.trim());
-        if (!match) throw new UsageError(`--limit wants NAME=N (a positive integer), got '${v}'`);
-        if (!isLimitName(match[1])) throw new UsageError(`--limit: unknown limit '${match[1]}' (expected ${LIMIT_NAMES.join(', ')})`);
-        const n = Number(match[2]);
-        if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`--limit ${match[1]} must be a positive integer, got '${match[2]}'`);
-        o.limits[match[1]] = n;
-        break;
-      }
-      case '--include-missing': {
-        const v = value();
-        if (v !== 'error' && v !== 'skip') throw new UsageError(`--include-missing takes error or skip, not '${v}'`);
-        o.includeMissing = v;
-        break;
-      }
-      case '--instance-data':
-        o.instanceData = value();
-        break;
-      case '--launch-index': {
-        const v = value();
-        if (!/^-?\d+$/.test(v)) throw new UsageError(`--launch-index wants an integer, got '${v}'`);
-        o.launchIndex = Number(v);
-        break;
-      }
-      case '--confd-order': {
-        const v = value();
-        if (v !== 'name' && v !== 'given') throw new UsageError(`--confd-order takes name or given, not '${v}'`);
-        o.confdOrder = v;
-        break;
-      }
-      case '--cloud-cfg':
-        o.cloudCfg = value();
-        break;
-      case '--confd':
-        o.confd.push(value());
-        break;
-      case '--runtime-cfg':
-        o.runtimeCfg = value();
-        break;
-      case '--cmdline-cfg':
-        o.cmdlineCfg = value();
-        break;
-      case '--ds-config':
-        o.dsConfig = value();
-        break;
-      case '--vendor':
-        o.vendor = value();
-        break;
-      case '--vendor2':
-        o.vendor2 = value();
-        break;
-      case '--builtin-cfg':
-        o.builtinCfg = value();
-        break;
-      case '--no-builtin':
-        o.noBuiltin = true;
-        break;
-      case '--reverse':
-        o.reverse = true;
-        break;
-      case '--cloud-init-version': {
-        const v = value();
-        if (v === 'current' || v === 'head') o.version = 'current';
-        else if (v === '22.4' || v === '22.4.2') o.version = '22.4';
-        else throw new UsageError(`--cloud-init-version takes current or 22.4, not '${v}'`);
-        break;
-      }
-      case '--custom-merger': {
-        const v = value();
-        const at = v.indexOf('=');
-        if (at <= 0) throw new UsageError(`--custom-merger wants NAME=PATH, got '${v}'`);
-        o.customMergers.push({ name: v.slice(0, at).trim(), path: v.slice(at + 1) });
-        break;
-      }
-      case '--pretty':
-        o.pretty = true;
-        break;
-      case '--from-terraform':
-        o.fromTerraform = value();
-        break;
-      case '--address':
-        o.address = value();
-        break;
-      case '--rendered':
-        o.rendered = true;
-        break;
-      case '--lint':
-        o.lint = true;
-        break;
-      case '--check':
-        o.check = true;
-        break;
-      case '--annotate':
-        o.annotate = true;
-        break;
-      case '--set':
-        o.set = value();
-        break;
-      case '--set-file':
-        o.setFile = value();
-        break;
-      case '--fail-on': {
-        const v = value();
-        const kinds = v.split(',').map((k) => k.trim()).filter(Boolean);
-        for (const k of kinds) if (!(FATE_KINDS as string[]).includes(k)) throw new UsageError(`--fail-on: unknown fate '${k}' (expected ${FATE_KINDS.join(', ')})`);
-        if (!kinds.length) throw new UsageError(`--fail-on needs one or more of ${FATE_KINDS.join(', ')}`);
-        o.failOn = kinds as FateKind[];
-        break;
-      }
-      default:
-        throw new UsageError(`unknown option ${name}`);
+}
+
+/** `unknown option --chek (did you mean --check?)` */
+function unknownFlag(written: string): UsageError {
+  const guess = nearest(written.replace(/^-+/, '').replace(/=.*/s, ''), FLAGS.map((f) => f.flag));
+  return new UsageError(`unknown option ${written}${guess ? ` (did you mean --${guess}?)` : ''}`);
+}
+
+type OptionToken = { kind: 'option'; name: string; rawName: string; index: number; value?: string; inlineValue?: boolean };
+
+/** The flag one option token names, with its value checked against what the flag takes. */
+function flagOf(token: OptionToken, argv: readonly string[]): { flag: Flag; value: string } {
+  const written = argv[token.index];
+  // `-check` reaches parseArgs as the short flags -c -h -e -c -k: it is one unknown word.
+  const flag = token.rawName.startsWith('--') || written === token.rawName ? BY_NAME.get(token.name) : undefined;
+  if (!flag) throw unknownFlag(token.rawName.startsWith('--') ? token.rawName : written);
+  const name = `--${flag.flag}`;
+  if (flag.value === undefined) {
+    if (token.value !== undefined) throw new UsageError(`${name} takes no value (got ${written})`);
+    return { flag, value: '' };
+  }
+  // A value left out before the next flag would be read as that flag (`--instance-data --check`).
+  if (token.value === undefined || (!token.inlineValue && FLAG_WORDS.has(token.value))) {
+    throw new UsageError(`${name} needs a value (${flag.value})${token.value === undefined ? '' : `, not the flag ${token.value}`}`);
+  }
+  return { flag, value: token.value };
+}
+
+export function parseArgs(argv: string[]): CliOptions {
+  const o = defaults();
+  const { tokens } = parseTokens({ args: argv, options: PARSER_OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  const given = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind === 'positional') o.files.push(token.value);
+    else if (token.kind === 'option') {
+      const { flag, value } = flagOf(token, argv);
+      flag.set(o, value);
+      given.add(flag.flag);
     }
   }
+  checkCombinations(o, given.has('format'));
+  return o;
+}
+
+/** Flags that only mean something with others, and the formats each command writes. */
+function checkCombinations(o: CliOptions, formatGiven: boolean): void {
   if ((o.spec !== undefined || o.specMergeHow !== undefined) && !formatGiven) o.format = 'yaml';
   if (o.check) {
     if (!formatGiven) o.format = 'text';
@@ -343,5 +382,4 @@ export function parseArgs(argv: string[]): CliOptions {
   else if (o.format === 'sarif' && !o.lint) throw new UsageError('--format sarif goes with --check or --lint');
   if (o.failOn.length && !o.check) throw new UsageError('--fail-on goes with --check');
   if (o.setFile !== undefined && o.set === undefined) throw new UsageError('--set-file goes with --set NAME');
-  return o;
 }

@@ -2,7 +2,8 @@
  * `cloud-config-merge --lint FILE...`: the editor's merge-spec diagnostics on the command line,
  * for pre-commit hooks and CI. Files that are not cloud-init documents are skipped, as the
  * language server skips them. Exit 1 when an error or a warning is found. `--format sarif`
- * writes SARIF 2.1.0 (for GitHub code scanning and other CI viewers) instead of lines.
+ * writes SARIF 2.1.0 (for GitHub code scanning and other CI viewers) instead of lines. The findings are
+ * those of the merge the same options make: its custom mergers, instance data and cloud-init version.
  */
 import { sarifLog } from '../engine/render/sarif';
 import { analyzeDocument } from '../engine/lint/analyzeDocument';
@@ -10,7 +11,8 @@ import { Finding } from '../engine/findings/findings';
 import { LineIndex } from '../engine/text/lineIndex';
 import { decodeUtf8Surrogateescape } from '../engine/py/codecs';
 import { CliOptions } from './args';
-import { CliIO, read } from './main';
+import { CliIO, customMergers, instanceDataChoice, read } from './main';
+import { packageVersion } from './version';
 
 interface Located {
   file: string;
@@ -23,9 +25,10 @@ export function lintMode(o: CliOptions, io: CliIO): number {
   let failing = 0;
   let checked = 0;
   const all: Located[] = [];
+  const options = { version: o.version, maxBytes: o.limits.maxFileBytes, maxDepth: o.limits.maxDepth, customMergers: customMergers(o, io), instanceData: instanceDataChoice(o) };
   for (const file of o.files) {
     const text = decodeUtf8Surrogateescape(read(o, file));
-    const analysis = analyzeDocument(text, file, { version: o.version, maxBytes: o.limits.maxFileBytes, maxDepth: o.limits.maxDepth });
+    const analysis = analyzeDocument(text, file, options);
     if (!analysis.info) continue;
     checked++;
     const lines = new LineIndex(text);
@@ -46,7 +49,7 @@ const LEVEL = { error: 'error', warning: 'warning', info: 'note', hint: 'note' }
 function sarif(all: Located[]): unknown {
   const rules = [...new Set(all.map((l) => l.finding.code))].sort().map((id) => ({ id, name: id, shortDescription: { text: id } }));
   return sarifLog(
-    { informationUri: 'https://cloudinit.readthedocs.io/en/latest/reference/merging.html', rules },
+    { version: packageVersion(), informationUri: 'https://cloudinit.readthedocs.io/en/latest/reference/merging.html', rules },
     all.map((l) => ({
       ruleId: l.finding.code,
       level: LEVEL[l.finding.severity],

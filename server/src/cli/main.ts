@@ -4,7 +4,7 @@
  * Exit codes: 0 ok; 2 bad usage or unreadable input; 3 cloud-init itself would fail;
  * 4 done, but part of the input is Jinja this tool cannot reproduce (cloud-init renders it).
  */
-import { readFileSync, statSync, writeSync } from 'node:fs';
+import { statSync, writeSync } from 'node:fs';
 import { BoundedReadError, ReadFailureWords, describeReadFailure, readBoundedSync } from '../node/readFile';
 import { basename, resolve as resolvePath } from 'node:path';
 import { PyDict, PyValue } from '../engine/values';
@@ -17,11 +17,13 @@ import { constructMergers } from '../engine/merge/construct';
 import { InputFile, Outcome, RunOptions, SetInputs, SystemLayers, runSet } from '../engine/outcome/run';
 import { DEFAULT_LIMITS, LimitExceededError } from '../engine/limits';
 import { MergerFactory } from '../engine/merge/construct';
-import { CliOptions, parseArgs, UsageError, USAGE } from './args';
+import { CliOptions, parseArgs, UsageError, usage } from './args';
 import { fileIncludeResolver } from '../node/includes';
 import type { ReportFormat } from '../engine/render/reportJson';
 import type { CheckResult } from '../engine/outcome/check';
 import { CHECK_MODES, hasFates } from '../engine/outcome/mode';
+import type { InstanceDataChoice } from '../engine/template/instanceData';
+import { packageVersion } from './version';
 
 /**
  * What only some modes and options need (templates, reports, --check, fates, make-mime, the system
@@ -132,12 +134,17 @@ function readJsonFile(o: CliOptions, path: string): unknown {
   }
 }
 
-/**
- * `--instance-data`: a sample's name (aws, azure, gce, openstack, lxd, nocloud; write `./aws` for a
- * file of that name) or a JSON file, passed on as text so that ints and floats stay as Python's json
- * reads them (`1.0` renders `1.0`).
- */
+/** The instance data a merge renders Jinja parts with (instanceDataChoice's data). */
 function instanceDataOption(o: CliOptions): unknown {
+  return instanceDataChoice(o)?.data;
+}
+
+/**
+ * `--instance-data`, as the merge and `--lint` both use it: a sample's name (aws, azure, gce, openstack,
+ * lxd, nocloud; write `./aws` for a file of that name) or a JSON file, passed on as text so that ints and
+ * floats stay as Python's json reads them (`1.0` renders `1.0`); undefined when it is not given.
+ */
+export function instanceDataChoice(o: CliOptions): InstanceDataChoice | undefined {
   if (o.instanceData === undefined) return undefined;
   const choice = instanceDataModule().chooseInstanceData(o.instanceData, o.version ?? 'current', (path) => {
     const text = new TextDecoder().decode(read(o, path));
@@ -149,7 +156,7 @@ function instanceDataOption(o: CliOptions): unknown {
     return text;
   });
   if (choice.problem) throw new InputError(choice.problem);
-  return choice.data;
+  return choice;
 }
 
 /** A value file for `--spec`: `.json` is read as Python's json does, anything else as YAML. */
@@ -188,13 +195,14 @@ export function main(argv: string[] = process.argv.slice(2), io: CliIO = process
     options = parseArgs(argv);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr(`cloud-config-merge: ${e.message}\n${USAGE}\n`);
+      // One line: the whole help would bury what went wrong.
+      io.stderr(`cloud-config-merge: ${e.message}; see cloud-config-merge --help\n`);
       return 2;
     }
     throw e;
   }
   if (options.help) {
-    io.stdout(USAGE + '\n');
+    io.stdout(usage() + '\n');
     return 0;
   }
   if (options.showVersion) {
@@ -274,7 +282,7 @@ function optionalHeaders(o: CliOptions, path: string): Record<string, string> | 
 
 /** `--custom-merger NAME=PATH`: a module that cannot be loaded makes specs naming it fail, as an unknown merger would. */
 let customCache: { key: string; modules: Map<string, MergerFactory> } | undefined;
-function customMergers(o: CliOptions, io?: CliIO): Map<string, MergerFactory> | undefined {
+export function customMergers(o: CliOptions, io?: CliIO): Map<string, MergerFactory> | undefined {
   if (!o.customMergers.length) return undefined;
   const key = JSON.stringify(o.customMergers);
   if (customCache?.key === key) return customCache.modules;
@@ -515,14 +523,7 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
   return (result && !check.isAccepted(result)) || failed.length ? 1 : 0;
 }
 
-function packageVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(require.resolve('../../../package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
-}
-
-if (require.main === module) {
+// `node dist/cli.js`: in the bundle, `module` is the bundled module's, not the file node runs.
+if (require.main === module || require.main?.filename === __filename) {
   process.exitCode = main();
 }
