@@ -15,6 +15,7 @@ import { parsePythonJson, toCanonicalJson } from '../engine/py/json';
 import { parseListSpec, parseStringSpec } from '../engine/spec/parse';
 import { constructMergers } from '../engine/merge/construct';
 import { InputFile, Outcome, RunOptions, SetInputs, SystemLayers, runSet } from '../engine/outcome/run';
+import { notReproduced } from '../engine/outcome/parts';
 import { DEFAULT_LIMITS, LimitExceededError } from '../engine/limits';
 import { MergerFactory } from '../engine/merge/construct';
 import { CliOptions, parseArgs, UsageError, usage } from './args';
@@ -30,7 +31,6 @@ import { packageVersion } from './version';
  * modes, Chef) is required when they run (require keeps it after): a plain merge starts without it.
  */
 const explainModule = (): typeof import('../engine/explain') => require('../engine/explain') as typeof import('../engine/explain');
-const confdModule = (): typeof import('../engine/system/confd') => require('../engine/system/confd') as typeof import('../engine/system/confd');
 const previewModule = (): typeof import('../engine/render/previewText') => require('../engine/render/previewText') as typeof import('../engine/render/previewText');
 const customMergerModule = (): typeof import('../engine/merge/custom') => require('../engine/merge/custom') as typeof import('../engine/merge/custom');
 const instanceDataModule = (): typeof import('../engine/template/instanceData') => require('../engine/template/instanceData') as typeof import('../engine/template/instanceData');
@@ -336,8 +336,11 @@ function mergeMode(o: CliOptions, io: CliIO, inputs: SetInputs): number {
 export function writeMerge(o: CliOptions, io: CliIO, outcome: Outcome): number {
   // Said as any other failure of this kind is (main): exit 2 over a limit, 3 where cloud-init raises.
   if (outcome.kind === 'failed') throw outcome.failure.thrown;
-  const missing = sayNotes(outcome, io);
-  const partial = missing ? NOT_REPRODUCED : 0;
+  sayNotes(outcome, io);
+  const missing = notReproduced(outcome);
+  // user-data's own messages already say which parts are not reproduced.
+  if (outcome.kind !== 'user-data') for (const m of missing) io.stderr(`note: ${m}\n`);
+  const partial = missing.length ? NOT_REPRODUCED : 0;
   if (outcome.kind === 'user-data') {
     const run = outcome.run;
     const overLimit = run.fatal?.limit ? `${run.fatal.message}: nothing is merged` : undefined;
@@ -363,9 +366,9 @@ export function writeMerge(o: CliOptions, io: CliIO, outcome: Outcome): number {
 
 /**
  * What the run says besides its result, on stderr: cloud-init's own warnings, our notes, why each
- * skipped part was skipped. Returns whether a part is Jinja this tool could not reproduce (exit 4).
+ * skipped part was skipped.
  */
-function sayNotes(outcome: Outcome, io: CliIO): boolean {
+function sayNotes(outcome: Outcome, io: CliIO): void {
   const note = (text: string) => io.stderr(`note: ${text}\n`);
   switch (outcome.kind) {
     case 'user-data': {
@@ -376,31 +379,25 @@ function sayNotes(outcome: Outcome, io: CliIO): boolean {
       for (const r of run.reports) {
         if ((r.disposition === 'failed' && r.handled?.error) || (r.disposition === 'jinja-ignored' && r.note.startsWith('Skipped by cloud-init'))) note(`${r.part.filename}: ${r.note}`);
       }
-      return run.reports.some((r) => r.disposition === 'jinja-not-reproduced');
+      return;
     }
     case 'confd': {
       const result = outcome.result;
       for (const n of result.notes) note(n);
       for (const f of result.files) for (const w of f.read?.warnings ?? []) io.stderr(`cloud-init WARNING: ${f.file.name}: ${w}\n`);
-      const missing = confdModule().confdNotReproduced(result);
-      for (const m of missing) note(m);
-      return missing.length > 0;
+      return;
     }
     case 'system':
       for (const f of outcome.result.files) for (const w of f.read.warnings) io.stderr(`cloud-init WARNING: ${f.file.name}: ${w}\n`);
-      return false;
-    case 'boot': {
-      const boot = outcome.boot;
-      for (const n of boot.notes) note(n);
-      const missing = confdModule().confdNotReproduced(boot.system);
-      for (const m of missing) note(m);
-      return missing.length > 0 || [boot.userData, boot.vendor, boot.vendor2].some((run) => run?.reports.some((r) => r.disposition === 'jinja-not-reproduced'));
-    }
+      return;
+    case 'boot':
+      for (const n of outcome.boot.notes) note(n);
+      return;
     case 'chef':
       for (const n of outcome.result.notices) note(`${n.path.join('.') || '(root)'}: ${n.message}`);
-      return false;
+      return;
     case 'failed':
-      return false;
+      return;
   }
 }
 

@@ -177,3 +177,25 @@ export function sourceNames(outcome: Outcome): SourceNames | undefined {
       return undefined;
   }
 }
+
+/**
+ * What this tool could not render as cloud-init would (Jinja it cannot reproduce), one `name: message`
+ * each: the output lacks it, and the CLI exits 4.
+ */
+export function notReproduced(outcome: Outcome): string[] {
+  const system = (result: ConfdResult, cloudCfg: string): string[] => [
+    ...result.files.filter((f) => f.read?.notReproduced).map((f) => `${f.file.name}: ${f.read!.notReproduced}`),
+    ...(result.cloudCfg?.read.notReproduced ? [`${cloudCfg}: ${result.cloudCfg.read.notReproduced}`] : []),
+  ];
+  const runs = (list: Array<UserDataRun | undefined>) => list.flatMap((run) => run?.reports.filter((r) => r.disposition === 'jinja-not-reproduced').map((r) => r.note) ?? []);
+  switch (outcome.kind) {
+    case 'user-data':
+      return runs([outcome.run]);
+    case 'confd':
+      return system(outcome.result, cloudCfgName(outcome.inputs));
+    case 'boot':
+      return [...system(outcome.boot.system, cloudCfgName(outcome.inputs)), ...runs([outcome.boot.userData, outcome.boot.vendor, outcome.boot.vendor2])];
+    default:
+      return [];
+  }
+}

@@ -28,12 +28,13 @@ import type { Mode } from './mode';
  * The engines of the modes other than user-data are required when a run needs them (require keeps them
  * after): the CLI's plain merge of user-data starts without them.
  */
-const confd = (): typeof import('../system/confd') => require('../system/confd') as typeof import('../system/confd');
-const boot = (): typeof import('../system/boot') => require('../system/boot') as typeof import('../system/boot');
-const mergemany = (): typeof import('../system/mergemany') => require('../system/mergemany') as typeof import('../system/mergemany');
-const readConf = (): typeof import('../system/readConf') => require('../system/readConf') as typeof import('../system/readConf');
-const chefMerge = (): typeof import('../chef/deepMerge') => require('../chef/deepMerge') as typeof import('../chef/deepMerge');
-const chefFiles = (): typeof import('../chef/files') => require('../chef/files') as typeof import('../chef/files');
+const system = () => ({
+  ...(require('../system/confd') as typeof import('../system/confd')),
+  ...(require('../system/boot') as typeof import('../system/boot')),
+  ...(require('../system/mergemany') as typeof import('../system/mergemany')),
+  ...(require('../system/readConf') as typeof import('../system/readConf')),
+});
+const chef = () => ({ ...(require('../chef/deepMerge') as typeof import('../chef/deepMerge')), ...(require('../chef/files') as typeof import('../chef/files')) });
 
 /** One input file as read by the face (the editor's unsaved text, a file, a pipe): read once. */
 export interface InputFile {
@@ -136,12 +137,12 @@ function run(base: Base): Outcome {
       return { ...base, kind: 'user-data', run, locate: userDataLocator(run) };
     }
     case 'confd': {
-      const result = confd().mergeConfD(inputs.files, { version: options.version, trace: full, instanceData: options.instanceData, customMergers: options.customMergers, cloudCfg: layers.cloudCfg, order: layers.confdOrder });
+      const result = system().mergeConfD(inputs.files, { version: options.version, trace: full, instanceData: options.instanceData, customMergers: options.customMergers, cloudCfg: layers.cloudCfg, order: layers.confdOrder });
       return { ...base, kind: 'confd', result, locate: confdLocator(result, cloudCfgName(inputs)) };
     }
     case 'system': {
-      const reads = inputs.files.map((file, i) => readConf().readConf(file, { source: i }));
-      const merged = mergemany().mergeMany(
+      const reads = inputs.files.map((file, i) => system().readConf(file, { source: i }));
+      const merged = system().mergeMany(
         reads.map((r) => r.value),
         { reverse: options.reverse, version: options.version, trace: full, customMergers: options.customMergers },
       );
@@ -149,10 +150,10 @@ function run(base: Base): Outcome {
       return { ...base, kind: 'system', result, locate: textLocator(result.files.map((f) => ({ name: f.file.name, text: f.read.text }))) };
     }
     case 'boot':
-      return { ...base, kind: 'boot', boot: boot().assembleBoot({ userData: inputs.files, ...layers }, engineOptions) };
+      return { ...base, kind: 'boot', boot: system().assembleBoot({ userData: inputs.files, ...layers }, engineOptions) };
     case 'chef': {
-      const loaded = chefFiles().loadChefFiles(inputs.files, options.limits);
-      return { ...base, kind: 'chef', loaded, result: chefMerge().chefMergeFiles(loaded.values), locate: textLocator(loaded.texts) };
+      const loaded = chef().loadChefFiles(inputs.files, options.limits);
+      return { ...base, kind: 'chef', loaded, result: chef().chefMergeFiles(loaded.values), locate: textLocator(loaded.texts) };
     }
   }
 }

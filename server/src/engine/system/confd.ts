@@ -43,14 +43,6 @@ export interface ConfdResult {
   notes: string[];
 }
 
-/** Files this tool could not render as cloud-init would (Jinja it cannot reproduce): `name: message`. */
-export function confdNotReproduced(result: ConfdResult): string[] {
-  const out: string[] = [];
-  for (const f of result.files) if (f.read?.notReproduced) out.push(`${f.file.name}: ${f.read.notReproduced}`);
-  if (result.cloudCfg?.read.notReproduced) out.push(`cloud.cfg: ${result.cloudCfg.read.notReproduced}`);
-  return out;
-}
-
 export function effectiveDropInName(name: string, index: number, order: 'name' | 'given'): string {
   const base = name.split(/[\\/]/).pop() as string;
   if (order === 'given') return `${String(index).padStart(4, '0')}-${base}${base.endsWith('.cfg') ? '' : '.cfg'}`;
