@@ -38,8 +38,8 @@ export const PipelineSourceRequest: RequestType<PipelineSourceParams, PipelineSo
 export const WorkspaceTrustNotification: NotificationType<{ trusted: boolean }> = { method: 'cloudConfigMerge/workspaceTrust' };
 
 /**
- * Client → server: a preview opened or changed (`preview` its selection) or closed (`preview` null).
- * While open, its files are a set: their values' fates show in them (when no set file or
+ * Client → server: a preview was shown in a tab (`preview` its selection) or its last tab closed
+ * (`preview` null). While open, its files are a set: their values' fates show in them (when no set file or
  * cloud.cfg.d folder already puts them in a set).
  */
 export const PreviewSetNotification: NotificationType<PreviewSetParams> = { method: 'cloudConfigMerge/previewSet' };

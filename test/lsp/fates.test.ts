@@ -354,3 +354,77 @@ describe('fates in a #cloud-config-archive of a set', () => {
     assert.deepEqual(related.map((r) => [r.location.range.start.line, /\(position in the decoded part part-002: line 2\)$/.test(r.message)]), [[0, true]]);
   });
 });
+
+describe('an open preview reordered (Change Merge Order)', () => {
+  // What the client sends: a preview is a set while a tab shows it. Reordering opens the reordered
+  // preview (its own id: its URI holds the order) and then closes the old one's tab.
+  const BASE_YAML = '#cloud-config\nhostname: base\ntimezone: UTC\npackages: [curl]\n';
+  const WEB_YAML = '#cloud-config\nmerge_how: dict(no_replace,recurse_list)+list(append)\nhostname: web\ntimezone: Europe/Berlin\npackages: [nginx]\n';
+  let root: string;
+  let lsp: LspClient;
+  const at = (name: string) => pathToFileURL(join(root, name)).href;
+  const previewId = (files: string[]) => `cloud-config-merge-preview:/Merged user-data (2 files).yaml?${JSON.stringify({ mode: 'user-data', files })}`;
+  const setPreview = (id: string, files: string[] | null) => lsp.connection.sendNotification('cloudConfigMerge/previewSet', { id, preview: files && { mode: 'user-data', files } });
+  /** What the user sees in 20-web.yaml: fate diagnostics and hints, `line: message` (1-based), sorted. */
+  const shown = async (ds: Diagnostic[]) => {
+    const hs = (await lsp.request<InlayHint[] | null>('textDocument/inlayHint', { textDocument: { uri: at('20-web.yaml') }, range: { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } } })) ?? [];
+    return [...fates(ds).map((d) => `${d.range.start.line + 1}: ${d.message}`), ...hs.map((h) => `${h.position.line + 1}: ${String(h.label)}`)].sort();
+  };
+  /**
+   * Does what the client does, then waits until 20-web.yaml's latest diagnostics (with the hints) show
+   * exactly `expected`; fails with what it last showed.
+   */
+  const step = async (action: () => Promise<unknown> | unknown, expected: string[]) => {
+    const uri = at('20-web.yaml');
+    const from = lsp.diagnosticsLog(uri).length;
+    await action();
+    let last: string[] = [];
+    const deadline = Date.now() + 10000;
+    while (Date.now() < deadline) {
+      const seen = lsp.diagnosticsLog(uri).length;
+      const latest = lsp.diagnosticsLog(uri)[seen - 1];
+      if (seen > from && JSON.stringify((last = await shown(latest.diagnostics))) === JSON.stringify(expected)) return;
+      // the next publish after the one just looked at (one may have come while the hints were asked)
+      await lsp.waitForDiagnostics(uri, seen, () => true, Math.max(1, deadline - Date.now())).catch(() => undefined);
+    }
+    assert.deepEqual(last, expected);
+  };
+  const OLD_ORDER = ['hostname', 'timezone', 'packages'].map((key, i) => `${i + 3}: replaced by \`${key}\` of base.yaml:${i + 2} (that part's spec: dict(replace)+list()+str() (default))`);
+  const spec = "(this part's spec: dict(no_replace,recurse_list)+list(append))";
+  const NEW_ORDER = [
+    `3: lost: dict(no_replace) keeps the existing value; a string is only merged with recurse_str ${spec}, so base.yaml:2 keeps its value`,
+    `4: lost: dict(no_replace) keeps the existing value; a string is only merged with recurse_str ${spec}, so base.yaml:3 keeps its value`,
+    '5: appended after base.yaml:4',
+  ];
+
+  before(async () => {
+    root = mkdtempSync(join(tmpdir(), 'ccm-fates-reorder-'));
+    writeFileSync(join(root, 'base.yaml'), BASE_YAML);
+    writeFileSync(join(root, '20-web.yaml'), WEB_YAML);
+    lsp = await LspClient.start({ workspaceFolders: [root] });
+  });
+  after(async () => {
+    await lsp.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test('the part shows the fates of the new order only, through an edit and a reopening, and none once it closes', async () => {
+    const oldOrder = [at('20-web.yaml'), at('base.yaml')];
+    const newOrder = [at('base.yaml'), at('20-web.yaml')];
+    await lsp.open(at('20-web.yaml'), WEB_YAML);
+    await step(() => setPreview(previewId(oldOrder), oldOrder), OLD_ORDER);
+    // Change Merge Order: the reordered preview's tab opens, then the old one's closes.
+    await step(async () => {
+      await setPreview(previewId(newOrder), newOrder);
+      await setPreview(previewId(oldOrder), null);
+    }, NEW_ORDER);
+    // An unsaved edit (20-web.yaml replaces, so none of its values is lost), then undone.
+    await step(() => lsp.change(at('20-web.yaml'), WEB_YAML.replace('dict(no_replace,recurse_list)+list(append)', 'dict(replace)+list()')), []);
+    await step(() => lsp.change(at('20-web.yaml'), WEB_YAML), NEW_ORDER);
+    // Closed and opened again.
+    lsp.close(at('20-web.yaml'));
+    await step(() => lsp.open(at('20-web.yaml'), WEB_YAML), NEW_ORDER);
+    // The preview closed: 20-web.yaml is in no set.
+    await step(() => setPreview(previewId(newOrder), null), []);
+  });
+});

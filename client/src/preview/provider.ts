@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { PreviewRequest, PreviewSetNotification, previewBody, previewLines, type PreviewLineInfo, type PreviewResult } from '../../../server/src/protocol';
 import { Server, log } from '../client';
-import { PREVIEW_SCHEME, fromPreviewUri, sourcesOf, toParams } from './uri';
+import { PREVIEW_SCHEME, type PreviewState, fromPreviewUri, sourcesOf, toParams } from './uri';
 import { RefreshDebouncer } from './debounce';
 
 const REFRESH_DELAY_MS = 200;
@@ -31,6 +31,8 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
   private readonly refreshes = new RefreshDebouncer((uri) => this.changeEmitter.fire(uri), REFRESH_DELAY_MS);
   private readonly disposables: vscode.Disposable[] = [];
   private watcher: vscode.FileSystemWatcher | undefined;
+  /** The previews the server was told are open (each is a set: its files show their fates), by URI. */
+  private readonly registered = new Set<string>();
 
   constructor(private readonly server: Server) {
     this.disposables.push(
@@ -51,8 +53,16 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('cloudConfigMerge')) this.openPreviews().forEach((u) => this.schedule(u));
       }),
-      server.onDidStart(() => this.openPreviews().forEach((u) => this.schedule(u))),
+      server.onDidStart(() => {
+        // A new server knows no preview yet.
+        this.registered.clear();
+        this.syncSets();
+        this.openPreviews().forEach((u) => this.schedule(u));
+      }),
+      vscode.window.tabGroups.onDidChangeTabs(() => this.syncSets()),
+      vscode.window.tabGroups.onDidChangeTabGroups(() => this.syncSets()),
     );
+    this.syncSets();
   }
 
   /** The server's last answer for a preview, for hovers and links. */
@@ -83,8 +93,6 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
     }
     try {
       let result: ShownPreview = await this.server.request(PreviewRequest, toParams(state), token);
-      // While it is open, a plain preview's files are a set: the server shows their fates in them.
-      if (!state.exclude && !state.source && state.view !== 'data') this.server.notify(PreviewSetNotification, { id: uri.toString(), preview: { mode: state.mode, files: state.files, boot: state.boot } });
       if (state.view === 'data') result = dataOnly(result);
       let text = result.text;
       if (BREAK_PREVIEW) text = text.replace(/[^\n]*\n?$/, '');
@@ -104,6 +112,36 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
   /** Recompute a preview now (as the refresh timers do). */
   refresh(uri: vscode.Uri): void {
     this.changeEmitter.fire(uri);
+  }
+
+  /**
+   * Tells the server which plain previews are open, so that each file shows exactly the fates of the
+   * sets open now. Open means shown in a tab: VS Code keeps a preview's document (and sends no close)
+   * for minutes after its tab closed, and refreshes it on edits meanwhile, so a document-based
+   * registration kept the old order's set beside the new one after Change Merge Order.
+   */
+  private syncSets(): void {
+    // Nothing reaches a server that is not running; its start registers them all.
+    if (!this.server.isRunning) return;
+    const shown = new Map<string, PreviewState>();
+    for (const uri of shownPreviews()) {
+      try {
+        const state = fromPreviewUri(uri);
+        if (isSetPreview(state)) shown.set(uri.toString(), state);
+      } catch {
+        // not an address we made: no set
+      }
+    }
+    for (const id of [...this.registered]) {
+      if (shown.has(id)) continue;
+      this.registered.delete(id);
+      this.server.notify(PreviewSetNotification, { id, preview: null });
+    }
+    for (const [id, state] of shown) {
+      if (this.registered.has(id)) continue;
+      this.registered.add(id);
+      this.server.notify(PreviewSetNotification, { id, preview: { mode: state.mode, files: state.files, boot: state.boot } });
+    }
   }
 
   private openPreviews(): vscode.Uri[] {
@@ -140,7 +178,6 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
 
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
-    this.server.notify(PreviewSetNotification, { id: key, preview: null });
     this.refreshes.cancel(uri);
     this.results.delete(key);
     this.lines.delete(key);
@@ -167,6 +204,22 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
     this.watcher?.dispose();
     this.disposables.forEach((d) => d.dispose());
   }
+}
+
+/** A plain preview's files are a set (not a comparison's sides, a data-only view or Terraform's or a blob's one file). */
+function isSetPreview(state: PreviewState): boolean {
+  return !state.exclude && !state.source && state.view !== 'data';
+}
+
+/** The previews shown in a tab, on either side of a diff too. */
+function shownPreviews(): vscode.Uri[] {
+  const out: vscode.Uri[] = [];
+  for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+    const input = tab.input;
+    if (input instanceof vscode.TabInputText) out.push(input.uri);
+    else if (input instanceof vscode.TabInputTextDiff) out.push(input.original, input.modified);
+  }
+  return out.filter((u) => u.scheme === PREVIEW_SCHEME);
 }
 
 /** The line every data-only view starts with: the same on both sides of a comparison. */
