@@ -36,6 +36,8 @@ const FILES: Record<string, string> = {
   'bad/cloud.cfg.d/20-y.cfg': 'runcmd: [b]\n',
   'loose/one.yaml': '#cloud-config\nruncmd: [echo one]\n',
   'loose/two.yaml': '#cloud-config\nmerge_how: dict(replace)\nruncmd: [echo two]\n',
+  'pair/a.cfg': '#cloud-config\nruncmd: [a]\n',
+  'pair/b.cfg': '#cloud-config\nruncmd: [b]\n',
 };
 
 let dir: string;
@@ -211,6 +213,19 @@ describe('fates in the files of a set', () => {
       ['set-file-unmatched', DiagnosticSeverity.Warning, 4, 'set typo: no file matches nothing-*.yaml'],
     ]);
     client.close(uri('cloud-config-merge.yaml'));
+  });
+
+  test('a set whose mode changes in the set file (same files) shows the fates of the new mode, not the old analysis', async () => {
+    const sets = (mode: string) => `sets:\n  pair:\n    mode: ${mode}\n    files: [pair/a.cfg, pair/b.cfg]\n`;
+    await client.open(uri('cloud-config-merge.yaml'), sets('user-data'));
+    const a = await client.open(uri('pair/a.cfg'), FILES['pair/a.cfg']);
+    // user-data: b.cfg's runcmd replaces a.cfg's.
+    assert.deepEqual(codes(a), ['fate-replaced@1']);
+    client.change(uri('cloud-config-merge.yaml'), sets('confd'));
+    // confd: b.cfg, merged first, has the highest priority: a.cfg's value is lost to it, not replaced.
+    const lost = await settled('pair/a.cfg', (ds) => !codes(ds).includes('fate-replaced@1'));
+    assert.deepEqual(codes(lost), ['fate-lost@1']);
+    for (const name of ['pair/a.cfg', 'cloud-config-merge.yaml']) client.close(uri(name));
   });
 
   test('a problem cloud-init schema --system reports on the merged result shows on the part that wrote it, once', async () => {

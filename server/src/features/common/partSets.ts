@@ -69,7 +69,11 @@ export class PartSets {
   /** The client opened, changed or closed a preview (`set` null when it closed). */
   setPreview(id: string, set: Omit<OpenSet, 'key' | 'label'> | null): void {
     if (set) this.previews.set(id, { ...set, key: `preview:${id}`, label: 'the open preview' });
-    else this.previews.delete(id);
+    else {
+      this.previews.delete(id);
+      // Its analysis (the files' bytes, the #include targets that name it) goes with it.
+      this.analyses.delete(`preview:${id}`);
+    }
   }
 
   /** The sets this document belongs to (a set file's sets, else its cloud.cfg.d folder, else open previews). */
@@ -177,7 +181,8 @@ export class PartSets {
       names.set(shown, pathToFileURL(file).href);
       return shown;
     };
-    const snapshot: string[] = [settings.cloudInitVersion, String(settings.schema.enable), String(settings.includes.allowOutsideWorkspace), String(settings.limits.maxFileBytes)];
+    // What the run depends on besides the files' texts: the mode, which file plays which role, the settings.
+    const snapshot: string[] = [set.mode, JSON.stringify(set.boot), JSON.stringify(set.includeMap), set.instanceData ?? '', settings.cloudInitVersion, String(settings.schema.enable), String(settings.includes.allowOutsideWorkspace), String(settings.limits.maxFileBytes)];
     const readAll = (files: string[]) => {
       const out: InputFile[] = [];
       for (const f of files) {
