@@ -177,4 +177,19 @@ describe('schema diagnostics', () => {
     assert.ok(ds.some((d) => d.code === 'unknown-option'), 'merge-spec findings stay ours');
     assert.equal(schemaOnly(await open(TEXT, settings)).length, 4, 'a file Red Hat YAML does not validate keeps ours');
   });
+  test("a file in a dot-folder that Red Hat YAML's matcher leaves out keeps our schema findings (none would be shown at all)", async () => {
+    // yaml-language-server prefixes `**/` and matches with picomatch's defaults: `**` enters no dot-folder,
+    // so Red Hat YAML does not validate .config/web-cloud-config.yaml; an exclusion (`!`) holds too.
+    client.settings = { schema: { validatedByRedHatYaml: ['*cloud-config.yaml'] } };
+    const hidden = fixtureUri(`schema-${n++}/.config/web-cloud-config.yaml`);
+    const ds = await client.open(hidden, TEXT);
+    client.close(hidden);
+    assert.equal(schemaOnly(ds).length, 4);
+    client.settings = { schema: { validatedByRedHatYaml: [['*cloud-config.yaml', '!draft-*']] } };
+    const draft = fixtureUri(`schema-${n++}/draft-cloud-config.yaml`);
+    const drafted = await client.open(draft, TEXT);
+    client.close(draft);
+    client.settings = {};
+    assert.equal(schemaOnly(drafted).length, 4);
+  });
 });

@@ -1,33 +1,49 @@
 /**
  * The files Red Hat YAML validates with cloud-init's schema, as the client reports them
  * (`schema.validatedByRedHatYaml`, client/src/redHatYaml.ts): on those our schema findings are left to it,
- * so a problem is not reported twice. Patterns as yaml-language-server reads its `yaml.schemas` and
- * SchemaStore's `fileMatch`: one without a `/` matches the file name, one with a `/` the end of the path;
- * `*` and `?` stay within a path segment, `**` crosses them.
+ * so a problem is not reported twice. Each entry is one of its associations (SchemaStore's `fileMatch`
+ * for cloud-init, or one `yaml.schemas` entry's files), matched as yaml-language-server 1.25 matches
+ * them (FilePatternAssociation in its yamlSchemaService): a leading `!` excludes, a leading `/` is
+ * dropped, every pattern is prefixed with `**` and a slash, and picomatch (its own default options, so dot-folders
+ * and dot-files are not matched by `*` or `**`) tests the document's URI as the editor sends it.
  */
-const compiled = new Map<string, RegExp>();
+import picomatch from 'picomatch';
 
-function patternRegExp(glob: string): RegExp {
-  let re = compiled.get(glob);
-  if (re) return re;
-  let body = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === '*' && glob[i + 1] === '*') {
-      body += '.*';
-      i++;
-      if (glob[i + 1] === '/') i++;
-    } else if (c === '*') body += '[^/]*';
-    else if (c === '?') body += '[^/]';
-    else body += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  const anchored = glob.includes('/') ? `(?:^|/)${body.replace(/^\\?\//, '')}$` : `(?:^|/)${body}$`;
-  re = new RegExp(anchored);
-  compiled.set(glob, re);
-  return re;
+/** The settings value, read leniently: a string is an association of one pattern. At most 100. */
+export function redHatYamlAssociations(raw: unknown): string[][] {
+  if (!Array.isArray(raw)) return [];
+  const patterns = (v: unknown) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v : []).filter((p): p is string => typeof p === 'string' && p.length > 0);
+  return raw.map(patterns).filter((a) => a.length).slice(0, 100);
 }
 
-/** Whether Red Hat YAML validates the file at `path` (a file-system path) with cloud-init's schema. */
-export function validatedByRedHatYaml(path: string, globs: readonly string[]): boolean {
-  return globs.some((g) => patternRegExp(g).test(path));
+const compiled = new Map<string, (uri: string) => boolean>();
+
+function associationMatcher(patterns: readonly string[]): (uri: string) => boolean {
+  const key = JSON.stringify(patterns);
+  let matcher = compiled.get(key);
+  if (matcher) return matcher;
+  const positive: string[] = [];
+  const negative: string[] = [];
+  for (const written of patterns) {
+    const negated = written.startsWith('!');
+    let pattern = negated ? written.slice(1) : written;
+    if (pattern[0] === '/') pattern = pattern.slice(1);
+    if (pattern.length) (negated ? negative : positive).push(`**/${pattern}`);
+  }
+  try {
+    const isMatch = picomatch(positive, { noglobstar: false });
+    const isNegMatch = picomatch(negative, { noglobstar: false });
+    matcher = (uri) => isMatch(uri) && !isNegMatch(uri);
+  } catch {
+    // yaml-language-server matches nothing with an association whose patterns picomatch refuses.
+    matcher = () => false;
+  }
+  if (compiled.size > 200) compiled.clear();
+  compiled.set(key, matcher);
+  return matcher;
+}
+
+/** Whether Red Hat YAML validates the document at `uri` (as the editor sends it) with cloud-init's schema. */
+export function validatedByRedHatYaml(uri: string, associations: readonly (readonly string[])[]): boolean {
+  return associations.some((patterns) => associationMatcher(patterns)(uri));
 }

@@ -5,6 +5,7 @@
  */
 import { CloudInitVersion } from '../../engine/spec/parse';
 import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, withLimits } from '../../engine/limits';
+import { redHatYamlAssociations } from './redHatYaml';
 
 export const SETTINGS_SECTION = 'cloudConfigMerge';
 
@@ -17,8 +18,8 @@ export interface ServerSettings {
   /** cloud-init's schema validation of cloud-config documents (`cloudConfigMerge.schema.enable`). */
   schema: {
     enable: boolean;
-    /** Files Red Hat YAML validates with cloud-init's schema (sent by the client): their schema findings are left to it. */
-    validatedByRedHatYaml: string[];
+    /** Files Red Hat YAML validates with cloud-init's schema (sent by the client), one pattern list per association: their schema findings are left to it. */
+    validatedByRedHatYaml: string[][];
   };
   /** Our resource limits (`cloudConfigMerge.limits.*`); hitting one is reported, naming it. */
   limits: Limits;
@@ -34,7 +35,7 @@ export interface ServerSettings {
 export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
   cloudInitVersion: 'current',
   validation: Object.freeze({ enable: true }),
-  schema: Object.freeze({ enable: true, validatedByRedHatYaml: Object.freeze([]) as unknown as string[] }),
+  schema: Object.freeze({ enable: true, validatedByRedHatYaml: Object.freeze([]) as unknown as string[][] }),
   limits: Object.freeze({ ...DEFAULT_LIMITS }),
   includes: Object.freeze({ allowOutsideWorkspace: false }),
   trace: Object.freeze({ server: 'off' }),
@@ -73,7 +74,7 @@ export function normalizeSettings(raw: unknown): ServerSettings {
     validation: { enable: typeof enable === 'boolean' ? enable : DEFAULT_SETTINGS.validation.enable },
     schema: {
       enable: typeof schemaEnable === 'boolean' ? schemaEnable : DEFAULT_SETTINGS.schema.enable,
-      validatedByRedHatYaml: Array.isArray(redHat) ? redHat.filter((g): g is string => typeof g === 'string' && g.length > 0).slice(0, 100) : [],
+      validatedByRedHatYaml: redHatYamlAssociations(redHat),
     },
     limits,
     includes: { allowOutsideWorkspace: typeof outside === 'boolean' ? outside : DEFAULT_SETTINGS.includes.allowOutsideWorkspace },
@@ -84,5 +85,5 @@ export function normalizeSettings(raw: unknown): ServerSettings {
 
 /** The settings that change what the analysis of a document finds. */
 export function analysisKey(settings: ServerSettings): string {
-  return `${settings.cloudInitVersion}|${settings.schema.enable}|${settings.schema.validatedByRedHatYaml.join('\n')}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}|${settings.instanceData}`;
+  return `${settings.cloudInitVersion}|${settings.schema.enable}|${JSON.stringify(settings.schema.validatedByRedHatYaml)}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}|${settings.instanceData}`;
 }
