@@ -146,8 +146,15 @@ function instanceDataOption(o: CliOptions): unknown {
  */
 export function instanceDataChoice(o: CliOptions): InstanceDataChoice | undefined {
   if (o.instanceData === undefined) return undefined;
-  const choice = instanceDataModule().chooseInstanceData(o.instanceData, o.version ?? 'current', (path) => {
-    const text = new TextDecoder().decode(read(o, path));
+  const module = instanceDataModule();
+  const choice = module.chooseInstanceData(o.instanceData, o.version ?? 'current', (path) => {
+    const bytes = read(o, path);
+    let text: string;
+    try {
+      text = module.instanceDataText(bytes);
+    } catch (e) {
+      throw new InputError(`${path}: ${(e as Error).message}`);
+    }
     try {
       JSON.parse(text);
     } catch (e) {

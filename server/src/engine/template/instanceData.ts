@@ -44,6 +44,19 @@ export function chooseInstanceData(setting: string, version: CloudInitVersion, r
 }
 
 /**
+ * An instance-data file's bytes as templates get them, in the editor, its sets and the CLI alike: the
+ * text (Python's json reads it later, so `1.0` stays a float and 20-digit ints stay exact). Throws when
+ * the bytes are not UTF-8.
+ */
+export function instanceDataText(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error('not UTF-8 text');
+  }
+}
+
+/**
  * The variables a template sees for this data (convert_jinja_instance_data with key aliases, the
  * `v1` keys copied to the top level), or null when the data cannot be loaded.
  */

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chooseInstanceData, NO_INSTANCE_DATA, sampleNameOf, type InstanceDataChoice } from '../../engine/template/instanceData';
+import { chooseInstanceData, instanceDataText, NO_INSTANCE_DATA, sampleNameOf, type InstanceDataChoice } from '../../engine/template/instanceData';
 import { overFileLimit, readError, readRegularFileSync } from './readFile';
 import type { ServerSettings } from './settings';
 
@@ -108,9 +108,9 @@ function cachedChoice(settings: ServerSettings, uri: string, folders: readonly s
       throw new Error(`${file}: ${readError(e)}`);
     }
     try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    } catch {
-      throw new Error(`${file}: not UTF-8 text`);
+      return instanceDataText(bytes);
+    } catch (e) {
+      throw new Error(`${file}: ${(e as Error).message}`);
     }
   });
   if (cache.size > 16) cache.clear();

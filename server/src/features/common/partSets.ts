@@ -18,6 +18,7 @@ import type { SetMode } from '../../engine/outcome/mode';
 import { mergedSchemaOf } from '../../engine/outcome/schema';
 import { SET_FILE_NAME, SetFile } from '../../engine/sets';
 import { MergedSchemaReport } from '../../engine/outcome/mergedSchema';
+import { instanceDataText } from '../../engine/template/instanceData';
 import { parseSetFile } from '../../engine/sets';
 import { listForPatterns, resolveSet, setPatterns } from '../../node/sets';
 import { readBoundedSync } from '../../node/readFile';
@@ -219,7 +220,8 @@ export class PartSets {
         nameFor: (uri) => name(filePath(uri) ?? uri),
         touched: (uri) => included.add(filePath(uri) ?? uri),
       }),
-      instanceData: instance ? parseJson(instance.bytes) : undefined,
+      // As the preview and the CLI pass it: the text, read by Python's json when a template is rendered.
+      instanceData: instance ? instanceDataTextOr(instance.bytes) : undefined,
     };
     const outcome = runSet(set.mode, { files, layers: boot }, options);
     const report = fatesOf(outcome);
@@ -253,9 +255,9 @@ function fail(what: string): never {
   throw new Error(`${what}: cannot be read`);
 }
 
-function parseJson(bytes: Uint8Array): unknown {
+function instanceDataTextOr(bytes: Uint8Array): string | undefined {
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return instanceDataText(bytes);
   } catch {
     return undefined;
   }
