@@ -68,7 +68,11 @@ export interface SetOfResult extends Pick<PreviewParams, 'files' | 'boot'> {
  */
 export const SaveSetRequest: RequestType<SaveSetParams, SaveSetResult> = { method: 'cloudConfigMerge/saveSet' };
 
+/** What a saved set's name may be: checked as the user types it, and by the server. */
+export const SET_NAME_RULE = { pattern: /^[A-Za-z0-9][A-Za-z0-9._-]*$/, message: 'A set name is letters, digits, ".", "_" or "-", starting with a letter or digit.' } as const;
+
 export interface SaveSetParams extends Pick<PreviewParams, 'files' | 'boot'> {
+  /** The set's name (SET_NAME_RULE). */
   name: string;
   mode: PreviewMode;
   /** The set file's current text ('' when there is none), as the editor has it. */

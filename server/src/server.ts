@@ -119,7 +119,7 @@ const ctx: ServerContext = {
 const diagnostics = new DiagnosticsFeature(ctx);
 const instanceDataFiles = new InstanceDataFilesInUse(ctx);
 const partSets = new PartSets(ctx);
-diagnostics.addSource((document, settings) => [...setFileDiagnostics(ctx, document), ...setDiagnostics(ctx, partSets, document, settings)]);
+diagnostics.addSource((document, settings) => [...setFileDiagnostics(ctx, partSets, document, settings), ...setDiagnostics(ctx, partSets, document, settings)]);
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   support = clientSupport(params.capabilities);

@@ -147,9 +147,9 @@ test('the contributed JSON schema of the set file knows the keys and modes the p
 test('a set lists only the folders its patterns can match (a set in a large repository does not walk it)', () => {
   const w = workspace({ 'parts/a.yaml': 'x', 'parts/deep/b.yaml': 'x', 'elsewhere/c.yaml': 'x', 'top.yaml': 'x', 'conf/x/y/z.cfg': 'x' });
   try {
-    assert.deepEqual(listForPatterns(w.dir, ['parts/*.yaml', 'top.yaml', 'missing.yaml']).sort(), ['parts/a.yaml', 'top.yaml']);
-    assert.deepEqual(listForPatterns(w.dir, ['conf/**/*.cfg']).sort(), ['conf/x/y/z.cfg']);
-    assert.deepEqual(listForPatterns(w.dir, ['*.yaml']).sort(), ['top.yaml']);
+    assert.deepEqual(listForPatterns(w.dir, ['parts/*.yaml', 'top.yaml', 'missing.yaml'], [w.dir]).files.sort(), ['parts/a.yaml', 'top.yaml']);
+    assert.deepEqual(listForPatterns(w.dir, ['conf/**/*.cfg'], [w.dir]).files.sort(), ['conf/x/y/z.cfg']);
+    assert.deepEqual(listForPatterns(w.dir, ['*.yaml'], [w.dir]).files.sort(), ['top.yaml']);
   } finally {
     w.done();
   }

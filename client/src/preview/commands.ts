@@ -12,7 +12,7 @@ import { isConfDDropIn, sortConfD, sortInWorkspaceOrder } from '../order';
 import { stepDone } from '../walkthrough';
 import { openFullWidthDiff, registerFullWidthDiffs } from './fullWidth';
 import { PREVIEW_MODES, PreviewMode, PreviewState, baseName, fromPreviewUri, isPreviewUri, stemName, toPreviewUri } from './uri';
-import { SaveSetRequest, SetOfRequest } from '../../../server/src/protocol';
+import { SET_NAME_RULE, SaveSetRequest, SetOfRequest } from '../../../server/src/protocol';
 import type { Server } from '../client';
 import type { PreviewProvider } from './provider';
 
@@ -127,7 +127,7 @@ async function saveSetCommand(previewArg?: unknown, name?: string): Promise<vsco
   const uri = targetPreview(previewArg);
   if (!uri) return noPreview();
   const state = fromPreviewUri(uri);
-  const setName = name ?? (await vscode.window.showInputBox({ title: 'Save as Set', prompt: 'A name for these files (cloud-config-merge.yaml)', value: 'default', validateInput: (v) => (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v) ? undefined : 'Letters, digits, ".", "_" or "-"') }));
+  const setName = name ?? (await vscode.window.showInputBox({ title: 'Save as Set', prompt: 'A name for these files (cloud-config-merge.yaml)', value: 'default', validateInput: (v) => (SET_NAME_RULE.pattern.test(v) ? undefined : SET_NAME_RULE.message) }));
   if (!setName || !languageServer) return undefined;
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(state.files[0] ?? ''));
   const setFile = folder ? vscode.Uri.joinPath(folder.uri, 'cloud-config-merge.yaml') : undefined;

@@ -58,6 +58,8 @@ export interface CliOptions {
   set?: string;
   /** `--set-file PATH`: the set file (default ./cloud-config-merge.yaml). */
   setFile?: string;
+  /** `--set-allow-outside`: a set may name files outside the set file's folder. */
+  setAllowOutside?: boolean;
   /** `--fail-on KINDS`: --check exits 1 when a value meets one of these fates. */
   failOn: FateKind[];
 }
@@ -148,6 +150,7 @@ export const FLAGS: readonly Flag[] = [
   },
   { flag: 'set', value: 'NAME', section: 'What to run', help: 'merge the set NAME of ./cloud-config-merge.yaml: the same files, mode, include map, instance data and boot layers the editor merges for that set', set: (o, v) => (o.set = v) },
   { flag: 'set-file', value: 'PATH', section: 'What to run', help: 'with --set: the set file (default ./cloud-config-merge.yaml)', set: (o, v) => (o.setFile = v) },
+  { flag: 'set-allow-outside', section: 'What to run', help: "with --set: read the set's files outside the set file's folder too", set: (o) => (o.setAllowOutside = true) },
   { flag: 'spec', value: 'SPEC', section: 'What to run', help: 'merge JSON/YAML values (each FILE a value: .json read as JSON, others as YAML) with one merger set', set: (o, v) => (o.spec = v) },
   { flag: 'spec-merge-how', value: 'YAML', section: 'What to run', help: 'the same with a spec in list/dict form', set: (o, v) => (o.specMergeHow = v) },
   { flag: 'explain', value: 'SPEC', section: 'What to run', help: 'how cloud-init reads a spec, in words (--format json: as JSON)', set: (o, v) => (o.explain = v) },
@@ -274,7 +277,7 @@ const SYNOPSIS = `Usage:
   cloud-config-merge [--mode MODE] [--format yaml|json|report|preview] [options] FILE...
   cloud-config-merge --check [--annotate] [--fail-on KINDS] [--format text|json|sarif] [options] FILE...
   cloud-config-merge --lint [--format sarif] [options] FILE...
-  cloud-config-merge --set NAME [--set-file PATH] [--check | --lint | --format ...]
+  cloud-config-merge --set NAME [--set-file PATH] [--set-allow-outside] [--check | --lint | --format ...]
   cloud-config-merge --spec SPEC | --spec-merge-how YAML [--format yaml|json] VALUE_FILE...
   cloud-config-merge --explain SPEC | --explain-merge-how YAML [--format json]
   cloud-config-merge --batch CASES.jsonl
@@ -382,4 +385,5 @@ function checkCombinations(o: CliOptions, formatGiven: boolean): void {
   else if (o.format === 'sarif' && !o.lint) throw new UsageError('--format sarif goes with --check or --lint');
   if (o.failOn.length && !o.check) throw new UsageError('--fail-on goes with --check');
   if (o.setFile !== undefined && o.set === undefined) throw new UsageError('--set-file goes with --set NAME');
+  if (o.setAllowOutside && o.set === undefined) throw new UsageError('--set-allow-outside goes with --set NAME');
 }

@@ -4,8 +4,8 @@
  */
 import * as path from 'node:path';
 import { existsSync } from 'node:fs';
-import { SET_FILE_NAME } from '../engine/sets';
-import { readSetFile, resolveSet } from '../node/sets';
+import { SET_FILE_MAX_BYTES, SET_FILE_NAME } from '../engine/sets';
+import { listForPatterns, readSetFile, resolveSet, setPatterns } from '../node/sets';
 import { CliOptions, UsageError } from './args';
 import { pushAll } from '../engine/arrays';
 
@@ -16,19 +16,23 @@ export function applySet(o: CliOptions, cwd = process.cwd()): void {
   const file = path.resolve(cwd, o.setFile ?? SET_FILE_NAME);
   if (!existsSync(file)) throw new UsageError(`--set ${o.set}: no set file ${o.setFile ?? `${SET_FILE_NAME} in ${cwd}`} (give one with --set-file PATH)`);
   const parsed = readSetFile(file);
-  if (!parsed) throw new UsageError(`--set ${o.set}: ${file} cannot be read`);
+  if (!parsed) throw new UsageError(`--set ${o.set}: ${file} cannot be read (a set file is a file of at most ${SET_FILE_MAX_BYTES} bytes)`);
   const errors = parsed.problems.filter((p) => p.severity === 'error');
   if (errors.length) throw new UsageError(`${file}: ${errors.map((e) => e.message).join('; ')}`);
   const set = parsed.sets.find((s) => s.name === o.set);
   if (!set) throw new UsageError(`--set ${o.set}: ${file} has no such set (it has ${parsed.sets.map((s) => s.name).join(', ') || 'none'})`);
-  const resolved = resolveSet(path.dirname(file), set);
+  const folder = path.dirname(file);
+  const reading = { folders: o.setAllowOutside ? null : [folder], maxFiles: o.limits.maxSetFiles, words: { folders: folder, allowOutside: 'give --set-allow-outside to read it', maxFiles: 'change it with --limit maxSetFiles=N' } };
+  const resolved = resolveSet(folder, set, listForPatterns(folder, setPatterns(set), reading.folders), reading);
+  if (resolved.problems.length) throw new UsageError(`${file}: ${resolved.problems.map((p) => p.message).join('; ')}`);
   if (resolved.unmatched.length) throw new UsageError(`--set ${o.set}: no file matches ${resolved.unmatched.join(', ')}`);
   // Paths as a user would type them from here, so messages and SARIF name files relative to the working directory.
   const shown = (f: string) => path.relative(cwd, f) || f;
   o.mode = set.mode;
   o.files = resolved.files.map(shown);
   pushAll(o.includeMap, resolved.includeMap.map((m) => ({ url: m.url, file: shown(m.file) })));
-  if (resolved.instanceData) o.instanceData = shown(resolved.instanceData);
+  // The set's instance data is a file, even one named like a shipped sample (`aws`), as in the editor.
+  if (resolved.instanceData) o.instanceData = path.isAbsolute(shown(resolved.instanceData)) ? shown(resolved.instanceData) : `.${path.sep}${shown(resolved.instanceData)}`;
   if (resolved.boot.confd) o.confd = resolved.boot.confd.map(shown);
   if (resolved.boot.cloudCfg) o.cloudCfg = shown(resolved.boot.cloudCfg);
   if (resolved.boot.vendor) o.vendor = shown(resolved.boot.vendor);

@@ -20,6 +20,8 @@ export interface Limits {
   maxDepth: number;
   /** Most nodes that alias expansion may produce when a value must be copied or converted to JSON. */
   maxExpandedNodes: number;
+  /** Most files one set of cloud-config-merge.yaml may merge (its files and drop-ins, globs expanded). */
+  maxSetFiles: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -29,6 +31,7 @@ export const DEFAULT_LIMITS: Limits = {
   maxIncludeDepth: 50,
   maxDepth: 1000,
   maxExpandedNodes: 5_000_000,
+  maxSetFiles: 1000,
 };
 
 /**
@@ -85,7 +88,7 @@ export class LimitExceededError extends Error {
 }
 
 /** The names of our limits, in the order they are documented. */
-export const LIMIT_NAMES: ReadonlyArray<keyof Limits> = ['maxFileBytes', 'maxDecompressedBytes', 'maxParts', 'maxIncludeDepth', 'maxDepth', 'maxExpandedNodes'];
+export const LIMIT_NAMES: ReadonlyArray<keyof Limits> = ['maxFileBytes', 'maxDecompressedBytes', 'maxParts', 'maxIncludeDepth', 'maxDepth', 'maxExpandedNodes', 'maxSetFiles'];
 
 export function isLimitName(name: string): name is keyof Limits {
   return (LIMIT_NAMES as readonly string[]).includes(name);

@@ -2,8 +2,11 @@
  * Sets of parts: the workspace file `cloud-config-merge.yaml` (our own
  * config, not cloud-init's) names ordered sets of files, each merged in one
  * mode, so that the editor, its preview and the CLI's `--set` all merge the
- * same things. Parsing and glob matching only: the caller lists the files of
- * the folder, so this stays free of any file system and transport.
+ * same things. This module owns the file: reading it (with the PyYAML port, as
+ * every YAML here is read), writing a set into it (so that what is written
+ * reads back as meant), and what its globs match (picomatch, as
+ * yaml-language-server matches). The caller lists the files of the folder, so
+ * this stays free of any file system and transport.
  *
  *   sets:
  *     web:
@@ -13,13 +16,19 @@
  *       instanceData: instance.json
  *       vendor: vendor.yaml        # boot mode: vendor2, cloudCfg, confd, dsConfig too
  */
-import { PyDict, PyValue, TextSpan } from './values';
+import picomatch from 'picomatch/posix';
+import { PyDict, PyValue, TextSpan, getListOrigins } from './values';
 import { loadYaml } from './yaml/load';
 import { pyKeyDisplay } from './yaml/dump';
+import { NON_PRINTABLE } from './yaml/reader';
+import { escapeChar } from './yaml/scalarAnalysis';
 import { SET_MODES, type SetMode } from './outcome/mode';
 
 /** The name of the set file at a workspace folder's root. */
 export const SET_FILE_NAME = 'cloud-config-merge.yaml';
+
+/** A larger set file is not read (the editor and the CLI alike). */
+export const SET_FILE_MAX_BYTES = 1 << 20;
 
 export { SET_MODES };
 
@@ -37,6 +46,8 @@ export interface PartSet {
   boot: Partial<Record<SetBootRole, string>> & { confd?: string[] };
   /** Where the set's name is written in the set file. */
   span: TextSpan;
+  /** Where each file or glob is written: keys `files.0`, `confd.0`, `includeMap.0`, `instanceData`, `vendor`... */
+  places: Record<string, TextSpan>;
 }
 
 export interface SetFileProblem {
@@ -86,7 +97,7 @@ function readSet(name: string, value: PyValue, span: TextSpan, valueSpan: TextSp
     problems.push({ message: `set ${name}: expected a mapping with \`files\` (and \`mode\`, ...)`, severity: 'error', span: valueSpan });
     return null;
   }
-  const set: PartSet = { name, mode: 'user-data', files: [], includeMap: [], boot: {}, span };
+  const set: PartSet = { name, mode: 'user-data', files: [], includeMap: [], boot: {}, span, places: {} };
   const at = (key: string) => value.originOf(key)?.value ?? span;
   for (const { key, origin } of value.items()) {
     if (typeof key !== 'string' || !SET_KEYS.includes(key)) problems.push({ message: `set ${name}: unknown key ${pyKeyDisplay(key)} (expected ${SET_KEYS.join(', ')})`, severity: 'warning', span: origin?.key ?? span });
@@ -101,6 +112,8 @@ function readSet(name: string, value: PyValue, span: TextSpan, valueSpan: TextSp
     if (v === undefined || v === null) return undefined;
     const list = typeof v === 'string' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'string' && x) ? (v as string[]) : null;
     if (!list) problems.push({ message: `set ${name}: ${key} is a file or glob, or a list of them`, severity: 'error', span: at(key) });
+    const origins = Array.isArray(v) ? getListOrigins(v) : undefined;
+    list?.forEach((_, i) => (set.places[`${key}.${i}`] = origins?.[i]?.value ?? at(key)));
     return list ?? undefined;
   };
   set.files = strings('files') ?? [];
@@ -110,17 +123,23 @@ function readSet(name: string, value: PyValue, span: TextSpan, valueSpan: TextSp
   for (const role of SET_BOOT_ROLES) {
     const v = value.get(role);
     if (v === undefined || v === null) continue;
-    if (typeof v === 'string' && v) set.boot[role] = v;
-    else problems.push({ message: `set ${name}: ${role} is one file`, severity: 'error', span: at(role) });
+    if (typeof v === 'string' && v) {
+      set.boot[role] = v;
+      set.places[role] = at(role);
+    } else problems.push({ message: `set ${name}: ${role} is one file`, severity: 'error', span: at(role) });
   }
   const instanceData = value.get('instanceData');
-  if (typeof instanceData === 'string' && instanceData) set.instanceData = instanceData;
-  else if (instanceData !== undefined && instanceData !== null) problems.push({ message: `set ${name}: instanceData is one JSON file`, severity: 'error', span: at('instanceData') });
+  if (typeof instanceData === 'string' && instanceData) {
+    set.instanceData = instanceData;
+    set.places.instanceData = at('instanceData');
+  } else if (instanceData !== undefined && instanceData !== null) problems.push({ message: `set ${name}: instanceData is one JSON file`, severity: 'error', span: at('instanceData') });
   const includeMap = value.get('includeMap');
   if (includeMap instanceof PyDict) {
-    for (const { key, value: file } of includeMap.items()) {
-      if (typeof key === 'string' && typeof file === 'string' && file) set.includeMap.push({ url: key, file });
-      else problems.push({ message: `set ${name}: includeMap maps each #include URL to a local file`, severity: 'error', span: at('includeMap') });
+    for (const { key, value: file, origin } of includeMap.items()) {
+      if (typeof key === 'string' && typeof file === 'string' && file) {
+        set.places[`includeMap.${set.includeMap.length}`] = origin?.value ?? at('includeMap');
+        set.includeMap.push({ url: key, file });
+      } else problems.push({ message: `set ${name}: includeMap maps each #include URL to a local file`, severity: 'error', span: at('includeMap') });
     }
   } else if (includeMap !== undefined && includeMap !== null) {
     problems.push({ message: `set ${name}: includeMap maps each #include URL to a local file`, severity: 'error', span: at('includeMap') });
@@ -131,53 +150,228 @@ function readSet(name: string, value: PyValue, span: TextSpan, valueSpan: TextSp
   return set;
 }
 
-/** True when the pattern has glob characters (`*`, `?`, `[...]`). */
-export function isGlob(pattern: string): boolean {
-  return /[*?[]/.test(pattern);
+// ---------------------------------------------------------------------------
+// Globs: picomatch's syntax (what yaml-language-server uses), `/` separators, `\` escapes the next character.
+
+/** How a set's globs match: dot files only where the pattern writes the dot; a leading `!` is a name, not a negation. */
+const GLOB_OPTIONS: picomatch.PicomatchOptions = { dot: false, nonegate: true };
+
+/**
+ * One entry of `files` or `confd`: a file's path (relative to the set file's folder, or absolute), or a glob
+ * with the folder before its first glob character (`base`, '' for the set's folder) and how many folder
+ * levels below `base` it can reach (Infinity with `**` or braces).
+ */
+export type SetPattern = { kind: 'file'; path: string } | { kind: 'glob'; base: string; depth: number; test: (file: string) => boolean };
+
+const compiledPatterns = new Map<string, SetPattern>();
+
+export function setPattern(raw: string): SetPattern {
+  let compiled = compiledPatterns.get(raw);
+  if (!compiled) {
+    if (compiledPatterns.size > 1000) compiledPatterns.clear();
+    compiledPatterns.set(raw, (compiled = compilePattern(raw)));
+  }
+  return compiled;
 }
 
-/** `*` within a path segment, `**` across segments, `?` one character, `[...]` a class. */
-export function globRegExp(pattern: string): RegExp {
-  let out = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '*' && pattern[i + 1] === '*') {
-      const slash = pattern[i + 2] === '/';
-      out += slash ? '(?:.*/)?' : '.*';
-      i += slash ? 2 : 1;
-    } else if (c === '*') out += '[^/]*';
-    else if (c === '?') out += '[^/]';
-    else if (c === '[') {
-      const close = pattern.indexOf(']', i + 1);
-      if (close < 0) out += '\\[';
-      else {
-        out += `[${pattern.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
-        i = close;
-      }
-    } else out += c.replace(/[.+^${}()|\\]/g, '\\$&');
-  }
-  return new RegExp(`^${out}$`);
+function compilePattern(raw: string): SetPattern {
+  const pattern = raw.replace(/^(?:\.\/)+/, '');
+  const scan = picomatch.scan(pattern, { nonegate: true, unescape: true });
+  if (!scan.isGlob) return { kind: 'file', path: pattern.replace(/\\(.)/gsu, '$1') };
+  const depth = /\*\*|\{/.test(scan.glob) ? Infinity : scan.glob.split('/').length;
+  const isMatch = picomatch(pattern, GLOB_OPTIONS);
+  return { kind: 'glob', base: scan.base, depth, test: (file) => isMatch(file) };
+}
+
+/** A file's path written so that it is not read as a glob (`a[1].yaml` → `a\[1\].yaml`). */
+export function escapeGlob(path: string): string {
+  return path.replace(/[\\*?[\]{}()]/g, '\\$&');
 }
 
 /**
  * The files of a list of names and globs, in order: a glob's matches sorted by code point (so
  * `10-base.yaml` before `20-app.yaml`), each file once. `files` are the folder's files, relative,
- * with '/' separators. Patterns that match nothing are returned too.
+ * with '/' separators (as the patterns' folders are written). Patterns that match nothing are returned too.
  */
-export function expandPatterns(patterns: string[], files: readonly string[]): { files: string[]; unmatched: string[] } {
+export function expandPatterns(patterns: readonly string[], files: readonly string[]): { files: string[]; unmatched: string[] } {
   const out: string[] = [];
   const seen = new Set<string>();
   const unmatched: string[] = [];
+  const listed = new Set(files);
   for (const raw of patterns) {
-    const pattern = raw.replace(/^\.\//, '');
-    const matches = isGlob(pattern) ? files.filter((f) => globRegExp(pattern).test(f)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) : files.includes(pattern) ? [pattern] : [];
-    if (!matches.length) unmatched.push(raw);
-    // A plain name that is not listed is kept: it may be outside the listing (`../x`) or not yet saved.
-    for (const f of matches.length || isGlob(pattern) ? matches : [pattern]) {
+    const pattern = setPattern(raw);
+    // A plain name that is not listed is kept (reported as unmatched): it may not be saved yet.
+    const matches = pattern.kind === 'file' ? [pattern.path] : files.filter(pattern.test).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (pattern.kind === 'file' ? !listed.has(pattern.path) : !matches.length) unmatched.push(raw);
+    for (const f of matches) {
       if (seen.has(f)) continue;
       seen.add(f);
       out.push(f);
     }
   }
   return { files: out, unmatched };
+}
+
+// ---------------------------------------------------------------------------
+// Writing a set into the file
+
+/** A set as the editor saves it: paths relative to the set file's folder, `/` separators, each one file. */
+export interface SetEntry {
+  name: string;
+  mode: SetMode;
+  files: string[];
+  boot?: Partial<Record<SetBootRole, string>> & { confd?: string[] };
+  includeMap?: Array<{ url: string; file: string }>;
+  instanceData?: string;
+}
+
+export type SetWrite = { text: string } | { error: string };
+
+/**
+ * The set file's text with `entry` written as the set of its name: added at the end of `sets` (in the
+ * style `sets` is written in), or replacing the set of that name, the rest of the text kept byte for
+ * byte. Every scalar is written so that this module's reader reads back exactly that string (quoted
+ * where YAML 1.1 would read `on`, `1`, `~`... as something else), files escaped so that none reads as a
+ * glob; and the result is read back: a text that would not give this set, and every other set as
+ * before, is never returned.
+ */
+export function writeSet(text: string, entry: SetEntry): SetWrite {
+  const loaded = loadYaml(text, { maxDepth: 100 });
+  if (!loaded.ok) {
+    const line = text.slice(0, loaded.error.span?.start ?? 0).split('\n').length;
+    return { error: `${SET_FILE_NAME} has YAML errors: fix them first (line ${line}: ${loaded.error.message.split('\n').join(': ')})` };
+  }
+  const fields = entryFields(entry);
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const root = loaded.value;
+  let written: string | { error: string };
+  if (root === null) {
+    written = `${text}${text && !text.endsWith('\n') ? eol : ''}sets:${eol}${blockEntry(entry.name, fields, '  ', eol)}`;
+  } else if (!(root instanceof PyDict) || !loaded.rootSpan || text[loaded.rootSpan.start] === '{') {
+    return { error: `${SET_FILE_NAME} is not a block mapping with \`sets\`: fix it first` };
+  } else {
+    written = intoRoot(text, root, loaded.rootSpan, entry.name, fields, eol);
+  }
+  if (typeof written !== 'string') return written;
+  return readsBackAs(written, text, entry) ? { text: written } : { error: `the set ${JSON.stringify(entry.name)} cannot be written into ${SET_FILE_NAME} so that it reads back the same: edit the file by hand` };
+}
+
+/** A set's keys in the order written: a string, a list of them, or a mapping (`includeMap`). */
+type Fields = Array<[string, string | string[] | { map: Array<[string, string]> }]>;
+
+function entryFields(entry: SetEntry): Fields {
+  const fields: Fields = [];
+  if (entry.mode !== 'user-data') fields.push(['mode', entry.mode]);
+  fields.push(['files', entry.files.map(escapeGlob)]);
+  for (const role of SET_BOOT_ROLES) {
+    const file = entry.boot?.[role];
+    if (file) fields.push([role, file]);
+  }
+  if (entry.boot?.confd?.length) fields.push(['confd', entry.boot.confd.map(escapeGlob)]);
+  if (entry.includeMap?.length) fields.push(['includeMap', { map: entry.includeMap.map((m) => [m.url, m.file]) }]);
+  if (entry.instanceData) fields.push(['instanceData', entry.instanceData]);
+  return fields;
+}
+
+function intoRoot(text: string, root: PyDict, rootSpan: TextSpan, name: string, fields: Fields, eol: string): string | { error: string } {
+  const origin = root.originOf('sets');
+  const sets = root.get('sets');
+  if (sets === undefined || !origin?.key) {
+    const indent = ' '.repeat(columnOf(text, rootSpan.start));
+    const at = lineAfter(text, rootSpan.end);
+    const before = text.slice(0, at);
+    return `${before}${before && !before.endsWith('\n') ? eol : ''}${indent}sets:${eol}${blockEntry(name, fields, `${indent}  `, eol)}${text.slice(at)}`;
+  }
+  const keyColumn = columnOf(text, origin.key.start);
+  const flow = text[origin.value.start] === '{';
+  if (sets === null || (sets instanceof PyDict && flow && sets.size === 0)) {
+    // `sets:`, `sets: ~` or `sets: {}`: the value becomes the block.
+    const at = lineAfter(text, Math.max(origin.key.end, origin.value.end));
+    const head = text.slice(0, origin.value.start).replace(/[ \t]+$/, '') + text.slice(origin.value.end, at);
+    return `${head}${head.endsWith('\n') ? '' : eol}${blockEntry(name, fields, ' '.repeat(keyColumn + 2), eol)}${text.slice(at)}`;
+  }
+  if (!(sets instanceof PyDict)) return { error: `\`sets\` in ${SET_FILE_NAME} is not a mapping: fix it first` };
+  // The entry to replace: the set of this name, or a key written as this name that YAML 1.1 reads as something else (`on:`).
+  const same = [...sets.items()].reverse().find((item) => item.origin?.key && (item.key === name || (typeof item.key !== 'string' && text.slice(item.origin.key.start, item.origin.key.end) === name)));
+  if (flow) {
+    const entryText = flowEntry(name, fields);
+    if (same?.origin?.key) return text.slice(0, same.origin.key.start) + entryText + text.slice(same.origin.value.end);
+    const last = [...sets.items()].at(-1)?.origin?.value.end;
+    if (last === undefined) return { error: `\`sets\` in ${SET_FILE_NAME} cannot be added to: edit it by hand` };
+    return `${text.slice(0, last)}, ${entryText}${text.slice(last)}`;
+  }
+  const first = sets.items().next().value?.origin?.key;
+  const indent = ' '.repeat(first ? columnOf(text, first.start) : keyColumn + 2);
+  if (same?.origin?.key) {
+    // From its key's line to the end of its value's last line (comments after it stay).
+    const from = text.lastIndexOf('\n', same.origin.key.start - 1) + 1;
+    return text.slice(0, from) + blockEntry(name, fields, indent, eol) + text.slice(lineAfter(text, same.origin.value.end));
+  }
+  const at = lineAfter(text, origin.value.end);
+  const before = text.slice(0, at);
+  return `${before}${before.endsWith('\n') ? '' : eol}${blockEntry(name, fields, indent, eol)}${text.slice(at)}`;
+}
+
+/** The column of an offset. */
+function columnOf(text: string, offset: number): number {
+  return offset - (text.lastIndexOf('\n', offset - 1) + 1);
+}
+
+/** The start of the line after the one holding the character before `end` (the text's end on the last line). */
+function lineAfter(text: string, end: number): number {
+  const lineEnd = text.indexOf('\n', Math.max(end - 1, 0));
+  return lineEnd < 0 ? text.length : lineEnd + 1;
+}
+
+function blockEntry(name: string, fields: Fields, indent: string, eol: string): string {
+  const lines = [`${indent}${scalar(name, false)}:`];
+  for (const [key, value] of fields) {
+    if (Array.isArray(value)) lines.push(`${indent}  ${key}:`, ...value.map((v) => `${indent}    - ${scalar(v, false)}`));
+    else if (typeof value === 'object') lines.push(`${indent}  ${key}:`, ...value.map.map(([k, v]) => `${indent}    ${scalar(k, false)}: ${scalar(v, false)}`));
+    else lines.push(`${indent}  ${key}: ${scalar(value, false)}`);
+  }
+  return lines.join(eol) + eol;
+}
+
+function flowEntry(name: string, fields: Fields): string {
+  const text = (value: Fields[number][1]) =>
+    Array.isArray(value) ? `[${value.map((v) => scalar(v, true)).join(', ')}]` : typeof value === 'object' ? `{${value.map.map(([k, v]) => `${scalar(k, true)}: ${scalar(v, true)}`).join(', ')}}` : scalar(value, true);
+  return `${scalar(name, true)}: {${fields.map(([key, value]) => `${key}: ${text(value)}`).join(', ')}}`;
+}
+
+/**
+ * A string as a YAML scalar that the reader reads back as exactly that string, in block or flow context:
+ * plain when that reads back (`web`, `parts/a.yaml`), else single-quoted (`'on'`, `'1'`, `'~'`, `'- x'`),
+ * else double-quoted with escapes (line breaks, characters YAML cannot carry).
+ */
+export function scalar(value: string, flow: boolean): string {
+  const single = `'${value.replace(/'/g, "''")}'`;
+  for (const candidate of [value, single]) if (scalarReadsBack(candidate, value, flow)) return candidate;
+  let double = '"';
+  for (const ch of value) double += ch === '"' || ch === '\\' || ch === '\uFEFF' || /[\n\r\t\x85\u2028\u2029]/.test(ch) || NON_PRINTABLE.test(ch) ? escapeChar(ch) : ch;
+  return `${double}"`;
+}
+
+/** Whether `candidate` reads back as `value` as a key, a value and a list item. */
+function scalarReadsBack(candidate: string, value: string, flow: boolean): boolean {
+  const probe = flow ? `{${candidate}: {k: ${candidate}, l: [${candidate}]}}\n` : `${candidate}:\n  k: ${candidate}\n  l:\n    - ${candidate}\n`;
+  const loaded = loadYaml(probe, { maxDepth: 5 });
+  if (!loaded.ok || !(loaded.value instanceof PyDict) || loaded.value.size !== 1) return false;
+  const inner = loaded.value.get(value);
+  if (!(inner instanceof PyDict) || inner.size !== 2 || inner.get('k') !== value) return false;
+  const list = inner.get('l');
+  return Array.isArray(list) && list.length === 1 && list[0] === value;
+}
+
+/** Whether `written` holds the entry as its set of that name, and every other set of `before` unchanged. */
+function readsBackAs(written: string, before: string, entry: SetEntry): boolean {
+  const after = parseSetFile(written);
+  if (after.problems.some((p) => p.message.startsWith('not YAML'))) return false;
+  const mine = after.sets.filter((s) => s.name === entry.name);
+  if (mine.length !== 1) return false;
+  const meant = { ...entry, files: entry.files.map(escapeGlob), boot: { ...entry.boot, ...(entry.boot?.confd?.length ? { confd: entry.boot.confd.map(escapeGlob) } : { confd: undefined }) } };
+  const same = (a: Omit<SetEntry, 'name'>) => JSON.stringify([a.mode, a.files, SET_BOOT_ROLES.map((r) => a.boot?.[r] ?? null), a.boot?.confd ?? null, a.includeMap ?? [], a.instanceData ?? null]);
+  if (same(mine[0]) !== same(meant)) return false;
+  const others = (file: SetFile) => JSON.stringify(file.sets.filter((s) => s.name !== entry.name).map((s) => [s.name, same(s)]));
+  return others(after) === others(parseSetFile(before));
 }

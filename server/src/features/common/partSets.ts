@@ -16,11 +16,11 @@ import { FateReport, fatesOf } from '../../engine/outcome/fates';
 import { InputFile, Outcome, RunOptions, SystemLayers, runSet } from '../../engine/outcome/run';
 import type { SetMode } from '../../engine/outcome/mode';
 import { mergedSchemaOf } from '../../engine/outcome/schema';
-import { SET_FILE_NAME, SetFile } from '../../engine/sets';
+import { SET_FILE_MAX_BYTES, SET_FILE_NAME, SetFile } from '../../engine/sets';
 import { MergedSchemaReport } from '../../engine/outcome/mergedSchema';
 import { instanceDataText } from '../../engine/template/instanceData';
 import { parseSetFile } from '../../engine/sets';
-import { listForPatterns, resolveSet, setPatterns } from '../../node/sets';
+import { ResolvedSet, listForPatterns, resolveSetFile } from '../../node/sets';
 import { readBoundedSync } from '../../node/readFile';
 import { workspaceIncludeResolver } from './workspaceIncludes';
 import { ServerContext } from './context';
@@ -56,11 +56,16 @@ export interface SetAnalysis {
 
 /** How long a folder listing (for globs and cloud.cfg.d folders) is trusted: new files on disk show up after this. */
 const LISTING_MS = 2000;
+/** ... and one that stopped at its budget (node/sets.ts WALK_BUDGET). */
+const STOPPED_LISTING_MS = 30_000;
+
+/** How the editor's user lifts a set's confinement and its limit. */
+const SET_READING_WORDS = { folders: 'the workspace folders', allowOutside: 'setting cloudConfigMerge.includes.allowOutsideWorkspace', maxFiles: 'setting cloudConfigMerge.limits.maxSetFiles' };
 
 export class PartSets {
   /** Open previews' selections, by an id the client chose. */
   private readonly previews = new Map<string, OpenSet>();
-  private readonly listings = new Map<string, { at: number; files: string[] }>();
+  private readonly listings = new Map<string, { at: number; files: unknown; ms: number }>();
   private readonly disk = new Map<string, { mtime: number; size: number; bytes: Uint8Array }>();
   /** `included`: the files its parts' `#include`s read (or tried), whose changes count as the set's. */
   private readonly analyses = new Map<string, { snapshot: string; included: Array<{ file: string; stamp: string }>; analysis: SetAnalysis }>();
@@ -95,21 +100,33 @@ export class PartSets {
       const setFilePath = path.join(folder, SET_FILE_NAME);
       const parsed = this.setFile(setFilePath);
       if (!parsed) continue;
-      const patterns = [...new Set(parsed.sets.flatMap(setPatterns))];
-      const listing = this.listing(`${folder}\n${patterns.join('\n')}`, () => listForPatterns(folder, patterns));
-      for (const set of parsed.sets) {
-        const resolved = resolveSet(folder, set, listing);
+      for (const resolved of this.resolveSets(folder, parsed, this.ctx.knownSettings(pathToFileURL(setFilePath).href))) {
+        const set = resolved.set;
         out.push({ key: `file:${setFilePath}#${set.name}`, label: `set ${set.name}`, mode: set.mode, folder, files: resolved.files, boot: resolved.boot, includeMap: resolved.includeMap, instanceData: resolved.instanceData });
       }
     }
     return out;
   }
 
+  /**
+   * The sets of a folder's set file, resolved as they are merged: inside the workspace folders (as
+   * `#include`s are read) unless `includes.allowOutsideWorkspace`, at most `limits.maxSetFiles` files;
+   * the listing of their globs is cached.
+   */
+  resolveSets(folder: string, parsed: SetFile, settings: ServerSettings): ResolvedSet[] {
+    const folders = settings.includes.allowOutsideWorkspace ? null : this.ctx.workspaceFolders();
+    const reading = { folders, maxFiles: settings.limits.maxSetFiles, words: SET_READING_WORDS };
+    // A listing that stopped at its budget is kept longer: walking again soon would only stop again.
+    const list = (patterns: string[]) =>
+      this.listing(`${folder}\n${folders?.join('\n') ?? '(anywhere)'}\n\n${patterns.join('\n')}`, () => listForPatterns(folder, patterns, folders), (l) => (l.stopped.length ? STOPPED_LISTING_MS : LISTING_MS));
+    return resolveSetFile(folder, parsed, reading, list);
+  }
+
   /** The set file of a folder: the editor's text when open, else the disk. */
   private setFile(file: string): SetFile | undefined {
     const open = this.ctx.documents.get(pathToFileURL(file).href);
     if (open) return parseSetFile(open.getText());
-    const bytes = this.readDisk(file, 1 << 20);
+    const bytes = this.readDisk(file, SET_FILE_MAX_BYTES);
     return bytes ? parseSetFile(new TextDecoder().decode(bytes)) : undefined;
   }
 
@@ -129,11 +146,11 @@ export class PartSets {
     return { key: `confd:${folder}`, label: `the ${folder} folder`, mode: 'confd', folder: path.dirname(folder), files, boot: withCloudCfg, includeMap: [] };
   }
 
-  private listing(folder: string, list: () => string[]): string[] {
+  private listing<T>(folder: string, list: () => T, trusted: (files: T) => number = () => LISTING_MS): T {
     const cached = this.listings.get(folder);
-    if (cached && Date.now() - cached.at < LISTING_MS) return cached.files;
+    if (cached && Date.now() - cached.at < cached.ms) return cached.files as T;
     const files = list();
-    this.listings.set(folder, { at: Date.now(), files });
+    this.listings.set(folder, { at: Date.now(), files, ms: trusted(files) });
     return files;
   }
 

@@ -5,7 +5,6 @@
  * (a restricted setting: an untrusted workspace cannot turn it on for itself). Other URLs are never
  * fetched; a set's include map may answer them with local files, which obey the same rules.
  */
-import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -13,6 +12,7 @@ import type { IncludeResolver } from '../../engine/userdata/process';
 import { includeTarget } from '../../engine/userdata/includeUrl';
 import { readError, readRegularFileSync } from './readFile';
 import type { ServerSettings } from './settings';
+import { isInside, realpathOr } from '../../node/inside';
 
 export interface IncludeReading {
   settings: ServerSettings;
@@ -65,15 +65,4 @@ export function workspaceIncludeResolver(reading: IncludeReading): IncludeResolv
   };
 }
 
-export function realpathOr(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return path.resolve(file);
-  }
-}
-
-export function isInside(file: string, folder: string): boolean {
-  const relative = path.relative(folder, file);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
+export { isInside, realpathOr } from '../../node/inside';
