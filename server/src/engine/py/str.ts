@@ -11,10 +11,7 @@ export function isPySpace(ch: string): boolean {
 
 /** Python `s.strip()` with no argument (JavaScript's trim also strips U+FEFF). */
 export function pyStrip(s: string): string {
-  let start = 0;
-  let end = s.length;
-  while (start < end && PY_SPACE.includes(s[start])) start++;
-  while (end > start && PY_SPACE.includes(s[end - 1])) end--;
+  const [start, end] = pyStripSpan(s);
   return s.slice(start, end);
 }
 
