@@ -1,17 +1,12 @@
 /**
- * Which documents are cloud-init input, decided from what is cheap to see:
- * the first line and the file name. The language server makes the real call
- * (its documentInfo request); this only decides when to start it and which
- * files to offer.
+ * Which documents are cloud-init input, decided by the same function as the language server
+ * (common/detect.ts) from what is cheap to see: the path and the start of the text. The client
+ * uses it to start the server, for the status item and for the files a preview offers.
  */
 import * as vscode from 'vscode';
+import { DetectedDocument, detectCloudInitDocument, detectionTextFrom, detectionTextOfBytes, isJsonDocument, systemFileKind } from '../../common/detect';
 
-/** First lines that make a YAML (or plain text) document cloud-init input. */
-const HEADER = /^(?:\uFEFF)?(?:#cloud-config(?:-archive|-jsonp)?(?![\w-])|#include(?:-once)?(?![\w-]))/;
-/** A template header in any case (cloud-init lowercases before it looks; the server decides exactly). */
-const TEMPLATE_HEADER = /^(?:\uFEFF)?\s*##\s*template:\s*jinja\b/i;
-/** MIME user-data: a multipart message. */
-const MIME = /^(?:\uFEFF)?(?:Content-Type:\s*multipart\/|MIME-Version:)/i;
+export { looksLikeChefJson } from '../../common/detect';
 
 /** Documents the language server is told about (it ignores the ones that turn out not to be cloud-init input). */
 export const DOCUMENT_SELECTOR: Array<{ scheme: string; language?: string; pattern?: string }> = [
@@ -23,24 +18,23 @@ export const DOCUMENT_SELECTOR: Array<{ scheme: string; language?: string; patte
 ];
 
 export function isSystemConfigPath(uri: vscode.Uri): boolean {
-  return /\/cloud\.cfg$/.test(uri.path) || /\/cloud\.cfg\.d\/[^/]+\.cfg$/.test(uri.path);
+  return systemFileKind(uri.path) !== null;
 }
 
-/** Whether the start of a file's text marks it as cloud-init input. */
-export function looksLikeCloudConfig(firstLine: string, uri: vscode.Uri): boolean {
-  return HEADER.test(firstLine) || TEMPLATE_HEADER.test(firstLine) || MIME.test(firstLine) || isSystemConfigPath(uri);
+/** As much of a document's text as detection reads: its start, or all of it for JSON (or a blank start). */
+function detectionText(doc: vscode.TextDocument): string {
+  if (isJsonDocument(doc.uri.path, doc.languageId)) return doc.getText();
+  return detectionTextFrom((chars) => (chars === undefined ? doc.getText() : doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(chars)))));
 }
 
-/** A Chef role or environment file (JSON with default/override attributes and a Chef type). */
-export function looksLikeChefJson(text: string): boolean {
-  return /"(default_attributes|override_attributes)"\s*:/.test(text) && /"(chef_type|json_class)"\s*:/.test(text);
+/** What a document is for cloud-init (null: not cloud-init input, or not a file). */
+export function documentKindOf(doc: vscode.TextDocument): DetectedDocument | null {
+  if (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled') return null;
+  return detectCloudInitDocument(detectionText(doc), doc.uri.path, doc.languageId);
 }
 
 export function isCloudConfigDocument(doc: vscode.TextDocument): boolean {
-  if (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled') return false;
-  if (doc.lineCount === 0) return false;
-  if (doc.languageId === 'json') return looksLikeChefJson(doc.getText().slice(0, 8192));
-  return looksLikeCloudConfig(doc.lineAt(0).text, doc.uri);
+  return documentKindOf(doc) !== null;
 }
 
 const CANDIDATES = '**/{*.yaml,*.yml,*.cfg,*.txt,*.mime,*.j2,*.jinja,user-data,user-data.*,vendor-data,vendor-data.*,vendor-data2,cloud.cfg}';
@@ -50,7 +44,6 @@ const EXCLUDE = '**/{node_modules,.git,.vscode-test,.tmp,out,dist}/**';
 export async function findCloudConfigFiles(token?: vscode.CancellationToken, limit = 2000): Promise<vscode.Uri[]> {
   const uris = await vscode.workspace.findFiles(CANDIDATES, EXCLUDE, limit, token);
   const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
-  const decoder = new TextDecoder();
   const checks = await Promise.all(
     uris.map(async (uri) => {
       const doc = open.get(uri.toString());
@@ -58,8 +51,7 @@ export async function findCloudConfigFiles(token?: vscode.CancellationToken, lim
       if (isSystemConfigPath(uri)) return true;
       try {
         const bytes = await vscode.workspace.fs.readFile(uri);
-        const head = decoder.decode(bytes.subarray(0, 512));
-        return looksLikeCloudConfig(head.split(/\r?\n/, 1)[0], uri);
+        return detectCloudInitDocument(detectionTextOfBytes(bytes), uri.path) !== null;
       } catch {
         return false;
       }

@@ -48,9 +48,9 @@ export function activate(context: vscode.ExtensionContext): CloudConfigMergeApi 
     vscode.commands.registerCommand('cloudConfigMerge.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('cloudConfigMerge.restartServer', () => server?.restart()),
     vscode.workspace.onDidOpenTextDocument(startFor),
-    // a YAML file that becomes a #cloud-config file while it is edited
+    // a YAML file that becomes a #cloud-config file while it is edited (the header may follow blank lines)
     vscode.workspace.onDidChangeTextDocument((e) => {
-      if (!server?.isRunning && e.contentChanges.some((c) => c.range.start.line === 0)) startFor(e.document);
+      if (!server?.isRunning && e.contentChanges.length) startFor(e.document);
     }),
   );
   vscode.workspace.textDocuments.forEach(startFor);

@@ -8,6 +8,7 @@
  */
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { systemFileKind } from '../../common/detect';
 
 const collator = new Intl.Collator(undefined, { numeric: true });
 
@@ -61,7 +62,7 @@ export function sortInWorkspaceOrder(uris: readonly vscode.Uri[]): vscode.Uri[] 
 
 /** True for `…/cloud.cfg.d/NAME.cfg`. */
 export function isConfDDropIn(uri: vscode.Uri): boolean {
-  return /\/cloud\.cfg\.d\/[^/]+\.cfg$/.test(uri.path);
+  return systemFileKind(uri.path) === 'confd';
 }
 
 /**

@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import { findCloudConfigFiles, isCloudConfigDocument, looksLikeChefJson } from '../documents';
 import { isConfDDropIn, sortConfD, sortInWorkspaceOrder } from '../order';
+import { systemFileKind } from '../../../common/detect';
 import { stepDone } from '../walkthrough';
 import { openFullWidthDiff, registerFullWidthDiffs } from './fullWidth';
 import { PREVIEW_MODES, PreviewMode, PreviewState, baseName, fromPreviewUri, isPreviewUri, stemName, toPreviewUri } from './uri';
@@ -181,7 +182,7 @@ async function isChefFile(uri: vscode.Uri): Promise<boolean> {
  */
 async function stateFor(uris: vscode.Uri[]): Promise<PreviewState> {
   if ((await Promise.all(uris.map(isChefFile))).every(Boolean)) return { mode: 'chef', files: uris.map(String) };
-  const cloudCfg = uris.filter((u) => /\/cloud\.cfg$/.test(u.path));
+  const cloudCfg = uris.filter((u) => systemFileKind(u.path) === 'cloud-cfg');
   const dropIns = uris.filter(isConfDDropIn);
   if (dropIns.length && dropIns.length + cloudCfg.length === uris.length) {
     return { mode: 'confd', files: sortConfD(dropIns).map(String), boot: cloudCfg.length ? { cloudCfg: cloudCfg[0].toString() } : undefined };
@@ -428,7 +429,7 @@ async function pickBootLayers(state: PreviewState): Promise<{ files: string[]; b
   const currentUserData = fromConfd ? [] : state.files;
   const currentConfd = fromConfd ? state.files : (state.boot?.confd ?? []);
   const isDropIn = (u: vscode.Uri) => isConfDDropIn(u);
-  const isCloudCfg = (u: vscode.Uri) => /(^|\/)cloud\.cfg$/.test(u.path) || (/\.cfg$/.test(u.path) && !isDropIn(u));
+  const isCloudCfg = (u: vscode.Uri) => systemFileKind(u.path) === 'cloud-cfg' || (/\.cfg$/.test(u.path) && !isDropIn(u));
   const asItem = (uri: vscode.Uri, picked = false): LayerItem => ({ label: baseName(uri.toString()), description: vscode.workspace.asRelativePath(uri, true), uri, picked });
   const browse: LayerItem = { label: '$(folder-opened) Browse…', description: 'any file, in or outside the workspace', browse: true, alwaysShow: true };
   const none: LayerItem = { label: '(none)', description: 'this layer is empty' };

@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { DocumentInfoRequest, RenderedPartRequest } from '../../../server/src/protocol';
-import { isCloudConfigDocument } from '../documents';
+import { documentKindOf, isCloudConfigDocument } from '../documents';
 import { Server, log } from '../client';
 import { stemName } from './uri';
 import { RefreshDebouncer } from './debounce';
@@ -86,7 +86,7 @@ async function showRenderedPart(server: Server, resource?: unknown): Promise<vsc
   let part: number | undefined;
   const template = vscode.workspace.textDocuments.find((d) => d.uri.toString() === source.toString());
   // A document that starts as a template renders whole; a multipart renders the template part under the cursor.
-  if (template && template.lineCount > 0 && !/^\s*##\s*template:/i.test(template.lineAt(0).text) && isMultipart(template)) {
+  if (template && isMultipart(template)) {
     // Which part: the server finds the one under the cursor (when an editor shows this document).
     const position = editor?.document === template ? editor.selection.active : undefined;
     const found = await server.request(RenderedPartRequest, { uri: source.toString(), position: position && { line: position.line, character: position.character } });
@@ -98,10 +98,9 @@ async function showRenderedPart(server: Server, resource?: unknown): Promise<vsc
   return uri;
 }
 
-/** A MIME multipart with a template part in it (cloud-init finds the real parts; this only shows a button). */
+/** MIME user-data with a template part in it (cloud-init finds the real parts; this only shows a button). */
 function isMultipart(document: vscode.TextDocument): boolean {
-  const text = document.getText();
-  return /^content-type:\s*multipart\//im.test(text) && /text\/jinja2|^##\s*template:\s*jinja/im.test(text);
+  return documentKindOf(document)?.kind === 'mime' && /text\/jinja2|^##\s*template:\s*jinja/im.test(document.getText());
 }
 
 /**

@@ -12,6 +12,7 @@ import { DocumentState } from './common/analysisCache';
 import { guardRequest } from './common/guard';
 import { markup, mergerMarkdown, optionMarkdown } from './common/docs';
 import { mergerOf, normalizeWord, scanStringSpec } from './common/specText';
+import { pyStrip } from '../engine/py/str';
 import { schemaKeyMarkdown } from './common/schemaDocs';
 import { describeTypes, enumValues, keysOf, schemaAt, type NavSegment } from '../engine/schema/navigate';
 import { siblingKeys, textCursorAt } from '../engine/schema/textPath';
@@ -126,18 +127,18 @@ function stringSpecCursor(value: string, valueStart: number, column: number, ran
     if (!merger) return null;
     // Options already written in these parentheses, on both sides of the cursor.
     const closeAt = rest.search(/[)+]/);
-    const inner = piece.slice(open + 1, piece.length - word.length) + ' ' + rest.slice(wordEnd - column, closeAt < 0 ? rest.length : closeAt);
-    const given = new Set(inner.split(/[,\s]+/).map(normalizeWord).filter(Boolean));
+    const inner = piece.slice(open + 1, piece.length - word.length) + ',' + rest.slice(wordEnd - column, closeAt < 0 ? rest.length : closeAt);
+    const given = new Set(inner.split(',').map(normalizeWord).filter(Boolean));
     return { kind: 'option', range: range(wordStart, wordEnd), merger, given };
   }
-  if (piece.slice(0, piece.length - word.length).trim() !== '') return null;
+  if (pyStrip(piece.slice(0, piece.length - word.length)) !== '') return null;
   const present = new Set<MergerName>();
   scanStringSpec(value, 0).forEach((m) => {
     const inside = m.nameSpan.start <= local && local <= m.nameSpan.end;
     const merger = mergerOf(m.name);
     if (merger && !inside) present.add(merger);
   });
-  const onlyThisWord = value.trim() === '' || value.trim() === word;
+  const onlyThisWord = pyStrip(value) === '' || pyStrip(value) === word;
   const needsParens = !/^[A-Za-z0-9_-]*\s*\(/.test(rest);
   return { kind: 'merger-name', range: range(wordStart, wordEnd), present, recipes: onlyThisWord, valueRange: range(valueStart, valueStart + value.length), needsParens };
 }

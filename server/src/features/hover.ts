@@ -7,14 +7,14 @@
 import { Hover, HoverParams } from 'vscode-languageserver';
 import { HEADER_LINES, MERGE_HEADER_DOC } from '../engine/catalogue';
 import { TextSpan } from '../engine/values';
-import { pyLStrip } from '../engine/py/str';
+import { pyLStrip, pyRStrip, pyStrip } from '../engine/py/str';
 import { SpecSite } from '../engine/lint/analyzeDocument';
 import { MimeHeader } from '../engine/userdata/mime';
 import { ServerContext } from './common/context';
 import { DocumentState } from './common/analysisCache';
 import { guardRequest } from './common/guard';
 import { HEADER_PREFIXES, headerMarkdown, markup, mergerMarkdown, optionMarkdown } from './common/docs';
-import { contains, mergerOf, optionOf, scanStringSpec, writtenMergers } from './common/specText';
+import { contains, mergerOf, optionOf, scanStringSpec, shownWord, writtenMergers } from './common/specText';
 import { summarizeSite } from './common/specSummary';
 import { schemaKeyMarkdown } from './common/schemaDocs';
 import { schemaAt } from '../engine/schema/navigate';
@@ -68,7 +68,7 @@ function specHover(state: DocumentState, offset: number): HoverText | null {
         if (!contains(o.span, offset)) continue;
         const option = optionOf(o.word);
         if (option) return { markdown: optionMarkdown(option, merger), span: o.span };
-        return { markdown: `**${o.word}** is not an option of any merger: cloud-init ignores it.`, span: o.span };
+        return { markdown: `**${shownWord(o.word)}** is not an option of any merger: cloud-init ignores it.`, span: o.span };
       }
     }
     return { markdown: siteSummary(state, site), span: site.valueSpan };
@@ -78,11 +78,12 @@ function specHover(state: DocumentState, offset: number): HoverText | null {
 
 function mergerHover(written: string, site: SpecSite, custom: ReadonlyMap<string, string>): string {
   const merger = mergerOf(written);
-  const customName = written.trim().toLowerCase().replace(/-/g, '_').replace(/^m_/, '');
+  const name = pyStrip(written);
+  const customName = name.toLowerCase().replace(/-/g, '_').replace(/^m_/, '');
   if (!merger && custom.has(customName)) return `**${customName}()** (custom merger, declared in cloudConfigMerge.customMergers): ${custom.get(customName)}`;
-  if (!merger) return `**${written}**: cloud-init has no merger by this name (only list, dict and str), so it rejects the whole spec.`;
-  const note = site.form === 'list' && written.trim().replace(/-/g, '_') !== written.trim().toLowerCase().replace(/-/g, '_') ? '\n\nIn the list form names are not lower-cased: cloud-init looks this one up as written and fails.' : '';
-  return mergerMarkdown(merger, written.trim()) + note;
+  if (!merger) return `**${shownWord(written)}**: cloud-init has no merger by this name (only list, dict and str), so it rejects the whole spec.`;
+  const note = site.form === 'list' && name.replace(/-/g, '_') !== name.toLowerCase().replace(/-/g, '_') ? '\n\nIn the list form names are not lower-cased: cloud-init looks this one up as written and fails.' : '';
+  return mergerMarkdown(merger, name) + note;
 }
 
 function siteSummary(state: DocumentState, site: SpecSite): string {
@@ -106,7 +107,7 @@ function mimeHeaderHover(state: DocumentState, offset: number): HoverText | null
       for (const m of scanStringSpec(state.text.slice(h.valueStart, h.span.end), h.valueStart)) {
         if (contains(m.nameSpan, offset)) {
           const merger = mergerOf(m.name);
-          return { markdown: merger ? mergerMarkdown(merger, m.name) : `**${m.name}**: no merger by this name.`, span: m.nameSpan };
+          return { markdown: merger ? mergerMarkdown(merger, m.name) : `**${shownWord(m.name)}**: no merger by this name.`, span: m.nameSpan };
         }
         const o = m.options.find((x) => contains(x.span, offset));
         const option = o && optionOf(o.word);
@@ -132,11 +133,11 @@ function headerNotRead(dict: Record<string, string>, h: MimeHeader): string {
 /** `#cloud-config`, `#include`, `## template: jinja`, `#!` … where cloud-init reads them as a part's header line. */
 function headerLineHover(state: DocumentState, offset: number): HoverText | null {
   const line = state.lineAt(offset);
-  const lead = line.text.length - line.text.trimStart().length;
+  const lead = line.text.length - pyLStrip(line.text).length;
   const lower = line.text.slice(lead).toLowerCase();
   const prefix = HEADER_PREFIXES.find((p) => lower.startsWith(p));
   if (!prefix || !isHeaderPosition(state, line.start, line.start + lead, prefix)) return null;
-  const end = prefix === '#!' ? line.start + line.text.trimEnd().length : line.start + lead + prefix.length;
+  const end = prefix === '#!' ? line.start + pyRStrip(line.text).length : line.start + lead + prefix.length;
   const span = { start: line.start + lead, end };
   if (offset < span.start || offset > line.start + line.text.length) return null;
   return { markdown: headerMarkdown(HEADER_LINES[prefix]), span };
@@ -145,7 +146,7 @@ function headerLineHover(state: DocumentState, offset: number): HoverText | null
 /** Whether a line sits where cloud-init looks for a header: the start of a file or part, after a jinja line, or an include directive. */
 function isHeaderPosition(state: DocumentState, lineStart: number, tokenStart: number, prefix: string): boolean {
   const text = state.text;
-  const onlyBlankBefore = (from: number) => text.slice(from, lineStart).trim() === '';
+  const onlyBlankBefore = (from: number) => pyStrip(text.slice(from, lineStart)) === '';
   if (onlyBlankBefore(0)) return true;
   const kind = state.analysis.info?.kind;
   if (kind === 'include' && prefix.startsWith('#include') && tokenStart === lineStart) return true;
@@ -155,7 +156,7 @@ function isHeaderPosition(state: DocumentState, lineStart: number, tokenStart: n
     if (headerEnd >= 0 && onlyBlankBefore(headerEnd + 1)) return true;
   }
   for (const leaf of state.analysis.mime?.leaves ?? []) {
-    if (leaf.span && leaf.span.start <= lineStart && lineStart < leaf.span.end && text.slice(leaf.span.start, lineStart).trim() === '') return true;
+    if (leaf.span && leaf.span.start <= lineStart && lineStart < leaf.span.end && pyStrip(text.slice(leaf.span.start, lineStart)) === '') return true;
   }
   return false;
 }

@@ -14,8 +14,8 @@ export function fileIncludeResolver(map: Array<{ url: string; file: string }>, r
   const mapped = new Map(map.map((m) => [m.url, m.file]));
   return {
     read(url) {
-      const key = url.trim();
-      const file = mapped.get(key);
+      // `url` is the line as cloud-init strips it (Python's strip keeps U+FEFF, JavaScript's trim does not).
+      const file = mapped.get(url);
       if (file !== undefined) return { ok: true, bytes: read(file), name: file };
       const target = includeTarget(url);
       if (target.kind === 'file') {

@@ -41,7 +41,3 @@ function describeTop(value: PyValue): string {
   return Array.isArray(value) ? 'a list' : `a ${pyClassName(value)} value`;
 }
 
-/** A Chef role or environment file (JSON with default_attributes / override_attributes). */
-export function looksLikeChefFile(text: string): boolean {
-  return /^\s*\{/.test(text) && /"(default_attributes|override_attributes)"\s*:/.test(text) && /"(chef_type|json_class)"\s*:/.test(text);
-}

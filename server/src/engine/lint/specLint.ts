@@ -7,8 +7,8 @@
  */
 import { PyDict, PyValue, TextSpan, pyClassName } from '../values';
 import { PyError } from '../py/errors';
-import { pyStrip, pyStripSpan } from '../py/str';
-import { pyStr } from '../py/repr';
+import { PY_WS_CLASS, isPySpace, pyLStrip, pyRStrip, pyStrip, pyStripSpan } from '../py/str';
+import { pyStr, pyStrRepr } from '../py/repr';
 import { CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, ValueSpans, parseListSpec, parseStringSpec } from '../spec/parse';
 import { constructMergers, MergerFactory } from '../merge/construct';
 import { RootMerger } from '../merge/root';
@@ -34,6 +34,11 @@ export interface SpecLintOptions {
   /** Which cloud-init's error wording to quote. */
   version?: CloudInitVersion;
 }
+
+// Whitespace as Python's str.isspace() sees it (U+FEFF is not, \x1c-\x1f are), for messages and fixes.
+const PY_WS_RUNS = new RegExp(`${PY_WS_CLASS}+`, 'g');
+const SPACE_BEFORE_PAREN = new RegExp(`^([A-Za-z_][\\w-]*)${PY_WS_CLASS}+\\(`);
+const PY_WS_OR_COMMA_RUNS = new RegExp(`(?:${PY_WS_CLASS}|,)+`);
 
 const DROPPED = {
   part: 'cloud-init skips this whole part',
@@ -129,7 +134,7 @@ function diagnoseStringPieces(text: string, base: number, options: SpecLintOptio
       continue;
     }
     if (/[\r\n]/.test(piece)) {
-      findings.push({ ...coded('newline-in-spec'), span, message: `A line break inside '${piece.replace(/\s+/g, ' ')}': the pattern cloud-init uses does not cross lines; ${consequence}.`, fixes: edit(piece.replace(/\s*[\r\n]+\s*/g, ''), 'Join the lines') });
+      findings.push({ ...coded('newline-in-spec'), span, message: `A line break inside '${piece.replace(PY_WS_RUNS, ' ')}': the pattern cloud-init uses does not cross lines; ${consequence}.`, fixes: edit(joinLines(piece), 'Join the lines') });
       continue;
     }
     if (!piece.includes('(')) {
@@ -137,13 +142,13 @@ function diagnoseStringPieces(text: string, base: number, options: SpecLintOptio
       findings.push({ ...coded('missing-parentheses'), span, message: `'${name}' has no parentheses: every merger needs them, e.g. '${name}()'; ${consequence}.`, fixes: edit(`${name}()`, `Write ${name}()`) });
       continue;
     }
-    const spaced = /^([A-Za-z_][\w-]*)\s+\(/.exec(piece);
+    const spaced = SPACE_BEFORE_PAREN.exec(piece);
     if (spaced) {
-      const fixed = piece.replace(/^([A-Za-z_][\w-]*)\s+\(/, '$1(');
+      const fixed = piece.replace(SPACE_BEFORE_PAREN, '$1(');
       findings.push({ ...coded('space-before-paren'), span, message: `A space between '${spaced[1]}' and '(': cloud-init requires the name to be followed directly by '('; ${consequence}.`, fixes: edit(fixed, `Write ${fixed}`) });
       continue;
     }
-    if (!piece.trimEnd().endsWith(')') && piece.includes(')')) {
+    if (!pyRStrip(piece).endsWith(')') && piece.includes(')')) {
       const close = piece.lastIndexOf(')');
       const fixed = piece.slice(0, close + 1);
       findings.push({ ...coded('trailing-text'), span, message: `Text after ')' in '${piece}': ${consequence}.`, fixes: edit(fixed, `Remove '${piece.slice(close + 1)}'`) });
@@ -155,12 +160,18 @@ function diagnoseStringPieces(text: string, base: number, options: SpecLintOptio
     }
     const name = piece.slice(0, piece.indexOf('('));
     if (/^[0-9]/.test(pyStrip(name))) {
-      findings.push({ ...coded('invalid-merger-name'), span, message: `'${name}' starts with a digit: merger names must start with a letter or '_'; ${consequence}.` });
+      findings.push({ ...coded('invalid-merger-name'), span, message: `${pyStrRepr(name)} starts with a digit: merger names must start with a letter or '_'; ${consequence}.` });
       continue;
     }
-    findings.push({ ...coded('invalid-merger-name'), span, message: `'${name}' is not a valid merger name (letters, digits, '_' and '-' only); ${consequence}.` });
+    findings.push({ ...coded('invalid-merger-name'), span, message: `${pyStrRepr(name)} is not a valid merger name (letters, digits, '_' and '-' only); ${consequence}.` });
   }
   return findings;
+}
+
+/** The lines of a piece joined, without the whitespace around each break (split, not a regex: no backtracking on long blanks). */
+function joinLines(piece: string): string {
+  const lines = piece.split(/\r\n|[\r\n]/);
+  return lines.map((line, i) => (i < lines.length - 1 ? pyRStrip(i > 0 ? pyLStrip(line) : line) : i > 0 ? pyLStrip(line) : line)).join('');
 }
 
 /** Option words of the string form (and of settings lists): unknown, ignored, duplicated, conflicting. */
@@ -187,7 +198,7 @@ function lintOptionText(m: LintMerger, text?: string, base = 0): Finding[] {
       findings.push({
         ...coded('unknown-option'),
         span,
-        message: `Unknown option '${word}' for ${merger}(): cloud-init ignores it silently, ${instead}.${suggestion ? ` Did you mean '${suggestion}'?` : ''} ${merger}() reads: ${read.join(', ')}.`,
+        message: `Unknown option ${pyStrRepr(word)} for ${merger}(): cloud-init ignores it silently, ${instead}.${suggestion ? ` Did you mean '${suggestion}'?` : ''} ${merger}() reads: ${read.join(', ')}.`,
         fixes: suggestion ? [{ title: `Change to '${suggestion}'`, edits: [{ span, newText: suggestion }], preferred: true }, ...removal] : removal,
       });
       continue;
@@ -244,7 +255,7 @@ function removeOptionFix(m: LintMerger, option: LintOption, text?: string, base 
   let { start, end } = local;
   // Scanned by hand, not with /\s*,\s*$/ on the text before: that regex is linear per call, and a
   // spec with 100,000 repeated options made the editor's analysis quadratic.
-  const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
+  const isSpace = (c: string | undefined) => c !== undefined && isPySpace(c);
   let after = end;
   while (isSpace(text[after])) after++;
   if (text[after] === ',') {
@@ -337,7 +348,7 @@ export function lintListSpec(value: PyValue, spans: ValueSpans | undefined, opti
       findings.push({ ...coded('settings-not-list'), span: settingsSpan, message: `settings: ${pyStr(settings)} cannot be searched for options: cloud-init raises TypeError and ${consequence}. Use a list, e.g. settings: [].`, fixes: [{ title: 'Use settings: []', edits: [{ span: settingsSpan, newText: '[]' }], preferred: true }] });
       return;
     } else if (typeof settings === 'string') {
-      const words = settings.split(/[\s,]+/).filter(Boolean);
+      const words = settings.split(PY_WS_OR_COMMA_RUNS).filter(Boolean);
       findings.push({
         ...coded('settings-is-string'),
         span: settingsSpan,
@@ -396,7 +407,7 @@ function finish(findings: Finding[], spec: ParsedSpec, mergers: LintMerger[], op
     findings.push({
       ...coded('unknown-merger'),
       span,
-      message: `No merger named '${name}': cloud-init only has list, dict and str (custom mergers need a Python module inside cloud-init), so it raises ImportError and ${DROPPED[options.context]}.${suggestion ? ` Did you mean '${suggestion}'?` : ''}`,
+      message: `No merger named ${pyStrRepr(name)}: cloud-init only has list, dict and str (custom mergers need a Python module inside cloud-init), so it raises ImportError and ${DROPPED[options.context]}.${suggestion ? ` Did you mean '${suggestion}'?` : ''}`,
       fixes: suggestion ? [{ title: `Change to '${suggestion}'`, edits: [{ span, newText: suggestion }], preferred: true }] : undefined,
     });
   }
@@ -436,7 +447,7 @@ function finish(findings: Finding[], spec: ParsedSpec, mergers: LintMerger[], op
   if (!dict) {
     const fix: Fix[] = [];
     if (text !== undefined) {
-      const end = base + text.trimEnd().length;
+      const end = base + pyRStrip(text).length;
       const addition = list && list.settings().method === 'append' ? '+dict(no_replace,recurse_list)' : '+dict()';
       fix.push({ title: `Add ${addition.slice(1)}`, edits: [{ span: { start: end, end }, newText: addition }], preferred: true });
     }

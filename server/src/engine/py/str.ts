@@ -1,8 +1,9 @@
 /** Python `str` methods whose Unicode rules differ from JavaScript's. */
 import { PyError } from './errors';
+import { PY_WHITESPACE, pyLStripIndex } from '../../../../common/pyWhitespace';
 
-/** Characters for which Python's `str.isspace()` is true. */
-const PY_SPACE = '\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
+/** Characters for which Python's `str.isspace()` is true (shared with the document detection in common/). */
+const PY_SPACE = PY_WHITESPACE;
 
 export function isPySpace(ch: string): boolean {
   return ch.length > 0 && PY_SPACE.includes(ch);
@@ -10,10 +11,7 @@ export function isPySpace(ch: string): boolean {
 
 /** Python `s.strip()` with no argument (JavaScript's trim also strips U+FEFF). */
 export function pyStrip(s: string): string {
-  let start = 0;
-  let end = s.length;
-  while (start < end && PY_SPACE.includes(s[start])) start++;
-  while (end > start && PY_SPACE.includes(s[end - 1])) end--;
+  const [start, end] = pyStripSpan(s);
   return s.slice(start, end);
 }
 
@@ -33,9 +31,7 @@ export function pyRStrip(s: string): string {
 }
 
 export function pyLStrip(s: string): string {
-  let start = 0;
-  while (start < s.length && PY_SPACE.includes(s[start])) start++;
-  return s.slice(start);
+  return s.slice(pyLStripIndex(s));
 }
 
 /** Python `str.lower()`: full Unicode lower-casing, like `toLowerCase` without locale. */
@@ -89,7 +85,8 @@ export function pySplitMax(s: string, sep: string, maxsplit: number): string[] {
 
 // Strings: Python semantics on code points
 
-export const PY_SPACE_CLASS_BODY = '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+/** The same set as the body of a regular-expression character class. */
+export const PY_SPACE_CLASS_BODY = [...PY_SPACE].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 export const PY_WS_CLASS = `[${PY_SPACE_CLASS_BODY}]`;
 export const RE_WS_RUN = new RegExp(`${PY_WS_CLASS}+`);
 

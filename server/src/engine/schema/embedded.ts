@@ -16,6 +16,7 @@ import { loadYaml } from '../yaml/load';
 import { convertUserDataBlob, type ConvertedBlob, type MimeLeaf } from '../userdata/mime';
 import { ARCHIVE_TYPE, CLOUD_CONFIG_TYPE, leafPartType, sniffContentType } from '../userdata/sniff';
 import { pyStrip } from '../py/str';
+import { pyContentType } from '../userdata/process';
 import { getListOrigins, PyDict, type TextSpan } from '../values';
 import { valueOffsetMap } from '../yaml/scalarSource';
 
@@ -81,7 +82,7 @@ export function embeddedInArchive(text: string): EmbeddedCloudConfig[] {
     const content = entry ? entry.get('content') : raw;
     if (typeof content !== 'string') return;
     const declared = entry?.get('type');
-    const type = declared ? (typeof declared === 'string' ? declared.split(';')[0].trim().toLowerCase() : null) : sniffContentType(content, CLOUD_CONFIG_TYPE);
+    const type = declared ? (typeof declared === 'string' ? pyContentType(declared) : null) : sniffContentType(content, CLOUD_CONFIG_TYPE);
     if (type !== CLOUD_CONFIG_TYPE) return;
     const span = entry ? entry.originOf('content')?.value : itemSpan;
     const anchor = entry?.originOf('content')?.key ?? span ?? itemSpan ?? { start: 0, end: 0 };

@@ -6,7 +6,7 @@
  */
 import { PyDict, PyValue, TextSpan, pyTypeName } from '../values';
 import { PyError } from '../py/errors';
-import { pyLStrip } from '../py/str';
+import { pyLStrip, pyStrip } from '../py/str';
 import { loadYaml, mergeExpansionError, YamlLoadResult } from '../yaml/load';
 import { BodySpecExtraction, CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, extractBodySpec, parseStringSpec } from '../spec/parse';
 import { DEFAULT_PART_SPEC } from '../spec/defaults';
@@ -134,7 +134,7 @@ export class CloudConfigHandler {
     try {
       if (record.kind === 'jsonp') this.buffer = this.mergePatch(payload, record);
       else this.buffer = this.mergePart(payload, headers, record, source, tracer);
-      this.fileNames.push(filename.replace(/[\n\r\t]/g, ' ').trim());
+      this.fileNames.push(pyStrip(filename.replace(/[\n\r\t]/g, ' ')));
       record.merged = true;
     } catch (e) {
       if (!(e instanceof PyError)) throw e;

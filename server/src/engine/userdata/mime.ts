@@ -18,6 +18,7 @@
 import { PyError } from '../py/errors';
 import { decodeUtf8Strict, decodeUtf8Surrogateescape } from '../py/codecs';
 import { gunzipIfGzip } from './gzip';
+import { hasMimeVersion } from '../../../../common/detect';
 
 // The user-data conversion's API also names the codecs, decoders and gzip steps it is made of.
 export { decodeUtf8Strict, decodeUtf8Surrogateescape, encodeUtf8Surrogateescape, rawUnicodeEscape } from '../py/codecs';
@@ -109,24 +110,6 @@ export interface MimeOptions {
 }
 
 export const DEFAULT_MAX_DEPTH = 970;
-
-const MIME_VERSION = Uint8Array.from('mime-version:', (ch) => ch.charCodeAt(0));
-
-function containsMimeVersion(b: Uint8Array): boolean {
-  const last = Math.min(b.length, 4096) - MIME_VERSION.length;
-  for (let i = 0; i <= last; i++) {
-    // Most bytes are not an m or M: one test each (every part of every run is sniffed).
-    if ((b[i] | 0x20) !== 0x6d) continue;
-    let k = 1;
-    for (; k < MIME_VERSION.length; k++) {
-      let c = b[i + k];
-      if (c >= 0x41 && c <= 0x5a) c += 0x20;
-      if (c !== MIME_VERSION[k]) break;
-    }
-    if (k === MIME_VERSION.length) return true;
-  }
-  return false;
-}
 
 function publicHeaders(m: PMsg): MimeHeader[] {
   return m.headers.map((h) =>
@@ -310,7 +293,7 @@ export function convertUserDataBlob(bytes: Uint8Array, opts: MimeOptions = {}): 
   const gz = gunzipIfGzip(bytes, { maxOutputBytes: opts.maxGunzipBytes ?? opts.maxBytes });
   if (gz.error !== undefined) return failed('not-multipart', true, 'GzipCapExceeded', gz.error);
   const data = gz.bytes;
-  if (!containsMimeVersion(data)) return notMultipart(data, gz.gzipped);
+  if (!hasMimeVersion(data)) return notMultipart(data, gz.gzipped);
   let source: string;
   try {
     source = decodeUtf8Strict(data);

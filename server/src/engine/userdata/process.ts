@@ -414,7 +414,7 @@ function contentInBlob(archive: string, part: PendingPart, content: string, writ
 }
 
 /** `Message.get_content_type()` for a Content-Type value: before any `;`, lowercased, exactly one `/`. */
-function pyContentType(value: string): string {
+export function pyContentType(value: string): string {
   const type = pyStrip(value.split(';')[0]).toLowerCase();
   return type.split('/').length === 2 ? type : 'text/plain';
 }

@@ -1,25 +1,7 @@
-/** Content sniffing by prefix (spec §3.2 step 3): a pure, case-insensitive prefix test. */
-import { pyLStrip } from '../py/str';
+/** Content sniffing by prefix (spec §3.2 step 3): a pure, case-insensitive prefix test, shared with the client (common/detect.ts). */
+import { JINJA_CONTENT_TYPE, typeFromStartsWith } from '../../../../common/detect';
 
-export const JINJA_CONTENT_TYPE = 'text/jinja2';
-
-export const CONTENT_TYPES_BY_PREFIX: ReadonlyArray<readonly [string, string]> = [
-  ['#include', 'text/x-include-url'],
-  ['#include-once', 'text/x-include-once-url'],
-  ['#!', 'text/x-shellscript'],
-  ['#cloud-config', 'text/cloud-config'],
-  ['#part-handler', 'text/part-handler'],
-  ['#cloud-boothook', 'text/cloud-boothook'],
-  ['#cloud-config-archive', 'text/cloud-config-archive'],
-  ['#cloud-config-jsonp', 'text/cloud-config-jsonp'],
-  ['## template: jinja', JINJA_CONTENT_TYPE],
-  ['text/x-shellscript-per-boot', 'text/x-shellscript-per-boot'],
-  ['text/x-shellscript-per-instance', 'text/x-shellscript-per-instance'],
-  ['text/x-shellscript-per-once', 'text/x-shellscript-per-once'],
-];
-
-/** Longest prefixes first, so `#cloud-config-archive` is not taken for `#cloud-config`. */
-const SEARCH_ORDER = [...CONTENT_TYPES_BY_PREFIX].sort((a, b) => b[0].length - a[0].length);
+export { CONTENT_TYPES_BY_PREFIX, JINJA_CONTENT_TYPE } from '../../../../common/detect';
 
 /**
  * `type_from_starts_with`: the content type a payload announces, or
@@ -35,11 +17,7 @@ export function sniffContentType(payload: string | Uint8Array, fallback: string 
       return fallback;
     }
   }
-  const lowered = pyLStrip(text.toLowerCase());
-  for (const [prefix, type] of SEARCH_ORDER) {
-    if (lowered.startsWith(prefix)) return type;
-  }
-  return fallback;
+  return typeFromStartsWith(text) ?? fallback;
 }
 
 /**
@@ -54,7 +32,7 @@ export function leafPartType(leaf: { contentType: string; text: string | null; p
 export const CLOUD_CONFIG_TYPE = 'text/cloud-config';
 export const JSONP_TYPE = 'text/cloud-config-jsonp';
 export const ARCHIVE_TYPE = 'text/cloud-config-archive';
-export const JINJA_TYPE = 'text/jinja2';
+export const JINJA_TYPE = JINJA_CONTENT_TYPE;
 export const INCLUDE_TYPES = new Set(['text/x-include-url', 'text/x-include-once-url']);
 export const NOT_MULTIPART_TYPE = 'text/x-not-multipart';
 export const SHELL_TYPES = new Set(['text/x-shellscript', 'text/x-shellscript-per-boot', 'text/x-shellscript-per-instance', 'text/x-shellscript-per-once']);

@@ -41,9 +41,6 @@
  * value has a zero-width span where PyYAML puts it (after the `:` or `-`). An
  * alias used as a value gets the span of the `*name` token.
  *
- * `documents` (the `yaml` package's AST of the same text, for editor features)
- * is computed on first access only; the options are YAML_DOCUMENT_OPTIONS.
- *
  * Recursive structures: an anchor used inside its own node (`&a [*a]`) gives a
  * recursive object in PyYAML; here loading then fails with kind 'recursive'
  * (the engine and JSON output cannot represent cycles). Where PyYAML itself
@@ -71,7 +68,6 @@
  *    mark is the anchored node itself.
  */
 
-import type { Document } from 'yaml';
 import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
 import { PyDict, PySet, PyTuple } from '../values';
 import { pushAll } from '../arrays';
@@ -119,15 +115,11 @@ export type YamlLoadResult =
       value: PyValue;
       /** Span of the document's root node; null for an empty document. */
       rootSpan: TextSpan | null;
-      documents: Document.Parsed[];
       duplicateKeys: YamlProblem[];
       /** Reserved: PyYAML has no warnings, nothing is reported here yet. */
       warnings: YamlProblem[];
     }
-  | { ok: false; error: YamlProblem; documents: Document.Parsed[] };
-
-/** Options of the `yaml` package parse behind `documents`. */
-export const YAML_DOCUMENT_OPTIONS = { version: '1.1', uniqueKeys: false, merge: true, keepSourceTokens: true } as const;
+  | { ok: false; error: YamlProblem };
 
 const DEFAULT_MAX_DEPTH = 10000;
 
@@ -196,22 +188,7 @@ function childrenOf(v: PyValue): PyValue[] | null {
 export function loadYaml(text: string, options: YamlLoadOptions = {}): YamlLoadResult {
   const source = options.source ?? 0;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  let documents: Document.Parsed[] | undefined;
-  const lazyDocuments = {
-    get documents(): Document.Parsed[] {
-      if (documents === undefined) {
-        // Loaded on first use: the yaml package costs ~70 ms of start-up and most callers never need it.
-        const { parseAllDocuments } = require('yaml') as typeof import('yaml');
-        const docs = parseAllDocuments(text, YAML_DOCUMENT_OPTIONS);
-        documents = Array.isArray(docs) ? (docs as Document.Parsed[]) : [];
-      }
-      return documents;
-    },
-  };
-  const failed = (error: YamlProblem): YamlLoadResult => {
-    const r = { ok: false as const, error };
-    return Object.defineProperty(r, 'documents', { get: () => lazyDocuments.documents, enumerable: true }) as YamlLoadResult;
-  };
+  const failed = (error: YamlProblem): YamlLoadResult => ({ ok: false, error });
 
   try {
     const bad = NON_PRINTABLE.exec(text);
@@ -247,8 +224,7 @@ export function loadYaml(text: string, options: YamlLoadOptions = {}): YamlLoadR
         });
       }
     }
-    const r = { ok: true as const, value, rootSpan: composed.root?.span ?? null, duplicateKeys: ctor.duplicateKeys, warnings: [] as YamlProblem[] };
-    return Object.defineProperty(r, 'documents', { get: () => lazyDocuments.documents, enumerable: true }) as YamlLoadResult;
+    return { ok: true, value, rootSpan: composed.root?.span ?? null, duplicateKeys: ctor.duplicateKeys, warnings: [] };
   } catch (err) {
     if (err instanceof LoadError) return failed(err.toProblem());
     if (err instanceof RangeError) {

@@ -8,6 +8,8 @@ import { PyDict, PyValue, TextSpan } from '../../engine/values';
 import { MergerName, OptionName, OPTION_NAMES, canonicalMergerName } from '../../engine/catalogue';
 import { SpecSite } from '../../engine/lint/analyzeDocument';
 import { ValueSpans } from '../../engine/spec/parse';
+import { pyRStrip, pyStrip, pyStripSpan } from '../../engine/py/str';
+import { pyStrRepr } from '../../engine/py/repr';
 
 export interface WrittenOption {
   word: string;
@@ -26,9 +28,18 @@ export interface WrittenMerger {
   settingsSpan?: TextSpan;
 }
 
-/** Lower-cased, dashes as underscores: how the string form reads a name or an option. */
+/**
+ * Stripped as Python strips (not JavaScript's trim, which also strips U+FEFF), lower-cased, dashes
+ * as underscores: how the string form reads a name or an option.
+ */
 export function normalizeWord(word: string): string {
-  return word.trim().toLowerCase().replace(/-/g, '_');
+  return pyStrip(word).toLowerCase().replace(/-/g, '_');
+}
+
+/** A written word as a reader can see it: as is, or as Python's repr when it holds characters that do not show (U+FEFF ...). */
+export function shownWord(word: string): string {
+  const repr = pyStrRepr(word);
+  return repr === `'${word}'` ? word : repr;
 }
 
 export function mergerOf(name: string): MergerName | undefined {
@@ -47,11 +58,10 @@ export function scanStringSpec(raw: string, base: number): WrittenMerger[] {
   for (const piece of raw.split('+')) {
     const offset = pieceStart;
     pieceStart += piece.length + 1;
-    const lead = piece.length - piece.trimStart().length;
-    const trimmedEnd = piece.trimEnd().length;
+    const [lead, trimmedEnd] = pyStripSpan(piece);
     if (lead >= trimmedEnd) continue;
     const open = piece.indexOf('(');
-    const nameEnd = open >= 0 ? lead + piece.slice(lead, open).trimEnd().length : trimmedEnd;
+    const nameEnd = open >= 0 ? lead + pyRStrip(piece.slice(lead, open)).length : trimmedEnd;
     const name = piece.slice(lead, nameEnd);
     const written: WrittenMerger = { name, nameSpan: { start: base + offset + lead, end: base + offset + nameEnd }, options: [] };
     if (open >= 0) {
@@ -61,9 +71,8 @@ export function scanStringSpec(raw: string, base: number): WrittenMerger[] {
       const inner = piece.slice(open + 1, close > open ? close : trimmedEnd);
       let at = open + 1;
       for (const word of inner.split(',')) {
-        const wl = word.length - word.trimStart().length;
-        const text = word.trim();
-        if (text) written.options.push({ word: text, span: { start: base + offset + at + wl, end: base + offset + at + wl + text.length } });
+        const [wl, we] = pyStripSpan(word);
+        if (we > wl) written.options.push({ word: word.slice(wl, we), span: { start: base + offset + at + wl, end: base + offset + at + we } });
         at += word.length + 1;
       }
     }

@@ -51,9 +51,10 @@ export function workspaceIncludeResolver(reading: IncludeReading): IncludeResolv
   };
   return {
     read: (url) => {
-      const file = mapped.get(url.trim());
-      if (file !== undefined) return readLocal(file, url.trim());
-      const target = includeTarget(url.trim());
+      // `url` is the line as cloud-init strips it (Python's strip keeps U+FEFF, JavaScript's trim does not).
+      const file = mapped.get(url);
+      if (file !== undefined) return readLocal(file, url);
+      const target = includeTarget(url);
       if (target.kind === 'remote') {
         const message = `${target.url}: not fetched (the editor never fetches URLs). At boot cloud-init fetches it; if it cannot, cloud-init processes none of this user-data`;
         reading.problem?.(`#include ${message}.`);
