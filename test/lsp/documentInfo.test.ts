@@ -109,6 +109,12 @@ describe('documentInfo', () => {
       assert.equal(result.spec, 'dict(no_replace)+list()+str()');
       const missing = await client.request<DocumentInfoResult>(DocumentInfoRequest.method, { uri: pathToFileURL(path.join(dir, 'gone.yaml')).href });
       assert.equal(missing.kind, null);
+      // Within maxFileBytes, as every other read of a workspace file (it was read whole, however large).
+      const big = path.join(dir, 'big.yaml');
+      writeFileSync(big, `#cloud-config\nruncmd: ['${'x'.repeat(70 * 1024 * 1024)}']\n`);
+      const over = await client.request<DocumentInfoResult>(DocumentInfoRequest.method, { uri: pathToFileURL(big).href });
+      assert.equal(over.kind, null);
+      assert.match(over.summary[0], /^The file cannot be read \(\d+ bytes, over the limit maxFileBytes = 67108864 \(setting cloudConfigMerge\.limits\.maxFileBytes\)\)\.$/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

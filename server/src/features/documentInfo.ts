@@ -3,8 +3,6 @@
  * item: what kind of part the document is, and the spec cloud-init will
  * use for it, in words.
  */
-import { promises as fs } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DocumentInfoParams, DocumentInfoRequest, DocumentInfoResult } from '../protocol';
 import { HEADER_LINES } from '../engine/catalogue';
@@ -12,6 +10,8 @@ import { DEFAULT_PART_SPEC, DEFAULT_SYSTEM_SPEC } from '../engine/spec/defaults'
 import { ServerContext } from './common/context';
 import { DocumentState, analyze } from './common/analysisCache';
 import { guardRequest } from './common/guard';
+import { readOpenOrDisk } from './common/workspaceFiles';
+import { readError } from './common/readFile';
 import { SpecSummary, defaultSpecText, effectiveWords, roleOf, summarizeSite } from './common/specSummary';
 import type { SpecSite } from '../engine/lint/analyzeDocument';
 
@@ -23,15 +23,16 @@ export function registerDocumentInfo(ctx: ServerContext): void {
       if (typeof uri !== 'string') return { kind: null, spec: null, summary: [] };
       const document = ctx.documents.get(uri);
       if (document) return documentInfo(ctx.state(document));
-      // Not open: read it from disk, analyse it once, keep nothing.
+      // Not open: read it from disk (within maxFileBytes), analyse it once, keep nothing.
       if (!/^file:/i.test(uri)) return { kind: null, spec: null, summary: [] };
+      const settings = await ctx.settings(uri);
       let text: string;
       try {
-        text = await fs.readFile(fileURLToPath(uri), 'utf8');
-      } catch {
-        return { kind: null, spec: null, summary: ['The file cannot be read.'] };
+        text = new TextDecoder().decode(await readOpenOrDisk(ctx.documents, uri, settings.limits.maxFileBytes));
+      } catch (e) {
+        return { kind: null, spec: null, summary: [`The file cannot be read (${readError(e)}).`] };
       }
-      return documentInfo(analyze(TextDocument.create(uri, 'yaml', 0, text), await ctx.settings(uri)));
+      return documentInfo(analyze(TextDocument.create(uri, 'yaml', 0, text), settings));
     }),
   );
 }

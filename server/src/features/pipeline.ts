@@ -15,6 +15,7 @@ import { TerraformInputError, looksLikeTerraformJson, readTerraformJson, terrafo
 import { AuthoredPart, declaredParts } from '../engine/lint/partFindings';
 import { InputFile as PreviewFile } from '../engine/outcome/run';
 import { ServerContext } from './common/context';
+import { readOpenOrDisk } from './common/workspaceFiles';
 import { guardRequest } from './common/guard';
 
 export function registerPipeline(ctx: ServerContext): void {
@@ -24,15 +25,7 @@ export function registerPipeline(ctx: ServerContext): void {
 
 /** An open editor's text, else the file on disk (within maxFileBytes). */
 async function readSource(ctx: ServerContext, uri: string): Promise<Uint8Array> {
-  const open = ctx.documents.get(uri);
-  if (open) return new TextEncoder().encode(open.getText());
-  if (!/^file:/i.test(uri)) throw new Error('not open in the editor, and not a file');
-  const file = fileURLToPath(uri);
-  const settings = await ctx.settings(uri);
-  const stat = await fs.stat(file);
-  if (!stat.isFile()) throw new Error('not a regular file');
-  if (stat.size > settings.limits.maxFileBytes) throw new Error(`${stat.size} bytes, over the limit maxFileBytes = ${settings.limits.maxFileBytes}`);
-  return new Uint8Array(await fs.readFile(file));
+  return readOpenOrDisk(ctx.documents, uri, (await ctx.settings(uri)).limits.maxFileBytes);
 }
 
 function fileName(uri: string): string {

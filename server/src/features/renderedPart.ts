@@ -5,7 +5,6 @@
  * document, or one `text/jinja2` part of a MIME multipart (the one under the cursor when the view
  * opens; the answer names it by index, so the view renders that part again after edits).
  */
-import { fileURLToPath } from 'node:url';
 import { RenderedPartRequest, type RenderedPartParams, type RenderedPartResult } from '../protocol';
 import { renderedPart } from '../engine/template/rendered';
 import type { InstanceDataChoice } from '../engine/template/instanceData';
@@ -16,7 +15,8 @@ import { JINJA_TYPE, leafPartType } from '../engine/userdata/sniff';
 import type { ServerContext } from './common/context';
 import { guardRequest } from './common/guard';
 import { instanceDataFor } from './common/instanceData';
-import { readError, readRegularFileSync } from './common/readFile';
+import { readError } from './common/readFile';
+import { readOpenOrDiskSync } from './common/workspaceFiles';
 
 export function registerRenderedPart(ctx: ServerContext): void {
   ctx.connection.onRequest(RenderedPartRequest.method, guardRequest(ctx.log, 'renderedPart', (params: RenderedPartParams) => renderedPartOf(ctx, params)));
@@ -26,14 +26,10 @@ async function renderedPartOf(ctx: ServerContext, params: RenderedPartParams): P
   const uri = typeof params?.uri === 'string' ? params.uri : '';
   const settings = await ctx.settings(uri);
   let text: string;
-  const open = ctx.documents.get(uri);
-  if (open) text = open.getText();
-  else {
-    try {
-      text = new TextDecoder().decode(readRegularFileSync(fileURLToPath(uri), settings));
-    } catch (e) {
-      return { text: `# The template cannot be read: ${readError(e)}\n` };
-    }
+  try {
+    text = new TextDecoder().decode(readOpenOrDiskSync(ctx.documents, uri, settings.limits.maxFileBytes));
+  } catch (e) {
+    return { text: `# The template cannot be read: ${readError(e)}\n` };
   }
   const choice = instanceDataFor(settings, uri, ctx.workspaceFolders());
   if (isJinjaTemplate(text)) return { text: renderedPart(text, choice, settings.cloudInitVersion).text };

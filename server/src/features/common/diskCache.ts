@@ -47,6 +47,20 @@ export class DiskCache {
     const before = statOf(file);
     const startedAt = Date.now();
     const bytes = await read();
+    this.keep(file, bytes, before, startedAt);
+    return bytes;
+  }
+
+  /** readSync's twin for callers that cannot wait (the set analysis): the same rules for keeping. */
+  readSync(file: string, read: () => Uint8Array): Uint8Array {
+    const before = statOf(file);
+    const startedAt = Date.now();
+    const bytes = read();
+    this.keep(file, bytes, before, startedAt);
+    return bytes;
+  }
+
+  private keep(file: string, bytes: Uint8Array, before: BigIntStats | undefined, startedAt: number): void {
     this.forget(file);
     if (before?.isFile() && before.size === BigInt(bytes.length) && !racy(before, startedAt) && bytes.length <= MAX_KEPT_BYTES) {
       this.kept.set(file, { bytes, stat: before });
@@ -57,7 +71,6 @@ export class DiskCache {
         this.keptBytes -= entry.bytes.length;
       }
     }
-    return bytes;
   }
 
   private forget(file: string): void {

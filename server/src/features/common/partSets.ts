@@ -21,7 +21,8 @@ import { MergedSchemaReport } from '../../engine/outcome/mergedSchema';
 import { instanceDataText } from '../../engine/template/instanceData';
 import { parseSetFile } from '../../engine/sets';
 import { ResolvedSet, listForPatterns, resolveSetFile } from '../../node/sets';
-import { readBoundedSync } from '../../node/readFile';
+import { DiskCache } from './diskCache';
+import { openDocument, readOpenOrDiskSync } from './workspaceFiles';
 import { workspaceIncludeResolver } from './workspaceIncludes';
 import { ServerContext } from './context';
 import { MAX_SCHEMA_PROBLEMS } from './analysisCache';
@@ -66,7 +67,7 @@ export class PartSets {
   /** Open previews' selections, by an id the client chose. */
   private readonly previews = new Map<string, OpenSet>();
   private readonly listings = new Map<string, { at: number; files: unknown; ms: number }>();
-  private readonly disk = new Map<string, { mtime: number; size: number; bytes: Uint8Array }>();
+  private readonly disk = new DiskCache();
   /** `included`: the files its parts' `#include`s read (or tried), whose changes count as the set's. */
   private readonly analyses = new Map<string, { snapshot: string; included: Array<{ file: string; stamp: string }>; analysis: SetAnalysis }>();
 
@@ -154,28 +155,21 @@ export class PartSets {
     return files;
   }
 
-  /** A file's bytes, from the disk; cached while its size and mtime stay. null when it cannot be read. */
+  /** A file's bytes from the disk (the bounded reader), kept while a stat says it is unchanged; null when it cannot be read. */
   private readDisk(file: string, maxBytes: number): Uint8Array | null {
     try {
-      const stat = statSync(file);
-      if (!stat.isFile() || stat.size > maxBytes) return null;
-      const cached = this.disk.get(file);
-      if (cached && cached.mtime === stat.mtimeMs && cached.size === stat.size) return cached.bytes;
-      const bytes = readBoundedSync(file, { maxBytes });
-      this.disk.set(file, { mtime: stat.mtimeMs, size: stat.size, bytes });
-      return bytes;
+      return this.disk.unchanged(file, maxBytes) ?? this.disk.readSync(file, () => readOpenOrDiskSync({ get: () => undefined }, file, maxBytes));
     } catch {
       return null;
     }
   }
 
-  /** A file as it is now: the open document's text, else the disk. */
+  /** A file as it is now (the open document's text, else the disk) and its stamp. */
   private read(file: string, settings: ServerSettings): { bytes: Uint8Array; version: string } | null {
-    const open = this.ctx.documents.get(pathToFileURL(file).href);
-    if (open) return { bytes: new TextEncoder().encode(open.getText()), version: `v${open.version}` };
-    const bytes = this.readDisk(file, settings.limits.maxFileBytes);
-    const cached = this.disk.get(file);
-    return bytes ? { bytes, version: `d${cached?.mtime}:${cached?.size}` } : null;
+    const version = this.stamp(file);
+    const open = openDocument(this.ctx.documents, file);
+    const bytes = open ? new TextEncoder().encode(open.getText()) : this.readDisk(file, settings.limits.maxFileBytes);
+    return bytes ? { bytes, version } : null;
   }
 
   /** What a file is now, cheaply: the open document's version, else its size and mtime on disk. */
@@ -266,10 +260,6 @@ export class PartSets {
   forget(document: TextDocument): void {
     for (const set of this.setsOf(document.uri)) this.analyses.delete(set.key);
   }
-}
-
-function fail(what: string): never {
-  throw new Error(`${what}: cannot be read`);
 }
 
 function instanceDataTextOr(bytes: Uint8Array): string | undefined {

@@ -10,7 +10,8 @@ import { pathToFileURL } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { IncludeResolver } from '../../engine/userdata/process';
 import { includeTarget } from '../../engine/userdata/includeUrl';
-import { readError, readRegularFileSync } from './readFile';
+import { readError } from './readFile';
+import { readOpenOrDiskSync } from './workspaceFiles';
 import type { ServerSettings } from './settings';
 import { isInside, realpathOr } from '../../node/inside';
 
@@ -42,7 +43,7 @@ export function workspaceIncludeResolver(reading: IncludeReading): IncludeResolv
       return { ok: false as const, message: `[Errno 13] ${file} is outside the workspace folders; not read (setting cloudConfigMerge.includes.allowOutsideWorkspace) for url: ${url}` };
     }
     try {
-      const bytes = open ? new TextEncoder().encode(open.getText()) : readRegularFileSync(file, reading.settings);
+      const bytes = readOpenOrDiskSync({ get: () => open }, file, reading.settings.limits.maxFileBytes);
       return { ok: true as const, bytes, name: reading.nameFor(uri) };
     } catch (e) {
       reading.problem?.(`#include ${file}: cannot be read (${readError(e)}).`);
