@@ -99,12 +99,12 @@ function instrument(preview = false) {
     });
   };
   const { RootMerger } = require(path.join(ROOT, 'server/out/engine/merge/root.js'));
-  const { PyDict } = require(path.join(ROOT, 'server/out/engine/values.js'));
+  const { PyDict } = require(path.join(ROOT, 'server/out/engine/py/values.js'));
   wrap(loadModule, 'loadYaml');
   wrap(dumpModule, 'dumpPyYaml', 'dumpPyYaml (server/out/engine/yaml/dump.js)');
   const MERGING = 'merging: RootMerger.merge (server/out/engine/merge/root.js)';
   wrap(RootMerger.prototype, 'merge', MERGING);
-  wrap(PyDict.prototype, 'copy', 'of which PyDict.copy (server/out/engine/values.js)', MERGING);
+  wrap(PyDict.prototype, 'copy', 'of which PyDict.copy (server/out/engine/py/values.js)', MERGING);
   if (preview) {
     const provenance = require(path.join(ROOT, 'server/out/engine/outcome/provenance.js'));
     wrap(dumpModule, 'dumpPyYamlWithLines', 'dumpPyYamlWithLines (server/out/engine/yaml/dump.js)');

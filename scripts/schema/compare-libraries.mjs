@@ -15,7 +15,7 @@ const { validateCloudConfigText } = require('../../out/server/src/engine/schema/
 const { schemaData } = require('../../out/server/src/engine/schema/data.js');
 const { conformsToFormat } = require('../../out/server/src/engine/schema/formats.js');
 const { loadYaml } = require('../../out/server/src/engine/yaml/load.js');
-const { PyDict, PyBytes, PyTimestamp, PyTuple, PySet } = require('../../out/server/src/engine/values.js');
+const { PyDict, PyBytes, PyTimestamp, PyTuple, PySet } = require('../../out/server/src/engine/py/values.js');
 
 const cases = Number(process.argv[process.argv.indexOf('--cases') + 1]) || 1500;
 

@@ -62,7 +62,7 @@
 
 import * as json from '../../server/src/engine/py/json';
 import { applyJsonPatch } from '../../server/src/engine/userdata/jsonpatch';
-import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/values';
+import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/py/values';
 
 // ---------------------------------------------------------------------------
 // command line

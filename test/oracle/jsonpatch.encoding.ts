@@ -1,5 +1,5 @@
 /** The typed encoding that test/oracle/jsonpatch.diff.ts exchanges with Python (values with their types, shared references kept). */
-import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/values';
+import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/py/values';
 import { pyFloatRepr } from '../../server/src/engine/py/repr';
 
 // ---------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /** Random inputs for test/oracle/jsonpatch.diff.ts: Python values, JSON texts (damaged ones too) and patches. */
-import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/values';
+import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/py/values';
 import { pyFloatRepr } from '../../server/src/engine/py/repr';
 import { Rng } from './generate';
 

@@ -14,7 +14,7 @@
  */
 
 import * as dump from '../../server/src/engine/yaml/dump';
-import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/values';
+import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/py/values';
 
 type DumpOptions = dump.DumpOptions;
 

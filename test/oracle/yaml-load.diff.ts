@@ -31,7 +31,7 @@
  */
 
 import { loadYaml } from '../../server/src/engine/yaml/load';
-import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/values';
+import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/py/values';
 import { pyFloatRepr } from '../../server/src/engine/py/repr';
 
 // ---------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 // used to expand every alias (hang) or recurse per level (JS stack overflow).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PyDict, PyValue } from '../../server/src/engine/values';
+import { PyDict, PyValue } from '../../server/src/engine/py/values';
 import { PyError } from '../../server/src/engine/py/errors';
 import { LimitExceededError } from '../../server/src/engine/limits';
 import { pyRepr, pyReprForMessage, PY_REPR_MAX_DEPTH } from '../../server/src/engine/py/repr';

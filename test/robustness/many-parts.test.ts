@@ -4,7 +4,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildPreview } from '../../server/src/engine/render/previewText';
-import { PyDict } from '../../server/src/engine/values';
+import { PyDict } from '../../server/src/engine/py/values';
 import { mime } from './corpus';
 
 describe('many parts', () => {

@@ -4,7 +4,7 @@
 // Boundaries measured with the oracle (README.md, "Where cloud-init itself fails").
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PyDict, PyValue } from '../../server/src/engine/values';
+import { PyDict, PyValue } from '../../server/src/engine/py/values';
 import { PyError } from '../../server/src/engine/py/errors';
 import { PYTHON_RECURSION } from '../../server/src/engine/limits';
 import { parseStringSpec } from '../../server/src/engine/spec/parse';

@@ -1,5 +1,5 @@
 /** Test helpers: Python values from JSON text (Python's json rules), and back. */
-import { PyValue } from '../../server/src/engine/values';
+import { PyValue } from '../../server/src/engine/py/values';
 import { parsePythonJson, toCanonicalJson } from '../../server/src/engine/py/json';
 
 /** A Python value from JSON text: `py('{"a": [1, 2.0]}')`. */

@@ -1,11 +1,11 @@
 /**
- * The catalogue (engine/catalogue.ts) is the one source of merger documentation: hover, completion, the
+ * The catalogue (engine/spec/catalogue.ts) is the one source of merger documentation: hover, completion, the
  * spec findings and the README read it. These tests tie its "options each merger reads" to what the
  * merger classes (engine/merge/*) actually do with each option, so neither can change alone.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MERGERS, MERGER_NAMES, OPTIONS, OPTION_NAMES, canonicalMergerName, describeEffective, mergerClause, optionsReadBy, type MergerName, type OptionName } from '../../server/src/engine/catalogue';
+import { MERGERS, MERGER_NAMES, OPTIONS, OPTION_NAMES, canonicalMergerName, describeEffective, mergerClause, optionsReadBy, type MergerName, type OptionName } from '../../server/src/engine/spec/catalogue';
 import { BUILTIN_MERGERS } from '../../server/src/engine/merge/construct';
 import { RootMerger } from '../../server/src/engine/merge/root';
 

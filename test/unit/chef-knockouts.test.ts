@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { KNOCKOUT_PREFIX, ChefNotice, chefDeepMerge } from '../../server/src/engine/chef/deepMerge';
-import { Origin, PyDict, PyValue, getListOrigins, keyIdentity, pyTypeName, setListOrigins } from '../../server/src/engine/values';
+import { Origin, PyDict, PyValue, getListOrigins, keyIdentity, pyTypeName, setListOrigins } from '../../server/src/engine/py/values';
 import { canon } from '../support/py';
 import { runCliChild, tempDir } from '../robustness/harness';
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { chefDeepMerge, chefMergeFiles, knockoutFindingsIn } from '../../server/src/engine/chef/deepMerge';
 import { loadYaml } from '../../server/src/engine/yaml/load';
 import { loadChefFiles } from '../../server/src/engine/chef/files';
-import { PyValue } from '../../server/src/engine/values';
+import { PyValue } from '../../server/src/engine/py/values';
 import { py, canon } from '../support/py';
 
 const merge = (a: string, b: string) => canon(chefDeepMerge(py(a), py(b)));

@@ -4,7 +4,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadYaml } from '../../server/src/engine/yaml/load';
-import { PyDict, getListOrigins, setListOrigins, type PyValue } from '../../server/src/engine/values';
+import { PyDict, getListOrigins, setListOrigins, type PyValue } from '../../server/src/engine/py/values';
 
 function loaded(text: string): PyDict {
   const r = loadYaml(text, { source: 3 });

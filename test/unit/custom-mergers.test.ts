@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { CustomMergerLoadError, customMergerModules, loadCustomMerger } from '../../server/src/engine/merge/custom';
 import { runHandlerParts } from '../../server/src/engine/userdata/run';
-import { explainSpec } from '../../server/src/engine/explain';
+import { explainSpec } from '../../server/src/engine/lint/explainSpec';
 import { main } from '../../server/src/cli/main';
 import { canon } from '../support/py';
 

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runCliIn } from '../support/cli';
 import { assertValidSarif } from '../support/sarif';
-import { parseSetFile, expandPatterns, SET_MODES } from '../../server/src/engine/sets';
+import { parseSetFile, expandPatterns, SET_MODES } from '../../server/src/engine/sets/setFile';
 import { listForPatterns } from '../../server/src/node/sets';
 
 export const PARTS: Record<string, string> = {

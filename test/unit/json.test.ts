@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_MAX_JSON_NODES, JsonDecodeError, parsePythonJson, PyRecursionError, toCanonicalJson, toJsonValue } from '../../server/src/engine/py/json';
 import { comparePyStr } from '../../server/src/engine/py/str';
-import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/values';
+import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/py/values';
 import { PyError } from '../../server/src/engine/py/errors';
 import { LimitExceededError } from '../../server/src/engine/limits';
 

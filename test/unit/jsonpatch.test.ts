@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyJsonPatch, isValueErrorType, type JsonPatchResult } from '../../server/src/engine/userdata/jsonpatch';
 import { toCanonicalJson } from '../../server/src/engine/py/json';
-import { PyBytes, PyDict, type PyValue } from '../../server/src/engine/values';
+import { PyBytes, PyDict, type PyValue } from '../../server/src/engine/py/values';
 
 function d(...pairs: Array<[PyValue, PyValue]>): PyDict {
   return PyDict.from(pairs);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { parseStringSpec } from '../../server/src/engine/spec/parse';
 import { constructMergers } from '../../server/src/engine/merge/construct';
 import { PyError } from '../../server/src/engine/py/errors';
-import { PyDict, PyValue, getListOrigins, setListOrigins } from '../../server/src/engine/values';
+import { PyDict, PyValue, getListOrigins, setListOrigins } from '../../server/src/engine/py/values';
 import { py, canon } from '../support/py';
 
 const TABLE = String.raw`

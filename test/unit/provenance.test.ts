@@ -8,7 +8,7 @@ import { formatPath, textLocator } from '../../server/src/engine/outcome/locate'
 import { collectProvenance, stepEffects as partEffects } from '../../server/src/engine/outcome/provenance';
 import { userDataLocator } from '../../server/src/engine/outcome/run';
 import { runUserData } from '../../server/src/engine/userdata/run';
-import { PyDict } from '../../server/src/engine/values';
+import { PyDict } from '../../server/src/engine/py/values';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const A = '#cloud-config\nruncmd: [one, two]\nhostname: a\npackages: [curl]\n';

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateCloudConfig, validateCloudConfigText, spanAt } from '../../server/src/engine/schema/validate';
 import { loadYaml } from '../../server/src/engine/yaml/load';
-import { PyDict } from '../../server/src/engine/values';
+import { PyDict } from '../../server/src/engine/py/values';
 import { mime } from '../lsp/fixtures';
 import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
 import { isIsoDate, isUri } from '../../server/src/engine/schema/formats';

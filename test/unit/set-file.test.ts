@@ -1,12 +1,12 @@
 /**
- * The set file is read and written by one module (engine/sets.ts), so that what the editor saves reads
+ * The set file is read and written by one module (engine/sets/setFile.ts), so that what the editor saves reads
  * back as meant (issue 27): names and file names that YAML 1.1 reads as something else (`on`, `1`, `~`,
  * `null`, `2001-01-01`...), or that YAML syntax would swallow (`#`, `: `, a leading `-`, quotes, line
  * breaks), and file names a glob would read (`a[1].yaml`), all round-trip through the real reader.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SetEntry, expandPatterns, parseSetFile, setPattern, writeSet } from '../../server/src/engine/sets';
+import { SetEntry, expandPatterns, parseSetFile, setPattern, writeSet } from '../../server/src/engine/sets/setFile';
 
 /** Strings YAML 1.1 (PyYAML's resolver) reads as bool, null, int, float, timestamp, merge or value keys. */
 const YAML_11 = [

@@ -1,7 +1,7 @@
 // Merge-spec parsing (spec §1.2, §1.3); every expectation was checked with the oracle's --parse-spec / --parse-merge-how.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { explainSpec } from '../../server/src/engine/explain';
+import { explainSpec } from '../../server/src/engine/lint/explainSpec';
 import { nearest } from '../../server/src/engine/findings/findings';
 import { parseStringSpec, SpecError } from '../../server/src/engine/spec/parse';
 import { py, canon } from '../support/py';

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadYaml } from '../../server/src/engine/yaml/load';
-import { PyDict, getListOrigins, type PyValue } from '../../server/src/engine/values';
+import { PyDict, getListOrigins, type PyValue } from '../../server/src/engine/py/values';
 import { toCanonicalJson } from '../../server/src/engine/py/json';
 import { runUserData, type UserDataRun } from '../../server/src/engine/userdata/run';
 import { Rng, userDataCase } from '../oracle/generate';

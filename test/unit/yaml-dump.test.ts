@@ -24,7 +24,7 @@ import {
   type DumpOptions,
 } from '../../server/src/engine/yaml/dump';
 import { analyzeScalar, analyzeStepwise } from '../../server/src/engine/yaml/scalarAnalysis';
-import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/values';
+import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../../server/src/engine/py/values';
 
 const d = (...pairs: Array<[PyValue, PyValue]>): PyDict => PyDict.from(pairs);
 const t = (...items: PyValue[]): PyTuple => new PyTuple(items);

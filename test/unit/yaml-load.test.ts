@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadYaml, mergeExpansionError, type YamlLoadOptions, type YamlLoadResult, type YamlProblem } from '../../server/src/engine/yaml/load';
-import * as V from '../../server/src/engine/values';
-import type { PyValue } from '../../server/src/engine/values';
+import * as V from '../../server/src/engine/py/values';
+import type { PyValue } from '../../server/src/engine/py/values';
 import { pyFloatRepr, pyStrRepr } from '../../server/src/engine/py/repr';
 
 /** Python's repr(), with sets written as set(<sorted items>). */

@@ -4,7 +4,7 @@
  * `{"result": ...}` or `{"error": {"kind", "stage", "message"}}`, in order.
  * Lines are read with Python's JSON rules, so `1` and `1.0` stay distinct.
  */
-import { PyDict, PyValue } from '../engine/values';
+import { PyDict, PyValue } from '../engine/py/values';
 import { PyError } from '../engine/py/errors';
 import { parsePythonJson, toCanonicalJson } from '../engine/py/json';
 import { parseListSpec, parseStringSpec, SpecError } from '../engine/spec/parse';

@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import { existsSync } from 'node:fs';
-import { SET_FILE_MAX_BYTES, SET_FILE_NAME } from '../engine/sets';
+import { SET_FILE_MAX_BYTES, SET_FILE_NAME } from '../engine/sets/setFile';
 import { listForPatterns, readSetFile, resolveSet, setPatterns } from '../node/sets';
 import { CliOptions, UsageError } from './args';
 import { pushAll } from '../engine/arrays';

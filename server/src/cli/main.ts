@@ -7,7 +7,7 @@
 import { statSync, writeSync } from 'node:fs';
 import { BoundedReadError, ReadFailureWords, describeReadFailure, readBoundedSync } from '../node/readFile';
 import { basename, resolve as resolvePath } from 'node:path';
-import { PyDict, PyValue } from '../engine/values';
+import { PyDict, PyValue } from '../engine/py/values';
 import { PyError } from '../engine/py/errors';
 import { loadYaml, mergeExpansionError } from '../engine/yaml/load';
 import { dumpPyYaml } from '../engine/yaml/dump';
@@ -30,7 +30,7 @@ import { packageVersion } from './version';
  * What only some modes and options need (templates, reports, --check, fates, make-mime, the system
  * modes, Chef) is required when they run (require keeps it after): a plain merge starts without it.
  */
-const explainModule = (): typeof import('../engine/explain') => require('../engine/explain') as typeof import('../engine/explain');
+const explainModule = (): typeof import('../engine/lint/explainSpec') => require('../engine/lint/explainSpec') as typeof import('../engine/lint/explainSpec');
 const previewModule = (): typeof import('../engine/render/previewText') => require('../engine/render/previewText') as typeof import('../engine/render/previewText');
 const customMergerModule = (): typeof import('../engine/merge/custom') => require('../engine/merge/custom') as typeof import('../engine/merge/custom');
 const instanceDataModule = (): typeof import('../engine/template/instanceData') => require('../engine/template/instanceData') as typeof import('../engine/template/instanceData');

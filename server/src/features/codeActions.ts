@@ -7,14 +7,14 @@
  */
 import { CodeAction, CodeActionKind, CodeActionParams, Command, Diagnostic, Range, TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { PyDict, PyValue, TextSpan } from '../engine/values';
+import { PyDict, PyValue, TextSpan } from '../engine/py/values';
 import { SpecSite } from '../engine/lint/analyzeDocument';
 import { Finding } from '../engine/findings/findings';
 import { ServerContext } from './common/context';
 import { DocumentState } from './common/analysisCache';
 import { guardRequest } from './common/guard';
 import { DIAGNOSTIC_SOURCE, rangesTouch, sameRange, toDiagnostic } from './common/ranges';
-import { RECIPES } from '../engine/catalogue';
+import { RECIPES } from '../engine/spec/catalogue';
 import { pushAll } from '../engine/arrays';
 
 export const CODE_ACTION_KINDS = [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite];

@@ -6,7 +6,7 @@
  * text around the cursor, because the YAML is often invalid mid-typing.
  */
 import { CompletionItem, CompletionItemKind, CompletionItemTag, CompletionParams, InsertTextFormat, Range, TextEdit } from 'vscode-languageserver';
-import { MERGERS, MERGER_NAMES, MERGE_HOW_KEY_DOC, MergerName, OptionName, RECIPES, optionsReadBy } from '../engine/catalogue';
+import { MERGERS, MERGER_NAMES, MERGE_HOW_KEY_DOC, MergerName, OptionName, RECIPES, optionsReadBy } from '../engine/spec/catalogue';
 import { ServerContext } from './common/context';
 import { DocumentState } from './common/analysisCache';
 import { guardRequest } from './common/guard';
@@ -17,7 +17,7 @@ import { schemaKeyMarkdown } from './common/schemaDocs';
 import { describeTypes, enumValues, keysOf, schemaAt, type NavSegment } from '../engine/schema/navigate';
 import { siblingKeys, textCursorAt } from '../engine/schema/textPath';
 import { loadYaml } from '../engine/yaml/load';
-import { PyDict } from '../engine/values';
+import { PyDict } from '../engine/py/values';
 import { jinjaCompletionItems } from './jinjaCompletion';
 import { instanceDataFor } from './common/instanceData';
 

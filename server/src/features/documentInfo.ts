@@ -5,7 +5,7 @@
  */
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DocumentInfoParams, DocumentInfoRequest, DocumentInfoResult } from '../protocol';
-import { HEADER_LINES } from '../engine/catalogue';
+import { HEADER_LINES } from '../engine/spec/catalogue';
 import { DEFAULT_PART_SPEC, DEFAULT_SYSTEM_SPEC } from '../engine/spec/defaults';
 import { ServerContext } from './common/context';
 import { DocumentState, analyze } from './common/analysisCache';

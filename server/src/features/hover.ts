@@ -5,8 +5,8 @@
  * the Merge-Type / X-Merge-Type header names of MIME parts.
  */
 import { Hover, HoverParams } from 'vscode-languageserver';
-import { HEADER_LINES, MERGE_HEADER_DOC } from '../engine/catalogue';
-import { TextSpan } from '../engine/values';
+import { HEADER_LINES, MERGE_HEADER_DOC } from '../engine/spec/catalogue';
+import { TextSpan } from '../engine/py/values';
 import { pyLStrip, pyRStrip, pyStrip } from '../engine/py/str';
 import { SpecSite } from '../engine/lint/analyzeDocument';
 import { MimeHeader } from '../engine/userdata/mime';

@@ -4,7 +4,7 @@
  * undefined and what cloud-init renders then (`CI_MISSING_JINJA_VAR/<name>`, or the error that
  * makes it drop the part). The verdict comes from rendering `{{ path }}` as cloud-init does.
  */
-import type { TextSpan } from '../engine/values';
+import type { TextSpan } from '../engine/py/values';
 import { referenceAt } from '../engine/template/assist';
 import { templateVariables, valueAtPath, type InstanceDataChoice } from '../engine/template/instanceData';
 import { describeVerdict, expressionVerdict } from '../engine/lint/templateLint';

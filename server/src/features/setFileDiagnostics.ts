@@ -1,6 +1,6 @@
 /**
  * Diagnostics in cloud-config-merge.yaml itself: what the set file parser
- * could not read (engine/sets.ts), names or globs that match no file, and
+ * could not read (engine/sets/setFile.ts), names or globs that match no file, and
  * what a set cannot merge as written (a path outside the folder, a glob whose
  * listing stopped, more files than maxSetFiles: node/sets.ts), where written.
  * Only for the set file at a workspace folder's root, the one the server reads.
@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import { Diagnostic, DiagnosticSeverity } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { SET_FILE_NAME, SetFileProblem, parseSetFile } from '../engine/sets';
+import { SET_FILE_NAME, SetFileProblem, parseSetFile } from '../engine/sets/setFile';
 import { ServerContext } from './common/context';
 import { DIAGNOSTIC_SOURCE } from './common/ranges';
 import { PartSets, filePath } from './common/partSets';

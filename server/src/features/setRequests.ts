@@ -4,13 +4,13 @@
  * `cloudConfigMerge/setOf` (the saved set a file belongs to, so the title
  * bar's preview button previews it) and `cloudConfigMerge/saveSet` (the text
  * of cloud-config-merge.yaml with a preview's selection saved as a named set,
- * written by engine/sets.ts so that it reads back as saved while the rest of
+ * written by engine/sets/setFile.ts so that it reads back as saved while the rest of
  * the file keeps its formatting and comments; the client applies it).
  */
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PreviewSetNotification, PreviewSetParams, SaveSetRequest, SetOfRequest, SaveSetParams, SaveSetResult, SetOfParams, SetOfResult, SET_NAME_RULE, isEditorPreviewMode } from '../protocol';
-import { SET_BOOT_ROLES, SET_FILE_NAME, SET_MODES, parseSetFile, writeSet } from '../engine/sets';
+import { SET_BOOT_ROLES, SET_FILE_NAME, SET_MODES, parseSetFile, writeSet } from '../engine/sets/setFile';
 import { ServerContext } from './common/context';
 import { guardRequest } from './common/guard';
 import { OpenSet, PartSets, filePath } from './common/partSets';

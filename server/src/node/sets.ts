@@ -11,7 +11,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { PartSet, SET_BOOT_ROLES, SET_FILE_MAX_BYTES, SetFile, SetFileProblem, SetBootRole, expandPatterns, parseSetFile, setPattern } from '../engine/sets';
+import { PartSet, SET_BOOT_ROLES, SET_FILE_MAX_BYTES, SetFile, SetFileProblem, SetBootRole, expandPatterns, parseSetFile, setPattern } from '../engine/sets/setFile';
 import { pushAll } from '../engine/arrays';
 import { readBoundedSync } from './readFile';
 import { insideFolder } from './inside';

@@ -5,7 +5,7 @@ import { REPO, fileUri, hoverText, open, positionOf, waitFor } from './helpers';
 
 // the facts hover shows come from the engine's catalogue
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const catalogue = require(path.join(REPO, 'server/out/engine/catalogue.js')) as { OPTIONS: Record<string, { effect: Record<string, string> }> };
+const catalogue = require(path.join(REPO, 'server/out/engine/spec/catalogue.js')) as { OPTIONS: Record<string, { effect: Record<string, string> }> };
 
 function codeOf(d: vscode.Diagnostic): string | number | undefined {
   return typeof d.code === 'object' ? d.code.value : d.code;

@@ -11,8 +11,8 @@
  *   `"2"`, never the number 2), and `"!merge:"` alone removes everything before it; mappings
  *   cannot be removed this way (a knockout string there is just a string).
  */
-import { Origin, PyDict, PyValue, getListOrigins, keyIdentity, pyTypeName, setListOrigins } from '../values';
-import { TextSpan } from '../values';
+import { Origin, PyDict, PyValue, getListOrigins, keyIdentity, pyTypeName, setListOrigins } from '../py/values';
+import { TextSpan } from '../py/values';
 
 export const KNOCKOUT_PREFIX = '!merge:';
 

@@ -3,7 +3,7 @@
  * from exponent numbers without a dot such as 1e5, which YAML 1.1 keeps as strings), so every value
  * keeps its source position for provenance.
  */
-import { PyDict, PyValue, pyClassName } from '../values';
+import { PyDict, PyValue, pyClassName } from '../py/values';
 import { loadYaml } from '../yaml/load';
 import { DEFAULT_LIMITS, Limits } from '../limits';
 import { decodeUtf8Surrogateescape } from '../py/codecs';

@@ -1,5 +1,5 @@
 /** What the linters report: transport-free, with spans and ready-made fixes. */
-import { TextSpan } from '../values';
+import { TextSpan } from '../py/values';
 import type { FindingCode } from './codes';
 
 export type Severity = 'error' | 'warning' | 'info' | 'hint';

@@ -30,7 +30,7 @@ import { pyBytesRepr, pyFloatRepr, pyStrRepr } from '../py/repr';
 import { pySorted as timsort } from '../py/sort';
 import { bytesCompare, firstMismatch, numCompare, sequenceEq } from '../py/compare';
 import { comparePyStr, pyLen } from '../py/str';
-import { builtinTypeName, scalarKeyIdentity } from '../values';
+import { builtinTypeName, scalarKeyIdentity } from '../py/values';
 
 
 // None → null, bool → boolean, int → bigint, float → number, str → string,

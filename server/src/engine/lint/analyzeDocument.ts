@@ -3,7 +3,7 @@
  * kind, the YAML as cloud-init loads it, where its merge specs are, and the
  * findings. Transport-free: features map this to LSP.
  */
-import { PyDict, PyValue, TextSpan, getListOrigins } from '../values';
+import { PyDict, PyValue, TextSpan, getListOrigins } from '../py/values';
 import { pyStrip } from '../py/str';
 import { loadYaml, YamlLoadResult } from '../yaml/load';
 import { CloudInitVersion, ParsedSpec, ValueSpans, parseStringSpec } from '../spec/parse';

@@ -6,7 +6,7 @@
  */
 import { PyError } from '../py/errors';
 import { LimitExceededError } from '../limits';
-import { PyDict, type PyValue, type TextSpan } from '../values';
+import { PyDict, type PyValue, type TextSpan } from '../py/values';
 import { problemSpan, spanAt, validateCloudConfig, valueAt, type SchemaProblem, type SchemaVersion } from '../schema/validate';
 import { nearest, type Finding, type Fix } from '../findings/findings';
 import { loadYaml } from '../yaml/load';

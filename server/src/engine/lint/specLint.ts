@@ -5,14 +5,14 @@
  * Parsing and effective settings come from the real engine, so the linter can
  * never disagree with the merge.
  */
-import { PyDict, PyValue, TextSpan, pyClassName } from '../values';
+import { PyDict, PyValue, TextSpan, pyClassName } from '../py/values';
 import { PyError } from '../py/errors';
 import { PY_WS_CLASS, isPySpace, pyLStrip, pyRStrip, pyStrip, pyStripSpan } from '../py/str';
 import { pyStr, pyStrRepr } from '../py/repr';
 import { CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, ValueSpans, parseListSpec, parseStringSpec } from '../spec/parse';
 import { constructMergers, MergerFactory } from '../merge/construct';
 import { RootMerger } from '../merge/root';
-import { MERGER_NAMES, MERGERS, MergerName, OPTION_NAMES, OPTIONS, OptionName, canonicalMergerName, mergerClause } from '../catalogue';
+import { MERGER_NAMES, MERGERS, MergerName, OPTION_NAMES, OPTIONS, OptionName, canonicalMergerName, mergerClause } from '../spec/catalogue';
 import { Finding, Fix, nearest } from '../findings/findings';
 import { pushAll } from '../arrays';
 import { coded } from '../findings/codes';

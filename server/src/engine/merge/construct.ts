@@ -3,7 +3,7 @@
  * every name is resolved first (one unknown name aborts the whole spec),
  * then the mergers are built in order with their options.
  */
-import { PyValue, pyClassName } from '../values';
+import { PyValue, pyClassName } from '../py/values';
 import { pyStrRepr } from '../py/repr';
 import { ParsedMerger, SpecError } from '../spec/parse';
 import { DictMerger } from './dictMerger';

@@ -17,7 +17,7 @@
  * `equals(a, b)`. Modules are code: they are loaded only when the user asks (the CLI's
  * `--custom-merger`, or the editor setting in a trusted workspace).
  */
-import { PyDict, PySet, PyTuple, PyBytes, PyTimestamp, PyValue, pyTypeName } from '../values';
+import { PyDict, PySet, PyTuple, PyBytes, PyTimestamp, PyValue, pyTypeName } from '../py/values';
 import { pyEq } from '../py/compare';
 import { PyError } from '../py/errors';
 import { MergerFactory } from './construct';

@@ -1,5 +1,5 @@
 /** The `dict` merger (spec §2.2): `replace` beats `no_replace`; new mappings are always recursed into. */
-import { PyDict, PyValue } from '../values';
+import { PyDict, PyValue } from '../py/values';
 import { isListLike, pyContains } from './pyops';
 import { RootMerger, TypeMerger } from './root';
 import { MergeContext } from './trace';

@@ -2,7 +2,7 @@
  * The `list` merger (spec §2.3): append > prepend > replace > no_replace,
  * default replace, which is an index-wise overwrite, not a list replacement.
  */
-import { Origin, PyDict, PyTuple, PyValue, getListOrigins, setListOrigins } from '../values';
+import { Origin, PyDict, PyTuple, PyValue, getListOrigins, setListOrigins } from '../py/values';
 import { isListLike, pyContains, pyGetIndex, pyIterItems, pyLen } from './pyops';
 import { RootMerger, TypeMerger } from './root';
 import { MergeContext } from './trace';

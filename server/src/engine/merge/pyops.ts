@@ -1,5 +1,5 @@
 /** Python built-ins the mergers rely on, with Python's exceptions. */
-import { PyBytes, PyDict, PySet, PyTuple, PyValue, pyClassName } from '../values';
+import { PyBytes, PyDict, PySet, PyTuple, PyValue, pyClassName } from '../py/values';
 import { pyEq } from '../py/compare';
 import { PyError } from '../py/errors';
 import { pyStrRepr } from '../py/repr';

@@ -3,7 +3,7 @@
  * class of the OLD value and lets the first merger of the spec that has a
  * method for that class do the work; with none, the old value stays.
  */
-import { PyValue, pyTypeName } from '../values';
+import { PyValue, pyTypeName } from '../py/values';
 import { PyError } from '../py/errors';
 import { PYTHON_RECURSION } from '../limits';
 import { MergeContext, MergeTracer } from './trace';

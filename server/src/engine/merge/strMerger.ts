@@ -1,5 +1,5 @@
 /** The `str` merger (spec §2.4): only `append` is read; otherwise the new value replaces. */
-import { PyValue, pyClassName } from '../values';
+import { PyValue, pyClassName } from '../py/values';
 import { PyError } from '../py/errors';
 import { pyContains } from './pyops';
 import { RootMerger, TypeMerger } from './root';

@@ -3,7 +3,7 @@
  * override, what did it lose, and why"). Tracing is off unless a tracer is
  * given, so plain merges pay nothing for it.
  */
-import { Origin, PyValue } from '../values';
+import { Origin, PyValue } from '../py/values';
 
 export type PathSegment = PyValue;
 

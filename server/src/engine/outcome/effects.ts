@@ -13,7 +13,7 @@
  * - overridden: at boot, a higher layer (user-data over vendor-data, ...) wins over this value;
  * - appended / prepended: this list's items go after / before another part's items.
  */
-import { Origin, PyValue, pyTypeName } from '../values';
+import { Origin, PyValue, pyTypeName } from '../py/values';
 import { pyEq } from '../py/compare';
 import { isListLike } from '../merge/pyops';
 import type { MergeEvent } from '../merge/trace';

@@ -9,7 +9,7 @@
  * disagrees with the merge; the CLI's report and check, and the language
  * server's diagnostics and hints, all read this.
  */
-import { Origin, PyDict, PyValue, getListOrigins } from '../values';
+import { Origin, PyDict, PyValue, getListOrigins } from '../py/values';
 import { MergeEvent } from '../merge/trace';
 import { Locator, SourceLocation, displayPath, fileLine, textLocator } from './locate';
 import { provenanceByDisplay } from './provenance';

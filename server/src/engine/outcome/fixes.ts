@@ -7,7 +7,7 @@
  * User-data sets whose parts are whole files (`#cloud-config` files, one part
  * each) and cloud.cfg.d sets: the edit is that file's `merge_how`.
  */
-import { PyDict, PyValue, TextSpan } from '../values';
+import { PyDict, PyValue, TextSpan } from '../py/values';
 import { Fate, fatesOf } from './fates';
 import { shortValue } from './losses';
 import { loadYaml } from '../yaml/load';

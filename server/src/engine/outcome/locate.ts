@@ -4,7 +4,7 @@
  * place and a path are written in every answer (`30-app.yaml:4`,
  * `runcmd[0]`).
  */
-import { Origin, PyValue } from '../values';
+import { Origin, PyValue } from '../py/values';
 import { pyStr } from '../py/repr';
 import { PathSegment } from '../merge/trace';
 import { LineIndex } from '../text/lineIndex';

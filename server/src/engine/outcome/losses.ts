@@ -8,14 +8,14 @@
  * the fates read), so it never disagrees with the merge. The preview's "What
  * this merge lost" and the report's `lost` say it.
  */
-import { PyDict, PyValue } from '../values';
+import { PyDict, PyValue } from '../py/values';
 import { pyRepr } from '../py/repr';
 import { MergeEvent, PathSegment } from '../merge/trace';
 import { Locator, SourceLocation, displayPath } from './locate';
 import { UserDataRun } from '../userdata/run';
 import { ConfdResult } from '../system/confd';
 import { BootResult } from '../system/boot';
-import { OPTION_NAMES, OptionName, canonicalMergerName, mergerClause, optionsReadBy } from '../catalogue';
+import { OPTION_NAMES, OptionName, canonicalMergerName, mergerClause, optionsReadBy } from '../spec/catalogue';
 import { pushAll } from '../arrays';
 import { EffectKind, eventEffect } from './effects';
 import { Outcome, cloudCfgName, confdLocator, userDataLocator } from './run';

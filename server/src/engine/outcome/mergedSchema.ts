@@ -5,7 +5,7 @@
  */
 import type { Locator, SourceLocation } from './locate';
 import type { UserDataRun } from '../userdata/run';
-import { getListOrigins, PyDict, type Origin, type PyValue } from '../values';
+import { getListOrigins, PyDict, type Origin, type PyValue } from '../py/values';
 import { problemPlace, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../schema/validate';
 
 export interface MergedProblem extends SchemaProblem {

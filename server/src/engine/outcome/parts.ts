@@ -5,7 +5,7 @@
  * the lost values and fates give a source by its index (a user-data part, a
  * drop-in or cloud.cfg, a boot layer).
  */
-import { PyValue } from '../values';
+import { PyValue } from '../py/values';
 import { pyReprForMessage } from '../py/repr';
 import { ParsedMerger } from '../spec/parse';
 import { PartReport, UserDataRun } from '../userdata/run';

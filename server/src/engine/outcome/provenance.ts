@@ -5,7 +5,7 @@
  * effects.ts). Values carry their origins through merging (values.ts), so
  * this only walks the result and resolves origins to places.
  */
-import { Origin, PyDict, PyValue, getListOrigins } from '../values';
+import { Origin, PyDict, PyValue, getListOrigins } from '../py/values';
 import { MergeEvent, PathSegment } from '../merge/trace';
 import { DumpLine, dumpPyYamlWithLines, pyKeyDisplay } from '../yaml/dump';
 import { Locator, SourceLocation, displayPath } from './locate';

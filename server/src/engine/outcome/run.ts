@@ -6,7 +6,7 @@
  * dispatches on the mode to merge: a face reads its inputs, calls runSet and
  * renders what the derived views say.
  */
-import { PyDict, PyValue } from '../values';
+import { PyDict, PyValue } from '../py/values';
 import { PyError } from '../py/errors';
 import { decodeUtf8Surrogateescape } from '../py/codecs';
 import { LimitExceededError, Limits } from '../limits';

@@ -7,7 +7,7 @@
  * Residual differences: `==` on two containers holding the same NaN object is True in Python (identity
  * shortcut); the value model does not keep NaN identities, so it is False here.
  */
-import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from '../values';
+import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, type PyValue } from './values';
 import { timestampKey } from './datetime';
 import { comparePyStr } from './str';
 

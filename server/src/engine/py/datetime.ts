@@ -5,7 +5,7 @@
  * Residual differences: none known; dates are proleptic Gregorian for every year 1-9999, as in
  * Python (JavaScript's `Date.UTC` maps years 0-99 to 1900-1999, so it is not used).
  */
-import type { PyTimestamp } from '../values';
+import type { PyTimestamp } from './values';
 
 /** Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (Howard Hinnant's algorithm). */
 export function daysFromCivil(y: number, m: number, d: number): number {

@@ -33,7 +33,7 @@
  * - NaN dict keys: each NaN object is its own key in Python; the value model
  *   keeps one NaN key per dict.
  */
-import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, PyValue } from '../values';
+import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, PyValue } from './values';
 import { PyError } from './errors';
 import { PY_INT_MAX_STR_DIGITS, intDigitLimitError, pyIntStr } from './int';
 import { pyFloatRepr, pyRepr, pyStr, pyStrRepr } from './repr';

@@ -53,8 +53,8 @@ export function pyStrRepr(s: string): string {
   return out + quote;
 }
 
-import type { PyValue } from '../values';
-import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple } from '../values';
+import type { PyValue } from './values';
+import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple } from './values';
 import { PyError } from './errors';
 import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
 

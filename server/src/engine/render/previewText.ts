@@ -6,7 +6,7 @@
  * supplied it and what the merge did there, and the header's links. The
  * CLI's `--format preview` and the editor's preview both come from here.
  */
-import { PyValue } from '../values';
+import { PyValue } from '../py/values';
 import { dumpPyYamlWithLines } from '../yaml/dump';
 import { Limits } from '../limits';
 import { MergedProblem, MergedSchemaReport } from '../outcome/mergedSchema';

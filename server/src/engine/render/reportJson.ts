@@ -3,7 +3,7 @@
  * provenance, what the merge lost, the fates and (user-data) the merged result's schema problems, each
  * derived from the one outcome, so the report names every file the way every other answer does.
  */
-import { PyValue } from '../values';
+import { PyValue } from '../py/values';
 import { toCanonicalJson } from '../py/json';
 import { SourceLocation, displayPath } from '../outcome/locate';
 import { collectProvenance, stepEffects } from '../outcome/provenance';

@@ -21,7 +21,7 @@
 import { pyStr } from '../py/repr';
 import { pyYamlErrorString, reportedMark } from '../yaml/mark';
 import { schemaCommandInput } from './schemaCommand';
-import { getListOrigins, PyDict, type PyValue } from '../values';
+import { getListOrigins, PyDict, type PyValue } from '../py/values';
 import { validateCloudConfigText, type SchemaProblem, type SchemaVersion } from './validate';
 import { cloudInitSchemaMarks, markTable, MarksFailure, MarksTooCostly } from './schemaMarks';
 

@@ -17,7 +17,7 @@ import { convertUserDataBlob, type ConvertedBlob, type MimeLeaf } from '../userd
 import { ARCHIVE_TYPE, CLOUD_CONFIG_TYPE, leafPartType, sniffContentType } from '../userdata/sniff';
 import { pyStrip } from '../py/str';
 import { pyContentType } from '../userdata/process';
-import { getListOrigins, PyDict, type TextSpan } from '../values';
+import { getListOrigins, PyDict, type TextSpan } from '../py/values';
 import { valueOffsetMap } from '../yaml/scalarSource';
 
 export interface EmbeddedCloudConfig {

@@ -8,7 +8,7 @@
  * dates, trailing characters after a complete date ignored). `hostname` needs the `fqdn` package, which is
  * not installed there, so it is not checked: any string passes. Non-strings always pass.
  */
-import type { PyValue } from '../values';
+import type { PyValue } from '../py/values';
 
 // RFC 3986 appendix A, written out as a regular expression.
 const UNRESERVED = "A-Za-z0-9\\-._~";

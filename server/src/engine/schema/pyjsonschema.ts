@@ -22,7 +22,7 @@
 import { PyError } from '../py/errors';
 import { pyRepr } from '../py/repr';
 import { comparePyStr } from '../py/str';
-import { PyBytes, PyDict, type PyValue } from '../values';
+import { PyBytes, PyDict, type PyValue } from '../py/values';
 import { pyEq } from '../py/compare';
 import { conformsToFormat } from './formats';
 import { pushAll } from '../arrays';

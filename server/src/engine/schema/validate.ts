@@ -12,7 +12,7 @@ import { pyStr } from '../py/repr';
 import { comparePyStr } from '../py/str';
 import { expandedSize, loadYaml, type YamlProblem } from '../yaml/load';
 import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
-import { getListOrigins, PyDict, type PyValue, type TextSpan } from '../values';
+import { getListOrigins, PyDict, type PyValue, type TextSpan } from '../py/values';
 import { comparePaths, pyRegex, type SchemaNode, ValidationError, Validator } from './pyjsonschema';
 import { schemaData, type SchemaVersion } from './data';
 import { pushAll } from '../arrays';

@@ -4,7 +4,7 @@
  * Positions are kept so that the language server can point at the exact
  * merger name, option or character that is wrong.
  */
-import { PyBytes, PyDict, PySet, PyTuple, PyValue, TextSpan, pyTypeName, pyTruthy } from '../values';
+import { PyBytes, PyDict, PySet, PyTuple, PyValue, TextSpan, pyTypeName, pyTruthy } from '../py/values';
 import { PyError } from '../py/errors';
 import { pyStrRepr } from '../py/repr';
 import { pyStrip, pyStripSpan } from '../py/str';

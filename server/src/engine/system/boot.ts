@@ -6,7 +6,7 @@
  * config is bundled: without `builtinCfg` the builtin layer is empty, except
  * that vendor-data is enabled by default as on a stock machine.
  */
-import { PyDict, PyValue, pyClassName } from '../values';
+import { PyDict, PyValue, pyClassName } from '../py/values';
 import { PyError } from '../py/errors';
 import { pyStr } from '../py/repr';
 import { pyStrip } from '../py/str';

@@ -3,7 +3,7 @@
  * only `*.cfg`, merged with `mergemanydict` (so the alphabetically last
  * file wins by default); then `cloud.cfg` under the merged drop-ins.
  */
-import { PyDict, PyValue } from '../values';
+import { PyDict, PyValue } from '../py/values';
 import { PyError } from '../py/errors';
 import { comparePyStr, pyStrip } from '../py/str';
 import { CloudInitVersion } from '../spec/parse';

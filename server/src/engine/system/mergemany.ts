@@ -3,7 +3,7 @@
  * accumulation with that source's own spec, default `list()+dict()+str()`;
  * so, by default, the first source wins.
  */
-import { PyDict, PySet, PyValue, pyClassName, pyTruthy } from '../values';
+import { PyDict, PySet, PyValue, pyClassName, pyTruthy } from '../py/values';
 import { PyError } from '../py/errors';
 import { ParsedMerger, extractBodySpec, CloudInitVersion } from '../spec/parse';
 import { DEFAULT_SYSTEM_SPEC } from '../spec/defaults';

@@ -1,5 +1,5 @@
 /** `util.read_conf`: one YAML config file as cloud-init reads system configuration (spec §4.2). */
-import { PyDict, pyClassName } from '../values';
+import { PyDict, pyClassName } from '../py/values';
 import { PyError, PyErrorType } from '../py/errors';
 import { loadYaml, mergeExpansionError, YamlLoadResult } from '../yaml/load';
 import { jinjaSyntaxErrorText, renderCloudInitJinja } from '../userdata/jinja';

@@ -4,7 +4,7 @@
  * `dict(replace)+list()+str()`); nothing carries over between parts; a part
  * that fails is skipped and leaves the accumulation untouched.
  */
-import { PyDict, PyValue, TextSpan, pyTypeName } from '../values';
+import { PyDict, PyValue, TextSpan, pyTypeName } from '../py/values';
 import { PyError } from '../py/errors';
 import { pyLStrip, pyStrip } from '../py/str';
 import { loadYaml, mergeExpansionError, YamlLoadResult } from '../yaml/load';

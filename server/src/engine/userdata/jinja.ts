@@ -68,7 +68,7 @@ import { PyRecursionError, parsePythonJson } from '../py/json';
 import { pySorted as timsort } from '../py/sort';
 import { codePoints } from '../py/str';
 import type { CloudInitVersion } from '../spec/parse';
-import { PyDict, type PyValue } from '../values';
+import { PyDict, type PyValue } from '../py/values';
 import type { OutputOrigin } from '../jinja/environment';
 import { detectTemplate, jinjaSource, renderJinjaString } from './templater';
 

@@ -64,7 +64,7 @@
  *   equals NaN (the YAML case).
  * - Sets print in insertion order here, in hash order in Python (messages).
  */
-import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, PyValue, getListOrigins, pyClassName, setListOrigins } from '../values';
+import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple, PyValue, getListOrigins, pyClassName, setListOrigins } from '../py/values';
 import { pyEq } from '../py/compare';
 import { PyError } from '../py/errors';
 import { pyFloatRepr, pyRepr, pyStrRepr } from '../py/repr';

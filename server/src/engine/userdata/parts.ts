@@ -1,5 +1,5 @@
 /** The parts that user-data processing yields, with everything provenance needs. */
-import { TextSpan } from '../values';
+import { TextSpan } from '../py/values';
 import type { FindingCode } from '../findings/codes';
 
 /** How a part was reached from an input blob. */

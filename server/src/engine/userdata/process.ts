@@ -4,8 +4,8 @@
  * `#cloud-config-archive`, content sniffing, part names and launch indexes
  * exactly as `UserDataProcessor` produces them.
  */
-import { PyBytes, PyDict, PySet, PyValue, TextSpan, getListOrigins } from '../values';
-import { pyClassName } from '../values';
+import { PyBytes, PyDict, PySet, PyValue, TextSpan, getListOrigins } from '../py/values';
+import { pyClassName } from '../py/values';
 import { pyReprForMessage, pyStr, pyStrRepr } from '../py/repr';
 import { pySplitLines, pyStrip, pyLStrip } from '../py/str';
 import { loadYaml, mergeExpansionError } from '../yaml/load';

@@ -3,7 +3,7 @@
  * parts, apply the launch-index filter, hand each part to its handler in
  * order, and write `cloud-config.txt` as cloud-init does (spec §3.5–§3.7).
  */
-import { PyValue } from '../values';
+import { PyValue } from '../py/values';
 import { CloudInitVersion } from '../spec/parse';
 import { MergerFactory } from '../merge/construct';
 import { DumpLine, dumpPyYaml, dumpPyYamlWithLines } from '../yaml/dump';

@@ -2,7 +2,7 @@
  * Source spans of a part's `merge_how` / `merge_type` value, captured before
  * the spec is popped from the mapping, so spec errors point into the file.
  */
-import { PyDict, PyValue, TextSpan, getListOrigins } from '../values';
+import { PyDict, PyValue, TextSpan, getListOrigins } from '../py/values';
 import { ValueSpans } from '../spec/parse';
 import type { YamlLoadResult } from '../yaml/load';
 

@@ -5,7 +5,7 @@
  */
 import { objectArray } from '../arrays';
 import { pyStrRepr } from '../py/repr';
-import type { PyValue, TextSpan } from '../values';
+import type { PyValue, TextSpan } from '../py/values';
 import { LoadError, pointSpan } from './errors';
 import { E, Parser } from './parser';
 import { MAP_TAG, SEQ_TAG, resolveScalar } from './resolver';

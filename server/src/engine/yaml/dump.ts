@@ -37,7 +37,7 @@
  * Python 3.11) and for values it cannot represent.
  */
 
-import type { PyValue } from '../values';
+import type { PyValue } from '../py/values';
 import { represent } from './representer';
 import { EventSource, PathNode, YamlPath, assignAnchors, pathOf } from './serializer';
 import { Emitter } from './emitter';

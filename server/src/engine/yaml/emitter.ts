@@ -9,7 +9,7 @@
  * complex keys) and `emitValue`, a direct walk of the common value (no shared objects, str keys,
  * lists, dicts and plain scalars) that writes the same bytes without building nodes or events.
  */
-import { PyDict, PyValue } from '../values';
+import { PyDict, PyValue } from '../py/values';
 import { pyIntStr } from '../py/int';
 import { RepNode, floatText, sortedStrEntries } from './representer';
 import { BOOL_TAG, FLOAT_TAG, INT_TAG, NULL_TAG, STR_TAG, resolveScalar } from './resolver';

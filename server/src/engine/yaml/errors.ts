@@ -3,7 +3,7 @@
  * lines, or a Python exception such as ValueError raised while constructing), and the problem the
  * loader returns for it. Positions are spans into the text, not PyYAML's "line L, column C" marks.
  */
-import type { TextSpan } from '../values';
+import type { TextSpan } from '../py/values';
 import { isBreak } from './reader';
 
 export interface YamlProblem {

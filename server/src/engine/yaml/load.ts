@@ -69,9 +69,9 @@
  */
 
 import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
-import { PyDict, PySet, PyTuple } from '../values';
+import { PyDict, PySet, PyTuple } from '../py/values';
 import { pushAll } from '../arrays';
-import type { PyValue, TextSpan } from '../values';
+import type { PyValue, TextSpan } from '../py/values';
 import { LoadError, type YamlProblem } from './errors';
 
 export type { YamlProblem } from './errors';

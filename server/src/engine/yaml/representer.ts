@@ -6,8 +6,8 @@
  * mapping whose keys Python cannot order keeps its insertion order. Iterative, with PyYAML's depth
  * bound (`maxLevels`) instead of Python's recursion.
  */
-import type { PyValue } from '../values';
-import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple } from '../values';
+import type { PyValue } from '../py/values';
+import { PyBytes, PyDict, PySet, PyTimestamp, PyTuple } from '../py/values';
 import { pyFloatRepr } from '../py/repr';
 import { PyError } from '../py/errors';
 import { pyIntStr } from '../py/int';

@@ -2,7 +2,7 @@
  * Where the characters of a loaded scalar are in the text it was written in, when that can be told
  * simply: an archive entry's `content: |` and the like, whose positions are reported in the file.
  */
-import type { TextSpan } from '../values';
+import type { TextSpan } from '../py/values';
 
 /**
  * How offsets in a scalar's value map to the text it is written in: a plain or quoted scalar on one line

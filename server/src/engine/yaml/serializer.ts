@@ -3,10 +3,10 @@
  * `id002`, ... in the order of those second encounters) and the event stream, produced lazily from
  * the node graph for the emitter, with the data path of every node for the preview's line map.
  */
-import type { PyValue } from '../values';
+import type { PyValue } from '../py/values';
 import { BOOL_TAG, FLOAT_TAG, INT_TAG, NULL_TAG, STR_TAG, TIMESTAMP_TAG, resolveScalar } from './resolver';
 import { RepNode, SCALAR, SEQ } from './representer';
-import { PyTimestamp } from '../values';
+import { PyTimestamp } from '../py/values';
 import { pyRepr } from '../py/repr';
 
 /** The representer's tags are suffixes of tag:yaml.org,2002:, the resolver's are whole. */

@@ -9,7 +9,7 @@ import type { Position, Range } from 'vscode-languageserver';
 import { analyzeDocument, DocumentAnalysis } from '../../engine/lint/analyzeDocument';
 import { LoadedCustomMergers, NO_CUSTOM_MERGERS } from './customMergers';
 import { LineIndex } from '../../engine/text/lineIndex';
-import { TextSpan } from '../../engine/values';
+import { TextSpan } from '../../engine/py/values';
 import { ServerSettings, analysisKey } from './settings';
 import type { InstanceDataChoice } from '../../engine/template/instanceData';
 

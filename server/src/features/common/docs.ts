@@ -1,9 +1,9 @@
 /**
  * Catalogue entries rendered for hover and completion. All facts come
- * from engine/catalogue.ts; this file only arranges them.
+ * from engine/spec/catalogue.ts; this file only arranges them.
  */
 import { MarkupContent, MarkupKind } from 'vscode-languageserver';
-import { HEADER_LINES, HeaderDoc, MERGERS, MERGER_NAMES, MergerName, OPTIONS, OptionName } from '../../engine/catalogue';
+import { HEADER_LINES, HeaderDoc, MERGERS, MERGER_NAMES, MergerName, OPTIONS, OptionName } from '../../engine/spec/catalogue';
 
 /** Markdown, or the same text without markup for clients that only show plain text. */
 export function markup(markdown: string, asMarkdown: boolean): MarkupContent {

@@ -4,8 +4,8 @@
  * Shared by hover (on `merge_how`) and documentInfo (the language status).
  */
 import { SpecSite, DocumentAnalysis } from '../../engine/lint/analyzeDocument';
-import { explainSpec } from '../../engine/explain';
-import { describeEffective, MERGE_HEADER_DOC } from '../../engine/catalogue';
+import { explainSpec } from '../../engine/lint/explainSpec';
+import { describeEffective, MERGE_HEADER_DOC } from '../../engine/spec/catalogue';
 import { ParsedMerger, CloudInitVersion } from '../../engine/spec/parse';
 import { constructMergers } from '../../engine/merge/construct';
 import { DEFAULT_PART_SPEC, DEFAULT_PART_SPEC_TEXT, DEFAULT_SYSTEM_SPEC, DEFAULT_SYSTEM_SPEC_TEXT } from '../../engine/spec/defaults';

@@ -4,8 +4,8 @@
  * spec, so hover, completion and refactors work while the user is typing.
  * What cloud-init makes of the spec always comes from the engine.
  */
-import { PyDict, PyValue, TextSpan } from '../../engine/values';
-import { MergerName, OptionName, OPTION_NAMES, canonicalMergerName } from '../../engine/catalogue';
+import { PyDict, PyValue, TextSpan } from '../../engine/py/values';
+import { MergerName, OptionName, OPTION_NAMES, canonicalMergerName } from '../../engine/spec/catalogue';
 import { SpecSite } from '../../engine/lint/analyzeDocument';
 import { ValueSpans } from '../../engine/spec/parse';
 import { pyRStrip, pyStrip, pyStripSpan } from '../../engine/py/str';

@@ -1,11 +1,11 @@
 /** How cloud-init reads a merge spec, in data and in words. */
-import { PyValue } from './values';
-import { PyError } from './py/errors';
-import { CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, parseListSpec, parseStringSpec } from './spec/parse';
-import { DEFAULT_PART_SPEC, DEFAULT_PART_SPEC_TEXT } from './spec/defaults';
-import { constructMergers, MergerFactory } from './merge/construct';
-import { describeEffective } from './catalogue';
-import { lintListSpec, lintStringSpec } from './lint/specLint';
+import { PyValue } from '../py/values';
+import { PyError } from '../py/errors';
+import { CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, parseListSpec, parseStringSpec } from '../spec/parse';
+import { DEFAULT_PART_SPEC, DEFAULT_PART_SPEC_TEXT } from '../spec/defaults';
+import { constructMergers, MergerFactory } from '../merge/construct';
+import { describeEffective } from '../spec/catalogue';
+import { lintListSpec, lintStringSpec } from './specLint';
 
 export type EffectiveSettings = Record<'dict' | 'list' | 'str', Record<string, string | boolean> | null>;
 

@@ -17,12 +17,12 @@
  *       vendor: vendor.yaml        # boot mode: vendor2, cloudCfg, confd, dsConfig too
  */
 import picomatch from 'picomatch/posix';
-import { PyDict, PyValue, TextSpan, getListOrigins } from './values';
-import { loadYaml } from './yaml/load';
-import { pyKeyDisplay } from './yaml/dump';
-import { NON_PRINTABLE } from './yaml/reader';
-import { escapeChar } from './yaml/scalarAnalysis';
-import { SET_MODES, type SetMode } from './outcome/mode';
+import { PyDict, PyValue, TextSpan, getListOrigins } from '../py/values';
+import { loadYaml } from '../yaml/load';
+import { pyKeyDisplay } from '../yaml/dump';
+import { NON_PRINTABLE } from '../yaml/reader';
+import { escapeChar } from '../yaml/scalarAnalysis';
+import { SET_MODES, type SetMode } from '../outcome/mode';
 
 /** The name of the set file at a workspace folder's root. */
 export const SET_FILE_NAME = 'cloud-config-merge.yaml';

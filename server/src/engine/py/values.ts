@@ -6,7 +6,7 @@
  * timestamps, bytes and sets have their own classes, and mappings compare keys
  * the way a Python dict does (`1`, `1.0` and `true` are the same key).
  */
-import { timestampKey } from './py/datetime';
+import { timestampKey } from './datetime';
 
 export type PyValue =
   | null
