@@ -114,8 +114,11 @@ function reportedAlready(own: ReadonlySet<string>, message: string): boolean {
 function relatedInformation(analysis: SetAnalysis, l: SourceLocation, message: string): DiagnosticRelatedInformation[] {
   const uri = analysis.uriOf(l.file);
   if (!uri) return [];
-  // A place in text decoded from the file: the file, with the place in words.
-  if (l.note) return [{ location: { uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, message: `${message} (${l.note}: line ${l.line + 1})` }];
+  // A place in text decoded from the file: the line that stands for it (else the file's start), with the place in words.
+  if (l.note) {
+    const at = l.anchor ?? { line: 0, character: 0 };
+    return [{ location: { uri, range: { start: at, end: at } }, message: `${message} (${l.note}: line ${l.line + 1})` }];
+  }
   return [{ location: { uri, range: toRange(l) }, message }];
 }
 

@@ -65,3 +65,15 @@ export function nearest(word: string, candidates: readonly string[]): string | u
   const prefix = candidates.find((c) => word.length >= 3 && (c.startsWith(word) || word.startsWith(c)));
   return prefix;
 }
+
+/**
+ * A finding about text whose positions are not the document's (a MIME part's decoded body, an archive entry's
+ * folded content), shown on `anchor` (the part's header, the entry's key), naming its line and column in that
+ * text and why it is not shown there; without edits or tags, which would apply to the anchor.
+ */
+export function shownElsewhere(f: Finding, anchor: TextSpan, inside: { text: string; label: string; why: string }): Finding {
+  const before = inside.text.slice(0, f.span.start);
+  const line = before.split('\n').length;
+  const column = f.span.start - (before.lastIndexOf('\n') + 1) + 1;
+  return { code: f.code, severity: f.severity, span: anchor, message: `${f.message} (line ${line}, column ${column} of ${inside.label}, not shown in place: ${inside.why})` };
+}

@@ -6,7 +6,7 @@
 import { LineIndex } from '../text/lineIndex';
 import { decodeUtf8Surrogateescape } from '../py/codecs';
 import type { UserDataRun } from '../userdata/run';
-import type { Locator } from './locate';
+import { locationJson, type Locator } from './locate';
 import { validateMerged, type MergedProblem } from './mergedSchema';
 import { schemaCommandInput } from '../schema/schemaCommand';
 import { embeddedInArchive, embeddedInMime } from '../schema/embedded';
@@ -22,6 +22,8 @@ export interface Located {
   column?: number;
   /** Set when line and column are in the text cloud-init decoded from the file, not in the file (SourceLocation.note). */
   note?: string;
+  /** With `note`: the line and column of the file that stand for that text (a MIME part's Content-Type header). */
+  anchor?: { line: number; column: number };
 }
 
 export interface FileResult {
@@ -86,7 +88,13 @@ export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersio
     const embedded = kind === 'mime' ? embeddedInMime(text) : embeddedInArchive(text);
     return embedded.map((e) => {
       const r = validateCloudConfigText(e.text, version);
-      const locate = (deprecation: boolean) => (p: SchemaProblem) => locateInText(r, text, p, deprecation, (o) => e.toDocument(o), fileLines);
+      // Not mapped into the file: the position in the part's own text, said so, with the file's line that stands for it.
+      const inside = e.unmapped ? { note: e.kind === 'mime-part' ? 'position in the decoded part' : "position in the entry's content", anchor: fileLines.position(e.anchor.start), lines: new LineIndex(e.text) } : undefined;
+      const locate = (deprecation: boolean) => (p: SchemaProblem): Located => {
+        if (!inside) return locateInText(r, text, p, deprecation, (o) => e.toDocument(o), fileLines);
+        const located = locateInText(r, e.text, p, deprecation, undefined, inside.lines);
+        return located.line === undefined ? located : { ...located, note: inside.note, anchor: { line: inside.anchor.line + 1, column: inside.anchor.character + 1 } };
+      };
       return { file, part: e.label, valid: r.valid, errors: r.errors.map(locate(false)), deprecations: r.deprecations.map(locate(true)), note: reportNote(r), unmapped: e.unmapped };
     });
   }
@@ -160,7 +168,7 @@ export function checkMerged(run: UserDataRun, locate: Locator, version: SchemaVe
   const m = validateMerged(run, version, locate);
   const place = (p: MergedProblem): Located => {
     const out: Located = { path: p.path, message: p.message };
-    return p.source ? { ...out, file: p.source.file, line: p.source.line + 1, column: p.source.character + 1, ...(p.source.note ? { note: p.source.note } : {}) } : out;
+    return p.source ? { ...out, ...locationJson(p.source) } : out;
   };
   return { valid: m.valid, errors: m.errors.map(place), deprecations: m.deprecations.map(place), note: reportNote(m.report) };
 }

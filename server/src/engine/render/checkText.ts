@@ -31,7 +31,7 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
   const out: string[] = [];
   const list = (ps: Located[]) => ps.map((p) => `${p.path}: ${p.message}`).join(', ');
   const sources = (r: { errors: Located[]; deprecations: Located[] }) => {
-    for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) out.push(`  ${p.path}: written in ${placeText(p.file, p.line, p.column, p.note)}`);
+    for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) out.push(`  ${p.path}: written in ${placeText(p.file, p.line, p.column, p.note, p.anchor?.line)}`);
   };
   const one = (name: string, label22: string, r: { valid: boolean; errors: Located[]; deprecations: Located[]; note?: string; said?: string; unvalidated?: boolean }) => {
     if (r.said) {
@@ -102,8 +102,9 @@ function nameOf(f: FileResult): string {
 
 export function formatJson(result: CheckResult, pretty: boolean): string {
   const strip = (r: FileResult) => ({ file: r.file, ...(r.part ? { part: r.part } : {}), valid: r.valid, errors: r.errors.map(fileLoc), deprecations: r.deprecations.map(fileLoc), ...(r.note ? { note: r.note } : {}), ...(r.said ? { said: r.said } : {}) });
-  const fileLoc = (p: Located) => ({ path: p.path, message: p.message, line: p.line ?? null, column: p.column ?? null });
-  const mergedLoc = (p: Located) => ({ path: p.path, message: p.message, file: p.file ?? null, line: p.line ?? null, column: p.column ?? null, ...(p.note ? { note: p.note } : {}) });
+  const decoded = (p: Located) => ({ ...(p.note ? { note: p.note } : {}), ...(p.anchor ? { anchor: p.anchor } : {}) });
+  const fileLoc = (p: Located) => ({ path: p.path, message: p.message, line: p.line ?? null, column: p.column ?? null, ...decoded(p) });
+  const mergedLoc = (p: Located) => ({ path: p.path, message: p.message, file: p.file ?? null, line: p.line ?? null, column: p.column ?? null, ...decoded(p) });
   const out = {
     files: result.files.map(strip),
     merged: result.merged ? { valid: result.merged.valid, errors: result.merged.errors.map(mergedLoc), deprecations: result.merged.deprecations.map(mergedLoc) } : null,
@@ -123,13 +124,14 @@ export function formatSarif(result: CheckResult, version: SchemaVersion, toolVer
   const add = (p: Located, file: string | undefined, deprecation: boolean, merged: boolean, part?: string) => {
     const said = `${p.path}: ${p.message.trim()}`;
     shown.add(said);
+    const where = [merged ? 'in the merged cloud-config.txt' : part ? `in ${part}` : '', p.note && p.line ? `${p.note}: line ${p.line}${p.column ? `, column ${p.column}` : ''}` : ''].filter(Boolean).join(', ');
     results.push({
       ruleId: deprecation ? 'schema-deprecation' : 'schema-error',
       level: deprecation ? 'warning' : 'error',
-      message: `${said}${merged ? ' (in the merged cloud-config.txt)' : part ? ` (in ${part})` : ''}`,
+      message: `${said}${where ? ` (${where})` : ''}`,
       file,
-      // A position in decoded text is not one in the file: the result is for the file as a whole.
-      region: p.line && !p.note ? { startLine: p.line, startColumn: p.column ?? 1 } : undefined,
+      // A position in decoded text is not one in the file: the line that stands for it (a part's header), else the file as a whole.
+      region: p.note ? (p.anchor ? { startLine: p.anchor.line, startColumn: p.anchor.column } : undefined) : p.line ? { startLine: p.line, startColumn: p.column ?? 1 } : undefined,
       properties: part ? { path: p.path, merged, part } : { path: p.path, merged },
     });
   };
