@@ -13,6 +13,7 @@ import { embeddedInArchive, embeddedInMime } from '../schema/embedded';
 import { detectDocument } from '../lint/documentKind';
 import { problemSpan, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../schema/validate';
 import { pyYamlErrorString, reportedMark } from '../yaml/mark';
+import { SAMPLE_NAMES } from '../template/samples';
 
 export interface Located {
   path: string;
@@ -42,7 +43,7 @@ export interface FileResult {
    * empty file (left alone), a document that is not a mapping (rejected).
    */
   said?: string;
-  /** Rejected before cloud-init's validator ran (a header, YAML): 22.4 then prints no deprecations line. */
+  /** Rejected before cloud-init's validator ran (a header, YAML, a template it cannot render): 22.4 then prints no deprecations line. */
   unvalidated?: boolean;
 }
 
@@ -125,15 +126,16 @@ function checkUserDataFile(file: string, text: string, version: SchemaVersion, i
     case 'not-evaluated':
       return { file, valid: true, errors: [], deprecations: [], said: input.said };
     case 'unrendered':
-      // The schema command stops there (exit 1).
+      // The schema command stops there (exit 1): not validated, and why in one line.
       return {
         file,
         valid: false,
         errors: [],
         deprecations: [],
+        unvalidated: true,
         note:
           input.words === null
-            ? 'a `## template: jinja` file: cloud-init renders it with the instance data before validating (on an instance, /run/cloud-init/instance-data.json; its schema command fails without it): give --instance-data FILE or NAME'
+            ? `needs instance data, as cloud-init renders a \`## template: jinja\` file before validating it (its own schema command fails without): pass --instance-data NAME (a sample: ${SAMPLE_NAMES.join(', ')}) or --instance-data FILE (JSON, as /run/cloud-init/instance-data.json on an instance)`
             : `cloud-init's schema command cannot render this template: ${input.words}`,
       };
     case 'validate':
