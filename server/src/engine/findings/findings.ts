@@ -1,5 +1,6 @@
 /** What the linters report: transport-free, with spans and ready-made fixes. */
 import { TextSpan } from '../values';
+import { LineIndex } from '../text/lineIndex';
 import type { FindingCode } from './codes';
 
 export type Severity = 'error' | 'warning' | 'info' | 'hint';
@@ -71,9 +72,7 @@ export function nearest(word: string, candidates: readonly string[]): string | u
  * folded content), shown on `anchor` (the part's header, the entry's key), naming its line and column in that
  * text and why it is not shown there; without edits or tags, which would apply to the anchor.
  */
-export function shownElsewhere(f: Finding, anchor: TextSpan, inside: { text: string; label: string; why: string }): Finding {
-  const before = inside.text.slice(0, f.span.start);
-  const line = before.split('\n').length;
-  const column = f.span.start - (before.lastIndexOf('\n') + 1) + 1;
-  return { code: f.code, severity: f.severity, span: anchor, message: `${f.message} (line ${line}, column ${column} of ${inside.label}, not shown in place: ${inside.why})` };
+export function shownElsewhere(f: Finding, anchor: TextSpan, inside: { lines: LineIndex; label: string; why: string }): Finding {
+  const at = inside.lines.position(f.span.start);
+  return { code: f.code, severity: f.severity, span: anchor, message: `${f.message} (line ${at.line + 1}, column ${at.character + 1} of ${inside.label}, not shown in place: ${inside.why})` };
 }

@@ -12,6 +12,7 @@ import { convertUserDataBlob, MimeLeaf, partHeaderSpan } from '../userdata/mime'
 import { GZIP_TYPES, leafPartType } from '../userdata/sniff';
 import { MergerFactory } from '../merge/construct';
 import { DEFAULT_LIMITS } from '../limits';
+import { LineIndex } from '../text/lineIndex';
 import { DocumentInfo, DocumentKind, detectDocument } from './documentKind';
 import { knockoutFindingsIn } from '../chef/deepMerge';
 import { Finding, shownElsewhere } from '../findings/findings';
@@ -462,8 +463,8 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
     const base = literal ? leaf.span!.start : 0;
     const body = leaf.text === null ? null : literal ? text.slice(base, leaf.span!.end) : leaf.text;
     const inPart = (found: Finding[]): Finding[] => {
-      if (literal) return found;
-      const inside = { text: body ?? '', label: `the decoded ${mimePartLabel(number, leaf)}`, why: encodedBodyWords(leaf) };
+      if (literal || !found.length) return found;
+      const inside = { lines: new LineIndex(body ?? ''), label: `the decoded ${mimePartLabel(number, leaf)}`, why: encodedBodyWords(leaf) };
       const anchor = partHeaderSpan(leaf);
       return found.map((f) => shownElsewhere(f, anchor, inside));
     };

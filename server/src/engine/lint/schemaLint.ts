@@ -10,6 +10,7 @@ import { PyDict, type PyValue, type TextSpan } from '../values';
 import { problemSpan, spanAt, validateCloudConfig, valueAt, type SchemaProblem, type SchemaVersion } from '../schema/validate';
 import { nearest, shownElsewhere, type Finding, type Fix } from '../findings/findings';
 import { loadYaml } from '../yaml/load';
+import { LineIndex } from '../text/lineIndex';
 import type { EmbeddedCloudConfig } from '../schema/embedded';
 import { coded } from '../findings/codes';
 
@@ -99,11 +100,12 @@ export function embeddedSchemaFindings(embedded: EmbeddedCloudConfig, version: S
     found = findingsOfText(embedded.text, version, budget);
     budget.findingsByBody?.set(key, found);
   }
-  const inside = { text: embedded.text, label: embedded.label, why: embedded.unmapped ?? 'its position cannot be mapped' };
+  let inside: Parameters<typeof shownElsewhere>[2] | undefined;
+  const elsewhere = (f: Finding) => shownElsewhere(f, embedded.anchor, (inside ??= { lines: new LineIndex(embedded.text), label: embedded.label, why: embedded.unmapped ?? 'its position cannot be mapped' }));
   const place = (f: Finding): Finding => {
     const start = embedded.toDocument(f.span.start);
     const end = embedded.toDocument(f.span.end);
-    if (start === undefined || end === undefined) return shownElsewhere(f, embedded.anchor, inside);
+    if (start === undefined || end === undefined) return elsewhere(f);
     const fixes = f.fixes?.every((x) => x.edits.every((e) => embedded.toDocument(e.span.start) !== undefined && embedded.toDocument(e.span.end) !== undefined))
       ? f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: { start: embedded.toDocument(e.span.start)!, end: embedded.toDocument(e.span.end)! } })) }))
       : undefined;
