@@ -313,9 +313,9 @@ describe('jinja templates with an instance-data file', () => {
     fileClient.close(uri);
   });
 
-  test('an unreadable file is reported on the header line, and variables are left unchecked', async () => {
+  test('an unreadable file is reported on the header line, and variables other than the v1 keys are left unchecked', async () => {
     await fileClient.changeSettings({ instanceData: 'missing.json' });
-    const text = '## template: jinja\n#cloud-config\nregion: {{ v1.nope }}\n';
+    const text = '## template: jinja\n#cloud-config\nregion: {{ ds.nope }}\n';
     const diagnostics = await fileClient.open(fixtureUri(`jinja-${counter++}/user-data.yaml`), text);
     const found = diagnostics.find((d) => d.code === 'jinja-instance-data');
     assert.ok(found, JSON.stringify(diagnostics));

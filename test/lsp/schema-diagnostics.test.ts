@@ -133,7 +133,7 @@ describe('schema diagnostics', () => {
       [
         ['package', 4, "package: Additional properties are not allowed ('package' was unexpected)"],
         ['5', 5, "runcmd: 5 is not of type 'array'"],
-        ['content', 6, "archive entry 2, line 2, column 9: runcmd: 6 is not of type 'array' (not shown in place: its content is not a literal block (`content: |`) or a one-line scalar without escapes)"],
+        ['content', 6, "runcmd: 6 is not of type 'array' (line 2, column 9 of archive entry 2, not shown in place: its content is not a literal block (`content: |`) or a one-line scalar without escapes)"],
       ],
     );
   });
@@ -163,7 +163,7 @@ describe('schema diagnostics', () => {
       ds.map((d) => [marked(text, d), d.range.start.line, d.message]),
       [
         ['5', 8, "runcmd: 5 is not of type 'array'"],
-        ['Content-Type', 10, "MIME part 2, line 2, column 10: bootcmd: 7 is not of type 'array' (not shown in place: its body is base64-encoded)"],
+        ['Content-Type', 10, "bootcmd: 7 is not of type 'array' (line 2, column 10 of the decoded MIME part 2, not shown in place: its body is base64-encoded)"],
       ],
     );
   });

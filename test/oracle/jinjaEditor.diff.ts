@@ -9,6 +9,8 @@
  *  - the quick fix of a misspelt path repairs it up to the step it changes (cloud-init finds that);
  *  - diagnostics' verdicts on whole templates: syntax errors (and their line), the errors that drop
  *    the part, the undefined variables (names), and YAML that only breaks once rendered;
+ *  - without instance data: every path the completion offers (`v1` and its standardized keys) is defined
+ *    with every sample, and each misspelt `v1` key the diagnostics flag is undefined with every sample;
  *  - the schema errors of the rendered cloud-config (test/oracle/schema_driver.py validates the text
  *    the real templater rendered).
  *
@@ -22,7 +24,7 @@ import { startJinjaOracle } from './jinjaOracle';
 import { resolve } from 'node:path';
 import { LineOracle } from './lineOracle';
 import { nameCompletions, pathCompletions } from '../../server/src/engine/template/assist';
-import { templateVariables, type InstanceDataChoice, type PathStep } from '../../server/src/engine/template/instanceData';
+import { NO_INSTANCE_DATA, standardVariables, templateVariables, type InstanceDataChoice, type PathStep } from '../../server/src/engine/template/instanceData';
 import { expressionVerdict, templateFindings, type ExpressionVerdict } from '../../server/src/engine/lint/templateLint';
 import { SAMPLE_NAMES, sampleInstanceData } from '../../server/src/engine/template/samples';
 import type { Finding } from '../../server/src/engine/findings/findings';
@@ -92,6 +94,18 @@ const TEMPLATES = [
   '#cloud-config\n{% set n = namespace(c=0) %}{% for k in ds %}{% set n.c = n.c + 1 %}{% endfor %}count: {{ n.c }}\n',
   '#cloud-config\nx: {{ 1 / 0 }}\n',
   '#cloud-config\nhosts: {{ merged_cfg.datasource_list | join(", ") }}\nzone: "{{ v1.availability_zone }}"\n',
+  // A misspelt name directly followed by text: cloud-init's warning lists it with that text (`regoin"`).
+  '#cloud-config\nfqdn: {{ v1.local_hostnme }}.example.internal\nmotd: "region {{ v1.regoin }}"\nok: {{ v1.region }}.x\n',
+];
+
+/**
+ * Templates checked without instance data: each `v1` path in them is flagged exactly when cloud-init finds it
+ * undefined, with every sample (the keys are the same on every cloud).
+ */
+const NO_DATA_TEMPLATES = [
+  '#cloud-config\nfqdn: {{ v1.local_hostnme }}.example.internal\nmotd: "region {{ v1.regoin }}"\n',
+  "#cloud-config\nhostname: {{ v1.local_hostname }}\nzone: {{ v1['availability-zone'] }}\nid: {{ v1.instanceid }}\nname: {{ v1.cloudname | upper }}\n",
+  '#cloud-config\nx: {{ v1.distro }}-{{ v1.distro_versoin }}\ny: {{ ds.meta_data.anything }}\n',
 ];
 
 /** Templates whose rendered cloud-config has schema errors, reported at the template lines. */
@@ -126,19 +140,32 @@ function ourTemplateVerdict(payload: string, findings: Finding[]): string {
   const syntax = findings.find((f) => f.code === 'jinja-syntax');
   if (syntax) parts.push(`syntax at line ${line(syntax)}`);
   if (findings.some((f) => f.code === 'jinja-render-error')) parts.push('dropped or failed');
-  const undefinedNames = findings.filter((f) => f.code === 'jinja-undefined-variable').map((f) => /CI_MISSING_JINJA_VAR\/(\S+) here/.exec(f.message)?.[1] ?? '?');
+  const undefinedNames = findings.filter((f) => f.code === 'jinja-undefined-variable').map((f) => /CI_MISSING_JINJA_VAR\/(\S+?)`? here/.exec(f.message)?.[1] ?? '?');
   if (undefinedNames.length) parts.push(`undefined ${[...new Set(undefinedNames)].sort().join(',')}`);
   if (findings.some((f) => f.code === 'jinja-rendered-yaml-invalid')) parts.push('yaml invalid');
   return parts.join('; ') || 'clean';
 }
 
-function theirTemplateVerdict(t: Theirs, version: CloudInitVersion): string {
+/**
+ * cloud-init lists each undefined as the run of characters up to the next space it printed (`regoin"` for
+ * `"{{ v1.regoin }}"`): each is named by the longest of `names` it starts with, or kept whole.
+ */
+function listedNames(missing: readonly string[], names: readonly string[]): string[] {
+  return missing.map((m) => names.filter((n) => m.startsWith(n)).sort((a, b) => b.length - a.length)[0] ?? m);
+}
+
+function theirTemplateVerdict(t: Theirs, version: CloudInitVersion, ourNames: readonly string[] = []): string {
   // Jinja counts lines after the header line; since 24.1 cloud-init adds one for the header.
   if (!t.ok) return t.reason === 'syntax' ? `syntax at line ${(t.lineno ?? 0) - (version === '22.4' ? 0 : 1)}` : 'dropped or failed';
   const parts: string[] = [];
-  if (t.missingVariables.length) parts.push(`undefined ${[...new Set(t.missingVariables)].sort().join(',')}`);
+  if (t.missingVariables.length) parts.push(`undefined ${[...new Set(listedNames(t.missingVariables, ourNames))].sort().join(',')}`);
   if (t.yamlError) parts.push('yaml invalid');
   return parts.join('; ') || 'clean';
+}
+
+/** The names our undefined-variable findings give (what cloud-init writes after CI_MISSING_JINJA_VAR/). */
+function ourUndefinedNames(findings: Finding[]): string[] {
+  return findings.filter((f) => f.code === 'jinja-undefined-variable').map((f) => /CI_MISSING_JINJA_VAR\/(\S+?)`? (?:here|and)/.exec(f.message)?.[1] ?? '?');
 }
 
 async function main(): Promise<void> {
@@ -150,7 +177,7 @@ async function main(): Promise<void> {
     return;
   }
   const versions: CloudInitVersion[] = existsSync(CLOUDINIT_TREES.current) ? ['22.4', 'current'] : ['22.4'];
-  const counts = { paths: 0, mistyped: 0, fixes: 0, templates: 0, schema: 0 };
+  const counts = { paths: 0, mistyped: 0, fixes: 0, templates: 0, schema: 0, standard: 0 };
   for (const version of versions) {
     const env = { ...process.env };
     delete env.PYTHONPATH;
@@ -216,9 +243,29 @@ async function main(): Promise<void> {
         for (const template of TEMPLATES) {
           counts.templates++;
           const payload = HEADER + template;
-          const ours = ourTemplateVerdict(payload, templateFindings(payload, context));
-          const theirs = theirTemplateVerdict(await ask(payload, data), version);
+          const findings = templateFindings(payload, context);
+          const ours = ourTemplateVerdict(payload, findings);
+          const theirs = theirTemplateVerdict(await ask(payload, data), version, ourUndefinedNames(findings));
           if (ours !== theirs) return mismatch(`template ${JSON.stringify(template)}`, ours, theirs);
+        }
+        // Without instance data: what completion offers is defined on this cloud, and each misspelt v1 key the
+        // diagnostics flag is undefined here too, with the name cloud-init prints.
+        const standard = standardVariables(version);
+        for (const path of completedPaths(standard, maxPaths)) {
+          counts.standard++;
+          const theirs = await ask(`${HEADER}{{ ${path} }}`, data);
+          if (!theirs.ok || theirs.missingVariables.length) return mismatch(`path ${path} completed without instance data`, 'defined on every cloud', theirVerdictText(theirs));
+        }
+        for (const template of NO_DATA_TEMPLATES) {
+          const payload = HEADER + template;
+          const flagged = new Set(templateFindings(payload, { instanceData: NO_INSTANCE_DATA, version }).filter((f) => f.code === 'jinja-undefined-variable').map((f) => payload.slice(f.span.start, f.span.end)));
+          // Each v1 path of the template, alone: undefined on this cloud exactly when it is flagged.
+          for (const path of new Set(payload.match(/\bv1(?:\.\w+|\[[^\]]*\])/g) ?? [])) {
+            counts.standard++;
+            const theirs = await ask(`${HEADER}{{ ${path} }}`, data);
+            const missing = !theirs.ok || theirs.missingVariables.length > 0;
+            if (missing !== flagged.has(path)) return mismatch(`${path} in ${JSON.stringify(template)} without instance data`, flagged.has(path) ? 'flagged' : 'not flagged', theirVerdictText(theirs));
+          }
         }
       }
     } finally {

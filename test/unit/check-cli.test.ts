@@ -202,7 +202,7 @@ test('--check reads a file as the schema command of each version does before val
     const unrendered = runCli(['--check', '--format', 'sarif', f.path('template.yaml')]);
     assert.equal(unrendered.code, 1);
     const results = JSON.parse(unrendered.stdout).runs[0].results;
-    assert.ok(results.some((r: { message: { text: string } }) => /give --instance-data FILE or NAME/.test(r.message.text)), unrendered.stdout);
+    assert.ok(results.some((r: { message: { text: string } }) => /needs instance data, .*: pass --instance-data NAME/.test(r.message.text)), unrendered.stdout);
   } finally {
     f.done();
   }

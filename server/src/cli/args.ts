@@ -137,7 +137,7 @@ export const FLAGS: readonly Flag[] = [
   {
     flag: 'check',
     section: 'What to run',
-    help: "validate each FILE and the merged result as cloud-init's schema validator does, and list the merge's fates: each value of a part that is replaced, deleted, lost, dropped with its part, overridden at boot, or appended/prepended, with the file:line of both values (the schema: user-data and handler modes; the fates: user-data, confd and boot modes)",
+    help: "validate each FILE and the merged result as cloud-init's schema validator does, add the findings --lint gives, and list the merge's fates: each value of a part that is replaced, deleted, lost, dropped with its part, overridden at boot, or appended/prepended, with the file:line of both values (the schema: user-data and handler modes; the fates: user-data, confd and boot modes); exit 1 on a schema error, a finding that is an error or warning, or a --fail-on fate",
     set: (o) => (o.check = true),
   },
   { flag: 'annotate', section: 'What to run', help: 'with --check: each FILE (and the merged result) with its problems marked on their lines, as `cloud-init schema --annotate` prints it', set: (o) => (o.annotate = true) },

@@ -9,6 +9,7 @@ import { BoundedReadError, ReadFailureWords, describeReadFailure, readBoundedSyn
 import { basename, resolve as resolvePath } from 'node:path';
 import { PyDict, PyValue } from '../engine/py/values';
 import { PyError } from '../engine/py/errors';
+import { decodeUtf8Surrogateescape } from '../engine/py/codecs';
 import { loadYaml, mergeExpansionError } from '../engine/yaml/load';
 import { dumpPyYaml } from '../engine/yaml/dump';
 import { parsePythonJson, toCanonicalJson } from '../engine/py/json';
@@ -39,6 +40,8 @@ const batchModule = (): typeof import('./batch') => require('./batch') as typeof
 const makeMimeModule = (): typeof import('./makeMime') => require('./makeMime') as typeof import('./makeMime');
 const pipelineModule = (): typeof import('./pipeline') => require('./pipeline') as typeof import('./pipeline');
 const lintModule = (): typeof import('./lint') => require('./lint') as typeof import('./lint');
+const lintFilesModule = (): typeof import('../engine/lint/lintFiles') => require('../engine/lint/lintFiles') as typeof import('../engine/lint/lintFiles');
+const lintTextModule = (): typeof import('../engine/render/lintText') => require('../engine/render/lintText') as typeof import('../engine/render/lintText');
 const checkModule = (): typeof import('../engine/outcome/check') => require('../engine/outcome/check') as typeof import('../engine/outcome/check');
 const checkTextModule = (): typeof import('../engine/render/checkText') => require('../engine/render/checkText') as typeof import('../engine/render/checkText');
 const fatesModule = (): typeof import('../engine/outcome/fates') => require('../engine/outcome/fates') as typeof import('../engine/outcome/fates');
@@ -513,18 +516,30 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
   const fates = hasFates(o.mode) ? fatesModule().fatesOf(outcome) : null;
   const failed = fates ? fatesModule().fatesOfKinds(fates, o.failOn) : [];
   const fatesText = fatesTextModule();
+  // What --lint reports for the same files, from its own code: one command gives every finding.
+  const linted = lintFilesModule().lintFiles(
+    inputs.files.map((f, i) => ({ path: inputs.paths[i] ?? f.name, text: decodeUtf8Surrogateescape(f.bytes) })),
+    lintModule().lintOptions(o, io),
+  );
+  const lintText = lintTextModule();
   if (o.format === 'json') {
     const schema = result ? (JSON.parse(render.formatJson(result, false)) as object) : { files: [], merged: null };
-    io.stdout(JSON.stringify({ ...schema, ...(fates ? { fates: fatesText.fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length } }, null, o.pretty ? 2 : undefined) + '\n');
+    const findings = linted.findings.map((l) => ({ file: l.file, line: l.start.line + 1, column: l.start.character + 1, endLine: l.end.line + 1, endColumn: l.end.character + 1, severity: l.finding.severity, code: l.finding.code, message: l.finding.message }));
+    io.stdout(JSON.stringify({ ...schema, findings, ...(fates ? { fates: fatesText.fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length } }, null, o.pretty ? 2 : undefined) + '\n');
   } else if (o.format === 'sarif') {
-    io.stdout(render.formatSarif(result ?? { files: [], merged: null }, o.version, packageVersion(), fates ? { rules: fatesText.FATE_RULES, results: fatesText.fatesSarif(fates, o.failOn) } : undefined) + '\n');
+    const lintSarif = lintText.lintSarif(linted);
+    const fateSarif = fates ? { rules: fatesText.FATE_RULES, results: fatesText.fatesSarif(fates, o.failOn) } : { rules: [], results: [] };
+    io.stdout(render.formatSarif(result ?? { files: [], merged: null }, o.version, packageVersion(), { rules: [...lintSarif.rules, ...fateSarif.rules], results: [...lintSarif.results, ...fateSarif.results] }) + '\n');
   } else {
+    // The schema text is what cloud-init prints: the findings and the fates follow it, only when there are some to list.
+    const lint = lintText.lintSection(linted);
     if (result) io.stdout(render.formatText(result, o.version));
-    // The schema text is what cloud-init prints: fates follow it only when there are some to list.
+    io.stdout(lint.text);
     if (fates && (fates.fates.length || fates.failure || !result)) io.stdout(fatesText.fatesText(fates));
+    if (lint.failure) io.stdout(lint.failure);
     if (failed.length) io.stdout(`Error: ${failed.length} value(s) meet a --fail-on fate (${o.failOn.join(', ')})\n`);
   }
-  return (result && !check.isAccepted(result)) || failed.length ? 1 : 0;
+  return (result && !check.isAccepted(result)) || failed.length || linted.failing ? 1 : 0;
 }
 
 // `node dist/cli.js`: in the bundle, `module` is the bundled module's, not the file node runs.

@@ -20,7 +20,8 @@ import { Fate } from '../engine/outcome/fates';
 import { EFFECTS, EffectKind, EffectWeight } from '../engine/outcome/effects';
 import { SourceLocation, inFileText } from '../engine/outcome/locate';
 import { ServerContext } from './common/context';
-import { DIAGNOSTIC_SOURCE } from './common/ranges';
+import { DIAGNOSTIC_SOURCE, SEVERITY as DIAGNOSTIC_SEVERITY } from './common/ranges';
+import { severityOf } from '../engine/findings/codes';
 import { PartSets, SetAnalysis } from './common/partSets';
 import { ServerSettings } from './common/settings';
 import { describeError } from './common/log';
@@ -82,10 +83,11 @@ export function fateDiagnostics(analyses: SetAnalysis[], document: TextDocument,
     if (analysis.schema?.report.truncated) {
       out.push({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code: 'limit-exceeded', message: `${prefix}The check of the merged result against cloud-init's schema stopped after ${MAX_SCHEMA_PROBLEMS} problems: \`cloud-config-merge --check\` lists them all.` });
     }
-    for (const [problems, severity, what] of [
-      [analysis.schema?.errors ?? [], DiagnosticSeverity.Warning, 'error'],
-      [analysis.schema?.deprecations ?? [], DiagnosticSeverity.Information, 'deprecation'],
+    for (const [problems, code] of [
+      [analysis.schema?.errors ?? [], 'merged-schema-error'],
+      [analysis.schema?.deprecations ?? [], 'merged-schema-deprecation'],
     ] as const) {
+      const severity = DIAGNOSTIC_SEVERITY[severityOf(code)];
       for (const p of problems) {
         const at = inFileText(p.source);
         if (!at || analysis.uriOf(at.file) !== document.uri) continue;
@@ -94,7 +96,7 @@ export function fateDiagnostics(analyses: SetAnalysis[], document: TextDocument,
           range: toRange(at),
           severity,
           source: DIAGNOSTIC_SOURCE,
-          code: `merged-schema-${what}`,
+          code,
           message: `${prefix}in the merged result, cloud-init's schema reports: ${p.path}: ${p.message.trim()}`,
           relatedInformation: firstPartRelated(analysis),
         });
@@ -114,8 +116,11 @@ function reportedAlready(own: ReadonlySet<string>, message: string): boolean {
 function relatedInformation(analysis: SetAnalysis, l: SourceLocation, message: string): DiagnosticRelatedInformation[] {
   const uri = analysis.uriOf(l.file);
   if (!uri) return [];
-  // A place in text decoded from the file: the file, with the place in words.
-  if (l.note) return [{ location: { uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, message: `${message} (${l.note}: line ${l.line + 1})` }];
+  // A place in text decoded from the file: the line that stands for it (else the file's start), with the place in words.
+  if (l.note) {
+    const at = l.anchor ?? { line: 0, character: 0 };
+    return [{ location: { uri, range: { start: at, end: at } }, message: `${message} (${l.note}: line ${l.line + 1})` }];
+  }
   return [{ location: { uri, range: toRange(l) }, message }];
 }
 

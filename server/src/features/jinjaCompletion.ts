@@ -1,13 +1,13 @@
 /**
  * Completion inside the `{{ … }}` and `{% … %}` tags of a `## template: jinja` document: the keys of
- * the chosen instance data after `name.` (a key a dot cannot reach, or that a dict method shadows,
+ * the chosen instance data (without any: the `v1` keys every cloud has) after `name.` (a key a dot cannot reach, or that a dict method shadows,
  * is inserted as `['key']` in place of the dot), the top-level variables (cloud-init's aliases such
  * as the `v1` keys and the underscore forms of dashed keys included) and Jinja's globals where an
  * expression starts, Jinja's filters after `|` and its tests after `is`.
  */
 import { CompletionItem, CompletionItemKind, Range } from 'vscode-languageserver';
 import { FILTER_NAMES, TEST_NAMES, nameCompletions, pathCompletions, templateCursorAt } from '../engine/template/assist';
-import { templateVariables, type InstanceDataChoice } from '../engine/template/instanceData';
+import { standardVariables, templateVariables, type InstanceDataChoice } from '../engine/template/instanceData';
 import { FILTER_SUMMARIES, TEST_SUMMARIES } from '../engine/template/jinjaNames';
 import type { DocumentState } from './common/analysisCache';
 import { inTemplate } from './common/templateParts';
@@ -24,7 +24,11 @@ export function jinjaCompletionItems(state: DocumentState, offset: number, choic
   const cursor = templateCursorAt(state.text, offset);
   if (!cursor) return null;
   const replace = (start: number): Range => ({ start: state.positionAt(start), end: state.positionAt(offset) });
-  const variables = state.memo('jinjaVariables', () => templateVariables(choice));
+  // Without chosen data, the names every instance has: `v1` and its standardized keys (their values unknown).
+  const standard = choice.data === undefined;
+  const version = state.settings.cloudInitVersion;
+  const variables = standard ? standardVariables(version) : state.memo('jinjaVariables', () => templateVariables(choice));
+  const detailOf = (value: unknown) => (standard ? STANDARD_DETAIL : valueDetail(value));
   switch (cursor.kind) {
     case 'filter':
       return FILTER_NAMES.map((name) => ({ label: name, kind: CompletionItemKind.Function, detail: `Jinja filter: ${FILTER_SUMMARIES[name] ?? name}`, textEdit: { range: replace(cursor.replaceStart), newText: name } }));
@@ -34,13 +38,13 @@ export function jinjaCompletionItems(state: DocumentState, offset: number, choic
       return nameCompletions(variables).map(({ name, global, value }) => ({
         label: name,
         kind: global ? CompletionItemKind.Function : CompletionItemKind.Variable,
-        detail: global ? 'Jinja global' : `${valueDetail(value)} (${choice.label})`,
+        detail: global ? 'Jinja global' : standard ? STANDARD_DETAIL : `${valueDetail(value)} (${choice.label})`,
         textEdit: { range: replace(cursor.replaceStart), newText: name },
       }));
     case 'path': {
       if (!variables) return [];
       return pathCompletions(variables, cursor.root, cursor.steps).map(({ key, form, value }) => {
-        const item: CompletionItem = { label: key, kind: value !== null && typeof value === 'object' ? CompletionItemKind.Module : CompletionItemKind.Field, detail: valueDetail(value) };
+        const item: CompletionItem = { label: key, kind: value !== null && typeof value === 'object' ? CompletionItemKind.Module : CompletionItemKind.Field, detail: detailOf(value) };
         if (form === 'attr') item.textEdit = { range: replace(cursor.replaceStart), newText: key };
         else {
           item.textEdit = { range: replace(cursor.dotAt), newText: `[${pyStringLiteral(key)}]` };
@@ -51,6 +55,9 @@ export function jinjaCompletionItems(state: DocumentState, offset: number, choic
     }
   }
 }
+
+/** Beside a standardized name when no instance data is chosen. */
+const STANDARD_DETAIL = 'on every cloud; its value depends on the instance (choose instance data to see it)';
 
 function valueDetail(value: unknown): string {
   if (value === null || value === undefined) return 'None';

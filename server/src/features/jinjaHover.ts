@@ -2,11 +2,13 @@
  * Hover on an instance-data variable in a `## template: jinja` document: what cloud-init writes
  * for it with the chosen instance data (`cloudConfigMerge.instanceData`), its value, or that it is
  * undefined and what cloud-init renders then (`CI_MISSING_JINJA_VAR/<name>`, or the error that
- * makes it drop the part). The verdict comes from rendering `{{ path }}` as cloud-init does.
+ * makes it drop the part). The verdict comes from rendering `{{ path }}` as cloud-init does. Without chosen
+ * data, what every cloud has: whether a `v1` key is one of cloud-init's standardized keys; other paths are
+ * said to be unchecked.
  */
 import type { TextSpan } from '../engine/py/values';
 import { referenceAt } from '../engine/template/assist';
-import { templateVariables, valueAtPath, type InstanceDataChoice } from '../engine/template/instanceData';
+import { standardChoice, standardPathKind, standardV1Keys, templateVariables, valueAtPath, type InstanceDataChoice } from '../engine/template/instanceData';
 import { describeVerdict, expressionVerdict } from '../engine/lint/templateLint';
 import { SAMPLE_NAMES } from '../engine/template/samples';
 import { assignedNames, scanTags } from '../engine/template/tags';
@@ -26,10 +28,21 @@ export function jinjaHoverAt(state: DocumentState, offset: number, choice: Insta
   const title = `**${ref.text}**`;
   if (choice.data === undefined) {
     const why = choice.problem ? `The instance data cannot be used: ${choice.problem}.` : 'No instance data is chosen.';
-    return {
-      markdown: `${title}\n\n${why} On an instance cloud-init renders this from /run/cloud-init/instance-data-sensitive.json. Set \`cloudConfigMerge.instanceData\` to a JSON file or a sample (${SAMPLE_NAMES.join(', ')}) to see its value here.`,
-      span,
-    };
+    const version = state.settings.cloudInitVersion;
+    const choose = `Set \`cloudConfigMerge.instanceData\` to a JSON file or a sample (${SAMPLE_NAMES.join(', ')})`;
+    switch (standardPathKind(ref.root, ref.steps, version)) {
+      case 'standard':
+        return { markdown: `${title}: cloud-init writes this under \`v1\` on every cloud; its value depends on the instance.\n\n${why} ${choose} to see its value here.`, span };
+      case 'not-standard': {
+        const verdict = expressionVerdict(ref.text, { instanceData: standardChoice(version), version });
+        return { markdown: `${title} is not one of the keys cloud-init writes under \`v1\` on every cloud (${standardV1Keys(version).map((k) => `\`${k}\``).join(', ')}): ${describeVerdict(verdict)}.`, span };
+      }
+      case 'unchecked':
+        return {
+          markdown: `${title}\n\n${why} Only cloud-init's standardized \`v1\` keys, the same on every cloud, are checked without it; \`ds\` and the other paths differ from cloud to cloud and are not checked. On an instance cloud-init renders this from /run/cloud-init/instance-data-sensitive.json. ${choose} to check it and see its value here.`,
+          span,
+        };
+    }
   }
   const context = { instanceData: choice, version: state.settings.cloudInitVersion };
   const verdict = state.memo(`jinjaVerdict:${ref.text}`, () => expressionVerdict(ref.text, context));

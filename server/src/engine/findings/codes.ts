@@ -73,6 +73,9 @@ export const FINDING_CODES = {
   'schema-error': { severity: 'error', summary: 'cloud-init reports a schema error' },
   'schema-deprecated': { severity: 'warning', summary: 'cloud-init reports a deprecated key or value' },
   'schema-validator-fails': { severity: 'warning', summary: "cloud-init's validator itself raises on this document" },
+  // The merged result of a set, on the part that wrote the value (features/fates.ts, --check's SARIF)
+  'merged-schema-error': { severity: 'warning', summary: 'cloud-init reports a schema error in the merged result, for a value this part wrote' },
+  'merged-schema-deprecation': { severity: 'info', summary: 'cloud-init reports a deprecation in the merged result, for a value this part wrote' },
   // The editor (features/diagnostics.ts)
   'too-many-problems': { severity: 'info', summary: 'more problems than are shown' },
   // User-data processing messages (userdata/process.ts, userdata/run.ts)

@@ -1,5 +1,6 @@
 /** What the linters report: transport-free, with spans and ready-made fixes. */
 import { TextSpan } from '../py/values';
+import { LineIndex } from '../text/lineIndex';
 import type { FindingCode } from './codes';
 
 export type Severity = 'error' | 'warning' | 'info' | 'hint';
@@ -64,4 +65,14 @@ export function nearest(word: string, candidates: readonly string[]): string | u
   if (best !== undefined && bestDistance <= Math.max(1, Math.min(3, Math.floor(best.length / 3)))) return best;
   const prefix = candidates.find((c) => word.length >= 3 && (c.startsWith(word) || word.startsWith(c)));
   return prefix;
+}
+
+/**
+ * A finding about text whose positions are not the document's (a MIME part's decoded body, an archive entry's
+ * folded content), shown on `anchor` (the part's header, the entry's key), naming its line and column in that
+ * text and why it is not shown there; without edits or tags, which would apply to the anchor.
+ */
+export function shownElsewhere(f: Finding, anchor: TextSpan, inside: { lines: LineIndex; label: string; why: string }): Finding {
+  const at = inside.lines.position(f.span.start);
+  return { code: f.code, severity: f.severity, span: anchor, message: `${f.message} (line ${at.line + 1}, column ${at.character + 1} of ${inside.label}, not shown in place: ${inside.why})` };
 }

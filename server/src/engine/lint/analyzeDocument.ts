@@ -8,17 +8,18 @@ import { pyStrip } from '../py/str';
 import { loadYaml, YamlLoadResult } from '../yaml/load';
 import { CloudInitVersion, ParsedSpec, ValueSpans, parseStringSpec } from '../spec/parse';
 import { spansOfValue } from '../userdata/specSpans';
-import { convertUserDataBlob, MimeLeaf } from '../userdata/mime';
+import { convertUserDataBlob, MimeLeaf, partHeaderSpan } from '../userdata/mime';
 import { GZIP_TYPES, leafPartType } from '../userdata/sniff';
 import { MergerFactory } from '../merge/construct';
 import { DEFAULT_LIMITS } from '../limits';
+import { LineIndex } from '../text/lineIndex';
 import { DocumentInfo, DocumentKind, detectDocument } from './documentKind';
 import { knockoutFindingsIn } from '../chef/deepMerge';
-import { Finding } from '../findings/findings';
+import { Finding, shownElsewhere } from '../findings/findings';
 import { lintListSpec, lintStringSpec, SpecContext, SpecLintResult } from './specLint';
 import { pushAll } from '../arrays';
 import { embeddedSchemaFindings, newSchemaBudget, SchemaBudget, schemaFindings, schemaFindingsOfBody } from './schemaLint';
-import { embeddedInArchive, embeddedInMime, type EmbeddedCloudConfig } from '../schema/embedded';
+import { embeddedInArchive, embeddedInMime, encodedBodyWords, mimePartLabel, type EmbeddedCloudConfig } from '../schema/embedded';
 import { coded } from '../findings/codes';
 import { literalTemplateFindings, templateFindings } from './templateLint';
 import { NO_INSTANCE_DATA, type InstanceDataChoice } from '../template/instanceData';
@@ -402,8 +403,10 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
       findings.push({ ...coded('mime-boundary'), span: container.span, message: `This ${container.contentType} part has no usable boundary (${container.defects.join(', ') || 'not split'}): cloud-init cannot find the parts inside it.` });
     }
   }
+  let number = 0;
   for (const leaf of blob.leaves) {
     if (leaf.container) continue;
+    number++;
     const type = leafPartType(leaf);
     const mergeHeaders = leaf.headers.filter((h) => /^(x-)?merge-type$/i.test(h.name));
     for (const h of mergeHeaders) {
@@ -454,22 +457,33 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
         headerSpec = undefined;
       }
     }
-    const literalBody = leaf.span && leaf.text !== null && !/^(base64|quoted-printable)$/i.test(pyStrip(leaf.transferEncoding ?? ''));
-    if (type === 'text/jinja2' && literalBody && leaf.span) {
+    // The body cloud-init reads: as written (checked in place), or decoded from it (base64, quoted-printable:
+    // checked as decoded, each finding on the part's header naming its line in the decoded text).
+    const literal = leaf.literal && leaf.span !== undefined;
+    const base = literal ? leaf.span!.start : 0;
+    const body = leaf.text === null ? null : literal ? text.slice(base, leaf.span!.end) : leaf.text;
+    const inPart = (found: Finding[]): Finding[] => {
+      if (literal || !found.length) return found;
+      const inside = { lines: new LineIndex(body ?? ''), label: `the decoded ${mimePartLabel(number, leaf)}`, why: encodedBodyWords(leaf) };
+      const anchor = partHeaderSpan(leaf);
+      return found.map((f) => shownElsewhere(f, anchor, inside));
+    };
+    if (type === 'text/jinja2' && body !== null) {
       // A template part: checked as a template document is, at the part's place in the file.
-      const base = leaf.span.start;
       const context = { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema, schemaBudget: options.schemaBudget };
-      for (const f of templateFindings(text.slice(base, leaf.span.end), context)) findings.push({ ...f, span: { start: f.span.start + base, end: f.span.end + base } });
+      pushAll(findings, inPart(templateFindings(body, context).map((f) => ({ ...f, span: { start: f.span.start + base, end: f.span.end + base } }))));
     }
-    if (type === 'text/cloud-config' && literalBody && leaf.span) {
-      const body = text.slice(leaf.span.start, leaf.span.end);
-      const result = analyzeCloudConfig(body, leaf.span.start, 'cloud-config', options, headerSpec, loadedBodies);
-      pushAll(findings, result.findings);
-      pushAll(specs, result.specs);
-      cloudConfigBodies++;
-      if (cloudConfigBodies === 1) {
-        yaml = result.yaml;
-        yamlBase = result.yamlBase;
+    if (type === 'text/cloud-config' && body !== null) {
+      const result = analyzeCloudConfig(body, base, 'cloud-config', options, headerSpec, loadedBodies);
+      pushAll(findings, inPart(result.findings));
+      // Spec sites and the YAML serve hovers and completion at their place: only a body written as is has one.
+      if (literal) {
+        pushAll(specs, result.specs);
+        cloudConfigBodies++;
+        if (cloudConfigBodies === 1) {
+          yaml = result.yaml;
+          yamlBase = result.yamlBase;
+        }
       }
       const bodySpec = result.specs.find((s) => s.used);
       if (headerSite) {
@@ -482,8 +496,8 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
       pushAll(findings, headerWholeSpec);
     }
   }
-  // The cloud-config bodies not read above: archive entries, and parts whose body is encoded.
-  if (options.schema) pushAll(findings, embeddedFindings(embeddedInMime(text, blob).filter((e) => e.kind === 'archive-entry' || e.unmapped), options));
+  // The cloud-config bodies not read above: archive entries.
+  if (options.schema) pushAll(findings, embeddedFindings(embeddedInMime(text, blob).filter((e) => e.kind === 'archive-entry'), options));
   return { info, findings, specs, yaml, yamlBase, mime: { leaves: blob.leaves } };
 }
 

@@ -8,8 +8,9 @@ import { PyError } from '../py/errors';
 import { LimitExceededError } from '../limits';
 import { PyDict, type PyValue, type TextSpan } from '../py/values';
 import { problemSpan, spanAt, validateCloudConfig, valueAt, type SchemaProblem, type SchemaVersion } from '../schema/validate';
-import { nearest, type Finding, type Fix } from '../findings/findings';
+import { nearest, shownElsewhere, type Finding, type Fix } from '../findings/findings';
 import { loadYaml } from '../yaml/load';
+import { LineIndex } from '../text/lineIndex';
 import type { EmbeddedCloudConfig } from '../schema/embedded';
 import { coded } from '../findings/codes';
 
@@ -99,16 +100,12 @@ export function embeddedSchemaFindings(embedded: EmbeddedCloudConfig, version: S
     found = findingsOfText(embedded.text, version, budget);
     budget.findingsByBody?.set(key, found);
   }
-  const unmapped = (f: Finding, span: TextSpan): Finding => ({
-    ...f,
-    span: embedded.anchor,
-    message: `${embedded.label}, ${lineColumn(embedded.text, span.start)}: ${f.message} (not shown in place: ${embedded.unmapped ?? 'its position cannot be mapped'})`,
-    fixes: undefined,
-  });
+  let inside: Parameters<typeof shownElsewhere>[2] | undefined;
+  const elsewhere = (f: Finding) => shownElsewhere(f, embedded.anchor, (inside ??= { lines: new LineIndex(embedded.text), label: embedded.label, why: embedded.unmapped ?? 'its position cannot be mapped' }));
   const place = (f: Finding): Finding => {
     const start = embedded.toDocument(f.span.start);
     const end = embedded.toDocument(f.span.end);
-    if (start === undefined || end === undefined) return unmapped(f, f.span);
+    if (start === undefined || end === undefined) return elsewhere(f);
     const fixes = f.fixes?.every((x) => x.edits.every((e) => embedded.toDocument(e.span.start) !== undefined && embedded.toDocument(e.span.end) !== undefined))
       ? f.fixes.map((x) => ({ ...x, edits: x.edits.map((e) => ({ ...e, span: { start: embedded.toDocument(e.span.start)!, end: embedded.toDocument(e.span.end)! } })) }))
       : undefined;
@@ -123,12 +120,6 @@ function findingsOfText(text: string, version: SchemaVersion, budget: SchemaBudg
   if (!loaded.ok) return [{ ...coded('yaml-invalid'), span: loaded.error.span, message: `cloud-init cannot load this YAML: ${loaded.error.message}. It skips this cloud-config.` }];
   if (!(loaded.value instanceof PyDict)) return [];
   return schemaFindings(loaded.value, loaded.rootSpan, 0, version, text, budget);
-}
-
-function lineColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return `line ${line}, column ${offset - (before.lastIndexOf('\n') + 1) + 1}`;
 }
 
 /** Unknown keys per document for which a near-miss key is looked for (an edit distance to every known key). */

@@ -16,7 +16,7 @@ import { PyDict } from '../py/values';
 import { schemaFindings, type SchemaBudget } from './schemaLint';
 import { renderCloudInitJinja, type JinjaRenderResult } from '../userdata/jinja';
 import { MISSING_VARIABLE_PREFIX } from '../userdata/templater';
-import { DICT_METHOD_NAMES, templateVariables, valueAtPath, type InstanceDataChoice } from '../template/instanceData';
+import { DICT_METHOD_NAMES, standardChoice, standardPathKind, standardVariables, templateVariables, valueAtPath, type InstanceDataChoice } from '../template/instanceData';
 import { TEMPLATE_GLOBALS, assignedNames, scanTags, variableReferences, type VariableReference } from '../template/tags';
 
 export interface TemplateContext {
@@ -88,10 +88,11 @@ export function templateFindings(text: string, context: TemplateContext): Findin
   const header = lineSpan(text, 0);
   const chosen = context.instanceData;
   if (chosen.problem) {
-    findings.push({ ...coded('jinja-instance-data'), span: header, message: `The instance data cannot be used: ${chosen.problem}. Variables are not checked.` });
+    findings.push({ ...coded('jinja-instance-data'), span: header, message: `The instance data cannot be used: ${chosen.problem}. Only the keys of v1, which every cloud has, are checked.` });
   }
-  // Without chosen data only the syntax is checked (every variable would be undefined); hovers say how to choose.
+  // Without chosen data the syntax is checked, and the `v1` keys (the same on every cloud); hovers say how to choose.
   const checkVariables = chosen.data !== undefined;
+  if (!checkVariables) pushAll(findings, standardKeyFindings(text, context.version));
   const result = renderCloudInitJinja(text, checkVariables ? chosen.data : {}, { version: context.version, trackOrigins: true });
   if (!result.ok) {
     const failure = renderFailure(text, result, chosen.label, header, context.configFile === true, context.version);
@@ -175,27 +176,71 @@ function renderFailure(text: string, result: Extract<JinjaRenderResult, { ok: fa
   }
 }
 
+/**
+ * Whether cloud-init's list of missing variables can hold `name`: it lists each undefined as the run of
+ * characters up to the next space it printed (`{{ v1.regoin }}"` gives `regoin"`), so an entry starts with it.
+ */
+function listedAsMissing(sortedMissing: readonly string[], name: string): boolean {
+  let low = 0;
+  let high = sortedMissing.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (sortedMissing[mid] < name) low = mid + 1;
+    else high = mid;
+  }
+  return low < sortedMissing.length && sortedMissing[low].startsWith(name);
+}
+
 /** Each path whose value is missing, at the place it is written. */
 function undefinedVariables(text: string, missing: readonly string[], context: TemplateContext): Finding[] {
   const findings: Finding[] = [];
-  const missingNames = new Set(missing);
+  const sortedMissing = [...new Set(missing)].sort();
   const verdicts = new Map<string, ExpressionVerdict>();
   const variables = templateVariables(context.instanceData);
   for (const ref of instanceReferences(text)) {
     // An undefined prints the name it was looked up by: only those paths can be the missing ones.
     const last = ref.steps[ref.steps.length - 1];
-    if (!missingNames.has(last === undefined ? ref.root : last.kind === 'attr' ? last.name : String(last.key))) continue;
+    if (!listedAsMissing(sortedMissing, last === undefined ? ref.root : last.kind === 'attr' ? last.name : String(last.key))) continue;
     let verdict = verdicts.get(ref.text);
     if (!verdict) verdicts.set(ref.text, (verdict = expressionVerdict(ref.text, context)));
     if (verdict.kind !== 'missing') continue;
     const written = verdict.text.startsWith(MISSING_VARIABLE_PREFIX) ? verdict.text.slice(MISSING_VARIABLE_PREFIX.length) : verdict.text;
-    if (!missingNames.has(written)) continue;
+    if (!listedAsMissing(sortedMissing, written)) continue;
     const finding: Finding = {
       ...coded('jinja-undefined-variable'),
       span: { start: ref.start, end: ref.end },
       message: `${ref.text} is not in the instance data (${context.instanceData.label}): cloud-init writes ${verdict.text} here and warns "Could not render jinja template variables".`,
     };
     const fix = nearestPathFix(ref, variables);
+    if (fix) finding.fixes = [fix];
+    findings.push(finding);
+  }
+  return findings;
+}
+
+/**
+ * Without chosen instance data: each `v1.KEY` whose key is not one cloud-init writes on every cloud, which is
+ * undefined wherever the template runs (what cloud-init then does: the path rendered alone with `v1` only).
+ */
+function standardKeyFindings(text: string, version: CloudInitVersion): Finding[] {
+  const findings: Finding[] = [];
+  const variables = standardVariables(version);
+  const verdicts = new Map<string, ExpressionVerdict>();
+  const context: TemplateContext = { instanceData: standardChoice(version), version };
+  for (const ref of instanceReferences(text)) {
+    if (ref.root !== 'v1' || standardPathKind(ref.root, ref.steps, version) !== 'not-standard') continue;
+    // The path up to the unknown key: what follows it cannot change that it is undefined.
+    const end = ref.stepEnds[1];
+    const path = { ...ref, steps: ref.steps.slice(0, 1), stepEnds: ref.stepEnds.slice(0, 2), end, text: text.slice(ref.start, end) };
+    let verdict = verdicts.get(ref.text);
+    if (!verdict) verdicts.set(ref.text, (verdict = expressionVerdict(ref.text, context)));
+    const what = verdict.kind === 'missing' ? `where it is printed, cloud-init writes \`${shorten(verdict.text)}\` and warns "Could not render jinja template variables"` : describeVerdict(verdict);
+    const finding: Finding = {
+      ...coded('jinja-undefined-variable'),
+      span: { start: path.start, end: path.end },
+      message: `${path.text} is not one of the v1 keys cloud-init writes on every cloud, so it is undefined wherever this template runs: ${what}.`,
+    };
+    const fix = nearestPathFix(path, variables);
     if (fix) finding.fixes = [fix];
     findings.push(finding);
   }
@@ -228,12 +273,12 @@ function nearestPathFix(ref: VariableReference, variables: Record<string, unknow
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Top-level names of instance data (cloud-init copies the `v1` keys to the top level too). */
-const INSTANCE_DATA_ROOTS: ReadonlySet<string> = new Set([
-  'v1', 'v2', 'ds', 'merged_cfg', 'merged_system_cfg', 'sys_info', 'system_info', 'features', 'base64_encoded_keys', 'sensitive_keys',
-  'availability_zone', 'cloud_id', 'cloud_name', 'distro', 'distro_release', 'distro_version', 'instance_id', 'kernel_release',
-  'local_hostname', 'machine', 'platform', 'public_ssh_keys', 'python_version', 'region', 'subplatform', 'system_platform', 'variant',
-]);
+/** Top-level names of instance data, and cloud-init's top-level copies of the `v1` keys. */
+let instanceDataRoots: ReadonlySet<string> | undefined;
+function isInstanceDataRoot(name: string): boolean {
+  instanceDataRoots ??= new Set(['v2', 'ds', 'merged_cfg', 'merged_system_cfg', 'sys_info', 'system_info', 'features', 'base64_encoded_keys', 'sensitive_keys', ...Object.keys(standardVariables('current'))]);
+  return instanceDataRoots.has(name);
+}
 
 /** `{{ … }}` / `{% … %}` in a cloud-config that cloud-init does not render (no `## template: jinja` line). */
 export function literalTemplateFindings(text: string): Finding[] {
@@ -246,7 +291,7 @@ export function literalTemplateFindings(text: string): Finding[] {
     const root = /^[-+]?\s*([A-Za-z_][A-Za-z0-9_]*)/.exec(text.slice(tag.start + 2, tag.end))?.[1] ?? '';
     findings.push({
       // Other tools' templates (Go, Ansible) in file contents are fine; instance-data names are a forgotten header.
-      ...coded('jinja-without-header', INSTANCE_DATA_ROOTS.has(root) ? 'warning' : 'info'),
+      ...coded('jinja-without-header', isInstanceDataRoot(root) ? 'warning' : 'info'),
       span: { start: tag.start, end: tag.end },
       message: `${tag.kind === 'variable' ? '{{ … }}' : '{% … %}'} stays literal text: this part does not start with "## template: jinja", so cloud-init does not render it.`,
     });

@@ -6,13 +6,14 @@
 import { LineIndex } from '../text/lineIndex';
 import { decodeUtf8Surrogateescape } from '../py/codecs';
 import type { UserDataRun } from '../userdata/run';
-import type { Locator } from './locate';
+import { locationJson, type Locator } from './locate';
 import { validateMerged, type MergedProblem } from './mergedSchema';
 import { schemaCommandInput } from '../schema/schemaCommand';
 import { embeddedInArchive, embeddedInMime } from '../schema/embedded';
 import { detectDocument } from '../lint/documentKind';
 import { problemSpan, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../schema/validate';
 import { pyYamlErrorString, reportedMark } from '../yaml/mark';
+import { SAMPLE_NAMES } from '../template/samples';
 
 export interface Located {
   path: string;
@@ -22,6 +23,8 @@ export interface Located {
   column?: number;
   /** Set when line and column are in the text cloud-init decoded from the file, not in the file (SourceLocation.note). */
   note?: string;
+  /** With `note`: the line and column of the file that stand for that text (a MIME part's Content-Type header). */
+  anchor?: { line: number; column: number };
 }
 
 export interface FileResult {
@@ -40,7 +43,7 @@ export interface FileResult {
    * empty file (left alone), a document that is not a mapping (rejected).
    */
   said?: string;
-  /** Rejected before cloud-init's validator ran (a header, YAML): 22.4 then prints no deprecations line. */
+  /** Rejected before cloud-init's validator ran (a header, YAML, a template it cannot render): 22.4 then prints no deprecations line. */
   unvalidated?: boolean;
 }
 
@@ -86,7 +89,13 @@ export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersio
     const embedded = kind === 'mime' ? embeddedInMime(text) : embeddedInArchive(text);
     return embedded.map((e) => {
       const r = validateCloudConfigText(e.text, version);
-      const locate = (deprecation: boolean) => (p: SchemaProblem) => locateInText(r, text, p, deprecation, (o) => e.toDocument(o), fileLines);
+      // Not mapped into the file: the position in the part's own text, said so, with the file's line that stands for it.
+      const inside = e.unmapped ? { note: e.kind === 'mime-part' ? 'position in the decoded part' : "position in the entry's content", anchor: fileLines.position(e.anchor.start), lines: new LineIndex(e.text) } : undefined;
+      const locate = (deprecation: boolean) => (p: SchemaProblem): Located => {
+        if (!inside) return locateInText(r, text, p, deprecation, (o) => e.toDocument(o), fileLines);
+        const located = locateInText(r, e.text, p, deprecation, undefined, inside.lines);
+        return located.line === undefined ? located : { ...located, note: inside.note, anchor: { line: inside.anchor.line + 1, column: inside.anchor.character + 1 } };
+      };
       return { file, part: e.label, valid: r.valid, errors: r.errors.map(locate(false)), deprecations: r.deprecations.map(locate(true)), note: reportNote(r), unmapped: e.unmapped };
     });
   }
@@ -117,15 +126,16 @@ function checkUserDataFile(file: string, text: string, version: SchemaVersion, i
     case 'not-evaluated':
       return { file, valid: true, errors: [], deprecations: [], said: input.said };
     case 'unrendered':
-      // The schema command stops there (exit 1).
+      // The schema command stops there (exit 1): not validated, and why in one line.
       return {
         file,
         valid: false,
         errors: [],
         deprecations: [],
+        unvalidated: true,
         note:
           input.words === null
-            ? 'a `## template: jinja` file: cloud-init renders it with the instance data before validating (on an instance, /run/cloud-init/instance-data.json; its schema command fails without it): give --instance-data FILE or NAME'
+            ? `needs instance data, as cloud-init renders a \`## template: jinja\` file before validating it (its own schema command fails without): pass --instance-data NAME (a sample: ${SAMPLE_NAMES.join(', ')}) or --instance-data FILE (JSON, as /run/cloud-init/instance-data.json on an instance)`
             : `cloud-init's schema command cannot render this template: ${input.words}`,
       };
     case 'validate':
@@ -160,7 +170,7 @@ export function checkMerged(run: UserDataRun, locate: Locator, version: SchemaVe
   const m = validateMerged(run, version, locate);
   const place = (p: MergedProblem): Located => {
     const out: Located = { path: p.path, message: p.message };
-    return p.source ? { ...out, file: p.source.file, line: p.source.line + 1, column: p.source.character + 1, ...(p.source.note ? { note: p.source.note } : {}) } : out;
+    return p.source ? { ...out, ...locationJson(p.source) } : out;
   };
   return { valid: m.valid, errors: m.errors.map(place), deprecations: m.deprecations.map(place), note: reportNote(m.report) };
 }

@@ -25,6 +25,11 @@ export interface SourceLocation {
    * not place anything in the file by it.
    */
   note?: string;
+  /**
+   * With `note`, for text decoded from the file (a base64 or quoted-printable MIME part): the place in the
+   * file that stands for it (the part's Content-Type header), where a file position must be given.
+   */
+  anchor?: { line: number; character: number };
 }
 
 /**
@@ -33,13 +38,27 @@ export interface SourceLocation {
  * `archive.yaml (position in the decoded part part-002: line 2)`.
  */
 export function fileLine(l: SourceLocation, column = false): string {
-  return placeText(l.file, l.line + 1, column ? l.character + 1 : undefined, l.note);
+  return placeText(l.file, l.line + 1, column ? l.character + 1 : undefined, l.note, l.anchor && l.anchor.line + 1);
 }
 
-/** fileLine's words from 1-based numbers (a report's `line` and `column`). */
-export function placeText(file: string, line: number, column?: number, note?: string): string {
-  if (note) return `${file} (${note}: line ${line}${column !== undefined ? `, column ${column}` : ''})`;
+/**
+ * fileLine's words from 1-based numbers (a report's `line` and `column`); a place in decoded text with the
+ * line of the file that stands for it reads `built.mime:14 (position in the decoded part web.yaml: line 3)`.
+ */
+export function placeText(file: string, line: number, column?: number, note?: string, anchorLine?: number): string {
+  if (note) return `${file}${anchorLine !== undefined ? `:${anchorLine}` : ''} (${note}: line ${line}${column !== undefined ? `, column ${column}` : ''})`;
   return `${file}:${line}${column !== undefined ? `:${column}` : ''}`;
+}
+
+/** The location as answers write it in JSON: 1-based, with the note and the file's line for decoded text. */
+export function locationJson(l: SourceLocation): { file: string; line: number; column: number; note?: string; anchor?: { line: number; column: number } } {
+  return { file: l.file, line: l.line + 1, column: l.character + 1, ...(l.note ? { note: l.note } : {}), ...(l.note && l.anchor ? { anchor: { line: l.anchor.line + 1, column: l.anchor.character + 1 } } : {}) };
+}
+
+/** Where a location is in the file itself, 0-based: its own place, or for decoded text the place that stands for it (none without one). */
+export function fileAnchor(l: SourceLocation | null | undefined): { line: number; character: number } | null {
+  if (!l) return null;
+  return l.note ? l.anchor ?? null : { line: l.line, character: l.character };
 }
 
 /** The location, when its line and column are in the file itself (see `note`). */
@@ -54,7 +73,9 @@ export type Locator = (origin: Origin, which: 'value' | 'key') => SourceLocation
  * A locator over plain texts: origin.source indexes `files`, offsets are `base[source] + offset`, or
  * `map(offset)` where the source is not one slice of the file (no place where it says undefined).
  */
-export function textLocator(files: Array<{ name: string; text: string; base?: number; map?: (offset: number) => number | undefined; note?: string } | null>): Locator {
+export function textLocator(
+  files: Array<{ name: string; text: string; base?: number; map?: (offset: number) => number | undefined; note?: string; anchor?: { text: string; offset: number } } | null>,
+): Locator {
   const indexes = new Map<number, LineIndex>();
   // Parts of one MIME blob share its text: index it once, not once per part (5,000 parts of a 100 KB blob).
   const byText = new Map<string, LineIndex>();
@@ -63,10 +84,14 @@ export function textLocator(files: Array<{ name: string; text: string; base?: nu
     if (!file) return null;
     const span = which === 'key' ? origin.key : origin.value;
     if (!span) return null;
+    const indexOf = (text: string): LineIndex => {
+      const found = byText.get(text) ?? new LineIndex(text);
+      byText.set(text, found);
+      return found;
+    };
     let index = indexes.get(origin.source);
     if (!index) {
-      index = byText.get(file.text) ?? new LineIndex(file.text);
-      byText.set(file.text, index);
+      index = indexOf(file.text);
       indexes.set(origin.source, index);
     }
     const base = file.base ?? 0;
@@ -75,7 +100,9 @@ export function textLocator(files: Array<{ name: string; text: string; base?: nu
     if (startOffset === undefined || endOffset === undefined) return null;
     const start = index.position(startOffset);
     const end = index.position(endOffset);
-    return { file: file.name, source: origin.source, line: start.line, character: start.character, endLine: end.line, endCharacter: end.character, note: file.note };
+    const at: SourceLocation = { file: file.name, source: origin.source, line: start.line, character: start.character, endLine: end.line, endCharacter: end.character, note: file.note };
+    if (file.note && file.anchor) at.anchor = indexOf(file.anchor.text).position(file.anchor.offset);
+    return at;
   };
 }
 

@@ -196,7 +196,7 @@ export function userDataLocator(run: UserDataRun): Locator {
       if (r.jinja?.rendered !== undefined) return { name: source, text: r.jinja.rendered, note: `position in the rendered template of ${r.part.filename}` };
       if (r.part.span && r.part.text !== null) return { name: source, text: blobText(r.part.blob), base: r.part.span.start };
       if (r.part.offsetInBlob && r.part.text !== null) return { name: source, text: blobText(r.part.blob), map: r.part.offsetInBlob };
-      if (r.part.text !== null) return { name: source, text: r.part.text, note: `position in the decoded part ${r.part.filename}` };
+      if (r.part.text !== null) return { name: source, text: r.part.text, note: `position in the decoded part ${r.part.filename}`, ...(r.part.anchor ? { anchor: { text: blobText(r.part.blob), offset: r.part.anchor.start } } : {}) };
       return null;
     }),
   );

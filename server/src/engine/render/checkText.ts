@@ -3,7 +3,8 @@
  * prints, per version), `json` and `sarif` (SARIF 2.1.0), and `--annotate` (cloud-init's annotated
  * files). Exit code 0 when cloud-init would accept everything, 1 when it would report schema errors.
  */
-import { SarifResult, SarifRule, sarifLog } from './sarif';
+import { SARIF_LEVEL, SarifLevel, SarifResult, SarifRule, sarifLog } from './sarif';
+import { severityOf, type FindingCode } from '../findings/codes';
 import { decodeUtf8Surrogateescape } from '../py/codecs';
 import type { UserDataRun } from '../userdata/run';
 import { placeText } from '../outcome/locate';
@@ -31,7 +32,7 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
   const out: string[] = [];
   const list = (ps: Located[]) => ps.map((p) => `${p.path}: ${p.message}`).join(', ');
   const sources = (r: { errors: Located[]; deprecations: Located[] }) => {
-    for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) out.push(`  ${p.path}: written in ${placeText(p.file, p.line, p.column, p.note)}`);
+    for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) out.push(`  ${p.path}: written in ${placeText(p.file, p.line, p.column, p.note, p.anchor?.line)}`);
   };
   const one = (name: string, label22: string, r: { valid: boolean; errors: Located[]; deprecations: Located[]; note?: string; said?: string; unvalidated?: boolean }) => {
     if (r.said) {
@@ -39,7 +40,7 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
       return;
     }
     if (r.note && !r.errors.length) {
-      out.push(`${r.valid ? 'Valid' : 'Invalid'} (${name}): ${r.note}`);
+      out.push(`${r.unvalidated ? 'Not validated' : r.valid ? 'Valid' : 'Invalid'} (${name}): ${r.note}`);
       return;
     }
     if (version === '22.4') {
@@ -102,8 +103,9 @@ function nameOf(f: FileResult): string {
 
 export function formatJson(result: CheckResult, pretty: boolean): string {
   const strip = (r: FileResult) => ({ file: r.file, ...(r.part ? { part: r.part } : {}), valid: r.valid, errors: r.errors.map(fileLoc), deprecations: r.deprecations.map(fileLoc), ...(r.note ? { note: r.note } : {}), ...(r.said ? { said: r.said } : {}) });
-  const fileLoc = (p: Located) => ({ path: p.path, message: p.message, line: p.line ?? null, column: p.column ?? null });
-  const mergedLoc = (p: Located) => ({ path: p.path, message: p.message, file: p.file ?? null, line: p.line ?? null, column: p.column ?? null, ...(p.note ? { note: p.note } : {}) });
+  const decoded = (p: Located) => ({ ...(p.note ? { note: p.note } : {}), ...(p.anchor ? { anchor: p.anchor } : {}) });
+  const fileLoc = (p: Located) => ({ path: p.path, message: p.message, line: p.line ?? null, column: p.column ?? null, ...decoded(p) });
+  const mergedLoc = (p: Located) => ({ path: p.path, message: p.message, file: p.file ?? null, line: p.line ?? null, column: p.column ?? null, ...decoded(p) });
   const out = {
     files: result.files.map(strip),
     merged: result.merged ? { valid: result.merged.valid, errors: result.merged.errors.map(mergedLoc), deprecations: result.merged.deprecations.map(mergedLoc) } : null,
@@ -111,25 +113,44 @@ export function formatJson(result: CheckResult, pretty: boolean): string {
   return JSON.stringify(out, null, pretty ? 2 : undefined);
 }
 
-const RULES: SarifRule[] = [
-  { id: 'schema-error', name: 'CloudConfigSchemaError', shortDescription: { text: 'cloud-init reports a schema error for this value' }, defaultConfiguration: { level: 'error' } },
-  { id: 'schema-deprecation', name: 'CloudConfigDeprecation', shortDescription: { text: 'cloud-init reports this key or value as deprecated' }, defaultConfiguration: { level: 'warning' } },
-];
+/** The SARIF rule of each kind of problem, at the severity the editor gives it (engine/findings/codes.ts). */
+const RULE_OF = {
+  error: { id: 'schema-error', code: 'schema-error', name: 'CloudConfigSchemaError', text: 'cloud-init reports a schema error for this value' },
+  deprecation: { id: 'schema-deprecation', code: 'schema-deprecated', name: 'CloudConfigDeprecation', text: 'cloud-init reports this key or value as deprecated' },
+  'merged-error': { id: 'merged-schema-error', code: 'merged-schema-error', name: 'MergedCloudConfigSchemaError', text: 'cloud-init reports a schema error in the merged cloud-config.txt for this value' },
+  'merged-deprecation': { id: 'merged-schema-deprecation', code: 'merged-schema-deprecation', name: 'MergedCloudConfigDeprecation', text: 'cloud-init reports this key or value of the merged cloud-config.txt as deprecated' },
+} as const satisfies Record<string, { id: string; code: FindingCode; name: string; text: string }>;
 
-/** SARIF 2.1.0: one result per problem, at the file and line that wrote the value. */
+const level = (kind: keyof typeof RULE_OF): SarifLevel => SARIF_LEVEL[severityOf(RULE_OF[kind].code)];
+
+const RULES: SarifRule[] = (Object.keys(RULE_OF) as Array<keyof typeof RULE_OF>).map((kind) => ({
+  id: RULE_OF[kind].id,
+  name: RULE_OF[kind].name,
+  shortDescription: { text: RULE_OF[kind].text },
+  defaultConfiguration: { level: level(kind) },
+}));
+
+/**
+ * SARIF 2.1.0: one result per problem, at the file and line that wrote the value, at the editor's severity: a
+ * problem of a file is an error (a deprecation a warning); one only the merged result has is a warning (a
+ * deprecation a note), as the editor shows it on the part that wrote the value. `extra`: more rules and results
+ * (the lint findings, the fates).
+ */
 export function formatSarif(result: CheckResult, version: SchemaVersion, toolVersion: string, extra?: { rules: SarifRule[]; results: SarifResult[] }): string {
   const results: SarifResult[] = [];
   const shown = new Set<string>();
   const add = (p: Located, file: string | undefined, deprecation: boolean, merged: boolean, part?: string) => {
     const said = `${p.path}: ${p.message.trim()}`;
     shown.add(said);
+    const where = [merged ? 'in the merged cloud-config.txt' : part ? `in ${part}` : '', p.note && p.line ? `${p.note}: line ${p.line}${p.column ? `, column ${p.column}` : ''}` : ''].filter(Boolean).join(', ');
+    const kind = merged ? (deprecation ? 'merged-deprecation' : 'merged-error') : deprecation ? 'deprecation' : 'error';
     results.push({
-      ruleId: deprecation ? 'schema-deprecation' : 'schema-error',
-      level: deprecation ? 'warning' : 'error',
-      message: `${said}${merged ? ' (in the merged cloud-config.txt)' : part ? ` (in ${part})` : ''}`,
+      ruleId: RULE_OF[kind].id,
+      level: level(kind),
+      message: `${said}${where ? ` (${where})` : ''}`,
       file,
-      // A position in decoded text is not one in the file: the result is for the file as a whole.
-      region: p.line && !p.note ? { startLine: p.line, startColumn: p.column ?? 1 } : undefined,
+      // A position in decoded text is not one in the file: the line that stands for it (a part's header), else the file as a whole.
+      region: p.note ? (p.anchor ? { startLine: p.anchor.line, startColumn: p.anchor.column } : undefined) : p.line ? { startLine: p.line, startColumn: p.column ?? 1 } : undefined,
       properties: part ? { path: p.path, merged, part } : { path: p.path, merged },
     });
   };
@@ -138,7 +159,7 @@ export function formatSarif(result: CheckResult, version: SchemaVersion, toolVer
     for (const p of f.deprecations) add(p, f.file, true, false, f.part);
     // Rejected with no schema problem to point at (not YAML, a template that cannot be rendered): the file itself.
     if (!f.valid && !f.errors.length && (f.note || f.said)) {
-      results.push({ ruleId: 'schema-error', level: 'error', message: `${f.note ?? cloudInitWords(f.said as string)}${f.part ? ` (in ${f.part})` : ''}`, file: f.file, properties: f.part ? { path: '', merged: false, part: f.part } : { path: '', merged: false } });
+      results.push({ ruleId: RULE_OF.error.id, level: level('error'), message: `${f.note ?? cloudInitWords(f.said as string)}${f.part ? ` (in ${f.part})` : ''}`, file: f.file, properties: f.part ? { path: '', merged: false, part: f.part } : { path: '', merged: false } });
     }
   }
   if (result.merged) {
@@ -151,5 +172,6 @@ export function formatSarif(result: CheckResult, version: SchemaVersion, toolVer
     }
   }
   if (extra) pushAll(results, extra.results);
-  return JSON.stringify(sarifLog({ version: toolVersion, informationUri: 'https://cloudinit.readthedocs.io/', rules: [...RULES, ...(extra?.rules ?? [])] }, results, { cloudInitVersion: version }), null, 2);
+  const rules = [...RULES, ...(extra?.rules ?? [])].filter((r, i, all) => all.findIndex((x) => x.id === r.id) === i);
+  return JSON.stringify(sarifLog({ version: toolVersion, informationUri: 'https://cloudinit.readthedocs.io/', rules }, results, { cloudInitVersion: version }), null, 2);
 }

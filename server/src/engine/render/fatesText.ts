@@ -4,7 +4,7 @@
  */
 import { FateReport } from '../outcome/fates';
 import { EFFECTS, EFFECT_KINDS, EffectKind, EffectWeight } from '../outcome/effects';
-import { SourceLocation, fileLine, inFileText } from '../outcome/locate';
+import { SourceLocation, fileAnchor, fileLine, locationJson } from '../outcome/locate';
 import { SarifLevel, SarifResult, SarifRule } from './sarif';
 
 function place(l: SourceLocation | null): string {
@@ -21,7 +21,7 @@ export function fatesText(report: FateReport): string {
 }
 
 function located(l: SourceLocation | null) {
-  return l ? { file: l.file, line: l.line + 1, column: l.character + 1, ...(l.note ? { note: l.note } : {}) } : null;
+  return l ? locationJson(l) : null;
 }
 
 /** The fates as JSON values (the value itself is left out: `value` is its short repr). */
@@ -55,9 +55,9 @@ export function fatesSarif(report: FateReport, failOn: readonly EffectKind[]): S
   return report.fates.map((f) => ({
     ruleId: `fate-${f.kind}`,
     level: failOn.includes(f.kind) ? 'error' : LEVELS[EFFECTS[f.kind].weight],
-    message: `${f.path} ${f.value}: ${f.message}`,
+    message: `${f.path} ${f.value}: ${f.message}${f.at?.note ? ` (${f.at.note}: line ${f.at.line + 1}, column ${f.at.character + 1})` : ''}`,
     file: f.at?.file,
-    // A position in decoded text is not one in the file (SourceLocation.note): no region then.
+    // A position in decoded text is not one in the file (SourceLocation.note): the line that stands for it, if any.
     region: regionOf(f.at),
     related: f.by ? [{ file: f.by.file, region: regionOf(f.by), message: 'the value that decides' }] : undefined,
     properties: { path: f.path, kind: f.kind, ...(f.spec ? { spec: f.spec } : {}) },
@@ -65,6 +65,6 @@ export function fatesSarif(report: FateReport, failOn: readonly EffectKind[]): S
 }
 
 function regionOf(l: SourceLocation | null): { startLine: number; startColumn: number } | undefined {
-  const at = inFileText(l);
+  const at = fileAnchor(l);
   return at ? { startLine: at.line + 1, startColumn: at.character + 1 } : undefined;
 }

@@ -192,7 +192,7 @@ function writeHeader(w: HeaderWriter, title: string, parts: OutcomePart[], notes
 /** A place as the header writes it (`30-app.yaml:4`), linked when it is a line of the file itself. */
 function placePiece(l: SourceLocation | null, unknown = 'an unknown place'): HeaderPiece {
   if (!l) return unknown;
-  if (l.note) return `${l.file} (${l.note}: line ${l.line + 1})`;
+  if (l.note) return l.anchor ? { text: `${l.file}:${l.anchor.line + 1} (${l.note}: line ${l.line + 1})`, target: { file: l.file, line: l.anchor.line } } : `${l.file} (${l.note}: line ${l.line + 1})`;
   return { text: `${l.file}:${l.line + 1}`, target: { file: l.file, line: l.line } };
 }
 

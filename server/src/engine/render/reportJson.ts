@@ -5,7 +5,7 @@
  */
 import { PyValue } from '../py/values';
 import { toCanonicalJson } from '../py/json';
-import { SourceLocation, displayPath } from '../outcome/locate';
+import { SourceLocation, displayPath, locationJson } from '../outcome/locate';
 import { collectProvenance, stepEffects } from '../outcome/provenance';
 import { type MergedProblem } from '../outcome/mergedSchema';
 import { MergeLosses, lossesOf } from '../outcome/losses';
@@ -47,8 +47,7 @@ class ReportJson {
 }
 
 function display(location: SourceLocation | null | undefined) {
-  if (!location) return null;
-  return { file: location.file, line: location.line + 1, column: location.character + 1, ...(location.note ? { note: location.note } : {}) };
+  return location ? locationJson(location) : null;
 }
 
 /**

@@ -3,7 +3,12 @@
  * `--check` (schema problems) and `--lint` (the editor's findings): one run of one tool, file paths as
  * given (relative to the working directory, with forward slashes), 1-based regions.
  */
+import type { Severity } from '../findings/findings';
+
 export type SarifLevel = 'error' | 'warning' | 'note';
+
+/** SARIF's level for the editor's severity: Information and hints are notes. */
+export const SARIF_LEVEL: Record<Severity, SarifLevel> = { error: 'error', warning: 'warning', info: 'note', hint: 'note' };
 
 export interface SarifRule {
   id: string;

@@ -4,7 +4,7 @@
  * (a whole document, or a MIME part). Each comes with how a position in that text maps back to the
  * document, for diagnostics and `--check` lines.
  *
- * Mapped: a MIME part whose body is written as is (not base64 or quoted-printable), and an archive entry whose
+ * Mapped: a MIME part whose body is written as is (MimeLeaf.literal: not changed by base64 or quoted-printable), and an archive entry whose
  * content is a literal block scalar (`content: |`) or a one-line scalar written without escapes. Not
  * mapped (reported on the part's or entry's first line, saying why): base64 and quoted-printable bodies,
  * gzip parts, folded (`>`) and multi-line quoted contents, contents with escapes.
@@ -13,7 +13,7 @@
  * cloud-config too).
  */
 import { loadYaml } from '../yaml/load';
-import { convertUserDataBlob, type ConvertedBlob, type MimeLeaf } from '../userdata/mime';
+import { convertUserDataBlob, partHeaderSpan, type ConvertedBlob, type MimeLeaf } from '../userdata/mime';
 import { ARCHIVE_TYPE, CLOUD_CONFIG_TYPE, leafPartType, sniffContentType } from '../userdata/sniff';
 import { pyStrip } from '../py/str';
 import { pyContentType } from '../userdata/process';
@@ -42,16 +42,14 @@ export function embeddedInMime(text: string, blob: ConvertedBlob = convertUserDa
   for (const leaf of blob.leaves) {
     if (leaf.container) continue;
     number++;
-    const label = `MIME part ${number}${leaf.filename ? ` (${leaf.filename})` : ''}`;
+    const label = mimePartLabel(number, leaf);
     const type = leafPartType(leaf);
     if (type !== CLOUD_CONFIG_TYPE && type !== ARCHIVE_TYPE) continue;
     if (leaf.text === null) continue;
-    const anchor = partAnchor(leaf);
-    // As the editor reads MIME parts (lint/analyzeDocument): a body that is not base64 or quoted-printable is the text itself.
-    const literal = leaf.span !== undefined && !/^(base64|quoted-printable)$/i.test(pyStrip(leaf.transferEncoding ?? ''));
-    const base = literal ? leaf.span!.start : undefined;
-    const body = literal ? text.slice(leaf.span!.start, leaf.span!.end) : leaf.text;
-    const why = literal ? undefined : `its body is ${leaf.transferEncoding ? `${pyStrip(leaf.transferEncoding)}-encoded` : 'not written as is'}`;
+    const anchor = partHeaderSpan(leaf);
+    const base = leaf.literal ? leaf.span!.start : undefined;
+    const body = leaf.literal ? text.slice(leaf.span!.start, leaf.span!.end) : leaf.text;
+    const why = leaf.literal ? undefined : encodedBodyWords(leaf);
     if (type === CLOUD_CONFIG_TYPE) {
       out.push({ kind: 'mime-part', label, text: body, anchor, toDocument: (o) => (base === undefined ? undefined : base + o), unmapped: why });
     } else {
@@ -100,10 +98,17 @@ export function embeddedInArchive(text: string): EmbeddedCloudConfig[] {
   return out;
 }
 
-function partAnchor(leaf: MimeLeaf): TextSpan {
-  const header = leaf.headers.find((h) => /^content-type$/i.test(h.name)) ?? leaf.headers[0];
-  const span = header?.span ?? leaf.span ?? { start: 0, end: 0 };
-  return { start: span.start, end: header?.span ? span.start + header.name.length : span.end };
+/** A MIME part in the user's words: `MIME part 2 (web.yaml)`, numbered from 1 in cloud-init's order, multiparts not counted. */
+export function mimePartLabel(number: number, leaf: Pick<MimeLeaf, 'filename'>): string {
+  return `MIME part ${number}${leaf.filename ? ` (${leaf.filename})` : ''}`;
+}
+
+/** Why positions in a part's decoded text are not positions in the file (MimeLeaf.literal is false). */
+export function encodedBodyWords(leaf: MimeLeaf): string {
+  const encoding = pyStrip(leaf.transferEncoding ?? '');
+  // 7bit, 8bit and binary say the body is not encoded (RFC 2045): then it is the characters that are not ASCII.
+  if (encoding && !/^(7bit|8bit|binary)$/i.test(encoding)) return `its body is ${encoding}-encoded`;
+  return "its body is not ASCII and has no base64 or quoted-printable encoding, so cloud-init reads it changed (as Python's email package does)";
 }
 
 function shift(span: TextSpan, base: number): TextSpan {

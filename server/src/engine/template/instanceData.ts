@@ -8,6 +8,7 @@
 import type { CloudInitVersion } from '../spec/parse';
 import { convertInstanceData } from '../userdata/jinja';
 import { SAMPLE_NAMES, isSampleName, sampleDescription, sampleInstanceData } from './samples';
+import V1_KEYS from './data/v1Keys.json';
 
 export interface InstanceDataChoice {
   /** What the user chose, in words ("sample aws: Amazon EC2 …", "file ./id.json", "none"). */
@@ -90,4 +91,48 @@ export function valueAtPath(variables: Record<string, unknown>, root: string, st
     }
   }
   return value;
+}
+
+/**
+ * The keys cloud-init writes under `v1` on every instance, whatever the cloud (DataSource._get_standardized_metadata;
+ * scripts/template/extract-v1-keys.py reads them from each version's source): their values differ, their names do not.
+ */
+export function standardV1Keys(version: CloudInitVersion): readonly string[] {
+  return V1_KEYS[version];
+}
+
+const standardCache = new Map<CloudInitVersion, Record<string, unknown>>();
+
+/**
+ * What a template sees of the instance data before any is chosen: `v1` with its standardized keys (and cloud-init's
+ * copies of them at the top level, and the underscore forms of dashed keys), every value None. Only the names are
+ * facts: `ds`, `merged_cfg` and the rest differ from cloud to cloud and are not in it.
+ */
+export function standardVariables(version: CloudInitVersion): Record<string, unknown> {
+  let variables = standardCache.get(version);
+  if (!variables) {
+    variables = convertInstanceData({ v1: Object.fromEntries(standardV1Keys(version).map((k) => [k, null])) });
+    standardCache.set(version, variables);
+  }
+  return variables;
+}
+
+/** `v1` alone with its standardized keys, as instance data: what renders a `v1.KEY` path the same on every cloud. */
+export function standardChoice(version: CloudInitVersion): InstanceDataChoice {
+  return { label: "cloud-init's standardized v1 keys", data: { v1: standardVariables(version).v1 } };
+}
+
+/**
+ * What is known of a path without chosen instance data: `standard` for `v1`, `v1.KEY` (and the top-level copy
+ * `KEY`) of a standardized key; `not-standard` for `v1.KEY` of any other key (undefined on every cloud);
+ * `unchecked` for the rest (`ds.*`, a step below a standardized key, a dict method), whose answer depends on the data.
+ */
+export function standardPathKind(root: string, steps: readonly PathStep[], version: CloudInitVersion): 'standard' | 'not-standard' | 'unchecked' {
+  const variables = standardVariables(version);
+  if (root !== 'v1') return steps.length === 0 && Object.prototype.hasOwnProperty.call(variables, root) ? 'standard' : 'unchecked';
+  const first = steps[0];
+  if (!first) return 'standard';
+  if (first.kind === 'attr' ? DICT_METHOD_NAMES.has(first.name) : typeof first.key !== 'string') return 'unchecked';
+  if (valueAtPath(variables, root, [first]) === undefined) return 'not-standard';
+  return steps.length === 1 ? 'standard' : 'unchecked';
 }

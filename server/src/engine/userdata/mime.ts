@@ -59,6 +59,12 @@ export interface MimeLeaf {
   container: boolean;
   /** Where the raw (undecoded) body lies in `ConvertedBlob.source`, when it is a literal slice of it. */
   span?: { start: number; end: number };
+  /**
+   * True when `text` is the body exactly as written at `span`, so that an offset in `text` is one from
+   * `span.start`; false when decoding changed it (base64, quoted-printable with escapes, uuencode, bytes
+   * that are not ASCII) and positions in `text` are not positions in the file.
+   */
+  literal: boolean;
   /** First Content-Transfer-Encoding header value, as is. */
   transferEncoding: string | null;
   /** Parser and decoder defects (Python class names), e.g. StartBoundaryNotFoundDefect. */
@@ -159,6 +165,7 @@ function notMultipart(data: Uint8Array, gzipped: boolean): ConvertedBlob {
         text,
         container: false,
         span: { start: 0, end: text.length },
+        literal: true,
         transferEncoding: null,
         defects: [],
         walkIndex: 0,
@@ -236,6 +243,7 @@ export function parseMimeText(
       payload: decoded ?? new Uint8Array(0),
       text: decoded !== null && ctype.split('/')[0] === 'text' ? decodeUtf8Surrogateescape(decoded) : null,
       container: decoded === null,
+      literal: false,
       transferEncoding: m.get('content-transfer-encoding') ?? null,
       defects: m.defects.slice(),
       walkIndex: index,
@@ -243,6 +251,7 @@ export function parseMimeText(
     };
     if (filenameError !== undefined) leaf.filenameError = filenameError;
     if (span) leaf.span = span;
+    leaf.literal = span !== undefined && leaf.text !== null && leaf.text === m.payload;
     leaves.push(leaf);
   }
   return { leaves, containers };
@@ -304,4 +313,16 @@ export function convertUserDataBlob(bytes: Uint8Array, opts: MimeOptions = {}): 
   const r = parseMimeText(source, opts);
   if (r.error !== undefined) return { ...failed('mime', gz.gzipped, r.errorType!, r.errorMessage!), source };
   return { kind: 'mime', leaves: r.leaves, gzipped: gz.gzipped, source, containers: r.containers };
+}
+
+/**
+ * Where a part is reported as a whole, and where what is inside it is reported when positions in its decoded
+ * text are not positions in the file (a base64 or quoted-printable body): the name of its Content-Type header,
+ * else of its first header; the body's start when it has no header.
+ */
+export function partHeaderSpan(leaf: Pick<MimeLeaf, 'headers' | 'span'>): { start: number; end: number } {
+  const header = leaf.headers.find((h) => h.span && /^content-type$/i.test(h.name)) ?? leaf.headers.find((h) => h.span);
+  if (header?.span) return { start: header.span.start, end: header.span.start + header.name.length };
+  const start = leaf.span?.start ?? 0;
+  return { start, end: start };
 }

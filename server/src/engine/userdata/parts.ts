@@ -41,6 +41,11 @@ export interface UserDataPart {
    * can still be placed: an archive entry's `content: |` (its lines, after the block's indentation).
    */
   offsetInBlob?: (offset: number) => number | undefined;
+  /**
+   * Where the blob's text stands for the part when its `text` was decoded from the body (base64,
+   * quoted-printable): its Content-Type header (mime.ts partHeaderSpan).
+   */
+  anchor?: TextSpan;
   /** The `Launch-Index` the filter sees, when any. */
   launchIndex: string | null;
 }

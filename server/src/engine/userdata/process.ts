@@ -10,7 +10,7 @@ import { pyReprForMessage, pyStr, pyStrRepr } from '../py/repr';
 import { pySplitLines, pyStrip, pyLStrip } from '../py/str';
 import { loadYaml, mergeExpansionError } from '../yaml/load';
 import { valueOffsetMap } from '../yaml/scalarSource';
-import { convertUserDataBlob } from './mime';
+import { convertUserDataBlob, partHeaderSpan } from './mime';
 import { decodeUtf8Surrogateescape, encodeUtf8Surrogateescape, rawUnicodeEscape } from '../py/codecs';
 import { gunzipPart } from './gzip';
 import { HeaderList, setFilename } from './headers';
@@ -78,7 +78,12 @@ interface PendingPart {
   filename: string | null;
   source: number;
   route: PartRoute[];
+  /** Where the part's body is written in the blob (what messages about the part point at). */
   span?: TextSpan;
+  /** `text` is the body at `span` as written, not decoded from it (MimeLeaf.literal): offsets in it are offsets from `span.start`. */
+  literal?: boolean;
+  /** For a body decoded from what is written: where the blob stands for it (Part.anchor). */
+  anchor?: TextSpan;
   offsetInBlob?: (offset: number) => number | undefined;
 }
 
@@ -149,6 +154,8 @@ class UserDataProcessor {
           source,
           route: leafRoute,
           span: converted.gzipped ? undefined : leaf.span,
+          literal: !converted.gzipped && leaf.literal,
+          anchor: converted.gzipped || leaf.literal ? undefined : partHeaderSpan(leaf),
         },
         depth,
       );
@@ -191,7 +198,7 @@ class UserDataProcessor {
       const launchIndex = part.headers.get('Launch-Index');
       if (launchIndex !== null) headers.replace('Launch-Index', launchIndex);
       const text = reDecodeStoredPayload(payload as string, type);
-      current = { ...part, headers, text: text.text, bytes: text.bytes, filename: part.filename || null, route: [...part.route, { via: 'gzip' }], span: undefined };
+      current = { ...part, headers, text: text.text, bytes: text.bytes, filename: part.filename || null, route: [...part.route, { via: 'gzip' }], span: undefined, literal: false };
     }
     if (type !== original) current.headers.replace('Content-Type', type);
     current = { ...current, contentType: type, declaredType: part.declaredType };
@@ -230,7 +237,8 @@ class UserDataProcessor {
       bytes: part.bytes,
       blob: part.source,
       route: part.route,
-      span: part.span,
+      span: part.literal ? part.span : undefined,
+      anchor: part.anchor,
       offsetInBlob: part.offsetInBlob,
       launchIndex: part.headers.get('Launch-Index'),
     });
@@ -382,6 +390,7 @@ class UserDataProcessor {
         source: part.source,
         route: [...part.route, { via: 'archive', entry: entryIndex }],
         span: undefined,
+        anchor: part.anchor,
         offsetInBlob: main === 'text' && typeof content === 'string' ? contentInBlob(archive, part, content, typeof raw === 'string' ? itemOrigins?.[entryIndex]?.value : entry.originOf('content')?.value) : undefined,
       });
     });
@@ -404,7 +413,7 @@ class UserDataProcessor {
 function contentInBlob(archive: string, part: PendingPart, content: string, written: TextSpan | undefined): ((offset: number) => number | undefined) | undefined {
   // Only where the archive is the part's own text, a slice of the blob (not gunzipped, decoded or included).
   const archiveStart = part.span?.start;
-  if (!written || archiveStart === undefined || part.text !== archive) return undefined;
+  if (!written || archiveStart === undefined || !part.literal || part.text !== archive) return undefined;
   const inArchive = valueOffsetMap(archive, written, content);
   if (!inArchive) return undefined;
   return (offset) => {

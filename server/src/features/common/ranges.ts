@@ -5,7 +5,8 @@ import { DocumentState } from './analysisCache';
 
 export const DIAGNOSTIC_SOURCE = 'cloud-config-merge';
 
-const SEVERITY: Record<Severity, DiagnosticSeverity> = {
+/** The editor's severity of a finding's severity. */
+export const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
   warning: DiagnosticSeverity.Warning,
   info: DiagnosticSeverity.Information,
