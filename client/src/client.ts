@@ -84,7 +84,7 @@ export class Server implements vscode.Disposable {
           configuration: async (params, token, next) => {
             const answers = await next(params, token);
             if (!Array.isArray(answers)) return answers;
-            return answers.map((a, i) => (params.items[i]?.section === 'cloudConfigMerge' ? withRedHatYamlFiles(a, filesValidatedByRedHatYaml(redHatYamlState())) : a));
+            return answers.map((a: unknown, i) => (params.items[i]?.section === 'cloudConfigMerge' ? withRedHatYamlFiles(a, filesValidatedByRedHatYaml(redHatYamlState())) : a));
           },
         },
       },
@@ -94,7 +94,7 @@ export class Server implements vscode.Disposable {
     this.context.subscriptions.push(forwardInstanceDataEdits(client));
     await client.start();
     this.context.subscriptions.push(
-      client.onNotification(InstanceDataChangedNotification.method, (params: { file?: unknown }) => this.instanceDataChangedEmitter.fire(String(params?.file ?? ''))),
+      client.onNotification(InstanceDataChangedNotification.method, (params: { file?: unknown }) => this.instanceDataChangedEmitter.fire(typeof params?.file === 'string' ? params.file : '')),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void client.sendNotification(WorkspaceTrustNotification.method, { trusted: true } satisfies NonNullable<typeof WorkspaceTrustNotification.types>['params'])),
       // Red Hat YAML installed, removed or reconfigured: the server asks for our settings again.
       vscode.extensions.onDidChange(() => void client.sendNotification(lc.DidChangeConfigurationNotification.type, { settings: null })),

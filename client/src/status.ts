@@ -78,7 +78,7 @@ export class StatusItem implements vscode.Disposable {
   dispose(): void {
     clearTimeout(this.timer);
     this.item?.dispose();
-    this.disposables.forEach((d) => d.dispose());
+    this.disposables.forEach((d) => void d.dispose());
   }
 }
 

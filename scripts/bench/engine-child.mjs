@@ -127,10 +127,10 @@ function callerOf(stack) {
 function timed(fn) {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  let value = fn();
+  let _value = fn();
   const wall = performance.now() - t0;
   const c = process.cpuUsage(c0);
-  value = null;
+  _value = null;
   return { wall, cpu: (c.user + c.system) / 1000 };
 }
 

@@ -27,7 +27,7 @@ function subsetMismatch(expected: unknown, actual: unknown, path = '$'): string 
   if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
     if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return `${path}: expected a mapping`;
     for (const [k, v] of Object.entries(expected)) {
-      if (!(k in (actual as object))) return `${path}.${k}: missing`;
+      if (!(k in actual)) return `${path}.${k}: missing`;
       const m = subsetMismatch(v, (actual as Record<string, unknown>)[k], `${path}.${k}`);
       if (m) return m;
     }

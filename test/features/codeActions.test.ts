@@ -55,8 +55,8 @@ describe('code actions', () => {
       assert.equal(fix.kind, CodeActionKind.QuickFix);
       assert.equal(fix.isPreferred, true);
       assert.equal(fix.diagnostics?.length, 1);
-      assert.equal(fix.diagnostics![0].code, 'unknown-merger');
-      assert.deepEqual(fix.diagnostics![0].range, rangeOf(opened.text, 'lsit'));
+      assert.equal(fix.diagnostics[0].code, 'unknown-merger');
+      assert.deepEqual(fix.diagnostics[0].range, rangeOf(opened.text, 'lsit'));
       assert.equal(applied(opened, fix), `#cloud-config\nmerge_how: ${APPEND_LISTS}\n`);
     });
 
@@ -94,7 +94,7 @@ describe('code actions', () => {
 
     test('a string settings value becomes a list', async () => {
       const opened = await actionsAt(`#cloud-config\nmerge_how:\n  - name: list\n    settings: app|end\n  - name: dict\n    settings: [no_replace, recurse_list]\n`);
-      assert.match(applied(opened, find(opened, 'Use a list: [append]')), /settings: \[append\]\n  - name: dict/);
+      assert.match(applied(opened, find(opened, 'Use a list: [append]')), /settings: \[append\]\n {2}- name: dict/);
     });
 
     test('a lower-case MIME header name is corrected', async () => {

@@ -37,7 +37,7 @@ test('trusted workspace: valid in diagnostics, hover (the module description), c
     assert.ok(items.some((i) => i.label === 'uniq_list'), `the custom merger is offered: ${items.map((i) => i.label).join(', ')}`);
     const base = pathToFileURL(path.join(FOLDER, '10-base.yaml')).href;
     const more = pathToFileURL(path.join(FOLDER, '20-more.yaml')).href;
-    const preview = (await client.connection.sendRequest(PreviewRequest.method, { mode: 'user-data', files: [base, more] })) as PreviewResult;
+    const preview = await client.connection.sendRequest<PreviewResult>(PreviewRequest.method, { mode: 'user-data', files: [base, more] });
     assert.match(previewBody(preview), /packages:\n- curl\n- jq\n- nginx\n- htop\n/);
   } finally {
     await client.stop();

@@ -186,7 +186,7 @@ describe('jinja templates', () => {
       assert.match(String(found.message), /raises UndefinedError: 'dict object' has no attribute 'meta_dta'/);
       const action = (await client.codeActions(uri, found.range, [found])).find((a) => a.isPreferred);
       assert.equal(action?.title, 'Change .meta_dta to .meta_data');
-      assert.equal(applyEdits(text, action!.edit!.changes![uri]), text.replace('meta_dta', 'meta_data'));
+      assert.equal(applyEdits(text, action.edit!.changes![uri]), text.replace('meta_dta', 'meta_data'));
     });
 
     test('a Jinja syntax error at its line', async () => {
@@ -245,7 +245,7 @@ describe('jinja templates', () => {
     test('the server renders the open text with the chosen instance data', async () => {
       const uri = name();
       await client.open(uri, TEMPLATE);
-      const result = (await client.connection.sendRequest(RenderedPartRequest.method, { uri })) as RenderedPartResult;
+      const result = await client.connection.sendRequest<RenderedPartResult>(RenderedPartRequest.method, { uri });
       assert.match(result.text, /^# Rendered by Cloud-Config Merge/);
       assert.match(result.text, /instance data: sample "aws"/);
       assert.ok(result.text.endsWith("#cloud-config\nhostname: ip-172-31-20-5\nfqdn: ip-172-31-20-5.ec2.internal\nwrite_files:\n  - path: /etc/region\n    content: us-east-1\n"), result.text);
@@ -259,7 +259,7 @@ describe('jinja templates', () => {
         { type: 'text/plain', body: '## template: jinja\n#cloud-config\nregion: {{ v1.region }}\n' },
       ]);
       await client.open(uri, text);
-      const render = (params: object) => client.connection.sendRequest(RenderedPartRequest.method, { uri, ...params }) as Promise<RenderedPartResult>;
+      const render = (params: object) => client.connection.sendRequest<RenderedPartResult>(RenderedPartRequest.method, { uri, ...params });
 
       const second = await render({ position: rangeOf(text, 'v1.region').start });
       assert.equal(typeof second.part, 'number');
@@ -287,7 +287,7 @@ describe('jinja templates', () => {
     test('a multipart without a template part says so', async () => {
       const uri = name();
       await client.open(uri, mime([{ body: '#cloud-config\npackages: [git]\n' }]));
-      const result = (await client.connection.sendRequest(RenderedPartRequest.method, { uri, position: { line: 0, character: 0 } })) as RenderedPartResult;
+      const result = await client.connection.sendRequest<RenderedPartResult>(RenderedPartRequest.method, { uri, position: { line: 0, character: 0 } });
       assert.equal(result.text, '# This MIME multipart has no text/jinja2 part: cloud-init renders nothing in it.\n');
       client.close(uri);
     });
@@ -376,7 +376,7 @@ describe('instance-data files in a multi-root workspace, watched on disk', () =>
     const after = await watching.waitForDiagnostics(docIn(north), since);
     assert.ok(!codes(after.diagnostics).includes('jinja-undefined-variable'), JSON.stringify(after.diagnostics));
     assert.deepEqual(notified, [dataFile(north)]);
-    const rendered = (await watching.connection.sendRequest(RenderedPartRequest.method, { uri: docIn(north) })) as RenderedPartResult;
+    const rendered = await watching.connection.sendRequest<RenderedPartResult>(RenderedPartRequest.method, { uri: docIn(north) });
     assert.ok(rendered.text.endsWith('region: north-2\nzone: north-2a\n'), rendered.text);
     // the other folder's file did not change: its template is left alone
     assert.equal(watching.diagnosticsLog(docIn(south)).length, southPublished);
@@ -445,7 +445,7 @@ describe('unsaved edits of the instance-data file, sent by the editor', () => {
   const TEMPLATE = '## template: jinja\n#cloud-config\nregion: {{ v1.region }}\nzone: {{ v1.availability_zone }}\n';
   const filesSent: string[][] = [];
   const changed: string[] = [];
-  const rendered = async () => ((await client.connection.sendRequest(RenderedPartRequest.method, { uri: doc })) as RenderedPartResult).text;
+  const rendered = async () => (await client.connection.sendRequest<RenderedPartResult>(RenderedPartRequest.method, { uri: doc })).text;
   /** Sends the editor's text; the first diagnostics after it that `settled` accepts. */
   const sendText = async (text: string | null, settled: (codes: string[]) => boolean) => {
     const since = client.diagnosticsLog(doc).length;

@@ -295,7 +295,7 @@ test('chef mode: role and environment files deep-merge, with provenance into the
   const client = await LspClient.start({ workspaceFolders: [dir] });
   try {
     const files = ['base.json', 'web.json'].map((f) => pathToFileURL(path.join(dir, f)).href);
-    const result = (await client.connection.sendRequest(PreviewRequest.method, { mode: 'chef', files })) as PreviewResult;
+    const result = await client.connection.sendRequest<PreviewResult>(PreviewRequest.method, { mode: 'chef', files });
     assert.equal(previewBody(result), '---\npkgs:\n- 1\n- 2\n- 3\ntags:\n- a\n...\n');
     const three = previewLines(result.lineMap).find((l) => l.path === 'pkgs[2]');
     assert.equal(three?.source?.uri, files[1]);

@@ -131,7 +131,7 @@ async function runVersion(version: SchemaVersion, cases: number, seed: number, v
  */
 function renderWithMergeKeys(doc: unknown, r: Rng): string {
   const scalar = (v: unknown): string => (typeof v === 'string' || v === null || typeof v !== 'object' ? JSON.stringify(v) : Array.isArray(v) ? '[]' : '{}');
-  const isCollection = (x: unknown) => !!x && typeof x === 'object' && Object.keys(x as object).length > 0;
+  const isCollection = (x: unknown) => !!x && typeof x === 'object' && Object.keys(x).length > 0;
   const block = (v: unknown, indent: number): string => {
     const pad = ' '.repeat(indent);
     if (Array.isArray(v)) return v.map((x) => `${pad}- ` + (isCollection(x) ? '\n' + block(x, indent + 2) : scalar(x))).join('\n');

@@ -162,5 +162,5 @@ async function main(): Promise<number> {
 }
 
 if (require.main === module) {
-  main().then((code) => (process.exitCode = code));
+  void main().then((code) => (process.exitCode = code));
 }

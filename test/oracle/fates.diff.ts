@@ -88,7 +88,7 @@ export function claims(c: SetCase, fates: Fate[]): { gone: Set<string>; kept: Se
     if (f.kind === 'dropped') {
       const part = Number(/(\d+)$/.exec(f.at?.file ?? '')?.[1]);
       tokensOf(c.parts[part], gone);
-    } else if (f.kind === 'replaced' || f.kind === 'deleted' || f.kind === 'lost' || f.kind === 'overridden') tokensOf(f.subject as PyValue, gone);
+    } else if (f.kind === 'replaced' || f.kind === 'deleted' || f.kind === 'lost' || f.kind === 'overridden') tokensOf(f.subject, gone);
   }
   const kept = new Set([...tokensOf(c.parts, new Set())].filter((t) => !gone.has(t)));
   return { gone, kept };
@@ -128,7 +128,7 @@ function confdCases(rng: Rng, count: number, kinds: Map<string, number>): number
       const wrong = mismatches(c, named, run.stdout);
       if (!wrong.length) continue;
       failed++;
-      if (failed <= 3) console.log(`CONFD MISMATCH (case ${i}):\n${files.map((f) => `${f.name}: ${f.bytes}`).join('')}cloud-init: ${run.stdout}\n${wrong.join('\n')}\n`);
+      if (failed <= 3) console.log(`CONFD MISMATCH (case ${i}):\n${files.map((f) => `${f.name}: ${f.bytes.toString()}`).join('')}cloud-init: ${run.stdout}\n${wrong.join('\n')}\n`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -146,7 +146,7 @@ function bootCases(rng: Rng, count: number, kinds: Map<string, number>): number 
   for (let i = 0; i < count; i++) {
     const c = makeCase(rng);
     const vendorBody = c.parts[c.parts.length - 1];
-    if (rng.chance(0.3)) vendorBody.merge_type = SPECS[1 + rng.int(SPECS.length - 1)] as string;
+    if (rng.chance(0.3)) vendorBody.merge_type = SPECS[1 + rng.int(SPECS.length - 1)];
     const files = blobs(c).map((bytes, n) => ({ name: `part${n}`, bytes }));
     const dir = mkdtempSync(join(tmpdir(), 'ccm-fates-boot-'));
     try {
@@ -163,7 +163,7 @@ function bootCases(rng: Rng, count: number, kinds: Map<string, number>): number 
       const wrong = mismatches(c, report.fates, run.stdout);
       if (!wrong.length) continue;
       failed++;
-      if (failed <= 3) console.log(`BOOT MISMATCH (case ${i}):\n${files.map((f) => `${f.name}: ${f.bytes}`).join('')}cloud-init: ${run.stdout}\n${wrong.join('\n')}\nfates:\n${report.fates.map((f) => `  ${f.kind} ${f.path} ${f.value} at ${f.at?.file}`).join('\n')}\n`);
+      if (failed <= 3) console.log(`BOOT MISMATCH (case ${i}):\n${files.map((f) => `${f.name}: ${f.bytes.toString()}`).join('')}cloud-init: ${run.stdout}\n${wrong.join('\n')}\nfates:\n${report.fates.map((f) => `  ${f.kind} ${f.path} ${f.value} at ${f.at?.file}`).join('\n')}\n`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -219,5 +219,5 @@ async function main(): Promise<number> {
 }
 
 if (require.main === module) {
-  main().then((code) => (process.exitCode = code));
+  void main().then((code) => (process.exitCode = code));
 }

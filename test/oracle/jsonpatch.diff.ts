@@ -678,7 +678,7 @@ async function suiteDeep(oracle: Oracle, r: Rng, n: number): Promise<void> {
     if (r.chance(0.6)) {
       const bottom = r.chance(0.3) ? [bottoms(), new PyTimestamp('datetime', 2021, 2, 3, 4, 5, 6, 0, 0), genTimestamp(r)] : bottoms();
       doc = PyDict.from([['a', deepValue(r, 470 + r.int(40), bottom, shared)]]);
-      if (r.chance(0.3)) (doc as PyDict).set('b', r.chance(0.5) && shared.length ? r.pick(shared) : deepValue(r, 460 + r.int(30), bottoms(), shared));
+      if (r.chance(0.3)) doc.set('b', r.chance(0.5) && shared.length ? r.pick(shared) : deepValue(r, 460 + r.int(30), bottoms(), shared));
       const ops = ['[]', '[{"op":"copy","from":"/a","path":"/c"}]', '[{"op":"copy","from":"/a/0","path":"/c"}]', '[{"op":"copy","from":"/b","path":"/c"}]', '[{"op":"move","from":"/a","path":"/c"}]'];
       text = r.pick(ops);
     } else {

@@ -25,7 +25,6 @@ import type * as MimeModule from '../../server/src/engine/userdata/mime';
 import type * as BinasciiModule from '../../server/src/engine/py/binascii';
 
 // Compiled server module, from out/test/oracle/ to server/out/.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const mime = require(join(__dirname, '..', '..', '..', 'server', 'out', 'engine', 'userdata', 'mime')) as typeof MimeModule;
 const binascii = require(join(__dirname, '..', '..', '..', 'server', 'out', 'engine', 'py', 'binascii')) as typeof BinasciiModule;
 
@@ -233,7 +232,7 @@ function compare(blob: Uint8Array, py: PyResult): string | null {
   }
   const pyLeaves = py.leaves!;
   if (ours.leaves.length !== pyLeaves.length) {
-    return `leaf count: ours ${ours.leaves.length} (${ours.leaves.map((l) => l.contentType)}), python ${pyLeaves.length} (${pyLeaves.map((l) => l.ctype)})`;
+    return `leaf count: ours ${ours.leaves.length} (${ours.leaves.map((l) => l.contentType).join(',')}), python ${pyLeaves.length} (${pyLeaves.map((l) => l.ctype).join(',')})`;
   }
   const pyCont = py.containers!;
   const ourCont = ours.containers.map((c) => ({ ctype: c.contentType, defects: c.defects, isMultipart: c.isMultipart, walkIndex: c.walkIndex }));
@@ -305,7 +304,7 @@ function tally(r: MimeModule.ConvertedBlob): void {
   for (const l of r.leaves) {
     for (const d of l.defects) count('defect ' + d);
     if (l.container) count('leaf message/* container');
-    if (l.filename !== null) count(/[^\x00-\x7f]/.test(l.filename) ? 'filename non-ascii' : 'filename ascii');
+    if (l.filename !== null) count(/[\u0080-\uffff]/.test(l.filename) ? 'filename non-ascii' : 'filename ascii');
     if (l.filename?.includes('\ufffd')) count('filename with U+FFFD');
     if (l.filenameError) count('filename error');
     if (l.text !== null && /[\udc80-\udcff]/.test(l.text)) count('text with surrogateescape');
@@ -412,7 +411,7 @@ async function primitivePhase(oracle: Oracle, seed: number, cases: number): Prom
     const op = r.pick(['decode_b', 'a2b', 'qp', 'uu', 'gz', 'utf8', 'hdr'] as const);
     let data: Uint8Array = new Uint8Array(0);
     let strict = false;
-    let headers: [string, string][] = [];
+    const headers: [string, string][] = [];
     if (op === 'decode_b' || op === 'a2b') {
       data = randomBytes(r, B64, 24);
       strict = r.chance(0.5);

@@ -192,7 +192,7 @@ async function checkMakeMime(r: Rng, count: number): Promise<{ cases: number; pa
         continue;
       }
       const ownBoundary = cli(['make-mime', ...force, ...c.files.map((f) => f.ours)], dir);
-      const ciPython = await cloudInit(Buffer.from(py.text as string));
+      const ciPython = await cloudInit(Buffer.from(py.text));
       const ciOurs = await cloudInit(Buffer.from(ownBoundary.stdout));
       const engine = ours(Buffer.from(ownBoundary.stdout));
       if (!same(ciPython, ciOurs)) fail('cloud-config.txt through cloud-init differs', { case: c, python: ciPython, ours: ciOurs });

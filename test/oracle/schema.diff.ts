@@ -101,7 +101,7 @@ export class Gen {
   resolve(node: SchemaNode): SchemaNode {
     let n = node;
     for (let i = 0; i < 10 && typeof n.$ref === 'string'; i++) {
-      const target = (n.$ref as string).replace(/^#\//, '').split('/').reduce<unknown>((acc, p) => (acc as Record<string, unknown>)[p], this.root) as SchemaNode;
+      const target = n.$ref.replace(/^#\//, '').split('/').reduce<unknown>((acc, p) => (acc as Record<string, unknown>)[p], this.root) as SchemaNode;
       const { $ref: _ref, ...rest } = n;
       n = { ...target, ...rest };
     }

@@ -589,7 +589,7 @@ async function shrink(oracle: Oracle, value: PyValue, opts: DumpOptions): Promis
     for (const edit of edits(value)) {
       if (--budget <= 0) break;
       edit.apply();
-      let failing = false;
+      let failing: boolean;
       try {
         failing = !(await check(oracle, value, opts)).ok;
       } catch {

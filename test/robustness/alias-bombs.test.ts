@@ -81,6 +81,6 @@ describe('alias bombs and deep values turned into text', () => {
     const text = `#cloud-config-archive\n${billionLaughs(12).replace(/^l\d+: /gm, '- ')}- {content: "#cloud-config\\na: 1", X-Foo: *l12}\n`;
     const run = runUserData([{ name: 'archive', bytes: Buffer.from(text) }]);
     assert.equal(run.fatal?.pyType, 'TypeError');
-    assert.match(run.fatal!.message, /header 'X-Foo': .*<a value whose repr is over 1000 characters/);
+    assert.match(run.fatal.message, /header 'X-Foo': .*<a value whose repr is over 1000 characters/);
   });
 });

@@ -20,8 +20,8 @@ describe('content cloud-init drops without a word is reported', () => {
       assert.equal(run.reports.length, 0, 'cloud-init finds no part in it');
       const note = run.messages.find((m) => m.code === 'mime-unsplittable');
       assert.ok(note, JSON.stringify(run.messages));
-      assert.match(note!.message, /no usable boundary .*cloud-init cannot split it and silently drops everything in it/);
-      assert.ok(note!.span && note!.span.end > note!.span.start, 'points at the lost text');
+      assert.match(note.message, /no usable boundary .*cloud-init cannot split it and silently drops everything in it/);
+      assert.ok(note.span && note.span.end > note.span.start, 'points at the lost text');
       const preview = buildPreview('user-data', [{ name: 'ud', bytes: Buffer.from(text) }]);
       assert.match(preview.text, /# Note: a multipart\/mixed part has no usable boundary/);
     });

@@ -89,8 +89,8 @@ export function runNodeChild(args: string[], options: ChildOptions = {}): Promis
     let stderr = '';
     let timedOut = false;
     let lastCpu: number | null = null;
-    child.stdout!.on('data', (d: Buffer) => out.add(d.toString('utf8')));
-    child.stderr!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => out.add(d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => {
       if (stderr.length < 1024 * 1024) stderr += d.toString('utf8');
     });
     const timer = setInterval(() => {

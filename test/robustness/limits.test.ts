@@ -22,7 +22,7 @@ describe('over a limit: reported as such, naming the limit', () => {
   test('maxParts', () => {
     const run = runUserData(blob(mime(Array.from({ length: 6 }, (_, i) => ({ body: `#cloud-config\nk${i}: 1` })))), { limits: small });
     assert.equal(run.fatal?.limit, 'maxParts');
-    assert.match(run.fatal!.message, /more than 5 user-data parts \(limit maxParts = 5\)/);
+    assert.match(run.fatal.message, /more than 5 user-data parts \(limit maxParts = 5\)/);
     const preview = buildPreview('user-data', blob(mime(Array.from({ length: 6 }, (_, i) => ({ body: `#cloud-config\nk${i}: 1` })))), { limits: small });
     assert.equal(preview.limit, 'maxParts');
     assert.match(preview.failure ?? '', /over a limit of this tool \(maxParts\)/);
@@ -31,7 +31,7 @@ describe('over a limit: reported as such, naming the limit', () => {
   test('maxDecompressedBytes: a gzip blob and a gzip part', () => {
     const whole = runUserData(blob(gzipBomb(5000)), { limits: small });
     assert.equal(whole.fatal?.limit, 'maxDecompressedBytes');
-    assert.match(whole.fatal!.message, /limit maxDecompressedBytes = 1000/);
+    assert.match(whole.fatal.message, /limit maxDecompressedBytes = 1000/);
     const part = runUserData(blob(mime([{ headers: 'Content-Type: application/gzip\nContent-Transfer-Encoding: base64', body: Buffer.from(gzipBomb(5000)).toString('base64') }])), { limits: small, onIncludeFailure: 'skip' });
     assert.equal(part.fatal?.limit, 'maxDecompressedBytes', 'even where a failed part would only be a warning');
   });
@@ -46,13 +46,13 @@ describe('over a limit: reported as such, naming the limit', () => {
       const includes = fileIncludeResolver([], readInput);
       const chain = runUserData(blob(`#include\n${dir}/c0.txt\n`), { limits: small, includes });
       assert.equal(chain.fatal?.limit, 'maxIncludeDepth');
-      assert.match(chain.fatal!.message, /limit maxIncludeDepth = 3/);
+      assert.match(chain.fatal.message, /limit maxIncludeDepth = 3/);
       const fine = runUserData(blob(`#include\n${dir}/c3.txt\n`), { limits: small, includes });
       assert.equal(fine.fatal, undefined);
       const loop = runUserData(blob(`#include\n${dir}/a.txt\n`), { includes });
       assert.equal(loop.fatal?.pyType, 'RecursionError');
       assert.equal(loop.fatal?.limit, undefined);
-      assert.match(loop.fatal!.message, /an #include loop: .*a\.txt -> .*b\.txt -> .*a\.txt/);
+      assert.match(loop.fatal.message, /an #include loop: .*a\.txt -> .*b\.txt -> .*a\.txt/);
       const self = runUserData(blob(`#include-once ${dir}/a.txt\n`), { includes });
       assert.equal(self.fatal?.pyType, 'RecursionError');
     } finally {

@@ -73,7 +73,7 @@ describe('hostile documents in the language server', () => {
         server.process.kill('SIGKILL');
         server.connection.dispose();
         await start();
-        throw new Error(`${(e as Error).message}\nserver stderr:\n${stderr.slice(-3000)}`);
+        throw new Error(`${(e as Error).message}\nserver stderr:\n${stderr.slice(-3000)}`, { cause: e });
       }
       assert.equal(server.process.exitCode, null, `the server exited: ${server.stderr.slice(-3000)}`);
       const failures = server.logs.filter((l) => /uncaught|unhandled rejection|failed:/.test(l));

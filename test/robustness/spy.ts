@@ -7,7 +7,6 @@
  * where each attempt is written to stderr as a `SECURITY-SPY:` line.
  */
 // The modules themselves (require), not the copies `import * as` makes: patches must be seen by all users.
-/* eslint-disable @typescript-eslint/no-require-imports */
 const childProcess = require('node:child_process') as typeof import('node:child_process');
 const dns = require('node:dns') as typeof import('node:dns');
 const http = require('node:http') as typeof import('node:http');
@@ -72,7 +71,7 @@ export function installSpies(report: (what: string) => void): () => void {
       throw new Error('Function() is forbidden in this test (security spy)');
     },
   });
-  patches.push({ target: globalThis as unknown as Record<string, unknown>, name: 'Function', original: OriginalFunction });
+  patches.push({ target: globalThis, name: 'Function', original: OriginalFunction });
   (globalThis as unknown as Record<string, unknown>).Function = FunctionSpy;
   return () => {
     for (const p of patches.reverse()) Object.defineProperty(p.target, p.name, { value: p.original, configurable: true, writable: true });

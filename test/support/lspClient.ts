@@ -184,7 +184,7 @@ export class LspClient {
   static async start(options: StartOptions = {}): Promise<LspClient> {
     if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: build first (npx tsc -b)`);
     const child = spawn(process.execPath, [SERVER_MAIN, '--stdio'], { env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    const connection = createProtocolConnection(serverMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const connection = createProtocolConnection(serverMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const folders = options.workspaceFolders ?? [];
     const client = new LspClient(child, connection, folders, options.settings ?? {});
     connection.listen();
@@ -293,7 +293,7 @@ export class LspClient {
   }
 
   request<R>(method: string, params: unknown): Promise<R> {
-    return this.connection.sendRequest(method, params) as Promise<R>;
+    return this.connection.sendRequest<R>(method, params);
   }
 
   async stop(): Promise<void> {

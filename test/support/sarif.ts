@@ -9,7 +9,6 @@ let validator: ((log: unknown) => boolean) & { errors?: unknown[] | null };
 
 export function sarifValidator(): typeof validator {
   if (!validator) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const Ajv = require('ajv-draft-04').default;
     const schema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'));
     validator = new Ajv({ strict: false, allErrors: true, validateFormats: false, unicodeRegExp: false }).compile(schema);

@@ -5,9 +5,8 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { spliceSections } = require(path.join(ROOT, 'scripts', 'bench', 'splice.cjs')) as {
-  spliceSections(existing: string, fresh: string, command: string, when: Date): string;
+  spliceSections: (existing: string, fresh: string, command: string, when: Date) => string;
 };
 
 const doc = (head: string, rows: string[], gaps: string[], sections: string[]) =>

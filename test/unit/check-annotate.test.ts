@@ -63,7 +63,7 @@ test("cloud-init's own line marks, guess and all: 22.4 names items of lists by t
   // 22.4 has no line for users.0 (the error of that item): its command fails (KeyError); ours annotates and says so.
   const out = annotateCloudConfigFile(text, '22.4', { path: 'f', valid: 'f' });
   assert.match(out.note ?? '', /no line for 'users\.0' and fails \(KeyError\)/);
-  assert.match(out.stdout, /  - name: a\t\t# E3\n/);
+  assert.match(out.stdout, / {2}- name: a\t\t# E3\n/);
 });
 
 test('merge keys: the merged entries are marked where the merged mapping is written, under the prefix of the mapping they join', () => {

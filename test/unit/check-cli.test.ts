@@ -32,7 +32,7 @@ test('--check exits 0 for what cloud-init accepts (deprecations included) and 1 
     assert.equal(runCli(['--check', f.path('ok')]).code, 0);
     const bad = runCli(['--check', f.path('bad')]);
     assert.equal(bad.code, 1);
-    assert.match(bad.stdout, /^Cloud config schema deprecations: apt_update:  Deprecated in version 22\.2\. Use \*\*package_update\*\* instead\.\nInvalid user-data .*bad\nError: Cloud config schema errors: packages: 'curl' is not of type 'array'/m);
+    assert.match(bad.stdout, /^Cloud config schema deprecations: apt_update: {2}Deprecated in version 22\.2\. Use \*\*package_update\*\* instead\.\nInvalid user-data .*bad\nError: Cloud config schema errors: packages: 'curl' is not of type 'array'/m);
     assert.match(bad.stdout, /\nError: Invalid schema: user-data\n\n$/);
     const old = runCli(['--check', '--cloud-init-version', '22.4', f.path('ok')]);
     assert.equal(old.code, 0, 'deprecations do not make it invalid');

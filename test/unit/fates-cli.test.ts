@@ -130,9 +130,7 @@ test('set file: problems with their places; globs in code-point order, each file
 });
 
 test('the contributed JSON schema of the set file knows the keys and modes the parser reads', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const schema = require('../../../schemas/cloud-config-merge.schema.json');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const manifest = require('../../../package.json');
   assert.deepEqual(manifest.contributes.yamlValidation, [{ fileMatch: 'cloud-config-merge.yaml', url: './schemas/cloud-config-merge.schema.json' }]);
   // The packaged extension must carry the schema it names (.vscodeignore is an allow-list).

@@ -10,7 +10,6 @@ import type * as MimeModule from '../../server/src/engine/userdata/mime';
 import type * as BinasciiModule from '../../server/src/engine/py/binascii';
 
 // Compiled server module, from out/test/unit/ to server/out/.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const mime = require(join(__dirname, '..', '..', '..', 'server', 'out', 'engine', 'userdata', 'mime')) as typeof MimeModule;
 const binascii = require(join(__dirname, '..', '..', '..', 'server', 'out', 'engine', 'py', 'binascii')) as typeof BinasciiModule;
 
@@ -308,7 +307,7 @@ test('spans locate raw bodies and header values in the source', () => {
   assert.equal(src.slice(b.span!.start, b.span!.end), '#cloud-config\r\na: 1\r\n');
   const mt = a.headers[0];
   assert.equal(mt.value, 'list(append)\n +dict()');
-  assert.equal(src.slice(mt.valueStart!, mt.span!.end), mt.value);
+  assert.equal(src.slice(mt.valueStart, mt.span!.end), mt.value);
   assert.equal(src.slice(mt.span!.start, mt.span!.end), 'Merge-Type:  list(append)\n +dict()');
 });
 

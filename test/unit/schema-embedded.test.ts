@@ -37,9 +37,9 @@ test('archive entries: declared and sniffed cloud-config; a literal block maps l
   const first = entries[0];
   const five = first.text.indexOf('5');
   assert.equal(ARCHIVE[first.toDocument(five)!], '5');
-  assert.equal(ARCHIVE.slice(first.toDocument(0)!, first.toDocument(13)!), '#cloud-config');
+  assert.equal(ARCHIVE.slice(first.toDocument(0), first.toDocument(13)), '#cloud-config');
   assert.equal(entries[1].toDocument(0), undefined);
-  assert.equal(ARCHIVE.slice(entries[2].toDocument(0)!, entries[2].toDocument(13)!), '#cloud-config');
+  assert.equal(ARCHIVE.slice(entries[2].toDocument(0), entries[2].toDocument(13)), '#cloud-config');
 });
 
 test('MIME: literal parts map by offset, encoded parts do not, archive parts map through both', () => {

@@ -39,7 +39,7 @@ for (const [typed, expected] of CURSORS) {
     if (expected === null) return assert.equal(cursor, null);
     assert.ok(cursor);
     const { replaceStart: _r, ...rest } = cursor as { replaceStart: number; dotAt?: number };
-    delete (rest as { dotAt?: number }).dotAt;
+    delete rest.dotAt;
     assert.deepEqual(rest, expected);
   });
 }

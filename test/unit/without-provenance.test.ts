@@ -111,8 +111,8 @@ describe('runUserData without provenance', () => {
 
   test('leaves no Origins in the merged values beyond the spec keys', () => {
     const [withOrigins, without] = runBoth(['#cloud-config\na: [1]\nb: {c: d}\n', '#cloud-config\nmerge_how: "list(append)+dict(recurse_list)"\na: [2]\n']);
-    assert.ok(originsIn(withOrigins.result as PyValue).length > 0);
-    assert.deepEqual(originsIn(without.result as PyValue), []);
+    assert.ok(originsIn(withOrigins.result).length > 0);
+    assert.deepEqual(originsIn(without.result), []);
   });
 
   test('2,000 generated user-data sets (MIME, archives, JSON patches, specs, errors) give the same output, messages and spec positions', () => {

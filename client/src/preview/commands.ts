@@ -55,14 +55,14 @@ async function previewCommand(clicked?: unknown, selected?: unknown): Promise<vs
   const fromTitleBar = !uris.length && clicked instanceof vscode.Uri && !Array.isArray(selected);
   if (!uris.length && clicked instanceof vscode.Uri) uris = [clicked];
   if (fromTitleBar) {
-    const saved = await savedSetOf(clicked as vscode.Uri);
+    const saved = await savedSetOf(clicked);
     if (saved) {
       const hasEditor = vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme !== 'output');
       const preview = await openPreview(saved, hasEditor ? { beside: true } : { column: vscode.ViewColumn.Active });
       stepDone('previewed');
       return preview;
     }
-    uris = await setOf(clicked as vscode.Uri);
+    uris = await setOf(clicked);
   } else if (!uris.length) {
     const picked = await pickFiles();
     if (!picked) return undefined;

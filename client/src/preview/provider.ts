@@ -202,7 +202,7 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
   dispose(): void {
     this.refreshes.dispose();
     this.watcher?.dispose();
-    this.disposables.forEach((d) => d.dispose());
+    this.disposables.forEach((d) => void d.dispose());
   }
 }
 

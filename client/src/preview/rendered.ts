@@ -68,7 +68,7 @@ class RenderedPartProvider implements vscode.TextDocumentContentProvider, vscode
 
   dispose(): void {
     this.refreshes.dispose();
-    this.disposables.forEach((d) => d.dispose());
+    this.disposables.forEach((d) => void d.dispose());
   }
 }
 

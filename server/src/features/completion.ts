@@ -427,7 +427,7 @@ function presentKeys(state: DocumentState, parent: NavSegment[], typing: string)
 
 /** A value as YAML writes it so that PyYAML reads it back as the same value (`'off'` stays a string). */
 function yamlScalar(v: unknown): string {
-  if (typeof v !== 'string') return v === null ? 'null' : String(v);
+  if (typeof v !== 'string') return JSON.stringify(v);
   const loaded = loadYaml(`k: ${v}\n`);
   const same = loaded.ok && loaded.value instanceof PyDict && loaded.value.get('k') === v;
   return same ? v : `'${v.replace(/'/g, "''")}'`;

@@ -60,7 +60,7 @@ export function fateFixes(ctx: ServerContext, sets: PartSets, document: TextDocu
 function showInPreview(set: OpenSet, path: string, diagnostic: Diagnostic): CodeAction {
   const uri = (f: string) => pathToFileURL(f).href;
   const boot: Record<string, string | string[]> = {};
-  for (const role of ['vendor', 'vendor2', 'cloudCfg', 'dsConfig'] as const) if (set.boot[role]) boot[role] = uri(set.boot[role] as string);
+  for (const role of ['vendor', 'vendor2', 'cloudCfg', 'dsConfig'] as const) if (set.boot[role]) boot[role] = uri(set.boot[role]);
   if (set.boot.confd) boot.confd = set.boot.confd.map(uri);
   const state = { mode: set.mode, files: set.files.map(uri), ...(Object.keys(boot).length ? { boot } : {}) };
   const title = path === '(root)' ? 'Show the merged preview of this set' : `Show \`${path}\` in the merged preview`;

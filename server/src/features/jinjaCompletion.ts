@@ -62,8 +62,8 @@ const STANDARD_DETAIL = 'on every cloud; its value depends on the instance (choo
 function valueDetail(value: unknown): string {
   if (value === null || value === undefined) return 'None';
   if (Array.isArray(value)) return `list of ${value.length}`;
-  if (typeof value === 'object') return `dict of ${Object.keys(value as object).length}`;
-  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  if (typeof value === 'object') return `dict of ${Object.keys(value).length}`;
+  const text = typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' ? String(value) : typeof value;
   return text.length > MAX_DETAIL ? text.slice(0, MAX_DETAIL) + '…' : text;
 }
 

@@ -50,7 +50,7 @@ export function setOf(sets: PartSets, params: SetOfParams): SetOfResult | null {
   if (!set) return null;
   const uri = (f: string) => pathToFileURL(f).href;
   const boot: SetOfResult['boot'] = {};
-  for (const role of ['vendor', 'vendor2', 'cloudCfg', 'dsConfig'] as const) if (set.boot[role]) boot[role] = uri(set.boot[role] as string);
+  for (const role of ['vendor', 'vendor2', 'cloudCfg', 'dsConfig'] as const) if (set.boot[role]) boot[role] = uri(set.boot[role]);
   if (set.boot.confd) boot.confd = set.boot.confd.map(uri);
   return { name: set.label.replace(/^set /, ''), mode: set.mode, files: set.files.map(uri), ...(Object.keys(boot).length ? { boot } : {}) };
 }

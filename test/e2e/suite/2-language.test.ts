@@ -4,7 +4,6 @@ import * as vscode from 'vscode';
 import { REPO, fileUri, hoverText, open, positionOf, waitFor } from './helpers';
 
 // the facts hover shows come from the engine's catalogue
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const catalogue = require(path.join(REPO, 'server/out/engine/spec/catalogue.js')) as { OPTIONS: Record<string, { effect: Record<string, string> }> };
 
 function codeOf(d: vscode.Diagnostic): string | number | undefined {

@@ -34,7 +34,7 @@ suite('Schema validation (real language server and preview)', () => {
     const text = await previewText(uri, (t) => t.includes('# Schema:'));
     assert.strictEqual(text, cli(['--format', 'preview', '--mode', 'user-data', ...PARTS]), 'the same as the CLI prints');
     const header = text.slice(0, text.indexOf('# ---- what cloud-init writes'));
-    assert.match(header, /# Schema: cloud-init rejects the merged result \(1 error, 0 deprecations\):\n#   error: write_files\.0\.permissions: 644 is not of type 'string'(?: |\n#\s+)\(schema\/b-app\.yaml:5\)/);
+    assert.match(header, /# Schema: cloud-init rejects the merged result \(1 error, 0 deprecations\):\n# {3}error: write_files\.0\.permissions: 644 is not of type 'string'(?: |\n#\s+)\(schema\/b-app\.yaml:5\)/);
     const doc = await vscode.workspace.openTextDocument(uri);
     const at = positionOf(doc, 'schema/b-app.yaml:5');
     const links = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', uri);

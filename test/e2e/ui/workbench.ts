@@ -4,11 +4,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Locator, Page } from 'playwright-core';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const lib = require('../../../../scripts/e2e/lib.js') as {
   ROOT: string;
   startServer(o?: object): Promise<Server>;
-  launchBrowser(o?: object): Promise<{ page: Page; close(): Promise<void> }>;
+  launchBrowser(o?: object): Promise<{ page: Page; close: () => Promise<void> }>;
   workbenchUrl(server: Server, folder: string, payload?: Array<[string, string]>): string;
   remoteUri(server: Server, p: string): string;
   installVsix(vsix: string, o: { dir: string; userDataDir: string; extensionsDir: string }): string;
@@ -34,7 +33,7 @@ export const SHOTS = process.env.E2E_UPDATE_SCREENSHOTS === '1' ? path.join(ROOT
  * A fresh copy of test/e2e/workspace (in .tmp/`name`) opened in the web workbench with the extension
  * under development, in a 1400×800 headless browser. `close` stops the browser and the server.
  */
-export async function openDevWorkbench(name: string): Promise<{ wb: Workbench; close(): Promise<void> }> {
+export async function openDevWorkbench(name: string): Promise<{ wb: Workbench; close: () => Promise<void> }> {
   const workspace = path.join(ROOT, '.tmp', name);
   fs.rmSync(workspace, { recursive: true, force: true });
   fs.cpSync(path.join(ROOT, 'test/e2e/workspace'), workspace, { recursive: true });

@@ -122,7 +122,7 @@ export type SeverityOf<C extends FindingCode> = Info<C>['severity'] | (Info<C> e
 
 /** The code and its severity, to spread into a finding: `{ ...coded('unknown-option'), span, message }`. */
 export function coded<C extends FindingCode>(code: C, severity?: SeverityOf<C>): { code: C; severity: SeverityOf<C> } {
-  return { code, severity: severity ?? (FINDING_CODES[code].severity as SeverityOf<C>) };
+  return { code, severity: severity ?? FINDING_CODES[code].severity };
 }
 
 export function severityOf(code: FindingCode): Severity {

@@ -46,7 +46,7 @@ export function callBuiltin(b: Builtin, args: JValue[], kwargs: Array<[string, J
   const h = b.hidden ?? 0;
   const np = b.params.length;
   const defaults = b.defaults ?? [];
-  const vals: Array<JValue | typeof UNSET> = new Array(np).fill(UNSET);
+  const vals: Array<JValue | typeof UNSET> = new Array<JValue | typeof UNSET>(np).fill(UNSET);
   for (let i = 0; i < Math.min(args.length, np - h); i++) vals[h + i] = args[i];
   const rest = args.slice(np - h);
   const kw: Array<[string, JValue]> = [];
@@ -85,7 +85,7 @@ export function callBuiltin(b: Builtin, args: JValue[], kwargs: Array<[string, J
 
 /** Arguments of a C method (str.split, list.append ...), with positional-only or keyword use. */
 export function methodArgs(a: CallArgs, fname: string, names: string[], required: number, kwNames: string[] = [], clinic: string | null = null): Array<JValue | undefined> {
-  const out: Array<JValue | undefined> = new Array(names.length).fill(undefined);
+  const out: Array<JValue | undefined> = new Array<JValue | undefined>(names.length).fill(undefined);
   if (clinic) {
     // Argument Clinic's positional-only check (_PyArg_CheckPositional) words it differently.
     if (a.kwargs.length) throw typeError(`${clinic}.${fname}() takes no keyword arguments`);

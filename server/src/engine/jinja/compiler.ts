@@ -168,7 +168,7 @@ export class Compiler {
       throw unsupported(`expression nesting deeper than ${LIMITS.maxExprDepth} (limit)`, n.pos);
     }
     if (this.folder && FOLDED_KINDS.has(n.kind) && n.kind !== 'Filter' && n.kind !== 'Test') {
-      let v: JValue | typeof IMPOSSIBLE = IMPOSSIBLE;
+      let v: JValue | typeof IMPOSSIBLE;
       try {
         v = this.folder.constEval(n);
       } catch {

@@ -223,7 +223,7 @@ export function loopAttr(l: JLoop, name: string): JValue | typeof MISSING {
       return 0n;
     case 'previtem':
       if (l.index0 === 0) return hintUndef('there is no previous item');
-      return l.before as JValue;
+      return l.before;
     case 'nextitem': {
       const n = l.peek();
       return n === MISSING ? hintUndef('there is no next item') : n;

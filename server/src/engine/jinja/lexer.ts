@@ -292,7 +292,7 @@ export function describeTokenType(type: string): string {
 }
 
 export function describeToken(t: Token): string {
-  return t.type === 'name' ? String(t.value) : describeTokenType(t.type);
+  return t.type === 'name' ? (t.value as string) : describeTokenType(t.type);
 }
 
 export function describeTokenExpr(expr: string): string {

@@ -16,7 +16,11 @@ import { PyError } from '../py/errors';
 import { pushAll } from '../arrays';
 
 export const IMPOSSIBLE: unique symbol = Symbol('impossible');
-export const IMPOSSIBLE_SIGNAL = { impossible: true };
+/** Thrown (not an Error: no stack to capture) when a constant fold meets what only rendering can decide. */
+interface ImpossibleSignal {
+  impossible: true;
+}
+export const IMPOSSIBLE_SIGNAL: ImpossibleSignal = { impossible: true };
 
 /** Node types whose compilation goes through Jinja's optimizer (constant folding). */
 export const FOLDED_KINDS = new Set<NodeKind>(['BinOp', 'Neg', 'Pos', 'Not', 'And', 'Or', 'Concat', 'Compare', 'Getattr', 'Getitem', 'Filter', 'Test', 'CondExpr']);

@@ -23,7 +23,7 @@ export class Parser {
   constructor(private readonly toks: Token[]) {}
 
   private get cur(): Token {
-    return this.toks[this.i] as Token;
+    return this.toks[this.i];
   }
   private curType(): string {
     return this.toks[this.i].type;

@@ -120,7 +120,7 @@ function* parseFormat<V>(host: FormatHost<V>, fmt: string): Generator<Field> {
 export interface FormatArgs<V> {
   args: V[];
   /** A keyword argument or mapping entry by name; undefined when absent (KeyError). */
-  kw(name: string): V | undefined;
+  kw: (name: string) => V | undefined;
   /** format_map: positional fields are refused. */
   mapOnly?: boolean;
 }

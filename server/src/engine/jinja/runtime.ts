@@ -139,7 +139,7 @@ export class Renderer {
     } catch (e) {
       if ((e instanceof PyError && e.pos === undefined) || (e instanceof JinjaUnsupportedError && e.offset === undefined)) {
         if (e instanceof PyError) e.pos = n.pos;
-        else (e as JinjaUnsupportedError).offset = n.pos;
+        else e.offset = n.pos;
       }
       throw e;
     }
@@ -306,7 +306,7 @@ export class Renderer {
   private loopFilter(n: Node, iterable: JValue, sc: Scope): JGen {
     const self = this;
     function* gen(): Generator<JValue> {
-      const fsc = new Scope(new Map(), n.testLocals as Set<string>, sc);
+      const fsc = new Scope(new Map(), n.testLocals, sc);
       self.enterLoads(n.testLoads, fsc);
       const it = self.iter(iterable);
       for (let x = it.next(); !x.done; x = it.next()) {

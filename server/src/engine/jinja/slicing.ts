@@ -76,8 +76,8 @@ export function sliceValue(obj: JValue, start: JValue | undefined, stop: JValue 
   const out: Array<JValue | string> = [];
   for (let i = 0n; i < r.count; i++) out.push((seq as Array<JValue | string>)[Number(r.start + i * r.step)]);
   if (typeof obj === 'string') return (out as string[]).join('');
-  if (obj instanceof JTuple) return new JTuple(out as JValue[]);
-  return out as JValue[];
+  if (obj instanceof JTuple) return new JTuple(out);
+  return out;
 }
 
 /** obj[key] with the exceptions environment.getitem swallows turned into FAIL. */

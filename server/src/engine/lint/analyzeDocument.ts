@@ -5,6 +5,7 @@
  */
 import { PyDict, PyValue, TextSpan, getListOrigins } from '../py/values';
 import { pyStrip } from '../py/str';
+import { pyStr } from '../py/repr';
 import { loadYaml, YamlLoadResult } from '../yaml/load';
 import { CloudInitVersion, ParsedSpec, ValueSpans, parseStringSpec } from '../spec/parse';
 import { spansOfValue } from '../userdata/specSpans';
@@ -18,7 +19,7 @@ import { knockoutFindingsIn } from '../chef/deepMerge';
 import { Finding, shownElsewhere } from '../findings/findings';
 import { lintListSpec, lintStringSpec, SpecContext, SpecLintResult } from './specLint';
 import { pushAll } from '../arrays';
-import { embeddedSchemaFindings, newSchemaBudget, SchemaBudget, schemaFindings, schemaFindingsOfBody } from './schemaLint';
+import { embeddedSchemaFindings, newSchemaBudget, SchemaBudget, schemaFindingsOfBody } from './schemaLint';
 import { embeddedInArchive, embeddedInMime, encodedBodyWords, mimePartLabel, type EmbeddedCloudConfig } from '../schema/embedded';
 import { coded } from '../findings/codes';
 import { literalTemplateFindings, templateFindings } from './templateLint';
@@ -511,8 +512,8 @@ const WHOLE_SPEC_CODES = new Set(['no-dict-merger', 'merger-unreachable', 'list-
 
 /** Body and header specs are concatenated: for a type both name, the body's merger wins. */
 function bodyOverridesHeader(body: SpecSite, header: ParsedSpec, headerField: { name: string; span?: TextSpan }): Finding[] {
-  const bodyNames = new Set((body.lint?.spec?.mergers ?? []).map((m) => String(m.name).replace(/^m_/, '')));
-  const shadowed = header.mergers.map((m) => String(m.name).replace(/^m_/, '')).filter((n) => bodyNames.has(n));
+  const bodyNames = new Set((body.lint?.spec?.mergers ?? []).map((m) => pyStr(m.name).replace(/^m_/, '')));
+  const shadowed = header.mergers.map((m) => pyStr(m.name).replace(/^m_/, '')).filter((n) => bodyNames.has(n));
   if (!shadowed.length || !headerField.span) return [];
   return [
     {

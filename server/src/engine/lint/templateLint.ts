@@ -261,7 +261,7 @@ function nearestPathFix(ref: VariableReference, variables: Record<string, unknow
   const step = missing === 0 ? undefined : ref.steps[missing - 1];
   const parent = step ? valueAtPath(variables, ref.root, ref.steps.slice(0, missing - 1)) : variables;
   if (!parent || typeof parent !== 'object' || Array.isArray(parent)) return undefined;
-  const keys = Object.keys(parent as Record<string, unknown>);
+  const keys = Object.keys(parent);
   const written = step === undefined ? ref.root : step.kind === 'attr' ? step.name : String(step.key);
   const suggestion = nearest(written, step === undefined ? keys.filter((k) => IDENTIFIER.test(k)) : keys);
   if (suggestion === undefined || suggestion === written) return undefined;

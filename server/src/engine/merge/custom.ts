@@ -19,6 +19,7 @@
  */
 import { PyDict, PySet, PyTuple, PyBytes, PyTimestamp, PyValue, pyTypeName } from '../py/values';
 import { pyEq } from '../py/compare';
+import { pyStr } from '../py/repr';
 import { PyError } from '../py/errors';
 import { MergerFactory } from './construct';
 import { RootMerger, TypeMerger } from './root';
@@ -59,7 +60,7 @@ export function loadCustomMerger(name: string, path: string, requireModule: (p: 
 
 function methodTypes(cls: new (...args: unknown[]) => object): string[] {
   const types = new Set<string>();
-  for (let proto = cls.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+  for (let proto: unknown = cls.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     for (const key of Object.getOwnPropertyNames(proto)) {
       const m = /^_on_([a-z_]+)$/.exec(key);
       if (m && typeof (proto as Record<string, unknown>)[key] === 'function') types.add(m[1]);
@@ -93,7 +94,7 @@ class CustomTypeMerger implements TypeMerger {
   }
 
   settings(): Record<string, string | boolean> {
-    return { custom: this.name, options: JSON.stringify(Array.isArray(this.options) ? this.options : String(this.options)) };
+    return { custom: this.name, options: JSON.stringify(Array.isArray(this.options) ? this.options : pyStr(this.options)) };
   }
 
   merge(typeName: string, old: PyValue, value: PyValue, ctx: MergeContext): PyValue {
@@ -133,7 +134,7 @@ function invalidValue(v: unknown, depth = 0): string | null {
     return null;
   }
   if (v instanceof PyTuple || v instanceof PySet || v instanceof PyBytes || v instanceof PyTimestamp) return null;
-  return `a ${typeof v === 'object' ? (v as object).constructor?.name ?? 'object' : typeof v} (plain JavaScript objects are not mappings: use py.PyDict)`;
+  return `a ${typeof v === 'object' ? v.constructor?.name ?? 'object' : typeof v} (plain JavaScript objects are not mappings: use py.PyDict)`;
 }
 
 /** The modules, keyed the way `constructMergers` looks them up (`m_<name>`). */

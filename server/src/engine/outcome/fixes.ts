@@ -124,7 +124,7 @@ function partSpecEdit(text: string, body: TextSpan, spec: string): { span: TextS
 export function valueAt(root: PyValue, segments: PyValue[]): PyValue | undefined {
   let current: PyValue | undefined = root;
   for (const s of segments) {
-    if (current instanceof PyDict) current = current.has(s) ? (current.get(s) as PyValue) : undefined;
+    if (current instanceof PyDict) current = current.has(s) ? current.get(s) : undefined;
     else if (Array.isArray(current) && typeof s === 'number') current = current[s];
     else return undefined;
     if (current === undefined) return undefined;

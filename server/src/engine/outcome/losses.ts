@@ -167,7 +167,7 @@ function ignoredOptions(part: number, effective: ReadonlyArray<{ name: PyValue; 
   for (const m of effective) {
     const merger = typeof m.name === 'string' ? canonicalMergerName(m.name) : undefined;
     if (!merger || !Array.isArray(m.options) || !m.options.every((o) => typeof o === 'string')) continue;
-    const words = m.options as string[];
+    const words = m.options;
     const read = new Set<string>(optionsReadBy(merger));
     const ignoredWords = [...new Set(words.filter((o) => !read.has(o)))].slice(0, MAX_IGNORED_OPTIONS);
     if (!ignoredWords.length) continue;

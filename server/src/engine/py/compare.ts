@@ -30,8 +30,8 @@ export function pyLess(a: PyValue, b: PyValue): boolean {
   if (a instanceof PyBytes && b instanceof PyBytes) return bytesCompare(a.bytes, b.bytes) < 0;
   if (a instanceof PyTimestamp && b instanceof PyTimestamp) return tsCompare(a, b) < 0;
   if ((a instanceof PyTuple && b instanceof PyTuple) || (Array.isArray(a) && Array.isArray(b))) {
-    const x = a instanceof PyTuple ? a.items : (a as PyValue[]);
-    const y = b instanceof PyTuple ? b.items : (b as PyValue[]);
+    const x = a instanceof PyTuple ? a.items : a;
+    const y = b instanceof PyTuple ? b.items : b;
     const i = firstMismatch(x, y, pyEq);
     return i < x.length && i < y.length ? pyLess(x[i], y[i]) : x.length < y.length;
   }
@@ -61,9 +61,9 @@ export function numCompare(a: boolean | bigint | number, b: boolean | bigint | n
   const y = typeof b === 'boolean' ? (b ? 1n : 0n) : b;
   if (typeof x === 'bigint' && typeof y === 'bigint') return x < y ? -1 : x > y ? 1 : 0;
   if (typeof x === 'number' && typeof y === 'number') return x < y ? -1 : x > y ? 1 : x === y ? 0 : NaN;
-  if (typeof x === 'bigint') return -numCompare(y as number, x);
+  if (typeof x === 'bigint') return -numCompare(y, x);
   // x float, y int: exact comparison.
-  const f = x as number;
+  const f = x;
   const i = y as bigint;
   if (Number.isNaN(f)) return NaN;
   if (f === Infinity) return 1;
@@ -109,8 +109,8 @@ export function pyEq(a: PyValue, b: PyValue): boolean {
     return tsCompare(a, b) === 0;
   }
   if ((a instanceof PyTuple && b instanceof PyTuple) || (Array.isArray(a) && Array.isArray(b))) {
-    const x = a instanceof PyTuple ? a.items : (a as PyValue[]);
-    const y = b instanceof PyTuple ? b.items : (b as PyValue[]);
+    const x = a instanceof PyTuple ? a.items : a;
+    const y = b instanceof PyTuple ? b.items : b;
     return sequenceEq(x, y, pyEq);
   }
   if (a instanceof PyDict && b instanceof PyDict) {

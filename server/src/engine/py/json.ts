@@ -524,7 +524,6 @@ export function toJsonable(value: PyValue, notes: string[] = [], options: ToJson
         at.pop();
       } else frame.list.push(result);
     }
-    result = undefined;
     if (++frame.i < frame.items.length) {
       if (frame.kind === 'dict') {
         const ks = keyStr(frame.keys[frame.i], notes, at);
@@ -588,13 +587,11 @@ const ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n',
 
 /** `json.encoder.encode_basestring` (ensure_ascii=False). */
 function encodeStr(s: string): string {
-  // eslint-disable-next-line no-control-regex
   return '"' + s.replace(/[\x00-\x1f\\"]/g, (ch) => ESCAPES[ch] ?? '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0')) + '"';
 }
 
 /** `json.encoder.encode_basestring_ascii` (ensure_ascii=True). */
 function encodeStrAscii(s: string): string {
-  // eslint-disable-next-line no-control-regex
   return '"' + s.replace(/[\x00-\x1f\\"\x7f-\uffff]/g, (ch) => ESCAPES[ch] ?? '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0')) + '"';
 }
 

@@ -124,7 +124,7 @@ export function pyReprForMessage(value: PyValue, maxChars = 1000): string {
   }
 }
 
-function scalarRepr(value: PyValue): string {
+function scalarRepr(value: null | boolean | bigint | number | string | PyBytes | PyTimestamp): string {
   if (value === null) return 'None';
   switch (typeof value) {
     case 'boolean':

@@ -319,7 +319,7 @@ class WrittenItems {
 
   origins(): Origin[] {
     const { source, offsets } = this;
-    const origins: Origin[] = new Array(offsets.length / 2);
+    const origins: Origin[] = new Array<Origin>(offsets.length / 2);
     for (let i = 0; i < origins.length; i++) origins[i] = { source, value: { start: offsets[2 * i], end: offsets[2 * i + 1] } };
     return origins;
   }
@@ -334,7 +334,7 @@ export function setListOrigins(list: PyValue[], origins: Array<Origin | undefine
 
 /** `setListOrigins` with the Origin `{ source, value: spans[i] }` of each item, without making them. */
 export function setListWritten(list: PyValue[], source: number, spans: readonly TextSpan[]): void {
-  const offsets: number[] = new Array(spans.length * 2);
+  const offsets: number[] = new Array<number>(spans.length * 2);
   for (let i = 0; i < spans.length; i++) {
     offsets[2 * i] = spans[i].start;
     offsets[2 * i + 1] = spans[i].end;

@@ -95,7 +95,6 @@ function fromOrdinal(n: number): [number, number, number] {
 
 /** CPython 3.11 `datetime.date.fromisoformat(s)` succeeds (for an ASCII `s`). */
 export function isIsoDate(s: string): boolean {
-  // eslint-disable-next-line no-control-regex
   if (!/^[\x00-\x7f]*$/.test(s)) return false;
   const len = s.length;
   if (len !== 7 && len !== 8 && len !== 10) return false;

@@ -64,7 +64,7 @@ function moduleOfTopLevel(version: SchemaVersion): Map<string, string> {
     const name = ref.replace(/^#\/\$defs\//, '');
     const mod = resolveRef(root, ref);
     if (!mod) continue;
-    for (const n of expanded(root, [mod])) for (const key of Object.keys((n.properties ?? {}) as object)) if (!map.has(key)) map.set(key, name);
+    for (const n of expanded(root, [mod])) for (const key of Object.keys(n.properties ?? {})) if (!map.has(key)) map.set(key, name);
   }
   moduleMaps.set(version, map);
   return map;
@@ -133,7 +133,7 @@ export function keysOf(version: SchemaVersion, view: SchemaView, path: NavSegmen
   const seen = new Set<string>();
   const out: KeyInfo[] = [];
   for (const n of view.nodes) {
-    for (const key of Object.keys((n.properties ?? {}) as object)) {
+    for (const key of Object.keys(n.properties ?? {})) {
       if (seen.has(key)) continue;
       seen.add(key);
       const sub = schemaAt(version, [...path, key]);

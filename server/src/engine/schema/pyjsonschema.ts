@@ -129,7 +129,7 @@ export function isType(instance: PyValue, type: string): boolean {
 
 /** JSON from the schema as the Python value json.load makes of it (integral numbers as int). */
 export function jsonToPy(v: unknown): PyValue {
-  if (v === null || typeof v === 'string' || typeof v === 'boolean') return v as PyValue;
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
   if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
   if (Array.isArray(v)) return v.map(jsonToPy);
   const d = new PyDict();
@@ -311,7 +311,7 @@ export class Validator {
   resolve(ref: string): SchemaNode {
     // The schema never changes: each reference is looked up once per schema (a multipart validates thousands of bodies).
     let resolved = RESOLVED.get(this.root);
-    if (!resolved) RESOLVED.set(this.root, (resolved = new Map()));
+    if (!resolved) RESOLVED.set(this.root, (resolved = new Map<string, SchemaNode>()));
     let node = resolved.get(ref);
     if (!node) resolved.set(ref, (node = this.resolveUncached(ref)));
     return node;
@@ -379,7 +379,7 @@ const DRAFT4: Record<string, Keyword> = {
     for (const [property, dependency] of Object.entries(deps as object)) {
       if (!instance.has(property)) continue;
       if (Array.isArray(dependency)) {
-        for (const each of dependency) {
+        for (const each of dependency as string[]) {
           if (!instance.has(each)) yield new ValidationError(() => `${pyRepr(each)} is a dependency of ${pyRepr(property)}`);
         }
       } else yield* v.descend(instance, dependency as SchemaNode, undefined, property);
@@ -507,8 +507,8 @@ const DRAFT4: Record<string, Keyword> = {
 };
 
 function findAdditionalProperties(instance: PyDict, schema: SchemaNode): PyValue[] {
-  const properties = (schema.properties ?? {}) as object;
-  const patterns = Object.keys((schema.patternProperties ?? {}) as object).join('|');
+  const properties = schema.properties ?? {};
+  const patterns = Object.keys(schema.patternProperties ?? {}).join('|');
   const out: PyValue[] = [];
   for (const property of instance.keys()) {
     if (typeof property === 'string' && Object.prototype.hasOwnProperty.call(properties, property)) continue;
@@ -656,7 +656,7 @@ function deepestMatches(errors: ValidationError[], instance: PyValue): Validatio
       const props = schema && typeof schema === 'object' ? ((schema.properties ?? {}) as SchemaNode) : {};
       const typeSchema = (props.type ?? {}) as SchemaNode;
       const enumValues = ((typeSchema && typeof typeSchema === 'object' ? typeSchema.enum : undefined) ?? []) as unknown[];
-      const t = (instance as PyDict).get('type') as PyValue;
+      const t = instance.get('type') as PyValue;
       if (enumValues.map(jsonToPy).some((e) => pyEq(t, e))) return [err];
       if (err.jsonPath.slice(-4) === 'type') best.push(err);
     } else if (err.path.length === depth) best.push(err);

@@ -112,10 +112,10 @@ export function textCursorAt(text: string, offset: number): TextCursor | null {
     result.parent = [...ancestors(linesAbove(text, current.start), typing[1].length, dashes > 0), ...path];
     return result;
   }
-  const dashes = parsed!.dashes.length;
+  const dashes = parsed.dashes.length;
   const own: NavSegment[] = [];
   for (let i = 0; i < dashes; i++) own.push({ item: true });
-  result.parent = [...ancestors(linesAbove(text, current.start), dashes ? parsed!.dashes[0] : keyColumn, dashes > 0), ...own];
+  result.parent = [...ancestors(linesAbove(text, current.start), dashes ? parsed.dashes[0] : keyColumn, dashes > 0), ...own];
   return result;
 }
 

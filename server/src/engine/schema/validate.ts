@@ -93,7 +93,7 @@ export function validateCloudConfig(config: PyValue, version: SchemaVersion, max
       const at = valueAt(config, e.path);
       if (at instanceof PyDict) {
         problem.unexpectedKeys = unexpectedKeys(at, e.schema as SchemaNode);
-        problem.knownKeys = Object.keys(((e.schema as SchemaNode).properties ?? {}) as object);
+        problem.knownKeys = Object.keys((e.schema as SchemaNode).properties ?? {});
       }
     }
     if (version !== '22.4' && !path && keyword === 'additionalProperties' && e.schema === validator.root) {
@@ -130,8 +130,8 @@ function viaAlternative(schemaPath: Array<string | number>): boolean {
 }
 
 function unexpectedKeys(obj: PyDict, schema: SchemaNode): PyValue[] {
-  const props = (schema.properties ?? {}) as object;
-  const patterns = Object.keys((schema.patternProperties ?? {}) as object);
+  const props = schema.properties ?? {};
+  const patterns = Object.keys(schema.patternProperties ?? {});
   return obj.keys().filter((k) => {
     if (typeof k !== 'string') return true;
     if (Object.prototype.hasOwnProperty.call(props, k)) return false;

@@ -181,7 +181,7 @@ export function deepCopy<T extends PyValue>(value: T, memo = new Map<object, PyV
   if (Array.isArray(value)) {
     const copy: PyValue[] = [];
     memo.set(value, copy);
-    for (const item of value) copy.push(deepCopy(item, memo));
+    for (const item of value) copy.push(deepCopy(item as PyValue, memo));
     return copy as T;
   }
   if (value instanceof PyDict) {

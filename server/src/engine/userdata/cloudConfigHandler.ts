@@ -174,10 +174,10 @@ export class CloudConfigHandler {
     if (record.defaulted) effective = DEFAULT_PART_SPEC().mergers;
     record.effective = effective;
     const root = constructMergers(effective, { tracer, modules: this.options.customMergers, ownedCopies: this.ownedCopies });
-    record.discarded = !root.handlerFor(pyTypeName(this.buffer as PyValue));
+    record.discarded = !root.handlerFor(pyTypeName(this.buffer));
     let merged: PyValue;
     try {
-      merged = root.merge(this.buffer as PyValue, config);
+      merged = root.merge(this.buffer, config);
     } catch (e) {
       // A PyError skips the part (the buffer must be as it was); anything else ends the whole run.
       if (this.ownedCopies && e instanceof PyError) this.rebuildBuffer();
@@ -232,7 +232,7 @@ export class CloudConfigHandler {
   private mergePatch(payload: string, record: HandledPart): PyValue {
     let text = pyLStrip(payload);
     if (text.startsWith('#cloud-config-jsonp')) text = text.slice('#cloud-config-jsonp'.length);
-    const result = applyJsonPatch(this.buffer as PyValue, text);
+    const result = applyJsonPatch(this.buffer, text);
     if (!result.ok) {
       record.error = { pyType: result.pyType, message: result.message, stage: 'jsonp' };
       throw new PyError(result.pyType as PyError['pyType'], result.message);

@@ -57,8 +57,8 @@ export function pyGunzip(data: Uint8Array, opts: { maxOutputBytes?: number } = {
       if (n - pos < xlen) return fail('EOFError', EOF_MSG);
       pos += xlen;
     }
-    if (flag & 8) while (pos < n && data[pos++] !== 0) {}
-    if (flag & 16) while (pos < n && data[pos++] !== 0) {}
+    if (flag & 8) while (pos < n && data[pos++] !== 0) { /* the zero-terminated file name */ }
+    if (flag & 16) while (pos < n && data[pos++] !== 0) { /* the zero-terminated comment */ }
     if (flag & 2) {
       if (n - pos < 2) return fail('EOFError', EOF_MSG);
       pos += 2;

@@ -165,7 +165,7 @@ function getOperation(operation: PyValue): Operation {
   if (!hasOp) throw new Raise('InvalidJsonPatch', "Operation does not contain 'op' member");
   if (Array.isArray(operation)) throw new Raise('TypeError', 'list indices must be integers or slices, not str');
   if (typeof operation === 'string') throw new Raise('TypeError', "string indices must be integers, not 'str'");
-  const dict = operation as PyDict;
+  const dict = operation;
   const op = dict.get('op') as PyValue;
   if (typeof op !== 'string') throw new Raise('InvalidJsonPatch', 'Operation must be a string');
   if (!OPS.has(op)) throw new Raise('InvalidJsonPatch', `Unknown operation ${pyStrRepr(op)}`);
@@ -344,7 +344,7 @@ function walk(doc: Walked, partText: string, ctx: Context): Walked {
     return seqItem(doc, Number(i));
   }
   const dict = doc as PyDict;
-  const value = dict.get(part as string);
+  const value = dict.get(part);
   if (value === undefined) throw new Raise('JsonPointerException', `member '${part}' not found in ${ctx.str(dict)}`);
   return value;
 }
@@ -443,7 +443,7 @@ function applyRemove(pointer: Pointer, obj: PyValue, ctx: Context): PyValue {
   }
   if (isSequence(subobj) && typeof part === 'bigint') {
     if (part > PY_SSIZE_MAX) throw conflict();
-    throw new Raise('TypeError', `'${pyClassName(subobj as PyValue)}' object doesn't support item deletion`);
+    throw new Raise('TypeError', `'${pyClassName(subobj)}' object doesn't support item deletion`);
   }
   throw new Raise('TypeError', `'${subobj instanceof EndOfList ? 'EndOfList' : pyClassName(subobj)}' object does not support item deletion`);
 }

@@ -121,7 +121,7 @@ function base64Body(bytes: Uint8Array): string {
 }
 
 /** Bytes that `quoprimime`'s header map leaves as they are. */
-const Q_SAFE = /^[A-Za-z0-9!*+\/-]$/;
+const Q_SAFE = /^[A-Za-z0-9!*+/-]$/;
 
 /** One RFC 2047 encoded word for a whole non-ASCII value, the shorter of `b` and `q` (Python's SHORTEST). */
 function encodedWord(value: string): string {

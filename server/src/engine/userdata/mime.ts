@@ -204,7 +204,7 @@ export function parseMimeText(
         ? { start: m.payloadOff, end: m.payloadOff + m.payload.length }
         : undefined;
     if (pyLower(ctype.split('/')[0]) === 'multipart') {
-      let boundary: string | null = null;
+      let boundary: string | null;
       try {
         boundary = m.getBoundary();
       } catch {

@@ -35,7 +35,7 @@ export function spansOfValue(value: PyValue, span: TextSpan, text?: string): Val
     if (Array.isArray(v)) {
       budget -= v.length;
       const origins = getListOrigins(v);
-      return { span: at, items: v.map((item, i) => (origins?.[i] && budget > 0 ? walk(item, origins[i]!.value, depth + 1) : {})) };
+      return { span: at, items: v.map((item, i) => (origins?.[i] && budget > 0 ? walk(item, origins[i].value, depth + 1) : {})) };
     }
     if (v instanceof PyDict) {
       budget -= v.size;

@@ -154,7 +154,7 @@ function composeDocument(parser: Parser, src: string, maxDepth: number, out: Com
       const frame = stack.pop() as Frame;
       const node = frame.node;
       node.open = false;
-      const span = node.span as { start: number; end: number };
+      const span = node.span;
       span.end = frame.flow ? e.end : Math.max(frame.lastEnd, span.start);
       attach(node, span);
       continue;

@@ -335,7 +335,7 @@ export class Parser {
       const t = this.scanner.getToken();
       start = t.start;
       end = t.end;
-      anchor = t.value as string;
+      anchor = t.value;
       if (this.peek().type === T.Tag) {
         tagToken = this.scanner.getToken();
         end = tagToken.end;
@@ -347,12 +347,12 @@ export class Parser {
       if (this.peek().type === T.Anchor) {
         const t = this.scanner.getToken();
         end = t.end;
-        anchor = t.value as string;
+        anchor = t.value;
       }
     }
     let tag: string | null = null;
     if (tagToken) {
-      const handle = tagToken.handle as string | null;
+      const handle = tagToken.handle;
       if (handle !== null) {
         const prefix = this.tagHandles.get(handle);
         if (prefix === undefined) {
@@ -360,7 +360,7 @@ export class Parser {
         }
         tag = prefix + tagToken.suffix;
       } else {
-        tag = tagToken.suffix as string;
+        tag = tagToken.suffix;
       }
     }
     if (start === null) start = end = this.peek().start;

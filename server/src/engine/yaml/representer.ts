@@ -64,7 +64,7 @@ export function represent(root: PyValue, noAlias: boolean, maxLevels: number): R
   const stack: RepFrame[] = [];
 
   const make = (v: PyValue): RepNode => {
-    if (stack.length >= maxLevels && !(v !== null && typeof v === 'object' && memo.has(v as object))) {
+    if (stack.length >= maxLevels && !(v !== null && typeof v === 'object' && memo.has(v))) {
       throw new PyError('RecursionError', 'maximum recursion depth exceeded while calling a Python object');
     }
     if (v === null) return scalarNode('null', 'null');
@@ -171,7 +171,7 @@ function sortedOrder(keys: PyValue[]): number[] | null {
   for (let i = 0; i < n; i++) idx[i] = i;
   if (keys.every((k) => typeof k === 'string')) {
     // A consistent total order: every stable sort agrees with Python's.
-    const strs = keys as string[];
+    const strs = keys;
     if (!strs.some((k) => SURROGATE.test(k))) {
       return idx.sort((a, b) => (strs[a] < strs[b] ? -1 : strs[a] > strs[b] ? 1 : 0));
     }

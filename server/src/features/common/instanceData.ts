@@ -105,7 +105,7 @@ function cachedChoice(settings: ServerSettings, uri: string, folders: readonly s
     try {
       bytes = readRegularFileSync(file as string, settings);
     } catch (e) {
-      throw new Error(`${file}: ${readError(e)}`);
+      throw new Error(`${file}: ${readError(e)}`, { cause: e });
     }
     try {
       return instanceDataText(bytes);

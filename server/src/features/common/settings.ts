@@ -41,7 +41,7 @@ export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
   trace: Object.freeze({ server: 'off' }),
   customMergers: Object.freeze({}),
   instanceData: '',
-}) as ServerSettings;
+});
 
 /** Reads a setting given as `{a: {b: v}}` or `{'a.b': v}`. */
 function lookup(raw: unknown, path: string): unknown {

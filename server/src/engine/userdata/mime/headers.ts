@@ -65,8 +65,8 @@ function parseParam(value: string): string[] {
     let end = find(0);
     if (dq && esc) {
       const odd = (e: number): boolean => {
-        const quotes = dq![pos + e] - dq![pos];
-        const pairs = e >= 2 ? esc![pos + e - 1] - esc![pos] : 0;
+        const quotes = dq[pos + e] - dq[pos];
+        const pairs = e >= 2 ? esc[pos + e - 1] - esc[pos] : 0;
         return (quotes - pairs) % 2 !== 0;
       };
       while (end > 0 && odd(end)) end = find(end + 1);
