@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { chefDeepMerge, chefMergeFiles, knockoutFindingsIn } from '../../server/src/engine/chef/deepMerge';
 import { loadYaml } from '../../server/src/engine/yaml/load';
 import { loadChefFiles } from '../../server/src/engine/chef/files';
-import { PyValue } from '../../server/src/engine/py/values';
+import { PyDict, PySet, PyValue } from '../../server/src/engine/py/values';
 import { py, canon } from '../support/py';
 
 const merge = (a: string, b: string) => canon(chefDeepMerge(py(a), py(b)));
@@ -73,4 +73,18 @@ test('a file whose top level is not a JSON object is refused, not merged as {} (
     assert.equal(loaded.values[1], null);
   }
   assert.deepEqual(loadChefFiles(files('{}')).errors, []);
+});
+
+test('Chef arrays keep two different YAML sets (or !!pairs) as two items; a date key is named in notices', () => {
+  const load = (name: string, text: string) => loadChefFiles([{ name, bytes: Buffer.from(text) }]).values[0];
+  const a = load('a.yaml', 'sets:\n  - !!set {x: null}\n');
+  const b = load('b.yaml', 'sets:\n  - !!set {y: null}\n  - !!set {x: null}\n');
+  const merged = chefMergeFiles([a, b]).merged as PyDict;
+  const sets = merged.get('sets') as PySet[];
+  assert.deepEqual(sets.map((s) => s.values()), [['x'], ['y']], 'two different sets are two items; the same set is one');
+  const pairs = chefMergeFiles([load('a.yaml', 'p:\n  - !!pairs [{a: [1]}]\n'), load('b.yaml', 'p:\n  - !!pairs [{a: [2]}]\n')]).merged as PyDict;
+  assert.equal((pairs.get('p') as PyValue[]).length, 2, 'pairs holding different lists are two items');
+
+  const dated = chefMergeFiles([load('c.yaml', 'when: {a: 1}\n'), load('d.yaml', "when:\n  2024-01-02: '!merge:x'\n")]);
+  assert.deepEqual(dated.notices.map((n) => n.path.join('.')), ['when.2024-01-02']);
 });

@@ -11,7 +11,8 @@
  *   `"2"`, never the number 2), and `"!merge:"` alone removes everything before it; mappings
  *   cannot be removed this way (a knockout string there is just a string).
  */
-import { Origin, PyDict, PyValue, getListOrigins, keyIdentity, pyTypeName, setListOrigins } from '../py/values';
+import { Origin, PyDict, PySet, PyTuple, PyValue, getListOrigins, keyIdentity, pyTypeName, setListOrigins } from '../py/values';
+import { pyStr } from '../py/repr';
 import { TextSpan } from '../py/values';
 
 export const KNOCKOUT_PREFIX = '!merge:';
@@ -32,19 +33,14 @@ export interface ChefMergeResult {
 function identity(value: PyValue): string {
   if (Array.isArray(value)) return `[${value.map(identity).join(',')}]`;
   if (value instanceof PyDict) return `{${value.entries().map(([k, v]) => `${typeTag(k)}${keyIdentity(k)}:${identity(v)}`).join(',')}}`;
-  return `${typeTag(value)}${value === null ? '' : keyIdentityOrString(value)}`;
+  // A YAML !!set is equal to another with the same items in any order; a tuple (!!omap, !!pairs) item by item.
+  if (value instanceof PySet) return `${typeTag(value)}{${value.values().map(identity).sort().join(',')}}`;
+  if (value instanceof PyTuple) return `${typeTag(value)}(${value.items.map(identity).join(',')})`;
+  return `${typeTag(value)}${value === null ? '' : keyIdentity(value)}`;
 }
 
 function typeTag(value: PyValue): string {
   return pyTypeName(value) + ':';
-}
-
-function keyIdentityOrString(value: PyValue): string {
-  try {
-    return keyIdentity(value);
-  } catch {
-    return String(value);
-  }
 }
 
 export function chefDeepMerge(dest: PyValue, source: PyValue, notices: ChefNotice[] = [], path: Array<string | number> = [], sourceOrigin?: Origin): PyValue {
@@ -54,7 +50,7 @@ export function chefDeepMerge(dest: PyValue, source: PyValue, notices: ChefNotic
     const result = dest.copy();
     for (const { key, value, origin } of source.items()) {
       const existing = result.get(key);
-      const childPath = [...path, typeof key === 'string' ? key : String(key)];
+      const childPath = [...path, typeof key === 'string' ? key : pyStr(key)];
       if (typeof value === 'string' && value.startsWith(KNOCKOUT_PREFIX)) {
         notices.push({ kind: 'knockout-in-mapping', message: `'${value}' is a plain string here: ${KNOCKOUT_PREFIX} only removes items from arrays; a mapping key cannot be removed this way.`, origin, path: childPath });
       }
@@ -187,7 +183,7 @@ export function knockoutFindingsIn(value: PyValue): Array<{ span: TextSpan; mess
         if (typeof item === 'string' && item.startsWith(KNOCKOUT_PREFIX)) {
           const target = item.slice(KNOCKOUT_PREFIX.length);
           if (/^-?\d+(\.\d+)?$/.test(target) && origins?.[i]) {
-            out.push({ span: origins[i]!.value, kind: 'knockout-number', message: `'${item}' only removes the string '${target}'; if the earlier item is the number ${target}, nothing is removed (a number can only be removed by clearing the array with '${KNOCKOUT_PREFIX}').` });
+            out.push({ span: origins[i].value, kind: 'knockout-number', message: `'${item}' only removes the string '${target}'; if the earlier item is the number ${target}, nothing is removed (a number can only be removed by clearing the array with '${KNOCKOUT_PREFIX}').` });
           }
         }
         visit(item, depth + 1);
