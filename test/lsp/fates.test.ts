@@ -383,13 +383,13 @@ describe('an open preview reordered (Change Merge Order)', () => {
   /** What the user sees in 20-web.yaml: fate diagnostics and hints, `line: message` (1-based), sorted. */
   const shown = async (ds: Diagnostic[]) => {
     const hs = (await lsp.request<InlayHint[] | null>('textDocument/inlayHint', { textDocument: { uri: at('20-web.yaml') }, range: { start: { line: 0, character: 0 }, end: { line: 100, character: 0 } } })) ?? [];
-    return [...fates(ds).map((d) => `${d.range.start.line + 1}: ${d.message}`), ...hs.map((h) => `${h.position.line + 1}: ${String(h.label)}`)].sort();
+    return [...fates(ds).map((d) => `${d.range.start.line + 1}: ${String(d.message)}`), ...hs.map((h) => `${h.position.line + 1}: ${String(h.label)}`)].sort();
   };
   /**
    * Does what the client does, then waits until 20-web.yaml's latest diagnostics (with the hints) show
    * exactly `expected`; fails with what it last showed.
    */
-  const step = async (action: () => Promise<unknown> | unknown, expected: string[]) => {
+  const step = async (action: () => unknown, expected: string[]) => {
     const uri = at('20-web.yaml');
     const from = lsp.diagnosticsLog(uri).length;
     await action();

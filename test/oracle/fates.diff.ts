@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { Fate, fatesOf } from '../../server/src/engine/outcome/fates';
 import { runSet } from '../../server/src/engine/outcome/run';
-import { PyDict, PyValue } from '../../server/src/engine/py/values';
+import { PyDict } from '../../server/src/engine/py/values';
 import { Rng } from './generate';
 import { LineOracle } from './lineOracle';
 

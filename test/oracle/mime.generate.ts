@@ -130,7 +130,7 @@ export class Gen {
     if (r.chance(0.3)) params.push(this.param('charset', r.pick(['utf-8', 'us-ascii', 'latin-1', 'UTF-8'])));
     if (r.chance(0.25)) params.push(this.param('name', r.pick(FILENAMES)));
     if (r.chance(0.05)) params.push(r.pick(['', 'junk', '=x', 'a="b;c"', 'q="unterminated']));
-    r.chance(0.3) && params.reverse();
+    if (r.chance(0.3)) params.reverse();
     const sep = r.pick(['; ', ';', ' ; ', ';' + this.eol() + '\t', ';' + this.eol() + ' ']);
     return [ctype, ...params].join(sep);
   }

@@ -75,7 +75,6 @@ const BUILT = [
 /** The Content-Type lines of the parts (1-based), and the lines written in base64 or quoted-printable. */
 const WEB_HEADER = 13;
 const CAFE_HEADER = 23;
-const HOST_HEADER = 34;
 const ENCODED_LINES = new Set([10, 18, 19, 20, 28, 29, 30, 31, 39, 40]);
 
 function folder(files: Record<string, string>): { dir: string; done: () => void } {

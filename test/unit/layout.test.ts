@@ -65,7 +65,10 @@ test("the engine's folders import one way: no loop between two of them", () => {
       const at = stack.pop() as string;
       for (const next of edges.get(at)?.keys() ?? []) {
         if (next === to) return true;
-        if (!seen.has(next)) seen.add(next), stack.push(next);
+        if (!seen.has(next)) {
+          seen.add(next);
+          stack.push(next);
+        }
       }
     }
     return false;

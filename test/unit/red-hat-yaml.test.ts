@@ -30,7 +30,6 @@ test("yaml.schemas entries that name cloud-init's schema add their files, each e
 });
 
 /** yaml-language-server's own matcher, as its schema service builds one per association. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { FilePatternAssociation } = require('yaml-language-server/lib/umd/languageservice/services/yamlSchemaService') as {
   FilePatternAssociation: new (patterns: string[], folderUri: string | undefined, uris: string[]) => { matchesPattern(uri: string): boolean };
 };

@@ -6,7 +6,6 @@
  * turns that file into the user-data an instance receives, with findings that
  * name the part the author wrote). Nothing is fetched or executed.
  */
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MakeMimeParams, MakeMimeRequest, MakeMimeResult, PipelineSourceParams, PipelineSourceRequest, PipelineSourceResult, PreviewSource } from '../protocol';

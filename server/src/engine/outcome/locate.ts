@@ -112,7 +112,7 @@ export function formatPath(path: PathSegment[]): string {
   for (const seg of path) {
     if (typeof seg === 'number') out += `[${seg}]`;
     else {
-      const text = pyStr(seg as PyValue);
+      const text = pyStr(seg);
       out += out ? `.${text}` : text;
     }
   }

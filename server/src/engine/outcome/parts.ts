@@ -28,7 +28,7 @@ export function formatSpec(mergers: ParsedMerger[]): string {
   return mergers
     .map((m) => {
       const name = typeof m.name === 'string' ? m.name : shortRepr(m.name);
-      const options = Array.isArray(m.options) && m.options.every((o) => typeof o === 'string') ? (m.options as string[]).join(',') : shortRepr(m.options);
+      const options = Array.isArray(m.options) && m.options.every((o) => typeof o === 'string') ? m.options.join(',') : shortRepr(m.options);
       return `${name}(${options})`;
     })
     .join('+');

@@ -300,7 +300,7 @@ function intoRoot(text: string, root: PyDict, rootSpan: TextSpan, name: string, 
     if (last === undefined) return { error: `\`sets\` in ${SET_FILE_NAME} cannot be added to: edit it by hand` };
     return `${text.slice(0, last)}, ${entryText}${text.slice(last)}`;
   }
-  const first = sets.items().next().value?.origin?.key;
+  const first = [...sets.items()][0]?.origin?.key;
   const indent = ' '.repeat(first ? columnOf(text, first.start) : keyColumn + 2);
   if (same?.origin?.key) {
     // From its key's line to the end of its value's last line (comments after it stay).

@@ -110,7 +110,7 @@ function cachedChoice(settings: ServerSettings, uri: string, folders: readonly s
     try {
       return instanceDataText(bytes);
     } catch (e) {
-      throw new Error(`${file}: ${(e as Error).message}`);
+      throw new Error(`${file}: ${(e as Error).message}`, { cause: e });
     }
   });
   if (cache.size > 16) cache.clear();
