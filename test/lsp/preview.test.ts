@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LspClient } from '../support/lspClient';
 import { runCli } from '../support/cli';
-import { PreviewRequest, PreviewParams, PreviewResult, previewBody, previewLines } from '../../server/src/protocol';
+import { MakeMimeRequest, MakeMimeResult, PreviewRequest, PreviewParams, PreviewResult, previewBody, previewLines } from '../../server/src/protocol';
 import { unwrapHeader } from '../../server/src/engine/render/previewText';
 import { APPEND_LISTS, mime } from './fixtures';
 
@@ -152,6 +152,22 @@ describe('preview', () => {
       assert.equal(previewLines(fromEditor.lineMap).find((l) => l.path === 'runcmd[0]')?.source?.uri, open);
     } finally {
       client.close(open);
+    }
+  });
+
+  test('Build MIME, then its result (an untitled plain-text editor, never saved) previews as its parts do', async () => {
+    const files = [uri('parts', '01-base.yaml'), uri('parts', '02-app.yaml')];
+    const built = await client.request<MakeMimeResult>(MakeMimeRequest.method, { files, encoding: 'mime' });
+    assert.deepEqual(built.problems, []);
+    const untitled = 'untitled:Untitled-7';
+    client.openNoWait(untitled, built.text, 'plaintext');
+    try {
+      const result = await preview({ mode: 'user-data', files: [untitled] });
+      assert.deepEqual(result.problems, []);
+      assert.equal(previewBody(result).replace(/^# (01-base|02-app)\.yaml$/gm, '# NAME'), previewBody(await preview({ mode: 'user-data', files })).replace(/^# part-00\d$/gm, '# NAME'));
+      assert.equal(previewLines(result.lineMap).find((l) => l.path === 'runcmd[1]')?.source?.uri, untitled, 'provenance points into the untitled editor');
+    } finally {
+      client.close(untitled);
     }
   });
 
