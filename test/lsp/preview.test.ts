@@ -171,6 +171,30 @@ describe('preview', () => {
     }
   });
 
+  test('the header wraps at the width the client asks for; its sections, problems included, and the data\'s folds come placed', async () => {
+    const files = [uri('parts', '01-base.yaml'), uri('parts', 'gone.yaml'), uri('parts', '02-app.yaml')];
+    const wide = await preview({ mode: 'user-data', files });
+    const result = await preview({ mode: 'user-data', files, headerWidth: 60 });
+    const lines = result.text.split('\n');
+    const body = lines.indexOf('# ---- what cloud-init writes ----');
+    assert.ok(wide.text.split('\n').slice(0, body).some((l) => l.length > 60));
+    for (const line of lines.slice(0, body)) assert.ok(line.length <= 60, `${line.length}: ${line}`);
+    assert.equal(unwrapHeader(result.text), unwrapHeader(wide.text));
+    const sections = result.headerSections ?? [];
+    assert.deepEqual(sections.map((s) => s.kind), ['problems', 'parts', 'lost']);
+    assert.match(lines[sections[0].line], /^# Problem: parts\/gone\.yaml: cannot be read/);
+    assert.equal(lines[sections[1].line], '# Parts, in the order cloud-init reads them:');
+    assert.match(lines[sections[2].line], /^# What this merge lost/);
+    assert.equal(sections[2].endLine, body - 1);
+    const folds = result.dataFolds ?? [];
+    const at = folds.indexOf(lines.indexOf('runcmd:'));
+    assert.ok(at >= 0 && at % 2 === 0, 'runcmd: starts a fold');
+    assert.deepEqual(lines.slice(folds[at], folds[at + 1] + 1), ['runcmd:', '- echo base', '- echo app']);
+    // Nonsense widths are bounded, not obeyed.
+    const tiny = await preview({ mode: 'user-data', files, headerWidth: -5 });
+    for (const line of tiny.text.split('\n').slice(0, tiny.text.split('\n').indexOf('# ---- what cloud-init writes ----'))) assert.ok(line.length <= 40, line);
+  });
+
   test('compare: one part left out', async () => {
     const result = await preview({ mode: 'user-data', files: [uri('parts', '01-base.yaml'), uri('parts', '02-app.yaml')], exclude: 1 });
     assert.match(previewBody(result), /# from 1 files\n# part-001\n/);
