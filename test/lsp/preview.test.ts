@@ -166,6 +166,11 @@ describe('preview', () => {
       assert.deepEqual(result.problems, []);
       assert.equal(previewBody(result).replace(/^# (01-base|02-app)\.yaml$/gm, '# NAME'), previewBody(await preview({ mode: 'user-data', files })).replace(/^# part-00\d$/gm, '# NAME'));
       assert.equal(previewLines(result.lineMap).find((l) => l.path === 'runcmd[1]')?.source?.uri, untitled, 'provenance points into the untitled editor');
+      // Named as its tab is, and its places linked there.
+      assert.match(result.text, /^# {3}1\. 01-base\.yaml \(text\/cloud-config\) from Untitled-7: merged/m);
+      const lines = result.text.split('\n');
+      const link = (result.headerLinks ?? []).find((l) => lines[l.line].slice(l.character, l.endCharacter) === 'Untitled-7');
+      assert.equal(link?.target.uri, untitled);
     } finally {
       client.close(untitled);
     }

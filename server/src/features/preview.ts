@@ -69,13 +69,14 @@ class Sources {
     private readonly diskCache: DiskCache,
   ) {}
 
-  /** A short, unique display name: workspace-relative for files inside a folder. */
+  /** A short, unique display name: workspace-relative for files inside a folder; an untitled editor's own name (`Untitled-1`). */
   nameFor(uri: string): string {
     const known = this.nameByUri.get(uri);
     if (known !== undefined) return known;
     let name = uri;
     const original = filePathOf(uri);
-    if (original) {
+    if (/^untitled:./i.test(uri)) name = untitledName(uri);
+    else if (original) {
       const file = realpathOr(original);
       const folder = this.folders.find((f) => isInside(file, f));
       name = folder && this.folders.length === 1 ? path.relative(folder, file) : folder ? path.join(path.basename(folder), path.relative(folder, file)) : file;
@@ -359,6 +360,16 @@ function headerLinks(links: readonly HeaderLink[], shift: number, sources: Sourc
     out.push({ line: l.line + shift, character: l.character, endCharacter: l.endCharacter, target: { uri, line: at, character: 0, endLine: at, endCharacter: 0 } });
   }
   return out;
+}
+
+/** An untitled editor's name, as its tab shows it (`untitled:Untitled-1` is `Untitled-1`). */
+function untitledName(uri: string): string {
+  const rest = uri.slice('untitled:'.length);
+  try {
+    return decodeURIComponent(rest);
+  } catch {
+    return rest;
+  }
 }
 
 function filePathOf(uri: string): string | null {
