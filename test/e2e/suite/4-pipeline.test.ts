@@ -54,10 +54,9 @@ suite('Pipeline: make-mime, Terraform, rendered blobs', () => {
     // An edit of the unsaved editor shows in the preview.
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === built.toString());
     assert.ok(doc);
-    const at = doc.getText().indexOf('#cloud-config\n');
-    assert.ok(at > 0, 'a cloud-config part');
+    // (make-mime writes its parts in base64: the edit replaces the whole text.)
     const edit = new vscode.WorkspaceEdit();
-    edit.insert(built, doc.positionAt(at + '#cloud-config\n'.length), 'locale: e2e_TEST.UTF-8\n');
+    edit.replace(built, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), '#cloud-config\nlocale: e2e_TEST.UTF-8\n');
     assert.ok(await vscode.workspace.applyEdit(edit));
     await previewText(preview, (t) => /^locale: e2e_TEST\.UTF-8$/m.test(t));
   });
