@@ -8,10 +8,14 @@ import { DetectedDocument, detectCloudInitDocument, detectionTextFrom, detection
 
 export { looksLikeChefJson } from '../../common/detect';
 
-/** Documents the language server is told about (it ignores the ones that turn out not to be cloud-init input). */
+/**
+ * Documents the language server is told about (it ignores the ones that turn out not to be cloud-init
+ * input). Every untitled document, whatever its language: one is not on disk, so the server can read it
+ * nowhere else when it is previewed or built into MIME (Build MIME's own result is plain text).
+ */
 export const DOCUMENT_SELECTOR: Array<{ scheme: string; language?: string; pattern?: string }> = [
   { scheme: 'file', language: 'yaml' },
-  { scheme: 'untitled', language: 'yaml' },
+  { scheme: 'untitled' },
   { scheme: 'file', pattern: '**/{user-data,vendor-data,vendor-data2}{,.*}' },
   { scheme: 'file', pattern: '**/*.{mime,mim}' },
   { scheme: 'file', language: 'json' },

@@ -96,6 +96,11 @@ export interface PreviewParams {
    * rendered blob: base64 text is decoded first). User-data mode only.
    */
   source?: PreviewSource;
+  /**
+   * The header's widest line, in characters (100 by default; 40 to 1000): a client that knows its
+   * window's width passes it, VS Code passes the setting `cloudConfigMerge.preview.headerWidth`.
+   */
+  headerWidth?: number;
 }
 
 export type PreviewSource = { kind: 'terraform'; address: string } | { kind: 'rendered' };
@@ -234,6 +239,17 @@ export interface PreviewHeaderLink {
   target: PreviewLocation;
 }
 
+/**
+ * A section of the preview's header, as the server wrote it: its heading line through its last line
+ * (0-based lines of `text`). `problems` and `findings` are the lines about unreadable sources and about
+ * the parts of a Terraform or rendered source.
+ */
+export interface PreviewHeaderSection {
+  kind: 'parts' | 'notes' | 'lost' | 'schema' | 'problems' | 'findings';
+  line: number;
+  endLine: number;
+}
+
 export interface PreviewResult {
   text: string;
   /** Where the tail of `text` that equals `cloud-config-merge` output starts: `previewBody(result)`. */
@@ -242,6 +258,14 @@ export interface PreviewResult {
   lineMap: PreviewLineMap;
   parts: Array<{ label: string; file: string; status: 'merged' | 'dropped' | 'not-merged' | 'not-reproduced'; spec?: string; reason?: string }>;
   headerLinks?: PreviewHeaderLink[];
+  /** The header's sections (the editor folds them). */
+  headerSections?: PreviewHeaderSection[];
+  /**
+   * The merged data's keys and items with what is written under them, for folding: pairs of 0-based
+   * first and last lines of `text` ([first, last, first, last, …]), outermost first where there are more
+   * than 5,000.
+   */
+  dataFolds?: number[];
   /** Sources that could not be read (deleted, renamed, unreadable), reported in the text too. */
   problems: string[];
   /** Every file the preview read or tried to read, `#include` targets included: an edit to any of them changes it. */

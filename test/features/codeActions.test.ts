@@ -154,6 +154,17 @@ describe('code actions', () => {
       assert.equal(applied(opened, add), WEB_SERVER.replace('#cloud-config\n', `#cloud-config\nmerge_how: ${APPEND_LISTS}\n`));
     });
 
+    test('offered only on a list of the top level: not on the #cloud-config line where every file opens, nor on a scalar', async () => {
+      const opened = await actionsAt(WEB_SERVER.replace('#cloud-config', '#cloud-‸config'), { marker: '‸' });
+      assert.deepEqual(opened.actions.map((a) => a.title), [], 'no lightbulb on line 1');
+      const scalar = await actionsAt('#cloud-config\nhostname: we|b-01\nruncmd:\n  - ls\n');
+      assert.ok(!scalar.actions.some((a) => /appends lists/.test(a.title)));
+      const onKey = await actionsAt('#cloud-config\nhostname: web-01\nrun|cmd:\n  - ls\n');
+      assert.ok(onKey.actions.some((a) => /appends lists/.test(a.title)));
+      const flow = await actionsAt('#cloud-config\npackages: [curl, j|q]\n');
+      assert.ok(flow.actions.some((a) => /appends lists/.test(a.title)));
+    });
+
     test('not offered when a spec exists, or in drop-ins', async () => {
       const has = await actionsAt(`#cloud-config\nmerge_how: dict(replace)+list()+str()\nruncmd: [l|s]\n`);
       assert.ok(!has.actions.some((a) => /appends lists/.test(a.title)));

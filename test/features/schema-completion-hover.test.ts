@@ -81,7 +81,7 @@ describe('schema completion and hover', () => {
   test('hover: module, type and the deprecation note in the words of the configured version', async () => {
     const runcmd = await hover('#cloud-config\nrun|cmd: [ls]\n');
     assert.match(runcmd!, /\*\*runcmd\*\* \(module `cc_runcmd`\)/);
-    assert.match(runcmd!, /Type: `array of array \| string \| null`/);
+    assert.match(runcmd!, /Type: `array of \(array of string \| string \| null\)`/);
     assert.match(runcmd!, /Commands run once, late in the first boot/, 'what the key does, in our words');
     const apt = await hover('#cloud-config\napt_up|date: true\n');
     assert.match(apt!, /> Deprecated in version 22\.2\. Use \*\*package_update\*\* instead\./);
@@ -89,5 +89,15 @@ describe('schema completion and hover', () => {
     assert.match(old!, /> DEPRECATED: Dropped after April 2027\. Use ``package_update``/);
     assert.equal(await hover('#cloud-config\nnot_a_k|ey: 1\n'), null);
     assert.equal(await hover('#cloud-config\nrun|cmd: [ls]\n', { schema: { enable: false } }), null);
+  });
+
+  test('hover and completion name the alternatives: never "object | object", lists of alternatives in parentheses', async () => {
+    const users = await hover('#cloud-config\nus|ers: [default]\n');
+    assert.match(users!, /Type: `string \| array of \(string \| array of string \| object \(users_groups\.user\)\) \| object`/);
+    const pull = await hover('#cloud-config\nansible:\n  pu|ll: []\n');
+    assert.match(pull!, /Type: `array of object \(ansible\.pull\) \| object \(ansible\.pull\)`/);
+    const groups = (await complete('#cloud-config\ngro|\n')).find((i) => i.label === 'groups');
+    assert.equal(groups?.detail, 'string | object (users_groups.groups_by_groupname) | array of (string | object (users_groups.groups_by_groupname))');
+    for (const text of [users, pull, groups?.detail]) assert.doesNotMatch(text!, /object \| object/);
   });
 });

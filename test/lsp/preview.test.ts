@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LspClient } from '../support/lspClient';
 import { runCli } from '../support/cli';
-import { PreviewRequest, PreviewParams, PreviewResult, previewBody, previewLines } from '../../server/src/protocol';
+import { MakeMimeRequest, MakeMimeResult, PreviewRequest, PreviewParams, PreviewResult, previewBody, previewLines } from '../../server/src/protocol';
 import { unwrapHeader } from '../../server/src/engine/render/previewText';
 import { APPEND_LISTS, mime } from './fixtures';
 
@@ -153,6 +153,51 @@ describe('preview', () => {
     } finally {
       client.close(open);
     }
+  });
+
+  test('Build MIME, then its result (an untitled plain-text editor, never saved) previews as its parts do', async () => {
+    const files = [uri('parts', '01-base.yaml'), uri('parts', '02-app.yaml')];
+    const built = await client.request<MakeMimeResult>(MakeMimeRequest.method, { files, encoding: 'mime' });
+    assert.deepEqual(built.problems, []);
+    const untitled = 'untitled:Untitled-7';
+    client.openNoWait(untitled, built.text, 'plaintext');
+    try {
+      const result = await preview({ mode: 'user-data', files: [untitled] });
+      assert.deepEqual(result.problems, []);
+      assert.equal(previewBody(result).replace(/^# (01-base|02-app)\.yaml$/gm, '# NAME'), previewBody(await preview({ mode: 'user-data', files })).replace(/^# part-00\d$/gm, '# NAME'));
+      assert.equal(previewLines(result.lineMap).find((l) => l.path === 'runcmd[1]')?.source?.uri, untitled, 'provenance points into the untitled editor');
+      // Named as its tab is, and its places linked there.
+      assert.match(result.text, /^# {3}1\. 01-base\.yaml \(text\/cloud-config\) from Untitled-7: merged/m);
+      const lines = result.text.split('\n');
+      const link = (result.headerLinks ?? []).find((l) => lines[l.line].slice(l.character, l.endCharacter) === 'Untitled-7');
+      assert.equal(link?.target.uri, untitled);
+    } finally {
+      client.close(untitled);
+    }
+  });
+
+  test('the header wraps at the width the client asks for; its sections, problems included, and the data\'s folds come placed', async () => {
+    const files = [uri('parts', '01-base.yaml'), uri('parts', 'gone.yaml'), uri('parts', '02-app.yaml')];
+    const wide = await preview({ mode: 'user-data', files });
+    const result = await preview({ mode: 'user-data', files, headerWidth: 60 });
+    const lines = result.text.split('\n');
+    const body = lines.indexOf('# ---- what cloud-init writes ----');
+    assert.ok(wide.text.split('\n').slice(0, body).some((l) => l.length > 60));
+    for (const line of lines.slice(0, body)) assert.ok(line.length <= 60, `${line.length}: ${line}`);
+    assert.equal(unwrapHeader(result.text), unwrapHeader(wide.text));
+    const sections = result.headerSections ?? [];
+    assert.deepEqual(sections.map((s) => s.kind), ['problems', 'parts', 'lost']);
+    assert.match(lines[sections[0].line], /^# Problem: parts\/gone\.yaml: cannot be read/);
+    assert.equal(lines[sections[1].line], '# Parts, in the order cloud-init reads them:');
+    assert.match(lines[sections[2].line], /^# What this merge lost/);
+    assert.equal(sections[2].endLine, body - 1);
+    const folds = result.dataFolds ?? [];
+    const at = folds.indexOf(lines.indexOf('runcmd:'));
+    assert.ok(at >= 0 && at % 2 === 0, 'runcmd: starts a fold');
+    assert.deepEqual(lines.slice(folds[at], folds[at + 1] + 1), ['runcmd:', '- echo base', '- echo app']);
+    // Nonsense widths are bounded, not obeyed.
+    const tiny = await preview({ mode: 'user-data', files, headerWidth: -5 });
+    for (const line of tiny.text.split('\n').slice(0, tiny.text.split('\n').indexOf('# ---- what cloud-init writes ----'))) assert.ok(line.length <= 40, line);
   });
 
   test('compare: one part left out', async () => {

@@ -28,3 +28,40 @@ test('every limit is a setting whose default is the engine default', () => {
     assert.equal(properties[`cloudConfigMerge.limits.${name}`]?.minimum, 1, name);
   }
 });
+
+test('the README, the walkthrough and the settings name each command as VS Code shows it where they send the user', async () => {
+  const { readdirSync } = await import('node:fs');
+  const root = path.join(__dirname, '..', '..', '..');
+  const commands: Array<{ command: string; title: string; category?: string }> = manifest.contributes.commands;
+  const menus: Record<string, Array<{ command: string; when?: string }>> = manifest.contributes.menus;
+  // Menus and title bars show a command's title alone; the Command Palette shows "Category: Title".
+  const inMenus = new Set(Object.entries(menus).filter(([menu]) => menu !== 'commandPalette').flatMap(([, items]) => items.map((i) => i.command)));
+  const explorer = new Set(menus['explorer/context'].map((i) => commands.find((c) => c.command === i.command)?.title));
+  const notInPalette = new Set(menus.commandPalette.filter((i) => i.when === 'false').map((i) => i.command));
+  const texts: Array<[string, string]> = [
+    ['README.md', readFileSync(path.join(root, 'README.md'), 'utf8')],
+    ...readdirSync(path.join(root, 'docs/walkthrough')).map((f): [string, string] => [`docs/walkthrough/${f}`, readFileSync(path.join(root, 'docs/walkthrough', f), 'utf8')]),
+    ...manifest.contributes.walkthroughs.flatMap((w: { steps: Array<{ id: string; description: string }> }) => w.steps.map((s): [string, string] => [`walkthrough step ${s.id}`, s.description])),
+    ...Object.entries(manifest.contributes.configuration.properties).map(([name, p]): [string, string] => [name, String((p as { markdownDescription?: string }).markdownDescription ?? '')]),
+  ];
+  const problems: string[] = [];
+  for (const [where, text] of texts) {
+    for (const m of text.matchAll(/\*\*([^*]+)\*\*/g)) {
+      const name = m[1].replace(/\s+/g, ' ').replace(/^"|"$/g, '').trim();
+      const palette = /^Cloud-Config: (.+)$/.exec(name);
+      if (palette) {
+        const command = commands.find((c) => c.category === 'Cloud-Config' && c.title === palette[1]);
+        if (!command) problems.push(`${where}: **${name}** is no command`);
+        else if (notInPalette.has(command.command)) problems.push(`${where}: **${name}** is not in the Command Palette`);
+        continue;
+      }
+      const command = commands.find((c) => c.title === name);
+      if (command && !inMenus.has(command.command)) problems.push(`${where}: **${name}** is in no menu or title bar; the Command Palette shows it as **Cloud-Config: ${name}**`);
+    }
+    for (const m of text.matchAll(/right-click,\s+(?:and choose\s+)?\**([^*.]+)/g)) {
+      const item = m[1].replace(/\s+/g, ' ').trim();
+      if (!explorer.has(item)) problems.push(`${where}: "right-click, ${item}": the Explorer's context menu shows ${[...explorer].map((t) => `"${t}"`).join(', ')}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});

@@ -6,13 +6,15 @@
  * part list (each part's file) and on every `file:line` of the header. Like
  * the Markdown preview's, navigation opens the source in the other column, so
  * the preview stays visible beside the editor. Data lines are not links: a
- * link is underlined at rest, and every key of the preview would be.
+ * link is underlined at rest, and every key of the preview would be. Folding:
+ * the header's sections and the data's keys and items (`previewFolds`).
  */
 import * as vscode from 'vscode';
 import type { PreviewLineInfo, PreviewLocation, PreviewResult } from '../../../server/src/protocol';
 import { PreviewProvider, sameUri } from './provider';
 import { PREVIEW_SCHEME, baseName, isPreviewUri } from './uri';
 import { stepDone } from '../walkthrough';
+import { previewFolds } from './folding';
 
 const SELECTOR: vscode.DocumentSelector = { scheme: PREVIEW_SCHEME };
 
@@ -50,8 +52,18 @@ export function registerProvenance(previews: PreviewProvider): vscode.Disposable
     },
   };
 
+  const folding: vscode.FoldingRangeProvider = {
+    provideFoldingRanges(doc) {
+      const result = previews.resultFor(doc.uri);
+      // No answer (the preview could not be made): the editor folds by indentation.
+      if (!result) return undefined;
+      return previewFolds(result, doc.lineCount).map((f) => new vscode.FoldingRange(f.start, f.end, f.section ? vscode.FoldingRangeKind.Region : undefined));
+    },
+  };
+
   return vscode.Disposable.from(
     vscode.languages.registerHoverProvider(SELECTOR, hover),
+    vscode.languages.registerFoldingRangeProvider(SELECTOR, folding),
     vscode.languages.registerDocumentLinkProvider(SELECTOR, links),
     vscode.languages.registerDefinitionProvider(SELECTOR, definitions),
     beside,

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { PreviewRequest, PreviewSetNotification, previewBody, previewLines, type PreviewLineInfo, type PreviewResult } from '../../../server/src/protocol';
 import { Server, log } from '../client';
-import { PREVIEW_SCHEME, type PreviewState, fromPreviewUri, sourcesOf, toParams } from './uri';
+import { PREVIEW_SCHEME, type PreviewState, fromPreviewUri, headerWidthSetting, sourcesOf, toParams } from './uri';
 import { RefreshDebouncer } from './debounce';
 
 const REFRESH_DELAY_MS = 200;
@@ -92,7 +92,7 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
       return `# Cloud-Config Merge: this preview address cannot be read (${message(e)}).\n`;
     }
     try {
-      let result: ShownPreview = await this.server.request(PreviewRequest, toParams(state), token);
+      let result: ShownPreview = await this.server.request(PreviewRequest, { ...toParams(state), headerWidth: headerWidthSetting(state) }, token);
       if (state.view === 'data') result = dataOnly(result);
       let text = result.text;
       if (BREAK_PREVIEW) text = text.replace(/[^\n]*\n?$/, '');
@@ -246,7 +246,7 @@ export function dataOnly(result: PreviewResult): ShownPreview {
   const start = bodyLines.findIndex((l) => l === '---' || l.startsWith('--- '));
   if (!body || start < 0) {
     const why = result.failure ? `nothing merged: ${result.failure}` : 'nothing merged';
-    return { ...result, text: `${DATA_ONLY_TITLE}\n# (${why.replace(/[\r\n]+/g, ' ')})\n`, lineMap: { files: [], rows: [], paths: [], history: [] }, headerLinks: [] };
+    return { ...result, text: `${DATA_ONLY_TITLE}\n# (${why.replace(/[\r\n]+/g, ' ')})\n`, lineMap: { files: [], rows: [], paths: [], history: [] }, headerLinks: [], headerSections: [], dataFolds: [] };
   }
   const data = bodyLines.slice(start).join('\n');
   const shift = headerLines + start - 1;

@@ -98,6 +98,12 @@ export function sourcesOf(state: PreviewState): string[] {
   return out;
 }
 
+/** The setting `cloudConfigMerge.preview.headerWidth` for a preview (of its first file's folder); the server bounds it. */
+export function headerWidthSetting(state: PreviewState): number | undefined {
+  const scope = state.files[0] ?? state.boot?.cloudCfg;
+  return vscode.workspace.getConfiguration('cloudConfigMerge', scope ? vscode.Uri.parse(scope) : undefined).get<number>('preview.headerWidth');
+}
+
 export function toParams(state: PreviewState): PreviewParams {
   const params: PreviewParams = { mode: state.mode, files: state.files };
   if (state.boot) params.boot = state.boot;

@@ -3,7 +3,8 @@
  * diagnostic attached), and two refactors: convert a spec between the
  * string form and the list form (only where the conversion cannot change
  * what cloud-init does), and add a spec that appends lists to a
- * cloud-config that has none.
+ * cloud-config that has none, on a list of its top level (where appending
+ * applies: on every line of every file it was only noise).
  */
 import { CodeAction, CodeActionKind, CodeActionParams, Command, Diagnostic, Range, TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -45,7 +46,7 @@ export function codeActionsFor(state: DocumentState, range: Range, contextDiagno
   const wants = (kind: string) => !only?.length || only.some((o) => kind === o || kind.startsWith(o + '.'));
   const actions: CodeAction[] = [];
   if (wants(CodeActionKind.QuickFix)) pushAll(actions, quickFixes(state, range, contextDiagnostics));
-  if (wants(CodeActionKind.RefactorRewrite)) pushAll(actions, [...conversions(state, range), ...addSpec(state)]);
+  if (wants(CodeActionKind.RefactorRewrite)) pushAll(actions, [...conversions(state, range), ...addSpec(state, range)]);
   return actions;
 }
 
@@ -148,14 +149,17 @@ export function listToString(value: PyValue): string | null {
 
 /* ------------------------------------------------------------------ add a spec */
 
-function addSpec(state: DocumentState): CodeAction[] {
+function addSpec(state: DocumentState, range: Range): CodeAction[] {
   const info = state.analysis.info;
   if (!info || !(info.kind === 'cloud-config' || (info.kind === 'jinja' && info.renderedKind === 'cloud-config'))) return [];
   const yaml = state.analysis.yaml;
   if (!yaml?.ok) return [];
   const root = yaml.value;
-  if (root !== null && !(root instanceof PyDict)) return [];
-  if (root instanceof PyDict && (root.has('merge_how') || root.has('merge_type'))) return [];
+  if (!(root instanceof PyDict) || root.has('merge_how') || root.has('merge_type')) return [];
+  // Only on a top-level key whose value is a list, from its key to its last item.
+  const base = state.analysis.yamlBase ?? 0;
+  const onList = root.entryList().some((e) => Array.isArray(e.value) && e.origin?.key && rangesTouch(state.range({ start: base + e.origin.key.start, end: base + e.origin.value.end }), range));
+  if (!onList) return [];
   if (state.analysis.findings.some((f: Finding) => f.code === 'too-large')) return [];
   // After the `#cloud-config` line, as the first key.
   const header = /^[^\S\n]*#cloud-config[^\n]*(\n|$)/im.exec(state.text);

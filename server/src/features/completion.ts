@@ -402,7 +402,7 @@ export function schemaCompletion(state: DocumentState, offset: number, markdown:
     items.push({
       label: k.key,
       kind: CompletionItemKind.Property,
-      detail: describeTypes(version, k.view, path) || undefined,
+      detail: describeTypes(k.view) || undefined,
       documentation: markup(schemaKeyMarkdown(version, path, k.view), markdown),
       tags: k.deprecated ? [CompletionItemTag.Deprecated] : undefined,
       textEdit: TextEdit.replace(range(cursor.key.start, cursor.key.end), afterKey ? k.key : `${k.key}: `),

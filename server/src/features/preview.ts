@@ -14,9 +14,9 @@
 import { instanceDataFor } from './common/instanceData';
 import { readError, readRegularFile, readRegularFileSync } from './common/readFile';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewLineMap, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
-import { HeaderLink, PreviewModel, PREVIEW_BODY_MARKER, renderPreview, wrapHeaderLine } from '../engine/render/previewText';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewHeaderSection, PreviewLineMap, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
+import { HeaderLink, PreviewModel, PREVIEW_BODY_MARKER, headerWidthOf, renderPreview, wrapHeaderLine } from '../engine/render/previewText';
 import { SourceLocation } from '../engine/outcome/locate';
 import { LineProvenance } from '../engine/outcome/provenance';
 import { InputFile as PreviewFile, SystemLayers, runSet } from '../engine/outcome/run';
@@ -69,13 +69,14 @@ class Sources {
     private readonly diskCache: DiskCache,
   ) {}
 
-  /** A short, unique display name: workspace-relative for files inside a folder. */
+  /** A short, unique display name: workspace-relative for files inside a folder; an untitled editor's own name (`Untitled-1`). */
   nameFor(uri: string): string {
     const known = this.nameByUri.get(uri);
     if (known !== undefined) return known;
     let name = uri;
     const original = filePathOf(uri);
-    if (original) {
+    if (/^untitled:./i.test(uri)) name = untitledName(uri);
+    else if (original) {
       const file = realpathOr(original);
       const folder = this.folders.find((f) => isInside(file, f));
       name = folder && this.folders.length === 1 ? path.relative(folder, file) : folder ? path.join(path.basename(folder), path.relative(folder, file)) : file;
@@ -192,12 +193,13 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
   const settings = await ctx.settings(scope);
   const diskCache = diskCaches.get(ctx) ?? diskCaches.set(ctx, new DiskCache()).get(ctx)!;
   const sources = new Sources(ctx, settings, ctx.workspaceFolders().map(realpathOr), diskCache);
+  const width = headerWidthOf(params.headerWidth);
   if (!PREVIEW_MODES.includes(mode)) {
     // A client bug or a hand-made preview address: said in the preview, never merged some other way.
-    return toResult(failedModel(`unknown preview mode ${JSON.stringify(mode)} (expected ${PREVIEW_MODES.join(', ')})`), sources);
+    return toResult(failedModel(`unknown preview mode ${JSON.stringify(mode)} (expected ${PREVIEW_MODES.join(', ')})`, width), sources, width);
   }
   if (params.source && (mode !== 'user-data' || uris.length !== 1)) {
-    return toResult(failedModel('a Terraform or rendered source is previewed alone, in user-data mode'), sources);
+    return toResult(failedModel('a Terraform or rendered source is previewed alone, in user-data mode', width), sources, width);
   }
   const userData = uris.filter((_, i) => params.exclude !== i + 1);
   const confd = Array.isArray(params.boot?.confd) ? params.boot.confd : [];
@@ -214,7 +216,7 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
   let authored: AuthoredPart[] | undefined;
   if (params.source && files.length) {
     const piped = pipelineFiles(files[0], params.source);
-    if (piped.failure) return toResult(failedModel(piped.failure), sources);
+    if (piped.failure) return toResult(failedModel(piped.failure, width), sources, width);
     files = piped.files;
     authored = piped.parts;
   }
@@ -244,26 +246,36 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
     schema: settings.schema.enable,
     cache: schemaReports.get(ctx) ?? schemaReports.set(ctx, new SchemaReportCache()).get(ctx),
     maxProblems: MAX_SCHEMA_PROBLEMS,
+    headerWidth: width,
   });
   // A pipeline source: the findings of this very run, each naming the part its author wrote.
   const notes = authored && outcome.kind === 'user-data' ? labelledFindings(files[0].bytes, outcome.run, authored, settings.cloudInitVersion, settings.limits.maxDecompressedBytes).map(findingLine) : [];
-  return toResult(model, sources, notes);
+  return toResult(model, sources, width, notes);
 }
 
 /** A preview that merged nothing: the header says why. */
-function failedModel(failure: string): PreviewModel {
-  const lines = ['# Cloud-Config Merge preview', ...wrapHeaderLine(`# ${failure.replace(/[\r\n]+/g, ' ')}`), PREVIEW_BODY_MARKER];
-  return { text: lines.join('\n') + '\n', body: '', headerLineCount: lines.length, entries: [], parts: [], headerLinks: [], failure };
+function failedModel(failure: string, width: number): PreviewModel {
+  const lines = ['# Cloud-Config Merge preview', ...wrapHeaderLine(`# ${failure.replace(/[\r\n]+/g, ' ')}`, width), PREVIEW_BODY_MARKER];
+  return { text: lines.join('\n') + '\n', body: '', headerLineCount: lines.length, entries: [], parts: [], headerLinks: [], headerSections: [], dataFolds: [], failure };
 }
 
-function toResult(model: PreviewModel, sources: Sources, notes: string[] = []): PreviewResult {
+function toResult(model: PreviewModel, sources: Sources, width: number, notes: string[] = []): PreviewResult {
   const problems = [...new Set(sources.problems)];
-  // Problems go right under the title line, so the body stays the tail of the text.
-  const inserted = [...problems.flatMap((p) => wrapHeaderLine(`# Problem: ${p.replace(/[\r\n]+/g, ' ')}`)), ...notes.flatMap((n) => wrapHeaderLine(`# Finding: ${n.replace(/[\r\n]+/g, ' ')}`))];
+  // Problems go right under the title (wrapped too, perhaps: it ends where the first section starts), so
+  // the body stays the tail of the text.
+  const under = model.headerSections[0]?.line ?? 1;
+  const problemLines = problems.flatMap((p) => wrapHeaderLine(`# Problem: ${p.replace(/[\r\n]+/g, ' ')}`, width));
+  const findingLines = notes.flatMap((n) => wrapHeaderLine(`# Finding: ${n.replace(/[\r\n]+/g, ' ')}`, width));
+  const inserted = [...problemLines, ...findingLines];
+  const sections: PreviewHeaderSection[] = [];
+  if (problemLines.length) sections.push({ kind: 'problems', line: under, endLine: under + problemLines.length - 1 });
+  if (findingLines.length) sections.push({ kind: 'findings', line: under + problemLines.length, endLine: under + inserted.length - 1 });
+  for (const s of model.headerSections) sections.push({ kind: s.kind, line: s.line + inserted.length, endLine: s.endLine + inserted.length });
   let text = model.text;
   if (inserted.length) {
-    const firstBreak = text.indexOf('\n');
-    text = firstBreak < 0 ? `${inserted.join('\n')}\n${text}` : `${text.slice(0, firstBreak + 1)}${inserted.join('\n')}\n${text.slice(firstBreak + 1)}`;
+    let at = 0;
+    for (let line = 0; line < under && at < text.length; line++) at = text.indexOf('\n', at) + 1 || text.length;
+    text = `${text.slice(0, at)}${inserted.join('\n')}\n${text.slice(at)}`;
   }
   return {
     text,
@@ -273,6 +285,8 @@ function toResult(model: PreviewModel, sources: Sources, notes: string[] = []): 
     problems,
     sources: [...sources.touched],
     headerLinks: headerLinks(model.headerLinks, inserted.length, sources),
+    headerSections: sections,
+    dataFolds: inserted.length ? model.dataFolds.map((line) => line + inserted.length) : model.dataFolds,
     ...(model.failure ? { failure: model.failure } : {}),
   };
 }
@@ -346,6 +360,16 @@ function headerLinks(links: readonly HeaderLink[], shift: number, sources: Sourc
     out.push({ line: l.line + shift, character: l.character, endCharacter: l.endCharacter, target: { uri, line: at, character: 0, endLine: at, endCharacter: 0 } });
   }
   return out;
+}
+
+/** An untitled editor's name, as its tab shows it (`untitled:Untitled-1` is `Untitled-1`). */
+function untitledName(uri: string): string {
+  const rest = uri.slice('untitled:'.length);
+  try {
+    return decodeURIComponent(rest);
+  } catch {
+    return rest;
+  }
 }
 
 function filePathOf(uri: string): string | null {

@@ -41,6 +41,37 @@ suite('Pipeline: make-mime, Terraform, rendered blobs', () => {
     assert.strictEqual(body.replace(/^# (1-base|2-users|10-app)\.yaml$/gm, '# NAME'), cli(FILES).replace(/^# part-00\d$/gm, '# NAME'));
   });
 
+  test('Build MIME, then the preview button of the new (untitled, unsaved) editor: its parts merged, nothing "cannot be read"', async () => {
+    const [a, b, c] = FILES.map(fileUri);
+    const built = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.buildMime', a, [a, b, c], 'mime');
+    assert.strictEqual(built.scheme, 'untitled');
+    // The title bar button: (the editor's resource, its context).
+    const preview = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', built, {});
+    const text = await previewText(preview, (t) => t.includes('# ---- what cloud-init writes ----'));
+    assert.doesNotMatch(text, /cannot be read/);
+    const body = text.split('# ---- what cloud-init writes ----\n')[1];
+    assert.strictEqual(body.replace(/^# (1-base|2-users|10-app)\.yaml$/gm, '# NAME'), cli(FILES).replace(/^# part-00\d$/gm, '# NAME'));
+    // An edit of the unsaved editor shows in the preview.
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === built.toString());
+    assert.ok(doc);
+    // (make-mime writes its parts in base64: the edit replaces the whole text.)
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(built, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), '#cloud-config\nlocale: e2e_TEST.UTF-8\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await previewText(preview, (t) => /^locale: e2e_TEST\.UTF-8$/m.test(t));
+  });
+
+  test('a gzip + base64 blob built into an untitled editor previews as a rendered blob from the palette', async () => {
+    const [a, b] = FILES.map(fileUri);
+    const built = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.buildMime', a, [a, b], 'gzip+base64');
+    assert.strictEqual(built.scheme, 'untitled');
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.previewPipeline');
+    assert.ok(uri, 'the active untitled editor is previewed');
+    const text = await previewText(uri, (t) => t.includes('# ---- what cloud-init writes ----'));
+    assert.doesNotMatch(text, /cannot be read/);
+    assert.strictEqual(text.split('# ---- what cloud-init writes ----\n')[1].replace(/^# (1-base|2-users)\.yaml$/gm, '# NAME'), cli(FILES.slice(0, 2)).replace(/^# part-00\d$/gm, '# NAME'));
+  });
+
   test('Preview Terraform / Rendered User-Data: one config of a state, equal to the CLI, findings in the header', async () => {
     const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.previewPipeline', fileUri(`${SCRATCH}/state.json`), 'module.db.cloudinit_config.db');
     assert.ok(uri);

@@ -5,8 +5,17 @@
  * text again.
  */
 
-/** The widest header line: wider lines are wrapped (the body, cloud-init's own text, is never touched). */
+/** The widest header line by default: wider lines are wrapped (the body, cloud-init's own text, is never touched). */
 export const HEADER_WIDTH = 100;
+/** The narrowest and widest header a client may ask for (`headerWidthOf`). */
+export const MIN_HEADER_WIDTH = 40;
+export const MAX_HEADER_WIDTH = 1000;
+
+/** The header width to write for a requested one (a client's setting, its window's width): whole, within bounds. */
+export function headerWidthOf(requested: unknown): number {
+  if (typeof requested !== 'number' || !Number.isFinite(requested)) return HEADER_WIDTH;
+  return Math.min(MAX_HEADER_WIDTH, Math.max(MIN_HEADER_WIDTH, Math.floor(requested)));
+}
 
 export const PREVIEW_BODY_MARKER = '# ---- what cloud-init writes ----';
 
@@ -22,6 +31,16 @@ export interface HeaderLink {
   character: number;
   endCharacter: number;
   target: HeaderTarget;
+}
+
+/** The header's sections, each a heading line and the lines under it. */
+export type HeaderSectionKind = 'parts' | 'notes' | 'lost' | 'schema';
+
+/** A section as written: 0-based first (its heading) and last lines of the header text. */
+export interface HeaderSection {
+  kind: HeaderSectionKind;
+  line: number;
+  endLine: number;
 }
 
 /** A piece of a header line: plain text, or text that links to a place. */
@@ -105,8 +124,17 @@ export function unwrapHeader(text: string): string {
 export class HeaderWriter {
   readonly lines: string[] = [];
   readonly links: HeaderLink[] = [];
+  /** The sections written with `section`, in the order they end. */
+  readonly sections: HeaderSection[] = [];
 
-  constructor(private readonly width = HEADER_WIDTH) {}
+  constructor(readonly width = HEADER_WIDTH) {}
+
+  /** The lines `write` adds are one section (none when it adds no line). */
+  section(kind: HeaderSectionKind, write: () => void): void {
+    const line = this.lines.length;
+    write();
+    if (this.lines.length > line) this.sections.push({ kind, line, endLine: this.lines.length - 1 });
+  }
 
   /** One logical line (line breaks inside pieces become spaces), wrapped. */
   add(...pieces: HeaderPiece[]): void {

@@ -19,9 +19,10 @@ import { MergedSchema, MergedSchemaOptions, mergedSchemaOf } from '../outcome/sc
 import { InputFile, Outcome, RunOptions, SystemLayers, runSet, userDataLocator } from '../outcome/run';
 import type { PreviewMode } from '../outcome/mode';
 import { lossClause } from '../outcome/effects';
-import { HeaderLink, HeaderPiece, HeaderWriter, PREVIEW_BODY_MARKER } from './header';
+import { HeaderLink, HeaderPiece, HeaderSection, HeaderWriter, PREVIEW_BODY_MARKER, headerWidthOf } from './header';
+import type { DumpLine } from '../yaml/dump';
 
-export { HEADER_WIDTH, PREVIEW_BODY_MARKER, unwrapHeader, wrapHeaderLine, type HeaderLink } from './header';
+export { HEADER_WIDTH, MAX_HEADER_WIDTH, MIN_HEADER_WIDTH, PREVIEW_BODY_MARKER, headerWidthOf, unwrapHeader, wrapHeaderLine, type HeaderLink, type HeaderSection } from './header';
 
 /** Lost values the header lists; the rest are counted (the report has up to MAX_LOST_VALUES). */
 export const HEADER_LOST_VALUES = 100;
@@ -37,6 +38,8 @@ export interface PreviewRenderOptions extends MergedSchemaOptions {
    * does and list its problems in the header, each with the file and line that wrote the value.
    */
   schema?: boolean;
+  /** The header's widest line (`headerWidthOf`; HEADER_WIDTH by default). */
+  headerWidth?: number;
 }
 
 export interface PreviewModel {
@@ -49,6 +52,10 @@ export interface PreviewModel {
   parts: OutcomePart[];
   /** The header's links to the places it names. */
   headerLinks: HeaderLink[];
+  /** The header's sections (the parts, notes, what the merge lost, the schema), as they were written. */
+  headerSections: HeaderSection[];
+  /** Folds of the merged data: pairs of first and last lines of `text` (`dataFolds`). */
+  dataFolds: number[];
   /** cloud-init itself would fail: the body is empty and this says why. */
   failure?: string;
   /** Set when the failure is one of our limits, not cloud-init (the input is over it). */
@@ -75,16 +82,16 @@ const TITLES: Record<PreviewMode, string> = {
 export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = {}): PreviewModel {
   const mode = outcome.mode === 'system' ? 'confd' : outcome.mode;
   const parts = partsOf(outcome);
-  const header = new HeaderWriter();
+  const header = new HeaderWriter(headerWidthOf(options.headerWidth));
   const failure = failureOf(outcome, options);
   if (failure) {
     writeHeader(header, outcome.kind === 'failed' ? `${mode} mode` : TITLES[mode], parts, [failure.text]);
-    return { text: header.lines.join('\n') + '\n', body: '', headerLineCount: header.lines.length, entries: [], parts, headerLinks: header.links, failure: failure.text, ...(failure.limit ? { limit: failure.limit } : {}) };
+    return { text: header.lines.join('\n') + '\n', body: '', headerLineCount: header.lines.length, entries: [], parts, headerLinks: header.links, headerSections: header.sections, dataFolds: [], failure: failure.text, ...(failure.limit ? { limit: failure.limit } : {}) };
   }
   const losses = lossesOf(outcome);
   const names = sourceNames(outcome);
   const sections: Array<(w: HeaderWriter) => void> = [];
-  if (losses && names) sections.push((w) => lostSection(w, losses, names));
+  if (losses && names) sections.push((w) => w.section('lost', () => lostSection(w, losses, names)));
   let schema: MergedSchemaReport | undefined;
   let notes: string[] = [];
   let body: string;
@@ -102,7 +109,7 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
       if (options.schema) {
         const checked = mergedSchemaOf(outcome, options);
         if (checked?.checked) schema = checked.schema;
-        if (checked) sections.push((w) => schemaSection(w, checked, outcome.options.version ?? 'current', options));
+        if (checked) sections.push((w) => w.section('schema', () => schemaSection(w, checked, outcome.options.version ?? 'current', options)));
       }
       body = run.cloudConfigTxt;
       value = run.result;
@@ -121,7 +128,7 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
       const userDataSources = ud?.result ? provenanceByDisplay(ud.result, userDataLocator(ud)) : new Map<string, SourceLocation | null>();
       override = (path) => userDataSources.get(path) ?? null;
       // What the user-data layer's own merge lost, part by part (the layering itself is listed first).
-      if (ud && !ud.fatal && ud.reports.length) sections.push((w) => lostSection(w, userDataLosses(ud, userDataLocator(ud)), userDataNames(ud, 'user-data merge')));
+      if (ud && !ud.fatal && ud.reports.length) sections.push((w) => w.section('lost', () => lostSection(w, userDataLosses(ud, userDataLocator(ud)), userDataNames(ud, 'user-data merge'))));
       value = boot.value;
       body = '';
       break;
@@ -153,8 +160,43 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
     bodyLines = dumped.lines;
   }
   writeHeader(header, TITLES[mode], parts, notes, sections);
-  const entries = value === null ? [] : lineProvenance(value, locate, header.lines.length + bodyOffset, effects, bodyLines, override);
-  return { text: header.lines.join('\n') + '\n' + body, body, headerLineCount: header.lines.length, entries, parts, headerLinks: header.links, ...(losses ? { losses } : {}), ...(schema ? { schema } : {}) };
+  const dataStart = header.lines.length + bodyOffset;
+  bodyLines ??= value === null ? [] : dumpPyYamlWithLines(value).lines;
+  const entries = value === null ? [] : lineProvenance(value, locate, dataStart, effects, bodyLines, override);
+  // The body ends with the dump's document end line (`...`, cloud-init dumps with explicit_end) and a newline.
+  const dataEnd = header.lines.length + body.split('\n').length - 3;
+  const dataFolds = value === null ? [] : foldsOf(bodyLines, dataStart, dataEnd);
+  return { text: header.lines.join('\n') + '\n' + body, body, headerLineCount: header.lines.length, entries, parts, headerLinks: header.links, headerSections: header.sections, dataFolds, ...(losses ? { losses } : {}), ...(schema ? { schema } : {}) };
+}
+
+/** Folds of the merged data the editor keeps (it shows at most 5,000 by default); the outermost are kept. */
+export const MAX_DATA_FOLDS = 5000;
+
+/**
+ * The merged data's folds: every key and item with what is written under it, up to the line before the
+ * next key or item that is not inside it (the dump lists them in the order it writes them), or `end`.
+ * Pairs of first and last lines of the text (`offset` is the line of the dump's first line); a key and the
+ * first key of its value on one line (`- name: x`) are one fold. At most MAX_DATA_FOLDS, the outermost.
+ */
+export function foldsOf(lines: readonly DumpLine[], offset: number, end: number): number[] {
+  const folds: Array<{ line: number; endLine: number; depth: number }> = [];
+  const open: Array<{ line: number; depth: number }> = [];
+  const close = (until: number) => {
+    const o = open.pop()!;
+    // The outer of two that start on one line closes later: it replaces the inner one.
+    if (until > o.line) {
+      if (folds.length && folds[folds.length - 1].line === o.line) folds.pop();
+      folds.push({ line: o.line, endLine: until, depth: o.depth });
+    }
+  };
+  for (const l of lines) {
+    const line = l.line + offset;
+    while (open.length && open[open.length - 1].depth >= l.path.length) close(line - 1);
+    open.push({ line, depth: l.path.length });
+  }
+  while (open.length) close(end);
+  const kept = folds.length > MAX_DATA_FOLDS ? [...folds].sort((a, b) => a.depth - b.depth || a.line - b.line).slice(0, MAX_DATA_FOLDS).sort((a, b) => a.line - b.line) : folds.sort((a, b) => a.line - b.line);
+  return kept.flatMap((f) => [f.line, f.endLine]);
 }
 
 /** Why the outcome has no merged result to show, in the preview's words (undefined: it has one). */
@@ -174,17 +216,21 @@ function failureOf(outcome: Outcome, options: PreviewRenderOptions): { text: str
 
 function writeHeader(w: HeaderWriter, title: string, parts: OutcomePart[], notes: string[], sections: Array<(w: HeaderWriter) => void> = []): void {
   w.add(`# Cloud-Config Merge preview: ${title}`);
-  w.add('# Parts, in the order cloud-init reads them:');
-  parts.forEach((p, i) => {
-    const from: HeaderPiece[] = p.file && p.file !== p.label ? [' from ', { text: p.file, target: { file: p.file, line: 0 } }] : [];
-    const head = [`#   ${i + 1}. ${p.label}`, ...from];
-    if (p.status === 'merged') w.add(...head, `: merged with ${p.spec ?? '(no spec)'}`);
-    else if (p.status === 'not-reproduced') w.add(...head, `: NOT SHOWN (a limitation of this tool, not of cloud-init). ${p.reason ?? ''}`.trimEnd());
-    else if (p.status === 'dropped') w.add(...head, `: DROPPED. ${p.reason ?? ''}`.trimEnd());
-    else w.add(...head, `: not merged. ${p.reason ?? ''}`.trimEnd());
+  w.section('parts', () => {
+    w.add('# Parts, in the order cloud-init reads them:');
+    parts.forEach((p, i) => {
+      const from: HeaderPiece[] = p.file && p.file !== p.label ? [' from ', { text: p.file, target: { file: p.file, line: 0 } }] : [];
+      const head = [`#   ${i + 1}. ${p.label}`, ...from];
+      if (p.status === 'merged') w.add(...head, `: merged with ${p.spec ?? '(no spec)'}`);
+      else if (p.status === 'not-reproduced') w.add(...head, `: NOT SHOWN (a limitation of this tool, not of cloud-init). ${p.reason ?? ''}`.trimEnd());
+      else if (p.status === 'dropped') w.add(...head, `: DROPPED. ${p.reason ?? ''}`.trimEnd());
+      else w.add(...head, `: not merged. ${p.reason ?? ''}`.trimEnd());
+    });
+    if (!parts.length) w.add('#   (none)');
   });
-  if (!parts.length) w.add('#   (none)');
-  for (const n of notes) w.add(`# Note: ${n}`);
+  w.section('notes', () => {
+    for (const n of notes) w.add(`# Note: ${n}`);
+  });
   for (const section of sections) section(w);
   w.add(PREVIEW_BODY_MARKER);
 }

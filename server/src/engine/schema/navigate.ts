@@ -183,20 +183,49 @@ export function enumValues(view: SchemaView): unknown[] {
   return out;
 }
 
-/** The value's types in words: `string`, `array of string`, `object`, joined with ` | `. */
-export function describeTypes(version: SchemaVersion, view: SchemaView, path: NavSegment[]): string {
+/** Lists of lists are named this deep (`array of array of string`); deeper, `array`. */
+const TYPE_DEPTH = 4;
+
+/**
+ * The value's types in words, one per alternative, joined with ` | `: `string`, `null`, `array of string`,
+ * `array of (string | object (users_groups.user))`; an object the schema defines under `$defs` is named
+ * by its definition, so two kinds of object read as two names, not as `object | object`.
+ */
+export function describeTypes(view: SchemaView): string {
+  const words: string[] = [];
+  for (const node of view.direct) for (const w of typeWords(node, view.resolve, 0, new Set())) if (!words.includes(w)) words.push(w);
+  return words.join(' | ');
+}
+
+function typeWords(node: SchemaNode, resolve: SchemaView['resolve'], depth: number, seen: Set<SchemaNode>, name?: string): string[] {
+  if (seen.has(node) || depth > TYPE_DEPTH) return [];
+  const inside = new Set(seen).add(node);
   const words: string[] = [];
   const add = (w: string) => {
     if (!words.includes(w)) words.push(w);
   };
-  for (const n of view.nodes) {
-    const types = typeof n.type === 'string' ? [n.type] : Array.isArray(n.type) ? (n.type as string[]) : [];
-    for (const t of types) {
-      if (t === 'array') {
-        const items = schemaAt(version, [...path, { item: true }]).nodes.flatMap((i) => (typeof i.type === 'string' ? [i.type] : Array.isArray(i.type) ? (i.type as string[]) : []));
-        add(items.length ? `array of ${[...new Set(items)].join(' | ')}` : 'array');
-      } else add(t);
-    }
+  const ref = typeof node.$ref === 'string' ? node.$ref : undefined;
+  const defName = ref?.startsWith('#/$defs/') ? decodeURIComponent(ref.slice('#/$defs/'.length)) : undefined;
+  const own = typeof node.type === 'string' ? [node.type] : Array.isArray(node.type) ? (node.type as unknown[]).filter((t): t is string => typeof t === 'string') : [];
+  for (const t of own) {
+    if (t === 'array') add(arrayWords(node, resolve, depth, inside));
+    else if (t === 'object' && (defName ?? name)) add(`object (${defName ?? name})`);
+    else add(t);
   }
-  return words.join(' | ');
+  // A reference stands for its definition's types, unless the node names its own (then it only names the object).
+  const target = ref && !own.length ? resolve?.(ref) : undefined;
+  if (target) for (const w of typeWords(target, resolve, depth, inside, defName)) add(w);
+  for (const k of ['allOf', 'anyOf', 'oneOf']) {
+    const list = node[k];
+    if (Array.isArray(list)) for (const sub of list) if (sub && typeof sub === 'object') for (const w of typeWords(sub as SchemaNode, resolve, depth, inside, name)) add(w);
+  }
+  return words;
+}
+
+function arrayWords(node: SchemaNode, resolve: SchemaView['resolve'], depth: number, seen: Set<SchemaNode>): string {
+  const items = node.items;
+  if (!items || typeof items !== 'object' || Array.isArray(items)) return 'array';
+  const inner = typeWords(items as SchemaNode, resolve, depth + 1, seen);
+  if (!inner.length) return 'array';
+  return inner.length === 1 ? `array of ${inner[0]}` : `array of (${inner.join(' | ')})`;
 }

@@ -16,7 +16,7 @@ export function schemaKeyMarkdown(version: SchemaVersion, path: NavSegment[], vi
   lines.push(`**${typeof key === 'string' ? key : 'item'}**${where}${view.module ? ` (module \`${view.module}\`)` : ''}`);
   const doc = path.length === 1 && typeof key === 'string' ? KEY_DOCS[key] : undefined;
   if (doc) lines.push(doc);
-  const types = describeTypes(version, view, path);
+  const types = describeTypes(view);
   if (types) lines.push(`Type: \`${types}\``);
   const values = enumValues(view).filter((v) => typeof v !== 'boolean');
   if (values.length) lines.push(`Values: ${values.map((v) => `\`${typeof v === 'string' ? v : JSON.stringify(v)}\``).join(', ')}`);
