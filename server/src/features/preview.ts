@@ -14,7 +14,7 @@
 import { instanceDataFor } from './common/instanceData';
 import { readError, readRegularFile, readRegularFileSync } from './common/readFile';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewHeaderSection, PreviewLineMap, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
 import { HeaderLink, PreviewModel, PREVIEW_BODY_MARKER, headerWidthOf, renderPreview, wrapHeaderLine } from '../engine/render/previewText';
 import { SourceLocation } from '../engine/outcome/locate';
