@@ -11,8 +11,10 @@ import { runTests } from '@vscode/test-electron';
 const ROOT = path.resolve(__dirname, '../../..');
 
 async function main(): Promise<void> {
-  // The tests edit, rename and delete files: they get a fresh copy of the fixture workspace.
-  const workspace = path.join(ROOT, '.tmp', 'e2e-workspace');
+  // The tests edit, rename and delete files: they get a fresh copy of the fixture workspace. Not under a
+  // dot-folder (.tmp): yaml-language-server's file patterns, which the Red Hat YAML tests reproduce, never
+  // match a path through one, as a user's workspace under ~/.config would not be matched either.
+  const workspace = path.join(ROOT, 'out', 'e2e-workspace');
   fs.rmSync(workspace, { recursive: true, force: true });
   fs.cpSync(path.join(ROOT, 'test/e2e/workspace'), workspace, { recursive: true });
   // The only installed extension: a stand-in with Red Hat YAML's id and settings (it validates nothing),
