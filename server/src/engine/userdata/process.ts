@@ -18,6 +18,7 @@ import { PartRoute, ProcessingMessage, UserDataPart } from './parts';
 import { ARCHIVE_TYPE, CLOUD_CONFIG_TYPE, GZIP_TYPES, INCLUDE_TYPES, NOT_MULTIPART_TYPE, sniffContentType } from './sniff';
 import { Limits, DEFAULT_LIMITS, LimitExceededError, PYTHON_RECURSION } from '../limits';
 import type { FindingCode } from '../findings/codes';
+import type { CloudInitVersion } from '../spec/parse';
 
 /** An input to user-data processing: a file given by the user, or one reached by `#include`. */
 export interface UserDataSource {
@@ -40,6 +41,8 @@ export interface ProcessOptions {
   includes?: IncludeResolver;
   onIncludeFailure?: IncludeFailure;
   limits?: Limits;
+  /** Whose `_handle_error` raises: 22.4's raises Exception, today's RuntimeError (default). */
+  version?: CloudInitVersion;
 }
 
 export interface ProcessResult {
@@ -399,7 +402,7 @@ class UserDataProcessor {
   /** cloud-init's `_handle_error`: fatal with ERROR_ON_USER_DATA_FAILURE (the default), else a warning. */
   private userDataFailure(message: string, part: PendingPart, code: FindingCode): void {
     if ((this.options.onIncludeFailure ?? 'error') === 'error') {
-      throw new FatalUserDataError('Exception', message, part.source, part.span);
+      throw new FatalUserDataError((this.options.version ?? 'current') === '22.4' ? 'Exception' : 'RuntimeError', message, part.source, part.span);
     }
     this.warn(message, part, code);
   }

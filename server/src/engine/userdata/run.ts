@@ -79,7 +79,7 @@ export interface UserDataRun {
 }
 
 export function runUserData(inputs: Array<{ name: string; bytes: Uint8Array }>, options: UserDataRunOptions = {}): UserDataRun {
-  const processed = processUserData(inputs, { includes: options.includes, onIncludeFailure: options.onIncludeFailure, limits: options.limits });
+  const processed = processUserData(inputs, { includes: options.includes, onIncludeFailure: options.onIncludeFailure, limits: options.limits, version: options.version });
   const handler = handlerFor(options);
   const messages = [...processed.messages];
   if (processed.fatal) {
