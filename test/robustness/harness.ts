@@ -8,6 +8,7 @@
  * last-resort cap.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -49,6 +50,8 @@ export interface ChildRun {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
+  /** SHA-256 (hex) of the whole of stdout, however long (`stdout` keeps its start and end only). */
+  stdoutSha256: string;
   stderr: string;
   /** Killed for using more than the CPU budget (or the wall-time cap). */
   timedOut: boolean;
@@ -86,10 +89,14 @@ export function runNodeChild(args: string[], options: ChildOptions = {}): Promis
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const out = new HeadTail(maxStdout);
+    const digest = createHash('sha256');
     let stderr = '';
     let timedOut = false;
     let lastCpu: number | null = null;
-    child.stdout.on('data', (d: Buffer) => out.add(d.toString('utf8')));
+    child.stdout.on('data', (d: Buffer) => {
+      out.add(d.toString('utf8'));
+      digest.update(d);
+    });
     child.stderr.on('data', (d: Buffer) => {
       if (stderr.length < 1024 * 1024) stderr += d.toString('utf8');
     });
@@ -103,7 +110,7 @@ export function runNodeChild(args: string[], options: ChildOptions = {}): Promis
     }, 50);
     child.on('close', (code, signal) => {
       clearInterval(timer);
-      resolve({ code, signal, stdout: out.text(), stderr, timedOut, cpuMs: lastCpu, wallMs: Date.now() - started });
+      resolve({ code, signal, stdout: out.text(), stdoutSha256: digest.digest('hex'), stderr, timedOut, cpuMs: lastCpu, wallMs: Date.now() - started });
     });
   });
 }
@@ -167,7 +174,18 @@ export interface WorkerOutcome {
   timedOut?: boolean;
   ms: number;
   analyze?: { findings: Array<{ code: string; severity: string; message: string }> };
-  preview?: { text: string; textLength: number; failure?: string; parts: Array<{ label: string; status: string; reason?: string; spec?: string }>; entries: number };
+  preview?: {
+    /** The text, wrapped header lines joined again: its first 20,000 characters. */
+    text: string;
+    textLength: number;
+    /** The whole header (joined again), and the body (what the CLI prints): its SHA-256 and its start. */
+    header: string;
+    bodySha256: string;
+    bodyStart: string;
+    failure?: string;
+    parts: Array<{ label: string; status: string; reason?: string; spec?: string }>;
+    entries: number;
+  };
   cli?: { code: number; stdout: string; stdoutLength: number; stderr: string };
 }
 

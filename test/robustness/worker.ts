@@ -2,6 +2,7 @@
  * Worker thread for EngineWorker (harness.ts): runs one engine entry point
  * per message and answers with a small summary (never the whole output).
  */
+import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
 import { buildPreview, unwrapHeader } from '../../server/src/engine/render/previewText';
@@ -25,11 +26,15 @@ function run(task: WorkerTask): WorkerOutcome {
           ...(task.options ?? {}),
           includes: task.includeDir !== undefined ? fileIncludeResolver([], readInput) : undefined,
         });
+        const unwrapped = unwrapHeader(model.text);
         return {
           ms: Date.now() - started,
           preview: {
             // Sentences are matched: header lines wrapped at 100 characters are joined again.
-            text: unwrapHeader(model.text).slice(0, 20000),
+            text: unwrapped.slice(0, 20000),
+            header: unwrapped.slice(0, unwrapped.length - model.body.length),
+            bodySha256: createHash('sha256').update(model.body).digest('hex'),
+            bodyStart: model.body.slice(0, 3000),
             textLength: model.text.length,
             failure: model.failure,
             parts: model.parts.map((p) => ({ label: p.label, status: p.status, reason: p.reason, spec: p.spec })),

@@ -11,3 +11,8 @@ export function header(text: string): string[] {
 export function unwrapped(text: string): string {
   return header(unwrapHeader(text)).join('\n');
 }
+
+/** The whole text with wrapped header lines joined again (the body, cloud-init's own text, as it is). */
+export function unwrappedText(text: string): string {
+  return unwrapHeader(text);
+}
