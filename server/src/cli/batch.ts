@@ -5,10 +5,8 @@
  * Lines are read with Python's JSON rules, so `1` and `1.0` stay distinct.
  */
 import { PyDict, PyValue } from '../engine/py/values';
-import { PyError } from '../engine/py/errors';
 import { parsePythonJson, toCanonicalJson } from '../engine/py/json';
-import { parseListSpec, parseStringSpec, SpecError } from '../engine/spec/parse';
-import { constructMergers } from '../engine/merge/construct';
+import { mergeWithSpec } from '../engine/merge/mergeWithSpec';
 import type { CliIO } from './main';
 
 export function runBatch(text: string, io: CliIO): number {
@@ -33,20 +31,7 @@ function runCase(line: string, lineNumber: number): string {
   if (!(input instanceof PyDict) || !input.has('spec') || !Array.isArray(input.get('values')) || (input.get('values') as PyValue[]).length === 0) {
     return JSON.stringify({ error: { kind: 'InputError', stage: 'input', message: `line ${lineNumber}: expected {"spec": ..., "values": [at least one value]}` } });
   }
-  const spec = input.get('spec') as PyValue;
-  const values = input.get('values') as PyValue[];
-  let stage = 'parse';
-  try {
-    const parsed = typeof spec === 'string' ? parseStringSpec(spec) : parseListSpec(spec);
-    stage = 'construct';
-    const root = constructMergers(parsed.mergers);
-    stage = 'merge';
-    let result = values[0];
-    for (const v of values.slice(1)) result = root.merge(result, v);
-    return `{"result":${toCanonicalJson(result).text}}`;
-  } catch (e) {
-    if (!(e instanceof PyError)) throw e;
-    const kind = e.pyType === 'ModuleNotFoundError' ? 'ModuleNotFoundError' : e.pyType;
-    return JSON.stringify({ error: { kind, stage: e instanceof SpecError ? e.stage : stage, message: e.message } });
-  }
+  const merged = mergeWithSpec(input.get('spec') as PyValue, input.get('values') as PyValue[]);
+  if (merged.ok) return `{"result":${toCanonicalJson(merged.value).text}}`;
+  return JSON.stringify({ error: { kind: merged.error.pyType, stage: merged.stage, message: merged.error.message } });
 }

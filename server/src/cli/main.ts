@@ -13,8 +13,7 @@ import { decodeUtf8Surrogateescape } from '../engine/py/codecs';
 import { loadYaml, mergeExpansionError } from '../engine/yaml/load';
 import { dumpPyYaml } from '../engine/yaml/dump';
 import { parsePythonJson, toCanonicalJson } from '../engine/py/json';
-import { parseListSpec, parseStringSpec } from '../engine/spec/parse';
-import { constructMergers } from '../engine/merge/construct';
+import { mergeWithSpec } from '../engine/merge/mergeWithSpec';
 import { InputFile, Outcome, RunOptions, SetInputs, SystemLayers, runSet } from '../engine/outcome/run';
 import { notReproduced } from '../engine/outcome/parts';
 import { DEFAULT_LIMITS, LimitExceededError } from '../engine/limits';
@@ -447,17 +446,15 @@ export function writePreview(o: CliOptions, io: CliIO, outcome: Outcome): number
 function specMerge(o: CliOptions, io: CliIO): number {
   if (!o.files.length) throw new UsageError('--spec needs at least one VALUE_FILE');
   const values = o.files.map((f) => readValueFile(o, f));
-  let parsed;
+  let spec: PyValue = o.spec as string;
   if (o.specMergeHow !== undefined) {
     const loaded = loadYaml(o.specMergeHow);
     if (!loaded.ok) throw new UsageError(`--spec-merge-how is not YAML: ${loaded.error.message}`);
-    parsed = typeof loaded.value === 'string' ? parseStringSpec(loaded.value, 0, o.version) : parseListSpec(loaded.value);
-  } else {
-    parsed = parseStringSpec(o.spec as string, 0, o.version);
+    spec = loaded.value;
   }
-  const root = constructMergers(parsed.mergers, { modules: customMergers(o, io) });
-  let result = values[0];
-  for (const v of values.slice(1)) result = root.merge(result, v);
+  const merged = mergeWithSpec(spec, values, { version: o.version, modules: customMergers(o, io) });
+  if (!merged.ok) throw merged.error;
+  const result = merged.value;
   if (o.format === 'json' || o.format === 'report') io.stdout(toCanonicalJson(result, reportFormat(o)).text + '\n');
   else io.stdout(dumpPyYaml(result));
   return 0;
