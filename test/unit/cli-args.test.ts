@@ -135,3 +135,11 @@ test('--help: every flag the parser takes, with its value and words, and no flag
   assert.deepEqual(unknown, [], 'the help names only flags the parser takes');
   assert.ok(text.split('\n').every((l) => l.length <= 112), 'lines of at most 112 characters');
 });
+
+test('make-mime: a mistyped flag is one line with the nearest flag, as the main command says it (issue 31, item 6)', () => {
+  const typo = runCli(['make-mime', '--gzipp', 'a.yaml']);
+  assert.equal(typo.code, 2);
+  assert.equal(typo.stderr, 'cloud-config-merge make-mime: unknown option --gzipp (did you mean --gzip?); see cloud-config-merge make-mime --help\n');
+  assert.equal(runCli(['make-mime']).stderr, 'cloud-config-merge make-mime: needs at least one FILE; see cloud-config-merge make-mime --help\n');
+  assert.match(runCli(['make-mime', '--help']).stdout, /^Usage: cloud-config-merge make-mime/);
+});

@@ -10,6 +10,7 @@ import { wrapLikeTerraform } from '../engine/userdata/terraform';
 import { lintStringSpec } from '../engine/lint/specLint';
 import { readInput, InputError, CliIO } from './main';
 import { pushAll } from '../engine/arrays';
+import { nearest } from '../engine/findings/findings';
 
 export const MAKE_MIME_USAGE = `Usage: cloud-config-merge make-mime [options] FILE[:CONTENT-TYPE[:MERGE-TYPE]]...
 
@@ -104,7 +105,10 @@ function parse(argv: string[]): MakeMimeOptions {
         break;
       }
       default:
-        if (arg.startsWith('-') && arg !== '-') throw new MakeMimeUsage(`unknown option ${arg}`);
+        if (arg.startsWith('-') && arg !== '-') {
+          const guess = nearest(arg.replace(/^-+/, '').split('=')[0], MAKE_MIME_FLAGS);
+          throw new MakeMimeUsage(`unknown option ${arg}${guess ? ` (did you mean --${guess}?)` : ''}`);
+        }
         o.attachments.push(splitSpec(arg));
     }
   }
@@ -114,13 +118,17 @@ function parse(argv: string[]): MakeMimeOptions {
   return o;
 }
 
+/** The long flags make-mime takes, for the nearest one to a mistyped flag. */
+const MAKE_MIME_FLAGS = ['attach', 'gzip', 'base64', 'boundary', 'force', 'list-types', 'help', 'limit'];
+
 export function makeMimeCommand(argv: string[], io: CliIO): number {
   let o: MakeMimeOptions;
   try {
     o = parse(argv);
   } catch (e) {
     if (!(e instanceof MakeMimeUsage)) throw e;
-    io.stderr(`cloud-config-merge make-mime: ${e.message}\n${MAKE_MIME_USAGE}\n`);
+    // One line, as the main command says it: the whole help only when asked for.
+    io.stderr(`cloud-config-merge make-mime: ${e.message}; see cloud-config-merge make-mime --help\n`);
     return 2;
   }
   if (o.help) {
@@ -132,7 +140,7 @@ export function makeMimeCommand(argv: string[], io: CliIO): number {
     return 0;
   }
   if (!o.attachments.length) {
-    io.stderr(`cloud-config-merge make-mime: needs at least one FILE\n${MAKE_MIME_USAGE}\n`);
+    io.stderr(`cloud-config-merge make-mime: needs at least one FILE; see cloud-config-merge make-mime --help\n`);
     return 2;
   }
   try {
