@@ -158,13 +158,13 @@ function previewGap(preview, row) {
     const pv = median(e.preview.map((x) => x.cpu));
     const ru = median(e.run.map((x) => x.cpu));
     parts.push(
-      `The engine work alone, in-process and without the server's cache of part loads (a cold preview), is ${fmtMs(pv)} CPU for buildPreview (server/src/engine/preview.ts) against ${fmtMs(ru)} for a plain runUserData of the same ${row.parts} parts: the preview merges with tracing (copying at every step, as the trace keeps each step's values), adds provenance and the line map, and validates cloud-config.txt against the schema as \`cloud-init schema --system\` does (parsing the text again). In the server a refresh loads only the edited part again (PartLoadCache, server/src/engine/userdata/cloudConfigHandler.ts), takes the other parts' bytes from its DiskCache (server/src/features/common/diskCache.ts) while a stat says they are unchanged, and renders cloud-config.txt once with its line map.`,
+      `The engine work alone, in-process and without the server's cache of part loads (a cold preview), is ${fmtMs(pv)} CPU for buildPreview (server/src/engine/render/previewText.ts: runSet, then renderPreview) against ${fmtMs(ru)} for a plain runUserData of the same ${row.parts} parts: the preview merges with tracing (copying at every step, as the trace keeps each step's values), adds provenance and the line map, and validates cloud-config.txt against the schema as \`cloud-init schema --system\` does (parsing the text again). In the server a refresh loads only the edited part again (PartLoadCache, server/src/engine/userdata/cloudConfigHandler.ts), takes the other parts' bytes from its DiskCache (server/src/features/common/diskCache.ts) while a stat says they are unchanged, and renders cloud-config.txt once with its line map.`,
     );
     const sites = e.sites ?? [];
     const total = e.wall;
     if (sites.length) parts.push(`One instrumented buildPreview (${fmtMs(total)}): ${sites.sort((a, b) => b.ms - a.ms).map((x) => `${x.site} ${fmtMs(x.ms)}`).join('; ')}.`);
     if (sites.some((x) => /dumpPyYamlWithLines/.test(x.site)) && sites.some((x) => /^dumpPyYaml \(/.test(x.site))) {
-      parts.push('The merged value is rendered twice: runUserData → renderHandlerOutput dumps cloud-config.txt, then userDataPreview → lineEntries (server/src/engine/preview.ts) dumps it again with dumpPyYamlWithLines for the line map, because it is not handed the first rendering.');
+      parts.push('The merged value is rendered twice: runUserData → renderHandlerOutput dumps cloud-config.txt, then renderPreview → lineProvenance (server/src/engine/outcome/provenance.ts) dumps it again with dumpPyYamlWithLines for the line map, because it is not handed the first rendering.');
     }
   }
   const wall = median(row.refresh);

@@ -101,7 +101,7 @@ async function main() {
     assert.ok(l[2].every(([, s]) => !/merger/.test(s)), JSON.stringify(l[2]));
   });
   check('the grammar knows exactly the options in the catalogue', () => {
-    const catalogue = fs.readFileSync(path.join(ROOT, 'server/src/engine/catalogue.ts'), 'utf8');
+    const catalogue = fs.readFileSync(path.join(ROOT, 'server/src/engine/spec/catalogue.ts'), 'utf8');
     const m = /export type OptionName =([^;]*);/.exec(catalogue);
     assert.ok(m, 'OptionName not found in catalogue.ts');
     const fromCatalogue = [...m[1].matchAll(/'([a-z_]+)'/g)].map((x) => x[1]).sort();
