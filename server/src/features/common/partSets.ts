@@ -22,7 +22,8 @@ import { instanceDataText } from '../../engine/template/instanceData';
 import { parseSetFile } from '../../engine/sets/setFile';
 import { ResolvedSet, listForPatterns, resolveSetFile } from '../../node/sets';
 import { DiskCache } from './diskCache';
-import { openDocument, readOpenOrDiskSync } from './workspaceFiles';
+import { openDocument } from './workspaceFiles';
+import { readBoundedSync } from '../../node/readFile';
 import { workspaceIncludeResolver } from './workspaceIncludes';
 import { ServerContext } from './context';
 import { MAX_SCHEMA_PROBLEMS } from './analysisCache';
@@ -158,7 +159,7 @@ export class PartSets {
   /** A file's bytes from the disk (the bounded reader), kept while a stat says it is unchanged; null when it cannot be read. */
   private readDisk(file: string, maxBytes: number): Uint8Array | null {
     try {
-      return this.disk.unchanged(file, maxBytes) ?? this.disk.readSync(file, () => readOpenOrDiskSync({ get: () => undefined }, file, maxBytes));
+      return this.disk.unchanged(file, maxBytes) ?? this.disk.readSync(file, () => readBoundedSync(file, { maxBytes }));
     } catch {
       return null;
     }

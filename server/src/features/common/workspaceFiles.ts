@@ -33,13 +33,17 @@ function notOnDisk(uriOrFile: string): Error {
   return new Error(`${uriOrFile}: not open in the editor, and not a file`);
 }
 
-/** The file as it is now, at most `maxBytes` from disk (throws BoundedReadError, or the system's error). */
-export function readOpenOrDiskSync(documents: OpenDocuments, uriOrFile: string, maxBytes: number): Uint8Array {
-  const open = openDocument(documents, uriOrFile);
+/** The open document's text, else the file's bytes, at most `maxBytes` from disk (throws BoundedReadError, or the system's error). */
+export function openOrDiskBytes(open: TextDocument | undefined, uriOrFile: string, maxBytes: number): Uint8Array {
   if (open) return new TextEncoder().encode(open.getText());
   const file = diskPath(uriOrFile);
   if (file === undefined) throw notOnDisk(uriOrFile);
   return readBoundedSync(file, { maxBytes });
+}
+
+/** The file as it is now: the open editor's text, else at most `maxBytes` from disk. */
+export function readOpenOrDiskSync(documents: OpenDocuments, uriOrFile: string, maxBytes: number): Uint8Array {
+  return openOrDiskBytes(openDocument(documents, uriOrFile), uriOrFile, maxBytes);
 }
 
 /** The same, reading the disk without blocking the server. */

@@ -11,7 +11,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { IncludeResolver } from '../../engine/userdata/process';
 import { includeTarget } from '../../engine/userdata/includeUrl';
 import { readError } from './readFile';
-import { readOpenOrDiskSync } from './workspaceFiles';
+import { openOrDiskBytes } from './workspaceFiles';
 import type { ServerSettings } from './settings';
 import { isInside, realpathOr } from '../../node/inside';
 
@@ -43,7 +43,7 @@ export function workspaceIncludeResolver(reading: IncludeReading): IncludeResolv
       return { ok: false as const, message: `[Errno 13] ${file} is outside the workspace folders; not read (setting cloudConfigMerge.includes.allowOutsideWorkspace) for url: ${url}` };
     }
     try {
-      const bytes = readOpenOrDiskSync({ get: () => open }, file, reading.settings.limits.maxFileBytes);
+      const bytes = openOrDiskBytes(open, file, reading.settings.limits.maxFileBytes);
       return { ok: true as const, bytes, name: reading.nameFor(uri) };
     } catch (e) {
       reading.problem?.(`#include ${file}: cannot be read (${readError(e)}).`);
