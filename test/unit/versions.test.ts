@@ -1,0 +1,22 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CLOUD_INIT_VERSIONS, atLeast, parseCloudInitVersion } from '../../server/src/engine/version/versions';
+
+test('a user writes a version as its name, its full release or head', () => {
+  assert.equal(parseCloudInitVersion('24.4'), '24.4');
+  assert.equal(parseCloudInitVersion('24.4.1'), '24.4');
+  assert.equal(parseCloudInitVersion(' 22.4.2 '), '22.4');
+  assert.equal(parseCloudInitVersion('head'), 'current');
+  assert.equal(parseCloudInitVersion('Current'), 'current');
+  assert.equal(parseCloudInitVersion('24.1'), undefined);
+  assert.equal(parseCloudInitVersion('24.4.x'), undefined);
+  assert.equal(parseCloudInitVersion('24.45'), undefined);
+});
+
+test('versions are ordered oldest first', () => {
+  assert.deepEqual([...CLOUD_INIT_VERSIONS], ['22.4', '23.4', '24.4', '25.1', 'current']);
+  assert.ok(atLeast('25.1', '24.4'));
+  assert.ok(atLeast('24.4', '24.4'));
+  assert.ok(!atLeast('23.4', '24.4'));
+  assert.ok(atLeast('current', '25.1'));
+});
