@@ -51,11 +51,21 @@ export async function partOrder(ctx: ServerContext, sets: PartSets, params: Part
 
 /** Base names, or workspace-relative paths where two of the files share a base name. */
 function displayNames(folders: string[], uris: string[], paths: Array<string | null>): string[] {
-  const base = uris.map((u, i) => (paths[i] ? path.basename(paths[i]) : decodeURIComponent(u.slice(u.lastIndexOf('/') + 1))));
+  const base = uris.map((u, i) => (paths[i] ? path.basename(paths[i]) : lastSegment(u)));
   return base.map((name, i) => {
     const file = paths[i];
     if (base.indexOf(name) === base.lastIndexOf(name) || !file) return name;
     const folder = folders.find((f) => file.startsWith(f + path.sep));
     return folder ? path.relative(folder, file).split(path.sep).join('/') : file;
   });
+}
+
+/** An untitled editor's or another scheme's name: the URI's last segment, decoded when it can be. */
+function lastSegment(uri: string): string {
+  const segment = uri.slice(uri.lastIndexOf('/') + 1).replace(/^untitled:/, '');
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
