@@ -19,6 +19,8 @@ import { MergedSchema, MergedSchemaOptions, mergedSchemaOf } from '../outcome/sc
 import { InputFile, Outcome, RunOptions, SystemLayers, runSet, userDataLocator } from '../outcome/run';
 import type { PreviewMode } from '../outcome/mode';
 import { lossClause } from '../outcome/effects';
+import { containerSentence, containersAmong } from '../userdata/containers';
+import type { UserDataRun } from '../userdata/run';
 import { HeaderLink, HeaderPiece, HeaderSection, HeaderWriter, PREVIEW_BODY_MARKER, headerWidthOf } from './header';
 import type { DumpLine } from '../yaml/dump';
 
@@ -106,6 +108,7 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
       const run = outcome.run;
       // Notes of ours are left out, except those that say where content is lost without a trace.
       notes = run.messages.filter((m) => m.level !== 'info' || m.code === 'mime-unsplittable').map((m) => m.message);
+      notes.push(...containerNotes(run));
       if (options.schema) {
         const checked = mergedSchemaOf(outcome, options);
         if (checked?.checked) schema = checked.schema;
@@ -167,6 +170,13 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
   const dataEnd = header.lines.length + body.split('\n').length - 3;
   const dataFolds = value === null ? [] : foldsOf(bodyLines, dataStart, dataEnd);
   return { text: header.lines.join('\n') + '\n' + body, body, headerLineCount: header.lines.length, entries, parts, headerLinks: header.links, headerSections: header.sections, dataFolds, ...(losses ? { losses } : {}), ...(schema ? { schema } : {}) };
+}
+
+/** A container given beside its own parts (a MIME file with the files it was built from): their parts merge twice. */
+function containerNotes(run: UserDataRun): string[] {
+  const inputs = run.sources.filter((s) => !s.includedBy).length;
+  const name = (i: number) => run.sources[i].name;
+  return containersAmong(run.reports.map((r) => r.part), inputs).map((c) => `${containerSentence(name(c.container), c.contains.map(name))}: their parts are merged twice, once from each`);
 }
 
 /** Folds of the merged data the editor keeps (it shows at most 5,000 by default); the outermost are kept. */
