@@ -1,0 +1,94 @@
+/**
+ * "Which images accept this": the verdict of each image profile, from one schema check per cloud-init
+ * version (`--check`'s, or the preview's check of the merged result), written as one line (the preview's
+ * header, the top of `--check --image all`), as the text that follows it, and as JSON.
+ */
+import type { ImageProfile } from '../version/profiles';
+import { CLOUD_INIT_VERSIONS, type CloudInitVersion } from '../version/versions';
+
+/** One problem that makes a version reject the input, placed where it is known. */
+export interface VerdictProblem {
+  path: string;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+/** What one version's check says. */
+export interface VersionVerdict {
+  valid: boolean;
+  errors: VerdictProblem[];
+}
+
+export interface ImageVerdict extends VersionVerdict {
+  image: string;
+  version: CloudInitVersion;
+}
+
+/** Each profile with the verdict of its version (each version checked once, by `check`). */
+export function imageVerdicts(profiles: readonly ImageProfile[], check: (version: CloudInitVersion) => VersionVerdict): ImageVerdict[] {
+  const byVersion = new Map<CloudInitVersion, VersionVerdict>();
+  return profiles.map((p) => {
+    let verdict = byVersion.get(p.version);
+    if (!verdict) byVersion.set(p.version, (verdict = check(p.version)));
+    return { image: p.id, version: p.version, valid: verdict.valid, errors: verdict.errors };
+  });
+}
+
+/** `x: message` of a problem, on one line. */
+function said(p: VerdictProblem): string {
+  return `${p.path ? `${p.path}: ` : ''}${p.message.trim().replace(/\s*\n\s*/g, ' ')}`;
+}
+
+/** The versions, written `22.4`, `26.2 (current)`. */
+function versionName(v: CloudInitVersion): string {
+  return v === 'current' ? 'current' : v;
+}
+
+/**
+ * "(cloud-init 24.4 and later)" when the images that accept are exactly those whose version is at least the
+ * oldest such version, otherwise "(cloud-init 22.4, current)".
+ */
+function validRange(verdicts: readonly ImageVerdict[]): string {
+  const valid = new Set(verdicts.filter((v) => v.valid).map((v) => v.version));
+  const versions = CLOUD_INIT_VERSIONS.filter((v) => verdicts.some((x) => x.version === v));
+  const first = versions.findIndex((v) => valid.has(v));
+  const upward = first >= 0 && versions.slice(first).every((v) => valid.has(v));
+  if (upward && first > 0 && versions[first] !== 'current') return `cloud-init ${versions[first]} and later`;
+  return `cloud-init ${versions.filter((v) => valid.has(v)).map(versionName).join(', ')}`;
+}
+
+/** One line: "valid on debian-13, rhel-9 (cloud-init 24.4 and later); on rhel-8 (23.4) x: ... is unknown". */
+export function imagesSummary(verdicts: readonly ImageVerdict[]): string {
+  const valid = verdicts.filter((v) => v.valid);
+  const invalid = verdicts.filter((v) => !v.valid);
+  if (!invalid.length) return `valid on every image (${valid.map((v) => v.image).join(', ')})`;
+  const clauses: string[] = [];
+  if (valid.length) clauses.push(`valid on ${valid.map((v) => v.image).join(', ')} (${validRange(verdicts)})`);
+  for (const version of CLOUD_INIT_VERSIONS) {
+    const here = invalid.filter((v) => v.version === version);
+    if (!here.length) continue;
+    const errors = here[0].errors;
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+    clauses.push(`on ${here.map((v) => v.image).join(', ')} (${versionName(version)}) ${errors.length ? said(errors[0]) + more : 'rejected'}`);
+  }
+  return clauses.join('; ');
+}
+
+/** `--check --image …` as text: the summary, then every problem of each version that rejects. */
+export function imagesText(verdicts: readonly ImageVerdict[]): string {
+  const out = [`Which images accept this: ${imagesSummary(verdicts)}`];
+  for (const version of CLOUD_INIT_VERSIONS) {
+    const here = verdicts.filter((v) => v.version === version && !v.valid);
+    if (!here.length) continue;
+    out.push('', `Invalid on ${here.map((v) => v.image).join(', ')} (cloud-init ${versionName(version)}):`);
+    for (const p of here[0].errors) out.push(`  ${p.file ? `${p.file}${p.line ? `:${p.line}${p.column ? `:${p.column}` : ''}` : ''}: ` : ''}${said(p)}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+/** `--check --image … --format json`. */
+export function imagesJson(verdicts: readonly ImageVerdict[]): { images: Array<{ image: string; version: CloudInitVersion; valid: boolean; errors: VerdictProblem[] }> } {
+  return { images: verdicts.map((v) => ({ image: v.image, version: v.version, valid: v.valid, errors: v.errors })) };
+}
