@@ -52,3 +52,13 @@ test('an unknown image or a distro the version does not know is refused with the
   assert.throws(() => resolveTarget({ image: 'rhel-8', distro: 'aosc' }), TargetError);
   assert.equal(resolveTarget({ image: 'rhel-9', distro: 'aosc' }).distro, 'aosc');
 });
+
+test('the editor setting and the set file schema offer exactly the profiles of the table', () => {
+  const manifest = require('../../../package.json');
+  const setting = manifest.contributes.configuration.properties['cloudConfigMerge.image'];
+  assert.deepEqual(setting.enum, ['', ...IMAGE_PROFILES.map((p) => p.id)]);
+  assert.equal(setting.enumDescriptions.length, setting.enum.length);
+  assert.equal(setting.scope, 'resource');
+  const schema = require('../../../schemas/cloud-config-merge.schema.json');
+  assert.deepEqual(schema.definitions.set.properties.image.enum, IMAGE_PROFILES.map((p) => p.id));
+});
