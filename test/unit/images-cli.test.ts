@@ -101,3 +101,19 @@ test('a set may name its image; --image on the command line wins', () => {
     f.done();
   }
 });
+
+test("the preview's header says which images reject the merged result, and nothing when every image accepts it", () => {
+  const f = folder({ 'ud.yaml': SOURCE, 'ok.yaml': VALID });
+  try {
+    for (const image of ['ubuntu-24.04', 'debian-12']) {
+      const r = runCliIn(['--format', 'preview', '--image', image, 'ud.yaml'], f.dir);
+      assert.equal(r.code, 0);
+      const header = r.stdout.slice(0, r.stdout.indexOf('# ---- what cloud-init writes'));
+      assert.match(header, /^# Which images accept this: /m, image);
+      assert.match(header.replace(/\n#\s+/g, ' '), /Which images accept this: valid on debian-13, rhel-8, .* \(cloud-init 23\.4 and later\); on debian-12 \(22\.4\) write_files\.0: Additional properties are not allowed \('source' was unexpected\)/, image);
+    }
+    assert.doesNotMatch(runCliIn(['--format', 'preview', 'ok.yaml'], f.dir).stdout, /Which images/);
+  } finally {
+    f.done();
+  }
+});

@@ -3,8 +3,13 @@
  * version (`--check`'s, or the preview's check of the merged result), written as one line (the preview's
  * header, the top of `--check --image all`), as the text that follows it, and as JSON.
  */
-import type { ImageProfile } from '../version/profiles';
+import { IMAGE_PROFILES, type ImageProfile } from '../version/profiles';
 import { CLOUD_INIT_VERSIONS, type CloudInitVersion } from '../version/versions';
+import { engineVersion } from '../version/engineVersion';
+import { validateMergedText } from '../outcome/mergedSchema';
+import type { CloudInitVersion as EngineVersion } from '../spec/parse';
+import { LimitExceededError } from '../limits';
+import { PyError } from '../py/errors';
 
 /** One problem that makes a version reject the input, placed where it is known. */
 export interface VerdictProblem {
@@ -41,7 +46,7 @@ function said(p: VerdictProblem): string {
   return `${p.path ? `${p.path}: ` : ''}${p.message.trim().replace(/\s*\n\s*/g, ' ')}`;
 }
 
-/** The versions, written `22.4`, `26.2 (current)`. */
+/** A version as the verdicts write it. */
 function versionName(v: CloudInitVersion): string {
   return v === 'current' ? 'current' : v;
 }
@@ -91,4 +96,31 @@ export function imagesText(verdicts: readonly ImageVerdict[]): string {
 /** `--check --image … --format json`. */
 export function imagesJson(verdicts: readonly ImageVerdict[]): { images: Array<{ image: string; version: CloudInitVersion; valid: boolean; errors: VerdictProblem[] }> } {
   return { images: verdicts.map((v) => ({ image: v.image, version: v.version, valid: v.valid, errors: v.errors })) };
+}
+
+/** The last merged text each version validated for the preview's line, and its verdict (a refresh that changed nothing validates nothing). */
+const lastChecked = new Map<EngineVersion, { text: string; verdict: VersionVerdict }>();
+
+/**
+ * The preview header's "Which images accept this" for a merged cloud-config.txt, given the verdict of the
+ * preview's own version (already checked): each other version validates the same text. Undefined when every
+ * image accepts it (the header stays as short as it was) or a version could not check it.
+ */
+export function mergedImagesLine(text: string, own: { version: EngineVersion; verdict: VersionVerdict }, profiles: readonly ImageProfile[] = IMAGE_PROFILES): string | undefined {
+  try {
+    const verdicts = imageVerdicts(profiles, (version) => {
+      const run = engineVersion(version);
+      if (run === own.version) return own.verdict;
+      const last = lastChecked.get(run);
+      if (last?.text === text) return last.verdict;
+      const report = validateMergedText(text, run);
+      const verdict = { valid: report.valid, errors: report.errors.map((p) => ({ path: p.path, message: p.message })) };
+      lastChecked.set(run, { text, verdict });
+      return verdict;
+    });
+    return verdicts.every((v) => v.valid) ? undefined : `Which images accept this: ${imagesSummary(verdicts)}`;
+  } catch (e) {
+    if (e instanceof LimitExceededError || e instanceof PyError) return undefined;
+    throw e;
+  }
 }
