@@ -304,7 +304,8 @@ const SYNOPSIS = `Usage:
 
 const EXIT_CODES = `Exit codes:
   0  ok
-  1  --check: cloud-init would report schema errors, or a value meets a --fail-on fate; --lint: a problem found
+  1  --check: cloud-init would report schema errors (--image all or a list: on any image listed), or a value
+     meets a --fail-on fate; --lint: a problem found
   2  bad usage, unreadable input or input over a limit
   3  cloud-init itself would fail
   4  done, but a Jinja template could not be reproduced (cloud-init renders it; see the note: lines)`;
