@@ -69,9 +69,8 @@ async function chooseImage(uri: vscode.Uri | undefined): Promise<void> {
   const current = imageOf(uri).profile.id;
   const items = IMAGE_PROFILES.map((p) => ({
     label: p.id,
-    description: `${p.label}${p.id === DEFAULT_IMAGE ? ' (default)' : ''}`,
+    description: `${p.label}${p.id === DEFAULT_IMAGE ? ' (default)' : ''}${p.id === current ? ' \u2014 now' : ''}`,
     detail: `${versionWords(p.version)} (ships ${p.ships}), distro ${p.distro}, netplan ${p.netplan}`,
-    picked: p.id === current,
     id: p.id,
   }));
   const picked = await vscode.window.showQuickPick(items, { title: 'Image profile of this folder', placeHolder: `now ${current}`, matchOnDescription: true });
