@@ -117,3 +117,23 @@ test("the preview's header says which images reject the merged result, and nothi
     f.done();
   }
 });
+
+test('an error every image reports is said once, and the preview leaves it to its schema section', () => {
+  const f = folder({ 'perm.yaml': '#cloud-config\nwrite_files:\n - path: /x\n   permissions: 644\n' });
+  try {
+    const r = runCliIn(['--check', '--image', 'all', 'perm.yaml'], f.dir);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, [
+      "Which images accept this: valid on no image: write_files.0.permissions: 644 is not of type 'string'",
+      '',
+      'Invalid on debian-12, rhel-8, rhel-9, rhel-10, debian-13, ubuntu-22.04, ubuntu-24.04, ubuntu-26.04 (cloud-init 22.4, 23.4, 24.4, 25.1, current):',
+      "  perm.yaml:4:17: write_files.0.permissions: 644 is not of type 'string'",
+      '',
+    ].join('\n'));
+    const preview = runCliIn(['--format', 'preview', 'perm.yaml'], f.dir).stdout;
+    assert.match(preview, /# Schema: cloud-init rejects the merged result/);
+    assert.doesNotMatch(preview, /Which images/);
+  } finally {
+    f.done();
+  }
+});

@@ -64,31 +64,46 @@ function validRange(verdicts: readonly ImageVerdict[]): string {
   return `cloud-init ${versions.filter((v) => valid.has(v)).map(versionName).join(', ')}`;
 }
 
-/** One line: "valid on debian-13, rhel-9 (cloud-init 24.4 and later); on rhel-8 (23.4) x: ... is unknown". */
-export function imagesSummary(verdicts: readonly ImageVerdict[]): string {
-  const valid = verdicts.filter((v) => v.valid);
-  const invalid = verdicts.filter((v) => !v.valid);
-  if (!invalid.length) return `valid on every image (${valid.map((v) => v.image).join(', ')})`;
-  const clauses: string[] = [];
-  if (valid.length) clauses.push(`valid on ${valid.map((v) => v.image).join(', ')} (${validRange(verdicts)})`);
-  for (const version of CLOUD_INIT_VERSIONS) {
-    const here = invalid.filter((v) => v.version === version);
-    if (!here.length) continue;
-    const errors = here[0].errors;
-    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-    clauses.push(`on ${here.map((v) => v.image).join(', ')} (${versionName(version)}) ${errors.length ? said(errors[0]) + more : 'rejected'}`);
-  }
-  return clauses.join('; ');
-}
-
-/** `--check --image …` as text: the summary, then every problem of each version that rejects. */
-export function imagesText(verdicts: readonly ImageVerdict[]): string {
-  const out = [`Which images accept this: ${imagesSummary(verdicts)}`];
+/** The images that reject the input, grouped by what they report (versions that report the same errors share a group), oldest version first. */
+function rejections(verdicts: readonly ImageVerdict[]): Array<{ images: ImageVerdict[]; versions: CloudInitVersion[]; errors: VerdictProblem[] }> {
+  const groups = new Map<string, { images: ImageVerdict[]; versions: CloudInitVersion[]; errors: VerdictProblem[] }>();
   for (const version of CLOUD_INIT_VERSIONS) {
     const here = verdicts.filter((v) => v.version === version && !v.valid);
     if (!here.length) continue;
-    out.push('', `Invalid on ${here.map((v) => v.image).join(', ')} (cloud-init ${versionName(version)}):`);
-    for (const p of here[0].errors) out.push(`  ${p.file ? `${p.file}${p.line ? `:${p.line}${p.column ? `:${p.column}` : ''}` : ''}: ` : ''}${said(p)}`);
+    const key = JSON.stringify(here[0].errors.map((p) => [p.path, p.message, p.file, p.line, p.column]));
+    const group = groups.get(key) ?? groups.set(key, { images: [], versions: [], errors: here[0].errors }).get(key)!;
+    group.images.push(...here);
+    group.versions.push(version);
+  }
+  return [...groups.values()];
+}
+
+/** Whether the images differ in their verdict (some accept and some reject, or they report different errors). */
+export function verdictsDiffer(verdicts: readonly ImageVerdict[]): boolean {
+  const valid = verdicts.filter((v) => v.valid).length;
+  if (valid) return valid < verdicts.length;
+  return rejections(verdicts).length > 1;
+}
+
+/** One line: "valid on debian-13, rhel-9 (cloud-init 24.4 and later); on rhel-8 (23.4) x: ... is unknown". */
+export function imagesSummary(verdicts: readonly ImageVerdict[]): string {
+  const valid = verdicts.filter((v) => v.valid);
+  if (valid.length === verdicts.length) return `valid on every image (${valid.map((v) => v.image).join(', ')})`;
+  const groups = rejections(verdicts);
+  const what = (errors: VerdictProblem[]) => (errors.length ? said(errors[0]) + (errors.length > 1 ? ` (and ${errors.length - 1} more)` : '') : 'rejected');
+  if (!valid.length && groups.length === 1) return `valid on no image: ${what(groups[0].errors)}`;
+  const clauses: string[] = [];
+  if (valid.length) clauses.push(`valid on ${valid.map((v) => v.image).join(', ')} (${validRange(verdicts)})`);
+  for (const g of groups) clauses.push(`on ${g.images.map((v) => v.image).join(', ')} (${g.versions.map(versionName).join(', ')}) ${what(g.errors)}`);
+  return clauses.join('; ');
+}
+
+/** `--check --image …` as text: the summary, then every problem of the images that reject, once per group that reports the same. */
+export function imagesText(verdicts: readonly ImageVerdict[]): string {
+  const out = [`Which images accept this: ${imagesSummary(verdicts)}`];
+  for (const g of rejections(verdicts)) {
+    out.push('', `Invalid on ${g.images.map((v) => v.image).join(', ')} (cloud-init ${g.versions.map(versionName).join(', ')}):`);
+    for (const p of g.errors) out.push(`  ${p.file ? `${p.file}${p.line ? `:${p.line}${p.column ? `:${p.column}` : ''}` : ''}: ` : ''}${said(p)}`);
   }
   return out.join('\n') + '\n';
 }
@@ -118,7 +133,8 @@ export function mergedImagesLine(text: string, own: { version: EngineVersion; ve
       lastChecked.set(run, { text, verdict });
       return verdict;
     });
-    return verdicts.every((v) => v.valid) ? undefined : `Which images accept this: ${imagesSummary(verdicts)}`;
+    // Every image with the same verdict: the schema section above already says it.
+    return verdictsDiffer(verdicts) ? `Which images accept this: ${imagesSummary(verdicts)}` : undefined;
   } catch (e) {
     if (e instanceof LimitExceededError || e instanceof PyError) return undefined;
     throw e;
