@@ -74,6 +74,8 @@ test('bad --image and --distro values and combinations are usage errors naming w
     [['--image', 'rhel9', 'x'], /--image: unknown image 'rhel9' \(did you mean rhel-9\?\); the images: debian-12, /],
     [['--check', '--image', 'rhel-9,ubuntu', 'x'], /unknown image 'ubuntu'/],
     [['--image', 'all', 'x'], /--image all goes with --check/],
+    [['--image', '', 'x'], /--image: unknown image ''/],
+    [['--check', '--image', ' , ', 'x'], /--image , names no image/],
     [['--check', '--image', 'all', '--cloud-init-version', '22.4', 'x'], /drop --cloud-init-version and --distro/],
     [['--check', '--image', 'all', '--distro', 'debian', 'x'], /drop --cloud-init-version and --distro/],
     [['--check', '--image', 'all', '--format', 'sarif', 'x'], /does not go with --annotate, --format sarif or --fail-on/],

@@ -401,6 +401,7 @@ export function applyTarget(o: CliOptions): void {
   const image = o.image?.trim();
   if (image !== undefined && (image === 'all' || image.includes(','))) {
     const ids = image === 'all' ? IMAGE_IDS : image.split(',').map((id) => id.trim()).filter(Boolean);
+    if (!ids.length) refuse(`--image ${image} names no image`);
     o.images = ids.map((id) => imageProfile(id) ?? refuse(`--image: ${unknownImageMessage(id)}`));
     if (!o.check) refuse(`--image ${image} goes with --check (one image at a time otherwise)`);
     if (o.versionGiven || o.distro !== undefined) refuse(`--image ${image} checks each image with its own cloud-init and distro: drop --cloud-init-version and --distro`);
@@ -408,7 +409,7 @@ export function applyTarget(o: CliOptions): void {
     return;
   }
   o.images = undefined;
-  if (image && !imageProfile(image)) refuse(`--image: ${unknownImageMessage(image)}`);
+  if (image !== undefined && !imageProfile(image)) refuse(`--image: ${unknownImageMessage(image)}`);
   try {
     o.target = resolveTarget({ image, version: o.versionGiven ? parseCloudInitVersion(o.version) : undefined, distro: o.distro });
   } catch (e) {
