@@ -7,6 +7,10 @@ import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, isLimitName } from '../engine/limi
 import { EFFECT_KINDS as FATE_KINDS, type EffectKind as FateKind } from '../engine/outcome/effects';
 import { CHECK_MODES, MODES, type Mode } from '../engine/outcome/mode';
 import { nearest } from '../engine/findings/findings';
+import { DEFAULT_IMAGE, IMAGE_IDS, TargetError, imageProfile, resolveTarget, unknownImageMessage, type ImageProfile } from '../engine/version/profiles';
+import { parseCloudInitVersion } from '../engine/version/versions';
+import { engineVersion } from '../engine/version/engineVersion';
+import type { Target } from '../engine/version/target';
 
 export type { Mode };
 export type Format = 'yaml' | 'json' | 'report' | 'preview' | 'text' | 'sarif';
@@ -36,6 +40,16 @@ export interface CliOptions {
   builtinCfg?: string;
   noBuiltin: boolean;
   version: 'current' | '22.4';
+  /** `--image ID`: the image profile checked against (the default profile when absent; `--set` may name one). */
+  image?: string;
+  /** `--image all` or `--image ID,ID`: --check gives the verdict on each of these images. */
+  images?: ImageProfile[];
+  /** `--distro D`: overrides the image's `system_info.distro`. */
+  distro?: string;
+  /** `--cloud-init-version` was given: it overrides the image's version. */
+  versionGiven: boolean;
+  /** The image (or the default one) with the overrides: what the run reproduces. */
+  target: Target;
   customMergers: Array<{ name: string; path: string }>;
   /** Our resource limits (cloud-init has none), with the --limit overrides. */
   limits: Limits;
@@ -187,6 +201,8 @@ export const FLAGS: readonly Flag[] = [
     },
   },
   { flag: 'cloud-init-version', value: 'current|22.4', section: 'Inputs', help: "reproduce today's cloud-init (default) or Debian's 22.4.2", set: setVersion },
+  { flag: 'image', value: 'ID|all|ID,ID', section: 'Inputs', help: `check against the cloud-init, distro and cloud.cfg of an image (default ${DEFAULT_IMAGE}): ${IMAGE_IDS.join(', ')}; with --check, all (or a list) gives the verdict on each image`, set: (o, v) => (o.image = v) },
+  { flag: 'distro', value: 'D', section: 'Inputs', help: "override the image's system_info.distro (a distro that image's cloud-init knows)", set: (o, v) => (o.distro = v) },
   {
     flag: 'custom-merger',
     value: 'NAME=PATH',
@@ -288,7 +304,8 @@ const SYNOPSIS = `Usage:
 
 const EXIT_CODES = `Exit codes:
   0  ok
-  1  --check: cloud-init would report schema errors, or a value meets a --fail-on fate; --lint: a problem found
+  1  --check: cloud-init would report schema errors (--image all or a list: on any image listed), or a value
+     meets a --fail-on fate; --lint: a problem found
   2  bad usage, unreadable input or input over a limit
   3  cloud-init itself would fail
   4  done, but a Jinja template could not be reproduced (cloud-init renders it; see the note: lines)`;
@@ -316,6 +333,8 @@ function defaults(): CliOptions {
     noBuiltin: false,
     confd: [],
     version: 'current',
+    versionGiven: false,
+    target: resolveTarget(),
     customMergers: [],
     limits: { ...DEFAULT_LIMITS },
     rendered: false,
@@ -367,8 +386,41 @@ export function parseArgs(argv: string[]): CliOptions {
       given.add(flag.flag);
     }
   }
+  o.versionGiven = given.has('cloud-init-version');
   checkCombinations(o, given.has('format'));
+  applyTarget(o);
   return o;
+}
+
+/**
+ * The target from --image (or the default image), --cloud-init-version and --distro; the version the engine
+ * runs follows it. `--image all` or a list keeps the default target: --check runs each image's version itself.
+ * Run again after --set, whose set may name an image.
+ */
+export function applyTarget(o: CliOptions): void {
+  const image = o.image?.trim();
+  if (image !== undefined && (image === 'all' || image.includes(','))) {
+    const ids = image === 'all' ? IMAGE_IDS : image.split(',').map((id) => id.trim()).filter(Boolean);
+    if (!ids.length) refuse(`--image ${image} names no image`);
+    o.images = ids.map((id) => imageProfile(id) ?? refuse(`--image: ${unknownImageMessage(id)}`));
+    if (!o.check) refuse(`--image ${image} goes with --check (one image at a time otherwise)`);
+    if (o.versionGiven || o.distro !== undefined) refuse(`--image ${image} checks each image with its own cloud-init and distro: drop --cloud-init-version and --distro`);
+    if (o.annotate || o.format === 'sarif' || o.failOn.length) refuse(`--image ${image} writes each image's verdict as text or json: it does not go with --annotate, --format sarif or --fail-on`);
+    return;
+  }
+  o.images = undefined;
+  if (image !== undefined && !imageProfile(image)) refuse(`--image: ${unknownImageMessage(image)}`);
+  try {
+    o.target = resolveTarget({ image, version: o.versionGiven ? parseCloudInitVersion(o.version) : undefined, distro: o.distro });
+  } catch (e) {
+    if (e instanceof TargetError) refuse(`--distro: ${e.message}`);
+    throw e;
+  }
+  o.version = engineVersion(o.target.version);
+}
+
+function refuse(message: string): never {
+  throw new UsageError(message);
 }
 
 /** Flags that only mean something with others, and the formats each command writes. */

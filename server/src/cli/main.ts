@@ -18,7 +18,7 @@ import { InputFile, Outcome, RunOptions, SetInputs, SystemLayers, runSet } from 
 import { notReproduced } from '../engine/outcome/parts';
 import { DEFAULT_LIMITS, LimitExceededError } from '../engine/limits';
 import { MergerFactory } from '../engine/merge/construct';
-import { CliOptions, parseArgs, UsageError, usage } from './args';
+import { CliOptions, applyTarget, parseArgs, UsageError, usage } from './args';
 import { fileIncludeResolver } from '../node/includes';
 import type { ReportFormat } from '../engine/render/reportJson';
 import type { CheckResult } from '../engine/outcome/check';
@@ -41,6 +41,7 @@ const pipelineModule = (): typeof import('./pipeline') => require('./pipeline') 
 const lintModule = (): typeof import('./lint') => require('./lint') as typeof import('./lint');
 const lintFilesModule = (): typeof import('../engine/lint/lintFiles') => require('../engine/lint/lintFiles') as typeof import('../engine/lint/lintFiles');
 const lintTextModule = (): typeof import('../engine/render/lintText') => require('../engine/render/lintText') as typeof import('../engine/render/lintText');
+const imagesModule = (): typeof import('./images') => require('./images') as typeof import('./images');
 const checkModule = (): typeof import('../engine/outcome/check') => require('../engine/outcome/check') as typeof import('../engine/outcome/check');
 const checkTextModule = (): typeof import('../engine/render/checkText') => require('../engine/render/checkText') as typeof import('../engine/render/checkText');
 const fatesModule = (): typeof import('../engine/outcome/fates') => require('../engine/outcome/fates') as typeof import('../engine/outcome/fates');
@@ -244,7 +245,10 @@ export function main(argv: string[] = process.argv.slice(2), io: CliIO = process
 }
 
 function dispatch(o: CliOptions, io: CliIO): number {
-  if (o.set !== undefined) setModule().applySet(o);
+  if (o.set !== undefined) {
+    setModule().applySet(o);
+    applyTarget(o);
+  }
   if (o.lint) {
     if (!o.files.length) throw new UsageError('--lint needs at least one FILE');
     return lintModule().lintMode(o, io);
@@ -486,22 +490,13 @@ function explain(o: CliOptions, io: CliIO): number {
  */
 function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: string[] }): number {
   if (!CHECK_MODES.includes(o.mode)) throw new UsageError(`--check works with the ${CHECK_MODES.join(', ')} modes, not ${o.mode}`);
+  if (o.images) return imagesModule().imagesCheck(o, io, inputs);
   const check = checkModule();
   const render = checkTextModule();
-  const outcome = runSet(o.mode, inputs, runOptions(o, io));
-  let result: CheckResult | null = null;
-  if (outcome.kind === 'user-data') {
-    const instanceData = outcome.options.instanceData;
-    const named = inputs.files.map((f, i) => ({ path: inputs.paths[i], bytes: f.bytes }));
-    const files = named.flatMap((i) => check.checkFile(i.path, i.bytes, o.version, instanceData));
-    for (const i of named) {
-      const note = check.wholeFileNote(i.path, i.bytes, o.version);
-      if (note) io.stderr(`cloud-config-merge: note: ${note}\n`);
-    }
+  const { outcome, result } = schemaCheck(o, io, inputs, o.version);
+  if (outcome.kind === 'user-data' && result) {
     const run = outcome.run;
-    if (run.fatal?.limit) throw new InputError(`${run.fatal.message}: nothing is merged`);
-    if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
-    result = { files, merged: check.checkMerged(run, outcome.locate, o.version) };
+    const named = inputs.files.map((f, i) => ({ path: inputs.paths[i], bytes: f.bytes }));
     if (o.annotate) {
       const out = render.formatAnnotated(named.map((i) => ({ name: i.path, bytes: i.bytes })), run, o.version);
       io.stdout(out.stdout);
@@ -537,6 +532,27 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
     if (failed.length) io.stdout(`Error: ${failed.length} value(s) meet a --fail-on fate (${o.failOn.join(', ')})\n`);
   }
   return (result && !check.isAccepted(result)) || failed.length || linted.failing ? 1 : 0;
+}
+
+/**
+ * The one --check run for one cloud-init version: the merge, and (user-data and handler modes) cloud-init's
+ * validation of each FILE and of the merged result. `--check` and `--check --image all` (images.ts) both use it.
+ */
+export function schemaCheck(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: string[] }, version: CliOptions['version']): { outcome: Outcome; result: CheckResult | null } {
+  const check = checkModule();
+  const outcome = runSet(o.mode, inputs, { ...runOptions(o, io), version });
+  if (outcome.kind !== 'user-data') return { outcome, result: null };
+  const instanceData = outcome.options.instanceData;
+  const named = inputs.files.map((f, i) => ({ path: inputs.paths[i], bytes: f.bytes }));
+  const files = named.flatMap((i) => check.checkFile(i.path, i.bytes, version, instanceData));
+  for (const i of named) {
+    const note = check.wholeFileNote(i.path, i.bytes, version);
+    if (note) io.stderr(`cloud-config-merge: note: ${note}\n`);
+  }
+  const run = outcome.run;
+  if (run.fatal?.limit) throw new InputError(`${run.fatal.message}: nothing is merged`);
+  if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
+  return { outcome, result: { files, merged: check.checkMerged(run, outcome.locate, version) } };
 }
 
 // `node dist/cli.js`: in the bundle, `module` is the bundled module's, not the file node runs.

@@ -23,6 +23,7 @@ import { containerSentence, containersAmong } from '../userdata/containers';
 import type { UserDataRun } from '../userdata/run';
 import { HeaderLink, HeaderPiece, HeaderSection, HeaderWriter, PREVIEW_BODY_MARKER, headerWidthOf } from './header';
 import type { DumpLine } from '../yaml/dump';
+import { mergedImagesLine } from './imagesText';
 
 export { HEADER_WIDTH, MAX_HEADER_WIDTH, MIN_HEADER_WIDTH, PREVIEW_BODY_MARKER, headerWidthOf, unwrapHeader, wrapHeaderLine, type HeaderLink, type HeaderSection } from './header';
 
@@ -112,7 +113,9 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
       if (options.schema) {
         const checked = mergedSchemaOf(outcome, options);
         if (checked?.checked) schema = checked.schema;
-        if (checked) sections.push((w) => w.section('schema', () => schemaSection(w, checked, outcome.options.version ?? 'current', options)));
+        const version = outcome.options.version ?? 'current';
+        const images = checked?.checked ? mergedImagesLine(run.cloudConfigTxt, { version, verdict: { valid: checked.schema.valid, errors: checked.schema.errors } }) : undefined;
+        if (checked) sections.push((w) => w.section('schema', () => schemaSection(w, checked, version, options, images)));
       }
       body = run.cloudConfigTxt;
       value = run.result;
@@ -278,7 +281,7 @@ function lostSection(w: HeaderWriter, losses: MergeLosses, names: SourceNames): 
 }
 
 /** The header's account of `cloud-init schema --system` on the result. */
-function schemaSection(w: HeaderWriter, checked: MergedSchema, version: CloudInitVersion, options: PreviewRenderOptions): void {
+function schemaSection(w: HeaderWriter, checked: MergedSchema, version: CloudInitVersion, options: PreviewRenderOptions, images?: string): void {
   if (!checked.checked) {
     const hint = checked.limit && options.limitHint ? `; ${options.limitHint(checked.limit)}` : '';
     w.add(`# Schema: not checked: ${checked.reason}${hint}`);
@@ -287,7 +290,10 @@ function schemaSection(w: HeaderWriter, checked: MergedSchema, version: CloudIni
   const schema = checked.schema;
   const who = version === '22.4' ? 'cloud-init 22.4' : 'cloud-init';
   // Nothing to report, nothing said: the header stays as short as it was.
-  if (!schema.errors.length && !schema.deprecations.length) return;
+  if (!schema.errors.length && !schema.deprecations.length) {
+    if (images) w.add(`# ${images}`);
+    return;
+  }
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   const stopped = schema.report.truncated ? ` before the check stopped at ${options.maxProblems} problems` : '';
   w.add(`# Schema: ${who} ${schema.valid ? 'accepts' : 'rejects'} the merged result (${count(schema.errors.length, 'error')}, ${count(schema.deprecations.length, 'deprecation')}${stopped}):`);
@@ -296,6 +302,7 @@ function schemaSection(w: HeaderWriter, checked: MergedSchema, version: CloudIni
   const hidden = Math.max(0, listed.length - HEADER_SCHEMA_PROBLEMS);
   const rest = [hidden ? `${hidden} more` : '', stopped ? 'the problems the check did not look for' : ''].filter(Boolean).join(', and ');
   if (rest) w.add(`#   … and ${rest} (\`cloud-config-merge --check\` lists them all)`);
+  if (images) w.add(`# ${images}`);
 }
 
 function wherePieces(p: MergedProblem): HeaderPiece[] {

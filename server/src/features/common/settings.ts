@@ -6,14 +6,24 @@
 import { CloudInitVersion } from '../../engine/spec/parse';
 import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, withLimits } from '../../engine/limits';
 import { redHatYamlAssociations } from './redHatYaml';
+import { imageProfile, resolveTarget } from '../../engine/version/profiles';
+import type { Target } from '../../engine/version/target';
+import { parseCloudInitVersion, type CloudInitVersion as TargetVersion } from '../../engine/version/versions';
+import { engineVersion } from '../../engine/version/engineVersion';
 
 export const SETTINGS_SECTION = 'cloudConfigMerge';
 
 export type TraceLevel = 'off' | 'messages' | 'verbose';
 
 export interface ServerSettings {
-  /** Which cloud-init the messages follow ('22.4' spells "identifer" like Debian 12's 22.4.2). */
+  /** Which cloud-init the messages follow ('22.4' spells "identifer" like Debian 12's 22.4.2): the target's. */
   cloudInitVersion: CloudInitVersion;
+  /** `cloudConfigMerge.image`: a profile id, '' for the default profile. */
+  image: string;
+  /** `cloudConfigMerge.cloudInitVersion` when it is set: it overrides the image's version. */
+  versionOverride?: TargetVersion;
+  /** The image (or the default one) with the version override: what diagnostics, hovers and previews reproduce. */
+  target: Target;
   validation: { enable: boolean };
   /** cloud-init's schema validation of cloud-config documents (`cloudConfigMerge.schema.enable`). */
   schema: {
@@ -34,6 +44,8 @@ export interface ServerSettings {
 
 export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
   cloudInitVersion: 'current',
+  image: '',
+  target: Object.freeze(resolveTarget()),
   validation: Object.freeze({ enable: true }),
   schema: Object.freeze({ enable: true, validatedByRedHatYaml: Object.freeze([]) as unknown as string[][] }),
   limits: Object.freeze({ ...DEFAULT_LIMITS }),
@@ -56,6 +68,7 @@ function lookup(raw: unknown, path: string): unknown {
 /** Settings from what the client answered for the `cloudConfigMerge` section. */
 export function normalizeSettings(raw: unknown): ServerSettings {
   const version = lookup(raw, 'cloudInitVersion');
+  const image = lookup(raw, 'image');
   const enable = lookup(raw, 'validation.enable');
   const schemaEnable = lookup(raw, 'schema.enable');
   const redHat = lookup(raw, 'schema.validatedByRedHatYaml');
@@ -70,7 +83,7 @@ export function normalizeSettings(raw: unknown): ServerSettings {
   }
   return {
     customMergers,
-    cloudInitVersion: typeof version === 'string' && /^22\.4(\.\d+)?$/.test(version.trim()) ? '22.4' : 'current',
+    ...withImage({ versionOverride: typeof version === 'string' ? parseCloudInitVersion(version) : undefined }, typeof image === 'string' ? image : ''),
     validation: { enable: typeof enable === 'boolean' ? enable : DEFAULT_SETTINGS.validation.enable },
     schema: {
       enable: typeof schemaEnable === 'boolean' ? schemaEnable : DEFAULT_SETTINGS.schema.enable,
@@ -83,7 +96,17 @@ export function normalizeSettings(raw: unknown): ServerSettings {
   };
 }
 
+/**
+ * The image settings for `image` (a set's own, or the setting), keeping the version override: an image the
+ * profiles do not know is the default one, as any malformed setting falls back to its default.
+ */
+export function withImage<T extends { versionOverride?: TargetVersion }>(settings: T, image: string): T & Pick<ServerSettings, 'image' | 'target' | 'cloudInitVersion'> {
+  const known = imageProfile(image)?.id ?? '';
+  const target = resolveTarget({ image: known, version: settings.versionOverride });
+  return { ...settings, image: known, target, cloudInitVersion: engineVersion(target.version) };
+}
+
 /** The settings that change what the analysis of a document finds. */
 export function analysisKey(settings: ServerSettings): string {
-  return `${settings.cloudInitVersion}|${settings.schema.enable}|${JSON.stringify(settings.schema.validatedByRedHatYaml)}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}|${settings.instanceData}`;
+  return `${settings.cloudInitVersion}|${settings.image}|${settings.schema.enable}|${JSON.stringify(settings.schema.validatedByRedHatYaml)}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}|${settings.instanceData}`;
 }
