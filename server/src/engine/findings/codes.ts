@@ -70,7 +70,7 @@ export const FINDING_CODES = {
   'list-merger-unreachable': { severity: 'warning', summary: 'list() that dict(no_replace) never runs without recurse_list' },
   'str-append-unreachable': { severity: 'warning', summary: 'str(append) that dict(no_replace) never runs without recurse_str' },
   // cloud-init's schema (lint/schemaLint.ts)
-  'schema-error': { severity: 'error', summary: 'cloud-init reports a schema error' },
+  'schema-error': { severity: 'error', also: { severity: 'warning', when: 'in system config (cloud.cfg, a drop-in), which cloud-init never rejects' }, summary: 'cloud-init reports a schema error' },
   'schema-deprecated': { severity: 'warning', summary: 'cloud-init reports a deprecated key or value' },
   'schema-validator-fails': { severity: 'warning', summary: "cloud-init's validator itself raises on this document" },
   // The merged result of a set, on the part that wrote the value (features/fates.ts, --check's SARIF)

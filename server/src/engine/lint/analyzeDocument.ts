@@ -19,7 +19,7 @@ import { knockoutFindingsIn } from '../chef/deepMerge';
 import { Finding, shownElsewhere } from '../findings/findings';
 import { lintListSpec, lintStringSpec, SpecContext, SpecLintResult } from './specLint';
 import { pushAll } from '../arrays';
-import { embeddedSchemaFindings, newSchemaBudget, SchemaBudget, schemaFindingsOfBody } from './schemaLint';
+import { embeddedSchemaFindings, newSchemaBudget, SchemaBudget, schemaFindingsOfBody, systemSchemaFindings } from './schemaLint';
 import { embeddedInArchive, embeddedInMime, encodedBodyWords, mimePartLabel, type EmbeddedCloudConfig } from '../schema/embedded';
 import { coded } from '../findings/codes';
 import { literalTemplateFindings, templateFindings } from './templateLint';
@@ -264,6 +264,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
   }
   pushAll(findings, nestedSpecFindings(root, base, body));
   if (options.schema && kind === 'cloud-config') pushAll(findings, schemaFindingsOfBody(root, yaml.rootSpan, base, options.version ?? 'current', body, options.schemaBudget ?? newSchemaBudget()));
+  else if (options.schema && context === 'system' && !masked) pushAll(findings, systemSchemaFindings(root, yaml.rootSpan, base, options.version ?? 'current', body, options.schemaBudget ?? newSchemaBudget()));
   return { findings, specs, yaml, yamlBase: base };
 }
 

@@ -15,7 +15,8 @@ import { SourceLocation } from '../outcome/locate';
 import { LineProvenance, lineProvenance, provenanceByDisplay, stepEffects } from '../outcome/provenance';
 import { MAX_LOST_VALUES, MergeLosses, lossesOf, userDataLosses } from '../outcome/losses';
 import { OutcomePart, SourceNames, partsOf, sourceNames, userDataNames } from '../outcome/parts';
-import { MergedSchema, MergedSchemaOptions, mergedSchemaOf } from '../outcome/schema';
+import { MergedSchema, MergedSchemaOptions, SystemSchemaReport, mergedSchemaOf, systemSchemaOf } from '../outcome/schema';
+import { systemSchemaVerdict } from '../schema/systemConfig';
 import { InputFile, Outcome, RunOptions, SystemLayers, runSet, userDataLocator } from '../outcome/run';
 import type { PreviewMode } from '../outcome/mode';
 import { lossClause } from '../outcome/effects';
@@ -147,6 +148,10 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
     case 'confd':
     case 'system':
       notes = outcome.kind === 'confd' ? outcome.result.notes : [];
+      if (options.schema && outcome.kind === 'confd') {
+        const checked = systemSchemaOf(outcome, options);
+        if (checked) sections.push((w) => w.section('schema', () => systemSchemaSection(w, checked, outcome.options.version ?? 'current', options)));
+      }
       locate = outcome.locate as typeof locate;
       value = outcome.result.value;
       body = '';
@@ -286,6 +291,24 @@ function schemaSection(w: HeaderWriter, checked: MergedSchema, version: CloudIni
   const hidden = Math.max(0, listed.length - HEADER_SCHEMA_PROBLEMS);
   const rest = [hidden ? `${hidden} more` : '', stopped ? 'the problems the check did not look for' : ''].filter(Boolean).join(', and ');
   if (rest) w.add(`#   … and ${rest} (\`cloud-config-merge --check\` lists them all)`);
+}
+
+/** The header's account of the merged system config against the schema, and where cloud-init says it. */
+function systemSchemaSection(w: HeaderWriter, checked: { checked: true; schema: SystemSchemaReport } | { checked: false; reason: string; limit?: keyof Limits }, version: CloudInitVersion, options: PreviewRenderOptions): void {
+  if (!checked.checked) {
+    const hint = checked.limit && options.limitHint ? `; ${options.limitHint(checked.limit)}` : '';
+    w.add(`# Schema: not checked: ${checked.reason}${hint}`);
+    return;
+  }
+  const { errors, deprecations, truncated } = checked.schema;
+  if (!errors.length && !deprecations.length) return;
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const stopped = truncated ? ` before the check stopped at ${options.maxProblems} problems` : '';
+  w.add(`# Schema of this system config (${count(errors.length, 'error')}, ${count(deprecations.length, 'deprecation')}${stopped}): ${systemSchemaVerdict(version, !errors.length)}:`);
+  const listed = [...errors.map((p) => ['error', p] as const), ...deprecations.map((p) => ['deprecated', p] as const)];
+  for (const [what, p] of listed.slice(0, HEADER_SCHEMA_PROBLEMS)) w.add(`#   ${what}: ${p.path}: ${p.message.trim()}`, ...wherePieces(p));
+  const hidden = Math.max(0, listed.length - HEADER_SCHEMA_PROBLEMS);
+  if (hidden) w.add(`#   … and ${hidden} more`);
 }
 
 function wherePieces(p: MergedProblem): HeaderPiece[] {
