@@ -24,6 +24,7 @@ import { embeddedInArchive, embeddedInMime, encodedBodyWords, mimePartLabel, typ
 import { coded } from '../findings/codes';
 import { literalTemplateFindings, templateFindings } from './templateLint';
 import { NO_INSTANCE_DATA, type InstanceDataChoice } from '../template/instanceData';
+import { metaDataFindings } from './metaDataLint';
 
 /** A place where a merge spec is written. */
 export interface SpecSite {
@@ -107,6 +108,8 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
       return { info, findings: options.schema ? embeddedFindings(embeddedInArchive(text), options) : [], specs: [] };
     case 'chef':
       return { info, ...analyzeChef(text, options) };
+    case 'meta-data':
+      return { info, findings: metaDataFindings(text, options.version ?? 'current').findings, specs: [] };
     default:
       return { info, findings: [], specs: [] };
   }
