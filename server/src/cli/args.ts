@@ -7,6 +7,7 @@ import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, isLimitName } from '../engine/limi
 import { EFFECT_KINDS as FATE_KINDS, type EffectKind as FateKind } from '../engine/outcome/effects';
 import { CHECK_MODES, MODES, type Mode } from '../engine/outcome/mode';
 import { nearest } from '../engine/findings/findings';
+import { CLOUD_NAMES, type CloudName } from '../engine/delivery/limits';
 
 export type { Mode };
 export type Format = 'yaml' | 'json' | 'report' | 'preview' | 'text' | 'sarif';
@@ -62,6 +63,8 @@ export interface CliOptions {
   setAllowOutside?: boolean;
   /** `--fail-on KINDS`: --check exits 1 when a value meets one of these fates. */
   failOn: FateKind[];
+  /** `--cloud NAME`: --check and the preview hold the user-data to this cloud's user-data limit. */
+  cloud?: CloudName;
 }
 
 export class UsageError extends Error {}
@@ -141,6 +144,13 @@ export const FLAGS: readonly Flag[] = [
     set: (o) => (o.check = true),
   },
   { flag: 'annotate', section: 'What to run', help: 'with --check: each FILE (and the merged result) with its problems marked on their lines, as `cloud-init schema --annotate` prints it', set: (o) => (o.annotate = true) },
+  {
+    flag: 'cloud',
+    value: 'NAME',
+    section: 'What to run',
+    help: `with --check or --format preview: the user-data FILEs as delivered to this cloud (one file as it is, several as one make-mime multipart) against its documented user-data limit, raw or base64 as the cloud counts it, what gzip would save, and base64 text cloud-init will not decode; --check exits 1 when over (${CLOUD_NAMES.join(', ')})`,
+    set: (o, v) => (o.cloud = oneOf(v, CLOUD_NAMES, () => `--cloud: unknown cloud '${v}' (expected ${CLOUD_NAMES.join(', ')})`)),
+  },
   { flag: 'fail-on', value: 'KINDS', section: 'What to run', help: `with --check: exit 1 when a value meets one of these fates (comma-separated: ${FATE_KINDS.join(', ')})`, set: setFailOn },
   {
     flag: 'lint',

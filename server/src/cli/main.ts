@@ -42,6 +42,8 @@ const lintModule = (): typeof import('./lint') => require('./lint') as typeof im
 const lintFilesModule = (): typeof import('../engine/lint/lintFiles') => require('../engine/lint/lintFiles') as typeof import('../engine/lint/lintFiles');
 const lintTextModule = (): typeof import('../engine/render/lintText') => require('../engine/render/lintText') as typeof import('../engine/render/lintText');
 const checkModule = (): typeof import('../engine/outcome/check') => require('../engine/outcome/check') as typeof import('../engine/outcome/check');
+const deliveryModule = (): typeof import('../engine/delivery/delivery') => require('../engine/delivery/delivery') as typeof import('../engine/delivery/delivery');
+const deliveryTextModule = (): typeof import('../engine/render/deliveryText') => require('../engine/render/deliveryText') as typeof import('../engine/render/deliveryText');
 const checkTextModule = (): typeof import('../engine/render/checkText') => require('../engine/render/checkText') as typeof import('../engine/render/checkText');
 const fatesModule = (): typeof import('../engine/outcome/fates') => require('../engine/outcome/fates') as typeof import('../engine/outcome/fates');
 const fatesTextModule = (): typeof import('../engine/render/fatesText') => require('../engine/render/fatesText') as typeof import('../engine/render/fatesText');
@@ -436,6 +438,7 @@ export function writePreview(o: CliOptions, io: CliIO, outcome: Outcome): number
   const model = previewModule().renderPreview(outcome, {
     // The editor's preview text, as the editor shows it by default (cloudConfigMerge.schema.enable).
     schema: true,
+    cloud: o.cloud,
     limitHint: (limit) => `raise it with --limit ${limit}=N`,
   });
   io.stdout(model.text);
@@ -519,10 +522,13 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
     lintModule().lintOptions(o, io),
   );
   const lintText = lintTextModule();
+  if (o.cloud && !['user-data', 'handler', 'boot'].includes(o.mode)) throw new UsageError(`--cloud works with the user-data, handler and boot modes (their FILEs are user-data), not ${o.mode}`);
+  const delivery = o.cloud ? deliveryModule().deliveryOfFiles(inputs.files.map((f, i) => ({ name: inputs.paths[i] ?? f.name, bytes: f.bytes })), o.cloud) : undefined;
+  const overLimit = delivery !== undefined && 'over' in delivery && delivery.over;
   if (o.format === 'json') {
     const schema = result ? (JSON.parse(render.formatJson(result, false)) as object) : { files: [], merged: null };
     const findings = linted.findings.map((l) => ({ file: l.file, line: l.start.line + 1, column: l.start.character + 1, endLine: l.end.line + 1, endColumn: l.end.character + 1, severity: l.finding.severity, code: l.finding.code, message: l.finding.message }));
-    io.stdout(JSON.stringify({ ...schema, findings, ...(fates ? { fates: fatesText.fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length } }, null, o.pretty ? 2 : undefined) + '\n');
+    io.stdout(JSON.stringify({ ...schema, findings, ...(fates ? { fates: fatesText.fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length }, ...(delivery ? { delivery } : {}) }, null, o.pretty ? 2 : undefined) + '\n');
   } else if (o.format === 'sarif') {
     const lintSarif = lintText.lintSarif(linted);
     const fateSarif = fates ? { rules: fatesText.FATE_RULES, results: fatesText.fatesSarif(fates, o.failOn) } : { rules: [], results: [] };
@@ -535,8 +541,9 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
     if (fates && (fates.fates.length || fates.failure || !result)) io.stdout(fatesText.fatesText(fates));
     if (lint.failure) io.stdout(lint.failure);
     if (failed.length) io.stdout(`Error: ${failed.length} value(s) meet a --fail-on fate (${o.failOn.join(', ')})\n`);
+    if (delivery) io.stdout(deliveryTextModule().deliveryLines(delivery).map((l, i) => (i ? `  ${l}` : l)).join('\n') + '\n');
   }
-  return (result && !check.isAccepted(result)) || failed.length || linted.failing ? 1 : 0;
+  return (result && !check.isAccepted(result)) || failed.length || linted.failing || overLimit ? 1 : 0;
 }
 
 // `node dist/cli.js`: in the bundle, `module` is the bundled module's, not the file node runs.

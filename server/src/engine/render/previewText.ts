@@ -22,6 +22,9 @@ import type { PreviewMode } from '../outcome/mode';
 import { lossClause } from '../outcome/effects';
 import { HeaderLink, HeaderPiece, HeaderSection, HeaderWriter, PREVIEW_BODY_MARKER, headerWidthOf } from './header';
 import type { DumpLine } from '../yaml/dump';
+import { deliveryOfFiles } from '../delivery/delivery';
+import type { CloudName } from '../delivery/limits';
+import { deliverySection } from './deliveryText';
 
 export { HEADER_WIDTH, MAX_HEADER_WIDTH, MIN_HEADER_WIDTH, PREVIEW_BODY_MARKER, headerWidthOf, unwrapHeader, wrapHeaderLine, type HeaderLink, type HeaderSection } from './header';
 
@@ -41,6 +44,8 @@ export interface PreviewRenderOptions extends MergedSchemaOptions {
   schema?: boolean;
   /** The header's widest line (`headerWidthOf`; HEADER_WIDTH by default). */
   headerWidth?: number;
+  /** User-data and boot modes: the files as delivered to this cloud, against its user-data limit. */
+  cloud?: CloudName;
 }
 
 export interface PreviewModel {
@@ -92,6 +97,10 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
   const losses = lossesOf(outcome);
   const names = sourceNames(outcome);
   const sections: Array<(w: HeaderWriter) => void> = [];
+  if (options.cloud && (outcome.mode === 'user-data' || outcome.mode === 'boot')) {
+    const delivery = deliveryOfFiles(outcome.inputs.files, options.cloud);
+    sections.push((w) => deliverySection(w, delivery));
+  }
   if (losses && names) sections.push((w) => w.section('lost', () => lostSection(w, losses, names)));
   let schema: MergedSchemaReport | undefined;
   let notes: string[] = [];

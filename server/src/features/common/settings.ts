@@ -6,6 +6,7 @@
 import { CloudInitVersion } from '../../engine/spec/parse';
 import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, withLimits } from '../../engine/limits';
 import { redHatYamlAssociations } from './redHatYaml';
+import { isCloudName, type CloudName } from '../../engine/delivery/limits';
 
 export const SETTINGS_SECTION = 'cloudConfigMerge';
 
@@ -30,6 +31,8 @@ export interface ServerSettings {
   customMergers: Record<string, string>;
   /** Instance data for `## template: jinja` parts: a JSON file (relative to the workspace folder) or a sample's name; '' for none. */
   instanceData: string;
+  /** The cloud the user-data is delivered to (`cloudConfigMerge.cloud`): previews hold it to that cloud's limit; '' for none. */
+  cloud: CloudName | '';
 }
 
 export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
@@ -41,6 +44,7 @@ export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
   trace: Object.freeze({ server: 'off' }),
   customMergers: Object.freeze({}),
   instanceData: '',
+  cloud: '',
 });
 
 /** Reads a setting given as `{a: {b: v}}` or `{'a.b': v}`. */
@@ -64,6 +68,7 @@ export function normalizeSettings(raw: unknown): ServerSettings {
   const trace = lookup(raw, 'trace.server');
   const custom = lookup(raw, 'customMergers');
   const instanceData = lookup(raw, 'instanceData');
+  const cloud = lookup(raw, 'cloud');
   const customMergers: Record<string, string> = {};
   if (custom && typeof custom === 'object' && !Array.isArray(custom)) {
     for (const [name, file] of Object.entries(custom)) if (typeof file === 'string' && /^[a-z_][a-z0-9_]*$/.test(name)) customMergers[name] = file;
@@ -80,6 +85,7 @@ export function normalizeSettings(raw: unknown): ServerSettings {
     includes: { allowOutsideWorkspace: typeof outside === 'boolean' ? outside : DEFAULT_SETTINGS.includes.allowOutsideWorkspace },
     trace: { server: trace === 'messages' || trace === 'verbose' ? trace : 'off' },
     instanceData: typeof instanceData === 'string' ? instanceData.trim() : '',
+    cloud: typeof cloud === 'string' && isCloudName(cloud) ? cloud : '',
   };
 }
 
