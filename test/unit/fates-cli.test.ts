@@ -116,7 +116,7 @@ test('set file: problems with their places; globs in code-point order, each file
   const parsed = parseSetFile(text);
   const messages = parsed.problems.map((p) => `${p.severity} ${text.slice(p.span.start, p.span.end)}: ${p.message}`);
   assert.deepEqual(messages, [
-    'warning colour: set a: unknown key colour (expected mode, files, includeMap, instanceData, confd, vendor, vendor2, cloudCfg, dsConfig)',
+    'warning colour: set a: unknown key colour (expected mode, files, includeMap, instanceData, confd, seed, vendor, vendor2, cloudCfg, dsConfig)',
     'error userdata: set a: mode is one of user-data, confd, boot, chef',
     'error 3: set a: files is a file or glob, or a list of them',
     'error a: set a: no files (add `files`, in merge order)',
@@ -136,7 +136,7 @@ test('the contributed JSON schema of the set file knows the keys and modes the p
   // The packaged extension must carry the schema it names (.vscodeignore is an allow-list).
   assert.ok(readFileSync(join(__dirname, '../../../.vscodeignore'), 'utf8').split('\n').includes('!schemas/*.json'));
   const set = schema.definitions.set;
-  assert.deepEqual(Object.keys(set.properties).sort(), ['cloudCfg', 'confd', 'dsConfig', 'files', 'includeMap', 'instanceData', 'mode', 'vendor', 'vendor2']);
+  assert.deepEqual(Object.keys(set.properties).sort(), ['cloudCfg', 'confd', 'dsConfig', 'files', 'includeMap', 'instanceData', 'mode', 'seed', 'vendor', 'vendor2']);
   assert.deepEqual(set.properties.mode.enum, [...SET_MODES]);
   const problems = parseSetFile('sets:\n  a:\n    files: [x]\n    ' + Object.keys(set.properties).filter((k) => k !== 'files' && k !== 'mode' && k !== 'includeMap' && k !== 'confd').map((k) => `${k}: f`).join('\n    ') + '\n').problems;
   assert.deepEqual(problems.filter((p) => p.message.includes('unknown key')), []);

@@ -65,6 +65,10 @@ export interface CliOptions {
   failOn: FateKind[];
   /** `--cloud NAME`: --check and the preview hold the user-data to this cloud's user-data limit. */
   cloud?: CloudName;
+  /** `--seed DIR` (or a set's `seed`): a NoCloud seed folder, checked and previewed as a set. */
+  seed?: string;
+  /** With a seed: its meta-data and network-config files, when present (set by the seed, not a flag). */
+  seedFiles?: { metaData?: string; networkConfig?: string };
 }
 
 export class UsageError extends Error {}
@@ -159,6 +163,13 @@ export const FLAGS: readonly Flag[] = [
     set: (o) => (o.lint = true),
   },
   { flag: 'set', value: 'NAME', section: 'What to run', help: 'merge the set NAME of ./cloud-config-merge.yaml: the same files, mode, include map, instance data and boot layers the editor merges for that set', set: (o, v) => (o.set = v) },
+  {
+    flag: 'seed',
+    value: 'DIR',
+    section: 'What to run',
+    help: "a NoCloud seed folder as a set: its user-data laid over its vendor-data (boot mode), its meta-data read as NoCloud reads it (--check lists what NoCloud makes of it), its network-config beside them; a folder NoCloud would skip (no user-data or no meta-data) is an error",
+    set: (o, v) => (o.seed = v),
+  },
   { flag: 'set-file', value: 'PATH', section: 'What to run', help: 'with --set: the set file (default ./cloud-config-merge.yaml)', set: (o, v) => (o.setFile = v) },
   { flag: 'set-allow-outside', section: 'What to run', help: "with --set: read the set's files outside the set file's folder too", set: (o) => (o.setAllowOutside = true) },
   { flag: 'spec', value: 'SPEC', section: 'What to run', help: 'merge JSON/YAML values (each FILE a value: .json read as JSON, others as YAML) with one merger set', set: (o, v) => (o.spec = v) },

@@ -247,6 +247,7 @@ export function main(argv: string[] = process.argv.slice(2), io: CliIO = process
 
 function dispatch(o: CliOptions, io: CliIO): number {
   if (o.set !== undefined) setModule().applySet(o);
+  if (o.seed !== undefined && o.set === undefined) (require('./seed') as typeof import('./seed')).applySeed(o);
   if (o.lint) {
     if (!o.files.length) throw new UsageError('--lint needs at least one FILE');
     return lintModule().lintMode(o, io);
@@ -427,6 +428,13 @@ function bootLayers(o: CliOptions): SystemLayers {
   };
 }
 
+/** A seed folder's summary for the preview and --check (undefined without --seed). */
+function seedSummary(o: CliOptions): import('../engine/render/seedText').SeedSummary | undefined {
+  if (o.seed === undefined || !o.seedFiles?.metaData) return undefined;
+  const metaData = (require('../engine/seed/metaData') as typeof import('../engine/seed/metaData')).readMetaData(read(o, o.seedFiles.metaData), o.version);
+  return { folder: o.seed, metaData, vendorData: o.vendor !== undefined, networkConfig: o.seedFiles.networkConfig !== undefined };
+}
+
 /** The exact text of the editor's preview for the same files. */
 function previewMode(o: CliOptions, io: CliIO, inputs: SetInputs): number {
   if (o.mode === 'system') throw new UsageError('--format preview works with the user-data, handler, confd, boot and chef modes');
@@ -439,6 +447,7 @@ export function writePreview(o: CliOptions, io: CliIO, outcome: Outcome): number
     // The editor's preview text, as the editor shows it by default (cloudConfigMerge.schema.enable).
     schema: true,
     cloud: o.cloud,
+    seed: seedSummary(o),
     limitHint: (limit) => `raise it with --limit ${limit}=N`,
   });
   io.stdout(model.text);
@@ -517,8 +526,10 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
   const failed = fates ? fatesModule().fatesOfKinds(fates, o.failOn) : [];
   const fatesText = fatesTextModule();
   // What --lint reports for the same files, from its own code: one command gives every finding.
+  // A seed's meta-data is checked with it (its findings are what NoCloud makes of it).
+  const seedMetaData = o.seedFiles?.metaData;
   const linted = lintFilesModule().lintFiles(
-    inputs.files.map((f, i) => ({ path: inputs.paths[i] ?? f.name, text: decodeUtf8Surrogateescape(f.bytes) })),
+    [...inputs.files.map((f, i) => ({ path: inputs.paths[i] ?? f.name, text: decodeUtf8Surrogateescape(f.bytes) })), ...(seedMetaData ? [{ path: seedMetaData, text: decodeUtf8Surrogateescape(read(o, seedMetaData)) }] : [])],
     lintModule().lintOptions(o, io),
   );
   const lintText = lintTextModule();
@@ -541,6 +552,8 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
     if (fates && (fates.fates.length || fates.failure || !result)) io.stdout(fatesText.fatesText(fates));
     if (lint.failure) io.stdout(lint.failure);
     if (failed.length) io.stdout(`Error: ${failed.length} value(s) meet a --fail-on fate (${o.failOn.join(', ')})\n`);
+    const seed = seedSummary(o);
+    if (seed) io.stdout((require('../engine/render/seedText') as typeof import('../engine/render/seedText')).seedLines(seed).map((l, i) => (i ? `  ${l}` : l)).join('\n') + '\n');
     if (delivery) io.stdout(deliveryTextModule().deliveryLines(delivery).map((l, i) => (i ? `  ${l}` : l)).join('\n') + '\n');
   }
   return (result && !check.isAccepted(result)) || failed.length || linted.failing || overLimit ? 1 : 0;

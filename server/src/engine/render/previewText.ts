@@ -25,6 +25,7 @@ import type { DumpLine } from '../yaml/dump';
 import { deliveryOfFiles } from '../delivery/delivery';
 import type { CloudName } from '../delivery/limits';
 import { deliverySection } from './deliveryText';
+import { seedSection, type SeedSummary } from './seedText';
 
 export { HEADER_WIDTH, MAX_HEADER_WIDTH, MIN_HEADER_WIDTH, PREVIEW_BODY_MARKER, headerWidthOf, unwrapHeader, wrapHeaderLine, type HeaderLink, type HeaderSection } from './header';
 
@@ -46,6 +47,8 @@ export interface PreviewRenderOptions extends MergedSchemaOptions {
   headerWidth?: number;
   /** User-data and boot modes: the files as delivered to this cloud, against its user-data limit. */
   cloud?: CloudName;
+  /** A NoCloud seed folder previewed as a set (boot mode): what NoCloud makes of it. */
+  seed?: SeedSummary;
 }
 
 export interface PreviewModel {
@@ -97,6 +100,10 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
   const losses = lossesOf(outcome);
   const names = sourceNames(outcome);
   const sections: Array<(w: HeaderWriter) => void> = [];
+  if (options.seed) {
+    const seed = options.seed;
+    sections.push((w) => seedSection(w, seed));
+  }
   if (options.cloud && (outcome.mode === 'user-data' || outcome.mode === 'boot')) {
     const delivery = deliveryOfFiles(outcome.inputs.files, options.cloud);
     sections.push((w) => deliverySection(w, delivery));
