@@ -8,6 +8,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
 import { buildPreview } from '../../server/src/engine/render/previewText';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { runCli } from '../support/cli';
 
 const DROP_IN = 'preserve_hostname: flase\nsystem_info:\n  distro: debian\n';
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -41,4 +45,21 @@ test('the confd preview lists the problem with the drop-in and line that wrote i
   assert.ok(lines.slice(at).some((l) => l === "#   error: preserve_hostname: 'flase' is not of type 'boolean' (50-hostname.cfg:2)"), model.text);
   const clean = buildPreview('confd', [{ name: '10-base.cfg', bytes: enc('preserve_hostname: true\n') }], { schema: true });
   assert.doesNotMatch(clean.text, /Schema/);
+});
+
+test('--check --mode confd lists the drop-in\'s problem with its place and exits 1; a correct drop-in exits 0', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ccm-confd-'));
+  try {
+    const bad = join(dir, '50-hostname.cfg');
+    writeFileSync(bad, DROP_IN);
+    const r = runCli(['--check', '--mode', 'confd', bad]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /^Schema of this system config \(1 error, 0 deprecations\): cloud-init checks only user-data against its schema/m);
+    assert.match(r.stdout, /^ {2}error: preserve_hostname: 'flase' is not of type 'boolean' \(.*50-hostname\.cfg:1\)$/m);
+    const good = join(dir, '60-ok.cfg');
+    writeFileSync(good, 'preserve_hostname: true\n');
+    assert.equal(runCli(['--check', '--mode', 'confd', good]).code, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -22,6 +22,7 @@ import { CliOptions, parseArgs, UsageError, usage } from './args';
 import { fileIncludeResolver } from '../node/includes';
 import type { ReportFormat } from '../engine/render/reportJson';
 import type { CheckResult } from '../engine/outcome/check';
+import { locationJson } from '../engine/outcome/locate';
 import { CHECK_MODES, hasFates } from '../engine/outcome/mode';
 import type { InstanceDataChoice } from '../engine/template/instanceData';
 import { packageVersion } from './version';
@@ -536,10 +537,14 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
   if (o.cloud && !['user-data', 'handler', 'boot'].includes(o.mode)) throw new UsageError(`--cloud works with the user-data, handler and boot modes (their FILEs are user-data), not ${o.mode}`);
   const delivery = o.cloud ? deliveryModule().deliveryOfFiles(inputs.files.map((f, i) => ({ name: inputs.paths[i] ?? f.name, bytes: f.bytes })), o.cloud) : undefined;
   const overLimit = delivery !== undefined && 'over' in delivery && delivery.over;
+  // Drop-ins and cloud.cfg: their merged schema problems, as cloud-init holds system config to its schema.
+  const checkedSystem = outcome.kind === 'confd' ? (require('../engine/outcome/schema') as typeof import('../engine/outcome/schema')).systemSchemaOf(outcome) : undefined;
+  const systemSchema = checkedSystem?.checked ? checkedSystem.schema : undefined;
   if (o.format === 'json') {
     const schema = result ? (JSON.parse(render.formatJson(result, false)) as object) : { files: [], merged: null };
     const findings = linted.findings.map((l) => ({ file: l.file, line: l.start.line + 1, column: l.start.character + 1, endLine: l.end.line + 1, endColumn: l.end.character + 1, severity: l.finding.severity, code: l.finding.code, message: l.finding.message }));
-    io.stdout(JSON.stringify({ ...schema, findings, ...(fates ? { fates: fatesText.fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length }, ...(delivery ? { delivery } : {}) }, null, o.pretty ? 2 : undefined) + '\n');
+    const system = systemSchema ? { systemSchema: { errors: systemSchema.errors.map((p) => ({ path: p.path, message: p.message, ...(p.source ? locationJson(p.source) : {}) })), deprecations: systemSchema.deprecations.map((p) => ({ path: p.path, message: p.message, ...(p.source ? locationJson(p.source) : {}) })) } } : {};
+    io.stdout(JSON.stringify({ ...schema, findings, ...(fates ? { fates: fatesText.fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length }, ...(delivery ? { delivery } : {}), ...system }, null, o.pretty ? 2 : undefined) + '\n');
   } else if (o.format === 'sarif') {
     const lintSarif = lintText.lintSarif(linted);
     const fateSarif = fates ? { rules: fatesText.FATE_RULES, results: fatesText.fatesSarif(fates, o.failOn) } : { rules: [], results: [] };
@@ -548,6 +553,7 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
     // The schema text is what cloud-init prints: the findings and the fates follow it, only when there are some to list.
     const lint = lintText.lintSection(linted);
     if (result) io.stdout(render.formatText(result, o.version));
+    if (systemSchema) io.stdout((require('../engine/render/systemSchemaText') as typeof import('../engine/render/systemSchemaText')).systemSchemaText(systemSchema, o.version));
     io.stdout(lint.text);
     if (fates && (fates.fates.length || fates.failure || !result)) io.stdout(fatesText.fatesText(fates));
     if (lint.failure) io.stdout(lint.failure);
@@ -556,7 +562,7 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
     if (seed) io.stdout((require('../engine/render/seedText') as typeof import('../engine/render/seedText')).seedLines(seed).map((l, i) => (i ? `  ${l}` : l)).join('\n') + '\n');
     if (delivery) io.stdout(deliveryTextModule().deliveryLines(delivery).map((l, i) => (i ? `  ${l}` : l)).join('\n') + '\n');
   }
-  return (result && !check.isAccepted(result)) || failed.length || linted.failing || overLimit ? 1 : 0;
+  return (result && !check.isAccepted(result)) || failed.length || linted.failing || overLimit || systemSchema?.errors.length ? 1 : 0;
 }
 
 // `node dist/cli.js`: in the bundle, `module` is the bundled module's, not the file node runs.

@@ -16,7 +16,7 @@ import { LineProvenance, lineProvenance, provenanceByDisplay, stepEffects } from
 import { MAX_LOST_VALUES, MergeLosses, lossesOf, userDataLosses } from '../outcome/losses';
 import { OutcomePart, SourceNames, partsOf, sourceNames, userDataNames } from '../outcome/parts';
 import { MergedSchema, MergedSchemaOptions, SystemSchemaReport, mergedSchemaOf, systemSchemaOf } from '../outcome/schema';
-import { systemSchemaVerdict } from '../schema/systemConfig';
+import { systemSchemaHeading, systemSchemaItems } from './systemSchemaText';
 import { InputFile, Outcome, RunOptions, SystemLayers, runSet, userDataLocator } from '../outcome/run';
 import type { PreviewMode } from '../outcome/mode';
 import { lossClause } from '../outcome/effects';
@@ -316,15 +316,12 @@ function systemSchemaSection(w: HeaderWriter, checked: { checked: true; schema: 
     w.add(`# Schema: not checked: ${checked.reason}${hint}`);
     return;
   }
-  const { errors, deprecations, truncated } = checked.schema;
-  if (!errors.length && !deprecations.length) return;
-  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-  const stopped = truncated ? ` before the check stopped at ${options.maxProblems} problems` : '';
-  w.add(`# Schema of this system config (${count(errors.length, 'error')}, ${count(deprecations.length, 'deprecation')}${stopped}): ${systemSchemaVerdict(version, !errors.length)}:`);
-  const listed = [...errors.map((p) => ['error', p] as const), ...deprecations.map((p) => ['deprecated', p] as const)];
-  for (const [what, p] of listed.slice(0, HEADER_SCHEMA_PROBLEMS)) w.add(`#   ${what}: ${p.path}: ${p.message.trim()}`, ...wherePieces(p));
-  const hidden = Math.max(0, listed.length - HEADER_SCHEMA_PROBLEMS);
-  if (hidden) w.add(`#   … and ${hidden} more`);
+  const heading = systemSchemaHeading(checked.schema, version, options.maxProblems);
+  if (!heading) return;
+  w.add(`# ${heading}`);
+  const items = systemSchemaItems(checked.schema);
+  for (const i of items.slice(0, HEADER_SCHEMA_PROBLEMS)) w.add(`#   ${i.text}`, ...wherePieces(i.problem));
+  if (items.length > HEADER_SCHEMA_PROBLEMS) w.add(`#   … and ${items.length - HEADER_SCHEMA_PROBLEMS} more`);
 }
 
 function wherePieces(p: MergedProblem): HeaderPiece[] {
