@@ -432,7 +432,7 @@ function bootLayers(o: CliOptions): SystemLayers {
 /** A seed folder's summary for the preview and --check (undefined without --seed). */
 function seedSummary(o: CliOptions): import('../engine/render/seedText').SeedSummary | undefined {
   if (o.seed === undefined || !o.seedFiles?.metaData) return undefined;
-  const metaData = (require('../engine/seed/metaData') as typeof import('../engine/seed/metaData')).readMetaData(read(o, o.seedFiles.metaData), o.version);
+  const metaData = (require('../engine/seed/metaData') as typeof import('../engine/seed/metaData')).readMetaData(read(o, o.seedFiles.metaData));
   return { folder: o.seed, metaData, vendorData: o.vendor !== undefined, networkConfig: o.seedFiles.networkConfig !== undefined };
 }
 

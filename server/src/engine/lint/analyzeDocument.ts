@@ -109,7 +109,7 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
     case 'chef':
       return { info, ...analyzeChef(text, options) };
     case 'meta-data':
-      return { info, findings: metaDataFindings(text, options.version ?? 'current').findings, specs: [] };
+      return { info, findings: metaDataFindings(text).findings, specs: [] };
     default:
       return { info, findings: [], specs: [] };
   }

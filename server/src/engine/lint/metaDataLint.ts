@@ -7,7 +7,6 @@ import { pyStr } from '../py/repr';
 import { coded } from '../findings/codes';
 import type { Finding } from '../findings/findings';
 import { readMetaData, type MetaDataReading } from '../seed/metaData';
-import type { CloudInitVersion } from '../version/versions';
 
 /** Keys NoCloud never reads, and the key they were meant to be. */
 const MEANT: Readonly<Record<string, string>> = {
@@ -26,8 +25,8 @@ const MEANT: Readonly<Record<string, string>> = {
   ds_mode: 'dsmode',
 };
 
-export function metaDataFindings(text: string, version: CloudInitVersion = 'current'): { findings: Finding[]; reading: MetaDataReading } {
-  const reading = readMetaData(new TextEncoder().encode(text), version);
+export function metaDataFindings(text: string): { findings: Finding[]; reading: MetaDataReading } {
+  const reading = readMetaData(new TextEncoder().encode(text));
   const findings: Finding[] = [];
   const md = reading.loaded;
   const firstLine: TextSpan = { start: 0, end: Math.max(0, text.search(/\r|\n|$/)) };

@@ -25,7 +25,6 @@ import { pyStr } from '../py/repr';
 import { pySplitLines } from '../py/str';
 import { loadYaml } from '../yaml/load';
 import { mergeMany } from '../system/mergemany';
-import type { CloudInitVersion } from '../version/versions';
 
 /** The dsmodes `_determine_dsmode` accepts (sources.VALID_DSMODES as NoCloud passes it). */
 const VALID_DSMODES = ['disabled', 'local', 'net'];
@@ -59,9 +58,8 @@ export interface MetaDataReading {
   publicSshKeys?: PyValue[];
 }
 
-/** `meta-data` as NoCloud reads it from a seed folder. */
-export function readMetaData(bytes: Uint8Array, version: CloudInitVersion = 'current'): MetaDataReading {
-  void version; // the reading is the same on every version (the oracle's differential test holds it there)
+/** `meta-data` as NoCloud reads it from a seed folder (the same on every version: no version to choose). */
+export function readMetaData(bytes: Uint8Array): MetaDataReading {
   const text = new TextDecoder().decode(bytes);
   const loaded = loadYaml(text);
   let parsed: PyDict | null = null;
