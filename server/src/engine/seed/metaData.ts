@@ -69,7 +69,7 @@ export function readMetaData(bytes: Uint8Array): MetaDataReading {
   else if (loaded.value !== null) loadProblem = { message: `its top level is a ${pyClassName(loaded.value)}, not a mapping`, span: loaded.rootSpan ?? undefined };
   const reading: MetaDataReading = { loaded: parsed, claimed: null, ...(loadProblem ? { loadProblem } : {}) };
   try {
-    const md = mergeMany([new PyDict(), parsed]).value as PyDict;
+    const md = mergeMany([new PyDict(), parsed]).value;
     if (md.has('seedfrom')) {
       const seedfrom = md.get('seedfrom') as PyValue;
       if (typeof seedfrom !== 'string') throw startswithError(seedfrom);
@@ -82,7 +82,7 @@ export function readMetaData(bytes: Uint8Array): MetaDataReading {
       reading.seedfromLocal = seedfrom;
       return reading;
     }
-    const metadata = mergeMany([md, PyDict.from([['instance-id', 'nocloud'], ['dsmode', 'net']])]).value as PyDict;
+    const metadata = mergeMany([md, PyDict.from([['instance-id', 'nocloud'], ['dsmode', 'net']])]).value;
     const candidate = metadata.get('dsmode');
     let dsmode = 'net';
     if (candidate !== undefined && candidate !== null) {
