@@ -11,6 +11,7 @@ import { DEFAULT_IMAGE, IMAGE_IDS, TargetError, imageProfile, resolveTarget, unk
 import { parseCloudInitVersion } from '../engine/version/versions';
 import { engineVersion } from '../engine/version/engineVersion';
 import type { Target } from '../engine/version/target';
+import { CLOUD_NAMES, type CloudName } from '../engine/delivery/limits';
 
 export type { Mode };
 export type Format = 'yaml' | 'json' | 'report' | 'preview' | 'text' | 'sarif';
@@ -76,6 +77,12 @@ export interface CliOptions {
   setAllowOutside?: boolean;
   /** `--fail-on KINDS`: --check exits 1 when a value meets one of these fates. */
   failOn: FateKind[];
+  /** `--cloud NAME`: --check and the preview hold the user-data to this cloud's user-data limit. */
+  cloud?: CloudName;
+  /** `--seed DIR` (or a set's `seed`): a NoCloud seed folder, checked and previewed as a set. */
+  seed?: string;
+  /** With a seed: its meta-data and network-config files, when present (set by the seed, not a flag). */
+  seedFiles?: { metaData?: string; networkConfig?: string };
 }
 
 export class UsageError extends Error {}
@@ -155,6 +162,13 @@ export const FLAGS: readonly Flag[] = [
     set: (o) => (o.check = true),
   },
   { flag: 'annotate', section: 'What to run', help: 'with --check: each FILE (and the merged result) with its problems marked on their lines, as `cloud-init schema --annotate` prints it', set: (o) => (o.annotate = true) },
+  {
+    flag: 'cloud',
+    value: 'NAME',
+    section: 'What to run',
+    help: `with --check or --format preview: the user-data FILEs as delivered to this cloud (one file as it is, several as one make-mime multipart) against its documented user-data limit, raw or base64 as the cloud counts it, what gzip would save, and base64 text cloud-init will not decode; --check exits 1 when over (${CLOUD_NAMES.join(', ')})`,
+    set: (o, v) => (o.cloud = oneOf(v, CLOUD_NAMES, () => `--cloud: unknown cloud '${v}' (expected ${CLOUD_NAMES.join(', ')})`)),
+  },
   { flag: 'fail-on', value: 'KINDS', section: 'What to run', help: `with --check: exit 1 when a value meets one of these fates (comma-separated: ${FATE_KINDS.join(', ')})`, set: setFailOn },
   {
     flag: 'lint',
@@ -163,6 +177,13 @@ export const FLAGS: readonly Flag[] = [
     set: (o) => (o.lint = true),
   },
   { flag: 'set', value: 'NAME', section: 'What to run', help: 'merge the set NAME of ./cloud-config-merge.yaml: the same files, mode, include map, instance data and boot layers the editor merges for that set', set: (o, v) => (o.set = v) },
+  {
+    flag: 'seed',
+    value: 'DIR',
+    section: 'What to run',
+    help: "a NoCloud seed folder as a set: its user-data laid over its vendor-data (boot mode), its meta-data read as NoCloud reads it (--check lists what NoCloud makes of it), its network-config beside them; a folder NoCloud would skip (no user-data or no meta-data) is an error",
+    set: (o, v) => (o.seed = v),
+  },
   { flag: 'set-file', value: 'PATH', section: 'What to run', help: 'with --set: the set file (default ./cloud-config-merge.yaml)', set: (o, v) => (o.setFile = v) },
   { flag: 'set-allow-outside', section: 'What to run', help: "with --set: read the set's files outside the set file's folder too", set: (o) => (o.setAllowOutside = true) },
   { flag: 'spec', value: 'SPEC', section: 'What to run', help: 'merge JSON/YAML values (each FILE a value: .json read as JSON, others as YAML) with one merger set', set: (o, v) => (o.spec = v) },

@@ -40,5 +40,10 @@ export function applySet(o: CliOptions, cwd = process.cwd()): void {
   if (resolved.boot.vendor) o.vendor = shown(resolved.boot.vendor);
   if (resolved.boot.vendor2) o.vendor2 = shown(resolved.boot.vendor2);
   if (resolved.boot.dsConfig) o.dsConfig = shown(resolved.boot.dsConfig);
+  // A seed's meta-data and network-config are checked and previewed with it, as with --seed.
+  if (resolved.seed) {
+    o.seed = set.seed;
+    o.seedFiles = { metaData: resolved.seed.present['meta-data'] && shown(resolved.seed.present['meta-data']), networkConfig: resolved.seed.present['network-config'] && shown(resolved.seed.present['network-config']) };
+  }
 }
 

@@ -15,7 +15,8 @@ import { SourceLocation } from '../outcome/locate';
 import { LineProvenance, lineProvenance, provenanceByDisplay, stepEffects } from '../outcome/provenance';
 import { MAX_LOST_VALUES, MergeLosses, lossesOf, userDataLosses } from '../outcome/losses';
 import { OutcomePart, SourceNames, partsOf, sourceNames, userDataNames } from '../outcome/parts';
-import { MergedSchema, MergedSchemaOptions, mergedSchemaOf } from '../outcome/schema';
+import { MergedSchema, MergedSchemaOptions, SystemSchemaReport, mergedSchemaOf, systemSchemaOf } from '../outcome/schema';
+import { systemSchemaHeading, systemSchemaItems } from './systemSchemaText';
 import { InputFile, Outcome, RunOptions, SystemLayers, runSet, userDataLocator } from '../outcome/run';
 import type { PreviewMode } from '../outcome/mode';
 import { lossClause } from '../outcome/effects';
@@ -24,6 +25,10 @@ import type { UserDataRun } from '../userdata/run';
 import { HeaderLink, HeaderPiece, HeaderSection, HeaderWriter, PREVIEW_BODY_MARKER, headerWidthOf } from './header';
 import type { DumpLine } from '../yaml/dump';
 import { mergedImagesLine } from './imagesText';
+import { deliveryOfFiles } from '../delivery/delivery';
+import type { CloudName } from '../delivery/limits';
+import { deliverySection } from './deliveryText';
+import { seedSection, type SeedSummary } from './seedText';
 
 export { HEADER_WIDTH, MAX_HEADER_WIDTH, MIN_HEADER_WIDTH, PREVIEW_BODY_MARKER, headerWidthOf, unwrapHeader, wrapHeaderLine, type HeaderLink, type HeaderSection } from './header';
 
@@ -43,6 +48,10 @@ export interface PreviewRenderOptions extends MergedSchemaOptions {
   schema?: boolean;
   /** The header's widest line (`headerWidthOf`; HEADER_WIDTH by default). */
   headerWidth?: number;
+  /** User-data and boot modes: the files as delivered to this cloud, against its user-data limit. */
+  cloud?: CloudName;
+  /** A NoCloud seed folder previewed as a set (boot mode): what NoCloud makes of it. */
+  seed?: SeedSummary;
 }
 
 export interface PreviewModel {
@@ -94,6 +103,14 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
   const losses = lossesOf(outcome);
   const names = sourceNames(outcome);
   const sections: Array<(w: HeaderWriter) => void> = [];
+  if (options.seed) {
+    const seed = options.seed;
+    sections.push((w) => seedSection(w, seed));
+  }
+  if (options.cloud && (outcome.mode === 'user-data' || outcome.mode === 'boot')) {
+    const delivery = deliveryOfFiles(outcome.inputs.files, options.cloud);
+    sections.push((w) => deliverySection(w, delivery));
+  }
   if (losses && names) sections.push((w) => w.section('lost', () => lostSection(w, losses, names)));
   let schema: MergedSchemaReport | undefined;
   let notes: string[] = [];
@@ -153,6 +170,10 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
     case 'confd':
     case 'system':
       notes = outcome.kind === 'confd' ? outcome.result.notes : [];
+      if (options.schema && outcome.kind === 'confd') {
+        const checked = systemSchemaOf(outcome, options);
+        if (checked) sections.push((w) => w.section('schema', () => systemSchemaSection(w, checked, outcome.options.version ?? 'current', options)));
+      }
       locate = outcome.locate as typeof locate;
       value = outcome.result.value;
       body = '';
@@ -303,6 +324,21 @@ function schemaSection(w: HeaderWriter, checked: MergedSchema, version: CloudIni
   const rest = [hidden ? `${hidden} more` : '', stopped ? 'the problems the check did not look for' : ''].filter(Boolean).join(', and ');
   if (rest) w.add(`#   … and ${rest} (\`cloud-config-merge --check\` lists them all)`);
   if (images) w.add(`# ${images}`);
+}
+
+/** The header's account of the merged system config against the schema, and where cloud-init says it. */
+function systemSchemaSection(w: HeaderWriter, checked: { checked: true; schema: SystemSchemaReport } | { checked: false; reason: string; limit?: keyof Limits }, version: CloudInitVersion, options: PreviewRenderOptions): void {
+  if (!checked.checked) {
+    const hint = checked.limit && options.limitHint ? `; ${options.limitHint(checked.limit)}` : '';
+    w.add(`# Schema: not checked: ${checked.reason}${hint}`);
+    return;
+  }
+  const heading = systemSchemaHeading(checked.schema, version, options.maxProblems);
+  if (!heading) return;
+  w.add(`# ${heading}`);
+  const items = systemSchemaItems(checked.schema);
+  for (const i of items.slice(0, HEADER_SCHEMA_PROBLEMS)) w.add(`#   ${i.text}`, ...wherePieces(i.problem));
+  if (items.length > HEADER_SCHEMA_PROBLEMS) w.add(`#   … and ${items.length - HEADER_SCHEMA_PROBLEMS} more`);
 }
 
 function wherePieces(p: MergedProblem): HeaderPiece[] {

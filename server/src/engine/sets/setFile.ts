@@ -15,6 +15,8 @@
  *       includeMap: { "https://example.com/x.yaml": x.yaml }
  *       instanceData: instance.json
  *       vendor: vendor.yaml        # boot mode: vendor2, cloudCfg, confd, dsConfig too
+ *     nocloud:
+ *       seed: seed/                # a NoCloud seed folder: boot mode, its user-data over its vendor-data
  */
 import picomatch from 'picomatch/posix';
 import { PyDict, PyValue, TextSpan, getListOrigins } from '../py/values';
@@ -51,6 +53,8 @@ export interface PartSet {
   span: TextSpan;
   /** Where each file or glob is written: keys `files.0`, `confd.0`, `includeMap.0`, `instanceData`, `vendor`... */
   places: Record<string, TextSpan>;
+  /** A NoCloud seed folder (boot mode): its user-data first in `files`, its vendor-data the vendor layer (node/sets.ts). */
+  seed?: string;
 }
 
 export interface SetFileProblem {
@@ -64,7 +68,7 @@ export interface SetFile {
   problems: SetFileProblem[];
 }
 
-const SET_KEYS = ['mode', 'files', 'includeMap', 'instanceData', 'image', 'confd', ...SET_BOOT_ROLES];
+const SET_KEYS = ['mode', 'files', 'includeMap', 'instanceData', 'image', 'confd', 'seed', ...SET_BOOT_ROLES];
 
 /** Reads a set file; every problem is reported with its place, and what is readable is kept. */
 export function parseSetFile(text: string): SetFile {
@@ -110,6 +114,13 @@ function readSet(name: string, value: PyValue, span: TextSpan, valueSpan: TextSp
     if (typeof mode === 'string' && (SET_MODES as string[]).includes(mode)) set.mode = mode as SetMode;
     else problems.push({ message: `set ${name}: mode is one of ${SET_MODES.join(', ')}`, severity: 'error', span: at('mode') });
   }
+  const seed = value.get('seed');
+  if (typeof seed === 'string' && seed) {
+    set.seed = seed;
+    set.places.seed = at('seed');
+    if (mode !== undefined && set.mode !== 'boot') problems.push({ message: `set ${name}: a seed is merged in boot mode (its user-data over its vendor-data); mode is ${set.mode}`, severity: 'error', span: at('mode') });
+    set.mode = 'boot';
+  } else if (seed !== undefined && seed !== null) problems.push({ message: `set ${name}: seed is one folder (holding user-data and meta-data, and vendor-data and network-config when there are some)`, severity: 'error', span: at('seed') });
   const strings = (key: string): string[] | undefined => {
     const v = value.get(key);
     if (v === undefined || v === null) return undefined;

@@ -10,6 +10,7 @@ import { imageProfile, resolveTarget } from '../../engine/version/profiles';
 import type { Target } from '../../engine/version/target';
 import { parseCloudInitVersion, type CloudInitVersion as TargetVersion } from '../../engine/version/versions';
 import { engineVersion } from '../../engine/version/engineVersion';
+import { isCloudName, type CloudName } from '../../engine/delivery/limits';
 
 export const SETTINGS_SECTION = 'cloudConfigMerge';
 
@@ -40,6 +41,8 @@ export interface ServerSettings {
   customMergers: Record<string, string>;
   /** Instance data for `## template: jinja` parts: a JSON file (relative to the workspace folder) or a sample's name; '' for none. */
   instanceData: string;
+  /** The cloud the user-data is delivered to (`cloudConfigMerge.cloud`): previews hold it to that cloud's limit; '' for none. */
+  cloud: CloudName | '';
 }
 
 export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
@@ -53,6 +56,7 @@ export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
   trace: Object.freeze({ server: 'off' }),
   customMergers: Object.freeze({}),
   instanceData: '',
+  cloud: '',
 });
 
 /** Reads a setting given as `{a: {b: v}}` or `{'a.b': v}`. */
@@ -77,6 +81,7 @@ export function normalizeSettings(raw: unknown): ServerSettings {
   const trace = lookup(raw, 'trace.server');
   const custom = lookup(raw, 'customMergers');
   const instanceData = lookup(raw, 'instanceData');
+  const cloud = lookup(raw, 'cloud');
   const customMergers: Record<string, string> = {};
   if (custom && typeof custom === 'object' && !Array.isArray(custom)) {
     for (const [name, file] of Object.entries(custom)) if (typeof file === 'string' && /^[a-z_][a-z0-9_]*$/.test(name)) customMergers[name] = file;
@@ -93,6 +98,7 @@ export function normalizeSettings(raw: unknown): ServerSettings {
     includes: { allowOutsideWorkspace: typeof outside === 'boolean' ? outside : DEFAULT_SETTINGS.includes.allowOutsideWorkspace },
     trace: { server: trace === 'messages' || trace === 'verbose' ? trace : 'off' },
     instanceData: typeof instanceData === 'string' ? instanceData.trim() : '',
+    cloud: typeof cloud === 'string' && isCloudName(cloud) ? cloud : '',
   };
 }
 
