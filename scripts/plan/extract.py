@@ -11,9 +11,11 @@ installed cloud-init, never written by hand:
   empty where the version has none);
 * `osFamilies`: `distros.OSFAMILIES`, to pick a distro's cloud.cfg variant by its family;
 * `keyModules`: which modules read a top-level key (the schema's `$defs` of each `cc_*`, plus activation keys);
+* `builtin`: the builtin config's top-level keys and the values of the keys the plan reads (under a cloud.cfg
+  the user gives);
 * `variants`: for each rendered cloud.cfg (CLOUDCFG_DIR/<variant>.cfg, made by the oracle's render-cloudcfg.sh
   from that version's own template), the system config `stages.fetch_base_config()` builds from it (builtin
-  config + that cloud.cfg, no drop-ins, no kernel command line): its top-level keys, the distro it names, and the
+  config + that cloud.cfg, no drop-ins, no kernel command line): its top-level keys, the distro and default user it names, and the
   values of the keys the plan reads (the three module lists, `unverified_modules`, merge specs). PACKAGE_ETC adds
   the variant `debian-package`: a distribution package's own /etc/cloud (cloud.cfg + cloud.cfg.d/*.cfg).
 
@@ -90,8 +92,10 @@ def main():
 
         def add(variant, cloud_cfg, confd=()):
             base = base_config(cloud_cfg, list(confd))
+            si = base.get("system_info") or {}
             entry = {
-                "distro": (base.get("system_info") or {}).get("distro"),
+                "distro": si.get("distro"),
+                "defaultUser": (si.get("default_user") or {}).get("name"),
                 "keys": intern(keysets, sorted(str(k) for k in base)),
             }
             values = {}
@@ -101,6 +105,9 @@ def main():
             entry["values"] = values
             variants[variant] = entry
 
+        builtin = util.get_builtin_cfg()
+        builtin_facts = {"keys": intern(keysets, sorted(str(k) for k in builtin)),
+                         "values": {k: intern(lists, builtin[k]) for k in PLAN_KEYS if k in builtin}}
         for f in sorted(glob.glob(os.path.join(cloudcfg_dir, "*.cfg"))):
             add(os.path.basename(f)[:-4], f)
         if package_etc:
@@ -119,6 +126,7 @@ def main():
         "osFamilies": {k: list(v) for k, v in distros.OSFAMILIES.items()},
         "modules": modules,
         "keyModules": {k: sorted(v) for k, v in sorted(key_modules.items())},
+        "builtin": builtin_facts,
         "lists": lists,
         "keySets": keysets,
         "variants": variants,

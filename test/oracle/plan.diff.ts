@@ -7,7 +7,8 @@
  *
  * Generates random merged cloud-configs (activation keys of many modules, the user's own
  * `cloud_*_modules` lists with dashed, `.py`, renamed, removed and unknown names, list and mapping entries
- * with valid, invalid and empty frequencies, `unverified_modules` as a list or a string) and plans each one
+ * with valid, invalid and empty frequencies, `unverified_modules` as a list or a string), one in four over a
+ * cloud.cfg of its own (`--cloud-cfg`), and plans each one
  * for several distros on every installed version: per stage the same modules in the same order with the
  * same frequency and run/skip decision, the same three boots, and the same cloud.cfg. plan.py's worker runs
  * in one process per version (test/oracle/plan_driver.py). A version that is not installed is skipped with a
@@ -59,6 +60,15 @@ function makeConfig(r: Rng): Record<string, unknown> {
   return cfg;
 }
 
+/** A cloud.cfg of the user's own (`--cloud-cfg`): its module lists, and keys modules activate on. */
+function makeCloudCfg(r: Rng): Record<string, unknown> {
+  const cfg: Record<string, unknown> = { system_info: { distro: 'debian', default_user: { name: 'admin' } } };
+  for (const k of ['cloud_init_modules', 'cloud_config_modules', 'cloud_final_modules']) if (r.chance(0.8)) cfg[k] = [...new Set(r.some(MODULE_NAMES, 6))];
+  for (const k of KEYS) if (r.chance(0.05)) cfg[k] = ['y'];
+  if (r.chance(0.2)) cfg.unverified_modules = r.some(MODULE_NAMES, 3);
+  return cfg;
+}
+
 interface OracleRow {
   module: string;
   frequency: string | null;
@@ -91,7 +101,12 @@ function main(): void {
     const file = join(dir, `c${i}.yaml`);
     const text = `#cloud-config\n${JSON.stringify(makeConfig(r))}\n`;
     writeFileSync(file, text);
-    return { file, text, distro: DISTROS[i % DISTROS.length], distro2: r.pick(DISTROS) };
+    let cloudCfg: { file: string; text: string } | undefined;
+    if (i % 4 === 3) {
+      cloudCfg = { file: join(dir, `c${i}.cfg`), text: JSON.stringify(makeCloudCfg(r)) };
+      writeFileSync(cloudCfg.file, cloudCfg.text);
+    }
+    return { file, text, cloudCfg, distro: DISTROS[i % DISTROS.length], distro2: r.pick(DISTROS) };
   });
   const work = configs.flatMap((c) => [c.distro, c.distro2].filter((d, i, a) => a.indexOf(d) === i).map((distro) => ({ ...c, distro })));
   let differences = 0;
@@ -108,14 +123,14 @@ function main(): void {
       }
       const started = Date.now();
       const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'PYTHONPATH'));
-      const run = spawnSync('/usr/bin/python3', [join(__dirname, '..', '..', '..', 'test', 'oracle', 'plan_driver.py'), ORACLE, version, path], { input: JSON.stringify(work.map((w) => ({ config: w.file, distro: w.distro }))), encoding: 'utf8', env, maxBuffer: 256 << 20 });
+      const run = spawnSync('/usr/bin/python3', [join(__dirname, '..', '..', '..', 'test', 'oracle', 'plan_driver.py'), ORACLE, version, path], { input: JSON.stringify(work.map((w) => ({ config: w.file, distro: w.distro, ...(w.cloudCfg ? { cloud_cfg: w.cloudCfg.file } : {}) }))), encoding: 'utf8', env, maxBuffer: 256 << 20 });
       if (run.status !== 0) throw new Error(`plan_driver.py ${version} failed: ${run.stderr}`);
       const oracle = JSON.parse(run.stdout) as OracleEntry[];
       let versionDiffs = 0;
       const decisions = new Map<string, number>();
       for (const entry of oracle) for (const rows of Object.values(entry.stages ?? {})) for (const row of rows) decisions.set(row.decision, (decisions.get(row.decision) ?? 0) + 1);
       work.forEach((w, i) => {
-        const diff = compare(version, w.text, w.distro, oracle[i]);
+        const diff = compare(version, w.text, w.distro, oracle[i], w.cloudCfg?.text);
         compared++;
         if (diff.length) {
           versionDiffs++;
@@ -132,15 +147,16 @@ function main(): void {
   process.exit(differences || (missing && process.env.CI === 'true') ? 1 : 0);
 }
 
-function compare(version: CloudInitVersion, text: string, distro: string, oracle: OracleEntry): string[] {
-  const variant = defaultCloudCfgVariant(version, distro);
+function compare(version: CloudInitVersion, text: string, distro: string, oracle: OracleEntry, cloudCfg?: string): string[] {
+  const variant = cloudCfg !== undefined ? 'given' : defaultCloudCfgVariant(version, distro);
   if (oracle.error) return variant === undefined ? [] : [`oracle fails (${oracle.error}), we plan with variant ${variant}`];
   if (variant === undefined) return [`we find no cloud.cfg variant, the oracle uses ${JSON.stringify(oracle.cloud_cfg)}`];
-  const theirVariant = oracle.cloud_cfg?.source === 'debian-package' ? 'debian-package' : oracle.cloud_cfg?.variant;
+  const theirVariant = oracle.cloud_cfg?.source === 'debian-package' || oracle.cloud_cfg?.source === 'given' ? oracle.cloud_cfg.source : oracle.cloud_cfg?.variant;
   const out: string[] = [];
   if (theirVariant !== variant) out.push(`cloud.cfg: ours ${variant}, theirs ${theirVariant}`);
   const outcome = runSet('user-data', { files: [{ name: 'user-data', bytes: Buffer.from(text) }] }, { version: specVersion(version), detail: 'value' });
-  const result = planBoot(mergedValue(outcome), { version, distro, cloudCfgVariant: variant, netplan: 'none' });
+  const given = cloudCfg === undefined ? undefined : { name: 'cloud.cfg', value: mergedValue(runSet('system', { files: [{ name: 'cloud.cfg', bytes: Buffer.from(cloudCfg) }] }, { detail: 'value' })) };
+  const result = planBoot(mergedValue(outcome), { version, distro, cloudCfgVariant: variant, netplan: 'none' }, given ? { cloudCfg: given } : {});
   if (!result.ok) return [...out, `we fail: ${result.error}`];
   const plan = result.plan;
   for (const stage of ['init', 'config', 'final'] as const) {

@@ -4,7 +4,7 @@ version, instead of one plan.py process per case.
 
     PYTHONPATH= /usr/bin/python3 plan_driver.py ORACLE_DIR VERSION CI_PATH < cases.json > results.json
 
-cases.json: [{"config": FILE, "distro": NAME}, ...]. Each result is plan.py's entry for that version, cut to
+cases.json: [{"config": FILE, "distro": NAME, "cloud_cfg"?: FILE}, ...]. Each result is plan.py's entry for that version, cut to
 what the differential test compares (stages, boots, cloud_cfg), or {"error": ...}.
 """
 import argparse
@@ -25,7 +25,7 @@ def main():
     for case in cases:
         ns = argparse.Namespace(
             version=version, ci_path=ci_path, config=os.path.abspath(case["config"]),
-            distro=case["distro"], variant=None, cmdline="", cloud_cfg=None, confd=[],
+            distro=case["distro"], variant=None, cmdline="", cloud_cfg=case.get("cloud_cfg"), confd=[],
             ds_config=None, vendor=None, cloudcfg_dir=os.path.join(oracle, "cloudcfg", version),
             package_etc=(os.path.normpath(os.path.join(ci_path, "../../../../etc/cloud"))
                          if version == "22.4" else None))

@@ -19,6 +19,8 @@ export interface ModuleMeta {
 export interface VariantFacts {
   /** `system_info.distro` the cloud.cfg names. */
   distro: string | null;
+  /** `system_info.default_user.name`: the user `default` in `users` stands for. */
+  defaultUser: string | null;
   /** Index in `keySets` of its top-level keys. */
   keys: number;
   /** Index in `lists` of the value of each key a plan reads (the module lists, unverified_modules, merge specs). */
@@ -37,6 +39,8 @@ export interface PlanFacts {
   modules: Record<string, ModuleMeta>;
   /** Top-level key -> the modules whose schema or activation names it. */
   keyModules: Record<string, string[]>;
+  /** The builtin config (`settings.CFG_BUILTIN`), under a cloud.cfg the user gives. */
+  builtin: { keys: number; values: Record<string, number> };
   lists: unknown[];
   keySets: string[][];
   variants: Record<string, VariantFacts>;

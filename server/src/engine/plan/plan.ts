@@ -71,8 +71,12 @@ export interface BootPlan {
   target: Target;
   /** `cloud-init --version` of the reproduced release. */
   cloudInit: string;
+  /** Which cloud.cfg: the file the user gave, or the variant of the version. */
+  cloudCfg: string;
   /** `system_info.distro` the image's cloud.cfg names (the target's distro replaces it). */
   cloudCfgDistro: string | null;
+  /** The user `default` in `users` stands for on this image (`system_info.default_user.name`). */
+  defaultUser: string | null;
   stages: Record<Stage, StagePlan>;
   boots: Boots;
   /** Top-level keys of the config cloud-init's modules see (the user's and the system config's). */
@@ -87,48 +91,83 @@ export type PlanResult = { ok: true; plan: BootPlan } | { ok: false; error: stri
 /** The keys whose value a plan reads from the merged config (the rest only count by presence). */
 const PLAN_KEYS = ['cloud_init_modules', 'cloud_config_modules', 'cloud_final_modules', 'unverified_modules', 'merge_how', 'merge_type'];
 
+/** A cloud.cfg the user gives instead of the image's (`--cloud-cfg FILE`): its value, as `util.read_conf` reads it. */
+export interface PlanOptions {
+  cloudCfg?: { name: string; value: PyValue };
+}
+
 /**
  * The plan of `merged` (the user's merged cloud-config, as cloud-config.txt holds it; null or a non-mapping
  * reads as `{}`, as `util.read_conf` does) on `target`.
  */
-export function planBoot(merged: PyValue | null, target: Target): PlanResult {
+export function planBoot(merged: PyValue | null, target: Target, options: PlanOptions = {}): PlanResult {
   try {
-    return plan(merged, target);
+    return plan(merged, target, options);
   } catch (e) {
     if (e instanceof PlanCrash) return { ok: false, error: `cloud-init fails deciding the modules: ${e.message}` };
+    if (e instanceof PyError) return { ok: false, error: `cloud-init fails merging the config: ${e.pyType}: ${e.message}` };
     throw e;
   }
 }
 
-function plan(merged: PyValue | null, target: Target): PlanResult {
-  const facts = planFacts(target.version);
+/** The system config a plan reads: top-level keys, the values of PLAN_KEYS, the distro and default user it names. */
+interface SystemConfig {
+  keys: string[];
+  values: PyDict;
+  distro: string | null;
+  defaultUser: string | null;
+  name: string;
+}
+
+function systemConfig(facts: PlanFacts, target: Target, options: PlanOptions): SystemConfig | string {
+  const values = (table: Record<string, number>) => {
+    const d = new PyDict();
+    for (const [k, i] of Object.entries(table)) d.set(k, jsonToPy(facts.lists[i]));
+    return d;
+  };
+  if (options.cloudCfg) {
+    // stages.fetch_base_config: util.mergemanydict([builtin config, cloud.cfg], reverse=True): cloud.cfg wins.
+    const given = options.cloudCfg.value instanceof PyDict ? options.cloudCfg.value : new PyDict();
+    const part = new PyDict();
+    for (const k of PLAN_KEYS) if (given.has(k)) part.set(k, deepCopy(given.get(k) as PyValue));
+    const info = given.get('system_info');
+    const user = info instanceof PyDict ? info.get('default_user') : undefined;
+    const name = user instanceof PyDict ? user.get('name') : undefined;
+    const distro = info instanceof PyDict ? info.get('distro') : undefined;
+    return {
+      keys: [...facts.keySets[facts.builtin.keys], ...given.keys().filter((k): k is string => typeof k === 'string')],
+      values: mergeMany([part, values(facts.builtin.values)], { version: specVersion(target.version) }).value,
+      distro: typeof distro === 'string' ? distro : null,
+      defaultUser: typeof name === 'string' ? name : null,
+      name: options.cloudCfg.name,
+    };
+  }
   const variant = Object.hasOwn(facts.variants, target.cloudCfgVariant) ? facts.variants[target.cloudCfgVariant] : undefined;
-  if (!variant) return { ok: false, error: `cloud-init ${target.version} has no cloud.cfg variant '${target.cloudCfgVariant}' (it has ${Object.keys(facts.variants).sort().join(', ')})` };
+  if (!variant) return `cloud-init ${target.version} has no cloud.cfg variant '${target.cloudCfgVariant}' (it has ${Object.keys(facts.variants).sort().join(', ')})`;
+  return { keys: facts.keySets[variant.keys], values: values(variant.values), distro: variant.distro, defaultUser: variant.defaultUser, name: `the ${target.cloudCfgVariant} cloud.cfg of cloud-init ${target.version}` };
+}
+
+function plan(merged: PyValue | null, target: Target, options: PlanOptions): PlanResult {
+  const facts = planFacts(target.version);
+  const system = systemConfig(facts, target, options);
+  if (typeof system === 'string') return { ok: false, error: system };
   const user = merged instanceof PyDict ? merged : new PyDict();
-  const configKeys = new Set<string>(facts.keySets[variant.keys]);
+  const configKeys = new Set<string>(system.keys);
   for (const k of user.keys()) if (typeof k === 'string') configKeys.add(k);
 
   // ConfigMerger: util.mergemanydict([user config, system config]); only the keys a plan reads are merged
   // (a top-level key's merge never depends on another key's value).
   const userPart = new PyDict();
   for (const k of PLAN_KEYS) if (user.has(k)) userPart.set(k, deepCopy(user.get(k) as PyValue));
-  const basePart = new PyDict();
-  for (const [k, i] of Object.entries(variant.values)) basePart.set(k, jsonToPy(facts.lists[i]));
-  let cfg: PyDict;
-  try {
-    cfg = mergeMany([userPart, basePart], { version: specVersion(target.version) }).value;
-  } catch (e) {
-    if (e instanceof PyError) return { ok: false, error: `cloud-init fails merging the config: ${e.pyType}: ${e.message}` };
-    throw e;
-  }
+  const cfg = mergeMany([userPart, system.values], { version: specVersion(target.version) }).value;
   const unverified = cfg.has('unverified_modules') ? cfg.get('unverified_modules') : undefined;
   const stages = {} as Record<Stage, StagePlan>;
   for (const stage of STAGES) {
     const key = STAGE_KEYS[stage];
-    const listFrom = user.has(key) ? 'user' : basePart.has(key) ? 'cloud.cfg' : 'none';
+    const listFrom = user.has(key) ? 'user' : system.values.has(key) ? 'cloud.cfg' : 'none';
     stages[stage] = { ...runSection(cfg.get(key), facts, configKeys, target.distro, unverified), listFrom };
   }
-  const plan: BootPlan = { target, cloudInit: facts.cloudInit, cloudCfgDistro: variant.distro, stages, boots: { first: [], reboot: [], newInstance: [] }, configKeys, unverified, facts };
+  const plan: BootPlan = { target, cloudInit: facts.cloudInit, cloudCfg: system.name, cloudCfgDistro: system.distro, defaultUser: system.defaultUser, stages, boots: { first: [], reboot: [], newInstance: [] }, configKeys, unverified, facts };
   plan.boots = boots(plan);
   return { ok: true, plan };
 }
