@@ -7,6 +7,7 @@ import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, isLimitName } from '../engine/limi
 import { EFFECT_KINDS as FATE_KINDS, type EffectKind as FateKind } from '../engine/outcome/effects';
 import { CHECK_MODES, MODES, type Mode } from '../engine/outcome/mode';
 import { nearest } from '../engine/findings/findings';
+import { CLOUD_INIT_VERSIONS, parseCloudInitVersion, type CloudInitVersion } from '../engine/version/versions';
 
 export type { Mode };
 export type Format = 'yaml' | 'json' | 'report' | 'preview' | 'text' | 'sarif';
@@ -62,6 +63,12 @@ export interface CliOptions {
   setAllowOutside?: boolean;
   /** `--fail-on KINDS`: --check exits 1 when a value meets one of these fates. */
   failOn: FateKind[];
+  /** `--plan`: the boot plan of the merged result. */
+  plan: boolean;
+  /** `--distro NAME`: the image's distro (`system_info.distro`). */
+  distro?: string;
+  /** `--cloud-init-version` as given, any of the versions the project knows (merges take `version`). */
+  targetVersion?: CloudInitVersion;
 }
 
 export class UsageError extends Error {}
@@ -127,9 +134,10 @@ function setFailOn(o: CliOptions, v: string): void {
 }
 
 function setVersion(o: CliOptions, v: string): void {
-  if (v === 'current' || v === 'head') o.version = 'current';
-  else if (v === '22.4' || v === '22.4.2') o.version = '22.4';
-  else throw new UsageError(`--cloud-init-version takes current or 22.4, not '${v}'`);
+  const version = parseCloudInitVersion(v);
+  if (version === undefined) throw new UsageError(`--cloud-init-version takes ${CLOUD_INIT_VERSIONS.join(', ')}, not '${v}'`);
+  o.targetVersion = version;
+  if (version === 'current' || version === '22.4') o.version = version;
 }
 
 /** Every flag, in the order the help lists them. */
@@ -164,6 +172,12 @@ export const FLAGS: readonly Flag[] = [
     set: (o, v) => (o.fromTerraform = v),
   },
   { flag: 'address', value: 'ADDR', section: 'What to run', help: 'with --from-terraform: only the cloudinit_config at this address', set: (o, v) => (o.address = v) },
+  {
+    flag: 'plan',
+    section: 'What to run',
+    help: "cloud-init's boot plan for the merged result: per stage (init, config, final) each module in order, how often it runs, whether it runs or why cloud-init skips it, what a reboot and a new instance run again, and our pitfalls at the file:line:column of the value (--format text, the default, or json); exit 1 on a pitfall that is an error",
+    set: (o) => (o.plan = true),
+  },
   { flag: 'rendered', section: 'What to run', help: 'each FILE is saved rendered user-data (base64, gzip or MIME)', set: (o) => (o.rendered = true) },
 
   {
@@ -186,7 +200,8 @@ export const FLAGS: readonly Flag[] = [
       o.launchIndex = Number(v);
     },
   },
-  { flag: 'cloud-init-version', value: 'current|22.4', section: 'Inputs', help: "reproduce today's cloud-init (default) or Debian's 22.4.2", set: setVersion },
+  { flag: 'cloud-init-version', value: 'current|22.4', section: 'Inputs', help: "reproduce today's cloud-init (default) or Debian's 22.4.2 (--plan: also 23.4, 24.4, 25.1)", set: setVersion },
+  { flag: 'distro', value: 'NAME', section: 'Inputs', help: "--plan: the image's distro (system_info.distro: ubuntu, the default, debian, rhel, fedora...) and its cloud.cfg as that version renders it (22.4 + debian: Debian 12's packaged one); --cloud-cfg FILE gives your own", set: (o, v) => (o.distro = v) },
   {
     flag: 'custom-merger',
     value: 'NAME=PATH',
@@ -195,7 +210,7 @@ export const FLAGS: readonly Flag[] = [
     set: (o, v) => { const p = pair('custom-merger', 'NAME=PATH', v); o.customMergers.push({ name: p.name, path: p.value }); },
   },
 
-  { flag: 'cloud-cfg', value: 'FILE', section: 'Boot, confd and system modes', help: '/etc/cloud/cloud.cfg (confd and boot modes)', set: (o, v) => (o.cloudCfg = v) },
+  { flag: 'cloud-cfg', value: 'FILE', section: 'Boot, confd and system modes', help: '/etc/cloud/cloud.cfg (confd and boot modes, and --plan)', set: (o, v) => (o.cloudCfg = v) },
   { flag: 'confd', value: 'FILE', section: 'Boot, confd and system modes', help: 'a cloud.cfg.d drop-in (boot mode; repeatable)', set: (o, v) => o.confd.push(v) },
   { flag: 'confd-order', value: 'name|given', section: 'Boot, confd and system modes', help: "drop-in order: cloud-init's (by name, default) or as given", set: (o, v) => (o.confdOrder = oneOf(v, ['name', 'given'], () => `--confd-order takes name or given, not '${v}'`)) },
   { flag: 'runtime-cfg', value: 'FILE', section: 'Boot, confd and system modes', help: 'boot mode: the runtime config (/run/cloud-init/cloud.cfg)', set: (o, v) => (o.runtimeCfg = v) },
@@ -277,6 +292,7 @@ const SYNOPSIS = `Usage:
   cloud-config-merge [--mode MODE] [--format yaml|json|report|preview] [options] FILE...
   cloud-config-merge --check [--annotate] [--fail-on KINDS] [--format text|json|sarif] [options] FILE...
   cloud-config-merge --lint [--format sarif] [options] FILE...
+  cloud-config-merge --plan [--distro D] [--cloud-init-version V] [--cloud-cfg F] [--format text|json] FILE...
   cloud-config-merge --set NAME [--set-file PATH] [--set-allow-outside] [--check | --lint | --format ...]
   cloud-config-merge --spec SPEC | --spec-merge-how YAML [--format yaml|json] VALUE_FILE...
   cloud-config-merge --explain SPEC | --explain-merge-how YAML [--format json]
@@ -288,7 +304,8 @@ const SYNOPSIS = `Usage:
 
 const EXIT_CODES = `Exit codes:
   0  ok
-  1  --check: cloud-init would report schema errors, or a value meets a --fail-on fate; --lint: a problem found
+  1  --check: cloud-init would report schema errors, or a value meets a --fail-on fate; --lint: a problem found;
+     --plan: a pitfall that is an error
   2  bad usage, unreadable input or input over a limit
   3  cloud-init itself would fail
   4  done, but a Jinja template could not be reproduced (cloud-init renders it; see the note: lines)`;
@@ -326,6 +343,7 @@ function defaults(): CliOptions {
     check: false,
     annotate: false,
     failOn: [],
+    plan: false,
   };
 }
 
@@ -373,6 +391,14 @@ export function parseArgs(argv: string[]): CliOptions {
 
 /** Flags that only mean something with others, and the formats each command writes. */
 function checkCombinations(o: CliOptions, formatGiven: boolean): void {
+  if (o.plan) {
+    if (o.check || o.lint) throw new UsageError(`--plan does not go with ${o.check ? '--check' : '--lint'}`);
+    if (!formatGiven) o.format = 'text';
+    else if (o.format !== 'text' && o.format !== 'json') throw new UsageError(`--plan writes text or json, not '${o.format}'`);
+    return;
+  }
+  if (o.distro !== undefined) throw new UsageError('--distro goes with --plan');
+  if (o.targetVersion !== undefined && o.targetVersion !== o.version) throw new UsageError(`--cloud-init-version ${o.targetVersion} goes with --plan; merges reproduce current or 22.4`);
   if ((o.spec !== undefined || o.specMergeHow !== undefined) && !formatGiven) o.format = 'yaml';
   if (o.check) {
     if (!formatGiven) o.format = 'text';

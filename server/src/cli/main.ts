@@ -46,6 +46,7 @@ const checkTextModule = (): typeof import('../engine/render/checkText') => requi
 const fatesModule = (): typeof import('../engine/outcome/fates') => require('../engine/outcome/fates') as typeof import('../engine/outcome/fates');
 const fatesTextModule = (): typeof import('../engine/render/fatesText') => require('../engine/render/fatesText') as typeof import('../engine/render/fatesText');
 const setModule = (): typeof import('./fates') => require('./fates') as typeof import('./fates');
+const planModule = (): typeof import('./plan') => require('./plan') as typeof import('./plan');
 
 export interface CliIO {
   stdout(text: string): void;
@@ -259,6 +260,7 @@ function dispatch(o: CliOptions, io: CliIO): number {
   // Every input is read here, once: a pipe or /dev/stdin has nothing left to give a second reading.
   const inputs = readInputs(o);
   if (o.check) return checkCommand(o, io, inputs);
+  if (o.plan) return planModule().planCommand(o, io, inputs);
   if (o.format === 'preview') return previewMode(o, io, inputs);
   return mergeMode(o, io, inputs);
 }

@@ -5,6 +5,7 @@
  * version at a time: an editor or CLI run that never asks for a plan never parses them.
  */
 import type { CloudInitVersion } from '../version/versions';
+import type { Target } from '../version/target';
 
 export interface ModuleMeta {
   /** `meta["frequency"]`: once-per-instance, always or once. */
@@ -85,4 +86,17 @@ export function defaultCloudCfgVariant(version: CloudInitVersion, distro: string
 /** The cloud.cfg variants a version has, sorted. */
 export function cloudCfgVariants(version: CloudInitVersion): string[] {
   return Object.keys(planFacts(version).variants).sort();
+}
+
+/** The distro a plan is made for when nothing names one (no `--distro`, no image profile). */
+export const DEFAULT_PLAN_DISTRO = 'ubuntu';
+
+/**
+ * The target of a plan from a version and a distro, with the distro's default cloud.cfg (the netplan host
+ * is not read by a plan); a sentence when the version has no cloud.cfg for the distro.
+ */
+export function planTarget(version: CloudInitVersion, distro: string = DEFAULT_PLAN_DISTRO): Target | string {
+  const variant = defaultCloudCfgVariant(version, distro);
+  if (variant === undefined) return `cloud-init ${version} renders no cloud.cfg for distro '${distro}' or its family (it has ${cloudCfgVariants(version).join(', ')}); give --cloud-cfg FILE`;
+  return { version, distro, cloudCfgVariant: variant, netplan: 'none' };
 }
