@@ -201,7 +201,7 @@ export const FLAGS: readonly Flag[] = [
     },
   },
   { flag: 'cloud-init-version', value: 'current|22.4', section: 'Inputs', help: "reproduce today's cloud-init (default) or Debian's 22.4.2 (--plan: also 23.4, 24.4, 25.1)", set: setVersion },
-  { flag: 'distro', value: 'NAME', section: 'Inputs', help: "--plan: the image's distro (system_info.distro: ubuntu, the default, debian, rhel, fedora...) and its cloud.cfg as that version renders it (22.4 + debian: Debian 12's packaged one); --cloud-cfg FILE gives your own", set: (o, v) => (o.distro = v) },
+  { flag: 'distro', value: 'NAME', section: 'Inputs', help: "--plan and the preview's boot plan: the image's distro (system_info.distro: ubuntu, the default, debian, rhel, fedora...) and its cloud.cfg as that version renders it (22.4 + debian: Debian 12's packaged one); --cloud-cfg FILE gives your own", set: (o, v) => (o.distro = v) },
   {
     flag: 'custom-merger',
     value: 'NAME=PATH',
@@ -397,7 +397,7 @@ function checkCombinations(o: CliOptions, formatGiven: boolean): void {
     else if (o.format !== 'text' && o.format !== 'json') throw new UsageError(`--plan writes text or json, not '${o.format}'`);
     return;
   }
-  if (o.distro !== undefined) throw new UsageError('--distro goes with --plan');
+  if (o.distro !== undefined && o.format !== 'preview') throw new UsageError('--distro goes with --plan or --format preview');
   if (o.targetVersion !== undefined && o.targetVersion !== o.version) throw new UsageError(`--cloud-init-version ${o.targetVersion} goes with --plan; merges reproduce current or 22.4`);
   if ((o.spec !== undefined || o.specMergeHow !== undefined) && !formatGiven) o.format = 'yaml';
   if (o.check) {

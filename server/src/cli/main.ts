@@ -47,6 +47,7 @@ const fatesModule = (): typeof import('../engine/outcome/fates') => require('../
 const fatesTextModule = (): typeof import('../engine/render/fatesText') => require('../engine/render/fatesText') as typeof import('../engine/render/fatesText');
 const setModule = (): typeof import('./fates') => require('./fates') as typeof import('./fates');
 const planModule = (): typeof import('./plan') => require('./plan') as typeof import('./plan');
+const planFactsModule = (): typeof import('../engine/plan/facts') => require('../engine/plan/facts') as typeof import('../engine/plan/facts');
 
 export interface CliIO {
   stdout(text: string): void;
@@ -433,11 +434,18 @@ function previewMode(o: CliOptions, io: CliIO, inputs: SetInputs): number {
   return writePreview(o, io, runSet(o.mode, inputs, runOptions(o, io)));
 }
 
+/** The image of the preview's "Boot plan" section: --distro (default ubuntu) with --cloud-init-version. */
+function previewPlanTarget(o: CliOptions) {
+  const target = planFactsModule().planTarget(o.targetVersion ?? o.version, o.distro ?? planFactsModule().DEFAULT_PLAN_DISTRO);
+  return typeof target === 'string' ? undefined : target;
+}
+
 /** The preview's text of an outcome; the exit code. */
 export function writePreview(o: CliOptions, io: CliIO, outcome: Outcome): number {
   const model = previewModule().renderPreview(outcome, {
     // The editor's preview text, as the editor shows it by default (cloudConfigMerge.schema.enable).
     schema: true,
+    plan: previewPlanTarget(o),
     limitHint: (limit) => `raise it with --limit ${limit}=N`,
   });
   io.stdout(model.text);

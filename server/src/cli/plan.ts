@@ -5,11 +5,9 @@
  * run, and the pitfalls (our own checks of the plan) at the file:line:column where the value is written.
  * Text (a timeline) or JSON; exit 1 when a pitfall is an error.
  */
-import { mergedValue, SetInputs, runSet } from '../engine/outcome/run';
-import { decodeUtf8Surrogateescape } from '../engine/py/codecs';
-import { planBoot } from '../engine/plan/plan';
+import { SetInputs, runSet } from '../engine/outcome/run';
+import { planOfOutcome } from '../engine/plan/ofOutcome';
 import { planTarget, DEFAULT_PLAN_DISTRO } from '../engine/plan/facts';
-import { planPitfalls } from '../engine/plan/pitfalls';
 import { planJson, planText } from '../engine/render/planText';
 import { readConf } from '../engine/system/readConf';
 import { CliOptions, UsageError } from './args';
@@ -22,19 +20,13 @@ export function planCommand(o: CliOptions, io: CliIO, inputs: SetInputs): number
   if (typeof target === 'string' && o.cloudCfg === undefined) throw new UsageError(target);
   const outcome = runSet(o.mode, inputs, { ...runOptions(o, io), detail: 'full' });
   if (outcome.kind === 'failed') throw outcome.failure.thrown;
-  if (outcome.kind !== 'user-data') throw new UsageError(`--plan works with the user-data and handler modes, not ${o.mode}`);
-  if (outcome.run.fatal) throw new CloudInitFailure(`${outcome.run.fatal.pyType}: ${outcome.run.fatal.message} (no user-data is processed at all)`);
+  if (outcome.kind === 'user-data' && outcome.run.fatal) throw new CloudInitFailure(`${outcome.run.fatal.pyType}: ${outcome.run.fatal.message} (no user-data is processed at all)`);
   const cloudCfg = o.cloudCfg === undefined ? undefined : { name: o.cloudCfg, value: readConf({ name: o.cloudCfg, bytes: read(o, o.cloudCfg) }).value };
-  const merged = mergedValue(outcome);
   const resolved = typeof target === 'string' ? { version, distro: o.distro ?? DEFAULT_PLAN_DISTRO, cloudCfgVariant: '', netplan: 'none' as const } : target;
-  const result = planBoot(merged, resolved, cloudCfg ? { cloudCfg } : {});
-  if (!result.ok) throw new CloudInitFailure(result.error);
-  const texts = new Map(inputs.files.map((f) => [f.name, f.bytes]));
-  const pitfalls = planPitfalls(result.plan, merged, outcome.locate, (file) => {
-    const bytes = texts.get(file);
-    return bytes && decodeUtf8Surrogateescape(bytes);
-  });
-  if (o.format === 'json') io.stdout(JSON.stringify(planJson(result.plan, pitfalls, merged, outcome.locate), null, o.pretty ? 2 : undefined) + '\n');
-  else io.stdout(planText(result.plan, pitfalls, merged, outcome.locate));
+  const result = planOfOutcome(outcome, resolved, cloudCfg ? { cloudCfg } : {});
+  if ('error' in result) throw new CloudInitFailure(result.error);
+  const { plan, pitfalls, merged, locate } = result;
+  if (o.format === 'json') io.stdout(JSON.stringify(planJson(plan, pitfalls, merged, locate), null, o.pretty ? 2 : undefined) + '\n');
+  else io.stdout(planText(plan, pitfalls, merged, locate));
   return pitfalls.some((p) => p.severity === 'error') ? 1 : 0;
 }

@@ -1,11 +1,13 @@
 /**
  * The boot plan written out: `--plan`'s readable timeline and its JSON, and the preview's "Boot plan"
- * section (the same lines, with the file:line of the keys that activated each module).
+ * section (each module that runs, with the file:line of the keys that activated it).
  */
 import { PyDict, PyValue } from '../py/values';
 import { Locator, SourceLocation, fileLine, locationJson } from '../outcome/locate';
 import { BootPlan, PlanRow, STAGES, STAGE_KEYS } from '../plan/plan';
 import type { Pitfall } from '../plan/pitfalls';
+import type { OutcomePlan } from '../plan/ofOutcome';
+import type { HeaderPiece, HeaderWriter } from './header';
 
 /** Where each top-level key of the merged config was written (for "activated by"). */
 function keyPlaces(merged: PyValue | null, locate: Locator | null): Map<string, SourceLocation | null> {
@@ -83,4 +85,47 @@ export function planJson(plan: BootPlan, pitfalls: readonly Pitfall[], merged: P
     boots: plan.boots,
     pitfalls: pitfalls.map((p) => ({ code: p.code, severity: p.severity, message: p.message, path: p.path, ...(p.at ? locationJson(p.at) : { file: null, line: null, column: null }) })),
   };
+}
+
+/** A place as a header piece: `app.yaml:4`, linked to the line when it is in the file's own text. */
+function placePiece(l: SourceLocation | null): HeaderPiece {
+  if (!l) return 'an unknown place';
+  if (l.note) return fileLine(l);
+  return { text: `${l.file}:${l.line + 1}`, target: { file: l.file, line: l.line } };
+}
+
+/**
+ * The preview's "Boot plan" section: each module that runs, by stage, with how often and the place of the
+ * keys that activated it; modules skipped though the config sets their keys; what a reboot and a new
+ * instance run again; the pitfalls (errors and warnings) at their places.
+ */
+export function planSection(w: HeaderWriter, p: OutcomePlan | { error: string }): void {
+  if ('error' in p) {
+    w.add(`# Boot plan: none: ${p.error}`);
+    return;
+  }
+  const { plan, pitfalls, merged, locate } = p;
+  const places = keyPlaces(merged, locate);
+  w.add(`# Boot plan on ${planTitle(plan)}: the modules that run, by stage, once per instance unless said:`);
+  const often = (row: PlanRow) => (row.frequency === 'once-per-instance' || row.frequency === null ? '' : ` (${SHORT[row.frequency] ?? (row.frequency || 'every boot')})`);
+  const keyPieces = (keys: readonly string[]) => keys.flatMap((k, i): HeaderPiece[] => [i ? ', ' : '', `${k} at `, placePiece(places.get(k) ?? null)]);
+  for (const stage of STAGES) {
+    const s = plan.stages[stage];
+    if (s.error) w.add(`#   ${stage}: cloud-init fails reading ${STAGE_KEYS[stage]}, no module of this stage runs: ${s.error}`);
+    const always = s.rows.filter((r) => r.runs && !r.activatedBy?.length).map((r) => `${r.module}${often(r)}${r.decision === 'run_forced' ? ' (forced by unverified_modules)' : ''}`);
+    if (s.listFrom === 'user') w.add(`#   ${stage}: the list is your own ${STAGE_KEYS[stage]}`);
+    for (const row of s.rows) {
+      const keyed = row.meta?.activate.filter((k) => places.has(k)) ?? [];
+      if (row.runs && row.activatedBy?.length) w.add(`#   ${stage}: ${row.module}${often(row)}, activated by `, ...keyPieces(row.activatedBy));
+      else if (!row.runs && keyed.length) w.add(`#   ${stage}: ${row.module} SKIPPED (${row.reason}), so `, ...keyPieces(keyed), ' is not read');
+    }
+    if (always.length) w.add(`#   ${stage}, called whatever the config: ${always.join(', ')}`);
+  }
+  w.add(`#   Reboot runs again: ${plan.boots.reboot.length ? plan.boots.reboot.join(', ') : 'nothing'}`);
+  const notAgain = plan.boots.first.filter((m) => !plan.boots.newInstance.includes(m));
+  w.add(`#   A new instance runs ${plan.boots.newInstance.length} of the first boot's ${plan.boots.first.length} modules again${notAgain.length ? ` (not ${notAgain.join(', ')}: once per image)` : ''}`);
+  for (const pit of pitfalls) {
+    if (pit.severity !== 'error' && pit.severity !== 'warning') continue;
+    w.add(`#   ${pit.severity === 'error' ? 'Error' : 'Warning'} (our check ${pit.code}) at `, placePiece(pit.at), `: ${pit.message}`);
+  }
 }

@@ -21,6 +21,11 @@ import type { PreviewMode } from '../outcome/mode';
 import { lossClause } from '../outcome/effects';
 import { HeaderLink, HeaderPiece, HeaderSection, HeaderWriter, PREVIEW_BODY_MARKER, headerWidthOf } from './header';
 import type { DumpLine } from '../yaml/dump';
+import type { Target } from '../version/target';
+
+/** The boot plan is required when a preview asks for it (require keeps it after). */
+const planText = () => require('./planText') as typeof import('./planText');
+const planModule = () => require('../plan/ofOutcome') as typeof import('../plan/ofOutcome');
 
 export { HEADER_WIDTH, MAX_HEADER_WIDTH, MIN_HEADER_WIDTH, PREVIEW_BODY_MARKER, headerWidthOf, unwrapHeader, wrapHeaderLine, type HeaderLink, type HeaderSection } from './header';
 
@@ -40,6 +45,8 @@ export interface PreviewRenderOptions extends MergedSchemaOptions {
   schema?: boolean;
   /** The header's widest line (`headerWidthOf`; HEADER_WIDTH by default). */
   headerWidth?: number;
+  /** User-data and handler modes: the image to write the "Boot plan" section for. */
+  plan?: Target;
 }
 
 export interface PreviewModel {
@@ -111,6 +118,8 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
         if (checked?.checked) schema = checked.schema;
         if (checked) sections.push((w) => w.section('schema', () => schemaSection(w, checked, outcome.options.version ?? 'current', options)));
       }
+      const target = options.plan;
+      if (target) sections.push((w) => w.section('plan', () => planText().planSection(w, planModule().planOfOutcome(outcome, target))));
       body = run.cloudConfigTxt;
       value = run.result;
       bodyLines = run.renderedLines;
