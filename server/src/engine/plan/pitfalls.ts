@@ -106,7 +106,8 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
       }
       const path = entry.get('path');
       if (typeof path === 'string') {
-        const user = [...users].find((u) => path.startsWith(`/home/${u}/`));
+        const home = /^\/home\/([^/]+)\//.exec(path)?.[1];
+        const user = home !== undefined && users.has(home) ? home : undefined;
         if (user) {
           const pathAt = at(entry.originOf('path'));
           push('plan-home-before-user', `write_files[${i}].path`, pathAt, `${path} is written by ${said(writer, cc)} before ${said(usersGroups, 'cc_users_groups')} creates ${user}: the home directory is made by root without the skeleton files, and useradd does not fix it; defer: true writes it after`, { fix: deferFix(pathAt, text) });
