@@ -15,7 +15,7 @@ export function planKeyMarkdown(target: Target | undefined, key: string): string
   const lines = found.readers.map((r) =>
     r.stage === null
       ? `- **${r.module}**: ${r.reason}, so it never runs`
-      : `- **${r.module}**, ${r.stage} stage, ${r.frequency === null ? '' : `${OFTEN[r.frequency] ?? r.frequency}, `}${r.runs ? 'runs when this key is set' : `skipped: ${r.reason}`}`,
+      : `- **${r.module}**, ${r.stage} stage, ${r.frequency === null ? '' : `${OFTEN[r.frequency] ?? r.frequency}, `}${r.runs ? 'runs when this key is set' : r.onImage ? r.reason : `skipped: ${r.reason}`}`,
   );
   return `\n\n**Boot plan** (${image}): ${found.read ? 'read by' : '**no module of this image reads this key**:'}\n${lines.join('\n')}`;
 }
