@@ -31,6 +31,7 @@ const DISTROS = ['ubuntu', 'debian', 'rhel', 'fedora', 'alpine', 'freebsd', 'ope
 /** Keys some module activates on (or reads), and keys of none. */
 const KEYS = ['runcmd', 'bootcmd', 'packages', 'package_update', 'write_files', 'users', 'groups', 'yum_repos', 'apt', 'snap', 'ntp', 'power_state', 'chef', 'puppet', 'ansible', 'timezone', 'locale', 'ssh_import_id', 'disk_setup', 'fs_setup', 'mounts', 'phone_home', 'ca_certs', 'rh_subscription', 'zypper', 'apk_repos', 'keyboard', 'wireguard', 'lxd', 'ubuntu_pro', 'ubuntu_advantage', 'landscape', 'salt_minion', 'mcollective', 'rsyslog', 'spacewalk', 'resolv_conf', 'manage_resolv_conf', 'growpart', 'final_message', 'no_such_key'];
 const MODULE_NAMES = ['runcmd', 'scripts-user', 'scripts_user', 'write-files', 'write_files_deferred', 'users-groups', 'bootcmd', 'package-update-upgrade-install', 'yum-add-repo', 'apt-configure', 'ntp', 'power-state-change', 'ubuntu-advantage', 'ubuntu_pro', 'migrator', 'rightscale_userdata', 'emit_upstart', 'no_such_module', 'final-message', 'ssh', 'snap', 'spacewalk', 'zypper-add-repo', 'apk-configure', 'runcmd.py', 'cc_runcmd', 'keys-to-console', 'rh_subscription', 'mounts', 'ansible'];
+const FORCEABLE: ReadonlyArray<[string, string]> = [['spacewalk', 'spacewalk'], ['yum-add-repo', 'yum_repos'], ['zypper-add-repo', 'zypper'], ['apk-configure', 'apk_repos'], ['rh_subscription', 'rh_subscription'], ['snap', 'snap']];
 const FREQS = ['always', 'once', 'once-per-instance', 'per-boot', 'instance', ''];
 
 function moduleEntry(r: Rng): unknown {
@@ -57,6 +58,15 @@ function makeConfig(r: Rng): Record<string, unknown> {
     }
   }
   if (r.chance(0.25)) cfg.unverified_modules = r.chance(0.7) ? r.some(MODULE_NAMES, 4) : r.some(MODULE_NAMES, 3).join(' ');
+  if (r.chance(0.3)) {
+    // A module verified on some distros only, activated, and named in unverified_modules (forced elsewhere).
+    const [name, key] = r.pick(FORCEABLE);
+    const list = Array.isArray(cfg.cloud_config_modules) ? (cfg.cloud_config_modules as unknown[]) : [];
+    if (!list.some((e) => e === name || (Array.isArray(e) && e[0] === name) || (e as { name?: string })?.name === name)) list.push(name);
+    cfg.cloud_config_modules = list;
+    cfg[key] = ['x'];
+    cfg.unverified_modules = r.chance(0.7) ? [name, ...r.some(MODULE_NAMES, 2)] : `${r.pick(MODULE_NAMES)} ${name}`;
+  }
   return cfg;
 }
 
