@@ -272,7 +272,7 @@ export interface PreviewHeaderLink {
  * the parts of a Terraform or rendered source.
  */
 export interface PreviewHeaderSection {
-  kind: 'parts' | 'notes' | 'lost' | 'schema' | 'problems' | 'findings';
+  kind: 'parts' | 'notes' | 'lost' | 'schema' | 'plan' | 'problems' | 'findings';
   line: number;
   endLine: number;
 }

@@ -40,6 +40,8 @@ import { PartSets } from './features/common/partSets';
 import { registerFates, setDiagnostics } from './features/fates';
 import { registerFateHints } from './features/fateHints';
 import { fateFixes } from './features/fateFixes';
+import { planDiagnostics } from './features/planDiagnostics';
+import { planFixes } from './features/planFixes';
 import { registerSetRequests } from './features/setRequests';
 import { registerPartOrder } from './features/partOrder';
 import { setFileDiagnostics } from './features/setFileDiagnostics';
@@ -120,7 +122,7 @@ const ctx: ServerContext = {
 const diagnostics = new DiagnosticsFeature(ctx);
 const instanceDataFiles = new InstanceDataFilesInUse(ctx);
 const partSets = new PartSets(ctx);
-diagnostics.addSource((document, settings) => [...setFileDiagnostics(ctx, partSets, document, settings), ...setDiagnostics(ctx, partSets, document, settings)]);
+diagnostics.addSource((document, settings) => [...setFileDiagnostics(ctx, partSets, document, settings), ...setDiagnostics(ctx, partSets, document, settings), ...planDiagnostics(ctx, partSets, document, settings)]);
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   support = clientSupport(params.capabilities);
@@ -181,7 +183,7 @@ documents.onDidClose((e) => {
 diagnostics.register();
 registerHover(ctx);
 registerCompletion(ctx);
-registerCodeActions(ctx, [(document, range, diagnostics) => fateFixes(ctx, partSets, document, range, diagnostics)]);
+registerCodeActions(ctx, [(document, range, diagnostics) => fateFixes(ctx, partSets, document, range, diagnostics), (document, range, diagnostics) => planFixes(document, range, diagnostics)]);
 registerPreview(ctx);
 registerPipeline(ctx);
 registerDocumentInfo(ctx);

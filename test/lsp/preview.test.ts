@@ -186,11 +186,12 @@ describe('preview', () => {
     for (const line of lines.slice(0, body)) assert.ok(line.length <= 60, `${line.length}: ${line}`);
     assert.equal(unwrapHeader(result.text), unwrapHeader(wide.text));
     const sections = result.headerSections ?? [];
-    assert.deepEqual(sections.map((s) => s.kind), ['problems', 'parts', 'lost']);
+    assert.deepEqual(sections.map((s) => s.kind), ['problems', 'parts', 'lost', 'plan']);
     assert.match(lines[sections[0].line], /^# Problem: parts\/gone\.yaml: cannot be read/);
     assert.equal(lines[sections[1].line], '# Parts, in the order cloud-init reads them:');
     assert.match(lines[sections[2].line], /^# What this merge lost/);
-    assert.equal(sections[2].endLine, body - 1);
+    assert.match(lines[sections[3].line], /^# Boot plan on cloud-init current/);
+    assert.equal(sections[3].endLine, body - 1);
     const folds = result.dataFolds ?? [];
     const at = folds.indexOf(lines.indexOf('runcmd:'));
     assert.ok(at >= 0 && at % 2 === 0, 'runcmd: starts a fold');

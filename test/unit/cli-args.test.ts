@@ -78,7 +78,7 @@ test('each refusal says what is wrong in the words users have seen', () => {
     [['--include-missing', 'x'], /^--include-missing takes error or skip, not 'x'$/],
     [['--launch-index', 'x'], /^--launch-index wants an integer, got 'x'$/],
     [['--confd-order', 'z'], /^--confd-order takes name or given, not 'z'$/],
-    [['--cloud-init-version', '21'], /^--cloud-init-version takes current or 22\.4, not '21'$/],
+    [['--cloud-init-version', '21'], /^--cloud-init-version takes 22\.4, 23\.4, 24\.4, 25\.1, current, not '21'$/],
     [['--check', '--fail-on', 'clobbered', 'a'], /^--fail-on: unknown fate 'clobbered' \(expected replaced, /],
     [['--check', '--fail-on', ',', 'a'], /^--fail-on needs one or more of replaced, /],
     [['--fail-on', 'lost', 'a'], /^--fail-on goes with --check$/],

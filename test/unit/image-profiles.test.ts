@@ -41,7 +41,9 @@ test('with nothing chosen the target is the default profile, current cloud-init 
 test('an image gives its version, distro, cloud.cfg and netplan host; the overrides replace their part', () => {
   assert.deepEqual(resolveTarget({ image: 'rhel-8' }), { version: '23.4', distro: 'rhel', cloudCfgVariant: 'rhel', netplan: 'none' });
   assert.deepEqual(resolveTarget({ image: ' Debian-13 ' }), { version: '25.1', distro: 'debian', cloudCfgVariant: 'debian', netplan: 'none' });
-  assert.deepEqual(resolveTarget({ image: 'rhel-9', version: '22.4', distro: 'rocky', netplan: 'cli' }), { version: '22.4', distro: 'rocky', cloudCfgVariant: 'rhel', netplan: 'cli' });
+  // A distro of one's own brings the cloud.cfg cloud-init's template renders for it: its own, else its family's.
+  assert.deepEqual(resolveTarget({ image: 'rhel-9', version: '22.4', distro: 'rocky', netplan: 'cli' }), { version: '22.4', distro: 'rocky', cloudCfgVariant: 'rocky', netplan: 'cli' });
+  assert.equal(resolveTarget({ image: 'ubuntu-24.04', distro: 'cos' }).cloudCfgVariant, 'gentoo');
 });
 
 test('an unknown image or a distro the version does not know is refused with the names it knows', () => {

@@ -8,7 +8,7 @@ import { EFFECT_KINDS as FATE_KINDS, type EffectKind as FateKind } from '../engi
 import { CHECK_MODES, MODES, type Mode } from '../engine/outcome/mode';
 import { nearest } from '../engine/findings/findings';
 import { DEFAULT_IMAGE, IMAGE_IDS, TargetError, imageProfile, resolveTarget, unknownImageMessage, type ImageProfile } from '../engine/version/profiles';
-import { parseCloudInitVersion } from '../engine/version/versions';
+import { CLOUD_INIT_VERSIONS, parseCloudInitVersion, type CloudInitVersion } from '../engine/version/versions';
 import { engineVersion } from '../engine/version/engineVersion';
 import type { Target } from '../engine/version/target';
 import { CLOUD_NAMES, type CloudName } from '../engine/delivery/limits';
@@ -48,7 +48,8 @@ export interface CliOptions {
   /** `--distro D`: overrides the image's `system_info.distro`. */
   distro?: string;
   /** `--cloud-init-version` was given: it overrides the image's version. */
-  versionGiven: boolean;
+  /** `--cloud-init-version`: overrides the image's version (applyTarget sets `version` from the target). */
+  versionOverride?: CloudInitVersion;
   /** The image (or the default one) with the overrides: what the run reproduces. */
   target: Target;
   customMergers: Array<{ name: string; path: string }>;
@@ -83,6 +84,8 @@ export interface CliOptions {
   seed?: string;
   /** With a seed: its meta-data and network-config files, when present (set by the seed, not a flag). */
   seedFiles?: { metaData?: string; networkConfig?: string };
+  /** `--plan`: the boot plan of the merged result. */
+  plan: boolean;
 }
 
 export class UsageError extends Error {}
@@ -148,9 +151,9 @@ function setFailOn(o: CliOptions, v: string): void {
 }
 
 function setVersion(o: CliOptions, v: string): void {
-  if (v === 'current' || v === 'head') o.version = 'current';
-  else if (v === '22.4' || v === '22.4.2') o.version = '22.4';
-  else throw new UsageError(`--cloud-init-version takes current or 22.4, not '${v}'`);
+  const version = parseCloudInitVersion(v);
+  if (version === undefined) throw new UsageError(`--cloud-init-version takes ${CLOUD_INIT_VERSIONS.join(', ')}, not '${v}'`);
+  o.versionOverride = version;
 }
 
 /** Every flag, in the order the help lists them. */
@@ -199,6 +202,12 @@ export const FLAGS: readonly Flag[] = [
     set: (o, v) => (o.fromTerraform = v),
   },
   { flag: 'address', value: 'ADDR', section: 'What to run', help: 'with --from-terraform: only the cloudinit_config at this address', set: (o, v) => (o.address = v) },
+  {
+    flag: 'plan',
+    section: 'What to run',
+    help: "cloud-init's boot plan for the merged result: per stage (init, config, final) each module in order, how often it runs, whether it runs or why cloud-init skips it, what a reboot and a new instance run again, and our pitfalls at the file:line:column of the value (--format text, the default, or json); exit 1 on a pitfall that is an error",
+    set: (o) => (o.plan = true),
+  },
   { flag: 'rendered', section: 'What to run', help: 'each FILE is saved rendered user-data (base64, gzip or MIME)', set: (o) => (o.rendered = true) },
 
   {
@@ -232,7 +241,7 @@ export const FLAGS: readonly Flag[] = [
     set: (o, v) => { const p = pair('custom-merger', 'NAME=PATH', v); o.customMergers.push({ name: p.name, path: p.value }); },
   },
 
-  { flag: 'cloud-cfg', value: 'FILE', section: 'Boot, confd and system modes', help: '/etc/cloud/cloud.cfg (confd and boot modes)', set: (o, v) => (o.cloudCfg = v) },
+  { flag: 'cloud-cfg', value: 'FILE', section: 'Boot, confd and system modes', help: '/etc/cloud/cloud.cfg (confd and boot modes, and --plan)', set: (o, v) => (o.cloudCfg = v) },
   { flag: 'confd', value: 'FILE', section: 'Boot, confd and system modes', help: 'a cloud.cfg.d drop-in (boot mode; repeatable)', set: (o, v) => o.confd.push(v) },
   { flag: 'confd-order', value: 'name|given', section: 'Boot, confd and system modes', help: "drop-in order: cloud-init's (by name, default) or as given", set: (o, v) => (o.confdOrder = oneOf(v, ['name', 'given'], () => `--confd-order takes name or given, not '${v}'`)) },
   { flag: 'runtime-cfg', value: 'FILE', section: 'Boot, confd and system modes', help: 'boot mode: the runtime config (/run/cloud-init/cloud.cfg)', set: (o, v) => (o.runtimeCfg = v) },
@@ -314,6 +323,7 @@ const SYNOPSIS = `Usage:
   cloud-config-merge [--mode MODE] [--format yaml|json|report|preview] [options] FILE...
   cloud-config-merge --check [--annotate] [--fail-on KINDS] [--format text|json|sarif] [options] FILE...
   cloud-config-merge --lint [--format sarif] [options] FILE...
+  cloud-config-merge --plan [--distro D] [--cloud-init-version V] [--cloud-cfg F] [--format text|json] FILE...
   cloud-config-merge --set NAME [--set-file PATH] [--set-allow-outside] [--check | --lint | --format ...]
   cloud-config-merge --spec SPEC | --spec-merge-how YAML [--format yaml|json] VALUE_FILE...
   cloud-config-merge --explain SPEC | --explain-merge-how YAML [--format json]
@@ -326,7 +336,7 @@ const SYNOPSIS = `Usage:
 const EXIT_CODES = `Exit codes:
   0  ok
   1  --check: cloud-init would report schema errors (--image all or a list: on any image listed), or a value
-     meets a --fail-on fate; --lint: a problem found
+     meets a --fail-on fate; --lint: a problem found; --plan: a pitfall that is an error
   2  bad usage, unreadable input or input over a limit
   3  cloud-init itself would fail
   4  done, but a Jinja template could not be reproduced (cloud-init renders it; see the note: lines)`;
@@ -354,7 +364,6 @@ function defaults(): CliOptions {
     noBuiltin: false,
     confd: [],
     version: 'current',
-    versionGiven: false,
     target: resolveTarget(),
     customMergers: [],
     limits: { ...DEFAULT_LIMITS },
@@ -366,6 +375,7 @@ function defaults(): CliOptions {
     check: false,
     annotate: false,
     failOn: [],
+    plan: false,
   };
 }
 
@@ -407,7 +417,6 @@ export function parseArgs(argv: string[]): CliOptions {
       given.add(flag.flag);
     }
   }
-  o.versionGiven = given.has('cloud-init-version');
   checkCombinations(o, given.has('format'));
   applyTarget(o);
   return o;
@@ -425,14 +434,14 @@ export function applyTarget(o: CliOptions): void {
     if (!ids.length) refuse(`--image ${image} names no image`);
     o.images = ids.map((id) => imageProfile(id) ?? refuse(`--image: ${unknownImageMessage(id)}`));
     if (!o.check) refuse(`--image ${image} goes with --check (one image at a time otherwise)`);
-    if (o.versionGiven || o.distro !== undefined) refuse(`--image ${image} checks each image with its own cloud-init and distro: drop --cloud-init-version and --distro`);
+    if (o.versionOverride !== undefined || o.distro !== undefined) refuse(`--image ${image} checks each image with its own cloud-init and distro: drop --cloud-init-version and --distro`);
     if (o.annotate || o.format === 'sarif' || o.failOn.length) refuse(`--image ${image} writes each image's verdict as text or json: it does not go with --annotate, --format sarif or --fail-on`);
     return;
   }
   o.images = undefined;
   if (image !== undefined && !imageProfile(image)) refuse(`--image: ${unknownImageMessage(image)}`);
   try {
-    o.target = resolveTarget({ image, version: o.versionGiven ? parseCloudInitVersion(o.version) : undefined, distro: o.distro });
+    o.target = resolveTarget({ image, version: o.versionOverride, distro: o.distro });
   } catch (e) {
     if (e instanceof TargetError) refuse(`--distro: ${e.message}`);
     throw e;
@@ -446,6 +455,12 @@ function refuse(message: string): never {
 
 /** Flags that only mean something with others, and the formats each command writes. */
 function checkCombinations(o: CliOptions, formatGiven: boolean): void {
+  if (o.plan) {
+    if (o.check || o.lint) throw new UsageError(`--plan does not go with ${o.check ? '--check' : '--lint'}`);
+    if (!formatGiven) o.format = 'text';
+    else if (o.format !== 'text' && o.format !== 'json') throw new UsageError(`--plan writes text or json, not '${o.format}'`);
+    return;
+  }
   if ((o.spec !== undefined || o.specMergeHow !== undefined) && !formatGiven) o.format = 'yaml';
   if (o.check) {
     if (!formatGiven) o.format = 'text';

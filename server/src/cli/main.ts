@@ -50,6 +50,8 @@ const checkTextModule = (): typeof import('../engine/render/checkText') => requi
 const fatesModule = (): typeof import('../engine/outcome/fates') => require('../engine/outcome/fates') as typeof import('../engine/outcome/fates');
 const fatesTextModule = (): typeof import('../engine/render/fatesText') => require('../engine/render/fatesText') as typeof import('../engine/render/fatesText');
 const setModule = (): typeof import('./fates') => require('./fates') as typeof import('./fates');
+const planModule = (): typeof import('./plan') => require('./plan') as typeof import('./plan');
+const planFactsModule = (): typeof import('../engine/plan/facts') => require('../engine/plan/facts') as typeof import('../engine/plan/facts');
 
 export interface CliIO {
   stdout(text: string): void;
@@ -267,6 +269,7 @@ function dispatch(o: CliOptions, io: CliIO): number {
   // Every input is read here, once: a pipe or /dev/stdin has nothing left to give a second reading.
   const inputs = readInputs(o);
   if (o.check) return checkCommand(o, io, inputs);
+  if (o.plan) return planModule().planCommand(o, io, inputs);
   if (o.format === 'preview') return previewMode(o, io, inputs);
   return mergeMode(o, io, inputs);
 }
@@ -446,6 +449,12 @@ function previewMode(o: CliOptions, io: CliIO, inputs: SetInputs): number {
   return writePreview(o, io, runSet(o.mode, inputs, runOptions(o, io)));
 }
 
+/** The image of the preview's "Boot plan" section: the target's version and distro, with the cloud.cfg the plan renders for them. */
+function previewPlanTarget(o: CliOptions) {
+  const target = planFactsModule().planTarget(o.target.version, o.target.distro);
+  return typeof target === 'string' ? undefined : { ...target, netplan: o.target.netplan };
+}
+
 /** The preview's text of an outcome; the exit code. */
 export function writePreview(o: CliOptions, io: CliIO, outcome: Outcome): number {
   const model = previewModule().renderPreview(outcome, {
@@ -453,6 +462,7 @@ export function writePreview(o: CliOptions, io: CliIO, outcome: Outcome): number
     schema: true,
     cloud: o.cloud,
     seed: seedSummary(o),
+    plan: previewPlanTarget(o),
     limitHint: (limit) => `raise it with --limit ${limit}=N`,
   });
   io.stdout(model.text);

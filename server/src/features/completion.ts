@@ -14,6 +14,8 @@ import { markup, mergerMarkdown, optionMarkdown } from './common/docs';
 import { mergerOf, normalizeWord, scanStringSpec } from './common/specText';
 import { pyStrip } from '../engine/py/str';
 import { schemaKeyMarkdown } from './common/schemaDocs';
+import { notReadOnImage, planKeyMarkdown } from './common/planDocs';
+import { planTargetOf } from './common/planTarget';
 import { describeTypes, enumValues, keysOf, schemaAt, type NavSegment } from '../engine/schema/navigate';
 import { siblingKeys, textCursorAt } from '../engine/schema/textPath';
 import { loadYaml } from '../engine/yaml/load';
@@ -396,17 +398,20 @@ export function schemaCompletion(state: DocumentState, offset: number, markdown:
   present.delete(cursor.key.text);
   const afterKey = state.text.slice(cursor.key.end, cursor.key.end + 1) === ':';
   const items: CompletionItem[] = [];
+  const target = cursor.parent.length ? undefined : planTargetOf(state.settings);
   for (const k of keysOf(version, view, cursor.parent)) {
     if (present.has(k.key)) continue;
     const path = [...cursor.parent, k.key];
+    // A top-level key no module of the image reads is offered last, saying so.
+    const unread = target && notReadOnImage(target, k.key);
     items.push({
       label: k.key,
       kind: CompletionItemKind.Property,
-      detail: describeTypes(k.view) || undefined,
-      documentation: markup(schemaKeyMarkdown(version, path, k.view), markdown),
+      detail: [unread, describeTypes(k.view)].filter(Boolean).join(' — ') || undefined,
+      documentation: markup(schemaKeyMarkdown(version, path, k.view) + (unread ? planKeyMarkdown(target, k.key) : ''), markdown),
       tags: k.deprecated ? [CompletionItemTag.Deprecated] : undefined,
       textEdit: TextEdit.replace(range(cursor.key.start, cursor.key.end), afterKey ? k.key : `${k.key}: `),
-      sortText: `${k.deprecated ? 'z' : 'm'}${k.key}`,
+      sortText: `${k.deprecated ? 'z' : unread ? 'y' : 'm'}${k.key}`,
     });
   }
   return items;

@@ -2,7 +2,8 @@
  * Hover: merger names and options inside a spec (what they really do, per
  * merger), the whole spec on its key or header name (the effective
  * settings in words), the header lines that decide how a part is read, and
- * the Merge-Type / X-Merge-Type header names of MIME parts.
+ * the Merge-Type / X-Merge-Type header names of MIME parts; on a top-level key, which module of the
+ * image reads it, in which stage and how often (the boot plan).
  */
 import { Hover, HoverParams } from 'vscode-languageserver';
 import { HEADER_LINES, MERGE_HEADER_DOC } from '../engine/spec/catalogue';
@@ -21,6 +22,8 @@ import { schemaAt } from '../engine/schema/navigate';
 import { textCursorAt } from '../engine/schema/textPath';
 import { jinjaHoverAt } from './jinjaHover';
 import { instanceDataFor } from './common/instanceData';
+import { planKeyMarkdown } from './common/planDocs';
+import { planTargetOf } from './common/planTarget';
 
 interface HoverText {
   markdown: string;
@@ -54,7 +57,8 @@ function schemaHover(state: DocumentState, offset: number): HoverText | null {
   const path = [...cursor.parent, cursor.key.text];
   const view = schemaAt(state.settings.cloudInitVersion, path);
   if (!view.nodes.length) return null;
-  return { markdown: schemaKeyMarkdown(state.settings.cloudInitVersion, path, view), span: { start: cursor.key.start, end: cursor.key.end } };
+  const plan = path.length === 1 ? planKeyMarkdown(planTargetOf(state.settings), cursor.key.text) : '';
+  return { markdown: schemaKeyMarkdown(state.settings.cloudInitVersion, path, view) + plan, span: { start: cursor.key.start, end: cursor.key.end } };
 }
 
 function specHover(state: DocumentState, offset: number): HoverText | null {

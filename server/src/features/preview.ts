@@ -16,6 +16,7 @@ import { readError, readRegularFile, readRegularFileSync } from './common/readFi
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewHeaderSection, PreviewLineMap, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
+import { planTargetOf } from './common/planTarget';
 import { HeaderLink, PreviewModel, PREVIEW_BODY_MARKER, headerWidthOf, renderPreview, wrapHeaderLine } from '../engine/render/previewText';
 import { SourceLocation } from '../engine/outcome/locate';
 import { LineProvenance } from '../engine/outcome/provenance';
@@ -248,6 +249,7 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
     maxProblems: MAX_SCHEMA_PROBLEMS,
     headerWidth: width,
     cloud: settings.cloud || undefined,
+    plan: planTargetOf(settings),
   });
   // A pipeline source: the findings of this very run, each naming the part its author wrote.
   const notes = authored && outcome.kind === 'user-data' ? labelledFindings(files[0].bytes, outcome.run, authored, settings.cloudInitVersion, settings.limits.maxDecompressedBytes).map(findingLine) : [];

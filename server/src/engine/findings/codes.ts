@@ -118,6 +118,16 @@ export const FINDING_CODES = {
   'part-discarded': { severity: 'warning', summary: 'a part cloud-init discards' },
   'part-skipped': { severity: 'error', summary: 'a part cloud-init skips' },
   'text-plain-not-sniffed': { severity: 'warning', summary: 'a text/plain part that is not sniffed' },
+  // The boot plan: our own checks of what cloud-init does at boot (plan/pitfalls.ts)
+  'plan-owner-created-later': { severity: 'error', summary: 'a file owned by a user or group that cloud-init creates after writing it' },
+  'plan-home-before-user': { severity: 'warning', summary: "a file in a home directory written before its user exists" },
+  'plan-defer-never-written': { severity: 'error', summary: 'a deferred file where write_files_deferred does not run' },
+  'plan-key-not-read': { severity: 'warning', summary: 'a key no module of this image reads' },
+  'plan-no-default-user': { severity: 'warning', summary: "users without default: the image's default user is not created" },
+  'plan-bootcmd-before-packages': { severity: 'warning', summary: 'bootcmd runs a command that packages installs later' },
+  'plan-runcmd-never-run': { severity: 'error', summary: 'runcmd only writes a script that scripts_user never runs' },
+  'plan-reboot-early': { severity: 'warning', also: { severity: 'error', when: 'in bootcmd, which runs on every boot' }, summary: 'a reboot before modules that still have work' },
+  'plan-once-per-instance': { severity: 'hint', summary: 'a key whose module runs once per instance: edits need a new instance' },
   // --format report (render/reportJson.ts)
   'cloud-config-txt-not-written': { severity: 'error', summary: 'no cloud-config.txt is written' },
   'user-data-failed': { severity: 'error', summary: 'cloud-init raises while processing the user-data: nothing is merged' },

@@ -34,7 +34,7 @@ export interface HeaderLink {
 }
 
 /** The header's sections, each a heading line and the lines under it. */
-export type HeaderSectionKind = 'parts' | 'notes' | 'lost' | 'schema';
+export type HeaderSectionKind = 'parts' | 'notes' | 'lost' | 'schema' | 'plan';
 
 /** A section as written: 0-based first (its heading) and last lines of the header text. */
 export interface HeaderSection {

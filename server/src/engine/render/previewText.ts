@@ -29,6 +29,11 @@ import { deliveryOfFiles } from '../delivery/delivery';
 import type { CloudName } from '../delivery/limits';
 import { deliverySection } from './deliveryText';
 import { seedSection, type SeedSummary } from './seedText';
+import type { Target } from '../version/target';
+
+/** The boot plan is required when a preview asks for it (require keeps it after). */
+const planText = () => require('./planText') as typeof import('./planText');
+const planModule = () => require('../plan/ofOutcome') as typeof import('../plan/ofOutcome');
 
 export { HEADER_WIDTH, MAX_HEADER_WIDTH, MIN_HEADER_WIDTH, PREVIEW_BODY_MARKER, headerWidthOf, unwrapHeader, wrapHeaderLine, type HeaderLink, type HeaderSection } from './header';
 
@@ -52,6 +57,8 @@ export interface PreviewRenderOptions extends MergedSchemaOptions {
   cloud?: CloudName;
   /** A NoCloud seed folder previewed as a set (boot mode): what NoCloud makes of it. */
   seed?: SeedSummary;
+  /** User-data and handler modes: the image to write the "Boot plan" section for. */
+  plan?: Target;
 }
 
 export interface PreviewModel {
@@ -134,6 +141,8 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
         const images = checked?.checked ? mergedImagesLine(run.cloudConfigTxt, { version, verdict: { valid: checked.schema.valid, errors: checked.schema.errors } }) : undefined;
         if (checked) sections.push((w) => w.section('schema', () => schemaSection(w, checked, version, options, images)));
       }
+      const target = options.plan;
+      if (target) sections.push((w) => w.section('plan', () => planText().planSection(w, planModule().planOfOutcome(outcome, target))));
       body = run.cloudConfigTxt;
       value = run.result;
       bodyLines = run.renderedLines;

@@ -174,6 +174,17 @@ export function cloudCfgVariants(version: CloudInitVersion): readonly string[] {
   return facts(version).variants;
 }
 
+/**
+ * The cloud.cfg variant `version`'s template renders for a distro: the distro's own, else its OS family's
+ * (cloud-init's `distros.OSFAMILIES`); undefined when the template has neither.
+ */
+export function cloudCfgVariantFor(version: CloudInitVersion, distro: string): string | undefined {
+  const { variants, families } = facts(version);
+  if (variants.includes(distro)) return distro;
+  const family = Object.entries(families).find(([, members]) => members.includes(distro))?.[0];
+  return family !== undefined && variants.includes(family) ? family : undefined;
+}
+
 /** "unknown distro 'redhat' for cloud-init 24.4 (did you mean rhel?); ..." */
 export function unknownDistroMessage(distro: string, version: CloudInitVersion): string {
   const known = knownDistros(version);
@@ -201,7 +212,9 @@ export function resolveTarget(choice: TargetChoice = {}): Target {
   const version = choice.version ?? profile.version;
   const distro = choice.distro?.trim() || profile.distro;
   if (!knownDistros(version).includes(distro)) throw new TargetError(unknownDistroMessage(distro, version));
-  return { version, distro, cloudCfgVariant: profile.cloudCfgVariant, netplan: choice.netplan ?? profile.netplan };
+  // A distro of the user's own gets the cloud.cfg the template renders for it ('' when it renders none).
+  const cloudCfgVariant = distro === profile.distro ? profile.cloudCfgVariant : (cloudCfgVariantFor(version, distro) ?? '');
+  return { version, distro, cloudCfgVariant, netplan: choice.netplan ?? profile.netplan };
 }
 
 /** The versions the profiles name, oldest first (each is checked once for all the profiles naming it). */

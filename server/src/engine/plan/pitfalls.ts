@@ -1,0 +1,208 @@
+/**
+ * Pitfalls: this project's own checks of a boot plan (not cloud-init's findings), each placed where the value
+ * is written. They read the plan (which modules run, in which stage and order, how often) and the merged
+ * cloud-config: a file owned by a user that users_groups creates after write_files runs, a file in a home
+ * directory before its user exists, `defer: true` where write_files_deferred does not run, keys no module of
+ * the image reads, `users` without `default`, bootcmd calling what packages installs later, runcmd without
+ * scripts_user, a reboot before modules that still have work, and keys of once-per-instance modules (edits
+ * that do not re-run on an existing instance).
+ */
+import { PyDict, PyValue, getListOrigins, isPyList, Origin } from '../py/values';
+import { coded, FindingCode, SeverityOf } from '../findings/codes';
+import type { Severity } from '../findings/findings';
+import type { Locator, SourceLocation } from '../outcome/locate';
+import { BootPlan, PlanRow, STAGES, Stage } from './plan';
+
+export interface PlanFix {
+  title: string;
+  /** Insert `text` at this place (0-based, in the file's own text). */
+  at: { file: string; line: number; character: number };
+  text: string;
+}
+
+export interface Pitfall {
+  code: FindingCode;
+  severity: Severity;
+  message: string;
+  /** `write_files[0].owner`, `users`. */
+  path: string;
+  /** Where the value is written (null when no place is known). */
+  at: SourceLocation | null;
+  fix?: PlanFix;
+}
+
+/** The texts of the input files, by name, for quick fixes (an insertion copies its line's indentation). */
+export type FileText = (file: string) => string | undefined;
+
+interface Located {
+  row: PlanRow;
+  stage: Stage;
+}
+
+/** The pitfalls of a plan for its merged config; `locate` places values, `text` gives files for fixes. */
+export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Locator | null, text: FileText = () => undefined): Pitfall[] {
+  const cfg = merged instanceof PyDict ? merged : new PyDict();
+  const out: Pitfall[] = [];
+  const at = (origin: Origin | undefined, which: 'key' | 'value' = 'key') => (origin && locate ? locate(origin, which) : null);
+  const push = <C extends FindingCode>(code: C, path: string, where: SourceLocation | null, message: string, extra: { severity?: SeverityOf<C>; fix?: PlanFix | null } = {}) => {
+    const { severity } = coded(code, extra.severity);
+    out.push({ code, severity: severity as Severity, message, path, at: where, ...(extra.fix ? { fix: extra.fix } : {}) });
+  };
+  const find = (cc: string): Located | undefined => {
+    for (const stage of STAGES) for (const row of plan.stages[stage].rows) if (row.cc === cc) return { row, stage };
+    return undefined;
+  };
+  const running = (cc: string): Located | undefined => {
+    for (const stage of STAGES) for (const row of plan.stages[stage].rows) if (row.cc === cc && row.runs) return { row, stage };
+    return undefined;
+  };
+  const order = (l: Located) => STAGES.indexOf(l.stage) * 10000 + l.row.position;
+  const said = (l: Located | undefined, cc: string) => (l ? `${l.row.module} (${l.stage} stage, ${l.row.frequency})` : `${cc.slice(3)}`);
+  const whyNot = (cc: string) => {
+    const l = find(cc);
+    return l ? `${l.row.module} is skipped in the ${l.stage} stage: ${l.row.reason}` : `${cc.slice(3)} is in none of this image's module lists`;
+  };
+
+  // Users and groups users_groups creates (the names the config gives; `default` is the image's user).
+  const users = new Set<string>();
+  const groups = new Set<string>();
+  const usersValue = cfg.get('users');
+  const userNames = (isPyList(usersValue) ? usersValue : typeof usersValue === 'string' ? usersValue.split(',') : []).map((u) => (typeof u === 'string' ? u.trim() : u instanceof PyDict && typeof u.get('name') === 'string' ? (u.get('name') as string) : null));
+  for (const name of userNames) {
+    if (name === 'default') {
+      if (plan.defaultUser) users.add(plan.defaultUser);
+    } else if (name) users.add(name);
+  }
+  const groupsValue = cfg.get('groups');
+  for (const g of isPyList(groupsValue) ? groupsValue : groupsValue instanceof PyDict ? groupsValue.keys() : typeof groupsValue === 'string' ? groupsValue.split(',') : []) {
+    if (typeof g === 'string') groups.add(g.trim());
+    else if (g instanceof PyDict) for (const k of g.keys()) if (typeof k === 'string') groups.add(k);
+  }
+  const usersGroups = running('cc_users_groups');
+
+  // write_files: owners and homes created later, deferred files never written.
+  const files = cfg.get('write_files');
+  if (isPyList(files)) {
+    const origins = getListOrigins(files);
+    files.forEach((entry, i) => {
+      if (!(entry instanceof PyDict)) return;
+      const deferred = truthy(entry.has('defer') ? entry.get('defer') : false);
+      const cc = deferred ? 'cc_write_files_deferred' : 'cc_write_files';
+      const writer = running(cc);
+      const entryAt = at(entry.originOf('path') ?? origins?.[i], 'key') ?? at(origins?.[i], 'value');
+      if (deferred && !writer) {
+        push('plan-defer-never-written', `write_files[${i}].defer`, at(entry.originOf('defer')) ?? entryAt, `this file is never written: it has defer: true, and ${whyNot('cc_write_files_deferred')}`);
+        return;
+      }
+      if (!writer || deferred || !usersGroups || order(writer) > order(usersGroups)) return;
+      const owner = entry.get('owner');
+      if (typeof owner === 'string') {
+        const [u, g] = owner.includes(':') ? [owner.slice(0, owner.indexOf(':')), owner.slice(owner.indexOf(':') + 1)] : [owner, null];
+        const late = [u && (users.has(u) || groups.has(u)) ? `user ${u}` : null, g && (groups.has(g) || users.has(g)) ? `group ${g}` : null].filter((x): x is string => !!x);
+        if (late.length) {
+          const ownerAt = at(entry.originOf('owner'));
+          push('plan-owner-created-later', `write_files[${i}].owner`, ownerAt, `owner ${owner}: ${late.join(' and ')} ${late.length > 1 ? 'are' : 'is'} created by ${said(usersGroups, 'cc_users_groups')} after ${said(writer, cc)} writes this file, so the chown fails; defer: true writes it in the final stage instead`, { fix: deferFix(ownerAt, text) });
+        }
+      }
+      const path = entry.get('path');
+      if (typeof path === 'string') {
+        const home = /^\/home\/([^/]+)\//.exec(path)?.[1];
+        const user = home !== undefined && users.has(home) ? home : undefined;
+        if (user) {
+          const pathAt = at(entry.originOf('path'));
+          push('plan-home-before-user', `write_files[${i}].path`, pathAt, `${path} is written by ${said(writer, cc)} before ${said(usersGroups, 'cc_users_groups')} creates ${user}: the home directory is made by root without the skeleton files, and useradd does not fix it; defer: true writes it after`, { fix: deferFix(pathAt, text) });
+        }
+      }
+    });
+  }
+
+  // users without default.
+  if (usersValue !== undefined && isPyList(usersValue) && !userNames.includes('default') && !cfg.has('user') && usersGroups) {
+    const first = getListOrigins(usersValue)?.[0];
+    push('plan-no-default-user', 'users', at(cfg.originOf('users')), `users has no default entry: ${plan.defaultUser ? `the image's default user ${plan.defaultUser}` : "the image's default user"} is not created, and the SSH keys the cloud provides (it installs them for that user) go nowhere; add - default to keep it`, { fix: defaultFix(at(first, 'value'), text) });
+  }
+
+  // runcmd and bootcmd.
+  const runcmd = running('cc_runcmd');
+  const scriptsUser = running('cc_scripts_user');
+  if (cfg.has('runcmd') && runcmd && !scriptsUser) {
+    push('plan-runcmd-never-run', 'runcmd', at(cfg.originOf('runcmd')), `runcmd (${said(runcmd, 'cc_runcmd')}) only writes a script for scripts_user to run, and ${whyNot('cc_scripts_user')}: the commands never run`);
+  }
+  const packages = cfg.get('packages');
+  const packageNames = new Set((isPyList(packages) ? packages : []).map((p) => (typeof p === 'string' ? p : isPyList(p) && typeof p[0] === 'string' ? p[0] : null)).filter((p): p is string => !!p));
+  const bootcmd = running('cc_bootcmd');
+  const installer = running('cc_package_update_upgrade_install');
+  commands(cfg, 'bootcmd').forEach(({ word, origin }, i) => {
+    if (!bootcmd) return;
+    if (packageNames.has(word) && installer) push('plan-bootcmd-before-packages', `bootcmd[${i}]`, at(origin, 'value'), `bootcmd runs ${word} in the ${bootcmd.stage} stage on every boot, but packages installs ${word} later (${said(installer, 'cc_package_update_upgrade_install')}): on the first boot it is not there yet`);
+    if (REBOOTS.has(word)) push('plan-reboot-early', `bootcmd[${i}]`, at(origin, 'value'), `bootcmd runs on every boot, before every other module: ${word} here stops each boot before users, files, packages and runcmd, again and again`, { severity: 'error' });
+  });
+  if (runcmd && scriptsUser) {
+    const after = plan.stages[scriptsUser.stage].rows.filter((r) => r.runs && r.position > scriptsUser.row.position && r.cc !== null && WORKERS.has(r.cc));
+    commands(cfg, 'runcmd').forEach(({ word, origin }, i) => {
+      if (REBOOTS.has(word) && after.length) push('plan-reboot-early', `runcmd[${i}]`, at(origin, 'value'), `${word} in runcmd stops the boot inside scripts_user, before ${after.map((r) => r.module).join(', ')} run; power_state (with a delay or a condition) reboots after them`);
+    });
+  }
+
+  // Keys no module of this image reads; keys of once-per-instance modules.
+  for (const { key, origin } of cfg.entryList()) {
+    if (typeof key !== 'string' || !Object.hasOwn(plan.facts.keyModules, key)) continue;
+    const owners = plan.facts.keyModules[key].filter((cc) => Object.hasOwn(plan.facts.modules, cc));
+    if (!owners.length) continue;
+    const runs = owners.map(running).filter((l): l is Located => !!l);
+    if (!runs.length) {
+      push('plan-key-not-read', key, at(origin), `no module of this image reads ${key}: ${owners.map(whyNot).join('; ')} (cloud-init ${plan.target.version}, ${plan.target.distro}, cloud.cfg ${plan.target.cloudCfgVariant})`);
+    } else if (runs.every((l) => l.row.frequency === 'once-per-instance')) {
+      push('plan-once-per-instance', key, at(origin), `${runs.map((l) => `${l.row.module} (${l.stage} stage)`).join(', ')} reads ${key} once per instance: editing it on a running instance changes nothing at the next boot, only a new instance (or cloud-init clean) runs it again`);
+    }
+  }
+  return out;
+}
+
+/** The first word of each command of a bootcmd or runcmd list (a string's, or a list's first item). */
+function commands(cfg: PyDict, key: string): Array<{ word: string; origin: Origin | undefined }> {
+  const value = cfg.get(key);
+  if (!isPyList(value)) return [];
+  const origins = getListOrigins(value);
+  return value.map((c, i) => {
+    const word = typeof c === 'string' ? c.trim().split(/\s+/)[0] ?? '' : isPyList(c) && typeof c[0] === 'string' ? c[0] : '';
+    return { word: word.replace(/^.*\//, ''), origin: origins?.[i] };
+  });
+}
+
+/** Commands that stop or restart the machine. */
+const REBOOTS = new Set(['reboot', 'shutdown', 'poweroff', 'halt']);
+/** Final-stage modules that still do something the user asked for after scripts_user. */
+const WORKERS = new Set(['cc_phone_home', 'cc_power_state_change', 'cc_final_message', 'cc_keys_to_console', 'cc_ssh_authkey_fingerprints', 'cc_scripts_per_boot', 'cc_scripts_per_instance']);
+
+/** `util.get_cfg_option_bool`'s reading of a value. */
+function truthy(v: PyValue | undefined): boolean {
+  if (v === undefined || v === null || v === false || v === '' || v === 0 || v === 0n) return false;
+  if (v === true) return true;
+  const s = typeof v === 'string' ? v : typeof v === 'bigint' || typeof v === 'number' ? String(v) : '';
+  return ['true', '1', 'on', 'yes'].includes(s.toLowerCase().trim());
+}
+
+/** `defer: true` inserted before the key at `at`, in the mapping's own style (block or flow). */
+function deferFix(at: SourceLocation | null, text: FileText): PlanFix | null {
+  const line = lineAt(at, text);
+  if (!at || line === undefined) return null;
+  const before = line.slice(0, at.character);
+  const flow = /[{,]\s*$/.test(before);
+  return { title: 'Add defer: true (write the file in the final stage)', at: { file: at.file, line: at.line, character: at.character }, text: flow ? 'defer: true, ' : `defer: true\n${before.replace(/[^\s]/g, ' ')}` };
+}
+
+/** `- default` inserted before the first item of `users`, in the list's own style. */
+function defaultFix(first: SourceLocation | null, text: FileText): PlanFix | null {
+  const line = lineAt(first, text);
+  if (!first || line === undefined) return null;
+  const before = line.slice(0, first.character);
+  const flow = /[[,]\s*$/.test(before);
+  if (!flow && !/-\s+$/.test(before)) return null;
+  return { title: "Add - default (keep the image's default user)", at: { file: first.file, line: first.line, character: first.character }, text: flow ? 'default, ' : `default\n${before}` };
+}
+
+function lineAt(at: SourceLocation | null, text: FileText): string | undefined {
+  if (!at || at.note) return undefined;
+  return text(at.file)?.split(/\r\n|\r|\n/)[at.line];
+}
