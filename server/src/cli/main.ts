@@ -21,10 +21,11 @@ import { MergerFactory } from '../engine/merge/construct';
 import { CliOptions, parseArgs, UsageError, usage } from './args';
 import { fileIncludeResolver } from '../node/includes';
 import type { ReportFormat } from '../engine/render/reportJson';
-import type { CheckResult } from '../engine/outcome/check';
+import type { CheckResult, FileResult } from '../engine/outcome/check';
 import { CHECK_MODES, hasFates } from '../engine/outcome/mode';
 import type { InstanceDataChoice } from '../engine/template/instanceData';
 import { packageVersion } from './version';
+import { detectCloudInitDocument, detectionTextOfBytes } from '../../../common/detect';
 
 /**
  * What only some modes and options need (templates, reports, --check, fates, make-mime, the system
@@ -488,8 +489,11 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
   if (!CHECK_MODES.includes(o.mode)) throw new UsageError(`--check works with the ${CHECK_MODES.join(', ')} modes, not ${o.mode}`);
   const check = checkModule();
   const render = checkTextModule();
+  // network-config files are not user-data: checked on their own (`cloud-init schema -t network-config`), never merged.
+  const network = networkFiles(o, inputs);
+  if (network.checked.length && !inputs.files.length) return networkOnly(o, io, network.checked);
   const outcome = runSet(o.mode, inputs, runOptions(o, io));
-  let result: CheckResult | null = null;
+  let result: CheckResult | null = network.checked.length ? { files: network.checked, merged: null } : null;
   if (outcome.kind === 'user-data') {
     const instanceData = outcome.options.instanceData;
     const named = inputs.files.map((f, i) => ({ path: inputs.paths[i], bytes: f.bytes }));
@@ -501,7 +505,7 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
     const run = outcome.run;
     if (run.fatal?.limit) throw new InputError(`${run.fatal.message}: nothing is merged`);
     if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
-    result = { files, merged: check.checkMerged(run, outcome.locate, o.version) };
+    result = { files: [...network.checked, ...files], merged: check.checkMerged(run, outcome.locate, o.version) };
     if (o.annotate) {
       const out = render.formatAnnotated(named.map((i) => ({ name: i.path, bytes: i.bytes })), run, o.version);
       io.stdout(out.stdout);
@@ -515,7 +519,7 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
   const fatesText = fatesTextModule();
   // What --lint reports for the same files, from its own code: one command gives every finding.
   const linted = lintFilesModule().lintFiles(
-    inputs.files.map((f, i) => ({ path: inputs.paths[i] ?? f.name, text: decodeUtf8Surrogateescape(f.bytes) })),
+    [...network.paths.map((path, i) => ({ path, text: decodeUtf8Surrogateescape(network.bytes[i]) })), ...inputs.files.map((f, i) => ({ path: inputs.paths[i] ?? f.name, text: decodeUtf8Surrogateescape(f.bytes) }))],
     lintModule().lintOptions(o, io),
   );
   const lintText = lintTextModule();
@@ -537,6 +541,38 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
     if (failed.length) io.stdout(`Error: ${failed.length} value(s) meet a --fail-on fate (${o.failOn.join(', ')})\n`);
   }
   return (result && !check.isAccepted(result)) || failed.length || linted.failing ? 1 : 0;
+}
+
+/**
+ * The FILEs that are network-config (by `--type network-config`, their name or their content: common/detect),
+ * checked, and taken out of `inputs` (what is left is merged as before). The host is `--netplan`, else none.
+ */
+function networkFiles(o: CliOptions, inputs: SetInputs & { paths: string[] }): { checked: FileResult[]; paths: string[]; bytes: Uint8Array[] } {
+  const out = { checked: [] as FileResult[], paths: [] as string[], bytes: [] as Uint8Array[] };
+  if (o.mode !== 'user-data' && o.type === undefined) return out;
+  const keep: number[] = [];
+  inputs.files.forEach((f, i) => {
+    const path = inputs.paths[i] ?? f.name;
+    const isNetwork = o.type === 'network-config' || detectCloudInitDocument(detectionTextOfBytes(f.bytes), path)?.kind === 'network-config';
+    if (!isNetwork) return keep.push(i);
+    out.paths.push(path);
+    out.bytes.push(f.bytes);
+    out.checked.push(checkModule().checkNetworkFile(path, f.bytes, o.version, o.netplan ?? 'none'));
+  });
+  inputs.files = keep.map((i) => inputs.files[i]);
+  inputs.paths = keep.map((i) => inputs.paths[i]);
+  return out;
+}
+
+/** `--check` of network-config files only: their results and findings, nothing merged. */
+function networkOnly(o: CliOptions, io: CliIO, files: FileResult[]): number {
+  const render = checkTextModule();
+  const result: CheckResult = { files, merged: null };
+  if (o.annotate) throw new UsageError('--annotate works with user-data files, not network-config');
+  if (o.format === 'json') io.stdout(render.formatJson(result, o.pretty) + '\n');
+  else if (o.format === 'sarif') io.stdout(render.formatSarif(result, o.version, packageVersion()) + '\n');
+  else io.stdout(render.formatText(result, o.version));
+  return checkModule().isAccepted(result) ? 0 : 1;
 }
 
 // `node dist/cli.js`: in the bundle, `module` is the bundled module's, not the file node runs.

@@ -13,7 +13,7 @@ import { guardRequest } from './common/guard';
 import { markup, mergerMarkdown, optionMarkdown } from './common/docs';
 import { mergerOf, normalizeWord, scanStringSpec } from './common/specText';
 import { pyStrip } from '../engine/py/str';
-import { schemaKeyMarkdown } from './common/schemaDocs';
+import { documentSchema, schemaKeyMarkdown } from './common/schemaDocs';
 import { describeTypes, enumValues, keysOf, schemaAt, type NavSegment } from '../engine/schema/navigate';
 import { siblingKeys, textCursorAt } from '../engine/schema/textPath';
 import { loadYaml } from '../engine/yaml/load';
@@ -374,11 +374,10 @@ export function completionItems(cursor: SpecCursor, client: { snippets: boolean;
  * the document does not load.
  */
 export function schemaCompletion(state: DocumentState, offset: number, markdown: boolean): CompletionItem[] | null {
-  const kind = state.analysis.info?.kind;
-  if (!state.settings.schema.enable || (kind !== 'cloud-config' && kind !== 'jinja')) return null;
+  const version = documentSchema(state.analysis.info?.kind, state.text, state.settings.cloudInitVersion, state.settings.schema.enable);
+  if (!version) return null;
   const cursor = textCursorAt(state.text, offset);
   if (!cursor?.key) return null;
-  const version = state.settings.cloudInitVersion;
   const range = (start: number, end: number): Range => state.range({ start, end });
   if (cursor.at === 'value') {
     const path = [...cursor.parent, cursor.key.text];

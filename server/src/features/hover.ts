@@ -16,7 +16,7 @@ import { guardRequest } from './common/guard';
 import { HEADER_PREFIXES, headerMarkdown, markup, mergerMarkdown, optionMarkdown } from './common/docs';
 import { contains, mergerOf, optionOf, scanStringSpec, shownWord, writtenMergers } from './common/specText';
 import { summarizeSite } from './common/specSummary';
-import { schemaKeyMarkdown } from './common/schemaDocs';
+import { documentSchema, schemaKeyMarkdown } from './common/schemaDocs';
 import { schemaAt } from '../engine/schema/navigate';
 import { textCursorAt } from '../engine/schema/textPath';
 import { jinjaHoverAt } from './jinjaHover';
@@ -47,14 +47,14 @@ export function hoverAt(state: DocumentState, offset: number): HoverText | null 
 
 /** A key cloud-init's schema knows: its module, type, values and cloud-init's deprecation notes. */
 function schemaHover(state: DocumentState, offset: number): HoverText | null {
-  const kind = state.analysis.info?.kind;
-  if (!state.settings.schema.enable || (kind !== 'cloud-config' && kind !== 'jinja')) return null;
+  const source = documentSchema(state.analysis.info?.kind, state.text, state.settings.cloudInitVersion, state.settings.schema.enable);
+  if (!source) return null;
   const cursor = textCursorAt(state.text, offset);
   if (!cursor?.key || !cursor.key.text || offset < cursor.key.start || offset > cursor.key.end) return null;
   const path = [...cursor.parent, cursor.key.text];
-  const view = schemaAt(state.settings.cloudInitVersion, path);
+  const view = schemaAt(source, path);
   if (!view.nodes.length) return null;
-  return { markdown: schemaKeyMarkdown(state.settings.cloudInitVersion, path, view), span: { start: cursor.key.start, end: cursor.key.end } };
+  return { markdown: schemaKeyMarkdown(source, path, view), span: { start: cursor.key.start, end: cursor.key.end } };
 }
 
 function specHover(state: DocumentState, offset: number): HoverText | null {
