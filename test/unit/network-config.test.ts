@@ -121,3 +121,14 @@ test('--netplan api makes --check report what netplan says of a v2 typo', () => 
   assert.equal(api.code, 1);
   assert.match(api.stdout, /unknown key 'adresses'/);
 });
+
+test('a network-config alias bomb is refused by name in the editor and by --check, not expanded', () => {
+  const bomb = ['version: 2', 'a: &a [x, x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]', 'd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]', 'e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]', 'f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]', 'g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]', 'ethernets: {eth0: {routes: *g}}', ''].join('\n');
+  const started = Date.now();
+  const a = analyzeDocument(bomb, '/seed/network-config', { schema: true, version: 'current', netplan: 'api' });
+  assert.ok(a.findings.some((f) => f.code === 'limit-exceeded' && /maxExpandedNodes/.test(f.message)));
+  const out = runCli(['--check', '--netplan', 'api', file('network-config', bomb)]);
+  assert.equal(out.code, 2);
+  assert.match(out.stderr, /maxExpandedNodes/);
+  assert.ok(Date.now() - started < 20000);
+});

@@ -6,6 +6,7 @@
  */
 import { PyDict, type TextSpan } from '../py/values';
 import { coded } from '../findings/codes';
+import { LimitExceededError } from '../limits';
 import type { Finding } from '../findings/findings';
 import type { CloudInitVersion } from '../version/versions';
 import type { NetplanHost } from '../version/target';
@@ -23,8 +24,14 @@ export interface NetworkLintOptions {
 }
 
 export function networkFindings(text: string, path: string, options: NetworkLintOptions): Finding[] {
-  const r = validateNetworkConfigText(text, options.version, options.netplan, path);
   const start: TextSpan = { start: 0, end: Math.max(0, text.search(/\r|\n|$/)) };
+  let r;
+  try {
+    r = validateNetworkConfigText(text, options.version, options.netplan, path);
+  } catch (err) {
+    if (!(err instanceof LimitExceededError)) throw err;
+    return [{ ...coded('limit-exceeded', 'warning'), span: start, message: `Not checked against cloud-init's network-config schema: ${err.message}.` }];
+  }
   const findings: Finding[] = [];
   if (r.yamlError) return [{ ...coded('yaml-invalid'), span: r.yamlError.span, message: `cloud-init cannot load this YAML: ${r.yamlError.message}. NoCloud then reads no network config, and cloud-init falls back to DHCP on the first NIC.` }];
   const root = r.value instanceof PyDict ? r.value : undefined;
@@ -61,7 +68,13 @@ function editorReport(r: SchemaReport): SchemaReport {
 export function dropInNetworkFindings(root: PyDict, rootSpan: TextSpan | null, text: string, options: NetworkLintOptions): Finding[] {
   const value = root.get('network');
   if (!(value instanceof PyDict) || bootOf(root).result === 'disabled') return [];
-  const r = validateNetworkConfig(PyDict.from([['network', value]]), options.version, options.netplan);
+  let r;
+  try {
+    r = validateNetworkConfig(PyDict.from([['network', value]]), options.version, options.netplan);
+  } catch (err) {
+    if (!(err instanceof LimitExceededError)) throw err;
+    return [];
+  }
   if (!r.errors.length && !r.deprecations.length) return [];
   return reportFindings(root, rootSpan, 0, editorReport(r), options.budget ?? newSchemaBudget(), text).map((f) => ({ ...f, message: `network config: ${f.message.replace(/^: /, '')}` }));
 }

@@ -10,7 +10,9 @@
 import { pyEq } from '../py/compare';
 import { pyRepr } from '../py/repr';
 import { PyDict, pyTruthy, type PyValue } from '../py/values';
-import { loadYaml } from '../yaml/load';
+import { expandedSize, loadYaml } from '../yaml/load';
+
+const REPR_NODES = 10000;
 
 export type NetworkBoot =
   /** No usable network config in the file: cloud-init generates its fallback config (DHCP on the first NIC). */
@@ -45,7 +47,9 @@ export function bootOf(cfg: PyDict): NetworkBoot {
   if (version !== null && pyTruthy(version) && config !== undefined && config !== null) {
     return { result: 'applied', version, wrapped, interpreted: pyEq(version, 1n) || pyEq(version, 2n) };
   }
-  const error = `RuntimeError: No valid network_state object created from network config. Did you specify the correct version? Network config:\n${pyRepr(ncfg)}`;
+  // (cloud-init prints the whole config; one whose aliases expand past a bound is not written out here)
+  const shown = expandedSize(ncfg, REPR_NODES) > REPR_NODES ? `<a mapping of more than ${REPR_NODES} values once its aliases are expanded>` : pyRepr(ncfg);
+  const error = `RuntimeError: No valid network_state object created from network config. Did you specify the correct version? Network config:\n${shown}`;
   return { result: 'applied', version, wrapped, interpreted: false, error };
 }
 

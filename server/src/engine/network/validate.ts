@@ -9,6 +9,7 @@
  *   checked against the v2 JSON schema elsewhere ("none"); a document of neither version is checked
  *   against the v2 schema as a whole.
  * Errors come back as cloud-init prints them (path, message), with where they are written in the file.
+ * Throws LimitExceededError for a document whose aliases expand past maxExpandedNodes.
  */
 import { PyError } from '../py/errors';
 import { pyStr } from '../py/repr';
@@ -96,6 +97,9 @@ export function validateNetworkConfigText(text: string, version: CloudInitVersio
 export function validateNetworkConfig(cfg: PyDict, version: CloudInitVersion, host: NetplanHost): NetworkSchemaResult {
   const base = { version, host, errors: [] as SchemaProblem[], deprecations: [] as SchemaProblem[] };
   if (!atLeast(version, '23.4')) return { ...base, valid: null, validator: null, unsupported: NO_NETWORK_SCHEMA_224 };
+  // Both validators walk every alias where it is used, as Python's do: an alias bomb would never end. Refused, naming the limit.
+  const maxNodes = DEFAULT_LIMITS.maxExpandedNodes;
+  if (expandedSize(cfg, maxNodes) > maxNodes) throw new LimitExceededError('maxExpandedNodes', maxNodes, 'Schema validation (aliases expanded)');
   const netcfg = cfg.has('network') ? (cfg.get('network') as PyValue) : cfg;
   if (!pyTruthy(netcfg)) return { ...base, valid: null, validator: null, said: 'Skipping network-config schema validation on empty config.' };
   let kind: NetworkSchemaKind;
@@ -126,8 +130,6 @@ export function validateNetworkConfig(cfg: PyDict, version: CloudInitVersion, ho
     if (err instanceof PyError) return { ...base, valid: false, validator: null, crash: err };
     throw err;
   }
-  const maxNodes = DEFAULT_LIMITS.maxExpandedNodes;
-  if (expandedSize(cfg, maxNodes) > maxNodes) throw new LimitExceededError('maxExpandedNodes', maxNodes, 'Schema validation (aliases expanded)');
   try {
     const report = validateWith(cfg, validatorOf(version, kind), 'current');
     return { ...base, valid: report.errors.length === 0, validator, errors: report.errors, deprecations: report.deprecations };
