@@ -152,6 +152,9 @@ export function isNetworkConfigName(path: string): boolean {
   return /(^|[/\\])network-config(\.ya?ml)?$/.test(path);
 }
 
+/** NoCloud's other seed files: one of them holding network config is still read as what its name says. */
+const OTHER_SEED_NAME = /(^|[/\\])(user-data|vendor-data2?|meta-data)(\.[^/\\]*)?$/;
+
 /** Top-level keys only a network config has (v1 `config:`, v2 device types). */
 const NETWORK_KEYS = 'config|ethernets|bonds|bridges|vlans|wifis|tunnels|modems|vrfs';
 
@@ -176,7 +179,8 @@ export function detectCloudInitDocument(text: string, path: string, languageId =
   if (textHasMimeVersion(text)) return { kind: 'mime' };
   const type = typeFromStartsWith(text);
   // NoCloud's network-config: by its name, or by its content when nothing announces user-data.
-  if (type === null && (isNetworkConfigName(path) || looksLikeNetworkConfig(text))) return { kind: 'network-config' };
+  // (a file named as another seed file is that file, whatever it holds: cloud-init reads it as such)
+  if (type === null && (isNetworkConfigName(path) || (!OTHER_SEED_NAME.test(path) && looksLikeNetworkConfig(text)))) return { kind: 'network-config' };
   switch (type) {
     case 'text/cloud-config':
       return { kind: 'cloud-config' };

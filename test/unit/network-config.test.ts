@@ -90,6 +90,8 @@ test('network-config is recognised by its NoCloud name and by its content, but n
   assert.equal(detectCloudInitDocument('network:\n  version: 1\n  config: []\n', '/x/a.yaml')?.kind, 'network-config');
   assert.equal(detectCloudInitDocument('#cloud-config\nnetwork:\n  version: 2\n', '/x/a.yaml')?.kind, 'cloud-config');
   assert.equal(detectCloudInitDocument('version: "2"\nservices: {}\n', '/x/docker-compose.yaml'), null);
+  // network config written into user-data is still user-data to cloud-init (which ignores it without a header)
+  assert.notEqual(detectCloudInitDocument('network:\n  version: 2\n', '/seed/user-data')?.kind, 'network-config');
 });
 
 test('the editor marks the misspelt key of a network-config where it is written', () => {
