@@ -70,7 +70,7 @@ function v2Device(r: Rng, kind: string): Doc {
   }
   if (r.chance(0.15)) d['dhcp4-overrides'] = { 'use-dns': r.pick([true, false]), 'route-metric': 200 };
   if (kind === 'bonds') {
-    d.interfaces = ['eth0', 'eth1'];
+    d.interfaces = r.chance(0.85) ? ['eth0', 'eth1'] : ['eth0', 'eth7'];
     if (r.chance(0.6)) d.parameters = { mode: r.pick(['active-backup', '802.3ad', 'balance-rr']), 'mii-monitor-interval': r.pick([100, '100']) };
   }
   if (kind === 'bridges') {
@@ -79,7 +79,7 @@ function v2Device(r: Rng, kind: string): Doc {
   }
   if (kind === 'vlans') {
     d.id = 10 + r.int(100);
-    d.link = 'eth0';
+    d.link = r.chance(0.85) ? 'eth0' : 'eth9';
   }
   return d;
 }
@@ -147,7 +147,7 @@ export function networkDocument(r: Rng, block: (v: unknown) => string): string {
       const devices = (doc[kind] ??= {}) as Doc;
       devices[`${kind.slice(0, 3)}${Object.keys(devices).length}`] = v2Device(r, kind);
     }
-    // the devices bonds, bridges and VLANs name exist (netplan's check of those names is not modelled)
+    // the devices bonds, bridges and VLANs name exist, but for a few (eth7, eth9)
     if (doc.bonds || doc.bridges || doc.vlans) doc.ethernets = { eth0: {}, eth1: {}, ...((doc.ethernets as Doc | undefined) ?? {}) };
   }
   const mistakes = r.chance(0.6) ? 1 + r.int(2) : 0;

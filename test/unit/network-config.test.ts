@@ -134,3 +134,10 @@ test('a network-config alias bomb is refused by name in the editor and by --chec
   assert.match(out.stderr, /maxExpandedNodes/);
   assert.ok(Date.now() - started < 20000);
 });
+
+test('netplan rejects a bond whose member no device defines, at the member written', () => {
+  const r = validateNetworkConfigText('network:\n  version: 2\n  ethernets:\n    eth0: {}\n  bonds:\n    bond0:\n      interfaces: [eth0, eth1]\n', 'current', 'api', 'n');
+  assert.equal(r.valid, false);
+  assert.deepEqual(r.errors.map((e) => e.message.split('\n')[0]), ["Invalid netplan schema. Error in network definition: bond0: interface 'eth1' is not defined"]);
+  assert.deepEqual(r.errors[0].segments, ['network', 'bonds', 'bond0', 'interfaces', 1n]);
+});

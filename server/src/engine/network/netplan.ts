@@ -10,9 +10,10 @@
  * The model is measured, not written from netplan's sources: `scripts/netplan/probe.py` asked netplan
  * (libnetplan 0.106) key by key which keys each mapping knows and how each key takes a scalar, a list or
  * a mapping (data/netplan.json). Modelled: unknown keys, wrong kinds of value (`expected scalar`,
- * `expected sequence`, `expected mapping`), booleans and unsigned ints. Not modelled: netplan's checks of
- * other values (addresses, routes, modes, ...) and of whole devices (a VLAN without `link`, ...): those
- * are listed in `unmodelled` and the verdict is then "no error found by the model".
+ * `expected sequence`, `expected mapping`), booleans and unsigned ints, and member and link names no device
+ * has. Not modelled: netplan's checks of other values (addresses, routes, modes, ...) and of whole devices
+ * (a VLAN without `link`, a NIC in two bonds, ...): those values are listed in `unmodelled` and the verdict
+ * is then "no error found by the model".
  */
 import { PyDict, type PyValue } from '../py/values';
 import { dumpPyYamlWithLines, pyKeyDisplay, type DumpWithLines } from '../yaml/dump';
@@ -163,6 +164,44 @@ class Walk {
   }
 }
 
+/**
+ * The keys that name another device (measured with the probe's parser: a name no device has gets
+ * `<id>: interface '<name>' is not defined`, at the name, once the whole file is parsed): the members of
+ * bonds, bridges and VRFs, and the `link` of VLANs and of ethernets (SR-IOV).
+ */
+const REFERENCES: ReadonlyArray<readonly [string, string]> = [
+  ['bonds', 'interfaces'],
+  ['bridges', 'interfaces'],
+  ['vrfs', 'interfaces'],
+  ['vlans', 'link'],
+  ['ethernets', 'link'],
+];
+
+/** netplan's check after parsing: the first name (in the dump's order) that no device of the file has. */
+function undefinedInterface(doc: PyDict): Found | null {
+  const network = doc.get('network');
+  if (!(network instanceof PyDict)) return null;
+  const defined = new Set<string>();
+  for (const { key, value } of sortedStrEntries(network) ?? []) {
+    if (value instanceof PyDict && key !== 'openvswitch') for (const id of value.keys()) if (typeof id === 'string') defined.add(id);
+  }
+  for (const { key: type, value: devices } of sortedStrEntries(network) ?? []) {
+    const refKeys = REFERENCES.filter(([t]) => t === type).map(([, k]) => k);
+    if (!refKeys.length || !(devices instanceof PyDict)) continue;
+    for (const { key: id, value: device } of sortedStrEntries(devices) ?? []) {
+      if (!(device instanceof PyDict)) continue;
+      for (const { key, value } of sortedStrEntries(device) ?? []) {
+        if (!refKeys.includes(key as string)) continue;
+        const names: Array<[PyValue, PyValue[]]> = Array.isArray(value) ? value.map((v, i) => [v, [BigInt(i)]]) : [[value, []]];
+        for (const [name, at] of names) {
+          if (typeof name === 'string' && !defined.has(name)) return { segments: ['network', type, id, key, ...at], on: 'value', message: `${id as string}: interface '${name}' is not defined` };
+        }
+      }
+    }
+  }
+  return null;
+}
+
 /** The column (0-based) where the content of a dumped line starts, after indentation and `- ` indicators. */
 function contentStart(line: string): number {
   let i = 0;
@@ -206,7 +245,7 @@ export function netplanCheck(cfg: PyDict): NetplanVerdict {
   const wrapped = cfg.has('network');
   const doc = wrapped ? cfg : PyDict.from([['network', cfg]]);
   const walk = new Walk(d);
-  const found = walk.mapping(doc, 'root', []);
+  const found = walk.mapping(doc, 'root', []) ?? undefinedInterface(doc);
   if (!found) return { valid: true, errors: [], unmodelled: walk.unmodelled };
   const dumped = dumpPyYamlWithLines(doc);
   const lines = dumped.text.split('\n');
