@@ -148,7 +148,7 @@ export function networkDocument(r: Rng, block: (v: unknown) => string): string {
       devices[`${kind.slice(0, 3)}${Object.keys(devices).length}`] = v2Device(r, kind);
     }
     // the devices bonds, bridges and VLANs name exist, but for a few (eth7, eth9)
-    if (doc.bonds || doc.bridges || doc.vlans) doc.ethernets = { eth0: {}, eth1: {}, ...((doc.ethernets as Doc | undefined) ?? {}) };
+    if (doc.bonds || doc.bridges || doc.vlans) doc.ethernets = { eth0: {}, eth1: {}, ...((doc.ethernets) ?? {}) };
   }
   const mistakes = r.chance(0.6) ? 1 + r.int(2) : 0;
   for (let i = 0; i < mistakes; i++) mutate(r, doc);
