@@ -141,3 +141,14 @@ test('netplan rejects a bond whose member no device defines, at the member writt
   assert.deepEqual(r.errors.map((e) => e.message.split('\n')[0]), ["Invalid netplan schema. Error in network definition: bond0: interface 'eth1' is not defined"]);
   assert.deepEqual(r.errors[0].segments, ['network', 'bonds', 'bond0', 'interfaces', 1n]);
 });
+
+test("a drop-in's network: key is validated as cloud-init validates it when applying it; config: disabled is not", () => {
+  const dropIn = 'network:\n  version: 1\n  config:\n    - type: physical\n      name: eth0\n      subnets:\n        - type: static\n          adress: 10.0.0.2/24\n';
+  const found = analyzeDocument(dropIn, '/etc/cloud/cloud.cfg.d/50-net.cfg', { schema: true, version: 'current' }).findings.filter((f) => f.message.startsWith('network config:'));
+  assert.deepEqual(
+    found.map((f) => [dropIn.slice(f.span.start, f.span.end), f.message]),
+    [['adress', "network config: config.0.subnets.0: Additional properties are not allowed ('adress' was unexpected)"]],
+  );
+  const disabled = analyzeDocument('network: {config: disabled}\n', '/etc/cloud/cloud.cfg.d/99-disable-network-config.cfg', { schema: true, version: 'current' });
+  assert.deepEqual(disabled.findings.filter((f) => f.message.startsWith('network config:')), []);
+});

@@ -70,11 +70,13 @@ export function dropInNetworkFindings(root: PyDict, rootSpan: TextSpan | null, t
   if (!(value instanceof PyDict) || bootOf(root).result === 'disabled') return [];
   let r;
   try {
-    r = validateNetworkConfig(PyDict.from([['network', value]]), options.version, options.netplan);
+    // what reaches apply_network_config: the config under `network:` (its problems are logged at that path)
+    r = validateNetworkConfig(value, options.version, options.netplan);
   } catch (err) {
     if (!(err instanceof LimitExceededError)) throw err;
     return [];
   }
   if (!r.errors.length && !r.deprecations.length) return [];
-  return reportFindings(root, rootSpan, 0, editorReport(r), options.budget ?? newSchemaBudget(), text).map((f) => ({ ...f, message: `network config: ${f.message.replace(/^: /, '')}` }));
+  const valueSpan = root.originOf('network')?.value ?? rootSpan;
+  return reportFindings(value, valueSpan, 0, editorReport(r), options.budget ?? newSchemaBudget(), text).map((f) => ({ ...f, message: `network config: ${f.message.replace(/^: /, '')}` }));
 }
