@@ -20,7 +20,7 @@
  */
 import { pyLStripIndex } from './pyWhitespace';
 
-export type DocumentKind = 'cloud-config' | 'cloud-config-archive' | 'cloud-config-jsonp' | 'jinja' | 'mime' | 'include' | 'confd' | 'cloud-cfg' | 'chef' | 'meta-data';
+export type DocumentKind = 'cloud-config' | 'cloud-config-archive' | 'cloud-config-jsonp' | 'jinja' | 'mime' | 'include' | 'confd' | 'cloud-cfg' | 'chef' | 'meta-data' | 'network-config';
 
 export interface DetectedDocument {
   kind: DocumentKind;
@@ -148,6 +148,26 @@ export function detectionTextOfBytes(bytes: Uint8Array): string {
   return detectionTextFrom((chars) => decoder.decode(chars === undefined ? bytes : bytes.subarray(0, 4 * chars)));
 }
 
+/** NoCloud's seed file names for network config (`network-config`, and the `.yaml`/`.yml` a user saves it as). */
+export function isNetworkConfigName(path: string): boolean {
+  return /(^|[/\\])network-config(\.ya?ml)?$/.test(path);
+}
+
+/** NoCloud's other seed files: one of them holding network config is still read as what its name says. */
+const OTHER_SEED_NAME = /(^|[/\\])(user-data|vendor-data2?|meta-data)(\.[^/\\]*)?$/;
+
+/** Top-level keys only a network config has (v1 `config:`, v2 device types). */
+const NETWORK_KEYS = 'config|ethernets|bonds|bridges|vlans|wifis|tunnels|modems|vrfs';
+
+/**
+ * A network config by its content (a YAML text with no user-data header): a top-level `version: 1` or `2`
+ * beside a network key, or a top-level `network:` holding one (or `network: {config: disabled}`).
+ */
+export function looksLikeNetworkConfig(text: string): boolean {
+  if (/^version:[ \t]*[12][ \t]*(#.*)?\r?$/m.test(text) && new RegExp(`^(${NETWORK_KEYS}):`, 'm').test(text)) return true;
+  return /^network:[ \t]*\{[^}]*\b(config|version)[ \t]*:/m.test(text) || new RegExp(`^network:[ \\t]*(#.*)?\\r?\\n(?:[ \\t]*(?:#.*)?\\r?\\n)*[ \\t]+(version|${NETWORK_KEYS}):`, 'm').test(text);
+}
+
 /**
  * What a document is for cloud-init, or null when it is none of ours. `text` is the whole text, or
  * for anything but JSON a prefix that covers DETECTION_HEAD_CHARS and `detectionHeadEnd`. `path` is
@@ -160,7 +180,11 @@ export function detectCloudInitDocument(text: string, path: string, languageId =
   if (/(^|[\\/])meta-data$/.test(path)) return { kind: 'meta-data' };
   if (isJsonDocument(path, languageId)) return looksLikeChefJson(text) ? { kind: 'chef' } : null;
   if (textHasMimeVersion(text)) return { kind: 'mime' };
-  switch (typeFromStartsWith(text)) {
+  const type = typeFromStartsWith(text);
+  // NoCloud's network-config: by its name, or by its content when nothing announces user-data.
+  // (a file named as another seed file is that file, whatever it holds: cloud-init reads it as such)
+  if (type === null && (isNetworkConfigName(path) || (!OTHER_SEED_NAME.test(path) && looksLikeNetworkConfig(text)))) return { kind: 'network-config' };
+  switch (type) {
     case 'text/cloud-config':
       return { kind: 'cloud-config' };
     case 'text/cloud-config-archive':

@@ -17,6 +17,7 @@ export const DOCUMENT_SELECTOR: Array<{ scheme: string; language?: string; patte
   { scheme: 'file', language: 'yaml' },
   { scheme: 'untitled' },
   { scheme: 'file', pattern: '**/{user-data,vendor-data,vendor-data2}{,.*}' },
+  { scheme: 'file', pattern: '**/network-config{,.*}' },
   { scheme: 'file', pattern: '**/*.{mime,mim}' },
   { scheme: 'file', language: 'json' },
 ];
@@ -41,6 +42,11 @@ export function isCloudConfigDocument(doc: vscode.TextDocument): boolean {
   return documentKindOf(doc) !== null;
 }
 
+/** Input a merge preview takes: a network-config is checked, never merged as user-data. */
+export function isMergedKind(found: DetectedDocument | null): boolean {
+  return found !== null && found.kind !== 'network-config';
+}
+
 const CANDIDATES = '**/{*.yaml,*.yml,*.cfg,*.txt,*.mime,*.j2,*.jinja,user-data,user-data.*,vendor-data,vendor-data.*,vendor-data2,cloud.cfg}';
 const EXCLUDE = '**/{node_modules,.git,.vscode-test,.tmp,out,dist}/**';
 
@@ -51,11 +57,11 @@ export async function findCloudConfigFiles(token?: vscode.CancellationToken, lim
   const checks = await Promise.all(
     uris.map(async (uri) => {
       const doc = open.get(uri.toString());
-      if (doc) return isCloudConfigDocument(doc);
+      if (doc) return isMergedKind(documentKindOf(doc));
       if (isSystemConfigPath(uri)) return true;
       try {
         const bytes = await vscode.workspace.fs.readFile(uri);
-        return detectCloudInitDocument(detectionTextOfBytes(bytes), uri.path) !== null;
+        return isMergedKind(detectCloudInitDocument(detectionTextOfBytes(bytes), uri.path));
       } catch {
         return false;
       }

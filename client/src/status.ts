@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { DocumentInfoRequest } from '../../server/src/protocol';
 import { Server } from './client';
-import { DOCUMENT_SELECTOR, documentKindOf, isCloudConfigDocument } from './documents';
+import { DOCUMENT_SELECTOR, documentKindOf, isCloudConfigDocument, isMergedKind } from './documents';
 
 const UPDATE_DELAY_MS = 300;
 
@@ -36,8 +36,8 @@ export class StatusItem implements vscode.Disposable {
   private update(): void {
     const doc = vscode.window.activeTextEditor?.document;
     const isCloudConfig = !!doc && isCloudConfigDocument(doc);
-    // A seed's meta-data is checked, but it is no user-data to preview: no preview button on it.
-    void vscode.commands.executeCommand('setContext', 'cloudConfigMerge.isCloudConfig', isCloudConfig && documentKindOf(doc)?.kind !== 'meta-data');
+    // (the preview button: a network-config is checked, not merged)
+    void vscode.commands.executeCommand('setContext', 'cloudConfigMerge.isCloudConfig', !!doc && isMergedKind(documentKindOf(doc)));
     if (!doc || !isCloudConfig) {
       this.item?.dispose();
       this.item = undefined;

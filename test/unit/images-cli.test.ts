@@ -26,10 +26,10 @@ test('--image picks the version, distro and cloud.cfg of an image; the default i
   const debian = parseArgs(['--image', 'debian-12', 'x']);
   assert.equal(debian.version, '22.4');
   assert.deepEqual(debian.target, { version: '22.4', distro: 'debian', cloudCfgVariant: 'debian', netplan: 'none' });
-  // The overrides replace their part only.
+  // The overrides replace their part only (a distro brings the cloud.cfg cloud-init renders for it).
   const overridden = parseArgs(['--image', 'debian-12', '--cloud-init-version', 'current', '--distro', 'ubuntu', 'x']);
   assert.equal(overridden.version, 'current');
-  assert.deepEqual(overridden.target, { version: 'current', distro: 'ubuntu', cloudCfgVariant: 'debian', netplan: 'none' });
+  assert.deepEqual(overridden.target, { version: 'current', distro: 'ubuntu', cloudCfgVariant: 'ubuntu', netplan: 'none' });
   assert.equal(parseArgs(['--distro', 'fedora', 'x']).target.distro, 'fedora');
 });
 

@@ -6,6 +6,7 @@ import { parseArgs as parseTokens, type ParseArgsConfig } from 'node:util';
 import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, isLimitName } from '../engine/limits';
 import { EFFECT_KINDS as FATE_KINDS, type EffectKind as FateKind } from '../engine/outcome/effects';
 import { CHECK_MODES, MODES, type Mode } from '../engine/outcome/mode';
+import { NETPLAN_HOSTS, type NetplanHost } from '../engine/version/target';
 import { nearest } from '../engine/findings/findings';
 import { DEFAULT_IMAGE, IMAGE_IDS, TargetError, imageProfile, resolveTarget, unknownImageMessage, type ImageProfile } from '../engine/version/profiles';
 import { CLOUD_INIT_VERSIONS, parseCloudInitVersion, type CloudInitVersion } from '../engine/version/versions';
@@ -86,6 +87,10 @@ export interface CliOptions {
   seedFiles?: { metaData?: string; networkConfig?: string };
   /** `--plan`: the boot plan of the merged result. */
   plan: boolean;
+  /** `--type network-config`: --check reads every FILE as a network-config, whatever its name or content. */
+  type?: 'network-config';
+  /** `--netplan HOST`: how the host hands a v2 network-config on (none, cli, api). */
+  netplan?: NetplanHost;
 }
 
 export class UsageError extends Error {}
@@ -163,6 +168,20 @@ export const FLAGS: readonly Flag[] = [
     section: 'What to run',
     help: "validate each FILE and the merged result as cloud-init's schema validator does, add the findings --lint gives, and list the merge's fates: each value of a part that is replaced, deleted, lost, dropped with its part, overridden at boot, or appended/prepended, with the file:line of both values (the schema: user-data and handler modes; the fates: user-data, confd and boot modes); exit 1 on a schema error, a finding that is an error or warning, or a --fail-on fate",
     set: (o) => (o.check = true),
+  },
+  {
+    flag: 'type',
+    value: 'network-config',
+    section: 'What to run',
+    help: 'with --check: read every FILE as a network-config (NoCloud\'s network-config file: v1 or v2, or under `network:`), whatever its name; files named network-config or network-config.yaml, and YAML whose top level is a network config, are read as one without it',
+    set: (o, v) => (o.type = oneOf(v, ['network-config'] as const, () => `--type takes network-config, not '${v}'`)),
+  },
+  {
+    flag: 'netplan',
+    value: 'none|cli|api',
+    section: 'What to run',
+    help: "with --check: the host a v2 network-config is checked for: api (netplan's Python API, Ubuntu 23.10 and later: cloud-init 24.4+ hands v2 to netplan's parser), cli (netplan's command only, older Ubuntu: v2 is not validated) or none (no netplan: cloud-init's v2 JSON schema); default: the image's host",
+    set: (o, v) => (o.netplan = oneOf(v, NETPLAN_HOSTS, () => `--netplan takes none, cli or api, not '${v}'`)),
   },
   { flag: 'annotate', section: 'What to run', help: 'with --check: each FILE (and the merged result) with its problems marked on their lines, as `cloud-init schema --annotate` prints it', set: (o) => (o.annotate = true) },
   {
@@ -441,7 +460,7 @@ export function applyTarget(o: CliOptions): void {
   o.images = undefined;
   if (image !== undefined && !imageProfile(image)) refuse(`--image: ${unknownImageMessage(image)}`);
   try {
-    o.target = resolveTarget({ image, version: o.versionOverride, distro: o.distro });
+    o.target = resolveTarget({ image, version: o.versionOverride, distro: o.distro, netplan: o.netplan });
   } catch (e) {
     if (e instanceof TargetError) refuse(`--distro: ${e.message}`);
     throw e;
@@ -469,6 +488,8 @@ function checkCombinations(o: CliOptions, formatGiven: boolean): void {
     if (o.set === undefined && !CHECK_MODES.includes(o.mode)) throw new UsageError('--check works with the user-data, handler, confd and boot modes');
     if (o.annotate && o.format !== 'text') throw new UsageError('--annotate prints text: it does not go with --format json or sarif');
   } else if (o.annotate) throw new UsageError('--annotate goes with --check');
+  else if (o.type !== undefined) throw new UsageError('--type goes with --check');
+  else if (o.netplan !== undefined && !o.lint) throw new UsageError('--netplan goes with --check or --lint');
   else if (o.format === 'text') throw new UsageError('--format text goes with --check');
   else if (o.format === 'sarif' && !o.lint) throw new UsageError('--format sarif goes with --check or --lint');
   if (o.failOn.length && !o.check) throw new UsageError('--fail-on goes with --check');

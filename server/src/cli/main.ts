@@ -21,11 +21,12 @@ import { MergerFactory } from '../engine/merge/construct';
 import { CliOptions, applyTarget, parseArgs, UsageError, usage } from './args';
 import { fileIncludeResolver } from '../node/includes';
 import type { ReportFormat } from '../engine/render/reportJson';
-import type { CheckResult } from '../engine/outcome/check';
+import type { CheckResult, FileResult } from '../engine/outcome/check';
 import { locationJson } from '../engine/outcome/locate';
 import { CHECK_MODES, hasFates } from '../engine/outcome/mode';
 import type { InstanceDataChoice } from '../engine/template/instanceData';
 import { packageVersion } from './version';
+import { detectCloudInitDocument, detectionTextOfBytes } from '../../../common/detect';
 
 /**
  * What only some modes and options need (templates, reports, --check, fates, make-mime, the system
@@ -516,7 +517,11 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
   if (o.images) return imagesModule().imagesCheck(o, io, inputs);
   const check = checkModule();
   const render = checkTextModule();
-  const { outcome, result } = schemaCheck(o, io, inputs, o.version);
+  // network-config files are not user-data: checked on their own (`cloud-init schema -t network-config`), never merged.
+  const network = networkFiles(o, inputs);
+  if (network.checked.length && !inputs.files.length) return networkOnly(o, io, network.checked);
+  const { outcome, result: checked } = schemaCheck(o, io, inputs, o.version);
+  const result: CheckResult | null = checked ? { files: [...network.checked, ...checked.files], merged: checked.merged } : network.checked.length ? { files: network.checked, merged: null } : null;
   if (outcome.kind === 'user-data' && result) {
     const run = outcome.run;
     const named = inputs.files.map((f, i) => ({ path: inputs.paths[i], bytes: f.bytes }));
@@ -535,7 +540,11 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
   // A seed's meta-data is checked with it (its findings are what NoCloud makes of it).
   const seedMetaData = o.seedFiles?.metaData;
   const linted = lintFilesModule().lintFiles(
-    [...inputs.files.map((f, i) => ({ path: inputs.paths[i] ?? f.name, text: decodeUtf8Surrogateescape(f.bytes) })), ...(seedMetaData ? [{ path: seedMetaData, text: decodeUtf8Surrogateescape(read(o, seedMetaData)) }] : [])],
+    [
+      ...network.paths.map((path, i) => ({ path, text: decodeUtf8Surrogateescape(network.bytes[i]) })),
+      ...inputs.files.map((f, i) => ({ path: inputs.paths[i] ?? f.name, text: decodeUtf8Surrogateescape(f.bytes) })),
+      ...(seedMetaData ? [{ path: seedMetaData, text: decodeUtf8Surrogateescape(read(o, seedMetaData)) }] : []),
+    ],
     lintModule().lintOptions(o, io),
   );
   const lintText = lintTextModule();
@@ -589,6 +598,38 @@ export function schemaCheck(o: CliOptions, io: CliIO, inputs: SetInputs & { path
   if (run.fatal?.limit) throw new InputError(`${run.fatal.message}: nothing is merged`);
   if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
   return { outcome, result: { files, merged: check.checkMerged(run, outcome.locate, version) } };
+}
+
+/**
+ * The FILEs that are network-config (by `--type network-config`, their name or their content: common/detect),
+ * checked, and taken out of `inputs` (what is left is merged as before). The host is the target's (`--netplan`, else the image's).
+ */
+function networkFiles(o: CliOptions, inputs: SetInputs & { paths: string[] }): { checked: FileResult[]; paths: string[]; bytes: Uint8Array[] } {
+  const out = { checked: [] as FileResult[], paths: [] as string[], bytes: [] as Uint8Array[] };
+  if (o.mode !== 'user-data' && o.type === undefined) return out;
+  const keep: number[] = [];
+  inputs.files.forEach((f, i) => {
+    const path = inputs.paths[i] ?? f.name;
+    const isNetwork = o.type === 'network-config' || detectCloudInitDocument(detectionTextOfBytes(f.bytes), path)?.kind === 'network-config';
+    if (!isNetwork) return keep.push(i);
+    out.paths.push(path);
+    out.bytes.push(f.bytes);
+    out.checked.push(checkModule().checkNetworkFile(path, f.bytes, o.version, o.target.netplan));
+  });
+  inputs.files = keep.map((i) => inputs.files[i]);
+  inputs.paths = keep.map((i) => inputs.paths[i]);
+  return out;
+}
+
+/** `--check` of network-config files only: their results and findings, nothing merged. */
+function networkOnly(o: CliOptions, io: CliIO, files: FileResult[]): number {
+  const render = checkTextModule();
+  const result: CheckResult = { files, merged: null };
+  if (o.annotate) throw new UsageError('--annotate works with user-data files, not network-config');
+  if (o.format === 'json') io.stdout(render.formatJson(result, o.pretty) + '\n');
+  else if (o.format === 'sarif') io.stdout(render.formatSarif(result, o.version, packageVersion()) + '\n');
+  else io.stdout(render.formatText(result, o.version));
+  return checkModule().isAccepted(result) ? 0 : 1;
 }
 
 // `node dist/cli.js`: in the bundle, `module` is the bundled module's, not the file node runs.

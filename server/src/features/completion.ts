@@ -13,7 +13,7 @@ import { guardRequest } from './common/guard';
 import { markup, mergerMarkdown, optionMarkdown } from './common/docs';
 import { mergerOf, normalizeWord, scanStringSpec } from './common/specText';
 import { pyStrip } from '../engine/py/str';
-import { schemaKeyMarkdown } from './common/schemaDocs';
+import { documentSchema, schemaKeyMarkdown } from './common/schemaDocs';
 import { notReadOnImage, planKeyMarkdown } from './common/planDocs';
 import { planTargetOf } from './common/planTarget';
 import { describeTypes, enumValues, keysOf, schemaAt, type NavSegment } from '../engine/schema/navigate';
@@ -376,11 +376,10 @@ export function completionItems(cursor: SpecCursor, client: { snippets: boolean;
  * the document does not load.
  */
 export function schemaCompletion(state: DocumentState, offset: number, markdown: boolean): CompletionItem[] | null {
-  const kind = state.analysis.info?.kind;
-  if (!state.settings.schema.enable || (kind !== 'cloud-config' && kind !== 'jinja')) return null;
+  const version = documentSchema(state.analysis.info?.kind, state.text, state.settings.cloudInitVersion, state.settings.schema.enable);
+  if (!version) return null;
   const cursor = textCursorAt(state.text, offset);
   if (!cursor?.key) return null;
-  const version = state.settings.cloudInitVersion;
   const range = (start: number, end: number): Range => state.range({ start, end });
   if (cursor.at === 'value') {
     const path = [...cursor.parent, cursor.key.text];
@@ -398,7 +397,7 @@ export function schemaCompletion(state: DocumentState, offset: number, markdown:
   present.delete(cursor.key.text);
   const afterKey = state.text.slice(cursor.key.end, cursor.key.end + 1) === ':';
   const items: CompletionItem[] = [];
-  const target = cursor.parent.length ? undefined : planTargetOf(state.settings);
+  const target = cursor.parent.length || state.analysis.info?.kind === 'network-config' ? undefined : planTargetOf(state.settings);
   for (const k of keysOf(version, view, cursor.parent)) {
     if (present.has(k.key)) continue;
     const path = [...cursor.parent, k.key];

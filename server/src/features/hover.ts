@@ -17,7 +17,7 @@ import { guardRequest } from './common/guard';
 import { HEADER_PREFIXES, headerMarkdown, markup, mergerMarkdown, optionMarkdown } from './common/docs';
 import { contains, mergerOf, optionOf, scanStringSpec, shownWord, writtenMergers } from './common/specText';
 import { summarizeSite } from './common/specSummary';
-import { schemaKeyMarkdown } from './common/schemaDocs';
+import { documentSchema, schemaKeyMarkdown } from './common/schemaDocs';
 import { schemaAt } from '../engine/schema/navigate';
 import { textCursorAt } from '../engine/schema/textPath';
 import { jinjaHoverAt } from './jinjaHover';
@@ -50,15 +50,16 @@ export function hoverAt(state: DocumentState, offset: number): HoverText | null 
 
 /** A key cloud-init's schema knows: its module, type, values and cloud-init's deprecation notes. */
 function schemaHover(state: DocumentState, offset: number): HoverText | null {
-  const kind = state.analysis.info?.kind;
-  if (!state.settings.schema.enable || (kind !== 'cloud-config' && kind !== 'jinja')) return null;
+  const source = documentSchema(state.analysis.info?.kind, state.text, state.settings.cloudInitVersion, state.settings.schema.enable);
+  if (!source) return null;
   const cursor = textCursorAt(state.text, offset);
   if (!cursor?.key || !cursor.key.text || offset < cursor.key.start || offset > cursor.key.end) return null;
   const path = [...cursor.parent, cursor.key.text];
-  const view = schemaAt(state.settings.cloudInitVersion, path);
+  const view = schemaAt(source, path);
   if (!view.nodes.length) return null;
-  const plan = path.length === 1 ? planKeyMarkdown(planTargetOf(state.settings), cursor.key.text) : '';
-  return { markdown: schemaKeyMarkdown(state.settings.cloudInitVersion, path, view) + plan, span: { start: cursor.key.start, end: cursor.key.end } };
+  // The boot plan's word on a top-level key of a cloud-config (a network-config's keys are read by no module).
+  const plan = path.length === 1 && state.analysis.info?.kind !== 'network-config' ? planKeyMarkdown(planTargetOf(state.settings), cursor.key.text) : '';
+  return { markdown: schemaKeyMarkdown(source, path, view) + plan, span: { start: cursor.key.start, end: cursor.key.end } };
 }
 
 function specHover(state: DocumentState, offset: number): HoverText | null {

@@ -73,6 +73,9 @@ export const FINDING_CODES = {
   'schema-error': { severity: 'error', also: { severity: 'warning', when: 'in system config (cloud.cfg, a drop-in), which cloud-init never rejects' }, summary: 'cloud-init reports a schema error' },
   'schema-deprecated': { severity: 'warning', summary: 'cloud-init reports a deprecated key or value' },
   'schema-validator-fails': { severity: 'warning', summary: "cloud-init's validator itself raises on this document" },
+  // network-config files (lint/networkLint.ts)
+  'network-not-validated': { severity: 'info', summary: 'the chosen cloud-init (or netplan host) does not validate this network-config' },
+  'network-boot': { severity: 'info', also: { severity: 'warning', when: 'the boot cannot use the config' }, summary: 'what a first boot does with this network-config' },
   // The merged result of a set, on the part that wrote the value (features/fates.ts, --check's SARIF)
   'merged-schema-error': { severity: 'warning', summary: 'cloud-init reports a schema error in the merged result, for a value this part wrote' },
   'merged-schema-deprecation': { severity: 'info', summary: 'cloud-init reports a deprecation in the merged result, for a value this part wrote' },

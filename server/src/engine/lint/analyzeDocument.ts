@@ -8,6 +8,8 @@ import { pyStrip } from '../py/str';
 import { pyStr } from '../py/repr';
 import { loadYaml, YamlLoadResult } from '../yaml/load';
 import { CloudInitVersion, ParsedSpec, ValueSpans, parseStringSpec } from '../spec/parse';
+import type { NetplanHost } from '../version/target';
+import { dropInNetworkFindings, networkFindings } from './networkLint';
 import { spansOfValue } from '../userdata/specSpans';
 import { convertUserDataBlob, MimeLeaf, partHeaderSpan } from '../userdata/mime';
 import { GZIP_TYPES, leafPartType } from '../userdata/sniff';
@@ -68,6 +70,8 @@ export interface AnalyzeOptions {
   version?: CloudInitVersion;
   /** Validate cloud-config documents against that cloud-init's schema (findings `schema-*`); default off. */
   schema?: boolean;
+  /** How a host hands a v2 network-config on (engine/version/target.ts), for network-config documents; default `none`. */
+  netplan?: NetplanHost;
   /** Instance data for `## template: jinja` documents: variables, rendering errors and post-render YAML are checked with it. */
   instanceData?: InstanceDataChoice;
   /**
@@ -97,9 +101,16 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
       return { info, ...analyzed };
     }
     case 'confd':
-    case 'cloud-cfg':
+    case 'cloud-cfg': {
       if (info.template) return { info, ...analyzeTemplate(text, info.kind, options) };
-      return { info, ...analyzeCloudConfig(text, 0, info.kind, options) };
+      const analyzed = analyzeCloudConfig(text, 0, info.kind, options);
+      // Its `network:` key is network config, validated as cloud-init validates it when it applies it.
+      if (options.schema && analyzed.yaml?.ok && analyzed.yaml.value instanceof PyDict && analyzed.yaml.value.has('network')) {
+        const network = dropInNetworkFindings(analyzed.yaml.value, analyzed.yaml.rootSpan, text, { version: options.version ?? 'current', netplan: options.netplan ?? 'none', budget: options.schemaBudget });
+        pushAll(analyzed.findings, network);
+      }
+      return { info, ...analyzed };
+    }
     case 'jinja':
       return { info, ...analyzeTemplate(text, 'jinja', options) };
     case 'mime':
@@ -110,6 +121,8 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
       return { info, ...analyzeChef(text, options) };
     case 'meta-data':
       return { info, findings: metaDataFindings(text).findings, specs: [] };
+    case 'network-config':
+      return { info, findings: networkFindings(text, path, { version: options.version ?? 'current', netplan: options.netplan ?? 'none', schema: options.schema, budget: options.schemaBudget }), specs: [] };
     default:
       return { info, findings: [], specs: [] };
   }

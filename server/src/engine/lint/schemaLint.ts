@@ -7,7 +7,7 @@
 import { PyError } from '../py/errors';
 import { LimitExceededError } from '../limits';
 import { PyDict, type PyValue, type TextSpan } from '../py/values';
-import { problemSpan, spanAt, validateCloudConfig, valueAt, type SchemaProblem, type SchemaVersion } from '../schema/validate';
+import { problemSpan, spanAt, validateCloudConfig, valueAt, type SchemaProblem, type SchemaReport, type SchemaVersion } from '../schema/validate';
 import { nearest, shownElsewhere, type Finding, type Fix } from '../findings/findings';
 import { loadYaml } from '../yaml/load';
 import { LineIndex } from '../text/lineIndex';
@@ -35,6 +35,15 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
     if (!(err instanceof PyError)) throw err;
     return [{ ...coded('schema-validator-fails'), span: { start: span.start + base, end: span.start + base }, message: `cloud-init's schema validator itself fails on this document (${err.pyType}: ${err.message}): \`cloud-init schema\` reports nothing else.` }];
   }
+  return reportFindings(root, rootSpan, base, report, budget, body, version);
+}
+
+/**
+ * The findings of a schema report of `root` (cloud-config's, or a network-config's: engine/network), placed
+ * on the key or value each problem is about. `version`: the cloud-config schema a deprecated key's rename
+ * is checked against (no rename fix without it).
+ */
+export function reportFindings(root: PyDict, rootSpan: TextSpan | null, base: number, report: SchemaReport, budget: SchemaBudget, body?: string, version?: SchemaVersion): Finding[] {
   budget.problemsLeft -= report.errors.length + report.deprecations.length;
   const at = (s: TextSpan): TextSpan => ({ start: s.start + base, end: s.end + base });
   const findings: Finding[] = [];
@@ -65,7 +74,7 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
     }
     const finding: Finding = { ...coded('schema-deprecated'), span: at(span), message, deprecated: true };
     // (a truncated report cannot tell whether a rename removes a problem)
-    const fix = body !== undefined && renames < MAX_RENAME_CHECKS && !report.truncated ? renameFix(root, p, found.key, body, version, report, at) : undefined;
+    const fix = body !== undefined && version !== undefined && renames < MAX_RENAME_CHECKS && !report.truncated ? renameFix(root, p, found.key, body, version, report, at) : undefined;
     if (fix) finding.fixes = [fix];
     findings.push(finding);
   };

@@ -14,6 +14,10 @@ import { detectDocument } from '../lint/documentKind';
 import { problemSpan, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../schema/validate';
 import { pyYamlErrorString, reportedMark } from '../yaml/mark';
 import { SAMPLE_NAMES } from '../template/samples';
+import { validateNetworkConfigText, type NetworkSchemaResult } from '../network/validate';
+import { describeBoot, networkBoot } from '../network/boot';
+import type { CloudInitVersion } from '../version/versions';
+import type { NetplanHost } from '../version/target';
 
 export interface Located {
   path: string;
@@ -33,9 +37,12 @@ export interface FileResult {
   part?: string;
   /** Why positions inside that part are not given (an encoded body, a folded archive content). */
   unmapped?: string;
-  valid: boolean;
+  /** null: the chosen cloud-init does not validate this file (a network-config it has no schema for). */
+  valid: boolean | null;
   errors: Located[];
   deprecations: Located[];
+  /** A network-config file (engine/network): validated as `cloud-init schema -t network-config`. */
+  network?: { validator: string | null; boot: string; unmodelled?: string[] };
   /** Why nothing was validated (YAML error, validator failure), in words. */
   note?: string;
   /**
@@ -176,6 +183,45 @@ export function checkMerged(run: UserDataRun, locate: Locator, version: SchemaVe
 }
 
 export function isAccepted(result: CheckResult): boolean {
-  return result.files.every((f) => f.valid) && (result.merged?.valid ?? true);
+  return result.files.every((f) => f.valid !== false) && (result.merged?.valid ?? true);
+}
+
+
+/**
+ * `cloud-init schema -t network-config -c FILE` of one network-config file on a host of kind `host`
+ * (engine/network/validate), each problem placed where the editor shows it, and what a boot does with it.
+ */
+export function checkNetworkFile(file: string, bytes: Uint8Array, version: CloudInitVersion, host: NetplanHost): FileResult {
+  const text = decodeUtf8Surrogateescape(bytes);
+  const r = validateNetworkConfigText(text, version, host, file);
+  const network = { validator: r.validator, boot: describeBoot(networkBoot(text)), ...(r.unmodelled?.length ? { unmodelled: r.unmodelled } : {}) };
+  const base = { file, valid: r.valid, deprecations: [] as Located[], network };
+  if (r.unsupported) return { ...base, errors: [], note: r.unsupported };
+  if (r.said) return { ...base, errors: [], said: r.said };
+  if (r.yamlError) {
+    const said = pyYamlErrorString(r.yamlError, text, '<unicode string>');
+    const at = reportedMark(r.yamlError, text);
+    const message = `File ${file} is not valid YAML. ${said ?? r.yamlError.message}`;
+    return { ...base, errors: [{ path: `format-l${at.line + 1}.c${at.column + 1}`, message, line: at.line + 1, column: at.column + 1 }], unvalidated: true };
+  }
+  if (r.exception) return { ...base, errors: [], said: `Invalid network-config\nError: ${r.exception}\n` };
+  if (r.crash) return { ...base, errors: [], note: `cloud-init's schema command raises ${r.crash.pyType}: ${r.crash.message}` };
+  const report = networkReport(r);
+  const lines = new LineIndex(text);
+  const locate = (deprecation: boolean) => (p: SchemaProblem): Located => {
+    // netplan's errors are at `format-l…c…` of cloud-init's dump of the config, not of the file: they keep
+    // that path and message, placed where the key or value is written in the file.
+    const netplan = /^format-l/.test(p.path) && (p.segments.length > 0 || p.unexpectedKeys !== undefined);
+    const offset = netplan ? offsetInText(report, p, deprecation) : undefined;
+    if (offset === undefined) return locateInText(report, text, p, deprecation, undefined, lines);
+    const at = lines.position(offset);
+    return { path: p.path, message: p.message, line: at.line + 1, column: at.character + 1 };
+  };
+  return { ...base, errors: r.errors.map(locate(false)), deprecations: r.deprecations.map(locate(true)) };
+}
+
+/** A network result as the text report locateInText reads (the value and its spans). */
+function networkReport(r: NetworkSchemaResult): TextSchemaReport {
+  return { valid: r.valid !== false, errors: r.errors, deprecations: r.deprecations, yamlError: null, notADict: false, value: r.value, rootSpan: r.rootSpan };
 }
 

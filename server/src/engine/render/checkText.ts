@@ -12,7 +12,7 @@ import { annotateCloudConfigFile, type AnnotateNames } from '../schema/annotate'
 import { sniffContentType, CLOUD_CONFIG_TYPE } from '../userdata/sniff';
 import type { SchemaVersion } from '../schema/validate';
 import { pushAll } from '../arrays';
-import { CheckResult, FileResult, Located, isAccepted } from '../outcome/check';
+import { CheckResult, FileResult, Located } from '../outcome/check';
 
 export type CheckFormat = 'text' | 'json' | 'sarif';
 
@@ -58,10 +58,33 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
     }
     sources(r);
   };
-  for (const f of result.files) one(nameOf(f), nameOf(f), f);
+  for (const f of result.files) {
+    if (f.network) networkText(f, list, out);
+    else one(nameOf(f), nameOf(f), { ...f, valid: f.valid !== false });
+  }
   if (result.merged) one('cloud-config.txt (the merged result)', 'cloud-config.txt (the merged result)', result.merged);
-  if (version !== '22.4' && !isAccepted(result)) out.push('Error: Invalid schema: user-data', '');
+  const failing = result.files.filter((f) => f.valid === false);
+  if (failing.some((f) => f.network)) out.push('Error: Invalid schema: network-config', '');
+  if (version !== '22.4' && (failing.some((f) => !f.network) || result.merged?.valid === false)) out.push('Error: Invalid schema: user-data', '');
   return out.join('\n') + '\n';
+}
+
+/**
+ * A network-config file as `cloud-init schema -t network-config -c FILE` prints it (23.4 and later: what it
+ * says when it skips the file, `Valid schema FILE`, or `Invalid network-config FILE` and the errors), or why
+ * the chosen cloud-init does not validate it; then what a boot does with it.
+ */
+function networkText(f: FileResult, list: (ps: Located[]) => string, out: string[]): void {
+  if (f.said) out.push(f.said.replace(/\n$/, ''));
+  else if (f.note && !f.errors.length) out.push(`${f.valid === null ? 'Not validated' : 'Invalid'} (${f.file}): ${f.note}`);
+  else {
+    if (f.deprecations.length) out.push(`Cloud config schema deprecations: ${list(f.deprecations)}`);
+    if (f.errors.length) out.push(`Invalid network-config ${f.file}`, `Error: Cloud config schema errors: ${list(f.errors)}`, '');
+    else out.push(`Valid schema ${f.file}`);
+    for (const p of f.errors) if (p.line) out.push(`  ${p.path}: written in ${placeText(f.file, p.line, p.column)}`);
+  }
+  if (f.network?.unmodelled?.length && f.valid) out.push(`  (netplan's own checks of ${f.network.unmodelled.join(', ')} are not reproduced: no error found in the rest)`);
+  if (f.network) out.push(`  ${f.network.boot}`);
 }
 
 /** How `cloud-init schema --system` names the instance's cloud-config.txt, per version. */
@@ -102,7 +125,7 @@ function nameOf(f: FileResult): string {
 }
 
 export function formatJson(result: CheckResult, pretty: boolean): string {
-  const strip = (r: FileResult) => ({ file: r.file, ...(r.part ? { part: r.part } : {}), valid: r.valid, errors: r.errors.map(fileLoc), deprecations: r.deprecations.map(fileLoc), ...(r.note ? { note: r.note } : {}), ...(r.said ? { said: r.said } : {}) });
+  const strip = (r: FileResult) => ({ file: r.file, ...(r.part ? { part: r.part } : {}), valid: r.valid, errors: r.errors.map(fileLoc), deprecations: r.deprecations.map(fileLoc), ...(r.note ? { note: r.note } : {}), ...(r.said ? { said: r.said } : {}), ...(r.network ? { kind: 'network-config', validator: r.network.validator, boot: r.network.boot, ...(r.network.unmodelled ? { unmodelled: r.network.unmodelled } : {}) } : {}) });
   const decoded = (p: Located) => ({ ...(p.note ? { note: p.note } : {}), ...(p.anchor ? { anchor: p.anchor } : {}) });
   const fileLoc = (p: Located) => ({ path: p.path, message: p.message, line: p.line ?? null, column: p.column ?? null, ...decoded(p) });
   const mergedLoc = (p: Located) => ({ path: p.path, message: p.message, file: p.file ?? null, line: p.line ?? null, column: p.column ?? null, ...decoded(p) });
@@ -158,7 +181,7 @@ export function formatSarif(result: CheckResult, version: SchemaVersion, toolVer
     for (const p of f.errors) add(p, f.file, false, false, f.part);
     for (const p of f.deprecations) add(p, f.file, true, false, f.part);
     // Rejected with no schema problem to point at (not YAML, a template that cannot be rendered): the file itself.
-    if (!f.valid && !f.errors.length && (f.note || f.said)) {
+    if (f.valid === false && !f.errors.length && (f.note || f.said)) {
       results.push({ ruleId: RULE_OF.error.id, level: level('error'), message: `${f.note ?? cloudInitWords(f.said as string)}${f.part ? ` (in ${f.part})` : ''}`, file: f.file, properties: f.part ? { path: '', merged: false, part: f.part } : { path: '', merged: false } });
     }
   }

@@ -5,6 +5,14 @@
  * shown are cloud-init's own messages and the schema's types.
  */
 import { schemaData, type SchemaVersion } from './data';
+import { networkSchemaOf, type NetworkSchemaSource } from './networkData';
+
+/** Whose schema: a cloud-config schema (by version) or a network-config one (networkData.ts). */
+export type SchemaSource = SchemaVersion | NetworkSchemaSource;
+
+function rootOf(source: SchemaSource): SchemaNode {
+  return source.startsWith('network:') ? networkSchemaOf(source as NetworkSchemaSource) : schemaData(source as SchemaVersion).schema;
+}
 import type { SchemaNode } from './pyjsonschema';
 
 /** A path segment: a mapping key, or `[]` for "an item of this list". */
@@ -54,10 +62,10 @@ function expanded(root: SchemaNode, nodes: SchemaNode[]): SchemaNode[] {
 }
 
 /** The root's modules: top-level key -> `$defs` name. */
-function moduleOfTopLevel(version: SchemaVersion): Map<string, string> {
+function moduleOfTopLevel(version: SchemaSource): Map<string, string> {
   const cached = moduleMaps.get(version);
   if (cached) return cached;
-  const root = schemaData(version).schema;
+  const root = rootOf(version);
   const map = new Map<string, string>();
   for (const part of (root.allOf as SchemaNode[] | undefined) ?? []) {
     const ref = typeof part.$ref === 'string' ? part.$ref : '';
@@ -69,13 +77,13 @@ function moduleOfTopLevel(version: SchemaVersion): Map<string, string> {
   moduleMaps.set(version, map);
   return map;
 }
-const moduleMaps = new Map<SchemaVersion, Map<string, string>>();
+const moduleMaps = new Map<SchemaSource, Map<string, string>>();
 
-const rootViews = new Map<SchemaVersion, SchemaNode[]>();
+const rootViews = new Map<SchemaSource, SchemaNode[]>();
 /** Views by path, per version: completion asks for every key of a mapping at once. */
 const viewCache = new Map<string, SchemaView>();
 
-export function schemaAt(version: SchemaVersion, path: NavSegment[]): SchemaView {
+export function schemaAt(version: SchemaSource, path: NavSegment[]): SchemaView {
   const id = version + '\0' + JSON.stringify(path);
   const cached = viewCache.get(id);
   if (cached) return cached;
@@ -85,8 +93,8 @@ export function schemaAt(version: SchemaVersion, path: NavSegment[]): SchemaView
   return view;
 }
 
-function computeSchemaAt(version: SchemaVersion, path: NavSegment[]): SchemaView {
-  const root = schemaData(version).schema;
+function computeSchemaAt(version: SchemaSource, path: NavSegment[]): SchemaView {
+  const root = rootOf(version);
   let rootNodes = rootViews.get(version);
   if (!rootNodes) rootViews.set(version, (rootNodes = expanded(root, [root])));
   let nodes = rootNodes;
@@ -129,7 +137,7 @@ export interface KeyInfo {
 }
 
 /** The keys the schema names for an object at this view, in schema order. */
-export function keysOf(version: SchemaVersion, view: SchemaView, path: NavSegment[]): KeyInfo[] {
+export function keysOf(version: SchemaSource, view: SchemaView, path: NavSegment[]): KeyInfo[] {
   const seen = new Set<string>();
   const out: KeyInfo[] = [];
   for (const n of view.nodes) {

@@ -13,7 +13,7 @@ import { comparePyStr } from '../py/str';
 import { expandedSize, loadYaml, type YamlProblem } from '../yaml/load';
 import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
 import { getListOrigins, PyDict, type PyValue, type TextSpan } from '../py/values';
-import { comparePaths, pyRegex, type SchemaNode, ValidationError, Validator } from './pyjsonschema';
+import { comparePaths, pyRegex, type SchemaFlavour, type SchemaNode, ValidationError, Validator } from './pyjsonschema';
 import { schemaData, type SchemaVersion } from './data';
 import { pushAll } from '../arrays';
 
@@ -72,7 +72,14 @@ export function validateCloudConfig(config: PyValue, version: SchemaVersion, max
   // The validator walks every alias where it is used, as Python's does: an alias bomb would never end
   // (cloud-init's own `schema` hangs on it). Refused, naming the limit, like other full expansions.
   if (expandedSize(config, maxNodes) > maxNodes) throw new LimitExceededError('maxExpandedNodes', maxNodes, 'Schema validation (aliases expanded)');
-  const validator = validatorFor(version);
+  return validateWith(config, validatorFor(version), version === '22.4' ? '22.4' : 'current', maxProblems);
+}
+
+/**
+ * validateCloudConfig's walk with any of cloud-init's schemas (the network-config ones too): the
+ * problems as `validate_cloudconfig_schema` of that flavour collects them.
+ */
+export function validateWith(config: PyValue, validator: Validator, flavour: SchemaFlavour, maxProblems = Infinity): SchemaReport {
   const all: ValidationError[] = [];
   let truncated = false;
   for (const e of validator.iterErrors(config, validator.root)) {
@@ -96,7 +103,7 @@ export function validateCloudConfig(config: PyValue, version: SchemaVersion, max
         problem.knownKeys = Object.keys((e.schema as SchemaNode).properties ?? {});
       }
     }
-    if (version !== '22.4' && !path && keyword === 'additionalProperties' && e.schema === validator.root) {
+    if (flavour !== '22.4' && !path && keyword === 'additionalProperties' && e.schema === validator.root) {
       // upstream names the key of an unknown top-level property as the path
       const m = /^.*\('(.*)' was unexpected\)/s.exec(e.message);
       if (m) {
@@ -106,7 +113,7 @@ export function validateCloudConfig(config: PyValue, version: SchemaVersion, max
     }
     (e.deprecation ? deprecations : errors).push(problem);
   }
-  const report: SchemaReport = version === '22.4' ? { errors, deprecations } : { errors: uniqueSorted(errors), deprecations: uniqueSorted(deprecations) };
+  const report: SchemaReport = flavour === '22.4' ? { errors, deprecations } : { errors: uniqueSorted(errors), deprecations: uniqueSorted(deprecations) };
   // (upstream's SchemaValidationError keeps `sorted(set(problems))`: unique (path, message) pairs in order)
   if (truncated) report.truncated = true;
   return report;

@@ -5,7 +5,8 @@
 import type { CloudInitVersion } from './versions';
 
 /** How the host hands a v2 network-config on: no netplan, netplan's command only, or netplan's Python API. */
-export type NetplanHost = 'none' | 'cli' | 'api';
+export const NETPLAN_HOSTS = ['none', 'cli', 'api'] as const;
+export type NetplanHost = (typeof NETPLAN_HOSTS)[number];
 
 export interface Target {
   version: CloudInitVersion;

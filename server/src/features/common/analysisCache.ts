@@ -88,6 +88,7 @@ export function analyze(document: TextDocument, settings: ServerSettings, custom
     maxBytes: settings.limits.maxFileBytes,
     maxDepth: settings.limits.maxDepth,
     version: settings.cloudInitVersion,
+    netplan: settings.target.netplan,
     schema: settings.schema.enable && !validatedByRedHatYaml(document.uri, settings.schema.validatedByRedHatYaml),
     maxSchemaProblems: MAX_SCHEMA_PROBLEMS,
     customMergers: custom.modules.size ? custom.modules : undefined,

@@ -1,0 +1,68 @@
+/**
+ * What a first boot does with a NoCloud `network-config` file (the same in every version the project
+ * reproduces, checked with ../shared/oracle/netcheck.py's `boot`): NoCloud loads it with `util.load_yaml`
+ * (anything but a mapping, and YAML that does not load, count as no file); `Init._find_networking_config`
+ * takes what is under a top-level `network:` key, or the whole mapping; `config: disabled` there turns
+ * networking configuration off; nothing usable means cloud-init generates its fallback config from the
+ * host's NICs; otherwise the config goes to the distro, and `parse_net_config_data` reads it: version 2 as
+ * a whole, another version only with a `config:` key, and without either it raises.
+ */
+import { pyEq } from '../py/compare';
+import { pyRepr } from '../py/repr';
+import { PyDict, pyTruthy, type PyValue } from '../py/values';
+import { expandedSize, loadYaml } from '../yaml/load';
+
+const REPR_NODES = 10000;
+
+export type NetworkBoot =
+  /** No usable network config in the file: cloud-init generates its fallback config (DHCP on the first NIC). */
+  | { result: 'fallback'; why: string }
+  /** `config: disabled`: cloud-init leaves the network alone. */
+  | { result: 'disabled' }
+  /**
+   * Handed to the distro (`version`: what it says, as written). `interpreted` false: cloud-init parses no
+   * interface from it (a version it has no parser for); `error`: what parse_net_config_data raises.
+   */
+  | { result: 'applied'; version: PyValue | null; wrapped: boolean; interpreted: boolean; error?: string };
+
+/** A first boot with this file as the NoCloud seed's network-config (the text as cloud-init reads it). */
+export function networkBoot(text: string): NetworkBoot {
+  if (!text) return { result: 'fallback', why: 'the file is empty' };
+  const loaded = loadYaml(text);
+  if (!loaded.ok) return { result: 'fallback', why: 'the file is not valid YAML, so NoCloud reads no network config' };
+  if (!(loaded.value instanceof PyDict)) return { result: 'fallback', why: 'the file is not a YAML mapping, so NoCloud reads no network config' };
+  return bootOf(loaded.value);
+}
+
+/** The same from a loaded mapping (a drop-in's `network:` value is read the same way). */
+export function bootOf(cfg: PyDict): NetworkBoot {
+  const wrapped = pyTruthy(cfg) && cfg.has('network');
+  const ncfg = wrapped ? (cfg.get('network') as PyValue) : cfg;
+  if (ncfg instanceof PyDict && ncfg.has('config') && pyEq(ncfg.get('config') as PyValue, 'disabled')) return { result: 'disabled' };
+  if (!pyTruthy(ncfg)) return { result: 'fallback', why: wrapped ? 'its `network:` is empty' : 'the mapping is empty' };
+  if (!(ncfg instanceof PyDict)) return { result: 'applied', version: null, wrapped, interpreted: false, error: `${wrapped ? '`network:`' : 'the config'} is not a mapping` };
+  const version = ncfg.get('version') ?? null;
+  let config = ncfg.get('config');
+  if (version !== null && pyEq(version, 2n)) config = ncfg;
+  if (version !== null && pyTruthy(version) && config !== undefined && config !== null) {
+    return { result: 'applied', version, wrapped, interpreted: pyEq(version, 1n) || pyEq(version, 2n) };
+  }
+  // (cloud-init prints the whole config; one whose aliases expand past a bound is not written out here)
+  const shown = expandedSize(ncfg, REPR_NODES) > REPR_NODES ? `<a mapping of more than ${REPR_NODES} values once its aliases are expanded>` : pyRepr(ncfg);
+  const error = `RuntimeError: No valid network_state object created from network config. Did you specify the correct version? Network config:\n${shown}`;
+  return { result: 'applied', version, wrapped, interpreted: false, error };
+}
+
+/** What the boot does, in one sentence for a user. */
+export function describeBoot(b: NetworkBoot): string {
+  switch (b.result) {
+    case 'fallback':
+      return `At boot cloud-init finds no usable network config here (${b.why}) and generates its fallback config (DHCP on the first NIC).`;
+    case 'disabled':
+      return 'At boot cloud-init reads `config: disabled` and leaves the network configuration alone.';
+    case 'applied':
+      if (b.error) return `At boot cloud-init cannot use this network config: ${b.error.split('\n')[0]}`;
+      if (!b.interpreted) return `At boot cloud-init has no parser for network config version ${pyRepr(b.version)}: it configures no interface from it.`;
+      return `At boot cloud-init hands this network config to the distro's renderer (version ${pyRepr(b.version)}${b.wrapped ? ', under `network:`' : ''}).`;
+  }
+}
