@@ -7,6 +7,7 @@ import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, isLimitName } from '../engine/limi
 import { EFFECT_KINDS as FATE_KINDS, type EffectKind as FateKind } from '../engine/outcome/effects';
 import { CHECK_MODES, MODES, type Mode } from '../engine/outcome/mode';
 import { nearest } from '../engine/findings/findings';
+import { CLOUD_INIT_VERSIONS, parseCloudInitVersion, type CloudInitVersion } from '../engine/version/versions';
 
 export type { Mode };
 export type Format = 'yaml' | 'json' | 'report' | 'preview' | 'text' | 'sarif';
@@ -35,7 +36,7 @@ export interface CliOptions {
   vendor2?: string;
   builtinCfg?: string;
   noBuiltin: boolean;
-  version: 'current' | '22.4';
+  version: CloudInitVersion;
   customMergers: Array<{ name: string; path: string }>;
   /** Our resource limits (cloud-init has none), with the --limit overrides. */
   limits: Limits;
@@ -127,9 +128,9 @@ function setFailOn(o: CliOptions, v: string): void {
 }
 
 function setVersion(o: CliOptions, v: string): void {
-  if (v === 'current' || v === 'head') o.version = 'current';
-  else if (v === '22.4' || v === '22.4.2') o.version = '22.4';
-  else throw new UsageError(`--cloud-init-version takes current or 22.4, not '${v}'`);
+  const version = parseCloudInitVersion(v);
+  if (!version) throw new UsageError(`--cloud-init-version takes ${CLOUD_INIT_VERSIONS.join(', ')} (or a full release such as 24.4.1), not '${v}'`);
+  o.version = version;
 }
 
 /** Every flag, in the order the help lists them. */
@@ -186,7 +187,7 @@ export const FLAGS: readonly Flag[] = [
       o.launchIndex = Number(v);
     },
   },
-  { flag: 'cloud-init-version', value: 'current|22.4', section: 'Inputs', help: "reproduce today's cloud-init (default) or Debian's 22.4.2", set: setVersion },
+  { flag: 'cloud-init-version', value: CLOUD_INIT_VERSIONS.join('|'), section: 'Inputs', help: 'which cloud-init release to reproduce (default current, 26.2); a full release such as 24.4.1 names its series', set: setVersion },
   {
     flag: 'custom-merger',
     value: 'NAME=PATH',

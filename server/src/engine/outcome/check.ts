@@ -14,6 +14,7 @@ import { detectDocument } from '../lint/documentKind';
 import { problemSpan, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../schema/validate';
 import { pyYamlErrorString, reportedMark } from '../yaml/mark';
 import { SAMPLE_NAMES } from '../template/samples';
+import { atLeast } from '../version/versions';
 
 export interface Located {
   path: string;
@@ -153,14 +154,14 @@ function validatedFile(file: string, text: string, content: string, version: Sch
   const locate = (deprecation: boolean) => (p: SchemaProblem) => locateInText(r, text, p, deprecation, toFile, lines);
   const errors = r.errors.map(locate(false));
   if (r.yamlError) {
-    const said = pyYamlErrorString(r.yamlError, content, version === '22.4' ? '<byte string>' : '<unicode string>');
+    const said = pyYamlErrorString(r.yamlError, content, atLeast(version, '23.4') ? '<unicode string>' : '<byte string>');
     if (said !== undefined) {
       const at = reportedMark(r.yamlError, content);
-      errors.push({ path: `format-l${at.line + 1}.c${at.column + 1}`, message: `File ${file} is not valid ${version === '22.4' ? 'yaml' : 'YAML'}. ${said}`, line: at.line + 1, column: at.column + 1 });
+      errors.push({ path: `format-l${at.line + 1}.c${at.column + 1}`, message: `File ${file} is not valid ${atLeast(version, '23.4') ? 'YAML' : 'yaml'}. ${said}`, line: at.line + 1, column: at.column + 1 });
       return { file, valid: false, errors, deprecations: [], unvalidated: true };
     }
   } else if (r.notADict) {
-    const said = version === '22.4' ? 'Error:\nCloud-config is not a YAML dict.' : `Invalid user-data\nError: cloud-config ${file} is not a YAML dict.\n`;
+    const said = atLeast(version, '23.4') ? `Invalid user-data\nError: cloud-config ${file} is not a YAML dict.\n` : 'Error:\nCloud-config is not a YAML dict.';
     return { file, valid: false, errors, deprecations: [], said };
   }
   return { file, valid: r.valid, errors, deprecations: r.deprecations.map(locate(true)), note: reportNote(r) };

@@ -13,6 +13,7 @@ import { sniffContentType, CLOUD_CONFIG_TYPE } from '../userdata/sniff';
 import type { SchemaVersion } from '../schema/validate';
 import { pushAll } from '../arrays';
 import { CheckResult, FileResult, Located, isAccepted } from '../outcome/check';
+import { atLeast } from '../version/versions';
 
 export type CheckFormat = 'text' | 'json' | 'sarif';
 
@@ -22,7 +23,7 @@ export type CheckFormat = 'text' | 'json' | 'sarif';
  * - 22.4: `Cloud config schema deprecations: ...` when validation found anything (the list may be empty),
  *   then `Valid cloud-config: FILE`, or `Error:` and `Cloud config schema errors: path: message, ...` (with
  *   the deprecations again after a blank line); deprecations alone do not fail;
- * - current: deprecations first (`Cloud config schema deprecations: ...`), then `Valid schema FILE`, or
+ * - 23.4 and later: deprecations first (`Cloud config schema deprecations: ...`), then `Valid schema FILE`, or
  *   `Invalid user-data FILE` and `Error: Cloud config schema errors: ...`, and at the end `Error: Invalid
  *   schema: user-data` when something failed.
  * Where cloud-init prints nothing useful (a file that is not valid YAML or not a mapping), our note says why.
@@ -43,7 +44,7 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
       out.push(`${r.unvalidated ? 'Not validated' : r.valid ? 'Valid' : 'Invalid'} (${name}): ${r.note}`);
       return;
     }
-    if (version === '22.4') {
+    if (!atLeast(version, '23.4')) {
       // 22.4 prints the deprecations line whenever its strict validation raised, even with none in it.
       if ((r.errors.length || r.deprecations.length) && !r.unvalidated) out.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
       if (!r.errors.length) out.push(`Valid cloud-config: ${label22}`);
@@ -60,13 +61,16 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
   };
   for (const f of result.files) one(nameOf(f), nameOf(f), f);
   if (result.merged) one('cloud-config.txt (the merged result)', 'cloud-config.txt (the merged result)', result.merged);
-  if (version !== '22.4' && !isAccepted(result)) out.push('Error: Invalid schema: user-data', '');
+  if (atLeast(version, '23.4') && !isAccepted(result)) out.push('Error: Invalid schema: user-data', '');
   return out.join('\n') + '\n';
 }
 
 /** How `cloud-init schema --system` names the instance's cloud-config.txt, per version. */
 const SYSTEM_NAMES: Record<SchemaVersion, AnnotateNames> = {
   '22.4': { path: 'None', valid: 'system userdata' },
+  '23.4': { path: '/var/lib/cloud/instance/cloud-config.txt', valid: 'user-data' },
+  '24.4': { path: '/var/lib/cloud/instance/cloud-config.txt', valid: 'user-data' },
+  '25.1': { path: '/var/lib/cloud/instance/cloud-config.txt', valid: 'user-data' },
   current: { path: '/var/lib/cloud/instance/cloud-config.txt', valid: 'user-data' },
 };
 

@@ -16,6 +16,7 @@ import { getListOrigins, PyDict, type PyValue, type TextSpan } from '../py/value
 import { comparePaths, pyRegex, type SchemaNode, ValidationError, Validator } from './pyjsonschema';
 import { schemaData, type SchemaVersion } from './data';
 import { pushAll } from '../arrays';
+import { atLeast } from '../version/versions';
 
 export type { SchemaVersion } from './data';
 
@@ -52,7 +53,7 @@ export function validatorFor(version: SchemaVersion): Validator {
   let v = validators.get(version);
   if (!v) {
     const data = schemaData(version);
-    v = new Validator(data.schema, version === '22.4' ? '22.4' : 'current', data['x-ccm'].validatesChanged);
+    v = new Validator(data.schema, version, data['x-ccm'].validatesChanged);
     validators.set(version, v);
   }
   return v;
@@ -96,8 +97,8 @@ export function validateCloudConfig(config: PyValue, version: SchemaVersion, max
         problem.knownKeys = Object.keys((e.schema as SchemaNode).properties ?? {});
       }
     }
-    if (version !== '22.4' && !path && keyword === 'additionalProperties' && e.schema === validator.root) {
-      // upstream names the key of an unknown top-level property as the path
+    if (atLeast(version, '23.4') && !path && keyword === 'additionalProperties' && e.schema === validator.root) {
+      // 23.4 and later name the key of an unknown top-level property as the path
       const m = /^.*\('(.*)' was unexpected\)/s.exec(e.message);
       if (m) {
         path = m[1];
@@ -106,8 +107,8 @@ export function validateCloudConfig(config: PyValue, version: SchemaVersion, max
     }
     (e.deprecation ? deprecations : errors).push(problem);
   }
-  const report: SchemaReport = version === '22.4' ? { errors, deprecations } : { errors: uniqueSorted(errors), deprecations: uniqueSorted(deprecations) };
-  // (upstream's SchemaValidationError keeps `sorted(set(problems))`: unique (path, message) pairs in order)
+  const report: SchemaReport = atLeast(version, '23.4') ? { errors: uniqueSorted(errors), deprecations: uniqueSorted(deprecations) } : { errors, deprecations };
+  // (23.4 and later's SchemaValidationError keeps `sorted(set(problems))`: unique (path, message) pairs in order)
   if (truncated) report.truncated = true;
   return report;
 }
@@ -228,7 +229,7 @@ export interface TextValidationOptions {
  */
 export function validateCloudConfigText(text: string, version: SchemaVersion, options: TextValidationOptions = {}): TextSchemaReport {
   const errors: SchemaProblem[] = [];
-  if (version !== '22.4' && text.includes(SCHEMA_ERROR_PREFIX)) {
+  if (atLeast(version, '23.4') && text.includes(SCHEMA_ERROR_PREFIX)) {
     pySplitLinesForSchema(text).forEach((line, i) => {
       if (line.startsWith(SCHEMA_ERROR_PREFIX)) {
         errors.push({

@@ -3,7 +3,7 @@ import { describeTypes, enumValues, notesOf, type NavSegment, type SchemaView } 
 import type { SchemaVersion } from '../../engine/schema/data';
 import { KEY_DOCS } from '../../engine/schema/keyDocs';
 
-const VERSION_LABEL: Record<SchemaVersion, string> = { '22.4': 'cloud-init 22.4', current: 'current cloud-init' };
+const versionLabel = (version: SchemaVersion): string => (version === 'current' ? 'current cloud-init' : `cloud-init ${version}`);
 
 export function pathLabel(path: NavSegment[]): string {
   return path.map((s) => (typeof s === 'string' ? s : '[]')).join('.').replace(/\.\[\]/g, '[]');
@@ -21,6 +21,6 @@ export function schemaKeyMarkdown(version: SchemaVersion, path: NavSegment[], vi
   const values = enumValues(view).filter((v) => typeof v !== 'boolean');
   if (values.length) lines.push(`Values: ${values.map((v) => `\`${typeof v === 'string' ? v : JSON.stringify(v)}\``).join(', ')}`);
   const notes = notesOf(view);
-  if (notes.length) lines.push(`${VERSION_LABEL[version]} says:\n\n${notes.map((n) => `> ${n.replace(/\n+/g, ' ')}`).join('\n>\n')}`);
+  if (notes.length) lines.push(`${versionLabel(version)} says:\n\n${notes.map((n) => `> ${n.replace(/\n+/g, ' ')}`).join('\n>\n')}`);
   return lines.join('\n\n');
 }

@@ -3,7 +3,7 @@
  * them nested (VS Code) or with dotted keys (many other editors); both are
  * accepted, anything malformed falls back to the default.
  */
-import { CloudInitVersion } from '../../engine/spec/parse';
+import { parseCloudInitVersion, type CloudInitVersion } from '../../engine/version/versions';
 import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, withLimits } from '../../engine/limits';
 import { redHatYamlAssociations } from './redHatYaml';
 
@@ -12,7 +12,7 @@ export const SETTINGS_SECTION = 'cloudConfigMerge';
 export type TraceLevel = 'off' | 'messages' | 'verbose';
 
 export interface ServerSettings {
-  /** Which cloud-init the messages follow ('22.4' spells "identifer" like Debian 12's 22.4.2). */
+  /** Which cloud-init the messages follow (22.4 and 23.4 spell "identifer"; see engine/version/versions.ts). */
   cloudInitVersion: CloudInitVersion;
   validation: { enable: boolean };
   /** cloud-init's schema validation of cloud-config documents (`cloudConfigMerge.schema.enable`). */
@@ -70,7 +70,7 @@ export function normalizeSettings(raw: unknown): ServerSettings {
   }
   return {
     customMergers,
-    cloudInitVersion: typeof version === 'string' && /^22\.4(\.\d+)?$/.test(version.trim()) ? '22.4' : 'current',
+    cloudInitVersion: (typeof version === 'string' && parseCloudInitVersion(version)) || 'current',
     validation: { enable: typeof enable === 'boolean' ? enable : DEFAULT_SETTINGS.validation.enable },
     schema: {
       enable: typeof schemaEnable === 'boolean' ? schemaEnable : DEFAULT_SETTINGS.schema.enable,
