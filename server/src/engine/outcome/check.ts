@@ -161,8 +161,11 @@ function validatedFile(file: string, text: string, content: string, version: Sch
       return { file, valid: false, errors, deprecations: [], unvalidated: true };
     }
   } else if (r.notADict) {
-    const said = atLeast(version, '23.4') ? `Invalid user-data\nError: cloud-config ${file} is not a YAML dict.\n` : 'Error:\nCloud-config is not a YAML dict.';
-    return { file, valid: false, errors, deprecations: [], said };
+    if (!atLeast(version, '23.4')) return { file, valid: false, errors, deprecations: [], said: 'Error:\nCloud-config is not a YAML dict.' };
+    if (atLeast(version, '24.4')) return { file, valid: false, errors, deprecations: [], said: `Invalid user-data\nError: cloud-config ${file} is not a YAML dict.\n` };
+    // 23.4 names no schema type for a -c FILE and then fails joining it (TypeError, a traceback).
+    const note = "cloud-init 23.4's schema command then fails (TypeError) instead of printing its summary";
+    return { file, valid: false, errors, deprecations: [], said: `Invalid None\nError: cloud-config ${file} is not a YAML dict.\n`, note };
   }
   return { file, valid: r.valid, errors, deprecations: r.deprecations.map(locate(true)), note: reportNote(r) };
 }

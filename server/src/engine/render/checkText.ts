@@ -31,6 +31,7 @@ export type CheckFormat = 'text' | 'json' | 'sarif';
  */
 export function formatText(result: CheckResult, version: SchemaVersion): string {
   const out: string[] = [];
+  const typeName = typeNameFor(version);
   const list = (ps: Located[]) => ps.map((p) => `${p.path}: ${p.message}`).join(', ');
   const sources = (r: { errors: Located[]; deprecations: Located[] }) => {
     for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) out.push(`  ${p.path}: written in ${placeText(p.file, p.line, p.column, p.note, p.anchor?.line)}`);
@@ -54,16 +55,35 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
       }
     } else {
       if (r.deprecations.length) out.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
-      if (r.errors.length) out.push(`Invalid user-data ${name}`, `Error: Cloud config schema errors: ${list(r.errors)}`, '');
+      if (r.errors.length) out.push(`Invalid ${typeName(name)} ${name}`, `Error: Cloud config schema errors: ${list(r.errors)}`, '');
       else out.push(`Valid schema ${name}`);
     }
     sources(r);
   };
   for (const f of result.files) one(nameOf(f), nameOf(f), f);
-  if (result.merged) one('cloud-config.txt (the merged result)', 'cloud-config.txt (the merged result)', result.merged);
-  if (atLeast(version, '23.4') && !isAccepted(result)) out.push('Error: Invalid schema: user-data', '');
+  if (result.merged) one(MERGED_NAME, MERGED_NAME, result.merged);
+  // 23.4's command crashes (TypeError) instead of this line after a document that is not a mapping.
+  const crashed = !atLeast(version, '24.4') && result.files.some((f) => f.said?.startsWith(INVALID_NONE));
+  if (atLeast(version, '23.4') && !isAccepted(result) && !crashed) {
+    const failed = result.files.filter((f) => !f.valid).map((f) => typeName(nameOf(f)));
+    if (result.merged && !result.merged.valid) failed.push('user-data');
+    out.push(`Error: Invalid schema: ${[...new Set(failed)].join(', ')}`, '');
+  }
   return out.join('\n') + '\n';
 }
+
+/**
+ * What `cloud-init schema` calls a file in its `Invalid TYPE` lines: 'user-data', except that 23.4 (whose
+ * `--schema-type` has no default) says UNKNOWN_CONFIG_HEADER for a `-c FILE` (the merged result is --system).
+ */
+function typeNameFor(version: SchemaVersion): (name: string) => string {
+  return (name) => (atLeast(version, '24.4') || name === MERGED_NAME ? 'user-data' : 'UNKNOWN_CONFIG_HEADER');
+}
+
+/** 23.4 prints `Invalid None` (its schema type) before its crash on a document that is not a mapping. */
+export const INVALID_NONE = 'Invalid None\n';
+
+const MERGED_NAME = 'cloud-config.txt (the merged result)';
 
 /** How `cloud-init schema --system` names the instance's cloud-config.txt, per version. */
 const SYSTEM_NAMES: Record<SchemaVersion, AnnotateNames> = {

@@ -146,9 +146,11 @@ function annotate224(text: string, names: AnnotateNames): AnnotatedFile {
   return placed.note ? { ...out, note: placed.note } : out;
 }
 
-const INVALID = 'Error: Invalid schema: user-data\n\n';
+const INVALID_SUMMARY = 'Error: Invalid schema: user-data\n\n';
 
 function annotateUpstream(text: string, names: AnnotateNames, version: SchemaVersion): AnnotatedFile {
+  // 23.4 swallows every schema error under --annotate (exit 0, no summary line); 24.4 and later end with INVALID.
+  const INVALID = atLeast(version, '24.4') ? INVALID_SUMMARY : '';
   // Without instance data here: a template is not rendered.
   const input = schemaCommandInput(text, version, names.path);
   if (input.kind === 'unrendered') {
@@ -165,6 +167,8 @@ function annotateUpstream(text: string, names: AnnotateNames, version: SchemaVer
     const errors: Placed[] = [...ignoredParts, [reportedMark(report.yamlError, text).line + 1, `File ${names.path} is not valid YAML. ${said}`]];
     return { stdout: `${annotateLines(text, errors, [])}\n`, stderr: INVALID };
   }
+  // 23.4 annotates a document that is not a mapping as 22.4 does; 24.4 and later fail on it.
+  if (report.notADict && !atLeast(version, '24.4')) return { stdout: `${text}\n${footer('Errors', ['# E1: Cloud-config is not a YAML dict.'])}\n`, stderr: '' };
   if (report.notADict) return failing("cloud-init's schema command fails on a document that is not a mapping (KeyError: '')");
   if (report.crash) return failing(`cloud-init's validator raises ${report.crash.pyType}: ${report.crash.message}`);
   const schemaErrors = report.errors.filter((p) => !FORMAT_PATH.test(p.path));
