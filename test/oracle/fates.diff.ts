@@ -223,7 +223,9 @@ async function main(): Promise<number> {
       return 2;
     }
     const n = (name: string, fallback: number) => (FULL_VERSIONS.includes(version) ? arg(name, fallback) : Math.ceil(arg(name, fallback) / divisor));
+    const started = Date.now();
     failed += await runVersion(version, n('--sets', 1500), n('--confd', 150), n('--boot', 100), seed);
+    console.log(`(cloud-init ${version}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   }
   return failed ? 1 : 0;
 }

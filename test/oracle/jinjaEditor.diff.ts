@@ -189,6 +189,7 @@ async function main(): Promise<void> {
   const counts = { paths: 0, mistyped: 0, fixes: 0, templates: 0, schema: 0, standard: 0 };
   for (const version of versions) {
     const maxPaths = FULL_VERSIONS.includes(version) ? maxPathsFull : Math.ceil(maxPathsFull / 4);
+    const started = Date.now();
     const env = { ...process.env };
     delete env.PYTHONPATH;
     const oracle = startJinjaOracle(version, HANDLE, env);
@@ -282,6 +283,7 @@ async function main(): Promise<void> {
       oracle.close();
       schemaOracle.close();
     }
+    console.log(`(cloud-init ${version}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   }
   console.log(`jinja editor oracle: cloud-init ${versions.join(', ')}, samples ${SAMPLE_NAMES.join(', ')}: all agree`, counts);
 }

@@ -53,7 +53,9 @@ export async function runPerVersion(defaults: { cases: number; seed: number }, r
     const cases = casesFor(version, full, sampled);
     const scale = (n: number) => (cases === full || !full ? n : Math.max(1, Math.ceil((n * cases) / full)));
     const args: DiffArgs = { cases, seed: Number(opt('--seed', String(defaults.seed))), verbose: argv.includes('--verbose'), opt, scale };
+    const started = Date.now();
     total += await run(version, args);
+    console.log(`(cloud-init ${version}: ${args.cases} cases in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   }
   process.exit(total ? 1 : 0);
 }
