@@ -414,7 +414,7 @@ export function sampleInstanceData(name: string, version: CloudInitVersion): Jso
       NOCLOUD_SEED_URL_APPEND_FORWARD_SLASH: true,
       STRIP_INVALID_MTU: false,
     };
-    for (const [name, since] of FEATURE_SINCE) if (!atLeast(version, since)) delete (data.features as JsonObject)[name];
+    for (const [name, since] of FEATURE_SINCE) if (!atLeast(version, since)) delete data.features[name];
   }
   return processInstanceMetadata(data, '', atLeast(version, '23.4') ? SENSITIVE_KEYS_23_4 : SENSITIVE_KEYS_22_4);
 }
