@@ -13,13 +13,14 @@
  *   Python, so `\ufeff#cloud-config` announces nothing and cloud-init ignores the whole blob. The
  *   prefixes are prefixes: `#cloud-configX` is a cloud-config too.
  * - A Chef role or environment is JSON with attribute and type keys.
+ * - A file named exactly `meta-data` is a NoCloud seed's meta-data (its name is what NoCloud looks for).
  *
  * Cheap: apart from the Chef check on JSON files, only the start of the text is read
  * (DETECTION_HEAD_CHARS characters, or on to the first that is not whitespace).
  */
 import { pyLStripIndex } from './pyWhitespace';
 
-export type DocumentKind = 'cloud-config' | 'cloud-config-archive' | 'cloud-config-jsonp' | 'jinja' | 'mime' | 'include' | 'confd' | 'cloud-cfg' | 'chef';
+export type DocumentKind = 'cloud-config' | 'cloud-config-archive' | 'cloud-config-jsonp' | 'jinja' | 'mime' | 'include' | 'confd' | 'cloud-cfg' | 'chef' | 'meta-data';
 
 export interface DetectedDocument {
   kind: DocumentKind;
@@ -155,6 +156,8 @@ export function detectionTextOfBytes(bytes: Uint8Array): string {
 export function detectCloudInitDocument(text: string, path: string, languageId = 'yaml'): DetectedDocument | null {
   const system = systemFileKind(path);
   if (system) return { kind: system };
+  // A NoCloud seed's meta-data: found by its exact name (pathprefix2dict), whatever it holds.
+  if (/(^|[\\/])meta-data$/.test(path)) return { kind: 'meta-data' };
   if (isJsonDocument(path, languageId)) return looksLikeChefJson(text) ? { kind: 'chef' } : null;
   if (textHasMimeVersion(text)) return { kind: 'mime' };
   switch (typeFromStartsWith(text)) {

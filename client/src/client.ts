@@ -84,7 +84,7 @@ export class Server implements vscode.Disposable {
           configuration: async (params, token, next) => {
             const answers = await next(params, token);
             if (!Array.isArray(answers)) return answers;
-            return answers.map((a: unknown, i) => (params.items[i]?.section === 'cloudConfigMerge' ? withRedHatYamlFiles(a, filesValidatedByRedHatYaml(redHatYamlState())) : a));
+            return answers.map((a: unknown, i) => (params.items[i]?.section === 'cloudConfigMerge' ? explicitVersionOnly(withRedHatYamlFiles(a, filesValidatedByRedHatYaml(redHatYamlState())), params.items[i].scopeUri) : a));
           },
         },
       },
@@ -126,7 +126,20 @@ export class Server implements vscode.Disposable {
 }
 
 function ourSettings(): unknown {
-  return withRedHatYamlFiles(vscode.workspace.getConfiguration('cloudConfigMerge'), filesValidatedByRedHatYaml(redHatYamlState()));
+  return explicitVersionOnly(withRedHatYamlFiles(vscode.workspace.getConfiguration('cloudConfigMerge'), filesValidatedByRedHatYaml(redHatYamlState())));
+}
+
+/**
+ * `cloudConfigMerge.cloudInitVersion` overrides the image's version only where the user set it: its default
+ * is not sent, so `cloudConfigMerge.image` decides the version.
+ */
+function explicitVersionOnly(settings: unknown, scope?: string): unknown {
+  if (!settings || typeof settings !== 'object') return settings;
+  const seen = vscode.workspace.getConfiguration('cloudConfigMerge', scope ? vscode.Uri.parse(scope) : undefined).inspect('cloudInitVersion');
+  const values = seen ? [seen.globalValue, seen.workspaceValue, seen.workspaceFolderValue, seen.globalLanguageValue, seen.workspaceLanguageValue, seen.workspaceFolderLanguageValue] : [];
+  if (values.some((v) => v !== undefined)) return settings;
+  const { cloudInitVersion: _default, ...rest } = settings as Record<string, unknown>;
+  return rest;
 }
 
 export function log(output: vscode.LogOutputChannel, message: string): void {

@@ -13,6 +13,7 @@ import { registerRenderedPart } from './preview/rendered';
 import { PreviewProvider } from './preview/provider';
 import { PREVIEW_SCHEME } from './preview/uri';
 import { StatusItem } from './status';
+import { ImageStatusItem } from './imageStatus';
 import { registerWalkthrough } from './walkthrough';
 
 let server: Server | undefined;
@@ -44,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): CloudConfigMergeApi 
     registerPipelineCommands(server),
     registerRenderedPart(server),
     new StatusItem(server),
+    new ImageStatusItem(),
     registerWalkthrough(context.globalState),
     vscode.commands.registerCommand('cloudConfigMerge.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('cloudConfigMerge.restartServer', () => server?.restart()),

@@ -9,12 +9,12 @@
 import * as vscode from 'vscode';
 import { type MakeMimeParams, MakeMimeRequest, PipelineSourceRequest } from '../../server/src/protocol';
 import { Server } from './client';
-import { sortInWorkspaceOrder } from './order';
+import { chooseOrder } from './orderStep';
 import { openPreview } from './preview/commands';
 
 export function registerPipelineCommands(server: Server): vscode.Disposable {
   return vscode.Disposable.from(
-    vscode.commands.registerCommand('cloudConfigMerge.buildMime', (clicked?: unknown, selected?: unknown, encoding?: MakeMimeParams['encoding']) => buildMimeCommand(server, clicked, selected, encoding)),
+    vscode.commands.registerCommand('cloudConfigMerge.buildMime', (clicked?: unknown, selected?: unknown, encoding?: MakeMimeParams['encoding'], order?: unknown) => buildMimeCommand(server, clicked, selected, encoding, order)),
     vscode.commands.registerCommand('cloudConfigMerge.previewPipeline', (target?: unknown, address?: string) => previewPipelineCommand(server, target, address)),
   );
 }
@@ -27,13 +27,20 @@ function selection(clicked: unknown, selected: unknown): vscode.Uri[] {
   return uris;
 }
 
-/** Returns the new document's URI (untitled), or undefined when nothing was built. */
-async function buildMimeCommand(server: Server, clicked?: unknown, selected?: unknown, encoding?: MakeMimeParams['encoding']): Promise<vscode.Uri | undefined> {
-  const uris = sortInWorkspaceOrder(selection(clicked, selected));
-  if (!uris.length) {
+/**
+ * Returns the new document's URI (untitled), or undefined when nothing was built. Two files or more
+ * go through the order step first (the parts in the order they are written, a saved set's when one has
+ * exactly these files); `order` (for scripts) is `default` (the order offered) or the URIs in order.
+ */
+async function buildMimeCommand(server: Server, clicked?: unknown, selected?: unknown, encoding?: MakeMimeParams['encoding'], order?: unknown): Promise<vscode.Uri | undefined> {
+  const selectedUris = selection(clicked, selected);
+  if (!selectedUris.length) {
     void vscode.window.showInformationMessage('Cloud-Config: select the files to build MIME user-data from.');
     return undefined;
   }
+  const chosen = await chooseOrder(server, selectedUris, { title: 'Build MIME User-Data: the order of its parts', accept: 'Build in this order' }, order);
+  if (!chosen) return undefined;
+  const uris = chosen.files;
   if (!encoding) {
     const picked = await vscode.window.showQuickPick(
       [

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { DocumentInfoRequest } from '../../server/src/protocol';
 import { Server } from './client';
-import { DOCUMENT_SELECTOR, isCloudConfigDocument } from './documents';
+import { DOCUMENT_SELECTOR, documentKindOf, isCloudConfigDocument } from './documents';
 
 const UPDATE_DELAY_MS = 300;
 
@@ -36,7 +36,8 @@ export class StatusItem implements vscode.Disposable {
   private update(): void {
     const doc = vscode.window.activeTextEditor?.document;
     const isCloudConfig = !!doc && isCloudConfigDocument(doc);
-    void vscode.commands.executeCommand('setContext', 'cloudConfigMerge.isCloudConfig', isCloudConfig);
+    // A seed's meta-data is checked, but it is no user-data to preview: no preview button on it.
+    void vscode.commands.executeCommand('setContext', 'cloudConfigMerge.isCloudConfig', isCloudConfig && documentKindOf(doc)?.kind !== 'meta-data');
     if (!doc || !isCloudConfig) {
       this.item?.dispose();
       this.item = undefined;

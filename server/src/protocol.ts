@@ -63,6 +63,33 @@ export interface SetOfResult extends Pick<PreviewParams, 'files' | 'boot'> {
 }
 
 /**
+ * Client → server: what the order step shows before files given together are merged (a preview of a
+ * selection, Build MIME User-Data): the saved set (cloud-config-merge.yaml) whose files are exactly
+ * these, in its order, and each container among them (MIME multipart, #cloud-config-archive, gzip or
+ * base64 of them) that already holds the parts of others, compared by content.
+ */
+export const PartOrderRequest: RequestType<PartOrderParams, PartOrderResult> = { method: 'cloudConfigMerge/partOrder' };
+
+export interface PartOrderParams {
+  /** File URIs (open editors' unsaved text is used). */
+  files: string[];
+}
+
+export interface PartOrderResult {
+  /** The saved set of exactly these files (and no boot layer), if there is one. */
+  set?: SetOfResult;
+  containers: Array<{
+    file: string;
+    /** The files whose every part it holds, in the order given. */
+    contains: string[];
+    /** How many of its parts none of the other files has (what leaving it out loses). */
+    own: number;
+    /** `built.mime already contains 20-web.yaml and base.yaml`. */
+    message: string;
+  }>;
+}
+
+/**
  * Client → server: a preview's selection saved as a named set. The answer is the new text of the
  * workspace folder's cloud-config-merge.yaml (the client writes it), or why it cannot be saved.
  */

@@ -41,6 +41,7 @@ import { registerFates, setDiagnostics } from './features/fates';
 import { registerFateHints } from './features/fateHints';
 import { fateFixes } from './features/fateFixes';
 import { registerSetRequests } from './features/setRequests';
+import { registerPartOrder } from './features/partOrder';
 import { setFileDiagnostics } from './features/setFileDiagnostics';
 import { InstanceDataFilesInUse, registerInstanceDataWatch, watchInstanceDataFiles } from './features/instanceDataWatch';
 
@@ -191,6 +192,7 @@ const refreshHints = () => {
 };
 registerFates(ctx, partSets, (uri) => diagnostics.refresh(uri), refreshHints);
 registerFateHints(ctx, partSets);
+registerPartOrder(ctx, partSets);
 registerSetRequests(ctx, partSets, () => {
   diagnostics.refreshAll();
   refreshHints();

@@ -72,6 +72,27 @@ describe('the set file', () => {
     }
   });
 
+  test("a set's own image decides its merged result's schema check; the folder's image decides the file's own", async () => {
+    const part = 'img/source.yaml';
+    mkdirSync(join(dir, 'img'), { recursive: true });
+    const text = '#cloud-config\nwrite_files:\n - path: /etc/x\n   source:\n     uri: https://example.com/x\n';
+    writeFileSync(join(dir, part), text);
+    writeFileSync(join(dir, 'cloud-config-merge.yaml'), 'sets:\n  old:\n    files: [img/source.yaml]\n    image: debian-12\n');
+    try {
+      const ds = await client.open(uri(part), text);
+      // The file itself is checked against the folder's image (the default: current cloud-init accepts `source`),
+      // the set's merged result against Debian 12's cloud-init 22.4, which rejects it.
+      assert.deepEqual(ds.filter((d) => /'source' was unexpected/.test(String(d.message))).map((d) => d.code), ['merged-schema-error']);
+      client.close(uri(part));
+      writeFileSync(join(dir, 'cloud-config-merge.yaml'), 'sets:\n  old:\n    files: [img/source.yaml]\n');
+      const now = await client.open(uri(part), text);
+      assert.deepEqual(now.filter((d) => /'source' was unexpected/.test(String(d.message))), []);
+    } finally {
+      client.close(uri(part));
+      writeFileSync(join(dir, 'cloud-config-merge.yaml'), FILES['cloud-config-merge.yaml']);
+    }
+  });
+
   test("a set's instance data renders its templates as the CLI renders them: 12345678901234567890 stays exact, 1.0 a float", async () => {
     // The template's runcmd is kept (dict(no_replace)): the fix that keeps both shows the merged result.
     const over = await client.open(uri('tpl/20-over.yaml'), FILES['tpl/20-over.yaml']);

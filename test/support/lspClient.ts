@@ -133,6 +133,8 @@ export class LspClient {
   readonly logs: string[] = [];
   stderr = '';
   settings: Record<string, unknown>;
+  /** Settings of one scope (a workspace folder's), as VS Code answers them per document; `settings` elsewhere. */
+  scopedSettings: ((scopeUri: string | undefined) => Record<string, unknown> | undefined) | undefined;
   initializeResult!: InitializeResult;
   readonly exited: Promise<number | null>;
   private readonly published = new Map<string, PublishDiagnosticsParams[]>();
@@ -159,7 +161,7 @@ export class LspClient {
     connection.onRequest(ConfigurationRequest.type, async (params) => {
       this.configurationRequests++;
       if (this.configurationGate) await this.configurationGate;
-      return params.items.map((item) => (item.section === 'cloudConfigMerge' ? this.settings : null));
+      return params.items.map((item) => (item.section === 'cloudConfigMerge' ? (this.scopedSettings?.(item.scopeUri) ?? this.settings) : null));
     });
     connection.onRequest(WorkspaceFoldersRequest.type, () => folders.map((f) => ({ uri: pathToFileURL(f).href, name: path.basename(f) })));
     connection.onRequest(RegistrationRequest.type, (params) => {

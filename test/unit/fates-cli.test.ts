@@ -5,6 +5,7 @@
  * (`oracle.py --mode userdata 10-base.yaml 20-app.yaml 30-app.yaml 40-bad.yaml 50-del.yaml`: runcmd
  * ['echo 3'], packages [curl, git], no users); test/oracle/fates.diff.ts checks fates on random sets.
  */
+import { IMAGE_IDS } from '../../server/src/engine/version/profiles';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -116,7 +117,7 @@ test('set file: problems with their places; globs in code-point order, each file
   const parsed = parseSetFile(text);
   const messages = parsed.problems.map((p) => `${p.severity} ${text.slice(p.span.start, p.span.end)}: ${p.message}`);
   assert.deepEqual(messages, [
-    'warning colour: set a: unknown key colour (expected mode, files, includeMap, instanceData, confd, vendor, vendor2, cloudCfg, dsConfig)',
+    'warning colour: set a: unknown key colour (expected mode, files, includeMap, instanceData, image, confd, seed, vendor, vendor2, cloudCfg, dsConfig)',
     'error userdata: set a: mode is one of user-data, confd, boot, chef',
     'error 3: set a: files is a file or glob, or a list of them',
     'error a: set a: no files (add `files`, in merge order)',
@@ -136,8 +137,10 @@ test('the contributed JSON schema of the set file knows the keys and modes the p
   // The packaged extension must carry the schema it names (.vscodeignore is an allow-list).
   assert.ok(readFileSync(join(__dirname, '../../../.vscodeignore'), 'utf8').split('\n').includes('!schemas/*.json'));
   const set = schema.definitions.set;
-  assert.deepEqual(Object.keys(set.properties).sort(), ['cloudCfg', 'confd', 'dsConfig', 'files', 'includeMap', 'instanceData', 'mode', 'vendor', 'vendor2']);
+  assert.deepEqual(Object.keys(set.properties).sort(), ['cloudCfg', 'confd', 'dsConfig', 'files', 'image', 'includeMap', 'instanceData', 'mode', 'seed', 'vendor', 'vendor2']);
   assert.deepEqual(set.properties.mode.enum, [...SET_MODES]);
+  // The image profiles are one table (engine/version/profiles.ts): the schema names each of them.
+  assert.deepEqual(set.properties.image.enum, [...IMAGE_IDS]);
   const problems = parseSetFile('sets:\n  a:\n    files: [x]\n    ' + Object.keys(set.properties).filter((k) => k !== 'files' && k !== 'mode' && k !== 'includeMap' && k !== 'confd').map((k) => `${k}: f`).join('\n    ') + '\n').problems;
   assert.deepEqual(problems.filter((p) => p.message.includes('unknown key')), []);
 });

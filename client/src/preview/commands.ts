@@ -11,6 +11,7 @@ import { findCloudConfigFiles, isCloudConfigDocument, looksLikeChefJson } from '
 import { isConfDDropIn, sortConfD, sortInWorkspaceOrder } from '../order';
 import { systemFileKind } from '../../../common/detect';
 import { stepDone } from '../walkthrough';
+import { chooseOrder, pickOrder } from '../orderStep';
 import { openFullWidthDiff, registerFullWidthDiffs } from './fullWidth';
 import { PREVIEW_MODES, PreviewMode, PreviewState, baseName, fromPreviewUri, isPreviewUri, stemName, toPreviewUri } from './uri';
 import { SET_NAME_RULE, SaveSetRequest, SetOfRequest } from '../../../server/src/protocol';
@@ -45,15 +46,20 @@ export function registerPreviewCommands(workspaceState?: vscode.Memento, server?
  * editor's title bar, nothing from the palette (then a pick list of the
  * workspace's cloud-init files). Returns the preview's URI.
  *
+ * Two files or more go through the order step (orderStep.ts) before the preview opens: the parts in
+ * the order they will merge, changeable there. Drop-ins merge in cloud-init's own order and skip it.
+ * `order` (for scripts) skips it too: `default` takes the order it offers, a list of URIs is the order.
+ *
  * The title bar button previews the set the file belongs to, not the file
  * alone: its saved set (cloud-config-merge.yaml, asked from the server), else
- * the last set previewed together if it holds the file, else the cloud-init
- * files of its folder (a `cloud.cfg.d` folder's drop-ins).
+ * the last set previewed together if it holds the file (in the order chosen then), else the
+ * cloud-init files of its folder (a `cloud.cfg.d` folder's drop-ins).
  */
-async function previewCommand(clicked?: unknown, selected?: unknown): Promise<vscode.Uri | undefined> {
+async function previewCommand(clicked?: unknown, selected?: unknown, order?: unknown): Promise<vscode.Uri | undefined> {
   let uris = Array.isArray(selected) && selected.length ? selected.filter((u): u is vscode.Uri => u instanceof vscode.Uri) : [];
   const fromTitleBar = !uris.length && clicked instanceof vscode.Uri && !Array.isArray(selected);
   if (!uris.length && clicked instanceof vscode.Uri) uris = [clicked];
+  let chosen = false;
   if (fromTitleBar) {
     const saved = await savedSetOf(clicked);
     if (saved) {
@@ -62,7 +68,7 @@ async function previewCommand(clicked?: unknown, selected?: unknown): Promise<vs
       stepDone('previewed');
       return preview;
     }
-    uris = await setOf(clicked);
+    ({ uris, chosen } = await setOf(clicked));
   } else if (!uris.length) {
     const picked = await pickFiles();
     if (!picked) return undefined;
@@ -74,10 +80,17 @@ async function previewCommand(clicked?: unknown, selected?: unknown): Promise<vs
     void vscode.window.showInformationMessage('Cloud-Config: there is no cloud-init file to preview here.');
     return undefined;
   }
+  let state = await stateFor(uris);
+  if (!chosen && state.mode !== 'confd' && uris.length > 1) {
+    const picked = await chooseOrder(languageServer, uris, { title: 'Merge Order', accept: 'Merge in this order' }, order);
+    if (!picked) return undefined;
+    uris = picked.files;
+    state = picked.set ? { mode: picked.set.mode, files: uris.map(String), ...(picked.set.boot ? { boot: picked.set.boot } : {}) } : { ...state, files: uris.map(String) };
+  }
   if (uris.length > 1) await memento?.update(LAST_SELECTION_KEY, uris.map(String));
   // With no editor open, "beside" would leave an empty first group.
   const hasEditor = vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme !== 'output');
-  const preview = await openPreview(await stateFor(uris), hasEditor ? { beside: true } : { column: vscode.ViewColumn.Active });
+  const preview = await openPreview(state, hasEditor ? { beside: true } : { column: vscode.ViewColumn.Active });
   stepDone('previewed');
   return preview;
 }
@@ -154,16 +167,19 @@ async function saveSetCommand(previewArg?: unknown, name?: string): Promise<vsco
   return target;
 }
 
-/** The files previewed with `file` from the title bar: the last set that holds it, else its folder's cloud-init files. */
-async function setOf(file: vscode.Uri): Promise<vscode.Uri[]> {
+/**
+ * The files previewed with `file` from the title bar: the last set that holds it (`chosen`: in the order
+ * chosen then), else its folder's cloud-init files.
+ */
+async function setOf(file: vscode.Uri): Promise<{ uris: vscode.Uri[]; chosen: boolean }> {
   const last = memento?.get<string[]>(LAST_SELECTION_KEY);
-  if (Array.isArray(last) && last.includes(file.toString())) return last.map((u) => vscode.Uri.parse(u));
+  if (Array.isArray(last) && last.includes(file.toString())) return { uris: last.map((u) => vscode.Uri.parse(u)), chosen: true };
   const folder = vscode.Uri.joinPath(file, '..');
-  if (folder.path.endsWith('/cloud.cfg.d')) return sortInWorkspaceOrder(await expandFolders([folder]));
+  if (folder.path.endsWith('/cloud.cfg.d')) return { uris: sortInWorkspaceOrder(await expandFolders([folder])), chosen: false };
   const prefix = folder.toString() + '/';
   const siblings = (await findCloudConfigFiles()).filter((u) => u.toString().startsWith(prefix) && !u.toString().slice(prefix.length).includes('/'));
   if (!siblings.some((u) => u.toString() === file.toString())) siblings.push(file);
-  return sortInWorkspaceOrder(siblings);
+  return { uris: sortInWorkspaceOrder(siblings), chosen: false };
 }
 
 /** Chef role and environment files: JSON with default/override attributes and a Chef type. */
@@ -226,7 +242,7 @@ interface FileItem extends vscode.QuickPickItem {
 /** The palette's multi-select list of the workspace's cloud-init files, in Explorer order. */
 async function pickFiles(): Promise<vscode.Uri[] | undefined> {
   const qp = vscode.window.createQuickPick<FileItem>();
-  qp.title = 'Preview Merged User-Data (parts merge in the order listed)';
+  qp.title = 'Preview Merged User-Data: pick the parts (their merge order is shown next)';
   qp.placeholder = 'Pick the parts to merge';
   qp.canSelectMany = true;
   qp.matchOnDescription = true;
@@ -287,60 +303,10 @@ async function changeOrderCommand(previewArg?: unknown, order?: Array<number | s
     const valid = files.length === state.files.length && files.every((f) => f !== undefined && state.files.includes(f)) && new Set(files).size === files.length;
     if (!valid) throw new Error('changeOrder: the order must name every part exactly once');
   } else {
-    files = await pickOrder(state.files);
+    files = await pickOrder(state.files, { title: 'Change Merge Order', accept: 'Apply this order' });
   }
   if (!files || files.every((f, i) => f === state.files[i])) return uri;
   return replacePreview(uri, { ...state, files, exclude: undefined });
-}
-
-interface OrderItem extends vscode.QuickPickItem {
-  file?: string;
-}
-
-function pickOrder(initial: string[]): Promise<string[] | undefined> {
-  const order = [...initial];
-  const up: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('arrow-up'), tooltip: 'Merge earlier' };
-  const down: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('arrow-down'), tooltip: 'Merge later' };
-  const apply: OrderItem = { label: '$(check) Apply this order', description: 'later parts merge over earlier ones', alwaysShow: true };
-  const qp = vscode.window.createQuickPick<OrderItem>();
-  qp.title = 'Change Merge Order';
-  qp.placeholder = 'Enter on a part moves it up; the arrow buttons move it up or down';
-  const render = (activeFile?: string) => {
-    const items: OrderItem[] = [
-      apply,
-      ...order.map((file, i) => ({
-        file,
-        label: `${i + 1}. ${baseName(file)}`,
-        description: vscode.workspace.asRelativePath(vscode.Uri.parse(file), true),
-        buttons: [...(i > 0 ? [up] : []), ...(i < order.length - 1 ? [down] : [])],
-      })),
-    ];
-    qp.items = items;
-    const active = items.find((i) => i.file !== undefined && i.file === activeFile);
-    if (active) qp.activeItems = [active];
-  };
-  const move = (file: string, by: number) => {
-    const i = order.indexOf(file);
-    const j = i + by;
-    if (i < 0 || j < 0 || j >= order.length) return;
-    [order[i], order[j]] = [order[j], order[i]];
-    render(file);
-  };
-  render();
-  return new Promise((resolve) => {
-    qp.onDidTriggerItemButton((e) => e.item.file && move(e.item.file, e.button === up ? -1 : 1));
-    qp.onDidAccept(() => {
-      const item = qp.activeItems[0];
-      if (item?.file) return move(item.file, -1);
-      resolve([...order]);
-      qp.hide();
-    });
-    qp.onDidHide(() => {
-      resolve(undefined);
-      qp.dispose();
-    });
-    qp.show();
-  });
 }
 
 /** Opens a diff of the merged data without one part (left) and with it (right), full width. */

@@ -7,7 +7,10 @@ import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, isLimitName } from '../engine/limi
 import { EFFECT_KINDS as FATE_KINDS, type EffectKind as FateKind } from '../engine/outcome/effects';
 import { CHECK_MODES, MODES, type Mode } from '../engine/outcome/mode';
 import { nearest } from '../engine/findings/findings';
+import { DEFAULT_IMAGE, IMAGE_IDS, TargetError, imageProfile, resolveTarget, unknownImageMessage, type ImageProfile } from '../engine/version/profiles';
 import { CLOUD_INIT_VERSIONS, parseCloudInitVersion, type CloudInitVersion } from '../engine/version/versions';
+import type { Target } from '../engine/version/target';
+import { CLOUD_NAMES, type CloudName } from '../engine/delivery/limits';
 
 export type { Mode };
 export type Format = 'yaml' | 'json' | 'report' | 'preview' | 'text' | 'sarif';
@@ -37,6 +40,16 @@ export interface CliOptions {
   builtinCfg?: string;
   noBuiltin: boolean;
   version: CloudInitVersion;
+  /** `--image ID`: the image profile checked against (the default profile when absent; `--set` may name one). */
+  image?: string;
+  /** `--image all` or `--image ID,ID`: --check gives the verdict on each of these images. */
+  images?: ImageProfile[];
+  /** `--distro D`: overrides the image's `system_info.distro`. */
+  distro?: string;
+  /** `--cloud-init-version` was given: it overrides the image's version. */
+  versionGiven: boolean;
+  /** The image (or the default one) with the overrides: what the run reproduces. */
+  target: Target;
   customMergers: Array<{ name: string; path: string }>;
   /** Our resource limits (cloud-init has none), with the --limit overrides. */
   limits: Limits;
@@ -63,6 +76,12 @@ export interface CliOptions {
   setAllowOutside?: boolean;
   /** `--fail-on KINDS`: --check exits 1 when a value meets one of these fates. */
   failOn: FateKind[];
+  /** `--cloud NAME`: --check and the preview hold the user-data to this cloud's user-data limit. */
+  cloud?: CloudName;
+  /** `--seed DIR` (or a set's `seed`): a NoCloud seed folder, checked and previewed as a set. */
+  seed?: string;
+  /** With a seed: its meta-data and network-config files, when present (set by the seed, not a flag). */
+  seedFiles?: { metaData?: string; networkConfig?: string };
 }
 
 export class UsageError extends Error {}
@@ -142,6 +161,13 @@ export const FLAGS: readonly Flag[] = [
     set: (o) => (o.check = true),
   },
   { flag: 'annotate', section: 'What to run', help: 'with --check: each FILE (and the merged result) with its problems marked on their lines, as `cloud-init schema --annotate` prints it', set: (o) => (o.annotate = true) },
+  {
+    flag: 'cloud',
+    value: 'NAME',
+    section: 'What to run',
+    help: `with --check or --format preview: the user-data FILEs as delivered to this cloud (one file as it is, several as one make-mime multipart) against its documented user-data limit, raw or base64 as the cloud counts it, what gzip would save, and base64 text cloud-init will not decode; --check exits 1 when over (${CLOUD_NAMES.join(', ')})`,
+    set: (o, v) => (o.cloud = oneOf(v, CLOUD_NAMES, () => `--cloud: unknown cloud '${v}' (expected ${CLOUD_NAMES.join(', ')})`)),
+  },
   { flag: 'fail-on', value: 'KINDS', section: 'What to run', help: `with --check: exit 1 when a value meets one of these fates (comma-separated: ${FATE_KINDS.join(', ')})`, set: setFailOn },
   {
     flag: 'lint',
@@ -150,6 +176,13 @@ export const FLAGS: readonly Flag[] = [
     set: (o) => (o.lint = true),
   },
   { flag: 'set', value: 'NAME', section: 'What to run', help: 'merge the set NAME of ./cloud-config-merge.yaml: the same files, mode, include map, instance data and boot layers the editor merges for that set', set: (o, v) => (o.set = v) },
+  {
+    flag: 'seed',
+    value: 'DIR',
+    section: 'What to run',
+    help: "a NoCloud seed folder as a set: its user-data laid over its vendor-data (boot mode), its meta-data read as NoCloud reads it (--check lists what NoCloud makes of it), its network-config beside them; a folder NoCloud would skip (no user-data or no meta-data) is an error",
+    set: (o, v) => (o.seed = v),
+  },
   { flag: 'set-file', value: 'PATH', section: 'What to run', help: 'with --set: the set file (default ./cloud-config-merge.yaml)', set: (o, v) => (o.setFile = v) },
   { flag: 'set-allow-outside', section: 'What to run', help: "with --set: read the set's files outside the set file's folder too", set: (o) => (o.setAllowOutside = true) },
   { flag: 'spec', value: 'SPEC', section: 'What to run', help: 'merge JSON/YAML values (each FILE a value: .json read as JSON, others as YAML) with one merger set', set: (o, v) => (o.spec = v) },
@@ -188,6 +221,8 @@ export const FLAGS: readonly Flag[] = [
     },
   },
   { flag: 'cloud-init-version', value: CLOUD_INIT_VERSIONS.join('|'), section: 'Inputs', help: 'which cloud-init release to reproduce (default current, 26.2); a full release such as 24.4.1 names its series', set: setVersion },
+  { flag: 'image', value: 'ID|all|ID,ID', section: 'Inputs', help: `check against the cloud-init, distro and cloud.cfg of an image (default ${DEFAULT_IMAGE}): ${IMAGE_IDS.join(', ')}; with --check, all (or a list) gives the verdict on each image`, set: (o, v) => (o.image = v) },
+  { flag: 'distro', value: 'D', section: 'Inputs', help: "override the image's system_info.distro (a distro that image's cloud-init knows)", set: (o, v) => (o.distro = v) },
   {
     flag: 'custom-merger',
     value: 'NAME=PATH',
@@ -289,7 +324,8 @@ const SYNOPSIS = `Usage:
 
 const EXIT_CODES = `Exit codes:
   0  ok
-  1  --check: cloud-init would report schema errors, or a value meets a --fail-on fate; --lint: a problem found
+  1  --check: cloud-init would report schema errors (--image all or a list: on any image listed), or a value
+     meets a --fail-on fate; --lint: a problem found
   2  bad usage, unreadable input or input over a limit
   3  cloud-init itself would fail
   4  done, but a Jinja template could not be reproduced (cloud-init renders it; see the note: lines)`;
@@ -317,6 +353,8 @@ function defaults(): CliOptions {
     noBuiltin: false,
     confd: [],
     version: 'current',
+    versionGiven: false,
+    target: resolveTarget(),
     customMergers: [],
     limits: { ...DEFAULT_LIMITS },
     rendered: false,
@@ -368,8 +406,41 @@ export function parseArgs(argv: string[]): CliOptions {
       given.add(flag.flag);
     }
   }
+  o.versionGiven = given.has('cloud-init-version');
   checkCombinations(o, given.has('format'));
+  applyTarget(o);
   return o;
+}
+
+/**
+ * The target from --image (or the default image), --cloud-init-version and --distro; the version the engine
+ * runs follows it. `--image all` or a list keeps the default target: --check runs each image's version itself.
+ * Run again after --set, whose set may name an image.
+ */
+export function applyTarget(o: CliOptions): void {
+  const image = o.image?.trim();
+  if (image !== undefined && (image === 'all' || image.includes(','))) {
+    const ids = image === 'all' ? IMAGE_IDS : image.split(',').map((id) => id.trim()).filter(Boolean);
+    if (!ids.length) refuse(`--image ${image} names no image`);
+    o.images = ids.map((id) => imageProfile(id) ?? refuse(`--image: ${unknownImageMessage(id)}`));
+    if (!o.check) refuse(`--image ${image} goes with --check (one image at a time otherwise)`);
+    if (o.versionGiven || o.distro !== undefined) refuse(`--image ${image} checks each image with its own cloud-init and distro: drop --cloud-init-version and --distro`);
+    if (o.annotate || o.format === 'sarif' || o.failOn.length) refuse(`--image ${image} writes each image's verdict as text or json: it does not go with --annotate, --format sarif or --fail-on`);
+    return;
+  }
+  o.images = undefined;
+  if (image !== undefined && !imageProfile(image)) refuse(`--image: ${unknownImageMessage(image)}`);
+  try {
+    o.target = resolveTarget({ image, version: o.versionGiven ? o.version : undefined, distro: o.distro });
+  } catch (e) {
+    if (e instanceof TargetError) refuse(`--distro: ${e.message}`);
+    throw e;
+  }
+  o.version = o.target.version;
+}
+
+function refuse(message: string): never {
+  throw new UsageError(message);
 }
 
 /** Flags that only mean something with others, and the formats each command writes. */

@@ -29,6 +29,8 @@ export function applySet(o: CliOptions, cwd = process.cwd()): void {
   // Paths as a user would type them from here, so messages and SARIF name files relative to the working directory.
   const shown = (f: string) => path.relative(cwd, f) || f;
   o.mode = set.mode;
+  // The set's image, unless --image names one (applyTarget then reads it).
+  if (set.image && o.image === undefined) o.image = set.image;
   o.files = resolved.files.map(shown);
   pushAll(o.includeMap, resolved.includeMap.map((m) => ({ url: m.url, file: shown(m.file) })));
   // The set's instance data is a file, even one named like a shipped sample (`aws`), as in the editor.
@@ -38,5 +40,10 @@ export function applySet(o: CliOptions, cwd = process.cwd()): void {
   if (resolved.boot.vendor) o.vendor = shown(resolved.boot.vendor);
   if (resolved.boot.vendor2) o.vendor2 = shown(resolved.boot.vendor2);
   if (resolved.boot.dsConfig) o.dsConfig = shown(resolved.boot.dsConfig);
+  // A seed's meta-data and network-config are checked and previewed with it, as with --seed.
+  if (resolved.seed) {
+    o.seed = set.seed;
+    o.seedFiles = { metaData: resolved.seed.present['meta-data'] && shown(resolved.seed.present['meta-data']), networkConfig: resolved.seed.present['network-config'] && shown(resolved.seed.present['network-config']) };
+  }
 }
 

@@ -18,10 +18,11 @@ import { InputFile, Outcome, RunOptions, SetInputs, SystemLayers, runSet } from 
 import { notReproduced } from '../engine/outcome/parts';
 import { DEFAULT_LIMITS, LimitExceededError } from '../engine/limits';
 import { MergerFactory } from '../engine/merge/construct';
-import { CliOptions, parseArgs, UsageError, usage } from './args';
+import { CliOptions, applyTarget, parseArgs, UsageError, usage } from './args';
 import { fileIncludeResolver } from '../node/includes';
 import type { ReportFormat } from '../engine/render/reportJson';
 import type { CheckResult } from '../engine/outcome/check';
+import { locationJson } from '../engine/outcome/locate';
 import { CHECK_MODES, hasFates } from '../engine/outcome/mode';
 import type { InstanceDataChoice } from '../engine/template/instanceData';
 import { packageVersion } from './version';
@@ -41,7 +42,10 @@ const pipelineModule = (): typeof import('./pipeline') => require('./pipeline') 
 const lintModule = (): typeof import('./lint') => require('./lint') as typeof import('./lint');
 const lintFilesModule = (): typeof import('../engine/lint/lintFiles') => require('../engine/lint/lintFiles') as typeof import('../engine/lint/lintFiles');
 const lintTextModule = (): typeof import('../engine/render/lintText') => require('../engine/render/lintText') as typeof import('../engine/render/lintText');
+const imagesModule = (): typeof import('./images') => require('./images') as typeof import('./images');
 const checkModule = (): typeof import('../engine/outcome/check') => require('../engine/outcome/check') as typeof import('../engine/outcome/check');
+const deliveryModule = (): typeof import('../engine/delivery/delivery') => require('../engine/delivery/delivery') as typeof import('../engine/delivery/delivery');
+const deliveryTextModule = (): typeof import('../engine/render/deliveryText') => require('../engine/render/deliveryText') as typeof import('../engine/render/deliveryText');
 const checkTextModule = (): typeof import('../engine/render/checkText') => require('../engine/render/checkText') as typeof import('../engine/render/checkText');
 const fatesModule = (): typeof import('../engine/outcome/fates') => require('../engine/outcome/fates') as typeof import('../engine/outcome/fates');
 const fatesTextModule = (): typeof import('../engine/render/fatesText') => require('../engine/render/fatesText') as typeof import('../engine/render/fatesText');
@@ -244,7 +248,11 @@ export function main(argv: string[] = process.argv.slice(2), io: CliIO = process
 }
 
 function dispatch(o: CliOptions, io: CliIO): number {
-  if (o.set !== undefined) setModule().applySet(o);
+  if (o.set !== undefined) {
+    setModule().applySet(o);
+    applyTarget(o);
+  }
+  if (o.seed !== undefined && o.set === undefined) (require('./seed') as typeof import('./seed')).applySeed(o);
   if (o.lint) {
     if (!o.files.length) throw new UsageError('--lint needs at least one FILE');
     return lintModule().lintMode(o, io);
@@ -425,6 +433,13 @@ function bootLayers(o: CliOptions): SystemLayers {
   };
 }
 
+/** A seed folder's summary for the preview and --check (undefined without --seed). */
+function seedSummary(o: CliOptions): import('../engine/render/seedText').SeedSummary | undefined {
+  if (o.seed === undefined || !o.seedFiles?.metaData) return undefined;
+  const metaData = (require('../engine/seed/metaData') as typeof import('../engine/seed/metaData')).readMetaData(read(o, o.seedFiles.metaData));
+  return { folder: o.seed, metaData, vendorData: o.vendor !== undefined, networkConfig: o.seedFiles.networkConfig !== undefined };
+}
+
 /** The exact text of the editor's preview for the same files. */
 function previewMode(o: CliOptions, io: CliIO, inputs: SetInputs): number {
   if (o.mode === 'system') throw new UsageError('--format preview works with the user-data, handler, confd, boot and chef modes');
@@ -436,6 +451,8 @@ export function writePreview(o: CliOptions, io: CliIO, outcome: Outcome): number
   const model = previewModule().renderPreview(outcome, {
     // The editor's preview text, as the editor shows it by default (cloudConfigMerge.schema.enable).
     schema: true,
+    cloud: o.cloud,
+    seed: seedSummary(o),
     limitHint: (limit) => `raise it with --limit ${limit}=N`,
   });
   io.stdout(model.text);
@@ -486,22 +503,13 @@ function explain(o: CliOptions, io: CliIO): number {
  */
 function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: string[] }): number {
   if (!CHECK_MODES.includes(o.mode)) throw new UsageError(`--check works with the ${CHECK_MODES.join(', ')} modes, not ${o.mode}`);
+  if (o.images) return imagesModule().imagesCheck(o, io, inputs);
   const check = checkModule();
   const render = checkTextModule();
-  const outcome = runSet(o.mode, inputs, runOptions(o, io));
-  let result: CheckResult | null = null;
-  if (outcome.kind === 'user-data') {
-    const instanceData = outcome.options.instanceData;
-    const named = inputs.files.map((f, i) => ({ path: inputs.paths[i], bytes: f.bytes }));
-    const files = named.flatMap((i) => check.checkFile(i.path, i.bytes, o.version, instanceData));
-    for (const i of named) {
-      const note = check.wholeFileNote(i.path, i.bytes, o.version);
-      if (note) io.stderr(`cloud-config-merge: note: ${note}\n`);
-    }
+  const { outcome, result } = schemaCheck(o, io, inputs, o.version);
+  if (outcome.kind === 'user-data' && result) {
     const run = outcome.run;
-    if (run.fatal?.limit) throw new InputError(`${run.fatal.message}: nothing is merged`);
-    if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
-    result = { files, merged: check.checkMerged(run, outcome.locate, o.version) };
+    const named = inputs.files.map((f, i) => ({ path: inputs.paths[i], bytes: f.bytes }));
     if (o.annotate) {
       const out = render.formatAnnotated(named.map((i) => ({ name: i.path, bytes: i.bytes })), run, o.version);
       io.stdout(out.stdout);
@@ -514,15 +522,24 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
   const failed = fates ? fatesModule().fatesOfKinds(fates, o.failOn) : [];
   const fatesText = fatesTextModule();
   // What --lint reports for the same files, from its own code: one command gives every finding.
+  // A seed's meta-data is checked with it (its findings are what NoCloud makes of it).
+  const seedMetaData = o.seedFiles?.metaData;
   const linted = lintFilesModule().lintFiles(
-    inputs.files.map((f, i) => ({ path: inputs.paths[i] ?? f.name, text: decodeUtf8Surrogateescape(f.bytes) })),
+    [...inputs.files.map((f, i) => ({ path: inputs.paths[i] ?? f.name, text: decodeUtf8Surrogateescape(f.bytes) })), ...(seedMetaData ? [{ path: seedMetaData, text: decodeUtf8Surrogateescape(read(o, seedMetaData)) }] : [])],
     lintModule().lintOptions(o, io),
   );
   const lintText = lintTextModule();
+  if (o.cloud && !['user-data', 'handler', 'boot'].includes(o.mode)) throw new UsageError(`--cloud works with the user-data, handler and boot modes (their FILEs are user-data), not ${o.mode}`);
+  const delivery = o.cloud ? deliveryModule().deliveryOfFiles(inputs.files.map((f, i) => ({ name: inputs.paths[i] ?? f.name, bytes: f.bytes })), o.cloud) : undefined;
+  const overLimit = delivery !== undefined && 'over' in delivery && delivery.over;
+  // Drop-ins and cloud.cfg: their merged schema problems, as cloud-init holds system config to its schema.
+  const checkedSystem = outcome.kind === 'confd' ? (require('../engine/outcome/schema') as typeof import('../engine/outcome/schema')).systemSchemaOf(outcome) : undefined;
+  const systemSchema = checkedSystem?.checked ? checkedSystem.schema : undefined;
   if (o.format === 'json') {
     const schema = result ? (JSON.parse(render.formatJson(result, false)) as object) : { files: [], merged: null };
     const findings = linted.findings.map((l) => ({ file: l.file, line: l.start.line + 1, column: l.start.character + 1, endLine: l.end.line + 1, endColumn: l.end.character + 1, severity: l.finding.severity, code: l.finding.code, message: l.finding.message }));
-    io.stdout(JSON.stringify({ ...schema, findings, ...(fates ? { fates: fatesText.fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length } }, null, o.pretty ? 2 : undefined) + '\n');
+    const system = systemSchema ? { systemSchema: { errors: systemSchema.errors.map((p) => ({ path: p.path, message: p.message, ...(p.source ? locationJson(p.source) : {}) })), deprecations: systemSchema.deprecations.map((p) => ({ path: p.path, message: p.message, ...(p.source ? locationJson(p.source) : {}) })) } } : {};
+    io.stdout(JSON.stringify({ ...schema, findings, ...(fates ? { fates: fatesText.fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length }, ...(delivery ? { delivery } : {}), ...system }, null, o.pretty ? 2 : undefined) + '\n');
   } else if (o.format === 'sarif') {
     const lintSarif = lintText.lintSarif(linted);
     const fateSarif = fates ? { rules: fatesText.FATE_RULES, results: fatesText.fatesSarif(fates, o.failOn) } : { rules: [], results: [] };
@@ -531,12 +548,37 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
     // The schema text is what cloud-init prints: the findings and the fates follow it, only when there are some to list.
     const lint = lintText.lintSection(linted);
     if (result) io.stdout(render.formatText(result, o.version));
+    if (systemSchema) io.stdout((require('../engine/render/systemSchemaText') as typeof import('../engine/render/systemSchemaText')).systemSchemaText(systemSchema, o.version));
     io.stdout(lint.text);
     if (fates && (fates.fates.length || fates.failure || !result)) io.stdout(fatesText.fatesText(fates));
     if (lint.failure) io.stdout(lint.failure);
     if (failed.length) io.stdout(`Error: ${failed.length} value(s) meet a --fail-on fate (${o.failOn.join(', ')})\n`);
+    const seed = seedSummary(o);
+    if (seed) io.stdout((require('../engine/render/seedText') as typeof import('../engine/render/seedText')).seedLines(seed).map((l, i) => (i ? `  ${l}` : l)).join('\n') + '\n');
+    if (delivery) io.stdout(deliveryTextModule().deliveryLines(delivery).map((l, i) => (i ? `  ${l}` : l)).join('\n') + '\n');
   }
-  return (result && !check.isAccepted(result)) || failed.length || linted.failing ? 1 : 0;
+  return (result && !check.isAccepted(result)) || failed.length || linted.failing || overLimit || systemSchema?.errors.length ? 1 : 0;
+}
+
+/**
+ * The one --check run for one cloud-init version: the merge, and (user-data and handler modes) cloud-init's
+ * validation of each FILE and of the merged result. `--check` and `--check --image all` (images.ts) both use it.
+ */
+export function schemaCheck(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: string[] }, version: CliOptions['version']): { outcome: Outcome; result: CheckResult | null } {
+  const check = checkModule();
+  const outcome = runSet(o.mode, inputs, { ...runOptions(o, io), version });
+  if (outcome.kind !== 'user-data') return { outcome, result: null };
+  const instanceData = outcome.options.instanceData;
+  const named = inputs.files.map((f, i) => ({ path: inputs.paths[i], bytes: f.bytes }));
+  const files = named.flatMap((i) => check.checkFile(i.path, i.bytes, version, instanceData));
+  for (const i of named) {
+    const note = check.wholeFileNote(i.path, i.bytes, version);
+    if (note) io.stderr(`cloud-config-merge: note: ${note}\n`);
+  }
+  const run = outcome.run;
+  if (run.fatal?.limit) throw new InputError(`${run.fatal.message}: nothing is merged`);
+  if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
+  return { outcome, result: { files, merged: check.checkMerged(run, outcome.locate, version) } };
 }
 
 // `node dist/cli.js`: in the bundle, `module` is the bundled module's, not the file node runs.

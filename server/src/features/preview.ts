@@ -247,6 +247,7 @@ export async function preview(ctx: ServerContext, params: PreviewParams): Promis
     cache: schemaReports.get(ctx) ?? schemaReports.set(ctx, new SchemaReportCache()).get(ctx),
     maxProblems: MAX_SCHEMA_PROBLEMS,
     headerWidth: width,
+    cloud: settings.cloud || undefined,
   });
   // A pipeline source: the findings of this very run, each naming the part its author wrote.
   const notes = authored && outcome.kind === 'user-data' ? labelledFindings(files[0].bytes, outcome.run, authored, settings.cloudInitVersion, settings.limits.maxDecompressedBytes).map(findingLine) : [];

@@ -47,7 +47,11 @@ export function setOf(sets: PartSets, params: SetOfParams): SetOfResult | null {
   const file = typeof params?.uri === 'string' ? filePath(params.uri) : null;
   if (!file) return null;
   const set = sets.declaredSets().find((s) => s.files.includes(file) || Object.values(s.boot).flat().includes(file));
-  if (!set) return null;
+  return set ? setResult(set) : null;
+}
+
+/** A saved set as the client previews it: URIs, its name without `set `. */
+export function setResult(set: OpenSet): SetOfResult {
   const uri = (f: string) => pathToFileURL(f).href;
   const boot: SetOfResult['boot'] = {};
   for (const role of ['vendor', 'vendor2', 'cloudCfg', 'dsConfig'] as const) if (set.boot[role]) boot[role] = uri(set.boot[role]);

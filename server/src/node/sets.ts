@@ -15,6 +15,8 @@ import { PartSet, SET_BOOT_ROLES, SET_FILE_MAX_BYTES, SetFile, SetFileProblem, S
 import { pushAll } from '../engine/arrays';
 import { readBoundedSync } from './readFile';
 import { insideFolder } from './inside';
+import { readSeedFolder } from './seed';
+import { seedFolderProblem, type SeedFolder } from '../engine/seed/seedFolder';
 
 /** Folders a glob's walk never enters (a dot-folder is entered only where a pattern names it). */
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git', 'out', 'dist']);
@@ -119,6 +121,8 @@ export interface ResolvedSet {
   instanceData?: string;
   /** Names and globs that match no file. */
   unmatched: string[];
+  /** The set's NoCloud seed folder, as found on disk. */
+  seed?: SeedFolder;
   /**
    * Where the set cannot be read as written: a path outside the folder (left out), a glob whose listing
    * stopped at the budget, more files than maxSetFiles (then nothing of the set is merged).
@@ -161,6 +165,15 @@ export function resolveSet(folder: string, set: PartSet, listing: SetListing, re
     const file = set.boot[role];
     if (file && allowed(path.resolve(folder, file), role, file)) boot[role] = path.resolve(folder, file);
   }
+  // A seed folder: its user-data before the set's files, its vendor-data the vendor layer unless one is named.
+  let seed: SeedFolder | undefined;
+  if (set.seed && allowed(path.resolve(folder, set.seed), 'seed', set.seed)) {
+    seed = readSeedFolder(path.resolve(folder, set.seed));
+    const problem = seedFolderProblem({ ...seed, folder: set.seed });
+    if (problem) problems.push({ message: `set ${set.name}: ${problem}`, severity: 'error', span: at('seed') });
+    if (seed.present['user-data'] && !files.includes(seed.present['user-data'])) files.unshift(seed.present['user-data']);
+    if (seed.present['vendor-data'] && !boot.vendor) boot.vendor = seed.present['vendor-data'];
+  }
   const includeMap = set.includeMap.flatMap((m, i) => (allowed(path.resolve(folder, m.file), `includeMap.${i}`, m.file) ? [{ url: m.url, file: path.resolve(folder, m.file) }] : []));
   const instanceData = set.instanceData && allowed(path.resolve(folder, set.instanceData), 'instanceData', set.instanceData) ? path.resolve(folder, set.instanceData) : undefined;
   const count = files.length + (boot.confd?.length ?? 0);
@@ -168,7 +181,7 @@ export function resolveSet(folder: string, set: PartSet, listing: SetListing, re
     if (count > reading.maxFiles) problems.push({ message: `set ${set.name}: ${count} files, more than the limit maxSetFiles = ${reading.maxFiles} (${reading.words.maxFiles}): the set is not merged`, severity: 'error', span: set.span });
     return { set, files: [], boot: {}, includeMap: [], unmatched, problems };
   }
-  return { set, files, boot, includeMap, instanceData, unmatched, problems };
+  return { set, files, boot, includeMap, instanceData, unmatched, problems, ...(seed ? { seed } : {}) };
 }
 
 /** Every name and glob a set lists (its files and its drop-ins). */

@@ -30,7 +30,7 @@ suite('Merged preview', () => {
     const source = await open(FILES[0]);
     const [a, b, c] = FILES.map(fileUri);
     // the Explorer passes (clicked, selected[]); the selection comes in click order
-    const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', b, [c, a, b]);
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', b, [c, a, b], 'default');
     assert.ok(uri, 'the command returns the preview URI');
     preview = uri;
     assert.strictEqual(preview.scheme, PREVIEW_SCHEME);
@@ -48,7 +48,7 @@ suite('Merged preview', () => {
     assert.deepStrictEqual(filesOf(preview), FILES.map((f) => fileUri(f).toString()));
     const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', fileUri('templated.yaml'), [
       fileUri('templated.yaml'), fileUri('user-data/2-users.yaml'), fileUri('broken/typo-spec.yaml'),
-    ]);
+    ], 'default');
     assert.deepStrictEqual(filesOf(uri), ['broken/typo-spec.yaml', 'user-data/2-users.yaml', 'templated.yaml'].map((f) => fileUri(f).toString()));
     await closePreview(uri);
   });
@@ -237,7 +237,7 @@ suite('Merged preview', () => {
   test('the title bar button previews the file\'s set: its folder\'s parts (its tab title counts files, no doubled extension)', async () => {
     await open('parts/02-app.yaml');
     // The editor title bar passes (resource, context), not a selection.
-    const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', fileUri('parts/02-app.yaml'), { groupId: 0 });
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', fileUri('parts/02-app.yaml'), { groupId: 0 }, 'default');
     assert.deepStrictEqual(filesOf(uri), ['parts/01-base.yaml', 'parts/02-app.yaml', 'parts/03-typo.yaml'].map((f) => fileUri(f).toString()));
     assert.strictEqual(decodeURIComponent(uri.path), '/Merged user-data (3 files).yaml');
     const text = await previewText(uri, (t) => t.length > 0);

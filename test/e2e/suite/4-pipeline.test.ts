@@ -22,7 +22,7 @@ suite('Pipeline: make-mime, Terraform, rendered blobs', () => {
 
   test('Build MIME User-Data: the selection, in Explorer order, as make-mime writes it, in a new editor', async () => {
     const [a, b, c] = FILES.map(fileUri);
-    const built = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.buildMime', b, [c, a, b], 'mime');
+    const built = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.buildMime', b, [c, a, b], 'mime', 'default');
     assert.ok(built, 'the command returns the new document');
     assert.strictEqual(built.scheme, 'untitled');
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === built.toString());
@@ -43,7 +43,7 @@ suite('Pipeline: make-mime, Terraform, rendered blobs', () => {
 
   test('Build MIME, then the preview button of the new (untitled, unsaved) editor: its parts merged, nothing "cannot be read"', async () => {
     const [a, b, c] = FILES.map(fileUri);
-    const built = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.buildMime', a, [a, b, c], 'mime');
+    const built = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.buildMime', a, [a, b, c], 'mime', 'default');
     assert.strictEqual(built.scheme, 'untitled');
     // The title bar button: (the editor's resource, its context).
     const preview = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', built, {});
@@ -63,7 +63,7 @@ suite('Pipeline: make-mime, Terraform, rendered blobs', () => {
 
   test('a gzip + base64 blob built into an untitled editor previews as a rendered blob from the palette', async () => {
     const [a, b] = FILES.map(fileUri);
-    const built = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.buildMime', a, [a, b], 'gzip+base64');
+    const built = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.buildMime', a, [a, b], 'gzip+base64', 'default');
     assert.strictEqual(built.scheme, 'untitled');
     const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.previewPipeline');
     assert.ok(uri, 'the active untitled editor is previewed');
@@ -86,7 +86,7 @@ suite('Pipeline: make-mime, Terraform, rendered blobs', () => {
 
   test('a rendered blob (gzip + base64, as Terraform writes it) previews as the blob cloud-init receives', async () => {
     const [a, b] = FILES.map(fileUri);
-    const built = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.buildMime', a, [a, b], 'gzip+base64');
+    const built = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.buildMime', a, [a, b], 'gzip+base64', 'default');
     const blob = vscode.workspace.textDocuments.find((d) => d.uri.toString() === built.toString())?.getText() ?? '';
     assert.match(blob, /^H4sI/, 'gzip, base64-encoded');
     await vscode.workspace.fs.writeFile(fileUri(`${SCRATCH}/rendered.b64`), new TextEncoder().encode(blob));

@@ -29,7 +29,7 @@ suite('Schema validation (real language server and preview)', () => {
 
   test('the merged preview\'s header lists the problem with the part and line that wrote it, linked there', async () => {
     const [a, b] = PARTS.map(fileUri);
-    const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', a, [a, b]);
+    const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', a, [a, b], 'default');
     assert.strictEqual(uri.scheme, PREVIEW_SCHEME);
     const text = await previewText(uri, (t) => t.includes('# Schema:'));
     assert.strictEqual(text, cli(['--format', 'preview', '--mode', 'user-data', ...PARTS]), 'the same as the CLI prints');

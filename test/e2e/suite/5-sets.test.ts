@@ -82,7 +82,7 @@ suite('Fates in the files of an open preview', () => {
   test('after Change Merge Order a part shows the fates of the new order only, through an edit and a reopening', async () => {
     const base = fileUri('reorder/base.yaml');
     const web = await open('reorder/20-web.yaml', vscode.ViewColumn.One);
-    const preview = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', base, [base, web.document.uri]);
+    const preview = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', base, [base, web.document.uri], 'default');
     // Explorer order: 20-web.yaml first, so base.yaml (default spec) replaces each of its values.
     const spec = "(that part's spec: dict(replace)+list()+str() (default))";
     await showsExactly(web.document.uri, 'the fates of 20-web.yaml, base.yaml', [

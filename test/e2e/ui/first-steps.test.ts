@@ -27,33 +27,6 @@ suite('What a new user hit (issue 31)', () => {
   let wb: Workbench;
   suiteSetup(() => void (wb = ui.wb));
 
-  /** Clicks these Explorer rows in this order: the first a plain click, the others with Ctrl. */
-  async function clickSelect(names: string[]): Promise<void> {
-    await wb.explorerRow(names[0]).click();
-    for (const name of names.slice(1)) await wb.explorerRow(name).click({ modifiers: ['Control'] });
-  }
-
-  /**
-   * Selects `names` with `select`, right-clicks `row` and clicks the context menu item with exactly this
-   * title. The Explorer can re-render (decorations, the language server starting) between the selection
-   * and the right-click and drop the selection: the menu is only used once all of them are still selected.
-   */
-  async function contextMenu(select: () => Promise<void>, names: string[], row: string, title: string): Promise<void> {
-    const item = wb.page.locator('.context-view .monaco-menu .action-label', { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`) });
-    for (let attempt = 1; ; attempt++) {
-      await select();
-      await wb.explorerRow(row).click({ button: 'right' });
-      await item.waitFor();
-      const selected = await Promise.all(names.map((n) => wb.explorerRow(n).getAttribute('aria-selected')));
-      if (selected.every((s) => s === 'true')) break;
-      await wb.page.keyboard.press('Escape');
-      await wb.page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden' });
-      if (attempt === 3) throw new Error(`the Explorer selection did not hold: ${names.join(', ')}: ${selected.join(', ')}`);
-    }
-    await item.click();
-    await wb.page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => item.click());
-  }
-
   /** The visible lines of an editor, in line order, each with its right edge and the editor's visible right edge. */
   async function visibleLines(group: Locator): Promise<Array<{ text: string; right: number; visibleRight: number }>> {
     return group.locator('.editor-instance').first().evaluate((el) => {
@@ -98,7 +71,11 @@ suite('What a new user hit (issue 31)', () => {
     const item = /right-click, ([^.]+)\./.exec(steps[2])?.[1];
     assert.ok(item, steps[2]);
     const clicks = [names[2], names[0], names[1]];
-    await contextMenu(() => clickSelect(clicks), clicks, names[1], item);
+    await wb.contextMenu(() => wb.clickSelect(clicks), clicks, names[1], item);
+    // The order step, as the README's paragraph on the order of parts names it: the order offered, taken.
+    const accept = /and \*\*([^*]+)\*\* goes on/.exec(text)?.[1];
+    assert.ok(accept, `the README says how to go on from the order step:\n${text}`);
+    await wb.acceptOrder(accept);
     const group = wb.editorGroupWithTab(/Merged user-data/);
     await group.locator('.view-line', { hasText: 'What this merge lost' }).waitFor();
     assert.strictEqual(await wb.page.locator('.editor-group-container').count(), 2, 'the preview opens beside the editor');
@@ -115,7 +92,7 @@ suite('What a new user hit (issue 31)', () => {
     await wb.runCommand('View: Close All Editors');
     await wb.expand('user-data');
     const names = ['1-base.yaml', '2-users.yaml', '10-app.yaml'];
-    await contextMenu(
+    await wb.contextMenu(
       async () => {
         await wb.explorerRow(names[0]).click();
         await wb.selectExplorerRange(names[0], names.slice(1));
@@ -124,6 +101,7 @@ suite('What a new user hit (issue 31)', () => {
       '10-app.yaml',
       'Build MIME User-Data',
     );
+    await wb.acceptOrder('Build in this order');
     await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Build MIME User-Data from 3 files' }).waitFor();
     await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: 'as cloud-init devel make-mime writes it' }).first().click();
     const mime = wb.editorGroupWithTab(/Untitled-\d/);
@@ -147,6 +125,7 @@ suite('What a new user hit (issue 31)', () => {
     for (const name of ['01-base.yaml', '02-app.yaml', '03-typo.yaml']) await wb.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
     await wb.tickAll('parts/', 3);
     await wb.page.keyboard.press('Enter');
+    await wb.acceptOrder();
     const preview = wb.editorGroupWithTab(/Merged user-data \(3 files\)/);
     const heading = preview.locator('.view-line', { hasText: '# Parts, in the order cloud-init reads them:' });
     await heading.waitFor();

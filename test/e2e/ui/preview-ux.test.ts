@@ -45,6 +45,7 @@ suite('The preview as a new user meets it', () => {
     if (beside) await wb.openFile(beside);
     await wb.runCommand('Cloud-Config: Preview Merged User-Data');
     await pickAll('parts/', ['01-base.yaml', '02-app.yaml', '03-typo.yaml']);
+    await wb.acceptOrder();
     const group = wb.editorGroupWithTab(ANY_SET_TAB);
     await group.locator('.view-line', { hasText: '#cloud-config' }).waitFor();
     return group;
@@ -58,24 +59,12 @@ suite('The preview as a new user meets it', () => {
     return lines.slice(0, end);
   }
 
-  /** The visible text of an editor, in line order (Monaco's DOM order is not the line order). */
-  async function orderedText(group: Locator): Promise<string> {
-    return (await group.locator('.editor-instance .view-lines').first().evaluate((el) => {
-      // (runs in the page: `el` and its lines are DOM elements)
-      const lines = [...el.querySelectorAll('.view-line')].map((l) => {
-        const line = l as unknown as { style: { top: string }; innerText: string };
-        return { top: parseFloat(line.style.top || '0'), text: line.innerText };
-      });
-      return lines.sort((a, b) => a.top - b.top).map((l) => l.text).join('\n');
-    })).replace(/\u00a0/g, ' ');
-  }
-
   test('1, 2, 6, 10: with no editor open, the palette previews three parts in one group; the header says what was lost, in lines of at most 100 characters', async () => {
     const group = await openPartsPreview();
     await wb.activeTab(SET_TAB).waitFor({ timeout: 5000 });
     await group.locator('.view-line', { hasText: 'What this merge lost' }).waitFor({ timeout: 5000 });
     assert.strictEqual(await wb.page.locator('.editor-group-container').count(), 1, 'no empty group beside the preview');
-    const text = await orderedText(group);
+    const text = await wb.orderedText(group);
     const header = headerOf(text);
     assert.match(header.join('\n'), /^# What this merge lost \(3 values, 1 ignored option\), by the part that had it:$/m);
     const joined = header.join('\n').replace(/\n#(?: {4}| {6,})(?=\S)/g, ' ');
@@ -187,7 +176,7 @@ suite('The preview as a new user meets it', () => {
     await wb.page.keyboard.press('Enter');
     const boot = wb.editorGroupWithTab('Merged boot config (1-base).yaml');
     await boot.locator('.view-line', { hasText: 'timezone: Etc/UTC' }).waitFor();
-    const text = await orderedText(boot);
+    const text = await wb.orderedText(boot);
     assert.match(text, /^preserve_hostname: true$/m, 'a drop-in key');
     assert.match(text, /^datasource_list:$/m, 'another drop-in key');
     await wb.screenshot('10-boot-wizard-result.png');
@@ -199,10 +188,12 @@ suite('The preview as a new user meets it', () => {
     const button = wb.editorGroupWithTab('02-app.yaml').locator('.editor-actions .action-label[aria-label*="Preview Merged User-Data"]');
     await button.waitFor();
     await button.click();
+    // no saved set and no earlier selection holds it: its folder's files, through the order step
+    await wb.acceptOrder();
     const group = wb.editorGroupWithTab(/Merged user-data/);
     await group.locator('.view-line', { hasText: '#cloud-config' }).waitFor();
     await wb.activeTab(SET_TAB).waitFor({ timeout: 5000 });
-    assert.match(await orderedText(group), /3\. part-003 \(text\/cloud-config\) from parts\/03-typo\.yaml/);
+    assert.match(await wb.orderedText(group), /3\. part-003 \(text\/cloud-config\) from parts\/03-typo\.yaml/);
   });
 
   test('8: completion opens by itself after merge_how: " and after list(', async () => {

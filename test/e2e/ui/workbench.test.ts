@@ -37,6 +37,8 @@ suite('Workbench (browser)', () => {
     // on a busy machine a click can land while the menu is still being laid out: then it stays open
     const menu = page.locator('.context-view .monaco-menu');
     await menu.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => item.click());
+    // the order step: the three parts in name order, taken as offered
+    await wb.acceptOrder();
     const group = wb.editorGroupWithTab(PREVIEW_TAB);
     await group.waitFor();
     assert.strictEqual(await page.locator('.editor-group-container').count(), 2, 'the preview opened in a second group');

@@ -190,6 +190,69 @@ export class Workbench {
     await this.page.locator('.quick-input-widget .quick-input-count', { hasText: `${count} Selected` }).waitFor();
   }
 
+  /** Clicks these Explorer rows in this order: the first a plain click, the others with Ctrl. */
+  async clickSelect(names: string[]): Promise<void> {
+    await this.explorerRow(names[0]).click();
+    for (const name of names.slice(1)) await this.explorerRow(name).click({ modifiers: ['Control'] });
+  }
+
+  /**
+   * Selects `names` with `select`, right-clicks `row` and clicks the context menu item with exactly this
+   * title. The Explorer can re-render (decorations, the language server starting) between the selection
+   * and the right-click and drop the selection: the menu is only used once all of them are still selected.
+   */
+  async contextMenu(select: () => Promise<void>, names: string[], row: string, title: string): Promise<void> {
+    const item = this.page.locator('.context-view .monaco-menu .action-label', { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`) });
+    for (let attempt = 1; ; attempt++) {
+      await select();
+      await this.explorerRow(row).click({ button: 'right' });
+      await item.waitFor();
+      const selected = await Promise.all(names.map((n) => this.explorerRow(n).getAttribute('aria-selected')));
+      if (selected.every((s) => s === 'true')) break;
+      await this.page.keyboard.press('Escape');
+      await this.page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden' });
+      if (attempt === 3) throw new Error(`the Explorer selection did not hold: ${names.join(', ')}: ${selected.join(', ')}`);
+    }
+    await item.click();
+    await this.page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden', timeout: 5000 }).catch(() => item.click());
+  }
+
+  /** The rows of the open pick list, in list order (the DOM order of a list is not its order). */
+  async pickRows(): Promise<string[]> {
+    const rows = this.page.locator('.quick-input-list .monaco-list-row');
+    const entries = await rows.evaluateAll((els) =>
+      els.map((el) => {
+        // (runs in the page)
+        const row = el as unknown as { getAttribute(a: string): string | null; innerText: string };
+        return { index: Number(row.getAttribute('data-index')), text: row.innerText.replace(/\s+/g, ' ').trim() };
+      }),
+    );
+    return entries.sort((a, b) => a.index - b.index).map((e) => e.text);
+  }
+
+  /**
+   * The order step (shown before two files or more merge): waits for it, then goes on with the order it
+   * shows by clicking its first item (`accept`).
+   */
+  async acceptOrder(accept = 'Merge in this order'): Promise<void> {
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: accept }).first();
+    await row.waitFor();
+    await row.click();
+    await row.waitFor({ state: 'hidden' });
+  }
+
+  /** The visible text of an editor, in line order (Monaco's DOM order is not the line order). */
+  async orderedText(group: Locator): Promise<string> {
+    return (await group.locator('.editor-instance .view-lines').first().evaluate((el) => {
+      // (runs in the page: `el` and its lines are DOM elements)
+      const lines = [...el.querySelectorAll('.view-line')].map((l) => {
+        const line = l as unknown as { style: { top: string }; innerText: string };
+        return { top: parseFloat(line.style.top || '0'), text: line.innerText };
+      });
+      return lines.sort((a, b) => a.top - b.top).map((l) => l.text).join('\n');
+    })).replace(/\u00a0/g, ' ');
+  }
+
   activeTab(label: string | RegExp): Locator {
     return this.page.locator('.tabs-container .tab.active', { hasText: label });
   }

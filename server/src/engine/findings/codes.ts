@@ -70,12 +70,22 @@ export const FINDING_CODES = {
   'list-merger-unreachable': { severity: 'warning', summary: 'list() that dict(no_replace) never runs without recurse_list' },
   'str-append-unreachable': { severity: 'warning', summary: 'str(append) that dict(no_replace) never runs without recurse_str' },
   // cloud-init's schema (lint/schemaLint.ts)
-  'schema-error': { severity: 'error', summary: 'cloud-init reports a schema error' },
+  'schema-error': { severity: 'error', also: { severity: 'warning', when: 'in system config (cloud.cfg, a drop-in), which cloud-init never rejects' }, summary: 'cloud-init reports a schema error' },
   'schema-deprecated': { severity: 'warning', summary: 'cloud-init reports a deprecated key or value' },
   'schema-validator-fails': { severity: 'warning', summary: "cloud-init's validator itself raises on this document" },
   // The merged result of a set, on the part that wrote the value (features/fates.ts, --check's SARIF)
   'merged-schema-error': { severity: 'warning', summary: 'cloud-init reports a schema error in the merged result, for a value this part wrote' },
   'merged-schema-deprecation': { severity: 'info', summary: 'cloud-init reports a deprecation in the merged result, for a value this part wrote' },
+  // A NoCloud seed's meta-data (lint/metaDataLint.ts)
+  'meta-data-unread': { severity: 'warning', summary: 'meta-data NoCloud reads as empty (not YAML, not a mapping)' },
+  'meta-data-ignored-key': { severity: 'warning', summary: 'a misspelt meta-data key NoCloud ignores (instance_id)' },
+  'meta-data-default-id': { severity: 'info', summary: "no instance-id: every such instance is 'nocloud'" },
+  'meta-data-fails': { severity: 'error', summary: 'NoCloud or a module raises on this meta-data value' },
+  'meta-data-not-used': { severity: 'warning', summary: 'NoCloud does not claim the seed (dsmode: disabled, a remote seedfrom)' },
+  'meta-data-seedfrom': { severity: 'info', summary: 'the seed is read from the seedfrom path instead' },
+  'meta-data-dsmode': { severity: 'warning', summary: 'a dsmode NoCloud rejects (net is used)' },
+  'meta-data-hostname': { severity: 'info', summary: 'the hostname NoCloud makes of local-hostname' },
+  'meta-data-public-keys': { severity: 'warning', summary: 'public-keys entries that give no key' },
   // The editor (features/diagnostics.ts)
   'too-many-problems': { severity: 'info', summary: 'more problems than are shown' },
   // User-data processing messages (userdata/process.ts, userdata/run.ts)

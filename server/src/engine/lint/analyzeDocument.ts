@@ -19,11 +19,12 @@ import { knockoutFindingsIn } from '../chef/deepMerge';
 import { Finding, shownElsewhere } from '../findings/findings';
 import { lintListSpec, lintStringSpec, SpecContext, SpecLintResult } from './specLint';
 import { pushAll } from '../arrays';
-import { embeddedSchemaFindings, newSchemaBudget, SchemaBudget, schemaFindingsOfBody } from './schemaLint';
+import { embeddedSchemaFindings, newSchemaBudget, SchemaBudget, schemaFindingsOfBody, systemSchemaFindings } from './schemaLint';
 import { embeddedInArchive, embeddedInMime, encodedBodyWords, mimePartLabel, type EmbeddedCloudConfig } from '../schema/embedded';
 import { coded } from '../findings/codes';
 import { literalTemplateFindings, templateFindings } from './templateLint';
 import { NO_INSTANCE_DATA, type InstanceDataChoice } from '../template/instanceData';
+import { metaDataFindings } from './metaDataLint';
 
 /** A place where a merge spec is written. */
 export interface SpecSite {
@@ -107,6 +108,8 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
       return { info, findings: options.schema ? embeddedFindings(embeddedInArchive(text), options) : [], specs: [] };
     case 'chef':
       return { info, ...analyzeChef(text, options) };
+    case 'meta-data':
+      return { info, findings: metaDataFindings(text).findings, specs: [] };
     default:
       return { info, findings: [], specs: [] };
   }
@@ -264,6 +267,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
   }
   pushAll(findings, nestedSpecFindings(root, base, body));
   if (options.schema && kind === 'cloud-config') pushAll(findings, schemaFindingsOfBody(root, yaml.rootSpan, base, options.version ?? 'current', body, options.schemaBudget ?? newSchemaBudget()));
+  else if (options.schema && context === 'system' && !masked) pushAll(findings, systemSchemaFindings(root, yaml.rootSpan, base, options.version ?? 'current', body, options.schemaBudget ?? newSchemaBudget()));
   return { findings, specs, yaml, yamlBase: base };
 }
 

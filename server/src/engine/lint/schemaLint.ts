@@ -13,6 +13,7 @@ import { loadYaml } from '../yaml/load';
 import { LineIndex } from '../text/lineIndex';
 import type { EmbeddedCloudConfig } from '../schema/embedded';
 import { coded } from '../findings/codes';
+import { systemConfigForSchema, systemSchemaVerdict } from '../schema/systemConfig';
 
 /** How the finding that says the check stopped (SchemaBudget.problemsLeft) begins. */
 const STOPPED = "The check against cloud-init's schema stopped";
@@ -120,6 +121,19 @@ function findingsOfText(text: string, version: SchemaVersion, budget: SchemaBudg
   if (!loaded.ok) return [{ ...coded('yaml-invalid'), span: loaded.error.span, message: `cloud-init cannot load this YAML: ${loaded.error.message}. It skips this cloud-config.` }];
   if (!(loaded.value instanceof PyDict)) return [];
   return schemaFindings(loaded.value, loaded.rootSpan, 0, version, text, budget);
+}
+
+/**
+ * The schema problems of a system config file (cloud.cfg, a cloud.cfg.d drop-in): the same problems as
+ * for user-data, without `system_info`, each saying where cloud-init reports it on that version (never an
+ * error: cloud-init does not reject system config; schema/systemConfig.ts).
+ */
+export function systemSchemaFindings(root: PyDict, rootSpan: TextSpan | null, base: number, version: SchemaVersion, body: string, budget: SchemaBudget): Finding[] {
+  return schemaFindings(systemConfigForSchema(root, version), rootSpan, base, version, body, budget).map((f) => {
+    if (f.code === 'schema-error') return { ...f, ...coded('schema-error', 'warning'), message: `${f.message} — ${systemSchemaVerdict(version, false)}.` };
+    if (f.code === 'schema-deprecated') return { ...f, message: `${f.message} — ${systemSchemaVerdict(version, true)}.` };
+    return f;
+  });
 }
 
 /** Unknown keys per document for which a near-miss key is looked for (an edit distance to every known key). */

@@ -21,7 +21,7 @@ export interface MergedSchemaReport {
 }
 
 /** The origin of the value at a path of the merged result: the part that supplied it. */
-function originAt(root: PyValue, segments: PyValue[]): Origin | undefined {
+export function originAt(root: PyValue, segments: PyValue[]): Origin | undefined {
   let node: PyValue | undefined = root;
   let origin: Origin | undefined;
   for (const seg of segments) {

@@ -8,8 +8,9 @@
 import { LimitExceededError, Limits } from '../limits';
 import { PyError } from '../py/errors';
 import { CloudInitVersion } from '../spec/parse';
-import { validateMerged, validateMergedText, type MergedSchemaReport } from './mergedSchema';
-import type { TextSchemaReport } from '../schema/validate';
+import { originAt, validateMerged, validateMergedText, type MergedProblem, type MergedSchemaReport } from './mergedSchema';
+import { problemPlace, validateCloudConfig, type SchemaProblem, type TextSchemaReport } from '../schema/validate';
+import { systemConfigForSchema } from '../schema/systemConfig';
 import type { Outcome } from './run';
 
 /**
@@ -51,6 +52,36 @@ export function mergedSchemaOf(outcome: Outcome, options: MergedSchemaOptions = 
   try {
     const report = options.cache?.report(run.cloudConfigTxt, version, options.maxProblems) ?? validateMergedText(run.cloudConfigTxt, version, options.maxProblems);
     return { checked: true, schema: validateMerged(run, version, outcome.locate, report) };
+  } catch (e) {
+    if (e instanceof LimitExceededError) return { checked: false, reason: e.message, limit: e.limit };
+    if (e instanceof PyError) return { checked: false, reason: `cloud-init's validator raises ${e.pyType}: ${e.message}` };
+    throw e;
+  }
+}
+
+/** The schema problems of merged system config (confd mode), each placed in the drop-in or cloud.cfg that wrote it. */
+export interface SystemSchemaReport {
+  errors: MergedProblem[];
+  deprecations: MergedProblem[];
+  truncated?: boolean;
+}
+
+/**
+ * The merged system config (cloud.cfg.d drop-ins, cloud.cfg) checked against the outcome's schema as
+ * cloud-init holds system config to it (schema/systemConfig.ts): without `system_info`; undefined for
+ * the other modes.
+ */
+export function systemSchemaOf(outcome: Outcome, options: MergedSchemaOptions = {}): { checked: true; schema: SystemSchemaReport } | { checked: false; reason: string; limit?: keyof Limits } | undefined {
+  if (outcome.kind !== 'confd') return undefined;
+  const value = systemConfigForSchema(outcome.result.value, outcome.options.version ?? 'current');
+  try {
+    const report = validateCloudConfig(value, outcome.options.version ?? 'current', undefined, options.maxProblems);
+    const place = (deprecation: boolean) => (p: SchemaProblem): MergedProblem => {
+      const { segments, on } = problemPlace(value, p, deprecation);
+      const origin = originAt(value, segments);
+      return { ...p, source: origin ? outcome.locate(origin, on === 'key' && origin.key ? 'key' : 'value') : null };
+    };
+    return { checked: true, schema: { errors: report.errors.map(place(false)), deprecations: report.deprecations.map(place(true)), ...(report.truncated ? { truncated: true } : {}) } };
   } catch (e) {
     if (e instanceof LimitExceededError) return { checked: false, reason: e.message, limit: e.limit };
     if (e instanceof PyError) return { checked: false, reason: `cloud-init's validator raises ${e.pyType}: ${e.message}` };

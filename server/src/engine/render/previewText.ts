@@ -15,12 +15,20 @@ import { SourceLocation } from '../outcome/locate';
 import { LineProvenance, lineProvenance, provenanceByDisplay, stepEffects } from '../outcome/provenance';
 import { MAX_LOST_VALUES, MergeLosses, lossesOf, userDataLosses } from '../outcome/losses';
 import { OutcomePart, SourceNames, partsOf, sourceNames, userDataNames } from '../outcome/parts';
-import { MergedSchema, MergedSchemaOptions, mergedSchemaOf } from '../outcome/schema';
+import { MergedSchema, MergedSchemaOptions, SystemSchemaReport, mergedSchemaOf, systemSchemaOf } from '../outcome/schema';
+import { systemSchemaHeading, systemSchemaItems } from './systemSchemaText';
 import { InputFile, Outcome, RunOptions, SystemLayers, runSet, userDataLocator } from '../outcome/run';
 import type { PreviewMode } from '../outcome/mode';
 import { lossClause } from '../outcome/effects';
+import { containerSentence, containersAmong } from '../userdata/containers';
+import type { UserDataRun } from '../userdata/run';
 import { HeaderLink, HeaderPiece, HeaderSection, HeaderWriter, PREVIEW_BODY_MARKER, headerWidthOf } from './header';
 import type { DumpLine } from '../yaml/dump';
+import { mergedImagesLine } from './imagesText';
+import { deliveryOfFiles } from '../delivery/delivery';
+import type { CloudName } from '../delivery/limits';
+import { deliverySection } from './deliveryText';
+import { seedSection, type SeedSummary } from './seedText';
 
 export { HEADER_WIDTH, MAX_HEADER_WIDTH, MIN_HEADER_WIDTH, PREVIEW_BODY_MARKER, headerWidthOf, unwrapHeader, wrapHeaderLine, type HeaderLink, type HeaderSection } from './header';
 
@@ -40,6 +48,10 @@ export interface PreviewRenderOptions extends MergedSchemaOptions {
   schema?: boolean;
   /** The header's widest line (`headerWidthOf`; HEADER_WIDTH by default). */
   headerWidth?: number;
+  /** User-data and boot modes: the files as delivered to this cloud, against its user-data limit. */
+  cloud?: CloudName;
+  /** A NoCloud seed folder previewed as a set (boot mode): what NoCloud makes of it. */
+  seed?: SeedSummary;
 }
 
 export interface PreviewModel {
@@ -91,6 +103,14 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
   const losses = lossesOf(outcome);
   const names = sourceNames(outcome);
   const sections: Array<(w: HeaderWriter) => void> = [];
+  if (options.seed) {
+    const seed = options.seed;
+    sections.push((w) => seedSection(w, seed));
+  }
+  if (options.cloud && (outcome.mode === 'user-data' || outcome.mode === 'boot')) {
+    const delivery = deliveryOfFiles(outcome.inputs.files, options.cloud);
+    sections.push((w) => deliverySection(w, delivery));
+  }
   if (losses && names) sections.push((w) => w.section('lost', () => lostSection(w, losses, names)));
   let schema: MergedSchemaReport | undefined;
   let notes: string[] = [];
@@ -106,10 +126,13 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
       const run = outcome.run;
       // Notes of ours are left out, except those that say where content is lost without a trace.
       notes = run.messages.filter((m) => m.level !== 'info' || m.code === 'mime-unsplittable').map((m) => m.message);
+      notes.push(...containerNotes(run));
       if (options.schema) {
         const checked = mergedSchemaOf(outcome, options);
         if (checked?.checked) schema = checked.schema;
-        if (checked) sections.push((w) => w.section('schema', () => schemaSection(w, checked, outcome.options.version ?? 'current', options)));
+        const version = outcome.options.version ?? 'current';
+        const images = checked?.checked ? mergedImagesLine(run.cloudConfigTxt, { version, verdict: { valid: checked.schema.valid, errors: checked.schema.errors } }) : undefined;
+        if (checked) sections.push((w) => w.section('schema', () => schemaSection(w, checked, version, options, images)));
       }
       body = run.cloudConfigTxt;
       value = run.result;
@@ -147,6 +170,10 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
     case 'confd':
     case 'system':
       notes = outcome.kind === 'confd' ? outcome.result.notes : [];
+      if (options.schema && outcome.kind === 'confd') {
+        const checked = systemSchemaOf(outcome, options);
+        if (checked) sections.push((w) => w.section('schema', () => systemSchemaSection(w, checked, outcome.options.version ?? 'current', options)));
+      }
       locate = outcome.locate as typeof locate;
       value = outcome.result.value;
       body = '';
@@ -167,6 +194,13 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
   const dataEnd = header.lines.length + body.split('\n').length - 3;
   const dataFolds = value === null ? [] : foldsOf(bodyLines, dataStart, dataEnd);
   return { text: header.lines.join('\n') + '\n' + body, body, headerLineCount: header.lines.length, entries, parts, headerLinks: header.links, headerSections: header.sections, dataFolds, ...(losses ? { losses } : {}), ...(schema ? { schema } : {}) };
+}
+
+/** A container given beside its own parts (a MIME file with the files it was built from): their parts merge twice. */
+function containerNotes(run: UserDataRun): string[] {
+  const inputs = run.sources.filter((s) => !s.includedBy).length;
+  const name = (i: number) => run.sources[i].name;
+  return containersAmong(run.reports.map((r) => r.part), inputs).map((c) => `${containerSentence(name(c.container), c.contains.map(name))}: their parts are merged twice, once from each`);
 }
 
 /** Folds of the merged data the editor keeps (it shows at most 5,000 by default); the outermost are kept. */
@@ -268,7 +302,7 @@ function lostSection(w: HeaderWriter, losses: MergeLosses, names: SourceNames): 
 }
 
 /** The header's account of `cloud-init schema --system` on the result. */
-function schemaSection(w: HeaderWriter, checked: MergedSchema, version: CloudInitVersion, options: PreviewRenderOptions): void {
+function schemaSection(w: HeaderWriter, checked: MergedSchema, version: CloudInitVersion, options: PreviewRenderOptions, images?: string): void {
   if (!checked.checked) {
     const hint = checked.limit && options.limitHint ? `; ${options.limitHint(checked.limit)}` : '';
     w.add(`# Schema: not checked: ${checked.reason}${hint}`);
@@ -277,7 +311,10 @@ function schemaSection(w: HeaderWriter, checked: MergedSchema, version: CloudIni
   const schema = checked.schema;
   const who = version === 'current' ? 'cloud-init' : `cloud-init ${version}`;
   // Nothing to report, nothing said: the header stays as short as it was.
-  if (!schema.errors.length && !schema.deprecations.length) return;
+  if (!schema.errors.length && !schema.deprecations.length) {
+    if (images) w.add(`# ${images}`);
+    return;
+  }
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   const stopped = schema.report.truncated ? ` before the check stopped at ${options.maxProblems} problems` : '';
   w.add(`# Schema: ${who} ${schema.valid ? 'accepts' : 'rejects'} the merged result (${count(schema.errors.length, 'error')}, ${count(schema.deprecations.length, 'deprecation')}${stopped}):`);
@@ -286,6 +323,22 @@ function schemaSection(w: HeaderWriter, checked: MergedSchema, version: CloudIni
   const hidden = Math.max(0, listed.length - HEADER_SCHEMA_PROBLEMS);
   const rest = [hidden ? `${hidden} more` : '', stopped ? 'the problems the check did not look for' : ''].filter(Boolean).join(', and ');
   if (rest) w.add(`#   … and ${rest} (\`cloud-config-merge --check\` lists them all)`);
+  if (images) w.add(`# ${images}`);
+}
+
+/** The header's account of the merged system config against the schema, and where cloud-init says it. */
+function systemSchemaSection(w: HeaderWriter, checked: { checked: true; schema: SystemSchemaReport } | { checked: false; reason: string; limit?: keyof Limits }, version: CloudInitVersion, options: PreviewRenderOptions): void {
+  if (!checked.checked) {
+    const hint = checked.limit && options.limitHint ? `; ${options.limitHint(checked.limit)}` : '';
+    w.add(`# Schema: not checked: ${checked.reason}${hint}`);
+    return;
+  }
+  const heading = systemSchemaHeading(checked.schema, version, options.maxProblems);
+  if (!heading) return;
+  w.add(`# ${heading}`);
+  const items = systemSchemaItems(checked.schema);
+  for (const i of items.slice(0, HEADER_SCHEMA_PROBLEMS)) w.add(`#   ${i.text}`, ...wherePieces(i.problem));
+  if (items.length > HEADER_SCHEMA_PROBLEMS) w.add(`#   … and ${items.length - HEADER_SCHEMA_PROBLEMS} more`);
 }
 
 function wherePieces(p: MergedProblem): HeaderPiece[] {

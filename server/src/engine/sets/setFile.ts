@@ -15,6 +15,8 @@
  *       includeMap: { "https://example.com/x.yaml": x.yaml }
  *       instanceData: instance.json
  *       vendor: vendor.yaml        # boot mode: vendor2, cloudCfg, confd, dsConfig too
+ *     nocloud:
+ *       seed: seed/                # a NoCloud seed folder: boot mode, its user-data over its vendor-data
  */
 import picomatch from 'picomatch/posix';
 import { PyDict, PyValue, TextSpan, getListOrigins } from '../py/values';
@@ -23,6 +25,7 @@ import { pyKeyDisplay } from '../yaml/dump';
 import { NON_PRINTABLE } from '../yaml/reader';
 import { escapeChar } from '../yaml/scalarAnalysis';
 import { SET_MODES, type SetMode } from '../outcome/mode';
+import { imageProfile, unknownImageMessage } from '../version/profiles';
 
 /** The name of the set file at a workspace folder's root. */
 export const SET_FILE_NAME = 'cloud-config-merge.yaml';
@@ -43,11 +46,15 @@ export interface PartSet {
   files: string[];
   includeMap: Array<{ url: string; file: string }>;
   instanceData?: string;
+  /** The image profile the set is checked against (the folder's `cloudConfigMerge.image` otherwise). */
+  image?: string;
   boot: Partial<Record<SetBootRole, string>> & { confd?: string[] };
   /** Where the set's name is written in the set file. */
   span: TextSpan;
   /** Where each file or glob is written: keys `files.0`, `confd.0`, `includeMap.0`, `instanceData`, `vendor`... */
   places: Record<string, TextSpan>;
+  /** A NoCloud seed folder (boot mode): its user-data first in `files`, its vendor-data the vendor layer (node/sets.ts). */
+  seed?: string;
 }
 
 export interface SetFileProblem {
@@ -61,7 +68,7 @@ export interface SetFile {
   problems: SetFileProblem[];
 }
 
-const SET_KEYS = ['mode', 'files', 'includeMap', 'instanceData', 'confd', ...SET_BOOT_ROLES];
+const SET_KEYS = ['mode', 'files', 'includeMap', 'instanceData', 'image', 'confd', 'seed', ...SET_BOOT_ROLES];
 
 /** Reads a set file; every problem is reported with its place, and what is readable is kept. */
 export function parseSetFile(text: string): SetFile {
@@ -107,6 +114,13 @@ function readSet(name: string, value: PyValue, span: TextSpan, valueSpan: TextSp
     if (typeof mode === 'string' && (SET_MODES as string[]).includes(mode)) set.mode = mode as SetMode;
     else problems.push({ message: `set ${name}: mode is one of ${SET_MODES.join(', ')}`, severity: 'error', span: at('mode') });
   }
+  const seed = value.get('seed');
+  if (typeof seed === 'string' && seed) {
+    set.seed = seed;
+    set.places.seed = at('seed');
+    if (mode !== undefined && set.mode !== 'boot') problems.push({ message: `set ${name}: a seed is merged in boot mode (its user-data over its vendor-data); mode is ${set.mode}`, severity: 'error', span: at('mode') });
+    set.mode = 'boot';
+  } else if (seed !== undefined && seed !== null) problems.push({ message: `set ${name}: seed is one folder (holding user-data and meta-data, and vendor-data and network-config when there are some)`, severity: 'error', span: at('seed') });
   const strings = (key: string): string[] | undefined => {
     const v = value.get(key);
     if (v === undefined || v === null) return undefined;
@@ -133,6 +147,11 @@ function readSet(name: string, value: PyValue, span: TextSpan, valueSpan: TextSp
     set.instanceData = instanceData;
     set.places.instanceData = at('instanceData');
   } else if (instanceData !== undefined && instanceData !== null) problems.push({ message: `set ${name}: instanceData is one JSON file`, severity: 'error', span: at('instanceData') });
+  const image = value.get('image');
+  if (typeof image === 'string' && imageProfile(image)) {
+    set.image = imageProfile(image)!.id;
+    set.places.image = at('image');
+  } else if (image !== undefined && image !== null) problems.push({ message: `set ${name}: ${unknownImageMessage(typeof image === 'string' ? image : pyKeyDisplay(image))}`, severity: 'error', span: at('image') });
   const includeMap = value.get('includeMap');
   if (includeMap instanceof PyDict) {
     for (const { key, value: file, origin } of includeMap.items()) {
@@ -223,6 +242,8 @@ export interface SetEntry {
   boot?: Partial<Record<SetBootRole, string>> & { confd?: string[] };
   includeMap?: Array<{ url: string; file: string }>;
   instanceData?: string;
+  /** Absent: a set of this name keeps the image it names. */
+  image?: string;
 }
 
 export type SetWrite = { text: string } | { error: string };
@@ -240,6 +261,11 @@ export function writeSet(text: string, entry: SetEntry): SetWrite {
   if (!loaded.ok) {
     const line = text.slice(0, loaded.error.span?.start ?? 0).split('\n').length;
     return { error: `${SET_FILE_NAME} has YAML errors: fix them first (line ${line}: ${loaded.error.message.split('\n').join(': ')})` };
+  }
+  // The image is the user's choice, not the preview's: a set saved again keeps it.
+  if (entry.image === undefined) {
+    const kept = parseSetFile(text).sets.find((s) => s.name === entry.name)?.image;
+    if (kept) entry = { ...entry, image: kept };
   }
   const fields = entryFields(entry);
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
@@ -270,6 +296,7 @@ function entryFields(entry: SetEntry): Fields {
   if (entry.boot?.confd?.length) fields.push(['confd', entry.boot.confd.map(escapeGlob)]);
   if (entry.includeMap?.length) fields.push(['includeMap', { map: entry.includeMap.map((m) => [m.url, m.file]) }]);
   if (entry.instanceData) fields.push(['instanceData', entry.instanceData]);
+  if (entry.image) fields.push(['image', entry.image]);
   return fields;
 }
 
@@ -370,7 +397,7 @@ function readsBackAs(written: string, before: string, entry: SetEntry): boolean 
   const mine = after.sets.filter((s) => s.name === entry.name);
   if (mine.length !== 1) return false;
   const meant = { ...entry, files: entry.files.map(escapeGlob), boot: { ...entry.boot, ...(entry.boot?.confd?.length ? { confd: entry.boot.confd.map(escapeGlob) } : { confd: undefined }) } };
-  const same = (a: Omit<SetEntry, 'name'>) => JSON.stringify([a.mode, a.files, SET_BOOT_ROLES.map((r) => a.boot?.[r] ?? null), a.boot?.confd ?? null, a.includeMap ?? [], a.instanceData ?? null]);
+  const same = (a: Omit<SetEntry, 'name'>) => JSON.stringify([a.mode, a.files, SET_BOOT_ROLES.map((r) => a.boot?.[r] ?? null), a.boot?.confd ?? null, a.includeMap ?? [], a.instanceData ?? null, a.image ?? null]);
   if (same(mine[0]) !== same(meant)) return false;
   const others = (file: SetFile) => JSON.stringify(file.sets.filter((s) => s.name !== entry.name).map((s) => [s.name, same(s)]));
   return others(after) === others(parseSetFile(before));

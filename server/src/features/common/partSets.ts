@@ -27,7 +27,7 @@ import { readBoundedSync } from '../../node/readFile';
 import { workspaceIncludeResolver } from './workspaceIncludes';
 import { ServerContext } from './context';
 import { MAX_SCHEMA_PROBLEMS } from './analysisCache';
-import { ServerSettings } from './settings';
+import { ServerSettings, withImage } from './settings';
 
 /** A set as the server merges it: absolute paths, in order. */
 export interface OpenSet {
@@ -42,6 +42,8 @@ export interface OpenSet {
   boot: { vendor?: string; vendor2?: string; cloudCfg?: string; dsConfig?: string; confd?: string[] };
   includeMap: Array<{ url: string; file: string }>;
   instanceData?: string;
+  /** The set's own image profile (cloud-config-merge.yaml `image:`); the folder's setting otherwise. */
+  image?: string;
 }
 
 export interface SetAnalysis {
@@ -104,7 +106,7 @@ export class PartSets {
       if (!parsed) continue;
       for (const resolved of this.resolveSets(folder, parsed, this.ctx.knownSettings(pathToFileURL(setFilePath).href))) {
         const set = resolved.set;
-        out.push({ key: `file:${setFilePath}#${set.name}`, label: `set ${set.name}`, mode: set.mode, folder, files: resolved.files, boot: resolved.boot, includeMap: resolved.includeMap, instanceData: resolved.instanceData });
+        out.push({ key: `file:${setFilePath}#${set.name}`, label: `set ${set.name}`, mode: set.mode, folder, files: resolved.files, boot: resolved.boot, includeMap: resolved.includeMap, instanceData: resolved.instanceData, ...(set.image ? { image: set.image } : {}) });
       }
     }
     return out;
@@ -187,6 +189,7 @@ export class PartSets {
 
   /** The set's fates (and merged schema problems) for the current texts; computed once per snapshot. */
   analyze(set: OpenSet, settings: ServerSettings): SetAnalysis {
+    if (set.image) settings = withImage(settings, set.image);
     const names = new Map<string, string>();
     const name = (file: string) => {
       const relative = path.relative(set.folder, file).split(path.sep).join('/');

@@ -3,17 +3,26 @@
  * them nested (VS Code) or with dotted keys (many other editors); both are
  * accepted, anything malformed falls back to the default.
  */
-import { parseCloudInitVersion, type CloudInitVersion } from '../../engine/version/versions';
 import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, withLimits } from '../../engine/limits';
 import { redHatYamlAssociations } from './redHatYaml';
+import { imageProfile, resolveTarget } from '../../engine/version/profiles';
+import type { Target } from '../../engine/version/target';
+import { parseCloudInitVersion, type CloudInitVersion } from '../../engine/version/versions';
+import { isCloudName, type CloudName } from '../../engine/delivery/limits';
 
 export const SETTINGS_SECTION = 'cloudConfigMerge';
 
 export type TraceLevel = 'off' | 'messages' | 'verbose';
 
 export interface ServerSettings {
-  /** Which cloud-init the messages follow (22.4 and 23.4 spell "identifer"; see engine/version/versions.ts). */
+  /** Which cloud-init the messages follow (22.4 and 23.4 spell "identifer"; see engine/version/versions.ts): the target's. */
   cloudInitVersion: CloudInitVersion;
+  /** `cloudConfigMerge.image`: a profile id, '' for the default profile. */
+  image: string;
+  /** `cloudConfigMerge.cloudInitVersion` when it is set: it overrides the image's version. */
+  versionOverride?: CloudInitVersion;
+  /** The image (or the default one) with the version override: what diagnostics, hovers and previews reproduce. */
+  target: Target;
   validation: { enable: boolean };
   /** cloud-init's schema validation of cloud-config documents (`cloudConfigMerge.schema.enable`). */
   schema: {
@@ -30,10 +39,14 @@ export interface ServerSettings {
   customMergers: Record<string, string>;
   /** Instance data for `## template: jinja` parts: a JSON file (relative to the workspace folder) or a sample's name; '' for none. */
   instanceData: string;
+  /** The cloud the user-data is delivered to (`cloudConfigMerge.cloud`): previews hold it to that cloud's limit; '' for none. */
+  cloud: CloudName | '';
 }
 
 export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
   cloudInitVersion: 'current',
+  image: '',
+  target: Object.freeze(resolveTarget()),
   validation: Object.freeze({ enable: true }),
   schema: Object.freeze({ enable: true, validatedByRedHatYaml: Object.freeze([]) as unknown as string[][] }),
   limits: Object.freeze({ ...DEFAULT_LIMITS }),
@@ -41,6 +54,7 @@ export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
   trace: Object.freeze({ server: 'off' }),
   customMergers: Object.freeze({}),
   instanceData: '',
+  cloud: '',
 });
 
 /** Reads a setting given as `{a: {b: v}}` or `{'a.b': v}`. */
@@ -56,6 +70,7 @@ function lookup(raw: unknown, path: string): unknown {
 /** Settings from what the client answered for the `cloudConfigMerge` section. */
 export function normalizeSettings(raw: unknown): ServerSettings {
   const version = lookup(raw, 'cloudInitVersion');
+  const image = lookup(raw, 'image');
   const enable = lookup(raw, 'validation.enable');
   const schemaEnable = lookup(raw, 'schema.enable');
   const redHat = lookup(raw, 'schema.validatedByRedHatYaml');
@@ -64,13 +79,14 @@ export function normalizeSettings(raw: unknown): ServerSettings {
   const trace = lookup(raw, 'trace.server');
   const custom = lookup(raw, 'customMergers');
   const instanceData = lookup(raw, 'instanceData');
+  const cloud = lookup(raw, 'cloud');
   const customMergers: Record<string, string> = {};
   if (custom && typeof custom === 'object' && !Array.isArray(custom)) {
     for (const [name, file] of Object.entries(custom)) if (typeof file === 'string' && /^[a-z_][a-z0-9_]*$/.test(name)) customMergers[name] = file;
   }
   return {
     customMergers,
-    cloudInitVersion: (typeof version === 'string' && parseCloudInitVersion(version)) || 'current',
+    ...withImage({ versionOverride: typeof version === 'string' ? parseCloudInitVersion(version) : undefined }, typeof image === 'string' ? image : ''),
     validation: { enable: typeof enable === 'boolean' ? enable : DEFAULT_SETTINGS.validation.enable },
     schema: {
       enable: typeof schemaEnable === 'boolean' ? schemaEnable : DEFAULT_SETTINGS.schema.enable,
@@ -80,10 +96,21 @@ export function normalizeSettings(raw: unknown): ServerSettings {
     includes: { allowOutsideWorkspace: typeof outside === 'boolean' ? outside : DEFAULT_SETTINGS.includes.allowOutsideWorkspace },
     trace: { server: trace === 'messages' || trace === 'verbose' ? trace : 'off' },
     instanceData: typeof instanceData === 'string' ? instanceData.trim() : '',
+    cloud: typeof cloud === 'string' && isCloudName(cloud) ? cloud : '',
   };
+}
+
+/**
+ * The image settings for `image` (a set's own, or the setting), keeping the version override: an image the
+ * profiles do not know is the default one, as any malformed setting falls back to its default.
+ */
+export function withImage<T extends { versionOverride?: CloudInitVersion }>(settings: T, image: string): T & Pick<ServerSettings, 'image' | 'target' | 'cloudInitVersion'> {
+  const known = imageProfile(image)?.id ?? '';
+  const target = resolveTarget({ image: known, version: settings.versionOverride });
+  return { ...settings, image: known, target, cloudInitVersion: target.version };
 }
 
 /** The settings that change what the analysis of a document finds. */
 export function analysisKey(settings: ServerSettings): string {
-  return `${settings.cloudInitVersion}|${settings.schema.enable}|${JSON.stringify(settings.schema.validatedByRedHatYaml)}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}|${settings.instanceData}`;
+  return `${settings.cloudInitVersion}|${settings.image}|${settings.schema.enable}|${JSON.stringify(settings.schema.validatedByRedHatYaml)}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}|${settings.instanceData}`;
 }

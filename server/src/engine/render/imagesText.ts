@@ -1,0 +1,140 @@
+/**
+ * "Which images accept this": the verdict of each image profile, from one schema check per cloud-init
+ * version (`--check`'s, or the preview's check of the merged result), written as one line (the preview's
+ * header, the top of `--check --image all`), as the text that follows it, and as JSON.
+ */
+import { IMAGE_PROFILES, type ImageProfile } from '../version/profiles';
+import { CLOUD_INIT_VERSIONS, type CloudInitVersion } from '../version/versions';
+import { validateMergedText } from '../outcome/mergedSchema';
+import { LimitExceededError } from '../limits';
+import { PyError } from '../py/errors';
+
+/** One problem that makes a version reject the input, placed where it is known. */
+export interface VerdictProblem {
+  path: string;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+/** What one version's check says. */
+export interface VersionVerdict {
+  valid: boolean;
+  errors: VerdictProblem[];
+}
+
+export interface ImageVerdict extends VersionVerdict {
+  image: string;
+  version: CloudInitVersion;
+}
+
+/** Each profile with the verdict of its version (each version checked once, by `check`). */
+export function imageVerdicts(profiles: readonly ImageProfile[], check: (version: CloudInitVersion) => VersionVerdict): ImageVerdict[] {
+  const byVersion = new Map<CloudInitVersion, VersionVerdict>();
+  return profiles.map((p) => {
+    let verdict = byVersion.get(p.version);
+    if (!verdict) byVersion.set(p.version, (verdict = check(p.version)));
+    return { image: p.id, version: p.version, valid: verdict.valid, errors: verdict.errors };
+  });
+}
+
+/** `x: message` of a problem, on one line. */
+function said(p: VerdictProblem): string {
+  return `${p.path ? `${p.path}: ` : ''}${p.message.trim().replace(/\s*\n\s*/g, ' ')}`;
+}
+
+/** A version as the verdicts write it. */
+function versionName(v: CloudInitVersion): string {
+  return v === 'current' ? 'current' : v;
+}
+
+/**
+ * "(cloud-init 24.4 and later)" when the images that accept are exactly those whose version is at least the
+ * oldest such version, otherwise "(cloud-init 22.4, current)".
+ */
+function validRange(verdicts: readonly ImageVerdict[]): string {
+  const valid = new Set(verdicts.filter((v) => v.valid).map((v) => v.version));
+  const versions = CLOUD_INIT_VERSIONS.filter((v) => verdicts.some((x) => x.version === v));
+  const first = versions.findIndex((v) => valid.has(v));
+  const upward = first >= 0 && versions.slice(first).every((v) => valid.has(v));
+  if (upward && first > 0 && versions[first] !== 'current') return `cloud-init ${versions[first]} and later`;
+  return `cloud-init ${versions.filter((v) => valid.has(v)).map(versionName).join(', ')}`;
+}
+
+/** The images that reject the input, grouped by what they report (versions that report the same errors share a group), oldest version first. */
+function rejections(verdicts: readonly ImageVerdict[]): Array<{ images: ImageVerdict[]; versions: CloudInitVersion[]; errors: VerdictProblem[] }> {
+  const groups = new Map<string, { images: ImageVerdict[]; versions: CloudInitVersion[]; errors: VerdictProblem[] }>();
+  for (const version of CLOUD_INIT_VERSIONS) {
+    const here = verdicts.filter((v) => v.version === version && !v.valid);
+    if (!here.length) continue;
+    const key = JSON.stringify(here[0].errors.map((p) => [p.path, p.message, p.file, p.line, p.column]));
+    const group = groups.get(key) ?? groups.set(key, { images: [], versions: [], errors: here[0].errors }).get(key)!;
+    group.images.push(...here);
+    group.versions.push(version);
+  }
+  return [...groups.values()];
+}
+
+/** Whether the images differ in their verdict (some accept and some reject, or they report different errors). */
+export function verdictsDiffer(verdicts: readonly ImageVerdict[]): boolean {
+  const valid = verdicts.filter((v) => v.valid).length;
+  if (valid) return valid < verdicts.length;
+  return rejections(verdicts).length > 1;
+}
+
+/** One line: "valid on debian-13, rhel-9 (cloud-init 24.4 and later); on rhel-8 (23.4) x: ... is unknown". */
+export function imagesSummary(verdicts: readonly ImageVerdict[]): string {
+  const valid = verdicts.filter((v) => v.valid);
+  if (valid.length === verdicts.length) return `valid on every image (${valid.map((v) => v.image).join(', ')})`;
+  const groups = rejections(verdicts);
+  const what = (errors: VerdictProblem[]) => (errors.length ? said(errors[0]) + (errors.length > 1 ? ` (and ${errors.length - 1} more)` : '') : 'rejected');
+  if (!valid.length && groups.length === 1) return `valid on no image: ${what(groups[0].errors)}`;
+  const clauses: string[] = [];
+  if (valid.length) clauses.push(`valid on ${valid.map((v) => v.image).join(', ')} (${validRange(verdicts)})`);
+  for (const g of groups) clauses.push(`on ${g.images.map((v) => v.image).join(', ')} (${g.versions.map(versionName).join(', ')}) ${what(g.errors)}`);
+  return clauses.join('; ');
+}
+
+/** `--check --image …` as text: the summary, then every problem of the images that reject, once per group that reports the same. */
+export function imagesText(verdicts: readonly ImageVerdict[]): string {
+  const out = [`Which images accept this: ${imagesSummary(verdicts)}`];
+  for (const g of rejections(verdicts)) {
+    out.push('', `Invalid on ${g.images.map((v) => v.image).join(', ')} (cloud-init ${g.versions.map(versionName).join(', ')}):`);
+    for (const p of g.errors) out.push(`  ${p.file ? `${p.file}${p.line ? `:${p.line}${p.column ? `:${p.column}` : ''}` : ''}: ` : ''}${said(p)}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+/** `--check --image … --format json`. */
+export function imagesJson(verdicts: readonly ImageVerdict[]): { images: Array<{ image: string; version: CloudInitVersion; valid: boolean; errors: VerdictProblem[] }> } {
+  return { images: verdicts.map((v) => ({ image: v.image, version: v.version, valid: v.valid, errors: v.errors })) };
+}
+
+/** The last merged text each version validated for the preview's line, and its verdict (a refresh that changed nothing validates nothing). */
+const lastChecked = new Map<CloudInitVersion, { text: string; verdict: VersionVerdict }>();
+
+/**
+ * The preview header's "Which images accept this" for a merged cloud-config.txt, given the verdict of the
+ * preview's own version (already checked): each other version validates the same text. Undefined when every
+ * image accepts it (the header stays as short as it was) or a version could not check it.
+ */
+export function mergedImagesLine(text: string, own: { version: CloudInitVersion; verdict: VersionVerdict }, profiles: readonly ImageProfile[] = IMAGE_PROFILES): string | undefined {
+  try {
+    const verdicts = imageVerdicts(profiles, (version) => {
+      const run = version;
+      if (run === own.version) return own.verdict;
+      const last = lastChecked.get(run);
+      if (last?.text === text) return last.verdict;
+      const report = validateMergedText(text, run);
+      const verdict = { valid: report.valid, errors: report.errors.map((p) => ({ path: p.path, message: p.message })) };
+      lastChecked.set(run, { text, verdict });
+      return verdict;
+    });
+    // Every image with the same verdict: the schema section above already says it.
+    return verdictsDiffer(verdicts) ? `Which images accept this: ${imagesSummary(verdicts)}` : undefined;
+  } catch (e) {
+    if (e instanceof LimitExceededError || e instanceof PyError) return undefined;
+    throw e;
+  }
+}
