@@ -1,9 +1,9 @@
 """Writes the schema facts cloud-config-merge validates with, from an installed cloud-init.
 
-    PYTHONPATH=$CLOUDINIT_PATH /usr/bin/python3 scripts/schema/extract.py 22.4    > server/src/engine/schema/data/22.4.json
-    PYTHONPATH=/opt/cloudinit-upstream /usr/bin/python3 scripts/schema/extract.py current > server/src/engine/schema/data/current.json
+    PYTHONPATH=$(bash ../shared/oracle/setup.sh --where 24.4) /usr/bin/python3 scripts/schema/extract.py 24.4 \
+        > server/src/engine/schema/data/24.4.json
 
-(or `node scripts/schema/regen.mjs`, which runs both). The output keeps, in cloud-init's own key order (the
+for each version name (22.4 23.4 24.4 25.1 current), or `node scripts/schema/regen.mjs`, which runs all five. The output keeps, in cloud-init's own key order (the
 order its validator walks), only what validation needs: types, enums, formats, patterns, bounds, the
 properties / patternProperties / additionalProperties / items / $defs / $ref / allOf / anyOf / oneOf / not
 structure, and the deprecated / changed / new flags with their versions. Prose is dropped: `description`,
@@ -19,6 +19,7 @@ import sys
 
 from cloudinit.config import schema as ci_schema
 
+VERSIONS = ("22.4", "23.4", "24.4", "25.1", "current")
 DROP = {"description", "default", "examples", "label", "hidden", "$schema"}
 CONTAINERS = {"properties", "patternProperties", "$defs", "definitions", "dependencies"}
 
@@ -60,8 +61,8 @@ def strip(node, version_has_changed):
 
 
 def main():
-    if len(sys.argv) != 2 or sys.argv[1] not in ("22.4", "current"):
-        sys.exit("usage: extract.py 22.4|current")
+    if len(sys.argv) != 2 or sys.argv[1] not in VERSIONS:
+        sys.exit("usage: extract.py " + "|".join(VERSIONS))
     from cloudinit import version as ci_version
     full = ci_schema.get_schema()
     has_changed = validates_changed()

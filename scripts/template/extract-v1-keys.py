@@ -1,7 +1,8 @@
 """Writes the keys of cloud-init's standardized `v1` instance data, per version, as JSON.
 
     python3 scripts/template/extract-v1-keys.py \
-        22.4=$(bash ../shared/oracle/setup.sh --where 22.4) \
+        22.4=$(bash ../shared/oracle/setup.sh --where 22.4) 23.4=$(bash ../shared/oracle/setup.sh --where 23.4) \
+        24.4=$(bash ../shared/oracle/setup.sh --where 24.4) 25.1=$(bash ../shared/oracle/setup.sh --where 25.1) \
         current=$(bash ../shared/oracle/setup.sh --where current) \
         > server/src/engine/template/data/v1Keys.json
 

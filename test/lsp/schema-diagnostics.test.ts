@@ -63,6 +63,13 @@ describe('schema diagnostics', () => {
     );
   });
 
+  test('the setting picks the schema of the release the image runs: ubuntu_pro is unknown on 23.4, known from 24.4.1', async () => {
+    const text = '#cloud-config\nubuntu_pro:\n  token: x\n';
+    const on = async (cloudInitVersion: string) => schemaOnly(await open(text, { cloudInitVersion })).map((d) => [marked(text, d), d.message]);
+    assert.deepEqual(await on('23.4'), [['ubuntu_pro', "ubuntu_pro: Additional properties are not allowed ('ubuntu_pro' was unexpected)"]]);
+    assert.deepEqual(await on('24.4.1'), []);
+  });
+
   test('a cloud-config part inside MIME is validated at its own positions', async () => {
     const text = mime([{ type: 'text/cloud-config', body: '#cloud-config\nruncmd: ls\n' }]);
     const ds = schemaOnly(await open(text));

@@ -2,7 +2,7 @@
  * Differential test of `cloud-config-merge --check --annotate` (server/src/engine/schema/annotate.ts)
  * against the real `cloud-init schema --config-file FILE --annotate`, on both supported versions.
  *
- *   node out/test/oracle/annotate.diff.js [--cases N] [--seed S] [--version 22.4|current] [--verbose]
+ *   node out/test/oracle/annotate.diff.js [--cases N] [--seed S] [--version V[,V...]] [--sampled N] [--verbose]
  *
  * Documents: a fixed set (headers, broken YAML, documents that are not mappings, ignored-part comments,
  * block and flow layouts, deprecations) and N generated from each version's schema data (the generator of
@@ -27,7 +27,7 @@ import { Gen, render } from './schema.diff';
 
 type Answer = { stdout: string; stderr: string; exit: number | string };
 
-const PATHS: Record<SchemaVersion, string> = CLOUDINIT_TREES;
+const PATHS: Readonly<Record<SchemaVersion, string>> = CLOUDINIT_TREES;
 
 const FIXED = [
   '#cloud-config\nruncmd: 5\n',

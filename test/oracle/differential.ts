@@ -1,14 +1,16 @@
 /**
  * `npm run test:oracle`: random differential testing against the real cloud-init.
  *
- *   node out/test/oracle/differential.js [--specs N] [--userdata N] [--seed S]
+ *   node out/test/oracle/differential.js [--specs N] [--userdata N] [--seed S] [--version V[,V...]] [--sample-divisor D]
  *
  * Generates N random (spec, values) merges and N random multi-part user-data sets, runs them
- * through this engine and through cloud-init (test/oracle/driver.py, one long-lived process),
+ * through this engine and through cloud-init (test/oracle/driver.py, one long-lived process per
+ * version) for each of the five versions (22.4 and current in full, 23.4/24.4/25.1 on N/D cases, D=4),
  * and fails on any difference, printing a minimal reproducer. Installs nothing: the oracle must
  * be set up first (../shared/oracle/setup.sh), as .ci/run does.
  */
-import { CLOUDINIT_TREES } from './cloudinitTrees';
+import { CLOUDINIT_TREES, installed, type CloudInitVersion } from './cloudinitTrees';
+import { FULL_VERSIONS, selectedVersions } from './perVersion';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PyError } from '../../server/src/engine/py/errors';
@@ -19,13 +21,15 @@ import { runUserData } from '../../server/src/engine/userdata/run';
 import { Rng, SpecCase, UserDataCase, specCase, userDataCase } from './generate';
 import { LineOracle } from './lineOracle';
 
-const ORACLE_PATH = CLOUDINIT_TREES['22.4'];
-
 type Answer = { result?: string; error?: string | null; raw?: string | null; driver_error?: string };
 
 /** One cloud-init process answering cases in order. */
 class Oracle {
-  private readonly py = new LineOracle('/usr/bin/python3', [resolve(__dirname, '../../../test/oracle/driver.py')], { env: { ...process.env, CLOUDINIT_PATH: ORACLE_PATH } });
+  private readonly py: LineOracle;
+
+  constructor(version: CloudInitVersion) {
+    this.py = new LineOracle('/usr/bin/python3', [resolve(__dirname, '../../../test/oracle/driver.py')], { env: { ...process.env, CLOUDINIT_PATH: CLOUDINIT_TREES[version] } });
+  }
 
   ask(c: SpecCase | UserDataCase): Promise<Answer> {
     return this.py.ask<Answer>(c);
@@ -37,11 +41,11 @@ class Oracle {
 }
 
 /** This engine's answer, in the driver's terms. */
-export function ours(c: SpecCase | UserDataCase): Answer {
+export function ours(c: SpecCase | UserDataCase, version: CloudInitVersion): Answer {
   if (c.kind === 'spec') {
     try {
       const spec = parsePythonJson(JSON.stringify(c.spec));
-      const parsed = typeof spec === 'string' ? parseStringSpec(spec) : parseListSpec(spec);
+      const parsed = typeof spec === 'string' ? parseStringSpec(spec, 0, version) : parseListSpec(spec);
       const root = constructMergers(parsed.mergers);
       const values = c.values.map((v) => parsePythonJson(JSON.stringify(v)));
       let result = values[0];
@@ -53,9 +57,9 @@ export function ours(c: SpecCase | UserDataCase): Answer {
     }
   }
   const inputs = c.blobs.map((b, i) => ({ name: `blob${i}`, bytes: Buffer.from(b, 'base64') }));
-  const run = runUserData(inputs, { version: '22.4', onIncludeFailure: c.include_missing });
+  const run = runUserData(inputs, { version, onIncludeFailure: c.include_missing });
   // The CLI's YAML and JSON output run without provenance: that must give the same text.
-  const asCli = runUserData(inputs, { version: '22.4', onIncludeFailure: c.include_missing, provenance: false });
+  const asCli = runUserData(inputs, { version, onIncludeFailure: c.include_missing, provenance: false });
   if (asCli.cloudConfigTxt !== run.cloudConfigTxt || asCli.fatal?.pyType !== run.fatal?.pyType) return { driver_error: 'provenance: false changes the output' };
   if (run.fatal) return { raw: null, error: run.fatal.pyType };
   return { raw: run.cloudConfigTxt, error: null };
@@ -68,10 +72,10 @@ function same(a: Answer, b: Answer): boolean {
 }
 
 /** Greedy shrinking: drop values, keys and blobs while the difference stays. */
-async function shrink(oracle: Oracle, c: SpecCase | UserDataCase): Promise<SpecCase | UserDataCase> {
+async function shrink(oracle: Oracle, c: SpecCase | UserDataCase, version: CloudInitVersion): Promise<SpecCase | UserDataCase> {
   const differs = async (x: SpecCase | UserDataCase) => {
     try {
-      return !same(await oracle.ask(x), ours(x));
+      return !same(await oracle.ask(x), ours(x, version));
     } catch {
       return true;
     }
@@ -112,19 +116,8 @@ function describe(c: SpecCase | UserDataCase): string {
   return c.blobs.map((b, i) => `--- blob${i} ---\n${Buffer.from(b, 'base64').toString('latin1')}`).join('\n') + `\n(include_missing=${c.include_missing})`;
 }
 
-async function main(): Promise<number> {
-  const arg = (name: string, fallback: number) => {
-    const i = process.argv.indexOf(name);
-    return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  };
-  const specs = arg('--specs', 10000);
-  const userdata = arg('--userdata', 1000);
-  const seed = arg('--seed', 20261122);
-  if (!existsSync(resolve(ORACLE_PATH, 'cloudinit/mergers/m_dict.py'))) {
-    console.error(`oracle not installed at ${ORACLE_PATH}: run ../shared/oracle/setup.sh first (this test installs nothing)`);
-    return 2;
-  }
-  const oracle = new Oracle();
+async function runVersion(version: CloudInitVersion, specs: number, userdata: number, seed: number): Promise<number> {
+  const oracle = new Oracle(version);
   const rng = new Rng(seed);
   let passed = 0;
   let failed = 0;
@@ -140,7 +133,7 @@ async function main(): Promise<number> {
     for (let j = 0; j < batch.length; j++) {
       let mine: Answer;
       try {
-        mine = ours(batch[j]);
+        mine = ours(batch[j], version);
       } catch (e) {
         mine = { driver_error: `engine crashed: ${(e as Error).stack}` };
       }
@@ -150,14 +143,35 @@ async function main(): Promise<number> {
       }
       failed++;
       if (failed <= 5) {
-        const small = await shrink(oracle, batch[j]);
-        console.log(`DIFFERENCE (case ${i + j}, seed ${seed}):\n${describe(small)}\ncloud-init: ${JSON.stringify(await oracle.ask(small))}\nours:       ${JSON.stringify(ours(small))}\n`);
+        const small = await shrink(oracle, batch[j], version);
+        console.log(`DIFFERENCE (cloud-init ${version}, case ${i + j}, seed ${seed}):\n${describe(small)}\ncloud-init: ${JSON.stringify(await oracle.ask(small))}\nours:       ${JSON.stringify(ours(small, version))}\n`);
       }
     }
   }
   oracle.close();
-  console.log(`${specs} spec merges and ${userdata} user-data sets in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  console.log(`${passed} passed, ${failed} failed`);
+  console.log(`cloud-init ${version}: ${specs} spec merges and ${userdata} user-data sets in ${((Date.now() - started) / 1000).toFixed(1)} s: ${passed} passed, ${failed} failed`);
+  return failed;
+}
+
+async function main(): Promise<number> {
+  const arg = (name: string, fallback: number) => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  };
+  const specs = arg('--specs', 10000);
+  const userdata = arg('--userdata', 1000);
+  const seed = arg('--seed', 20261122);
+  const divisor = Math.max(1, arg('--sample-divisor', 4));
+  const at = process.argv.indexOf('--version');
+  let failed = 0;
+  for (const version of selectedVersions(at >= 0 ? process.argv[at + 1] : '')) {
+    if (!installed(version) || !existsSync(resolve(CLOUDINIT_TREES[version], 'cloudinit/mergers/m_dict.py'))) {
+      console.error(`cloud-init ${version} not installed at ${CLOUDINIT_TREES[version]}: run bash ../shared/oracle/setup.sh --version ${version} first (this test installs nothing)`);
+      return 2;
+    }
+    const full = FULL_VERSIONS.includes(version);
+    failed += await runVersion(version, full ? specs : Math.ceil(specs / divisor), full ? userdata : Math.ceil(userdata / divisor), seed);
+  }
   return failed ? 1 : 0;
 }
 

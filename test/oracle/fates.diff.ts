@@ -1,18 +1,21 @@
 /**
  * Differential test of the fates (server/src/engine/outcome/fates.ts) against the real cloud-init.
  *
- *   node out/test/oracle/fates.diff.js [--sets N] [--seed S]
+ *   node out/test/oracle/fates.diff.js [--sets N] [--confd N] [--boot N] [--seed S] [--version V[,V...]] [--sample-divisor D]
+ *
+ * Each of the five cloud-init versions: 22.4 and current with these counts, 23.4/24.4/25.1 with N/D (D=4).
  *
  * Generates random sets of #cloud-config parts whose every scalar is a unique token, with random
  * merge_how specs (replace, no_replace, append, prepend, allow_delete, recursion, specs without
- * dict()), works out their fates with this engine, and merges them with cloud-init 22.4
+ * dict()), works out their fates with this engine, and merges them with that cloud-init
  * (test/oracle/driver.py). What the fates claim must hold in cloud-init's cloud-config.txt: every
  * token of a value that is replaced, deleted, lost or in a dropped part is gone, and every other
  * token a part wrote (values that survive, appended or prepended items) is there. The same for random
  * cloud.cfg.d folders (`--confd N`, through ../shared/oracle/oracle.py --mode confd, one process each)
  * and for user-data over vendor-data at boot (`--boot N`, oracle.py --mode boot --vendor).
  */
-import { CLOUDINIT_TREES } from './cloudinitTrees';
+import { CLOUDINIT_TREES, installed, type CloudInitVersion } from './cloudinitTrees';
+import { FULL_VERSIONS, selectedVersions } from './perVersion';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -22,8 +25,6 @@ import { runSet } from '../../server/src/engine/outcome/run';
 import { PyDict } from '../../server/src/engine/py/values';
 import { Rng } from './generate';
 import { LineOracle } from './lineOracle';
-
-const ORACLE_PATH = CLOUDINIT_TREES['22.4'];
 
 const SPECS = [
   null,
@@ -106,7 +107,7 @@ function dropIns(c: SetCase): Array<{ name: string; bytes: Buffer }> {
 }
 
 /** The confd fates of random folders against `oracle.py --mode confd`: failed cases. */
-function confdCases(rng: Rng, count: number, kinds: Map<string, number>): number {
+function confdCases(version: CloudInitVersion, rng: Rng, count: number, kinds: Map<string, number>): number {
   const oracle = resolve(__dirname, '../../../../shared/oracle/oracle.py');
   let failed = 0;
   for (let i = 0; i < count; i++) {
@@ -115,8 +116,8 @@ function confdCases(rng: Rng, count: number, kinds: Map<string, number>): number
     const dir = mkdtempSync(join(tmpdir(), 'ccm-fates-confd-'));
     try {
       for (const f of files) writeFileSync(join(dir, f.name), f.bytes);
-      const run = spawnSync(oracle, ['--mode', 'confd', ...files.map((f) => join(dir, f.name))], { env: { ...process.env, CLOUDINIT_PATH: ORACLE_PATH }, encoding: 'utf8' });
-      const report = fatesOf(runSet('confd', { files }, { version: '22.4' }));
+      const run = spawnSync(oracle, ['--mode', 'confd', ...files.map((f) => join(dir, f.name))], { env: { ...process.env, CLOUDINIT_PATH: CLOUDINIT_TREES[version] }, encoding: 'utf8' });
+      const report = fatesOf(runSet('confd', { files }, { version }));
       // cloud-init raising (a spec it rejects) leaves nothing to compare: both sides must agree on that.
       if (run.status !== 0 || report.failure) {
         if ((run.status !== 0) !== !!report.failure) failed++;
@@ -140,7 +141,7 @@ function confdCases(rng: Rng, count: number, kinds: Map<string, number>): number
  * Boot: the parts but the last are user-data, the last is vendor-data (with a merge_type left beside
  * merge_how now and then, which its cloud-config.txt keeps); against `oracle.py --mode boot --vendor`.
  */
-function bootCases(rng: Rng, count: number, kinds: Map<string, number>): number {
+function bootCases(version: CloudInitVersion, rng: Rng, count: number, kinds: Map<string, number>): number {
   const oracle = resolve(__dirname, '../../../../shared/oracle/oracle.py');
   let failed = 0;
   for (let i = 0; i < count; i++) {
@@ -153,8 +154,8 @@ function bootCases(rng: Rng, count: number, kinds: Map<string, number>): number 
       for (const f of files) writeFileSync(join(dir, f.name), f.bytes);
       const user = files.slice(0, -1);
       const vendor = files[files.length - 1];
-      const run = spawnSync(oracle, ['--mode', 'boot', '--vendor', join(dir, vendor.name), ...user.map((f) => join(dir, f.name))], { env: { ...process.env, CLOUDINIT_PATH: ORACLE_PATH }, encoding: 'utf8' });
-      const report = fatesOf(runSet('boot', { files: user, layers: { vendor } }, { version: '22.4' }));
+      const run = spawnSync(oracle, ['--mode', 'boot', '--vendor', join(dir, vendor.name), ...user.map((f) => join(dir, f.name))], { env: { ...process.env, CLOUDINIT_PATH: CLOUDINIT_TREES[version] }, encoding: 'utf8' });
+      const report = fatesOf(runSet('boot', { files: user, layers: { vendor } }, { version }));
       if (run.status !== 0 || report.failure) {
         if ((run.status !== 0) !== !!report.failure) failed++;
         continue;
@@ -171,18 +172,9 @@ function bootCases(rng: Rng, count: number, kinds: Map<string, number>): number 
   return failed;
 }
 
-async function main(): Promise<number> {
-  const arg = (name: string, fallback: number) => {
-    const i = process.argv.indexOf(name);
-    return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  };
-  const count = arg('--sets', 1500);
-  const seed = arg('--seed', 20261124);
-  if (!existsSync(resolve(ORACLE_PATH, 'cloudinit/mergers/m_dict.py'))) {
-    console.error(`oracle not installed at ${ORACLE_PATH}: run ../shared/oracle/setup.sh first (this test installs nothing)`);
-    return 2;
-  }
-  const oracle = new LineOracle('/usr/bin/python3', [resolve(__dirname, '../../../test/oracle/driver.py')], { env: { ...process.env, CLOUDINIT_PATH: ORACLE_PATH } });
+async function runVersion(version: CloudInitVersion, count: number, confd: number, boot: number, seed: number): Promise<number> {
+  console.log(`cloud-init ${version}:`);
+  const oracle = new LineOracle('/usr/bin/python3', [resolve(__dirname, '../../../test/oracle/driver.py')], { env: { ...process.env, CLOUDINIT_PATH: CLOUDINIT_TREES[version] } });
   const rng = new Rng(seed);
   const cases = Array.from({ length: count }, () => makeCase(rng));
   const kinds = new Map<string, number>();
@@ -191,7 +183,7 @@ async function main(): Promise<number> {
     const batch = cases.slice(i, i + 100);
     const answers = await Promise.all(batch.map((c) => oracle.ask<{ raw?: string | null; error?: string | null }>({ kind: 'userdata', blobs: blobs(c).map((b) => b.toString('base64')), include_missing: 'error' })));
     batch.forEach((c, j) => {
-      const report = fatesOf(runSet('user-data', { files: blobs(c).map((bytes, n) => ({ name: `part${n}`, bytes })) }, { version: '22.4' }));
+      const report = fatesOf(runSet('user-data', { files: blobs(c).map((bytes, n) => ({ name: `part${n}`, bytes })) }, { version }));
       for (const f of report.fates) kinds.set(f.kind, (kinds.get(f.kind) ?? 0) + 1);
       const wrong = mismatches(c, report.fates, answers[j].raw ?? '');
       if (!wrong.length) return;
@@ -202,12 +194,10 @@ async function main(): Promise<number> {
     });
   }
   oracle.close();
-  const confd = arg('--confd', 150);
-  const confdFailed = confdCases(rng, confd, kinds);
+  const confdFailed = confdCases(version, rng, confd, kinds);
   console.log(`${confd} cloud.cfg.d folders: ${confd - confdFailed} passed, ${confdFailed} failed`);
   failed += confdFailed;
-  const boot = arg('--boot', 100);
-  const bootFailed = bootCases(rng, boot, kinds);
+  const bootFailed = bootCases(version, rng, boot, kinds);
   console.log(`${boot} boot sets (user-data over vendor-data): ${boot - bootFailed} passed, ${bootFailed} failed`);
   failed += bootFailed;
   console.log(`${count} sets; fates seen: ${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')}`);
@@ -216,6 +206,28 @@ async function main(): Promise<number> {
   const missing = ['replaced', 'deleted', 'lost', 'dropped', 'appended', 'prepended'].filter((k) => !kinds.has(k));
   if (missing.length) console.log(`no case produced: ${missing.join(', ')}`);
   return failed || missing.length ? 1 : 0;
+}
+
+async function main(): Promise<number> {
+  const arg = (name: string, fallback: number) => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  };
+  const seed = arg('--seed', 20261124);
+  const divisor = Math.max(1, arg('--sample-divisor', 4));
+  const at = process.argv.indexOf('--version');
+  let failed = 0;
+  for (const version of selectedVersions(at >= 0 ? process.argv[at + 1] : '')) {
+    if (!installed(version) || !existsSync(resolve(CLOUDINIT_TREES[version], 'cloudinit/mergers/m_dict.py'))) {
+      console.error(`cloud-init ${version} not installed at ${CLOUDINIT_TREES[version]}: run bash ../shared/oracle/setup.sh --version ${version} first (this test installs nothing)`);
+      return 2;
+    }
+    const n = (name: string, fallback: number) => (FULL_VERSIONS.includes(version) ? arg(name, fallback) : Math.ceil(arg(name, fallback) / divisor));
+    const started = Date.now();
+    failed += await runVersion(version, n('--sets', 1500), n('--confd', 150), n('--boot', 100), seed);
+    console.log(`(cloud-init ${version}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  }
+  return failed ? 1 : 0;
 }
 
 if (require.main === module) {

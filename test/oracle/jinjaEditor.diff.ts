@@ -19,7 +19,9 @@
  * Exits 1 on the first mismatch.
  */
 import { existsSync } from 'node:fs';
-import { CLOUDINIT_TREES, type CloudInitVersion } from './cloudinitTrees';
+import { CLOUDINIT_TREES, installed, type CloudInitVersion } from './cloudinitTrees';
+import { FULL_VERSIONS, selectedVersions } from './perVersion';
+import { atLeast } from '../../server/src/engine/version/versions';
 import { startJinjaOracle } from './jinjaOracle';
 import { resolve } from 'node:path';
 import { LineOracle } from './lineOracle';
@@ -155,8 +157,8 @@ function listedNames(missing: readonly string[], names: readonly string[]): stri
 }
 
 function theirTemplateVerdict(t: Theirs, version: CloudInitVersion, ourNames: readonly string[] = []): string {
-  // Jinja counts lines after the header line; since 24.1 cloud-init adds one for the header.
-  if (!t.ok) return t.reason === 'syntax' ? `syntax at line ${(t.lineno ?? 0) - (version === '22.4' ? 0 : 1)}` : 'dropped or failed';
+  // Jinja counts lines after the header line; from 24.4 (not 23.4) cloud-init adds one for the header.
+  if (!t.ok) return t.reason === 'syntax' ? `syntax at line ${(t.lineno ?? 0) - (atLeast(version, '24.4') ? 1 : 0)}` : 'dropped or failed';
   const parts: string[] = [];
   if (t.missingVariables.length) parts.push(`undefined ${[...new Set(listedNames(t.missingVariables, ourNames))].sort().join(',')}`);
   if (t.yamlError) parts.push('yaml invalid');
@@ -171,14 +173,23 @@ function ourUndefinedNames(findings: Finding[]): string[] {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const at = args.indexOf('--max-paths');
-  const maxPaths = at >= 0 ? Number(args[at + 1]) : 250;
+  const maxPathsFull = at >= 0 ? Number(args[at + 1]) : 250;
   if (!existsSync('/usr/bin/python3') || !existsSync(CLOUDINIT_TREES['22.4'])) {
     console.error('jinja editor oracle: /usr/bin/python3 or the cloud-init tree is missing; skipping');
     return;
   }
-  const versions: CloudInitVersion[] = existsSync(CLOUDINIT_TREES.current) ? ['22.4', 'current'] : ['22.4'];
+  // 22.4 and current in full; 23.4, 24.4 and 25.1 on a quarter of the paths.
+  const versions = selectedVersions(args.includes('--version') ? args[args.indexOf('--version') + 1] : '');
+  const missing = versions.filter((v) => !installed(v));
+  if (missing.length) {
+    console.error(`jinja editor oracle: cloud-init ${missing.join(', ')} not installed (bash ../shared/oracle/setup.sh --version V)`);
+    process.exitCode = 1;
+    return;
+  }
   const counts = { paths: 0, mistyped: 0, fixes: 0, templates: 0, schema: 0, standard: 0 };
   for (const version of versions) {
+    const maxPaths = FULL_VERSIONS.includes(version) ? maxPathsFull : Math.ceil(maxPathsFull / 4);
+    const started = Date.now();
     const env = { ...process.env };
     delete env.PYTHONPATH;
     const oracle = startJinjaOracle(version, HANDLE, env);
@@ -272,8 +283,9 @@ async function main(): Promise<void> {
       oracle.close();
       schemaOracle.close();
     }
+    console.log(`(cloud-init ${version}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   }
-  console.log(`jinja editor oracle: cloud-init ${versions.join(' and ')}, samples ${SAMPLE_NAMES.join(', ')}: all agree`, counts);
+  console.log(`jinja editor oracle: cloud-init ${versions.join(', ')}, samples ${SAMPLE_NAMES.join(', ')}: all agree`, counts);
 }
 
 main().catch((e) => {

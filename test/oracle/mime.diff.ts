@@ -2,7 +2,9 @@
  * Differential test of server/src/engine/userdata/mime.ts (and mime/, py/codecs.ts, gzip.ts) against cloud-init
  * 22.4.2 running on CPython 3.11's email package.
  *
- *   node out/test/oracle/mime.diff.js [--cases N] [--seed S] [--python /usr/bin/python3] [--verbose]
+ *   node out/test/oracle/mime.diff.js [--cases N] [--seed S] [--python /usr/bin/python3] [--version V] [--verbose]
+ *
+ * One cloud-init version per run (--version, default 22.4; scripts/test-oracle-modules.mjs runs all five).
  *
  * Generates random user-data blobs from a seeded PRNG (nested multiparts,
  * random / quoted / RFC 2231 / missing / broken boundaries, base64 (also
@@ -21,6 +23,8 @@
  */
 
 import { join } from 'node:path';
+import { CLOUDINIT_TREES } from './cloudinitTrees';
+import { CLOUD_INIT_VERSIONS, parseCloudInitVersion } from '../../server/src/engine/version/versions';
 import type * as MimeModule from '../../server/src/engine/userdata/mime';
 import type * as BinasciiModule from '../../server/src/engine/py/binascii';
 
@@ -33,7 +37,7 @@ const binascii = require(join(__dirname, '..', '..', '..', 'server', 'out', 'eng
 
 const PYTHON_ORACLE = String.raw`
 import sys, json, base64, io, gzip, contextlib
-sys.path.insert(0, '/opt/cloudinit-oracle/usr/lib/python3/dist-packages')
+sys.path.insert(0, sys.argv[1])
 from cloudinit import user_data as ud, util
 
 def b64(b):
@@ -183,8 +187,8 @@ class Oracle {
   private readonly py: LineOracle;
   private nextId = 1;
 
-  constructor(python: string) {
-    this.py = new LineOracle(python, ['-c', PYTHON_ORACLE]);
+  constructor(python: string, tree: string) {
+    this.py = new LineOracle(python, ['-c', PYTHON_ORACLE, tree]);
   }
 
   run(blob: Uint8Array): Promise<PyResult> {
@@ -510,7 +514,9 @@ async function main(): Promise<void> {
   const seed = Number(arg('--seed', '20240601'));
   const python = arg('--python', '/usr/bin/python3');
   const verbose = process.argv.includes('--verbose');
-  const oracle = new Oracle(python);
+  const version = parseCloudInitVersion(arg('--version', '22.4'));
+  if (!version) throw new Error(`--version takes ${CLOUD_INIT_VERSIONS.join(', ')}`);
+  const oracle = new Oracle(python, CLOUDINIT_TREES[version]);
   const stats = { leaves: 0, containers: 0, errors: 0, gz: 0, notMultipart: 0 };
   const started = Date.now();
   for (let c = 0; c < cases; c++) {
@@ -552,7 +558,7 @@ async function main(): Promise<void> {
   oracle.close();
   if (verbose) console.log('coverage: ' + JSON.stringify(Object.fromEntries([...coverage].sort())));
   console.log(
-    `mime differential: ${cases} blobs OK (seed ${seed}; ${stats.leaves} leaves, ${stats.containers} multipart containers, ` +
+    `mime differential (cloud-init ${version}): ${cases} blobs OK (seed ${seed}; ${stats.leaves} leaves, ${stats.containers} multipart containers, ` +
       `${stats.errors} raising, ${stats.gz} gzipped, ${stats.notMultipart} not-multipart); ${primCases} primitive cases OK; in ${((Date.now() - started) / 1000).toFixed(1)}s`,
   );
 }

@@ -1,7 +1,9 @@
 /**
  * Differential test of the pipeline features against the real cloud-init:
  *
- *   node out/test/oracle/pipeline.diff.js [--makemime N] [--terraform N] [--seed S] [--regen]
+ *   node out/test/oracle/pipeline.diff.js [--makemime N] [--terraform N] [--seed S] [--version V] [--regen]
+ *
+ * One cloud-init version per run (--version, default 22.4; scripts/test-oracle-modules.mjs runs all five).
  *
  * - make-mime: random sets of files (cloud-config with merge_how, scripts, archives, Jinja, empty,
  *   CRLF, CR, non-ASCII, BOM, long lines, invalid UTF-8; names with spaces, folders and non-ASCII;
@@ -17,6 +19,7 @@
  *   cloud-init must equal the committed `<fixture>.<n>.<version>.expected.txt` (`--regen` writes them).
  */
 import { CLOUDINIT_TREES } from './cloudinitTrees';
+import { CLOUD_INIT_VERSIONS, parseCloudInitVersion, type CloudInitVersion } from '../../server/src/engine/version/versions';
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,8 +29,13 @@ import { TerraformPart, readTerraformJson, renderLikeTerraform, terraformUserDat
 import { Rng, mapping, stringSpec } from './generate';
 import { LineOracle } from './lineOracle';
 
-const ORACLE_PATH = CLOUDINIT_TREES['22.4'];
-const VERSION = /upstream/.test(ORACLE_PATH) ? 'current' : '22.4';
+const VERSION: CloudInitVersion = (() => {
+  const i = process.argv.indexOf('--version');
+  const version = i >= 0 ? parseCloudInitVersion(process.argv[i + 1]) : '22.4';
+  if (!version) throw new Error(`--version takes ${CLOUD_INIT_VERSIONS.join(', ')}`);
+  return version;
+})();
+const ORACLE_PATH = CLOUDINIT_TREES[VERSION];
 const FIXTURES = resolve(__dirname, '../../../test/pipeline/fixtures');
 
 function arg(name: string, fallback: number): number {

@@ -22,7 +22,6 @@ import { Rng } from './generate';
 import { runSet, mergedValue } from '../../server/src/engine/outcome/run';
 import { planBoot } from '../../server/src/engine/plan/plan';
 import { defaultCloudCfgVariant } from '../../server/src/engine/plan/facts';
-import { specVersion } from '../../server/src/engine/plan/specVersion';
 import { CLOUD_INIT_VERSIONS, CloudInitVersion } from '../../server/src/engine/version/versions';
 
 const ORACLE = resolve(process.env.ORACLE_DIR ?? join(__dirname, '..', '..', '..', '..', 'shared', 'oracle'));
@@ -164,7 +163,7 @@ function compare(version: CloudInitVersion, text: string, distro: string, oracle
   const theirVariant = oracle.cloud_cfg?.source === 'debian-package' || oracle.cloud_cfg?.source === 'given' ? oracle.cloud_cfg.source : oracle.cloud_cfg?.variant;
   const out: string[] = [];
   if (theirVariant !== variant) out.push(`cloud.cfg: ours ${variant}, theirs ${theirVariant}`);
-  const outcome = runSet('user-data', { files: [{ name: 'user-data', bytes: Buffer.from(text) }] }, { version: specVersion(version), detail: 'value' });
+  const outcome = runSet('user-data', { files: [{ name: 'user-data', bytes: Buffer.from(text) }] }, { version, detail: 'value' });
   const given = cloudCfg === undefined ? undefined : { name: 'cloud.cfg', value: mergedValue(runSet('system', { files: [{ name: 'cloud.cfg', bytes: Buffer.from(cloudCfg) }] }, { detail: 'value' })) };
   const result = planBoot(mergedValue(outcome), { version, distro, cloudCfgVariant: variant, netplan: 'none' }, given ? { cloudCfg: given } : {});
   if (!result.ok) return [...out, `we fail: ${result.error}`];

@@ -2,7 +2,7 @@
  * Differential test of cloud-init's schema validation (server/src/engine/schema) against the real
  * cloud-init's validator, on both supported versions.
  *
- *   node out/test/oracle/schema.diff.js [--cases N] [--merged M] [--seed S] [--version 22.4|current] [--verbose]
+ *   node out/test/oracle/schema.diff.js [--cases N] [--merged M] [--seed S] [--version V[,V...]] [--sampled N] [--verbose]
  *
  * For each version, N documents are generated from that version's own schema data (seeded): every
  * module's keys with values of the right and of wrong types, enum values and near misses, deprecated
@@ -46,7 +46,7 @@ type Answer = {
   raised?: string;
 };
 
-const PATHS: Record<SchemaVersion, string> = CLOUDINIT_TREES;
+const PATHS: Readonly<Record<SchemaVersion, string>> = CLOUDINIT_TREES;
 
 /** The merged cloud-config.txt of some parts, as this engine writes it (differential-tested in differential.ts). */
 function mergedText(parts: string[], version: SchemaVersion): string {
@@ -331,4 +331,4 @@ async function runVersion(version: SchemaVersion, cases: number, merged: number,
   return mismatches;
 }
 
-if (require.main === module) void runPerVersion({ cases: 1500, seed: 12 }, (version, a) => runVersion(version, a.cases, Number(a.opt('--merged', '300')), a.seed, a.verbose));
+if (require.main === module) void runPerVersion({ cases: 1500, seed: 12 }, (version, a) => runVersion(version, a.cases, a.scale(Number(a.opt('--merged', '300'))), a.seed, a.verbose));

@@ -42,6 +42,10 @@ test('values: after the flag or after "=", even one that starts with a dash; the
   assert.equal(parseArgs(['--mode', 'mergemany']).mode, 'system');
   assert.equal(parseArgs(['--cloud-init-version', '22.4.2']).version, '22.4');
   assert.equal(parseArgs(['--cloud-init-version=head']).version, 'current');
+  // The releases images ship, by series or by full release.
+  assert.equal(parseArgs(['--cloud-init-version', '23.4']).version, '23.4');
+  assert.equal(parseArgs(['--cloud-init-version', '24.4.1']).version, '24.4');
+  assert.equal(parseArgs(['--cloud-init-version', '25.1']).version, '25.1');
   assert.equal(parseArgs(['--instance-data=./--check', 'a']).instanceData, './--check', 'written with "=", any value is a value');
   const all = parseArgs(['--runtime-cfg', 'r', '--cmdline-cfg', 'c', '--ds-config', 'd', '--vendor', 'v', '--vendor2', 'v2', '--builtin-cfg', 'b', '--cloud-cfg', 'cc', '--confd-order', 'given', '--no-builtin', '--reverse', '--pretty', 'u']);
   assert.deepEqual([all.runtimeCfg, all.cmdlineCfg, all.dsConfig, all.vendor, all.vendor2, all.builtinCfg, all.cloudCfg, all.confdOrder], ['r', 'c', 'd', 'v', 'v2', 'b', 'cc', 'given']);
@@ -78,7 +82,8 @@ test('each refusal says what is wrong in the words users have seen', () => {
     [['--include-missing', 'x'], /^--include-missing takes error or skip, not 'x'$/],
     [['--launch-index', 'x'], /^--launch-index wants an integer, got 'x'$/],
     [['--confd-order', 'z'], /^--confd-order takes name or given, not 'z'$/],
-    [['--cloud-init-version', '21'], /^--cloud-init-version takes 22\.4, 23\.4, 24\.4, 25\.1, current, not '21'$/],
+    [['--cloud-init-version', '21'], /^--cloud-init-version takes 22\.4, 23\.4, 24\.4, 25\.1, current \(or a full release such as 24\.4\.1\), not '21'$/],
+    [['--cloud-init-version', '24.5'], /not '24\.5'$/],
     [['--check', '--fail-on', 'clobbered', 'a'], /^--fail-on: unknown fate 'clobbered' \(expected replaced, /],
     [['--check', '--fail-on', ',', 'a'], /^--fail-on needs one or more of replaced, /],
     [['--fail-on', 'lost', 'a'], /^--fail-on goes with --check$/],

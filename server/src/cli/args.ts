@@ -10,7 +10,6 @@ import { NETPLAN_HOSTS, type NetplanHost } from '../engine/version/target';
 import { nearest } from '../engine/findings/findings';
 import { DEFAULT_IMAGE, IMAGE_IDS, TargetError, imageProfile, resolveTarget, unknownImageMessage, type ImageProfile } from '../engine/version/profiles';
 import { CLOUD_INIT_VERSIONS, parseCloudInitVersion, type CloudInitVersion } from '../engine/version/versions';
-import { engineVersion } from '../engine/version/engineVersion';
 import type { Target } from '../engine/version/target';
 import { CLOUD_NAMES, type CloudName } from '../engine/delivery/limits';
 
@@ -41,7 +40,7 @@ export interface CliOptions {
   vendor2?: string;
   builtinCfg?: string;
   noBuiltin: boolean;
-  version: 'current' | '22.4';
+  version: CloudInitVersion;
   /** `--image ID`: the image profile checked against (the default profile when absent; `--set` may name one). */
   image?: string;
   /** `--image all` or `--image ID,ID`: --check gives the verdict on each of these images. */
@@ -157,7 +156,7 @@ function setFailOn(o: CliOptions, v: string): void {
 
 function setVersion(o: CliOptions, v: string): void {
   const version = parseCloudInitVersion(v);
-  if (version === undefined) throw new UsageError(`--cloud-init-version takes ${CLOUD_INIT_VERSIONS.join(', ')}, not '${v}'`);
+  if (!version) throw new UsageError(`--cloud-init-version takes ${CLOUD_INIT_VERSIONS.join(', ')} (or a full release such as 24.4.1), not '${v}'`);
   o.versionOverride = version;
 }
 
@@ -249,7 +248,7 @@ export const FLAGS: readonly Flag[] = [
       o.launchIndex = Number(v);
     },
   },
-  { flag: 'cloud-init-version', value: 'current|22.4', section: 'Inputs', help: "reproduce today's cloud-init (default) or Debian's 22.4.2", set: setVersion },
+  { flag: 'cloud-init-version', value: CLOUD_INIT_VERSIONS.join('|'), section: 'Inputs', help: 'which cloud-init release to reproduce (default current, 26.2); a full release such as 24.4.1 names its series', set: setVersion },
   { flag: 'image', value: 'ID|all|ID,ID', section: 'Inputs', help: `check against the cloud-init, distro and cloud.cfg of an image (default ${DEFAULT_IMAGE}): ${IMAGE_IDS.join(', ')}; with --check, all (or a list) gives the verdict on each image`, set: (o, v) => (o.image = v) },
   { flag: 'distro', value: 'D', section: 'Inputs', help: "override the image's system_info.distro (a distro that image's cloud-init knows)", set: (o, v) => (o.distro = v) },
   {
@@ -465,7 +464,7 @@ export function applyTarget(o: CliOptions): void {
     if (e instanceof TargetError) refuse(`--distro: ${e.message}`);
     throw e;
   }
-  o.version = engineVersion(o.target.version);
+  o.version = o.target.version;
 }
 
 function refuse(message: string): never {

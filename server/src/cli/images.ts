@@ -6,7 +6,6 @@
 import type { SetInputs } from '../engine/outcome/run';
 import { isAccepted, type CheckResult, type Located } from '../engine/outcome/check';
 import { imageVerdicts, imagesJson, imagesText, type VersionVerdict } from '../engine/render/imagesText';
-import { engineVersion } from '../engine/version/engineVersion';
 import type { CloudInitVersion } from '../engine/version/versions';
 import { UsageError, type CliOptions } from './args';
 import { schemaCheck, type CliIO } from './main';
@@ -25,7 +24,7 @@ export function imagesCheck(o: CliOptions, io: CliIO, inputs: SetInputs & { path
   const images = o.images ?? [];
   const byEngine = new Map<string, VersionVerdict>();
   const verdicts = imageVerdicts(images, (version: CloudInitVersion) => {
-    const run = engineVersion(version);
+    const run = version;
     let verdict = byEngine.get(run);
     if (!verdict) byEngine.set(run, (verdict = versionVerdict(schemaCheck(o, io, inputs, run).result ?? { files: [], merged: null })));
     return verdict;

@@ -9,7 +9,7 @@
 import { nearest, type Finding, type Fix } from '../findings/findings';
 import { coded } from '../findings/codes';
 import { pushAll } from '../arrays';
-import type { CloudInitVersion } from '../spec/parse';
+import { atLeast, type CloudInitVersion } from '../version/versions';
 import type { TextSpan } from '../py/values';
 import { loadYaml } from '../yaml/load';
 import { PyDict } from '../py/values';
@@ -142,8 +142,8 @@ function failureConsequence(reason: 'syntax' | 'undefined' | 'runtime' | 'render
     return 'cloud-init then skips this whole part';
   }
   const stageFails = 'read_conf lets the error through and the cloud-init stage fails';
-  if (reason === 'syntax') return version === '22.4' ? stageFails : 'read_conf logs a warning and loads the file unrendered, as YAML';
-  if (reason === 'undefined') return version === '22.4' ? 'cloud-init logs "Ignoring jinja template" and reads this file as empty' : "read_conf then fails ('NoneType' object has no attribute 'decode') and the cloud-init stage fails";
+  if (reason === 'syntax') return atLeast(version, '24.4') ? 'read_conf logs a warning and loads the file unrendered, as YAML' : stageFails;
+  if (reason === 'undefined') return !atLeast(version, '24.4') ? 'cloud-init logs "Ignoring jinja template" and reads this file as empty' : "read_conf then fails ('NoneType' object has no attribute 'decode') and the cloud-init stage fails";
   if (reason === 'runtime') return stageFails;
   return 'cloud-init logs "Failed loading yaml blob" and reads this file as empty';
 }

@@ -131,7 +131,7 @@ export function validateNetworkConfig(cfg: PyDict, version: CloudInitVersion, ho
     throw err;
   }
   try {
-    const report = validateWith(cfg, validatorOf(version, kind), 'current');
+    const report = validateWith(cfg, validatorOf(version, kind));
     return { ...base, valid: report.errors.length === 0, validator, errors: report.errors, deprecations: report.deprecations };
   } catch (err) {
     if (err instanceof PyError) return { ...base, valid: false, validator, crash: err };

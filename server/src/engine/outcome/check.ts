@@ -16,7 +16,7 @@ import { pyYamlErrorString, reportedMark } from '../yaml/mark';
 import { SAMPLE_NAMES } from '../template/samples';
 import { validateNetworkConfigText, type NetworkSchemaResult } from '../network/validate';
 import { describeBoot, networkBoot } from '../network/boot';
-import type { CloudInitVersion } from '../version/versions';
+import { atLeast, type CloudInitVersion } from '../version/versions';
 import type { NetplanHost } from '../version/target';
 
 export interface Located {
@@ -160,15 +160,18 @@ function validatedFile(file: string, text: string, content: string, version: Sch
   const locate = (deprecation: boolean) => (p: SchemaProblem) => locateInText(r, text, p, deprecation, toFile, lines);
   const errors = r.errors.map(locate(false));
   if (r.yamlError) {
-    const said = pyYamlErrorString(r.yamlError, content, version === '22.4' ? '<byte string>' : '<unicode string>');
+    const said = pyYamlErrorString(r.yamlError, content, atLeast(version, '23.4') ? '<unicode string>' : '<byte string>');
     if (said !== undefined) {
       const at = reportedMark(r.yamlError, content);
-      errors.push({ path: `format-l${at.line + 1}.c${at.column + 1}`, message: `File ${file} is not valid ${version === '22.4' ? 'yaml' : 'YAML'}. ${said}`, line: at.line + 1, column: at.column + 1 });
+      errors.push({ path: `format-l${at.line + 1}.c${at.column + 1}`, message: `File ${file} is not valid ${atLeast(version, '23.4') ? 'YAML' : 'yaml'}. ${said}`, line: at.line + 1, column: at.column + 1 });
       return { file, valid: false, errors, deprecations: [], unvalidated: true };
     }
   } else if (r.notADict) {
-    const said = version === '22.4' ? 'Error:\nCloud-config is not a YAML dict.' : `Invalid user-data\nError: cloud-config ${file} is not a YAML dict.\n`;
-    return { file, valid: false, errors, deprecations: [], said };
+    if (!atLeast(version, '23.4')) return { file, valid: false, errors, deprecations: [], said: 'Error:\nCloud-config is not a YAML dict.' };
+    if (atLeast(version, '24.4')) return { file, valid: false, errors, deprecations: [], said: `Invalid user-data\nError: cloud-config ${file} is not a YAML dict.\n` };
+    // 23.4 names no schema type for a -c FILE and then fails joining it (TypeError, a traceback).
+    const note = "cloud-init 23.4's schema command then fails (TypeError) instead of printing its summary";
+    return { file, valid: false, errors, deprecations: [], said: `Invalid None\nError: cloud-config ${file} is not a YAML dict.\n`, note };
   }
   return { file, valid: r.valid, errors, deprecations: r.deprecations.map(locate(true)), note: reportNote(r) };
 }

@@ -17,7 +17,6 @@ import { mergeMany } from '../system/mergemany';
 import { deepCopy } from '../system/boot';
 import type { Target } from '../version/target';
 import { ModuleMeta, PlanFacts, planFacts } from './facts';
-import { specVersion } from './specVersion';
 
 export const STAGES = ['init', 'config', 'final'] as const;
 export type Stage = (typeof STAGES)[number];
@@ -136,7 +135,7 @@ function systemConfig(facts: PlanFacts, target: Target, options: PlanOptions): S
     const distro = info instanceof PyDict ? info.get('distro') : undefined;
     return {
       keys: [...facts.keySets[facts.builtin.keys], ...given.keys().filter((k): k is string => typeof k === 'string')],
-      values: mergeMany([part, values(facts.builtin.values)], { version: specVersion(target.version) }).value,
+      values: mergeMany([part, values(facts.builtin.values)], { version: target.version }).value,
       distro: typeof distro === 'string' ? distro : null,
       defaultUser: typeof name === 'string' ? name : null,
       name: options.cloudCfg.name,
@@ -159,7 +158,7 @@ function plan(merged: PyValue | null, target: Target, options: PlanOptions): Pla
   // (a top-level key's merge never depends on another key's value).
   const userPart = new PyDict();
   for (const k of PLAN_KEYS) if (user.has(k)) userPart.set(k, deepCopy(user.get(k) as PyValue));
-  const cfg = mergeMany([userPart, system.values], { version: specVersion(target.version) }).value;
+  const cfg = mergeMany([userPart, system.values], { version: target.version }).value;
   const unverified = cfg.has('unverified_modules') ? cfg.get('unverified_modules') : undefined;
   const stages = {} as Record<Stage, StagePlan>;
   for (const stage of STAGES) {

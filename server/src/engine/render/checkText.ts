@@ -12,7 +12,8 @@ import { annotateCloudConfigFile, type AnnotateNames } from '../schema/annotate'
 import { sniffContentType, CLOUD_CONFIG_TYPE } from '../userdata/sniff';
 import type { SchemaVersion } from '../schema/validate';
 import { pushAll } from '../arrays';
-import { CheckResult, FileResult, Located } from '../outcome/check';
+import { CheckResult, FileResult, Located, isAccepted } from '../outcome/check';
+import { atLeast } from '../version/versions';
 
 export type CheckFormat = 'text' | 'json' | 'sarif';
 
@@ -22,7 +23,7 @@ export type CheckFormat = 'text' | 'json' | 'sarif';
  * - 22.4: `Cloud config schema deprecations: ...` when validation found anything (the list may be empty),
  *   then `Valid cloud-config: FILE`, or `Error:` and `Cloud config schema errors: path: message, ...` (with
  *   the deprecations again after a blank line); deprecations alone do not fail;
- * - current: deprecations first (`Cloud config schema deprecations: ...`), then `Valid schema FILE`, or
+ * - 23.4 and later: deprecations first (`Cloud config schema deprecations: ...`), then `Valid schema FILE`, or
  *   `Invalid user-data FILE` and `Error: Cloud config schema errors: ...`, and at the end `Error: Invalid
  *   schema: user-data` when something failed.
  * Where cloud-init prints nothing useful (a file that is not valid YAML or not a mapping), our note says why.
@@ -30,6 +31,7 @@ export type CheckFormat = 'text' | 'json' | 'sarif';
  */
 export function formatText(result: CheckResult, version: SchemaVersion): string {
   const out: string[] = [];
+  const typeName = typeNameFor(version);
   const list = (ps: Located[]) => ps.map((p) => `${p.path}: ${p.message}`).join(', ');
   const sources = (r: { errors: Located[]; deprecations: Located[] }) => {
     for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) out.push(`  ${p.path}: written in ${placeText(p.file, p.line, p.column, p.note, p.anchor?.line)}`);
@@ -43,7 +45,7 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
       out.push(`${r.unvalidated ? 'Not validated' : r.valid ? 'Valid' : 'Invalid'} (${name}): ${r.note}`);
       return;
     }
-    if (version === '22.4') {
+    if (!atLeast(version, '23.4')) {
       // 22.4 prints the deprecations line whenever its strict validation raised, even with none in it.
       if ((r.errors.length || r.deprecations.length) && !r.unvalidated) out.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
       if (!r.errors.length) out.push(`Valid cloud-config: ${label22}`);
@@ -53,7 +55,7 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
       }
     } else {
       if (r.deprecations.length) out.push(`Cloud config schema deprecations: ${list(r.deprecations)}`);
-      if (r.errors.length) out.push(`Invalid user-data ${name}`, `Error: Cloud config schema errors: ${list(r.errors)}`, '');
+      if (r.errors.length) out.push(`Invalid ${typeName(name)} ${name}`, `Error: Cloud config schema errors: ${list(r.errors)}`, '');
       else out.push(`Valid schema ${name}`);
     }
     sources(r);
@@ -62,10 +64,14 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
     if (f.network) networkText(f, list, out);
     else one(nameOf(f), nameOf(f), { ...f, valid: f.valid !== false });
   }
-  if (result.merged) one('cloud-config.txt (the merged result)', 'cloud-config.txt (the merged result)', result.merged);
-  const failing = result.files.filter((f) => f.valid === false);
-  if (failing.some((f) => f.network)) out.push('Error: Invalid schema: network-config', '');
-  if (version !== '22.4' && (failing.some((f) => !f.network) || result.merged?.valid === false)) out.push('Error: Invalid schema: user-data', '');
+  if (result.merged) one(MERGED_NAME, MERGED_NAME, result.merged);
+  // 23.4's command crashes (TypeError) instead of this line after a document that is not a mapping.
+  const crashed = !atLeast(version, '24.4') && result.files.some((f) => f.said?.startsWith(INVALID_NONE));
+  if (atLeast(version, '23.4') && !isAccepted(result) && !crashed) {
+    const failed = result.files.filter((f) => f.valid === false).map((f) => (f.network ? 'network-config' : typeName(nameOf(f))));
+    if (result.merged && !result.merged.valid) failed.push('user-data');
+    out.push(`Error: Invalid schema: ${[...new Set(failed)].join(', ')}`, '');
+  }
   return out.join('\n') + '\n';
 }
 
@@ -87,9 +93,25 @@ function networkText(f: FileResult, list: (ps: Located[]) => string, out: string
   if (f.network) out.push(`  ${f.network.boot}`);
 }
 
+/**
+ * What `cloud-init schema` calls a file in its `Invalid TYPE` lines: 'user-data', except that 23.4 (whose
+ * `--schema-type` has no default) says UNKNOWN_CONFIG_HEADER for a `-c FILE` (the merged result is --system).
+ */
+function typeNameFor(version: SchemaVersion): (name: string) => string {
+  return (name) => (atLeast(version, '24.4') || name === MERGED_NAME ? 'user-data' : 'UNKNOWN_CONFIG_HEADER');
+}
+
+/** 23.4 prints `Invalid None` (its schema type) before its crash on a document that is not a mapping. */
+export const INVALID_NONE = 'Invalid None\n';
+
+const MERGED_NAME = 'cloud-config.txt (the merged result)';
+
 /** How `cloud-init schema --system` names the instance's cloud-config.txt, per version. */
 const SYSTEM_NAMES: Record<SchemaVersion, AnnotateNames> = {
   '22.4': { path: 'None', valid: 'system userdata' },
+  '23.4': { path: '/var/lib/cloud/instance/cloud-config.txt', valid: 'user-data' },
+  '24.4': { path: '/var/lib/cloud/instance/cloud-config.txt', valid: 'user-data' },
+  '25.1': { path: '/var/lib/cloud/instance/cloud-config.txt', valid: 'user-data' },
   current: { path: '/var/lib/cloud/instance/cloud-config.txt', valid: 'user-data' },
 };
 

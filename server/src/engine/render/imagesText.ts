@@ -5,9 +5,7 @@
  */
 import { IMAGE_PROFILES, type ImageProfile } from '../version/profiles';
 import { CLOUD_INIT_VERSIONS, type CloudInitVersion } from '../version/versions';
-import { engineVersion } from '../version/engineVersion';
 import { validateMergedText } from '../outcome/mergedSchema';
-import type { CloudInitVersion as EngineVersion } from '../spec/parse';
 import { LimitExceededError } from '../limits';
 import { PyError } from '../py/errors';
 
@@ -114,17 +112,17 @@ export function imagesJson(verdicts: readonly ImageVerdict[]): { images: Array<{
 }
 
 /** The last merged text each version validated for the preview's line, and its verdict (a refresh that changed nothing validates nothing). */
-const lastChecked = new Map<EngineVersion, { text: string; verdict: VersionVerdict }>();
+const lastChecked = new Map<CloudInitVersion, { text: string; verdict: VersionVerdict }>();
 
 /**
  * The preview header's "Which images accept this" for a merged cloud-config.txt, given the verdict of the
  * preview's own version (already checked): each other version validates the same text. Undefined when every
  * image accepts it (the header stays as short as it was) or a version could not check it.
  */
-export function mergedImagesLine(text: string, own: { version: EngineVersion; verdict: VersionVerdict }, profiles: readonly ImageProfile[] = IMAGE_PROFILES): string | undefined {
+export function mergedImagesLine(text: string, own: { version: CloudInitVersion; verdict: VersionVerdict }, profiles: readonly ImageProfile[] = IMAGE_PROFILES): string | undefined {
   try {
     const verdicts = imageVerdicts(profiles, (version) => {
-      const run = engineVersion(version);
+      const run = version;
       if (run === own.version) return own.verdict;
       const last = lastChecked.get(run);
       if (last?.text === text) return last.verdict;

@@ -318,7 +318,7 @@ function schemaSection(w: HeaderWriter, checked: MergedSchema, version: CloudIni
     return;
   }
   const schema = checked.schema;
-  const who = version === '22.4' ? 'cloud-init 22.4' : 'cloud-init';
+  const who = version === 'current' ? 'cloud-init' : `cloud-init ${version}`;
   // Nothing to report, nothing said: the header stays as short as it was.
   if (!schema.errors.length && !schema.deprecations.length) {
     if (images) w.add(`# ${images}`);

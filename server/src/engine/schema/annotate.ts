@@ -23,6 +23,7 @@ import { pyYamlErrorString, reportedMark } from '../yaml/mark';
 import { schemaCommandInput } from './schemaCommand';
 import { getListOrigins, PyDict, type PyValue } from '../py/values';
 import { validateCloudConfigText, type SchemaProblem, type SchemaVersion } from './validate';
+import { atLeast } from '../version/versions';
 import { cloudInitSchemaMarks, markTable, MarksFailure, MarksTooCostly } from './schemaMarks';
 
 export interface AnnotatedFile {
@@ -121,7 +122,7 @@ function footer(title: string, body: string[]): string {
 
 /** What `cloud-init schema -c FILE --annotate` (or `--system --annotate`) of `version` prints for `text`. */
 export function annotateCloudConfigFile(text: string, version: SchemaVersion, names: AnnotateNames): AnnotatedFile {
-  return version === '22.4' ? annotate224(text, names) : annotateUpstream(text, names);
+  return atLeast(version, '23.4') ? annotateUpstream(text, names, version) : annotate224(text, names);
 }
 
 function annotate224(text: string, names: AnnotateNames): AnnotatedFile {
@@ -145,18 +146,20 @@ function annotate224(text: string, names: AnnotateNames): AnnotatedFile {
   return placed.note ? { ...out, note: placed.note } : out;
 }
 
-const INVALID = 'Error: Invalid schema: user-data\n\n';
+const INVALID_SUMMARY = 'Error: Invalid schema: user-data\n\n';
 
-function annotateUpstream(text: string, names: AnnotateNames): AnnotatedFile {
+function annotateUpstream(text: string, names: AnnotateNames, version: SchemaVersion): AnnotatedFile {
+  // 23.4 swallows every schema error under --annotate (exit 0, no summary line); 24.4 and later end with INVALID.
+  const INVALID = atLeast(version, '24.4') ? INVALID_SUMMARY : '';
   // Without instance data here: a template is not rendered.
-  const input = schemaCommandInput(text, 'current', names.path);
+  const input = schemaCommandInput(text, version, names.path);
   if (input.kind === 'unrendered') {
     return { stdout: '', stderr: '', note: 'a `## template: jinja` file is rendered with the instance data before cloud-init annotates it: not annotated here (its rendered result is checked in the merged result)' };
   }
   // An unknown header: upstream's message is only shown without --annotate.
   if (input.kind === 'header-error') return { stdout: '', stderr: INVALID };
   if (input.kind === 'not-evaluated') return { stdout: `${input.said}\n`, stderr: '' };
-  const report = validateCloudConfigText(text, 'current');
+  const report = validateCloudConfigText(text, version);
   const ignoredParts = report.errors.filter((p) => FORMAT_PATH.test(p.path)).map((p): Placed => [formatLine(p.path), p.message]);
   if (report.yamlError) {
     const said = pyYamlErrorString(report.yamlError, text, '<unicode string>');
@@ -164,13 +167,15 @@ function annotateUpstream(text: string, names: AnnotateNames): AnnotatedFile {
     const errors: Placed[] = [...ignoredParts, [reportedMark(report.yamlError, text).line + 1, `File ${names.path} is not valid YAML. ${said}`]];
     return { stdout: `${annotateLines(text, errors, [])}\n`, stderr: INVALID };
   }
+  // 23.4 annotates a document that is not a mapping as 22.4 does; 24.4 and later fail on it.
+  if (report.notADict && !atLeast(version, '24.4')) return { stdout: `${text}\n${footer('Errors', ['# E1: Cloud-config is not a YAML dict.'])}\n`, stderr: '' };
   if (report.notADict) return failing("cloud-init's schema command fails on a document that is not a mapping (KeyError: '')");
   if (report.crash) return failing(`cloud-init's validator raises ${report.crash.pyType}: ${report.crash.message}`);
   const schemaErrors = report.errors.filter((p) => !FORMAT_PATH.test(p.path));
   const valid = `Valid schema ${names.valid}\n`;
   // The ignored parts are only printed when the schema itself reports something (upstream's flow).
   if (!schemaErrors.length && !report.deprecations.length) return { stdout: valid, stderr: '' };
-  const placed = placeAll(report.value as PyValue, text, schemaErrors, report.deprecations, 'current');
+  const placed = placeAll(report.value as PyValue, text, schemaErrors, report.deprecations, version);
   const body = `${annotateLines(text, [...ignoredParts, ...placed.errors], placed.deprecations)}\n`;
   const out = report.errors.length ? { stdout: body, stderr: INVALID } : { stdout: body + valid, stderr: '' };
   return placed.note ? { ...out, note: placed.note } : out;
@@ -215,7 +220,7 @@ function placeAll(root: PyValue, text: string, errors: SchemaProblem[], deprecat
     return [whereWritten(p.path), p.message];
   };
   const placed = { errors: errors.map(place), deprecations: deprecations.map(place) };
-  const who = version === '22.4' ? "cloud-init 22.4's" : "cloud-init's";
+  const who = version === 'current' ? "cloud-init's" : `cloud-init ${version}'s`;
   let note: string | undefined;
   if (tooCostly) note = `${who} schema command may take minutes or more to find this file's lines (reproducing them takes ${tooCostly}); annotated here where each value is written`;
   else if (loaderFails) note = `${who} schema command fails on this file while reading its lines (${loaderFails}); annotated here where each value is written`;

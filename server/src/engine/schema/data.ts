@@ -4,8 +4,10 @@
  * deprecation messages that version prints.
  */
 import type { SchemaNode } from './pyjsonschema';
+import type { CloudInitVersion } from '../version/versions';
 
-export type SchemaVersion = '22.4' | 'current';
+/** The schema facts follow the one version type: every reproduced cloud-init has its own data file. */
+export type SchemaVersion = CloudInitVersion;
 
 export interface SchemaData {
   'x-ccm': {
@@ -20,10 +22,18 @@ export interface SchemaData {
 
 // Type-only references keep the data files in the program, so tsc copies them to out/ beside data.js;
 // the values are still required lazily below.
-type Data224 = typeof import('./data/22.4.json');
-type DataCurrent = typeof import('./data/current.json');
+// The literal paths let the bundler (scripts/bundle.mjs) see each file; only the chosen one is parsed.
+type DataFiles = [typeof import('./data/22.4.json'), typeof import('./data/23.4.json'), typeof import('./data/24.4.json'), typeof import('./data/25.1.json'), typeof import('./data/current.json')];
+
+const LOADERS: Readonly<Record<SchemaVersion, () => DataFiles[number]>> = {
+  '22.4': () => require('./data/22.4.json') as DataFiles[0],
+  '23.4': () => require('./data/23.4.json') as DataFiles[1],
+  '24.4': () => require('./data/24.4.json') as DataFiles[2],
+  '25.1': () => require('./data/25.1.json') as DataFiles[3],
+  current: () => require('./data/current.json') as DataFiles[4],
+};
 
 /** Read on first use: most runs (the CLI without --check) never validate, and start-up need not build 80 KB of schema objects. */
 export function schemaData(version: SchemaVersion): SchemaData {
-  return (version === '22.4' ? (require('./data/22.4.json') as Data224) : (require('./data/current.json') as DataCurrent)) as unknown as SchemaData;
+  return LOADERS[version]() as unknown as SchemaData;
 }

@@ -26,11 +26,11 @@ import { PyBytes, PyDict, type PyValue } from '../py/values';
 import { pyEq } from '../py/compare';
 import { conformsToFormat } from './formats';
 import { pushAll } from '../arrays';
+import { atLeast, type CloudInitVersion } from '../version/versions';
 
 /** A node of the schema data (JSON as extracted). */
 export type SchemaNode = { [key: string]: unknown };
 
-export type SchemaFlavour = '22.4' | 'current';
 
 const UNSET = Symbol('unset');
 
@@ -264,15 +264,16 @@ export class Validator {
 
   constructor(
     readonly root: SchemaNode,
-    readonly flavour: SchemaFlavour,
+    /** Whose anyOf/oneOf: 22.4's report one "not valid under any" error, 23.4 and later the deepest matches. */
+    readonly version: CloudInitVersion,
     /** Whether `changed: true` yields a deprecation (upstream) or is ignored (22.4). */
     readonly validatesChanged: boolean,
   ) {
     this.keywords = { ...DRAFT4 };
     this.keywords.deprecated = deprecatedKeyword('deprecated');
     if (validatesChanged) this.keywords.changed = deprecatedKeyword('changed');
-    this.keywords.anyOf = flavour === '22.4' ? anyOf224 : anyOfUpstream;
-    this.keywords.oneOf = flavour === '22.4' ? oneOf224 : oneOfUpstream;
+    this.keywords.anyOf = atLeast(version, '23.4') ? anyOfUpstream : anyOf224;
+    this.keywords.oneOf = atLeast(version, '23.4') ? oneOfUpstream : oneOf224;
   }
 
   *iterErrors(instance: PyValue, schema: SchemaNode | boolean): Generator<ValidationError> {

@@ -9,6 +9,7 @@
  */
 import { sniffContentType, CLOUD_CONFIG_TYPE, JINJA_TYPE } from '../userdata/sniff';
 import type { SchemaVersion } from './validate';
+import { atLeast } from '../version/versions';
 
 export type SchemaCommandInput =
   /** Validate `content` (the file's text, or what was rendered from it; `toFile` maps its offsets to the file's). */
@@ -32,7 +33,7 @@ const jinjaModule = (): typeof import('../userdata/jinja') => require('../userda
  *   (cloud-init's command then fails on a template, as on a machine without instance data yet)
  */
 export function schemaCommandInput(text: string, version: SchemaVersion, path: string, instanceData?: unknown): SchemaCommandInput {
-  if (version === '22.4') {
+  if (!atLeast(version, '23.4')) {
     return text.startsWith('#cloud-config') ? { kind: 'validate', content: text } : { kind: 'header-error', line: 1, message: `File ${path} needs to begin with "#cloud-config"` };
   }
   if (!text) return { kind: 'not-evaluated', said: `Empty 'cloud-config' found at ${path}. Nothing to validate.` };

@@ -20,6 +20,7 @@ import { E, Parser } from '../yaml/parser';
 import { MERGE_TAG, resolveScalar } from '../yaml/resolver';
 import { pushAll } from '../arrays';
 import type { SchemaVersion } from './data';
+import { atLeast } from '../version/versions';
 
 interface PyMark {
   line: number;
@@ -373,7 +374,7 @@ export function cloudInitSchemaMarks(text: string, version: SchemaVersion): Map<
   const composed = composeMarked(text);
   const root = composed?.root;
   if (!composed || !root || root.kind !== 'mapping') return undefined;
-  const rec = version === '22.4' ? recorder224(composed.lineCount) : recorderUpstream(composed.lineCount);
+  const rec = atLeast(version, '23.4') ? recorderUpstream(composed.lineCount) : recorder224(composed.lineCount);
   const constructed = new Set<MarkedNode>();
   let deep = false;
   let pending: Array<() => void> = [];

@@ -13,9 +13,10 @@ import { comparePyStr } from '../py/str';
 import { expandedSize, loadYaml, type YamlProblem } from '../yaml/load';
 import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
 import { getListOrigins, PyDict, type PyValue, type TextSpan } from '../py/values';
-import { comparePaths, pyRegex, type SchemaFlavour, type SchemaNode, ValidationError, Validator } from './pyjsonschema';
+import { comparePaths, pyRegex, type SchemaNode, ValidationError, Validator } from './pyjsonschema';
 import { schemaData, type SchemaVersion } from './data';
 import { pushAll } from '../arrays';
+import { atLeast } from '../version/versions';
 
 export type { SchemaVersion } from './data';
 
@@ -52,7 +53,7 @@ export function validatorFor(version: SchemaVersion): Validator {
   let v = validators.get(version);
   if (!v) {
     const data = schemaData(version);
-    v = new Validator(data.schema, version === '22.4' ? '22.4' : 'current', data['x-ccm'].validatesChanged);
+    v = new Validator(data.schema, version, data['x-ccm'].validatesChanged);
     validators.set(version, v);
   }
   return v;
@@ -72,14 +73,14 @@ export function validateCloudConfig(config: PyValue, version: SchemaVersion, max
   // The validator walks every alias where it is used, as Python's does: an alias bomb would never end
   // (cloud-init's own `schema` hangs on it). Refused, naming the limit, like other full expansions.
   if (expandedSize(config, maxNodes) > maxNodes) throw new LimitExceededError('maxExpandedNodes', maxNodes, 'Schema validation (aliases expanded)');
-  return validateWith(config, validatorFor(version), version === '22.4' ? '22.4' : 'current', maxProblems);
+  return validateWith(config, validatorFor(version), maxProblems);
 }
 
 /**
  * validateCloudConfig's walk with any of cloud-init's schemas (the network-config ones too): the
- * problems as `validate_cloudconfig_schema` of that flavour collects them.
+ * problems as `validate_cloudconfig_schema` of the validator's version collects them.
  */
-export function validateWith(config: PyValue, validator: Validator, flavour: SchemaFlavour, maxProblems = Infinity): SchemaReport {
+export function validateWith(config: PyValue, validator: Validator, maxProblems = Infinity): SchemaReport {
   const all: ValidationError[] = [];
   let truncated = false;
   for (const e of validator.iterErrors(config, validator.root)) {
@@ -103,8 +104,8 @@ export function validateWith(config: PyValue, validator: Validator, flavour: Sch
         problem.knownKeys = Object.keys((e.schema as SchemaNode).properties ?? {});
       }
     }
-    if (flavour !== '22.4' && !path && keyword === 'additionalProperties' && e.schema === validator.root) {
-      // upstream names the key of an unknown top-level property as the path
+    if (atLeast(validator.version, '23.4') && !path && keyword === 'additionalProperties' && e.schema === validator.root) {
+      // 23.4 and later name the key of an unknown top-level property as the path
       const m = /^.*\('(.*)' was unexpected\)/s.exec(e.message);
       if (m) {
         path = m[1];
@@ -113,8 +114,8 @@ export function validateWith(config: PyValue, validator: Validator, flavour: Sch
     }
     (e.deprecation ? deprecations : errors).push(problem);
   }
-  const report: SchemaReport = flavour === '22.4' ? { errors, deprecations } : { errors: uniqueSorted(errors), deprecations: uniqueSorted(deprecations) };
-  // (upstream's SchemaValidationError keeps `sorted(set(problems))`: unique (path, message) pairs in order)
+  const report: SchemaReport = atLeast(validator.version, '23.4') ? { errors: uniqueSorted(errors), deprecations: uniqueSorted(deprecations) } : { errors, deprecations };
+  // (23.4 and later's SchemaValidationError keeps `sorted(set(problems))`: unique (path, message) pairs in order)
   if (truncated) report.truncated = true;
   return report;
 }
@@ -235,7 +236,7 @@ export interface TextValidationOptions {
  */
 export function validateCloudConfigText(text: string, version: SchemaVersion, options: TextValidationOptions = {}): TextSchemaReport {
   const errors: SchemaProblem[] = [];
-  if (version !== '22.4' && text.includes(SCHEMA_ERROR_PREFIX)) {
+  if (atLeast(version, '23.4') && text.includes(SCHEMA_ERROR_PREFIX)) {
     pySplitLinesForSchema(text).forEach((line, i) => {
       if (line.startsWith(SCHEMA_ERROR_PREFIX)) {
         errors.push({

@@ -8,6 +8,7 @@ import { PyBytes, PyDict, PySet, PyTuple, PyValue, TextSpan, pyTypeName, pyTruth
 import { PyError } from '../py/errors';
 import { pyStrRepr } from '../py/repr';
 import { pyStrip, pyStripSpan } from '../py/str';
+import { atLeast, type CloudInitVersion } from '../version/versions';
 
 /** One `(name, options)` pair of a parsed spec. */
 export interface ParsedMerger {
@@ -63,7 +64,7 @@ export function parseStringSpec(text: string, base = 0, version: CloudInitVersio
     const span = { start: base + offset + trimStart, end: base + offset + trimEnd };
     const match = PIECE_PATTERN.exec(piece);
     if (!match) {
-      const spelling = version === '22.4' ? 'identifer' : 'identifier';
+      const spelling = atLeast(version, '24.4') ? 'identifier' : 'identifer';
       throw new SpecError('ValueError', `Matcher ${spelling} ${pyStrRepr(piece)} is not in the right format`, 'parse', span);
     }
     const [, name, optionText] = match;
@@ -89,7 +90,7 @@ export function parseStringSpec(text: string, base = 0, version: CloudInitVersio
   return { form: 'string', mergers };
 }
 
-export type CloudInitVersion = 'current' | '22.4';
+export type { CloudInitVersion };
 
 /** Spans of a list-form spec's nodes, supplied by the YAML layer when known. */
 export interface ValueSpans {

@@ -4,7 +4,7 @@ import { PyError, PyErrorType } from '../py/errors';
 import { loadYaml, mergeExpansionError, YamlLoadResult } from '../yaml/load';
 import { jinjaSyntaxErrorText, renderCloudInitJinja } from '../userdata/jinja';
 import { configFileIsTemplate } from '../userdata/templater';
-import type { CloudInitVersion } from '../spec/parse';
+import { atLeast, type CloudInitVersion } from '../version/versions';
 import { PYTHON_RECURSION } from '../limits';
 
 export interface ConfigFile {
@@ -45,13 +45,13 @@ export function readConf(file: ConfigFile, options: ReadConfOptions = {}): ReadC
     if (!rendered.ok && rendered.reason === 'unsupported') {
       return { value: new PyDict(), warnings, text, notReproduced: `${rendered.message}; counted as {} here` };
     }
-    if (!rendered.ok && rendered.reason === 'syntax' && version !== '22.4') {
-      // Since 24.1 read_conf catches the syntax error, warns, and loads the unrendered text.
+    if (!rendered.ok && rendered.reason === 'syntax' && atLeast(version, '24.4')) {
+      // From 24.4 (not 23.4) read_conf catches the syntax error, warns, and loads the unrendered text.
       warnings.push(`Failed to render templated yaml config file '${file.name}'. ${jinjaSyntaxErrorText(rendered)}`);
     } else if (!rendered.ok && (rendered.reason === 'undefined' || rendered.reason === 'type' || rendered.reason === 'security')) {
-      // render_jinja_payload logs and returns None; 22.4's load_yaml takes None as {}, current's raises.
+      // render_jinja_payload logs and returns None; load_yaml takes None as {} up to 23.4, raises from 24.4.
       warnings.push(`Ignoring jinja template for ${file.name}: ${rendered.message}`);
-      if (version !== '22.4') throw new PyError('AttributeError', "'NoneType' object has no attribute 'decode'");
+      if (atLeast(version, '24.4')) throw new PyError('AttributeError', "'NoneType' object has no attribute 'decode'");
       return { value: new PyDict(), warnings, text };
     } else if (!rendered.ok && rendered.reason === 'no-instance-data') {
       // JinjaLoadError: logged, and the unrendered text is loaded.
@@ -60,7 +60,7 @@ export function readConf(file: ConfigFile, options: ReadConfOptions = {}): ReadC
       // Anything else (a syntax error in 22.4, ZeroDivisionError, ...) propagates out of read_conf: the stage fails.
       throw new PyError((rendered.exception ?? 'Exception') as PyErrorType, rendered.message);
     } else if (!rendered.text) {
-      if (version !== '22.4') throw new PyError('AttributeError', "'NoneType' object has no attribute 'decode'");
+      if (atLeast(version, '24.4')) throw new PyError('AttributeError', "'NoneType' object has no attribute 'decode'");
       return { value: new PyDict(), warnings, text };
     } else {
       text = rendered.text;

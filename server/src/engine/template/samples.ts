@@ -11,7 +11,7 @@
  * the shapes follow what the datasources crawl. Residual differences: a real instance has more
  * keys (every metadata entry the cloud serves); these carry the ones templates commonly use.
  */
-import type { CloudInitVersion } from '../spec/parse';
+import { atLeast, type CloudInitVersion } from '../version/versions';
 
 /** A plain JSON object. */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -306,11 +306,16 @@ export function sampleDescription(name: string): string {
   return SAMPLES[name]?.description ?? name;
 }
 
-/** Keys cloud-init lists as sensitive (Datasource.sensitive_metadata_keys), per version. */
-const SENSITIVE_KEYS: Record<CloudInitVersion, readonly string[]> = {
-  '22.4': ['merged_cfg', 'security-credentials'],
-  current: ['combined_cloud_config', 'merged_cfg', 'merged_system_cfg', 'security-credentials', 'userdata', 'user-data', 'user_data', 'vendordata', 'vendor-data', 'ds/vendor_data'],
-};
+/** Keys cloud-init lists as sensitive (Datasource.sensitive_metadata_keys): 22.4's two, the same ten from 23.4 on. */
+const SENSITIVE_KEYS_22_4: readonly string[] = ['merged_cfg', 'security-credentials'];
+const SENSITIVE_KEYS_23_4: readonly string[] = ['combined_cloud_config', 'merged_cfg', 'merged_system_cfg', 'security-credentials', 'userdata', 'user-data', 'user_data', 'vendordata', 'vendor-data', 'ds/vendor_data'];
+
+/** The feature flags `features.get_features()` lists (23.4 and later), with the first version that has each. */
+const FEATURE_SINCE: ReadonlyArray<readonly [string, CloudInitVersion]> = [
+  ['DEPRECATION_INFO_BOUNDARY', '24.4'],
+  ['MANUAL_NETWORK_WAIT', '25.1'],
+  ['STRIP_INVALID_MTU', 'current'],
+];
 
 /** The system config a stock Ubuntu/Debian image merges from cloud.cfg and cloud.cfg.d (shortened). */
 function systemConfig(sample: CloudSample): JsonObject {
@@ -356,7 +361,7 @@ export function sampleInstanceData(name: string, version: CloudInitVersion): Jso
   const [distro, distroVersion, distroRelease] = sample.dist;
   const data: JsonObject = {
     ds: { ...structuredClone(sample.ds), _doc: 'EXPERIMENTAL: what is under "ds" is the raw datasource data and may change between cloud-init releases.' },
-    merged_cfg: { ...structuredClone(sysCfg), _doc: version === '22.4' ? 'cloud-init system config merged from /etc/cloud/cloud.cfg and /etc/cloud/cloud.cfg.d/' : 'DEPRECATED: use merged_system_cfg' },
+    merged_cfg: { ...structuredClone(sysCfg), _doc: !atLeast(version, '23.4') ? 'cloud-init system config merged from /etc/cloud/cloud.cfg and /etc/cloud/cloud.cfg.d/' : 'DEPRECATED: use merged_system_cfg' },
     sys_info: {
       dist: [distro, distroVersion, distroRelease],
       platform: `Linux-${sample.kernel}-${sample.machine}-with-glibc2.35`,
@@ -395,7 +400,7 @@ export function sampleInstanceData(name: string, version: CloudInitVersion): Jso
   const v1 = data.v1 as JsonObject;
   v1.python_version = sysInfo.python;
   v1.system_platform = sysInfo.platform;
-  if (version !== '22.4') {
+  if (atLeast(version, '23.4')) {
     data.merged_system_cfg = { ...structuredClone(sysCfg), _doc: 'cloud-init system config merged from /etc/cloud/cloud.cfg and /etc/cloud/cloud.cfg.d/' };
     data.system_info = structuredClone(sysCfg.system_info);
     data.features = {
@@ -409,8 +414,9 @@ export function sampleInstanceData(name: string, version: CloudInitVersion): Jso
       NOCLOUD_SEED_URL_APPEND_FORWARD_SLASH: true,
       STRIP_INVALID_MTU: false,
     };
+    for (const [name, since] of FEATURE_SINCE) if (!atLeast(version, since)) delete data.features[name];
   }
-  return processInstanceMetadata(data, '', SENSITIVE_KEYS[version]);
+  return processInstanceMetadata(data, '', atLeast(version, '23.4') ? SENSITIVE_KEYS_23_4 : SENSITIVE_KEYS_22_4);
 }
 
 /**

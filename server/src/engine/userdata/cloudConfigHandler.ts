@@ -8,6 +8,7 @@ import { PyDict, PyValue, TextSpan, pyTypeName } from '../py/values';
 import { PyError } from '../py/errors';
 import { pyLStrip, pyStrip } from '../py/str';
 import { loadYaml, mergeExpansionError, YamlLoadResult } from '../yaml/load';
+import { atLeast } from '../version/versions';
 import { BodySpecExtraction, CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, extractBodySpec, parseStringSpec } from '../spec/parse';
 import { DEFAULT_PART_SPEC } from '../spec/defaults';
 import { constructMergers, MergerFactory } from '../merge/construct';
@@ -194,8 +195,8 @@ export class CloudConfigHandler {
     const key = cache ? `${source}\0${this.options.version}\0${this.options.maxExpandedNodes}\0${provenance}\0${payload}` : '';
     const hit = cache?.get(key);
     if (hit) return hit;
-    // 22.4.2's loader accepts !!python/unicode; today's plain safe_load rejects it.
-    const loaded = loadYaml(payload, { source, pythonUnicodeTag: this.options.version === '22.4', maxDepth: PYTHON_RECURSION.yamlPartDepth, maxMergedPairs: this.options.maxExpandedNodes, originKeys: provenance ? undefined : SPEC_KEYS });
+    // Up to 23.4 the loader accepts !!python/unicode; from 24.4 a plain safe_load rejects it.
+    const loaded = loadYaml(payload, { source, pythonUnicodeTag: !atLeast(this.options.version ?? 'current', '24.4'), maxDepth: PYTHON_RECURSION.yamlPartDepth, maxMergedPairs: this.options.maxExpandedNodes, originKeys: provenance ? undefined : SPEC_KEYS });
     record.yaml = loaded;
     const overLimit = mergeExpansionError(loaded, this.options.maxExpandedNodes);
     if (overLimit) throw overLimit;

@@ -67,7 +67,7 @@ import { PyError } from '../py/errors';
 import { PyRecursionError, parsePythonJson } from '../py/json';
 import { pySorted as timsort } from '../py/sort';
 import { codePoints } from '../py/str';
-import type { CloudInitVersion } from '../spec/parse';
+import { atLeast, type CloudInitVersion } from '../version/versions';
 import { PyDict, type PyValue } from '../py/values';
 import type { OutputOrigin } from '../jinja/environment';
 import { detectTemplate, jinjaSource, renderJinjaString } from './templater';
@@ -122,8 +122,8 @@ export function jinjaSyntaxErrorText(failure: { message: string; line?: number; 
 
 export interface JinjaRenderOptions {
   /**
-   * Which cloud-init renders: '22.4' uses a plain jinja2 Environment, current
-   * cloud-init a SandboxedEnvironment (underscore attributes are unsafe
+   * Which cloud-init renders: 22.4 to 25.1 use a plain jinja2 Environment, current
+   * cloud-init (26.x) a SandboxedEnvironment (underscore attributes are unsafe
    * undefineds, ranges are capped, SecurityError is caught like TypeError).
    * Default '22.4'.
    */
@@ -365,7 +365,7 @@ export function renderCloudInitJinja(payload: string, instanceData: unknown, opt
     throw e;
   }
   try {
-    const sandbox = (options.version ?? '22.4') !== '22.4';
+    const sandbox = atLeast(options.version ?? '22.4', 'current');
     const { text, missingVariables, notes, origins } = renderJinjaString(content, params, sandbox, options.trackOrigins);
     const result: JinjaRenderResult = notes.length ? { ok: true, text, missingVariables, notes } : { ok: true, text, missingVariables };
     if (origins) result.payloadOffsetOf = (offset) => originOf(origins, offset, origOffset);

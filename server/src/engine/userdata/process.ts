@@ -18,7 +18,7 @@ import { PartRoute, ProcessingMessage, UserDataPart } from './parts';
 import { ARCHIVE_TYPE, CLOUD_CONFIG_TYPE, GZIP_TYPES, INCLUDE_TYPES, NOT_MULTIPART_TYPE, sniffContentType } from './sniff';
 import { Limits, DEFAULT_LIMITS, LimitExceededError, PYTHON_RECURSION } from '../limits';
 import type { FindingCode } from '../findings/codes';
-import type { CloudInitVersion } from '../spec/parse';
+import { atLeast, type CloudInitVersion } from '../version/versions';
 
 /** An input to user-data processing: a file given by the user, or one reached by `#include`. */
 export interface UserDataSource {
@@ -41,7 +41,7 @@ export interface ProcessOptions {
   includes?: IncludeResolver;
   onIncludeFailure?: IncludeFailure;
   limits?: Limits;
-  /** Whose `_handle_error` raises: 22.4's raises Exception, today's RuntimeError (default). */
+  /** Whose `_handle_error` raises: 22.4's raises Exception, 23.4 and later RuntimeError (default current). */
   version?: CloudInitVersion;
 }
 
@@ -402,7 +402,7 @@ class UserDataProcessor {
   /** cloud-init's `_handle_error`: fatal with ERROR_ON_USER_DATA_FAILURE (the default), else a warning. */
   private userDataFailure(message: string, part: PendingPart, code: FindingCode): void {
     if ((this.options.onIncludeFailure ?? 'error') === 'error') {
-      throw new FatalUserDataError((this.options.version ?? 'current') === '22.4' ? 'Exception' : 'RuntimeError', message, part.source, part.span);
+      throw new FatalUserDataError(atLeast(this.options.version ?? 'current', '23.4') ? 'RuntimeError' : 'Exception', message, part.source, part.span);
     }
     this.warn(message, part, code);
   }

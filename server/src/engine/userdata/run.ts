@@ -4,7 +4,7 @@
  * order, and write `cloud-config.txt` as cloud-init does (spec §3.5–§3.7).
  */
 import { PyValue } from '../py/values';
-import { CloudInitVersion } from '../spec/parse';
+import { atLeast, type CloudInitVersion } from '../version/versions';
 import { MergerFactory } from '../merge/construct';
 import { DumpLine, dumpPyYaml, dumpPyYamlWithLines } from '../yaml/dump';
 import { CloudConfigHandler, HandledPart, PartLoadCache } from './cloudConfigHandler';
@@ -179,8 +179,8 @@ function dispatchJinja(part: UserDataPart, handler: CloudConfigHandler, options:
       // render_jinja_payload catches these (SecurityError only exists in the sandbox), logs, and renders nothing.
       message = `Ignoring jinja template for ${part.filename}: ${rendered.message}`;
       note = message;
-    } else if (rendered.reason === 'syntax' && version !== '22.4') {
-      // Since 24.1 the handler catches the syntax error (JinjaSyntaxParsingException) itself.
+    } else if (rendered.reason === 'syntax' && atLeast(version, '24.4')) {
+      // From 24.4 (not 23.4) the handler catches the syntax error (JinjaSyntaxParsingException) itself.
       message = `Ignoring jinja template for ${part.filename}. Failed to render template. ${jinjaModule().jinjaSyntaxErrorText(rendered)}`;
       note = message;
     } else {
@@ -249,7 +249,7 @@ export function renderHandlerOutput(
   if (handler.fileNames.length) {
     lines.push(`# from ${handler.fileNames.length} files`, ...handler.fileNames.map((n) => `# ${n || '?'}`), '');
   }
-  if (version === 'current') {
+  if (atLeast(version, '23.4')) {
     for (const name of handler.valueErrorNames) lines.push(`# Cloud-config part ignored SCHEMA_ERROR: ${name}`);
   }
   let renderedLines: DumpLine[] | undefined;

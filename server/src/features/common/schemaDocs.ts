@@ -4,7 +4,7 @@ import type { SchemaVersion } from '../../engine/schema/data';
 import { KEY_DOCS } from '../../engine/schema/keyDocs';
 import { networkSchemaForText } from '../../engine/network/kind';
 
-const VERSION_LABEL: Record<SchemaVersion, string> = { '22.4': 'cloud-init 22.4', current: 'current cloud-init' };
+const versionLabel = (version: SchemaVersion): string => (version === 'current' ? 'current cloud-init' : `cloud-init ${version}`);
 
 export function pathLabel(path: NavSegment[]): string {
   return path.map((s) => (typeof s === 'string' ? s : '[]')).join('.').replace(/\.\[\]/g, '[]');
@@ -23,7 +23,7 @@ export function schemaKeyMarkdown(version: SchemaSource, path: NavSegment[], vie
   const values = enumValues(view).filter((v) => typeof v !== 'boolean');
   if (values.length) lines.push(`Values: ${values.map((v) => `\`${typeof v === 'string' ? v : JSON.stringify(v)}\``).join(', ')}`);
   const notes = notesOf(view);
-  if (notes.length) lines.push(`${network ? 'cloud-init' : VERSION_LABEL[version as SchemaVersion]} says:\n\n${notes.map((n) => `> ${n.replace(/\n+/g, ' ')}`).join('\n>\n')}`);
+  if (notes.length) lines.push(`${network ? 'cloud-init' : versionLabel(version as SchemaVersion)} says:\n\n${notes.map((n) => `> ${n.replace(/\n+/g, ' ')}`).join('\n>\n')}`);
   return lines.join('\n\n');
 }
 

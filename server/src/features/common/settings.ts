@@ -3,13 +3,11 @@
  * them nested (VS Code) or with dotted keys (many other editors); both are
  * accepted, anything malformed falls back to the default.
  */
-import { CloudInitVersion } from '../../engine/spec/parse';
 import { DEFAULT_LIMITS, LIMIT_NAMES, Limits, withLimits } from '../../engine/limits';
 import { redHatYamlAssociations } from './redHatYaml';
 import { imageProfile, resolveTarget } from '../../engine/version/profiles';
 import type { Target } from '../../engine/version/target';
-import { parseCloudInitVersion, type CloudInitVersion as TargetVersion } from '../../engine/version/versions';
-import { engineVersion } from '../../engine/version/engineVersion';
+import { parseCloudInitVersion, type CloudInitVersion } from '../../engine/version/versions';
 import { isCloudName, type CloudName } from '../../engine/delivery/limits';
 
 export const SETTINGS_SECTION = 'cloudConfigMerge';
@@ -17,12 +15,12 @@ export const SETTINGS_SECTION = 'cloudConfigMerge';
 export type TraceLevel = 'off' | 'messages' | 'verbose';
 
 export interface ServerSettings {
-  /** Which cloud-init the messages follow ('22.4' spells "identifer" like Debian 12's 22.4.2): the target's. */
+  /** Which cloud-init the messages follow (22.4 and 23.4 spell "identifer"; see engine/version/versions.ts): the target's. */
   cloudInitVersion: CloudInitVersion;
   /** `cloudConfigMerge.image`: a profile id, '' for the default profile. */
   image: string;
   /** `cloudConfigMerge.cloudInitVersion` when it is set: it overrides the image's version. */
-  versionOverride?: TargetVersion;
+  versionOverride?: CloudInitVersion;
   /** The image (or the default one) with the version override: what diagnostics, hovers and previews reproduce. */
   target: Target;
   validation: { enable: boolean };
@@ -106,10 +104,10 @@ export function normalizeSettings(raw: unknown): ServerSettings {
  * The image settings for `image` (a set's own, or the setting), keeping the version override: an image the
  * profiles do not know is the default one, as any malformed setting falls back to its default.
  */
-export function withImage<T extends { versionOverride?: TargetVersion }>(settings: T, image: string): T & Pick<ServerSettings, 'image' | 'target' | 'cloudInitVersion'> {
+export function withImage<T extends { versionOverride?: CloudInitVersion }>(settings: T, image: string): T & Pick<ServerSettings, 'image' | 'target' | 'cloudInitVersion'> {
   const known = imageProfile(image)?.id ?? '';
   const target = resolveTarget({ image: known, version: settings.versionOverride });
-  return { ...settings, image: known, target, cloudInitVersion: engineVersion(target.version) };
+  return { ...settings, image: known, target, cloudInitVersion: target.version };
 }
 
 /** The settings that change what the analysis of a document finds. */
