@@ -184,7 +184,7 @@ diagnostics.register();
 registerHover(ctx);
 registerCompletion(ctx);
 registerCodeActions(ctx, [(document, range, diagnostics) => fateFixes(ctx, partSets, document, range, diagnostics), (document, range, diagnostics) => planFixes(document, range, diagnostics)]);
-registerPreview(ctx);
+registerPreview(ctx, partSets);
 registerPipeline(ctx);
 registerDocumentInfo(ctx);
 registerRenderedPart(ctx);

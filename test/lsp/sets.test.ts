@@ -83,6 +83,14 @@ describe('the set file', () => {
       // The file itself is checked against the folder's image (the default: current cloud-init accepts `source`),
       // the set's merged result against Debian 12's cloud-init 22.4, which rejects it.
       assert.deepEqual(ds.filter((d) => /'source' was unexpected/.test(String(d.message))).map((d) => d.code), ['merged-schema-error']);
+      // Its preview (the set's files, as saved) is checked on the set's image too; the file with another is not.
+      const previewOf = (files: string[]) => client.request<{ text: string }>('cloudConfigMerge/preview', { mode: 'user-data', files });
+      const rejected = /^# Schema: cloud-init 22\.4 rejects the merged result/m;
+      assert.match((await previewOf([uri(part)])).text, rejected);
+      writeFileSync(join(dir, 'img/other.yaml'), '#cloud-config\nhostname: x\n');
+      const other = (await previewOf([uri(part), uri('img/other.yaml')])).text;
+      assert.doesNotMatch(other, rejected);
+      assert.match(other, /^# Boot plan on cloud-init current/m);
       client.close(uri(part));
       writeFileSync(join(dir, 'cloud-config-merge.yaml'), 'sets:\n  old:\n    files: [img/source.yaml]\n');
       const now = await client.open(uri(part), text);

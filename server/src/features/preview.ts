@@ -27,7 +27,8 @@ import { IncludeResolver } from '../engine/userdata/process';
 import { ConfigFile } from '../engine/system/readConf';
 import { PartLoadCache } from '../engine/userdata/cloudConfigHandler';
 import { ServerContext } from './common/context';
-import { ServerSettings } from './common/settings';
+import { ServerSettings, withImage } from './common/settings';
+import { filePath, type OpenSet, type PartSets } from './common/partSets';
 import { guardRequest } from './common/guard';
 import { MAX_SCHEMA_PROBLEMS, uriPath } from './common/analysisCache';
 import { isInside, realpathOr, workspaceIncludeResolver } from './common/workspaceIncludes';
@@ -35,11 +36,20 @@ import { pipelineFiles } from './pipeline';
 import { AuthoredPart, findingLine, labelledFindings } from '../engine/lint/partFindings';
 import { DiskCache } from './common/diskCache';
 
-export function registerPreview(ctx: ServerContext): void {
+export function registerPreview(ctx: ServerContext, sets?: PartSets): void {
   ctx.connection.onRequest(
     PreviewRequest.method,
-    guardRequest(ctx.log, 'preview', (params: PreviewParams) => preview(ctx, params)),
+    guardRequest(ctx.log, 'preview', (params: PreviewParams) => preview(ctx, params, sets)),
   );
+}
+
+function savedSetOf(sets: PartSets, mode: string, uris: readonly string[], boot: PreviewParams['boot']): OpenSet | undefined {
+  const paths = (list: readonly string[]) => list.map(filePath);
+  const files = paths(uris);
+  const layers = { vendor: boot?.vendor, vendor2: boot?.vendor2, cloudCfg: boot?.cloudCfg, dsConfig: boot?.dsConfig, confd: boot?.confd };
+  const named = Object.fromEntries(Object.entries(layers).filter(([, v]) => v !== undefined).map(([k, v]) => [k, Array.isArray(v) ? paths(v) : filePath(v as string)]));
+  if (files.some((f) => f === null) || Object.values(named).flat().some((f) => f === null)) return undefined;
+  return sets.declaredSetPreviewed(mode, files as string[], named as OpenSet['boot']);
 }
 
 /** Part loads of the last preview: a refresh after an edit of one part loads only that part again. */
@@ -186,12 +196,15 @@ class Sources {
 /** The editor's modes and `handler` (after user-data, as the CLI lists them). */
 const PREVIEW_MODES: readonly string[] = EDITOR_PREVIEW_MODES.flatMap((m): PreviewMode[] => (m === 'user-data' ? [m, 'handler'] : [m]));
 
-export async function preview(ctx: ServerContext, params: PreviewParams): Promise<PreviewResult> {
+export async function preview(ctx: ServerContext, params: PreviewParams, sets?: PartSets): Promise<PreviewResult> {
   params = params ?? ({} as PreviewParams);
   const uris = Array.isArray(params.files) ? params.files : [];
   const mode = params.mode ?? 'user-data';
   const scope = uris[0] ?? params.boot?.cloudCfg ?? '';
-  const settings = await ctx.settings(scope);
+  let settings = await ctx.settings(scope);
+  // A saved set previewed as saved is checked on its own image, as its fates are.
+  const saved = sets && !params.source && params.exclude === undefined ? savedSetOf(sets, mode, uris, params.boot) : undefined;
+  if (saved?.image) settings = { ...settings, ...withImage(settings, saved.image) };
   const diskCache = diskCaches.get(ctx) ?? diskCaches.set(ctx, new DiskCache()).get(ctx)!;
   const sources = new Sources(ctx, settings, ctx.workspaceFolders().map(realpathOr), diskCache);
   const width = headerWidthOf(params.headerWidth);

@@ -97,6 +97,16 @@ export class PartSets {
     return [...this.previews.values()].filter((s) => s.files.includes(file) || Object.values(s.boot).flat().includes(file));
   }
 
+  /**
+   * The saved set that is exactly this preview: the same mode, the same files in the same order and the
+   * same boot layers (its `image:` then decides the preview, as it decides the set's fates).
+   */
+  declaredSetPreviewed(mode: string, files: readonly string[], boot: OpenSet['boot']): OpenSet | undefined {
+    const same = (a: readonly string[] | undefined, b: readonly string[] | undefined) => (a ?? []).length === (b ?? []).length && (a ?? []).every((x, i) => x === (b ?? [])[i]);
+    const roles = (b: OpenSet['boot']) => [b.vendor, b.vendor2, b.cloudCfg, b.dsConfig].map((x) => x ?? '');
+    return this.declaredSets().find((s) => s.mode === mode && same(s.files, files) && same(roles(s.boot), roles(boot)) && same(s.boot.confd, boot.confd));
+  }
+
   /** Every set of the workspace's set files. */
   declaredSets(): OpenSet[] {
     const out: OpenSet[] = [];
