@@ -44,12 +44,19 @@ export function registerPreview(ctx: ServerContext, sets?: PartSets): void {
 }
 
 function savedSetOf(sets: PartSets, mode: string, uris: readonly string[], boot: PreviewParams['boot']): OpenSet | undefined {
-  const paths = (list: readonly string[]) => list.map(filePath);
-  const files = paths(uris);
-  const layers = { vendor: boot?.vendor, vendor2: boot?.vendor2, cloudCfg: boot?.cloudCfg, dsConfig: boot?.dsConfig, confd: boot?.confd };
-  const named = Object.fromEntries(Object.entries(layers).filter(([, v]) => v !== undefined).map(([k, v]) => [k, Array.isArray(v) ? paths(v) : filePath(v as string)]));
-  if (files.some((f) => f === null) || Object.values(named).flat().some((f) => f === null)) return undefined;
-  return sets.declaredSetPreviewed(mode, files as string[], named as OpenSet['boot']);
+  const files = uris.map(filePath);
+  const confd = (boot?.confd ?? []).map(filePath);
+  const roles = { vendor: boot?.vendor, vendor2: boot?.vendor2, cloudCfg: boot?.cloudCfg, dsConfig: boot?.dsConfig };
+  const layers: OpenSet['boot'] = boot?.confd ? { confd: [] } : {};
+  for (const [role, uri] of Object.entries(roles) as Array<[keyof typeof roles, string | undefined]>) {
+    if (uri === undefined) continue;
+    const file = filePath(uri);
+    if (file === null) return undefined;
+    layers[role] = file;
+  }
+  if ([...files, ...confd].some((f) => f === null)) return undefined;
+  if (layers.confd) layers.confd = confd as string[];
+  return sets.declaredSetPreviewed(mode, files as string[], layers);
 }
 
 /** Part loads of the last preview: a refresh after an edit of one part loads only that part again. */
