@@ -43,19 +43,21 @@ export function registerPreview(ctx: ServerContext, sets?: PartSets): void {
   );
 }
 
-function savedSetOf(sets: PartSets, mode: string, uris: readonly string[], boot: PreviewParams['boot']): OpenSet | undefined {
-  const files = uris.map(filePath);
-  const confd = (boot?.confd ?? []).map(filePath);
+function savedSetOf(sets: PartSets, mode: string, uris: readonly unknown[], boot: PreviewParams['boot']): OpenSet | undefined {
+  // (the parameters are a client's: anything that is not a list of addresses matches no saved set)
+  const pathsOf = (list: readonly unknown[]) => (list.every((u) => typeof u === 'string') ? (list as string[]).map(filePath) : [null]);
+  const files = pathsOf(uris);
+  const confd = boot?.confd === undefined ? [] : Array.isArray(boot.confd) ? pathsOf(boot.confd) : [null];
   const roles = { vendor: boot?.vendor, vendor2: boot?.vendor2, cloudCfg: boot?.cloudCfg, dsConfig: boot?.dsConfig };
-  const layers: OpenSet['boot'] = boot?.confd ? { confd: [] } : {};
-  for (const [role, uri] of Object.entries(roles) as Array<[keyof typeof roles, string | undefined]>) {
+  const layers: OpenSet['boot'] = {};
+  for (const [role, uri] of Object.entries(roles) as Array<[keyof typeof roles, unknown]>) {
     if (uri === undefined) continue;
-    const file = filePath(uri);
+    const file = typeof uri === 'string' ? filePath(uri) : null;
     if (file === null) return undefined;
     layers[role] = file;
   }
   if ([...files, ...confd].some((f) => f === null)) return undefined;
-  if (layers.confd) layers.confd = confd as string[];
+  if (boot?.confd !== undefined) layers.confd = confd as string[];
   return sets.declaredSetPreviewed(mode, files as string[], layers);
 }
 
