@@ -8,6 +8,9 @@ test('a user writes a version as its name, its full release or head', () => {
   assert.equal(parseCloudInitVersion(' 22.4.2 '), '22.4');
   assert.equal(parseCloudInitVersion('head'), 'current');
   assert.equal(parseCloudInitVersion('Current'), 'current');
+  assert.equal(parseCloudInitVersion('26.2'), 'current');
+  assert.equal(parseCloudInitVersion('26.2.1'), 'current');
+  assert.equal(parseCloudInitVersion('26.1'), undefined);
   assert.equal(parseCloudInitVersion('24.1'), undefined);
   assert.equal(parseCloudInitVersion('24.4.x'), undefined);
   assert.equal(parseCloudInitVersion('24.45'), undefined);

@@ -29,11 +29,13 @@ export function atLeast(version: CloudInitVersion, min: CloudInitVersion): boole
 
 /**
  * A version as a user writes it: a name of the list, a full release of it (`24.4.1`, `22.4.2`), or
- * `head`/`main` for current. Undefined for anything else.
+ * `head`/`main`/`26.2` for current. Undefined for anything else.
  */
 export function parseCloudInitVersion(text: string): CloudInitVersion | undefined {
   const t = text.trim().toLowerCase();
   if (t === 'current' || t === 'head' || t === 'main') return 'current';
+  // current's own release (26.2, 26.2.x) names it too
+  if (t === VERSION_RELEASE.current || (t.startsWith(`${VERSION_RELEASE.current}.`) && /^\d+$/.test(t.slice(VERSION_RELEASE.current.length + 1)))) return 'current';
   for (const v of CLOUD_INIT_VERSIONS) {
     if (v === 'current') continue;
     if (t === v || t.startsWith(`${v}.`) && /^\d+$/.test(t.slice(v.length + 1))) return v;
