@@ -9,9 +9,8 @@
  * and fails on any difference, printing a minimal reproducer. Installs nothing: the oracle must
  * be set up first (../shared/oracle/setup.sh), as .ci/run does.
  */
-import { CLOUDINIT_TREES, installed, type CloudInitVersion } from './cloudinitTrees';
-import { FULL_VERSIONS, selectedVersions } from './perVersion';
-import { existsSync } from 'node:fs';
+import { CLOUDINIT_TREES, type CloudInitVersion } from './cloudinitTrees';
+import { notInstalled, suiteArgs } from './perVersion';
 import { resolve } from 'node:path';
 import { PyError } from '../../server/src/engine/py/errors';
 import { parsePythonJson, toCanonicalJson } from '../../server/src/engine/py/json';
@@ -154,23 +153,15 @@ async function runVersion(version: CloudInitVersion, specs: number, userdata: nu
 }
 
 async function main(): Promise<number> {
-  const arg = (name: string, fallback: number) => {
-    const i = process.argv.indexOf(name);
-    return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  };
-  const specs = arg('--specs', 10000);
-  const userdata = arg('--userdata', 1000);
-  const seed = arg('--seed', 20261122);
-  const divisor = Math.max(1, arg('--sample-divisor', 4));
-  const at = process.argv.indexOf('--version');
+  const { seed, versions, count } = suiteArgs(20261122);
   let failed = 0;
-  for (const version of selectedVersions(at >= 0 ? process.argv[at + 1] : '')) {
-    if (!installed(version) || !existsSync(resolve(CLOUDINIT_TREES[version], 'cloudinit/mergers/m_dict.py'))) {
-      console.error(`cloud-init ${version} not installed at ${CLOUDINIT_TREES[version]}: run bash ../shared/oracle/setup.sh --version ${version} first (this test installs nothing)`);
+  for (const version of versions) {
+    const missing = notInstalled(version);
+    if (missing) {
+      console.error(missing);
       return 2;
     }
-    const full = FULL_VERSIONS.includes(version);
-    failed += await runVersion(version, full ? specs : Math.ceil(specs / divisor), full ? userdata : Math.ceil(userdata / divisor), seed);
+    failed += await runVersion(version, count(version, '--specs', 10000), count(version, '--userdata', 1000), seed);
   }
   return failed ? 1 : 0;
 }

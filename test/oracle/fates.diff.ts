@@ -14,9 +14,9 @@
  * cloud.cfg.d folders (`--confd N`, through ../shared/oracle/oracle.py --mode confd, one process each)
  * and for user-data over vendor-data at boot (`--boot N`, oracle.py --mode boot --vendor).
  */
-import { CLOUDINIT_TREES, installed, type CloudInitVersion } from './cloudinitTrees';
-import { FULL_VERSIONS, selectedVersions } from './perVersion';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { CLOUDINIT_TREES, type CloudInitVersion } from './cloudinitTrees';
+import { notInstalled, suiteArgs } from './perVersion';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
@@ -209,20 +209,15 @@ async function runVersion(version: CloudInitVersion, count: number, confd: numbe
 }
 
 async function main(): Promise<number> {
-  const arg = (name: string, fallback: number) => {
-    const i = process.argv.indexOf(name);
-    return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  };
-  const seed = arg('--seed', 20261124);
-  const divisor = Math.max(1, arg('--sample-divisor', 4));
-  const at = process.argv.indexOf('--version');
+  const { seed, versions, count } = suiteArgs(20261124);
   let failed = 0;
-  for (const version of selectedVersions(at >= 0 ? process.argv[at + 1] : '')) {
-    if (!installed(version) || !existsSync(resolve(CLOUDINIT_TREES[version], 'cloudinit/mergers/m_dict.py'))) {
-      console.error(`cloud-init ${version} not installed at ${CLOUDINIT_TREES[version]}: run bash ../shared/oracle/setup.sh --version ${version} first (this test installs nothing)`);
+  for (const version of versions) {
+    const missing = notInstalled(version);
+    if (missing) {
+      console.error(missing);
       return 2;
     }
-    const n = (name: string, fallback: number) => (FULL_VERSIONS.includes(version) ? arg(name, fallback) : Math.ceil(arg(name, fallback) / divisor));
+    const n = (name: string, fallback: number) => count(version, name, fallback);
     const started = Date.now();
     failed += await runVersion(version, n('--sets', 1500), n('--confd', 150), n('--boot', 100), seed);
     console.log(`(cloud-init ${version}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);

@@ -5,6 +5,8 @@
  * CI runs every version and stays short. Exits 1 when any version found a difference or is not installed.
  */
 import { CLOUD_INIT_VERSIONS, parseCloudInitVersion, type CloudInitVersion } from '../../server/src/engine/version/versions';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { CLOUDINIT_TREES, installed } from './cloudinitTrees';
 
 export interface DiffArgs {
@@ -29,6 +31,30 @@ export function selectedVersions(only: string): CloudInitVersion[] {
     if (!version) throw new Error(`--version takes ${CLOUD_INIT_VERSIONS.join(', ')}, not '${v}'`);
     return version;
   });
+}
+
+/**
+ * The command line of the suites with counts of their own (differential, fates): `--NAME N` options, `--seed`,
+ * `--sample-divisor` (23.4, 24.4 and 25.1 run that fraction of each count), `--version V[,V...]`.
+ */
+export function suiteArgs(defaultSeed: number): { seed: number; versions: CloudInitVersion[]; count: (version: CloudInitVersion, name: string, fallback: number) => number } {
+  const arg = (name: string, fallback: number) => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  };
+  const divisor = Math.max(1, arg('--sample-divisor', 4));
+  const at = process.argv.indexOf('--version');
+  return {
+    seed: arg('--seed', defaultSeed),
+    versions: selectedVersions(at >= 0 ? process.argv[at + 1] : ''),
+    count: (version, name, fallback) => (FULL_VERSIONS.includes(version) ? arg(name, fallback) : Math.ceil(arg(name, fallback) / divisor)),
+  };
+}
+
+/** Why a suite cannot run on `version` (its cloud-init is not installed; suites install nothing), or null. */
+export function notInstalled(version: CloudInitVersion): string | null {
+  if (installed(version) && existsSync(resolve(CLOUDINIT_TREES[version], 'cloudinit/mergers/m_dict.py'))) return null;
+  return `cloud-init ${version} not installed at ${CLOUDINIT_TREES[version]}: run bash ../shared/oracle/setup.sh --version ${version} first (this test installs nothing)`;
 }
 
 export function casesFor(version: CloudInitVersion, full: number, sampled: number): number {
