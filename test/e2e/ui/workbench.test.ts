@@ -42,10 +42,12 @@ suite('Workbench (browser)', () => {
     const group = wb.editorGroupWithTab(PREVIEW_TAB);
     await group.waitFor();
     assert.strictEqual(await page.locator('.editor-group-container').count(), 2, 'the preview opened in a second group');
-    await group.locator('.view-line', { hasText: 'hostname: web-01' }).waitFor();
+    await group.locator('.view-line', { hasText: 'Cloud-Config Merge preview' }).waitFor();
     const text = await wb.editorText(group);
     assert.match(text, /# Cloud-Config Merge preview/);
     assert.match(text, /from user-data\/10-app\.yaml/);
+    // the merged data, below the header (its Boot plan section included)
+    await wb.revealLine(group, 'hostname: web-01');
     await wb.screenshot('2-preview-beside.png');
   });
 

@@ -38,7 +38,7 @@ export async function openDevWorkbench(name: string): Promise<{ wb: Workbench; c
   fs.rmSync(workspace, { recursive: true, force: true });
   fs.cpSync(path.join(ROOT, 'test/e2e/workspace'), workspace, { recursive: true });
   const server = await lib.startServer({ dir: lib.tempDir('cc-ui-') });
-  const browser = await lib.launchBrowser({ viewport: { width: 1400, height: 800 } }).catch((e) => {
+  const browser = await lib.launchBrowser({ viewport: { width: 1400, height: 1000 } }).catch((e) => {
     server.stop();
     throw e;
   });

@@ -99,6 +99,8 @@ function placePiece(l: SourceLocation | null): HeaderPiece {
  * keys that activated it; modules skipped though the config sets their keys; what a reboot and a new
  * instance run again; the pitfalls (errors and warnings) at their places.
  */
+const FORCED = ' (forced by unverified_modules)';
+
 export function planSection(w: HeaderWriter, p: OutcomePlan | { error: string }): void {
   if ('error' in p) {
     w.add(`# Boot plan: none: ${p.error}`);
@@ -109,18 +111,23 @@ export function planSection(w: HeaderWriter, p: OutcomePlan | { error: string })
   w.add(`# Boot plan on ${planTitle(plan)}: the modules that run, by stage, once per instance unless said:`);
   const often = (row: PlanRow) => (row.frequency === 'once-per-instance' || row.frequency === null ? '' : ` (${SHORT[row.frequency] ?? (row.frequency || 'every boot')})`);
   const keyPieces = (keys: readonly string[]) => keys.flatMap((k, i): HeaderPiece[] => [i ? ', ' : '', `${k} at `, placePiece(places.get(k) ?? null)]);
+  const calledAnyway: string[] = [];
   for (const stage of STAGES) {
     const s = plan.stages[stage];
     if (s.error) w.add(`#   ${stage}: cloud-init fails reading ${STAGE_KEYS[stage]}, no module of this stage runs: ${s.error}`);
-    const always = s.rows.filter((r) => r.runs && !r.activatedBy?.length).map((r) => `${r.module}${often(r)}${r.decision === 'run_forced' ? ' (forced by unverified_modules)' : ''}`);
+    const always = s.rows.filter((r) => r.runs && !r.activatedBy?.length).map((r) => `${r.module}${often(r)}${r.decision === 'run_forced' ? FORCED : ''}`);
     if (s.listFrom === 'user') w.add(`#   ${stage}: the list is your own ${STAGE_KEYS[stage]}`);
     for (const row of s.rows) {
       const keyed = row.meta?.activate.filter((k) => places.has(k)) ?? [];
       if (row.runs && row.activatedBy?.length) w.add(`#   ${stage}: ${row.module}${often(row)}, activated by `, ...keyPieces(row.activatedBy));
       else if (!row.runs && keyed.length) w.add(`#   ${stage}: ${row.module} SKIPPED (${row.reason}), so `, ...keyPieces(keyed), ' is not read');
     }
-    if (always.length) w.add(`#   ${stage}, called whatever the config: ${always.join(', ')}`);
+    const forced = always.filter((m) => m.endsWith(FORCED));
+    if (forced.length) w.add(`#   ${stage}: ${forced.map((m) => m.slice(0, -FORCED.length)).join(', ')}, forced by unverified_modules`);
+    if (always.length > forced.length) calledAnyway.push(`${always.length - forced.length} ${stage}`);
   }
+  // The modules called whatever the config are the image's, not the user's: counted here, listed by --plan.
+  if (calledAnyway.length) w.add(`#   Called whatever the config (they may find nothing to do): ${calledAnyway.join(', ')} modules; cloud-config-merge --plan lists them`);
   w.add(`#   Reboot runs again: ${plan.boots.reboot.length ? plan.boots.reboot.join(', ') : 'nothing'}`);
   const notAgain = plan.boots.first.filter((m) => !plan.boots.newInstance.includes(m));
   w.add(`#   A new instance runs ${plan.boots.newInstance.length} of the first boot's ${plan.boots.first.length} modules again${notAgain.length ? ` (not ${notAgain.join(', ')}: once per image)` : ''}`);
