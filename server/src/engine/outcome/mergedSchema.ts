@@ -45,8 +45,8 @@ export function originAt(root: PyValue, segments: PyValue[]): Origin | undefined
  * cloud-init's schema check of a merged cloud-config.txt, without keeping where each value is written in
  * that text: its problems are placed through the merged value's own origins (validateMerged).
  */
-export function validateMergedText(text: string, version: SchemaVersion, maxProblems?: number): TextSchemaReport {
-  return validateCloudConfigText(text, version, { spans: false, maxProblems });
+export function validateMergedText(text: string, version: SchemaVersion, maxProblems?: number, loaded?: { value: PyValue }): TextSchemaReport {
+  return validateCloudConfigText(text, version, { spans: false, maxProblems, loaded });
 }
 
 export function validateMerged(run: UserDataRun, version: SchemaVersion, locate: Locator, report: TextSchemaReport = validateMergedText(run.cloudConfigTxt, version)): MergedSchemaReport {

@@ -8,6 +8,7 @@ import { CLOUD_INIT_VERSIONS, type CloudInitVersion } from '../version/versions'
 import { validateMergedText } from '../outcome/mergedSchema';
 import { LimitExceededError } from '../limits';
 import { PyError } from '../py/errors';
+import type { PyValue } from '../py/values';
 
 /** One problem that makes a version reject the input, placed where it is known. */
 export interface VerdictProblem {
@@ -119,14 +120,18 @@ const lastChecked = new Map<CloudInitVersion, { text: string; verdict: VersionVe
  * preview's own version (already checked): each other version validates the same text. Undefined when every
  * image accepts it (the header stays as short as it was) or a version could not check it.
  */
-export function mergedImagesLine(text: string, own: { version: CloudInitVersion; verdict: VersionVerdict }, profiles: readonly ImageProfile[] = IMAGE_PROFILES): string | undefined {
+/** The other versions' problems a preview line needs: a verdict and the first few errors, not 200,000 of them. */
+const OTHER_VERSION_PROBLEMS = 20;
+
+export function mergedImagesLine(text: string, own: { version: CloudInitVersion; verdict: VersionVerdict; value?: PyValue }, profiles: readonly ImageProfile[] = IMAGE_PROFILES): string | undefined {
   try {
     const verdicts = imageVerdicts(profiles, (version) => {
       const run = version;
       if (run === own.version) return own.verdict;
       const last = lastChecked.get(run);
       if (last?.text === text) return last.verdict;
-      const report = validateMergedText(text, run);
+      // The text the own check loaded is not loaded again for each version.
+      const report = validateMergedText(text, run, OTHER_VERSION_PROBLEMS, own.value !== undefined ? { value: own.value } : undefined);
       const verdict = { valid: report.valid, errors: report.errors.map((p) => ({ path: p.path, message: p.message })) };
       lastChecked.set(run, { text, verdict });
       return verdict;

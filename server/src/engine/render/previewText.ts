@@ -138,7 +138,7 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
         const checked = mergedSchemaOf(outcome, options);
         if (checked?.checked) schema = checked.schema;
         const version = outcome.options.version ?? 'current';
-        const images = checked?.checked ? mergedImagesLine(run.cloudConfigTxt, { version, verdict: { valid: checked.schema.valid, errors: checked.schema.errors } }) : undefined;
+        const images = checked?.checked ? mergedImagesLine(run.cloudConfigTxt, { version, verdict: { valid: checked.schema.valid, errors: checked.schema.errors }, value: checked.schema.report.value }) : undefined;
         if (checked) sections.push((w) => w.section('schema', () => schemaSection(w, checked, version, options, images)));
       }
       const target = options.plan;

@@ -228,6 +228,8 @@ export interface TextValidationOptions {
    * problems are placed through the merged value's own origins instead.
    */
   spans?: boolean;
+  /** The text as loaded by an earlier check of this very text (another version's): not loaded again. */
+  loaded?: { value: PyValue; rootSpan?: TextSpan | null };
 }
 
 /**
@@ -249,7 +251,7 @@ export function validateCloudConfigText(text: string, version: SchemaVersion, op
       }
     });
   }
-  const loaded = loadYaml(text, options.spans === false ? { originKeys: [] } : {});
+  const loaded = options.loaded ? { ok: true as const, value: options.loaded.value, rootSpan: options.loaded.rootSpan ?? null } : loadYaml(text, options.spans === false ? { originKeys: [] } : {});
   if (!loaded.ok) return { valid: false, errors, deprecations: [], yamlError: loaded.error, notADict: false };
   const value = loaded.value;
   if (!(value instanceof PyDict)) {
