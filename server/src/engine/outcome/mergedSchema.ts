@@ -6,6 +6,7 @@
 import type { Locator, SourceLocation } from './locate';
 import type { UserDataRun } from '../userdata/run';
 import { getListOrigins, PyDict, type Origin, type PyValue } from '../py/values';
+import { readBack } from '../yaml/readBack';
 import { problemPlace, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../schema/validate';
 
 export interface MergedProblem extends SchemaProblem {
@@ -49,7 +50,23 @@ export function validateMergedText(text: string, version: SchemaVersion, maxProb
   return validateCloudConfigText(text, version, { spans: false, maxProblems, loaded });
 }
 
-export function validateMerged(run: UserDataRun, version: SchemaVersion, locate: Locator, report: TextSchemaReport = validateMergedText(run.cloudConfigTxt, version)): MergedSchemaReport {
+/**
+ * cloud-config.txt as `schema --system` reads it back, without parsing it where the dump reads back as
+ * the merged value with its keys sorted (yaml/readBack) and the comments above it are inert (printable
+ * ASCII: a file name with a character the YAML reader refuses, or takes for a line break, is parsed as
+ * cloud-init parses it). Undefined: parse the text.
+ */
+export function readBackOf(run: UserDataRun): { value: PyValue } | undefined {
+  const text = run.cloudConfigTxt;
+  const start = text.indexOf('\n---');
+  if (run.result === null || start < 0 || !INERT_HEADER.test(text.slice(0, start))) return undefined;
+  const value = readBack(run.result);
+  return value === undefined ? undefined : { value };
+}
+
+const INERT_HEADER = /^[\t\n\x20-\x7e]*$/;
+
+export function validateMerged(run: UserDataRun, version: SchemaVersion, locate: Locator, report: TextSchemaReport = validateMergedText(run.cloudConfigTxt, version, undefined, readBackOf(run))): MergedSchemaReport {
   const place = (deprecation: boolean) => (p: SchemaProblem): MergedProblem => {
     if (run.result === null) return { ...p, source: null };
     // Where the editor shows the same problem in the part (schema/validate problemPlace).

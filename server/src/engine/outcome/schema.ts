@@ -8,10 +8,11 @@
 import { LimitExceededError, Limits } from '../limits';
 import { PyError } from '../py/errors';
 import { CloudInitVersion } from '../spec/parse';
-import { originAt, validateMerged, validateMergedText, type MergedProblem, type MergedSchemaReport } from './mergedSchema';
+import { originAt, readBackOf, validateMerged, validateMergedText, type MergedProblem, type MergedSchemaReport } from './mergedSchema';
 import { problemPlace, validateCloudConfig, type SchemaProblem, type TextSchemaReport } from '../schema/validate';
 import { systemConfigForSchema } from '../schema/systemConfig';
 import type { Outcome } from './run';
+import type { PyValue } from '../py/values';
 
 /**
  * The schema report of the last cloud-config.txt validated: a refresh whose merged text did not change
@@ -21,10 +22,10 @@ import type { Outcome } from './run';
 export class SchemaReportCache {
   private last: { text: string; version: CloudInitVersion; maxProblems: number; report: TextSchemaReport } | undefined;
 
-  report(text: string, version: CloudInitVersion, maxProblems = Infinity): TextSchemaReport {
+  report(text: string, version: CloudInitVersion, maxProblems = Infinity, loaded?: () => { value: PyValue } | undefined): TextSchemaReport {
     const last = this.last;
     if (last && last.version === version && last.maxProblems === maxProblems && last.text === text) return last.report;
-    const report = validateMergedText(text, version, maxProblems);
+    const report = validateMergedText(text, version, maxProblems, loaded?.());
     // Without the loaded value: nothing reads it, and it is as large as the merged result.
     this.last = { text, version, maxProblems, report: { ...report, value: undefined, rootSpan: undefined } };
     return report;
@@ -50,7 +51,8 @@ export function mergedSchemaOf(outcome: Outcome, options: MergedSchemaOptions = 
   if (run.fatal || run.renderError) return { checked: false, reason: 'cloud-init writes no cloud-config.txt' };
   const version = outcome.options.version ?? 'current';
   try {
-    const report = options.cache?.report(run.cloudConfigTxt, version, options.maxProblems) ?? validateMergedText(run.cloudConfigTxt, version, options.maxProblems);
+    const loaded = () => readBackOf(run);
+    const report = options.cache?.report(run.cloudConfigTxt, version, options.maxProblems, loaded) ?? validateMergedText(run.cloudConfigTxt, version, options.maxProblems, loaded());
     return { checked: true, schema: validateMerged(run, version, outcome.locate, report) };
   } catch (e) {
     if (e instanceof LimitExceededError) return { checked: false, reason: e.message, limit: e.limit };
