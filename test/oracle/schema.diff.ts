@@ -31,6 +31,8 @@ import { CLOUDINIT_TREES } from './cloudinitTrees';
 import { resolve } from 'node:path';
 import { validateCloudConfigText } from '../../server/src/engine/schema/validate';
 import { runUserData } from '../../server/src/engine/userdata/run';
+import { readBackOf } from '../../server/src/engine/outcome/mergedSchema';
+import type { PyValue } from '../../server/src/engine/py/values';
 import { schemaData, type SchemaVersion } from '../../server/src/engine/schema/data';
 import type { SchemaNode } from '../../server/src/engine/schema/pyjsonschema';
 import { Rng } from './generate';
@@ -48,14 +50,18 @@ type Answer = {
 
 const PATHS: Readonly<Record<SchemaVersion, string>> = CLOUDINIT_TREES;
 
-/** The merged cloud-config.txt of some parts, as this engine writes it (differential-tested in differential.ts). */
-function mergedText(parts: string[], version: SchemaVersion): string {
+/**
+ * The merged cloud-config.txt of some parts, as this engine writes it (differential-tested in
+ * differential.ts), and the value the product validates for it: read back from the merge result where
+ * the dump allows (outcome/mergedSchema readBackOf), as the preview, the set's diagnostics and --check do.
+ */
+function mergedText(parts: string[], version: SchemaVersion): { text: string; loaded?: { value: PyValue } } {
   const run = runUserData(parts.map((p, i) => ({ name: `part${i}`, bytes: Buffer.from(p, 'utf8') })), { version });
-  return run.fatal ? '' : run.cloudConfigTxt;
+  return run.fatal ? { text: '' } : { text: run.cloudConfigTxt, loaded: readBackOf(run) };
 }
 
-function ours(text: string, version: SchemaVersion): Answer {
-  const r = validateCloudConfigText(text, version);
+function ours(text: string, version: SchemaVersion, loaded?: { value: PyValue }): Answer {
+  const r = validateCloudConfigText(text, version, loaded ? { spans: false, loaded } : {});
   if (r.crash) return { raised: r.crash.pyType };
   return {
     valid: r.valid,
@@ -298,7 +304,9 @@ async function runVersion(version: SchemaVersion, cases: number, merged: number,
     ...texts.map((text) => oracle.ask<Answer>({ text })),
     ...mergedSets.map((parts) => oracle.ask<Answer>({ parts })),
   ]);
-  texts.push(...mergedSets.map((parts) => mergedText(parts, version)));
+  const mergedRuns = mergedSets.map((parts) => mergedText(parts, version));
+  texts.push(...mergedRuns.map((m) => m.text));
+  const readBack = mergedRuns.filter((m) => m.loaded).length;
   const pyMs = Date.now() - started;
   oracle.close();
   let mismatches = 0;
@@ -309,7 +317,7 @@ async function runVersion(version: SchemaVersion, cases: number, merged: number,
   let ignoredParts = 0;
   let deprecationsSeen = 0;
   const t0 = Date.now();
-  const ourAnswers = texts.map((t) => ours(t, version));
+  const ourAnswers = texts.map((t, i) => ours(t, version, i >= texts.length - merged ? mergedRuns[i - (texts.length - merged)].loaded : undefined));
   const ourMs = Date.now() - t0;
   texts.forEach((text, i) => {
     const a = JSON.stringify(theirs(answers[i]));
@@ -325,7 +333,7 @@ async function runVersion(version: SchemaVersion, cases: number, merged: number,
     }
   });
   console.log(
-    `${version}: ${texts.length - merged} documents and ${merged} merged sets (${invalid} invalid, ${withDeprecations} with deprecations; ${errorsSeen} errors, ${deprecationsSeen} deprecations in all, ${ignoredParts} "Ignored invalid user-data"), ` +
+    `${version}: ${texts.length - merged} documents and ${merged} merged sets (${readBack} read back without parsing; ${invalid} invalid, ${withDeprecations} with deprecations; ${errorsSeen} errors, ${deprecationsSeen} deprecations in all, ${ignoredParts} "Ignored invalid user-data"), ` +
       `${mismatches} differences (${proseRemoved} messages compared without schema prose); cloud-init ${pyMs} ms, ours ${ourMs} ms`,
   );
   return mismatches;

@@ -34,6 +34,9 @@ export type SchemaNode = { [key: string]: unknown };
 
 const UNSET = Symbol('unset');
 
+/** What a keyword that found nothing returns (the one-error keywords return arrays, not generators: no allocation). */
+const NONE: readonly ValidationError[] = Object.freeze([]);
+
 /** JSON-pointer references already resolved, per schema root. */
 const RESOLVED = new WeakMap<object, Map<string, SchemaNode>>();
 
@@ -286,7 +289,9 @@ export class Validator {
       const fn = this.keywords[k];
       if (!fn) continue;
       const v = schema[k];
-      for (const error of fn(this, v, instance, schema)) {
+      const errors = fn(this, v, instance, schema);
+      if (errors === NONE) continue;
+      for (const error of errors) {
         error.set(k, v, instance, schema);
         if (k !== 'if' && k !== '$ref') error.schemaPath.unshift(k);
         yield error;
@@ -301,6 +306,28 @@ export class Validator {
       if (schemaPath !== undefined) error.schemaPath.unshift(schemaPath);
       yield error;
     }
+  }
+
+  /**
+   * `list(descend(instance, schema, schema_path=i))` where it has no error but deprecations (the
+   * alternative holds: its deprecations are reported); null at its first error, without generating the
+   * rest. anyOf/oneOf look at an alternative's errors only when no alternative holds: they generate them
+   * again then (the same errors: validation is a function of the instance and the schema).
+   */
+  deprecationsIfValid(instance: PyValue, schema: SchemaNode, index: number): ValidationError[] | null {
+    const deprecations: ValidationError[] = [];
+    for (const e of this.descend(instance, schema, undefined, index)) {
+      if (!e.deprecation) return null;
+      deprecations.push(e);
+    }
+    return deprecations;
+  }
+
+  /** An alternative's errors, deprecations left out (`[e for e in descend(…) if not deprecation]`). */
+  alternativeErrors(instance: PyValue, schema: SchemaNode, index: number): ValidationError[] {
+    const errors: ValidationError[] = [];
+    for (const e of this.descend(instance, schema, undefined, index)) if (!e.deprecation) errors.push(e);
+    return errors;
   }
 
   /** cloud-init's `is_valid` override: deprecations do not count. */
@@ -386,8 +413,8 @@ const DRAFT4: Record<string, Keyword> = {
       } else yield* v.descend(instance, dependency as SchemaNode, undefined, property);
     }
   },
-  *enum(_v, enums, instance) {
-    const list = (enums as unknown[]).map(jsonToPy);
+  enum(_v, enums, instance) {
+    const list = enumValues(enums as unknown[]);
     const isZeroOrOne = (x: PyValue) =>
       (typeof x === 'boolean') || ((typeof x === 'bigint' || typeof x === 'number') && (numeric(x) === 0 || numeric(x) === 1));
     let found: boolean;
@@ -396,10 +423,12 @@ const DRAFT4: Record<string, Keyword> = {
         typeof instance === 'boolean' ? each === instance : typeof each !== 'boolean' && pyEq(instance, each),
       );
     } else found = list.some((each) => pyEq(instance, each));
-    if (!found) yield new ValidationError(() => `${pyRepr(instance)} is not one of ${pyRepr(list)}`);
+    if (!found) return [new ValidationError(() => `${pyRepr(instance)} is not one of ${pyRepr(list)}`)];
+    return NONE;
   },
-  *format(_v, format, instance) {
-    if (!conformsToFormat(instance, format as string)) yield new ValidationError(() => `${pyRepr(instance)} is not a ${pyRepr(format as string)}`);
+  format(_v, format, instance) {
+    if (!conformsToFormat(instance, format as string)) return [new ValidationError(() => `${pyRepr(instance)} is not a ${pyRepr(format as string)}`)];
+    return NONE;
   },
   *items(v, items, instance) {
     if (!Array.isArray(instance)) return;
@@ -410,55 +439,66 @@ const DRAFT4: Record<string, Keyword> = {
       for (let i = 0; i < n; i++) yield* v.descend(instance[i], items[i] as SchemaNode, BigInt(i), i);
     }
   },
-  *maxItems(_v, m, instance) {
-    if (Array.isArray(instance) && instance.length > (m as number)) yield new ValidationError(() => `${pyRepr(instance)} is too long`);
+  maxItems(_v, m, instance) {
+    if (Array.isArray(instance) && instance.length > (m as number)) return [new ValidationError(() => `${pyRepr(instance)} is too long`)];
+    return NONE;
   },
-  *maxLength(_v, m, instance) {
-    if (isType(instance, 'string') && pyLen(instance) > (m as number)) yield new ValidationError(() => `${pyRepr(instance)} is too long`);
+  maxLength(_v, m, instance) {
+    if (isType(instance, 'string') && pyLen(instance) > (m as number)) return [new ValidationError(() => `${pyRepr(instance)} is too long`)];
+    return NONE;
   },
-  *maxProperties(_v, m, instance) {
-    if (instance instanceof PyDict && instance.size > (m as number)) yield new ValidationError(() => `${pyRepr(instance)} has too many properties`);
+  maxProperties(_v, m, instance) {
+    if (instance instanceof PyDict && instance.size > (m as number)) return [new ValidationError(() => `${pyRepr(instance)} has too many properties`)];
+    return NONE;
   },
-  *maximum(_v, maximum, instance, schema) {
-    if (!isType(instance, 'number')) return;
+  maximum(_v, maximum, instance, schema) {
+    if (!isType(instance, 'number')) return NONE;
     const max = jsonToPy(maximum);
     const exclusive = !!schema.exclusiveMaximum;
     const failed = exclusive ? !lessThan(instance, max) : lessThan(max, instance);
     const cmp = exclusive ? 'greater than or equal to' : 'greater than';
-    if (failed) yield new ValidationError(() => `${pyRepr(instance)} is ${cmp} the maximum of ${pyRepr(max)}`);
+    if (failed) return [new ValidationError(() => `${pyRepr(instance)} is ${cmp} the maximum of ${pyRepr(max)}`)];
+    return NONE;
   },
-  *minItems(_v, m, instance) {
-    if (Array.isArray(instance) && instance.length < (m as number)) yield new ValidationError(() => `${pyRepr(instance)} is too short`);
+  minItems(_v, m, instance) {
+    if (Array.isArray(instance) && instance.length < (m as number)) return [new ValidationError(() => `${pyRepr(instance)} is too short`)];
+    return NONE;
   },
-  *minLength(_v, m, instance) {
-    if (isType(instance, 'string') && pyLen(instance) < (m as number)) yield new ValidationError(() => `${pyRepr(instance)} is too short`);
+  minLength(_v, m, instance) {
+    if (isType(instance, 'string') && pyLen(instance) < (m as number)) return [new ValidationError(() => `${pyRepr(instance)} is too short`)];
+    return NONE;
   },
-  *minProperties(_v, m, instance) {
-    if (instance instanceof PyDict && instance.size < (m as number)) yield new ValidationError(() => `${pyRepr(instance)} does not have enough properties`);
+  minProperties(_v, m, instance) {
+    if (instance instanceof PyDict && instance.size < (m as number)) return [new ValidationError(() => `${pyRepr(instance)} does not have enough properties`)];
+    return NONE;
   },
-  *minimum(_v, minimum, instance, schema) {
-    if (!isType(instance, 'number')) return;
+  minimum(_v, minimum, instance, schema) {
+    if (!isType(instance, 'number')) return NONE;
     const min = jsonToPy(minimum);
     const exclusive = !!schema.exclusiveMinimum;
     const failed = exclusive ? !lessThan(min, instance) : lessThan(instance, min);
     const cmp = exclusive ? 'less than or equal to' : 'less than';
-    if (failed) yield new ValidationError(() => `${pyRepr(instance)} is ${cmp} the minimum of ${pyRepr(min)}`);
+    if (failed) return [new ValidationError(() => `${pyRepr(instance)} is ${cmp} the minimum of ${pyRepr(min)}`)];
+    return NONE;
   },
-  *multipleOf(_v, dB, instance) {
-    if (!isType(instance, 'number')) return;
+  multipleOf(_v, dB, instance) {
+    if (!isType(instance, 'number')) return NONE;
     const d = dB as number;
     const failed = Number.isInteger(d) && typeof instance === 'bigint' ? instance % BigInt(d) !== 0n : !Number.isInteger(numeric(instance) / d);
-    if (failed) yield new ValidationError(() => `${pyRepr(instance)} is not a multiple of ${d}`);
+    if (failed) return [new ValidationError(() => `${pyRepr(instance)} is not a multiple of ${d}`)];
+    return NONE;
   },
-  *not(v, notSchema, instance) {
+  not(v, notSchema, instance) {
     if (v.isValid(instance, notSchema as SchemaNode)) {
-      yield new ValidationError(() => `${pyRepr(instance)} should not be valid under ${pyRepr(jsonToPy(notSchema))}`);
+      return [new ValidationError(() => `${pyRepr(instance)} should not be valid under ${pyRepr(jsonToPy(notSchema))}`)];
     }
+    return NONE;
   },
-  *pattern(_v, patrn, instance) {
+  pattern(_v, patrn, instance) {
     if (isType(instance, 'string') && !reSearch(patrn as string, instance)) {
-      yield new ValidationError(() => `${pyRepr(instance)} does not match ${pyRepr(patrn as string)}`);
+      return [new ValidationError(() => `${pyRepr(instance)} does not match ${pyRepr(patrn as string)}`)];
     }
+    return NONE;
   },
   *patternProperties(v, pp, instance) {
     if (!(instance instanceof PyDict)) return;
@@ -496,16 +536,24 @@ const DRAFT4: Record<string, Keyword> = {
       if (!instance.has(property)) yield new ValidationError(() => `${pyRepr(property)} is a required property`);
     }
   },
-  *type(_v, types, instance) {
+  type(_v, types, instance) {
+    if (typeof types === 'string' ? isType(instance, types) : (types as string[]).some((t) => isType(instance, t))) return NONE;
     const list = typeof types === 'string' ? [types] : (types as string[]);
-    if (!list.some((t) => isType(instance, t))) {
-      yield new ValidationError(() => `${pyRepr(instance)} is not of type ${list.map((t) => pyRepr(t)).join(', ')}`);
-    }
+    return [new ValidationError(() => `${pyRepr(instance)} is not of type ${list.map((t) => pyRepr(t)).join(', ')}`)];
   },
-  *uniqueItems(_v, uI, instance) {
-    if (uI && Array.isArray(instance) && !uniq(instance)) yield new ValidationError(() => `${pyRepr(instance)} has non-unique elements`);
+  uniqueItems(_v, uI, instance) {
+    if (uI && Array.isArray(instance) && !uniq(instance)) return [new ValidationError(() => `${pyRepr(instance)} has non-unique elements`)];
+    return NONE;
   },
 };
+
+/** An enum's values as Python values, converted once per schema node. */
+const ENUM_VALUES = new WeakMap<unknown[], PyValue[]>();
+function enumValues(enums: unknown[]): PyValue[] {
+  let list = ENUM_VALUES.get(enums);
+  if (!list) ENUM_VALUES.set(enums, (list = enums.map(jsonToPy)));
+  return list;
+}
 
 function findAdditionalProperties(instance: PyDict, schema: SchemaNode): PyValue[] {
   const properties = schema.properties ?? {};
@@ -558,16 +606,17 @@ function* anyOf224(v: Validator, anyOf: unknown, instance: PyValue): Generator<V
   const list = anyOf as SchemaNode[];
   let matched = false;
   for (let i = 0; i < list.length; i++) {
-    const all = [...v.descend(instance, list[i], undefined, i)];
-    const errs = all.filter((e) => !e.deprecation);
-    if (!errs.length) {
-      pushAll(allDeprecations, all.filter((e) => e.deprecation));
+    const deprecations = v.deprecationsIfValid(instance, list[i], i);
+    if (deprecations) {
+      pushAll(allDeprecations, deprecations);
       matched = true;
       break;
     }
-    pushAll(allErrors, errs);
   }
-  if (!matched) yield new ValidationError(() => `${pyRepr(instance)} is not valid under any of the given schemas`, allErrors);
+  if (!matched) {
+    for (let i = 0; i < list.length; i++) pushAll(allErrors, v.alternativeErrors(instance, list[i], i));
+    yield new ValidationError(() => `${pyRepr(instance)} is not valid under any of the given schemas`, allErrors);
+  }
   yield* allDeprecations;
 }
 
@@ -587,22 +636,23 @@ function* oneOfCommon(
   instance: PyValue,
   none: (allErrors: ValidationError[]) => ValidationError[],
 ): Generator<ValidationError> {
-  const allErrors: ValidationError[] = [];
-  const allDeprecations: ValidationError[] = [];
+  let allDeprecations: ValidationError[] = [];
   let firstValid: SchemaNode | undefined;
   let i = 0;
   for (; i < list.length; i++) {
-    const all = [...v.descend(instance, list[i], undefined, i)];
-    const errs = all.filter((e) => !e.deprecation);
-    if (!errs.length) {
+    const deprecations = v.deprecationsIfValid(instance, list[i], i);
+    if (deprecations) {
       firstValid = list[i];
-      pushAll(allDeprecations, all.filter((e) => e.deprecation));
+      allDeprecations = deprecations;
       i++;
       break;
     }
-    pushAll(allErrors, errs);
   }
-  if (firstValid === undefined) yield* none(allErrors);
+  if (firstValid === undefined) {
+    const allErrors: ValidationError[] = [];
+    for (let j = 0; j < list.length; j++) pushAll(allErrors, v.alternativeErrors(instance, list[j], j));
+    yield* none(allErrors);
+  }
   const moreValid = list.slice(i).filter((s) => v.isValid(instance, s));
   if (moreValid.length) {
     moreValid.push(firstValid as SchemaNode);
@@ -617,12 +667,13 @@ function* anyOfUpstream(v: Validator, anyOf: unknown, instance: PyValue): Genera
   const list = anyOf as SchemaNode[];
   let skipBestMatch = false;
   let matched = false;
+  // The errors of the failed alternatives already generated (yielded as they fail), by index.
+  const failed: Array<ValidationError[] | undefined> = [];
   for (let i = 0; i < list.length; i++) {
     const sub = list[i];
-    const all = [...v.descend(instance, sub, undefined, i)];
-    const errs = all.filter((e) => !e.deprecation);
-    if (!errs.length) {
-      pushAll(allDeprecations, all.filter((e) => e.deprecation));
+    const deprecations = v.deprecationsIfValid(instance, sub, i);
+    if (deprecations) {
+      pushAll(allDeprecations, deprecations);
       matched = true;
       break;
     }
@@ -631,12 +682,13 @@ function* anyOfUpstream(v: Validator, anyOf: unknown, instance: PyValue): Genera
       const t = instance.get('type');
       if (typeof t === 'string' && ref.includes(`anyOf_type_${t}`)) {
         skipBestMatch = true;
+        const errs = (failed[i] = v.alternativeErrors(instance, sub, i));
         yield* errs;
       }
     }
-    pushAll(allErrors, errs);
   }
   if (!matched) {
+    for (let i = 0; i < list.length; i++) pushAll(allErrors, failed[i] ?? v.alternativeErrors(instance, list[i], i));
     if (!skipBestMatch) {
       const best = bestMatch(allErrors);
       if (best) yield best;
