@@ -8,6 +8,7 @@
  *   options: --write  --no-write  --only engine,loader,cloudinit,lsp,multipart,schema,sets,preview,extension  --build (npm run build first)
  *            (--only with --write replaces only those sections of the file when it has them: e.g. --only schema --write)
  *            --keep (keep the generated inputs)  --out FILE (instead of docs/benchmarks.md)  --json FILE (raw results)
+ *   BENCH_SERVER_CPU_PROF=DIR     each language server the bench starts writes a V8 CPU profile into DIR
  *
  * Progress goes to stderr, the summary table to stdout. Inputs are generated
  * deterministically (seeded) by scripts/bench/generate.mjs. Every engine

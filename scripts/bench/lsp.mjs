@@ -66,7 +66,8 @@ export class Session {
     s.versions = new Map();
     s.stderr = '';
     const t0 = performance.now();
-    const argv = o.ipc ? [...o.ipc.execArgv, o.ipc.module, '--node-ipc', `--clientProcessId=${process.pid}`] : o.argv;
+    const prof = process.env.BENCH_SERVER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_CPU_PROF}`] : [];
+    const argv = o.ipc ? [...o.ipc.execArgv, ...prof, o.ipc.module, '--node-ipc', `--clientProcessId=${process.pid}`] : o.argv;
     s.child = spawn(process.execPath, argv, { stdio: ['pipe', 'pipe', 'pipe', ...(o.ipc ? ['ipc'] : [])], env: { ...process.env, ...(o.env ?? {}) } });
     s.pid = s.child.pid;
     s.child.stderr.on('data', (d) => {

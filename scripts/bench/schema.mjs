@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { generateDocument, rng, seedOf } from './generate.mjs';
 import { P, Session, sleep } from './lsp.mjs';
 import { fmtInt, fmtMB, fmtMs, fmtRatio, median, p95, table } from './stats.mjs';
-import { ROOT, ctx, progress, run } from './context.mjs';
+import { ROOT, ctx, progress, run, CLIENT_START } from './context.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -87,7 +87,7 @@ export async function benchSchema({ root, work, quick, progress }) {
   }
   const withSchema = ylsSettings(pathToFileURL(schemaFile).href);
   const servers = [
-    { id: 'ours', label: 'cloud-config-merge (cloud-init schema, current)', argv: ['--max-semi-space-size=4', serverMain, '--stdio'], settings: (s) => (s === 'cloudConfigMerge' ? {} : null), pull: null },
+    { id: 'ours', label: 'cloud-config-merge (cloud-init schema, current)', argv: [...CLIENT_START.execArgv, serverMain, '--stdio'], settings: (s) => (s === 'cloudConfigMerge' ? {} : null), pull: null },
     {
       id: 'yls',
       label: "yaml-language-server (cloud-init's schema)",

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { cpuMs as processCpuMs } from '../fuzz/server.mjs';
 import { generateParts } from './generate.mjs';
-import { Session } from './lsp.mjs';
+import { Session, clientServerStart } from './lsp.mjs';
 
 export const SETS_TARGETS = { updateMs: 150, parts: 100 };
 
@@ -36,7 +36,7 @@ export async function benchSets({ root, work, quick, progress }) {
   const uri = (p) => pathToFileURL(path.join(dir, 'parts', p.name)).href;
   const row = { parts, debounce, bytes: generated.reduce((a, p) => a + Buffer.byteLength(p.text), 0), updates: [], cpu: [] };
   progress(`sets: ${parts} parts, edits of the last part's merge_how, diagnostics of the first`);
-  const s = await Session.start({ argv: ['--max-semi-space-size=4', serverMain, '--stdio'], settings: (section) => (section === 'cloudConfigMerge' ? {} : null), folders: [dir] });
+  const s = await Session.start({ argv: [...clientServerStart(root).execArgv, serverMain, '--stdio'], settings: (section) => (section === 'cloudConfigMerge' ? {} : null), folders: [dir] });
   const hasFate = (d) => d.diagnostics.some((x) => x.code === 'fate-replaced' && x.range.start.line === 1);
   try {
     const t0 = performance.now();
