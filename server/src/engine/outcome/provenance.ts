@@ -124,8 +124,11 @@ export interface LineProvenance {
   line: number;
   path: string;
   source: SourceLocation | null;
-  history: Array<{ what: LineEffect['what']; reason: string; from?: SourceLocation | null; at?: SourceLocation | null }>;
+  history: ReadonlyArray<{ what: LineEffect['what']; reason: string; from?: SourceLocation | null; at?: SourceLocation | null }>;
 }
+
+/** The history of the lines no merge step changed: most of them, one shared empty list. */
+const NO_HISTORY: LineProvenance['history'] = Object.freeze([]);
 
 /**
  * One entry per dumped line: its display path, the place its value was written and what it changed.
@@ -140,7 +143,7 @@ export function lineProvenance(
   dumpedLines: DumpLine[] = dumpPyYamlWithLines(value).lines,
   override?: (path: string) => SourceLocation | null,
 ): LineProvenance[] {
-  const history = new Map<string, LineProvenance['history']>();
+  const history = new Map<string, Array<LineProvenance['history'][number]>>();
   for (const e of effects) {
     const key = displayPath(e.path);
     const list = history.get(key) ?? [];
@@ -172,7 +175,7 @@ export function lineProvenance(
     // formatPath's form: an empty key alone is the root's name too.
     const path = displays[segments.length] || '(root)';
     const origin = origins[segments.length];
-    return { line: l.line + offset, path, source: override ? override(path) : origin ? locate(origin, 'value') : null, history: history.get(path) ?? [] };
+    return { line: l.line + offset, path, source: override ? override(path) : origin ? locate(origin, 'value') : null, history: (history.size && history.get(path)) || NO_HISTORY };
   });
 }
 
