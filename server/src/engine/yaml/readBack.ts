@@ -27,7 +27,7 @@ export function readBack(root: PyValue): PyValue | undefined {
     if (Array.isArray(value)) {
       if (seen.has(value)) return undefined;
       seen.add(value);
-      const out: PyValue[] = new Array(value.length);
+      const out = new Array<PyValue>(value.length);
       for (let i = 0; i < value.length; i++) {
         const item = copy(value[i], depth + 1);
         if (item === undefined) return undefined;
