@@ -7,6 +7,8 @@ import type { Locator, SourceLocation } from './locate';
 import type { UserDataRun } from '../userdata/run';
 import { getListOrigins, PyDict, type Origin, type PyValue } from '../py/values';
 import { readBack } from '../yaml/readBack';
+import type { DumpLine } from '../yaml/dump';
+import type { TopLevelMemo } from '../schema/pyjsonschema';
 import { problemPlace, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../schema/validate';
 
 export interface MergedProblem extends SchemaProblem {
@@ -39,15 +41,19 @@ export function originAt(root: PyValue, segments: PyValue[]): Origin | undefined
 }
 
 /**
- * `locate` resolves the run's origins to files (`userDataLocator(run)` of engine/outcome/run); `report`, when
- * given, is validateCloudConfigText's report of this very cloud-config.txt (kept from an earlier run).
- */
-/**
  * cloud-init's schema check of a merged cloud-config.txt, without keeping where each value is written in
- * that text: its problems are placed through the merged value's own origins (validateMerged).
+ * that text: its problems are placed through the merged value's own origins (validateMerged). With
+ * `memo`, a read-back's top-level keys whose text is unchanged since the last check are not walked again.
  */
-export function validateMergedText(text: string, version: SchemaVersion, maxProblems?: number, loaded?: { value: PyValue }): TextSchemaReport {
-  return validateCloudConfigText(text, version, { spans: false, maxProblems, loaded });
+export function validateMergedText(text: string, version: SchemaVersion, maxProblems?: number, loaded?: ReadBack, memo?: TopLevelMemo): TextSchemaReport {
+  const topLevel = loaded?.topLevelText && memo ? { root: loaded.value, memo, fingerprint: loaded.topLevelText } : undefined;
+  return validateCloudConfigText(text, version, { spans: false, maxProblems, loaded, topLevel });
+}
+
+/** cloud-config.txt read back (readBackOf); with the text of each top-level key in the dump when the run has its lines. */
+export interface ReadBack {
+  value: PyValue;
+  topLevelText?: (key: string) => string | undefined;
 }
 
 /**
@@ -56,16 +62,51 @@ export function validateMergedText(text: string, version: SchemaVersion, maxProb
  * ASCII: a file name with a character the YAML reader refuses, or takes for a line break, is parsed as
  * cloud-init parses it). Undefined: parse the text.
  */
-export function readBackOf(run: UserDataRun): { value: PyValue } | undefined {
+export function readBackOf(run: UserDataRun): ReadBack | undefined {
   const text = run.cloudConfigTxt;
   const start = text.indexOf('\n---');
   if (run.result === null || start < 0 || !INERT_HEADER.test(text.slice(0, start))) return undefined;
   const value = readBack(run.result);
-  return value === undefined ? undefined : { value };
+  if (value === undefined) return undefined;
+  return run.renderedLines ? { value, topLevelText: topLevelTexts(text.slice(start + 1), run.renderedLines) } : { value };
+}
+
+/**
+ * Each top-level key's text in the dump (from its line to the next top-level key's), by key: the same
+ * text is the same value, as the dump reads back as the value (readBack). Computed on first use.
+ */
+function topLevelTexts(dump: string, lines: readonly DumpLine[]): (key: string) => string | undefined {
+  let texts: Map<string, string> | undefined;
+  return (key) => {
+    if (!texts) {
+      texts = new Map();
+      const tops = lines.filter((l) => l.path.length === 1 && typeof l.path[0] === 'string');
+      const starts: number[] = [];
+      let line = 0;
+      let offset = 0;
+      for (const t of tops) {
+        while (line < t.line && offset >= 0) {
+          offset = dump.indexOf('\n', offset);
+          if (offset >= 0) offset++;
+          line++;
+        }
+        starts.push(offset);
+      }
+      tops.forEach((t, i) => {
+        const from = starts[i];
+        if (from >= 0) texts?.set(t.path[0] as string, dump.slice(from, i + 1 < tops.length && starts[i + 1] >= 0 ? starts[i + 1] : dump.length));
+      });
+    }
+    return texts.get(key);
+  };
 }
 
 const INERT_HEADER = /^[\t\n\x20-\x7e]*$/;
 
+/**
+ * `locate` resolves the run's origins to files (`userDataLocator(run)` of engine/outcome/run); `report`, when
+ * given, is validateCloudConfigText's report of this very cloud-config.txt (kept from an earlier run).
+ */
 export function validateMerged(run: UserDataRun, version: SchemaVersion, locate: Locator, report: TextSchemaReport = validateMergedText(run.cloudConfigTxt, version, undefined, readBackOf(run))): MergedSchemaReport {
   const place = (deprecation: boolean) => (p: SchemaProblem): MergedProblem => {
     if (run.result === null) return { ...p, source: null };

@@ -8,11 +8,11 @@
 import { LimitExceededError, Limits } from '../limits';
 import { PyError } from '../py/errors';
 import { CloudInitVersion } from '../spec/parse';
-import { originAt, readBackOf, validateMerged, validateMergedText, type MergedProblem, type MergedSchemaReport } from './mergedSchema';
+import { originAt, readBackOf, validateMerged, validateMergedText, type ReadBack, type MergedProblem, type MergedSchemaReport } from './mergedSchema';
 import { problemPlace, validateCloudConfig, type SchemaProblem, type TextSchemaReport } from '../schema/validate';
 import { systemConfigForSchema } from '../schema/systemConfig';
 import type { Outcome } from './run';
-import type { PyValue } from '../py/values';
+import { TopLevelMemo } from '../schema/pyjsonschema';
 
 /**
  * The schema report of the last cloud-config.txt validated: a refresh whose merged text did not change
@@ -21,11 +21,15 @@ import type { PyValue } from '../py/values';
  */
 export class SchemaReportCache {
   private last: { text: string; version: CloudInitVersion; maxProblems: number; report: TextSchemaReport } | undefined;
+  /** The top-level keys' errors of the last check, per version: an edit of one key walks only that key again. */
+  private readonly memos = new Map<CloudInitVersion, TopLevelMemo>();
 
-  report(text: string, version: CloudInitVersion, maxProblems = Infinity, loaded?: () => { value: PyValue } | undefined): TextSchemaReport {
+  report(text: string, version: CloudInitVersion, maxProblems = Infinity, loaded?: () => ReadBack | undefined): TextSchemaReport {
     const last = this.last;
     if (last && last.version === version && last.maxProblems === maxProblems && last.text === text) return last.report;
-    const report = validateMergedText(text, version, maxProblems, loaded?.());
+    let memo = this.memos.get(version);
+    if (!memo) this.memos.set(version, (memo = new TopLevelMemo()));
+    const report = validateMergedText(text, version, maxProblems, loaded?.(), memo);
     // Without the loaded value: nothing reads it, and it is as large as the merged result.
     this.last = { text, version, maxProblems, report: { ...report, value: undefined, rootSpan: undefined } };
     return report;

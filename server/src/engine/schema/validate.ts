@@ -13,7 +13,7 @@ import { comparePyStr } from '../py/str';
 import { expandedSize, loadYaml, type YamlProblem } from '../yaml/load';
 import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
 import { getListOrigins, PyDict, type PyValue, type TextSpan } from '../py/values';
-import { comparePaths, pyRegex, type SchemaNode, ValidationError, Validator } from './pyjsonschema';
+import { comparePaths, pyRegex, type SchemaNode, type TopLevelMemoUse, ValidationError, Validator } from './pyjsonschema';
 import { schemaData, type SchemaVersion } from './data';
 import { pushAll } from '../arrays';
 import { atLeast } from '../version/versions';
@@ -69,26 +69,32 @@ function pathString(segments: PyValue[]): string {
  * @param maxProblems stop after this many (the editor's bound: a generated file can have 200,000, which
  *   take seconds to find and place); the report then says it is `truncated`.
  */
-export function validateCloudConfig(config: PyValue, version: SchemaVersion, maxNodes: number = DEFAULT_LIMITS.maxExpandedNodes, maxProblems = Infinity): SchemaReport {
+export function validateCloudConfig(config: PyValue, version: SchemaVersion, maxNodes: number = DEFAULT_LIMITS.maxExpandedNodes, maxProblems = Infinity, topLevel?: TopLevelMemoUse): SchemaReport {
   // The validator walks every alias where it is used, as Python's does: an alias bomb would never end
   // (cloud-init's own `schema` hangs on it). Refused, naming the limit, like other full expansions.
   if (expandedSize(config, maxNodes) > maxNodes) throw new LimitExceededError('maxExpandedNodes', maxNodes, 'Schema validation (aliases expanded)');
-  return validateWith(config, validatorFor(version), maxProblems);
+  return validateWith(config, validatorFor(version), maxProblems, topLevel);
 }
 
 /**
  * validateCloudConfig's walk with any of cloud-init's schemas (the network-config ones too): the
  * problems as `validate_cloudconfig_schema` of the validator's version collects them.
  */
-export function validateWith(config: PyValue, validator: Validator, maxProblems = Infinity): SchemaReport {
+export function validateWith(config: PyValue, validator: Validator, maxProblems = Infinity, topLevel?: TopLevelMemoUse): SchemaReport {
   const all: ValidationError[] = [];
   let truncated = false;
-  for (const e of validator.iterErrors(config, validator.root)) {
-    if (all.length === maxProblems) {
-      truncated = true;
-      break;
+  validator.topLevel = topLevel;
+  try {
+    for (const e of validator.iterErrors(config, validator.root)) {
+      if (all.length === maxProblems) {
+        truncated = true;
+        break;
+      }
+      all.push(e);
     }
-    all.push(e);
+  } finally {
+    validator.topLevel = undefined;
+    topLevel?.memo.endRun();
   }
   const sorted = all.map((e, i) => ({ e, i })).sort((a, b) => comparePaths(a.e.path, b.e.path) || a.i - b.i).map((x) => x.e);
   const errors: SchemaProblem[] = [];
@@ -230,6 +236,8 @@ export interface TextValidationOptions {
   spans?: boolean;
   /** The text as loaded by an earlier check of this very text (another version's): not loaded again. */
   loaded?: { value: PyValue; rootSpan?: TextSpan | null };
+  /** The errors of top-level keys kept from the last validation (with `loaded`: see TopLevelMemo). */
+  topLevel?: TopLevelMemoUse;
 }
 
 /**
@@ -258,7 +266,7 @@ export function validateCloudConfigText(text: string, version: SchemaVersion, op
     return { valid: errors.length === 0, errors, deprecations: [], yamlError: null, notADict: true, value, rootSpan: loaded.rootSpan };
   }
   try {
-    const report = validateCloudConfig(value, version, undefined, options.maxProblems);
+    const report = validateCloudConfig(value, version, undefined, options.maxProblems, options.topLevel?.root === value ? options.topLevel : undefined);
     pushAll(errors, report.errors);
     const out: TextSchemaReport = { valid: errors.length === 0, errors, deprecations: report.deprecations, yamlError: null, notADict: false, value, rootSpan: loaded.rootSpan };
     if (report.truncated) out.truncated = true;
