@@ -9,7 +9,6 @@ installed cloud-init, never written by hand:
 * `frequencies`, `allDistros`, `removed`, `renamed`: the lookups `Modules._fixup_modules` / `run_section` use
   (`settings.FREQUENCIES`, `distros.ALL_DISTROS`, `modules.REMOVED_MODULES`, `modules.RENAMED_MODULES`,
   empty where the version has none);
-* `osFamilies`: `distros.OSFAMILIES`, to pick a distro's cloud.cfg variant by its family;
 * `keyModules`: which modules read a top-level key (the schema's `$defs` of each `cc_*`, plus activation keys);
 * `builtin`: the builtin config's top-level keys and the values of the keys the plan reads (under a cloud.cfg
   the user gives);
@@ -18,6 +17,8 @@ installed cloud-init, never written by hand:
   config + that cloud.cfg, no drop-ins, no kernel command line): its top-level keys, the distro and default user it names, and the
   values of the keys the plan reads (the three module lists, `unverified_modules`, merge specs). PACKAGE_ETC adds
   the variant `debian-package`: a distribution package's own /etc/cloud (cloud.cfg + cloud.cfg.d/*.cfg).
+
+A distro's OS family (`distros.OSFAMILIES`) is not here: scripts/version/extract-distros.py extracts it once.
 
 Lists and key sets that several variants share are stored once (`lists`, `keySets`) and named by index.
 """
@@ -123,7 +124,6 @@ def main():
         "allDistros": distros.ALL_DISTROS,
         "removed": list(getattr(ci_modules, "REMOVED_MODULES", [])),
         "renamed": dict(getattr(ci_modules, "RENAMED_MODULES", {})),
-        "osFamilies": {k: list(v) for k, v in distros.OSFAMILIES.items()},
         "modules": modules,
         "keyModules": {k: sorted(v) for k, v in sorted(key_modules.items())},
         "builtin": builtin_facts,

@@ -7,7 +7,8 @@ oracle folder; the cloud.cfg render script from that folder's versions/ tarballs
 (nothing is imported or run):
   distros   the modules of cloudinit/distros/ that define a class `Distro`: the names `system_info.distro`
             may take (cloud-init imports `cloudinit.distros.<name>` and uses its `Distro`)
-  families  `OSFAMILIES` of cloudinit/distros/__init__.py: OS family -> the distro names in it
+  families  `OSFAMILIES` of cloudinit/distros/__init__.py: OS family -> the distro names in it (the one copy:
+            the image profiles and the boot plan pick a distro's cloud.cfg variant by it)
   variants  the `VARIANTS` list of tools/render-template (tools/render-cloudcfg in 22.4.2): the cloud.cfg
             variants the template renders
 Only names are taken over.

@@ -37,7 +37,6 @@ export interface PlanFacts {
   allDistros: string;
   removed: string[];
   renamed: Record<string, string>;
-  osFamilies: Record<string, string[]>;
   modules: Record<string, ModuleMeta>;
   /** Top-level key -> the modules whose schema or activation names it. */
   keyModules: Record<string, string[]>;
@@ -73,7 +72,7 @@ export const DEBIAN_PACKAGE_VARIANT = 'debian-package';
 
 /**
  * The cloud.cfg an image of `distro` has, by default, for a version: for 22.4 and Debian the Debian package's
- * own; else the variant of the distro's name, else of its OS family (`distros.OSFAMILIES` of that version).
+ * own; else the variant of the distro's name, else of its OS family (`cloudCfgVariantFor`).
  * Undefined when the version renders none for it.
  */
 export function defaultCloudCfgVariant(version: CloudInitVersion, distro: string): string | undefined {
