@@ -89,8 +89,8 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
       const deferred = truthy(entry.has('defer') ? entry.get('defer') : false);
       const cc = deferred ? 'cc_write_files_deferred' : 'cc_write_files';
       const writer = running(cc);
-      const entryAt = at(entry.originOf('path') ?? origins?.[i], 'key') ?? at(origins?.[i], 'value');
       if (deferred && !writer) {
+        const entryAt = at(entry.originOf('path') ?? origins?.[i], 'key') ?? at(origins?.[i], 'value');
         push('plan-defer-never-written', `write_files[${i}].defer`, at(entry.originOf('defer')) ?? entryAt, `this file is never written: it has defer: true, and ${whyNot('cc_write_files_deferred')}`);
         return;
       }
@@ -202,7 +202,18 @@ function defaultFix(first: SourceLocation | null, text: FileText): PlanFix | nul
   return { title: "Add - default (keep the image's default user)", at: { file: first.file, line: first.line, character: first.character }, text: flow ? 'default, ' : `default\n${before}` };
 }
 
+/** The line of `at` in its file (line breaks \r\n, \r and \n), found without splitting the whole file. */
 function lineAt(at: SourceLocation | null, text: FileText): string | undefined {
   if (!at || at.note) return undefined;
-  return text(at.file)?.split(/\r\n|\r|\n/)[at.line];
+  const file = text(at.file);
+  if (file === undefined) return undefined;
+  const breaks = /\r\n|\r|\n/g;
+  let start = 0;
+  for (let n = 0; n < at.line; n++) {
+    const m = breaks.exec(file);
+    if (!m) return undefined;
+    start = m.index + m[0].length;
+  }
+  const end = file.slice(start).search(/\r|\n/);
+  return end < 0 ? file.slice(start) : file.slice(start, start + end);
 }
