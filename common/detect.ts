@@ -206,3 +206,23 @@ export function detectCloudInitDocument(text: string, path: string, languageId =
       return null;
   }
 }
+
+/**
+ * The editor language of a bare seed file (`user-data`, `vendor-data`, `vendor-data2`, no extension), which
+ * the extension's filename association calls YAML, when its start says it is something else: a shell script
+ * or boothook, a part handler (Python), a MIME multipart (plain text). Null: YAML is right (cloud-config,
+ * archive, include list, Jinja template…) or the file is not a bare seed file. `text` as for detection.
+ */
+export function bareSeedLanguage(path: string, text: string): 'shellscript' | 'python' | 'plaintext' | null {
+  if (!/(^|[\\/])(user-data|vendor-data2?)$/.test(path)) return null;
+  if (textHasMimeVersion(text)) return 'plaintext';
+  switch (typeFromStartsWith(text)) {
+    case 'text/x-shellscript':
+    case 'text/cloud-boothook':
+      return 'shellscript';
+    case 'text/part-handler':
+      return 'python';
+    default:
+      return null;
+  }
+}

@@ -27,7 +27,7 @@ export function isSystemConfigPath(uri: vscode.Uri): boolean {
 }
 
 /** As much of a document's text as detection reads: its start, or all of it for JSON (or a blank start). */
-function detectionText(doc: vscode.TextDocument): string {
+export function detectionText(doc: vscode.TextDocument): string {
   if (isJsonDocument(doc.uri.path, doc.languageId)) return doc.getText();
   return detectionTextFrom((chars) => (chars === undefined ? doc.getText() : doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(chars)))));
 }

@@ -15,6 +15,7 @@ import { PREVIEW_SCHEME } from './preview/uri';
 import { StatusItem } from './status';
 import { ImageStatusItem } from './imageStatus';
 import { registerWalkthrough } from './walkthrough';
+import { registerBareSeedLanguage } from './bareSeed';
 
 let server: Server | undefined;
 
@@ -47,6 +48,7 @@ export function activate(context: vscode.ExtensionContext): CloudConfigMergeApi 
     new StatusItem(server),
     new ImageStatusItem(),
     registerWalkthrough(context.globalState),
+    registerBareSeedLanguage(),
     vscode.commands.registerCommand('cloudConfigMerge.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('cloudConfigMerge.restartServer', () => server?.restart()),
     vscode.workspace.onDidOpenTextDocument(startFor),

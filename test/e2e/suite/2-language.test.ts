@@ -11,6 +11,20 @@ function codeOf(d: vscode.Diagnostic): string | number | undefined {
 }
 
 suite('Language features (real language server)', () => {
+  test('a bare user-data that is a shell script opens as a shell script, not YAML', async () => {
+    const uri = fileUri('bare-script/user-data');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('#!/bin/bash\necho "hello: world"\n'));
+    try {
+      const opened = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(opened, { preview: false });
+      const doc = await waitFor('the shell script language', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString() && d.languageId === 'shellscript'));
+      assert.strictEqual(doc.languageId, 'shellscript');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    } finally {
+      await vscode.workspace.fs.delete(vscode.Uri.joinPath(uri, '..'), { recursive: true });
+    }
+  });
+
   test('a malformed merge spec gets a diagnostic on exactly the bad word', async () => {
     const editor = await open('broken/typo-spec.yaml');
     const uri = editor.document.uri;
