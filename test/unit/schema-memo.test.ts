@@ -1,6 +1,6 @@
 /**
  * The preview checks the merged result against the schema after every edit, walking again only the
- * top-level keys whose text changed (TopLevelMemo, server/src/engine/schema/pyjsonschema.ts). Held here
+ * top-level keys whose text changed (TopLevelMemo, server/src/engine/schema/topLevelMemo.ts). Held here
  * to the check without the memo, problem for problem (path, message, keyword, alternatives, unknown
  * keys), over sequences of edits of generated documents, valid and not, on three versions.
  */
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { runUserData } from '../../server/src/engine/userdata/run';
 import { readBackOf, validateMergedText } from '../../server/src/engine/outcome/mergedSchema';
 import { validateCloudConfigText, type SchemaProblem } from '../../server/src/engine/schema/validate';
-import { TopLevelMemo } from '../../server/src/engine/schema/pyjsonschema';
+import { TopLevelMemo } from '../../server/src/engine/schema/topLevelMemo';
 import { schemaData, type SchemaVersion } from '../../server/src/engine/schema/data';
 import { Rng } from '../oracle/generate';
 import { Gen, render } from '../oracle/schema.diff';

@@ -8,7 +8,7 @@ import type { UserDataRun } from '../userdata/run';
 import { getListOrigins, PyDict, type Origin, type PyValue } from '../py/values';
 import { readBack } from '../yaml/readBack';
 import type { DumpLine } from '../yaml/dump';
-import type { TopLevelMemo } from '../schema/pyjsonschema';
+import type { TopLevelMemo } from '../schema/topLevelMemo';
 import { problemPlace, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../schema/validate';
 
 export interface MergedProblem extends SchemaProblem {

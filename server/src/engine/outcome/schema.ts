@@ -12,7 +12,7 @@ import { originAt, readBackOf, validateMerged, validateMergedText, type ReadBack
 import { problemPlace, validateCloudConfig, type SchemaProblem, type TextSchemaReport } from '../schema/validate';
 import { systemConfigForSchema } from '../schema/systemConfig';
 import type { Outcome } from './run';
-import { TopLevelMemo } from '../schema/pyjsonschema';
+import { TopLevelMemo } from '../schema/topLevelMemo';
 
 /**
  * The schema report of the last cloud-config.txt validated: a refresh whose merged text did not change

@@ -27,6 +27,7 @@ import { pyEq } from '../py/compare';
 import { conformsToFormat } from './formats';
 import { pushAll } from '../arrays';
 import { atLeast, type CloudInitVersion } from '../version/versions';
+import { memoizedDescend, type TopLevelMemoUse } from './topLevelMemo';
 
 /** A node of the schema data (JSON as extracted). */
 export type SchemaNode = { [key: string]: unknown };
@@ -282,55 +283,6 @@ function keysOf(schema: SchemaNode): string[] {
 
 type Keyword = (v: Validator, value: unknown, instance: PyValue, schema: SchemaNode) => Iterable<ValidationError>;
 
-/**
- * The errors of the top level's properties kept from one validation to the next (the preview validates
- * the merged result again after every edit, and most of its keys are as they were). Validation is a
- * function of the instance and the schema, so the errors of `descend(config[key], subschema)` are those
- * of the last validation when the key's value is the same: `fingerprint(key)` says so (the key's text in
- * the dump that was read back: the same text, the same value). The errors are kept as they leave that
- * descend (above it the top level's keywords only add to `schemaPath`, which no keyword reads) and
- * copied at each use, since callers change errors in place. Only what the last validation used is kept.
- */
-export class TopLevelMemo {
-  private previous = new Map<SchemaNode, Map<string, ValidationError[]>>();
-  private current = new Map<SchemaNode, Map<string, ValidationError[]>>();
-  /** Walks saved so far (a test checks the memo is used, not only that it is right). */
-  hits = 0;
-
-  get(schema: SchemaNode, fingerprint: string): ValidationError[] | undefined {
-    const hit = this.current.get(schema)?.get(fingerprint) ?? this.previous.get(schema)?.get(fingerprint);
-    if (hit) {
-      this.hits++;
-      this.set(schema, fingerprint, hit);
-    }
-    return hit;
-  }
-
-  set(schema: SchemaNode, fingerprint: string, errors: ValidationError[]): void {
-    let bySchema = this.current.get(schema);
-    if (!bySchema) this.current.set(schema, (bySchema = new Map<string, ValidationError[]>()));
-    bySchema.set(fingerprint, errors);
-  }
-
-  /** A validation is over: what it did not use is dropped. */
-  endRun(): void {
-    this.previous = this.current;
-    this.current = new Map();
-  }
-}
-
-/** The memo of one validation: its root instance and each top-level key's fingerprint (undefined: not kept). */
-export interface TopLevelMemoUse {
-  root: PyValue;
-  memo: TopLevelMemo;
-  fingerprint(key: string): string | undefined;
-}
-
-function copyAll(errors: readonly ValidationError[]): ValidationError[] {
-  const copies = new Map<ValidationError, ValidationError>();
-  return errors.map((e) => e.copy(copies));
-}
-
 export class Validator {
   private readonly keywords: Record<string, Keyword>;
   /** The memo of the validation under way (validateWith sets it for one synchronous walk). */
@@ -404,22 +356,8 @@ export class Validator {
   /** `descend(instance[property], subschema, path=property, schema_path=property)`, from the memo at the top level. */
   descendProperty(instance: PyDict, property: string, subschema: SchemaNode): Iterable<ValidationError> {
     const use = this.topLevel;
-    const fingerprint = use && instance === use.root ? use.fingerprint(property) : undefined;
-    const value = instance.get(property) as PyValue;
-    if (!use || fingerprint === undefined) return this.descend(value, subschema, property, property);
-    const kept = use.memo.get(subschema, fingerprint);
-    if (kept) return copyAll(kept);
-    let errors: ValidationError[];
-    try {
-      errors = [...this.descend(value, subschema, property, property)];
-    } catch (e) {
-      // Raised part-way (a TypeError of Python's): walked again lazily, the caller sees the same errors
-      // before it, and may stop before the raise (maxProblems).
-      if (e instanceof PyError) return this.descend(value, subschema, property, property);
-      throw e;
-    }
-    use.memo.set(subschema, fingerprint, copyAll(errors));
-    return errors;
+    if (use && instance === use.root) return memoizedDescend(this, use, instance, property, subschema);
+    return this.descend(instance.get(property) as PyValue, subschema, property, property);
   }
 
   /** cloud-init's `is_valid` override: deprecations do not count. */
