@@ -16,7 +16,9 @@
  *
  * The same files are also given to the CLI as a user checks a seed's file on its own
  * (`cloud-config-merge --check --type meta-data --format json FILE...`, one run): each file's `metaData`
- * entry must say what cloud-init does, as the engine's reading must.
+ * entry must say what cloud-init does, as the engine's reading must. And the keys the editor's hover and
+ * completion say NoCloud reads (engine/seed/data/metaDataKeys.json) must be what scripts/seed/extract.py
+ * finds in each installed version today.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -27,9 +29,12 @@ import { readMetaData } from '../../server/src/engine/seed/metaData';
 import { toCanonicalJson } from '../../server/src/engine/py/json';
 import { CLOUD_INIT_VERSIONS } from '../../server/src/engine/version/versions';
 import { main as cli } from '../../server/src/cli/main';
+import { metaDataKeyReaders } from '../../server/src/engine/seed/metaDataKeys';
+import { CLOUDINIT_TREES, installed } from './cloudinitTrees';
 import { Rng } from './generate';
 
 const NETCHECK = resolve(__dirname, '../../../../shared/oracle/netcheck.py');
+const EXTRACT = resolve(__dirname, '../../../scripts/seed/extract.py');
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(name);
@@ -147,6 +152,24 @@ function cliReadings(files: string[]): Map<string, Reading> {
   return new Map(entries.map((e) => [e.file as string, fromCli(e)]));
 }
 
+/** The keys NoCloud reads, extracted again from each installed version and compared with the editor's data: the differences. */
+function keyFactsDifferences(): number {
+  let differences = 0;
+  for (const version of CLOUD_INIT_VERSIONS) {
+    if (!installed(version)) {
+      console.log(`metadata.diff: cloud-init ${version} is not installed: its meta-data keys are not checked`);
+      continue;
+    }
+    const run = spawnSync('/usr/bin/python3', [EXTRACT], { encoding: 'utf8', cwd: '/', env: { ...process.env, PYTHONPATH: CLOUDINIT_TREES[version] } });
+    const theirs: unknown = run.status === 0 ? (JSON.parse(run.stdout) as { keys: unknown }).keys : run.stderr;
+    if (!isDeepStrictEqual(theirs, metaDataKeyReaders(version))) {
+      differences++;
+      console.log(`DIFFERENT meta-data keys NoCloud reads (${version}; node scripts/seed/regen.mjs writes them again):\n--- cloud-init: ${JSON.stringify(theirs)}\n--- ours: ${JSON.stringify(metaDataKeyReaders(version))}\n`);
+    }
+  }
+  return differences;
+}
+
 function main(): void {
   if (!existsSync(NETCHECK)) {
     console.error(`metadata.diff: ${NETCHECK} not found (set up ../shared/oracle first)`);
@@ -172,7 +195,7 @@ function main(): void {
     }
     const answers = JSON.parse(run.stdout) as Array<Record<string, { meta_data: OracleMeta }>>;
     let compared = 0;
-    let differences = 0;
+    let differences = keyFactsDifferences();
     const byCli = cliReadings(files);
     answers.forEach((answer, i) => {
       for (const version of CLOUD_INIT_VERSIONS) {
