@@ -569,8 +569,8 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
     const findings = linted.findings.map((l) => ({ file: l.file, line: l.start.line + 1, column: l.start.character + 1, endLine: l.end.line + 1, endColumn: l.end.character + 1, severity: l.finding.severity, code: l.finding.code, message: l.finding.message }));
     const system = systemSchema ? { systemSchema: { errors: systemSchema.errors.map((p) => ({ path: p.path, message: p.message, ...(p.source ? locationJson(p.source) : {}) })), deprecations: systemSchema.deprecations.map((p) => ({ path: p.path, message: p.message, ...(p.source ? locationJson(p.source) : {}) })) } } : {};
     const seed = seedSummary(o);
-    const read = [...metaData.map((m) => seedTextModule().metaDataJson(m.path, m.reading, m.by)), ...(seed && seedMetaData ? [seedTextModule().metaDataJson(seedMetaData, seed.metaData, 'seed')] : [])];
-    io.stdout(JSON.stringify({ ...schema, ...(read.length ? { metaData: read } : {}), findings, ...(fates ? { fates: fatesText.fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length }, ...(delivery ? { delivery } : {}), ...system }, null, o.pretty ? 2 : undefined) + '\n');
+    const readings = [...metaData.map((m) => seedTextModule().metaDataJson(m.path, m.reading, m.by)), ...(seed && seedMetaData ? [seedTextModule().metaDataJson(seedMetaData, seed.metaData, 'seed')] : [])];
+    io.stdout(JSON.stringify({ ...schema, ...(readings.length ? { metaData: readings } : {}), findings, ...(fates ? { fates: fatesText.fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length }, ...(delivery ? { delivery } : {}), ...system }, null, o.pretty ? 2 : undefined) + '\n');
   } else if (o.format === 'sarif') {
     const lintSarif = lintText.lintSarif(linted);
     const fateSarif = fates ? { rules: fatesText.FATE_RULES, results: fatesText.fatesSarif(fates, o.failOn) } : { rules: [], results: [] };
