@@ -32,6 +32,10 @@ test('--check seed/meta-data reads it as NoCloud does: no user-data header error
     assert.doesNotMatch(r.stdout, /Unrecognized user-data header|Invalid|unknown key|user-data:/i);
     assert.match(r.stdout, /^NoCloud meta-data \S+meta-data \(named meta-data\): checked as NoCloud reads a seed's meta-data, not as user-data \(cloud-init never merges it\): instance-id 'iid-web-01', hostname 'web-1', dsmode net\n/);
     assert.match(r.stdout, /meta-data:2:17: info: The hostname NoCloud gives is 'web-1'/);
+    // --cloud measures the user-data delivered: a meta-data FILE is none.
+    const cloud = runCli(['--check', '--cloud', 'aws', s.file('meta-data')]);
+    assert.equal(cloud.code, 0);
+    assert.doesNotMatch(cloud.stdout, /Delivery|make-mime/);
   } finally {
     s.done();
   }

@@ -559,7 +559,8 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
   );
   const lintText = lintTextModule();
   if (o.cloud && !['user-data', 'handler', 'boot'].includes(o.mode)) throw new UsageError(`--cloud works with the user-data, handler and boot modes (their FILEs are user-data), not ${o.mode}`);
-  const delivery = o.cloud ? deliveryModule().deliveryOfFiles(inputs.files.map((f, i) => ({ name: inputs.paths[i] ?? f.name, bytes: f.bytes })), o.cloud) : undefined;
+  // Meta-data is not delivered as user-data: with no user-data FILE left there is nothing to measure.
+  const delivery = o.cloud && (inputs.files.length || !metaData.length) ? deliveryModule().deliveryOfFiles(inputs.files.map((f, i) => ({ name: inputs.paths[i] ?? f.name, bytes: f.bytes })), o.cloud) : undefined;
   const overLimit = delivery !== undefined && 'over' in delivery && delivery.over;
   // Drop-ins and cloud.cfg: their merged schema problems, as cloud-init holds system config to its schema.
   const checkedSystem = outcome?.kind === 'confd' ? (require('../engine/outcome/schema') as typeof import('../engine/outcome/schema')).systemSchemaOf(outcome) : undefined;
