@@ -13,6 +13,12 @@
  * file counted as nothing. Not generated: a `local-hostname` that is a truthy non-string (netcheck.py's
  * own hostname call then raises and its worker crashes for every file of that version); a `seedfrom` path
  * is compared up to there (neither follows it).
+ *
+ * The same files are also given to the CLI as a user checks a seed's file on its own
+ * (`cloud-config-merge --check --type meta-data --format json FILE...`, one run): each file's `metaData`
+ * entry must say what cloud-init does, as the engine's reading must. And the keys the editor's hover and
+ * completion say NoCloud reads (engine/seed/data/metaDataKeys.json) must be what scripts/seed/extract.py
+ * finds in each installed version today.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -22,9 +28,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { readMetaData } from '../../server/src/engine/seed/metaData';
 import { toCanonicalJson } from '../../server/src/engine/py/json';
 import { CLOUD_INIT_VERSIONS } from '../../server/src/engine/version/versions';
+import { main as cli } from '../../server/src/cli/main';
+import { metaDataKeyReaders } from '../../server/src/engine/seed/metaDataKeys';
+import { CLOUDINIT_TREES, installed } from './cloudinitTrees';
 import { Rng } from './generate';
 
 const NETCHECK = resolve(__dirname, '../../../../shared/oracle/netcheck.py');
+const EXTRACT = resolve(__dirname, '../../../scripts/seed/extract.py');
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(name);
@@ -116,6 +126,50 @@ function ours(text: string): Reading {
   return out;
 }
 
+/** The CLI's `metaData` entry of one file (--check --format json) as a reading. */
+function fromCli(entry: Record<string, unknown>): Reading {
+  const out: Reading = { claimed: entry.claimed as boolean | null, error: (entry.error as string | undefined) ?? null, followsSeedfrom: entry.seedfrom !== undefined, counted_as_nothing: entry.readAsEmpty !== undefined };
+  if (entry.claimed) {
+    Object.assign(out, {
+      instance_id: entry.instanceId,
+      instance_id_defaulted: entry.instanceIdDefaulted,
+      dsmode: entry.dsmode,
+      invalid_dsmode: entry.invalidDsmode ?? null,
+      local_hostname: entry.hostnameError !== undefined ? `raises ${entry.hostnameError as string}` : entry.localHostname,
+      public_ssh_keys: entry.publicKeys,
+    });
+  }
+  return out;
+}
+
+/** `cloud-config-merge --check --type meta-data --format json FILE...`, run in this process: each file's entry, by path. */
+function cliReadings(files: string[]): Map<string, Reading> {
+  let stdout = '';
+  let stderr = '';
+  const code = cli(['--check', '--type', 'meta-data', '--format', 'json', ...files], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  if (code !== 0 && code !== 1) throw new Error(`metadata.diff: the CLI exited ${code}: ${stderr}`);
+  const entries = (JSON.parse(stdout) as { metaData: Array<Record<string, unknown>> }).metaData;
+  return new Map(entries.map((e) => [e.file as string, fromCli(e)]));
+}
+
+/** The keys NoCloud reads, extracted again from each installed version and compared with the editor's data: the differences. */
+function keyFactsDifferences(): number {
+  let differences = 0;
+  for (const version of CLOUD_INIT_VERSIONS) {
+    if (!installed(version)) {
+      console.log(`metadata.diff: cloud-init ${version} is not installed: its meta-data keys are not checked`);
+      continue;
+    }
+    const run = spawnSync('/usr/bin/python3', [EXTRACT], { encoding: 'utf8', cwd: '/', env: { ...process.env, PYTHONPATH: CLOUDINIT_TREES[version] } });
+    const theirs: unknown = run.status === 0 ? (JSON.parse(run.stdout) as { keys: unknown }).keys : run.stderr;
+    if (!isDeepStrictEqual(theirs, metaDataKeyReaders(version))) {
+      differences++;
+      console.log(`DIFFERENT meta-data keys NoCloud reads (${version}; node scripts/seed/regen.mjs writes them again):\n--- cloud-init: ${JSON.stringify(theirs)}\n--- ours: ${JSON.stringify(metaDataKeyReaders(version))}\n`);
+    }
+  }
+  return differences;
+}
+
 function main(): void {
   if (!existsSync(NETCHECK)) {
     console.error(`metadata.diff: ${NETCHECK} not found (set up ../shared/oracle first)`);
@@ -141,15 +195,17 @@ function main(): void {
     }
     const answers = JSON.parse(run.stdout) as Array<Record<string, { meta_data: OracleMeta }>>;
     let compared = 0;
-    let differences = 0;
+    let differences = keyFactsDifferences();
+    const byCli = cliReadings(files);
     answers.forEach((answer, i) => {
       for (const version of CLOUD_INIT_VERSIONS) {
-        compared++;
         const want = theirs(answer[version].meta_data);
-        const got = ours(texts[i]);
-        if (!isDeepStrictEqual(got, want)) {
-          differences++;
-          if (differences <= 10) console.log(`DIFFERENT (${version}) for:\n${texts[i]}--- cloud-init: ${JSON.stringify(want)}\n--- ours:       ${JSON.stringify(got)}\n`);
+        for (const [who, got] of [['ours', ours(texts[i])], ['the CLI', byCli.get(files[i])]] as const) {
+          compared++;
+          if (!isDeepStrictEqual(got, want)) {
+            differences++;
+            if (differences <= 10) console.log(`DIFFERENT (${version}, ${who}) for:\n${texts[i]}--- cloud-init: ${JSON.stringify(want)}\n--- ${who}: ${JSON.stringify(got)}\n`);
+          }
         }
       }
     });
@@ -164,7 +220,7 @@ function main(): void {
       `${seen.filter((r) => r.invalid_dsmode).length} rejected dsmodes`,
       `${seen.filter((r) => r.counted_as_nothing).length} read as nothing`,
     ];
-    console.log(`metadata.diff: ${FILES} meta-data files x ${CLOUD_INIT_VERSIONS.length} versions = ${compared} readings (${tally.join(', ')}), ${differences} different (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    console.log(`metadata.diff: ${FILES} meta-data files x ${CLOUD_INIT_VERSIONS.length} versions, read by the engine and by the CLI = ${compared} readings (${tally.join(', ')}), ${differences} different (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     process.exitCode = differences ? 1 : 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -86,8 +86,8 @@ export interface CliOptions {
   seedFiles?: { metaData?: string; networkConfig?: string };
   /** `--plan`: the boot plan of the merged result. */
   plan: boolean;
-  /** `--type network-config`: --check reads every FILE as a network-config, whatever its name or content. */
-  type?: 'network-config';
+  /** `--type network-config` or `--type meta-data`: --check reads every FILE as that, whatever its name or content. */
+  type?: 'network-config' | 'meta-data';
   /** `--netplan HOST`: how the host hands a v2 network-config on (none, cli, api). */
   netplan?: NetplanHost;
 }
@@ -165,15 +165,15 @@ export const FLAGS: readonly Flag[] = [
   {
     flag: 'check',
     section: 'What to run',
-    help: "validate each FILE and the merged result as cloud-init's schema validator does, add the findings --lint gives, and list the merge's fates: each value of a part that is replaced, deleted, lost, dropped with its part, overridden at boot, or appended/prepended, with the file:line of both values (the schema: user-data and handler modes; the fates: user-data, confd and boot modes); exit 1 on a schema error, a finding that is an error or warning, or a --fail-on fate",
+    help: "validate each FILE and the merged result as cloud-init's schema validator does, add the findings --lint gives, and list the merge's fates: each value of a part that is replaced, deleted, lost, dropped with its part, overridden at boot, or appended/prepended, with the file:line of both values (the schema: user-data and handler modes; the fates: user-data, confd and boot modes); a FILE named network-config or meta-data is checked as that NoCloud seed file, not merged (see --type); exit 1 on a schema error, a finding that is an error or warning, or a --fail-on fate",
     set: (o) => (o.check = true),
   },
   {
     flag: 'type',
-    value: 'network-config',
+    value: 'network-config|meta-data',
     section: 'What to run',
-    help: 'with --check: read every FILE as a network-config (NoCloud\'s network-config file: v1 or v2, or under `network:`), whatever its name; files named network-config or network-config.yaml, and YAML whose top level is a network config, are read as one without it',
-    set: (o, v) => (o.type = oneOf(v, ['network-config'] as const, () => `--type takes network-config, not '${v}'`)),
+    help: "with --check: read every FILE as a network-config (NoCloud's network-config file: v1 or v2, or under `network:`), or as a NoCloud seed's meta-data (what NoCloud makes of it, as --seed reads it; never merged), whatever its name; files named network-config or network-config.yaml, YAML whose top level is a network config, and files named meta-data are read as one without it (a merge, --plan and the preview refuse a file named meta-data: it is not user-data)",
+    set: (o, v) => (o.type = oneOf(v, ['network-config', 'meta-data'] as const, () => `--type takes network-config or meta-data, not '${v}'`)),
   },
   {
     flag: 'netplan',

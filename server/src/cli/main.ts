@@ -53,6 +53,8 @@ const fatesTextModule = (): typeof import('../engine/render/fatesText') => requi
 const setModule = (): typeof import('./fates') => require('./fates') as typeof import('./fates');
 const planModule = (): typeof import('./plan') => require('./plan') as typeof import('./plan');
 const planFactsModule = (): typeof import('../engine/plan/facts') => require('../engine/plan/facts') as typeof import('../engine/plan/facts');
+const metaDataModule = (): typeof import('./metaData') => require('./metaData') as typeof import('./metaData');
+const seedTextModule = (): typeof import('../engine/render/seedText') => require('../engine/render/seedText') as typeof import('../engine/render/seedText');
 
 export interface CliIO {
   stdout(text: string): void;
@@ -270,6 +272,8 @@ function dispatch(o: CliOptions, io: CliIO): number {
   // Every input is read here, once: a pipe or /dev/stdin has nothing left to give a second reading.
   const inputs = readInputs(o);
   if (o.check) return checkCommand(o, io, inputs);
+  // A seed's meta-data is not user-data: a merge, the plan and the preview refuse it (--check reads it as NoCloud does).
+  metaDataModule().refuseMetaData(o, inputs);
   if (o.plan) return planModule().planCommand(o, io, inputs);
   if (o.format === 'preview') return previewMode(o, io, inputs);
   return mergeMode(o, io, inputs);
@@ -514,15 +518,20 @@ function explain(o: CliOptions, io: CliIO): number {
  */
 function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: string[] }): number {
   if (!CHECK_MODES.includes(o.mode)) throw new UsageError(`--check works with the ${CHECK_MODES.join(', ')} modes, not ${o.mode}`);
+  // A NoCloud meta-data FILE is not user-data either: read as NoCloud reads it (its findings below), never merged.
+  const metaData = metaDataModule().metaDataFiles(o, inputs);
   if (o.images) return imagesModule().imagesCheck(o, io, inputs);
   const check = checkModule();
   const render = checkTextModule();
   // network-config files are not user-data: checked on their own (`cloud-init schema -t network-config`), never merged.
   const network = networkFiles(o, inputs);
-  if (network.checked.length && !inputs.files.length) return networkOnly(o, io, network.checked);
-  const { outcome, result: checked } = schemaCheck(o, io, inputs, o.version);
+  if (network.checked.length && !inputs.files.length && !metaData.length) return networkOnly(o, io, network.checked);
+  // Nothing to merge when every FILE was meta-data or network-config (boot mode still merges its layers).
+  const ran = inputs.files.length || !metaData.length || o.mode === 'boot' ? schemaCheck(o, io, inputs, o.version) : undefined;
+  const outcome = ran?.outcome;
+  const checked = ran?.result;
   const result: CheckResult | null = checked ? { files: [...network.checked, ...checked.files], merged: checked.merged } : network.checked.length ? { files: network.checked, merged: null } : null;
-  if (outcome.kind === 'user-data' && result) {
+  if (outcome?.kind === 'user-data' && result) {
     const run = outcome.run;
     const named = inputs.files.map((f, i) => ({ path: inputs.paths[i], bytes: f.bytes }));
     if (o.annotate) {
@@ -533,7 +542,7 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
     }
   }
   if (o.annotate) throw new UsageError('--annotate works with the user-data and handler modes');
-  const fates = hasFates(o.mode) ? fatesModule().fatesOf(outcome) : null;
+  const fates = outcome && hasFates(o.mode) ? fatesModule().fatesOf(outcome) : null;
   const failed = fates ? fatesModule().fatesOfKinds(fates, o.failOn) : [];
   const fatesText = fatesTextModule();
   // What --lint reports for the same files, from its own code: one command gives every finding.
@@ -543,22 +552,26 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
     [
       ...network.paths.map((path, i) => ({ path, text: decodeUtf8Surrogateescape(network.bytes[i]) })),
       ...inputs.files.map((f, i) => ({ path: inputs.paths[i] ?? f.name, text: decodeUtf8Surrogateescape(f.bytes) })),
+      ...metaData.map((m) => ({ path: m.path, text: decodeUtf8Surrogateescape(m.bytes), kind: 'meta-data' as const })),
       ...(seedMetaData ? [{ path: seedMetaData, text: decodeUtf8Surrogateescape(read(o, seedMetaData)) }] : []),
     ],
     lintModule().lintOptions(o, io),
   );
   const lintText = lintTextModule();
   if (o.cloud && !['user-data', 'handler', 'boot'].includes(o.mode)) throw new UsageError(`--cloud works with the user-data, handler and boot modes (their FILEs are user-data), not ${o.mode}`);
-  const delivery = o.cloud ? deliveryModule().deliveryOfFiles(inputs.files.map((f, i) => ({ name: inputs.paths[i] ?? f.name, bytes: f.bytes })), o.cloud) : undefined;
+  // Meta-data is not delivered as user-data: with no user-data FILE left there is nothing to measure.
+  const delivery = o.cloud && (inputs.files.length || !metaData.length) ? deliveryModule().deliveryOfFiles(inputs.files.map((f, i) => ({ name: inputs.paths[i] ?? f.name, bytes: f.bytes })), o.cloud) : undefined;
   const overLimit = delivery !== undefined && 'over' in delivery && delivery.over;
   // Drop-ins and cloud.cfg: their merged schema problems, as cloud-init holds system config to its schema.
-  const checkedSystem = outcome.kind === 'confd' ? (require('../engine/outcome/schema') as typeof import('../engine/outcome/schema')).systemSchemaOf(outcome) : undefined;
+  const checkedSystem = outcome?.kind === 'confd' ? (require('../engine/outcome/schema') as typeof import('../engine/outcome/schema')).systemSchemaOf(outcome) : undefined;
   const systemSchema = checkedSystem?.checked ? checkedSystem.schema : undefined;
   if (o.format === 'json') {
     const schema = result ? (JSON.parse(render.formatJson(result, false)) as object) : { files: [], merged: null };
     const findings = linted.findings.map((l) => ({ file: l.file, line: l.start.line + 1, column: l.start.character + 1, endLine: l.end.line + 1, endColumn: l.end.character + 1, severity: l.finding.severity, code: l.finding.code, message: l.finding.message }));
     const system = systemSchema ? { systemSchema: { errors: systemSchema.errors.map((p) => ({ path: p.path, message: p.message, ...(p.source ? locationJson(p.source) : {}) })), deprecations: systemSchema.deprecations.map((p) => ({ path: p.path, message: p.message, ...(p.source ? locationJson(p.source) : {}) })) } } : {};
-    io.stdout(JSON.stringify({ ...schema, findings, ...(fates ? { fates: fatesText.fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length }, ...(delivery ? { delivery } : {}), ...system }, null, o.pretty ? 2 : undefined) + '\n');
+    const seed = seedSummary(o);
+    const readings = [...metaData.map((m) => seedTextModule().metaDataJson(m.path, m.reading, m.by)), ...(seed && seedMetaData ? [seedTextModule().metaDataJson(seedMetaData, seed.metaData, 'seed')] : [])];
+    io.stdout(JSON.stringify({ ...schema, ...(readings.length ? { metaData: readings } : {}), findings, ...(fates ? { fates: fatesText.fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length }, ...(delivery ? { delivery } : {}), ...system }, null, o.pretty ? 2 : undefined) + '\n');
   } else if (o.format === 'sarif') {
     const lintSarif = lintText.lintSarif(linted);
     const fateSarif = fates ? { rules: fatesText.FATE_RULES, results: fatesText.fatesSarif(fates, o.failOn) } : { rules: [], results: [] };
@@ -566,6 +579,8 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
   } else {
     // The schema text is what cloud-init prints: the findings and the fates follow it, only when there are some to list.
     const lint = lintText.lintSection(linted);
+    const indented = (lines: string[]) => lines.map((l, i) => (i ? `  ${l}` : l)).join('\n') + '\n';
+    for (const m of metaData) io.stdout(indented(seedTextModule().metaDataFileLines(m.path, m.reading, m.by)));
     if (result) io.stdout(render.formatText(result, o.version));
     if (systemSchema) io.stdout((require('../engine/render/systemSchemaText') as typeof import('../engine/render/systemSchemaText')).systemSchemaText(systemSchema, o.version));
     io.stdout(lint.text);
@@ -573,8 +588,8 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
     if (lint.failure) io.stdout(lint.failure);
     if (failed.length) io.stdout(`Error: ${failed.length} value(s) meet a --fail-on fate (${o.failOn.join(', ')})\n`);
     const seed = seedSummary(o);
-    if (seed) io.stdout((require('../engine/render/seedText') as typeof import('../engine/render/seedText')).seedLines(seed).map((l, i) => (i ? `  ${l}` : l)).join('\n') + '\n');
-    if (delivery) io.stdout(deliveryTextModule().deliveryLines(delivery).map((l, i) => (i ? `  ${l}` : l)).join('\n') + '\n');
+    if (seed) io.stdout(indented(seedTextModule().seedLines(seed)));
+    if (delivery) io.stdout(indented(deliveryTextModule().deliveryLines(delivery)));
   }
   return (result && !check.isAccepted(result)) || failed.length || linted.failing || overLimit || systemSchema?.errors.length ? 1 : 0;
 }

@@ -18,6 +18,7 @@ import { notReadOnImage, planKeyMarkdown } from './common/planDocs';
 import { planTargetOf } from './common/planTarget';
 import { describeTypes, enumValues, keysOf, schemaAt, type NavSegment } from '../engine/schema/navigate';
 import { siblingKeys, textCursorAt } from '../engine/schema/textPath';
+import { metaDataCompletion } from './metaDataDocs';
 import { loadYaml } from '../engine/yaml/load';
 import { PyDict } from '../engine/py/values';
 import { jinjaCompletionItems } from './jinjaCompletion';
@@ -43,6 +44,8 @@ export function registerCompletion(ctx: ServerContext): void {
       const offset = state.offsetAt(params.position);
       const jinja = jinjaCompletionItems(state, offset, instanceDataFor(state.settings, document.uri, ctx.workspaceFolders()));
       if (jinja) return jinja;
+      const metaData = metaDataCompletion(state, offset, ctx.support.markdownCompletion);
+      if (metaData) return metaData;
       const cursor = specCursorAt(state, offset);
       const client = { snippets: ctx.support.snippets, markdown: ctx.support.markdownCompletion };
       const items = cursor ? completionItems(cursor, client, state.custom.descriptions) : null;

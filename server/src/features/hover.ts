@@ -3,7 +3,8 @@
  * merger), the whole spec on its key or header name (the effective
  * settings in words), the header lines that decide how a part is read, and
  * the Merge-Type / X-Merge-Type header names of MIME parts; on a top-level key, which module of the
- * image reads it, in which stage and how often (the boot plan).
+ * image reads it, in which stage and how often (the boot plan); on a key of a NoCloud meta-data file, what
+ * NoCloud does with it (metaDataDocs.ts).
  */
 import { Hover, HoverParams } from 'vscode-languageserver';
 import { HEADER_LINES, MERGE_HEADER_DOC } from '../engine/spec/catalogue';
@@ -24,6 +25,7 @@ import { jinjaHoverAt } from './jinjaHover';
 import { instanceDataFor } from './common/instanceData';
 import { planKeyMarkdown } from './common/planDocs';
 import { planTargetOf } from './common/planTarget';
+import { metaDataHover } from './metaDataDocs';
 
 interface HoverText {
   markdown: string;
@@ -45,7 +47,7 @@ export function registerHover(ctx: ServerContext): void {
 
 export function hoverAt(state: DocumentState, offset: number): HoverText | null {
   if (!state.analysis.info) return null;
-  return specHover(state, offset) ?? mimeHeaderHover(state, offset) ?? headerLineHover(state, offset) ?? schemaHover(state, offset);
+  return specHover(state, offset) ?? mimeHeaderHover(state, offset) ?? headerLineHover(state, offset) ?? schemaHover(state, offset) ?? metaDataHover(state, offset);
 }
 
 /** A key cloud-init's schema knows: its module, type, values and cloud-init's deprecation notes. */

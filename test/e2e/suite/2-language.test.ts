@@ -76,4 +76,17 @@ suite('Language features (real language server)', () => {
     await waitFor('the diagnostic to clear', () => !vscode.languages.getDiagnostics(uri).some((x) => codeOf(x) === 'unknown-option'));
     assert.ok(await editor.document.save());
   });
+
+  test('a seed\'s meta-data: hover says which NoCloud method reads the key, completion offers the others', async () => {
+    const editor = await open('seed/meta-data');
+    const at = positionOf(editor.document, 'local-hostname', 3);
+    const text = await waitFor('the meta-data hover', async () => {
+      const t = await hoverText(editor.document.uri, at);
+      return /DataSource\.get_hostname/.test(t) ? t : undefined;
+    });
+    assert.match(text, /What NoCloud makes of this file: instance-id 'iid-e2e-01', hostname 'web-1', dsmode net/);
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, new vscode.Position(2, 0));
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    assert.ok(labels.includes('public-keys') && !labels.includes('instance-id'), labels.join(', '));
+  });
 });

@@ -81,12 +81,14 @@ export interface AnalyzeOptions {
   maxSchemaProblems?: number;
   /** What the schema check may still spend (set by analyzeDocument: the parts of a MIME document share one budget). */
   schemaBudget?: SchemaBudget;
+  /** Read the document as NoCloud meta-data whatever its name and content (the CLI's `--type meta-data`). */
+  kind?: 'meta-data';
 }
 
 export function analyzeDocument(text: string, path: string, given: AnalyzeOptions = {}): DocumentAnalysis {
   // One budget of near-miss suggestions and problems for the whole document, whatever the number of its parts.
   const options: AnalyzeOptions = { ...given, schemaBudget: given.schemaBudget ?? newSchemaBudget(given.maxSchemaProblems) };
-  const info = detectDocument(text, path, options.languageId);
+  const info = options.kind ? { kind: options.kind } : detectDocument(text, path, options.languageId);
   if (!info) return { info, findings: [], specs: [] };
   const limit = options.maxBytes ?? DEFAULT_LIMITS.maxFileBytes;
   const bytes = text.length > limit / 3 ? utf8Length(text) : text.length;

@@ -23,10 +23,11 @@ export interface LintResult {
   failing: number;
 }
 
-export function lintFiles(files: Iterable<{ path: string; text: string }>, options: Omit<AnalyzeOptions, 'schema'>): LintResult {
+/** `kind`: the file is read as that kind whatever its name (`--check --type meta-data`). */
+export function lintFiles(files: Iterable<{ path: string; text: string; kind?: AnalyzeOptions['kind'] }>, options: Omit<AnalyzeOptions, 'schema'>): LintResult {
   const result: LintResult = { findings: [], checked: 0, failing: 0 };
-  for (const { path, text } of files) {
-    const analysis = analyzeDocument(text, path, options);
+  for (const { path, text, kind } of files) {
+    const analysis = analyzeDocument(text, path, kind ? { ...options, kind } : options);
     if (!analysis.info) continue;
     result.checked++;
     const lines = new LineIndex(text);

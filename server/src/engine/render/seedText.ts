@@ -5,6 +5,7 @@
  */
 import type { MetaDataReading } from '../seed/metaData';
 import type { HeaderWriter } from './header';
+import { toCanonicalJson } from '../py/json';
 
 export interface SeedSummary {
   folder: string;
@@ -13,23 +14,74 @@ export interface SeedSummary {
   networkConfig: boolean;
 }
 
+/**
+ * What NoCloud makes of a meta-data file, in a few words: the id, hostname and dsmode it reads, or why it
+ * does not use the seed. The one wording of a seed's line and of a meta-data FILE's line under --check.
+ */
+export function metaDataVerdict(md: MetaDataReading): string {
+  if (md.error) return `NoCloud raises ${md.error} reading its meta-data: the datasource fails`;
+  if (md.notClaimed === 'dsmode-disabled') return 'meta-data says dsmode: disabled, so NoCloud does not use this seed at all';
+  if (md.notClaimed === 'seedfrom-remote') return "meta-data has a seedfrom NoCloud's local stage does not read: the network stage fetches the seed from there instead of using these files";
+  if (md.seedfromLocal !== undefined) return `meta-data has seedfrom ${md.seedfromLocal}: NoCloud reads the seed from there instead of these files`;
+  const id = md.instanceIdDefaulted ? `instance-id '${md.instanceId}' (the default: meta-data gives none)` : `instance-id '${md.instanceId}'`;
+  const host = md.hostnameError ? 'a local-hostname that raises' : md.localHostname ? `hostname '${md.localHostname}'` : 'no hostname from meta-data';
+  return `${id}, ${host}, dsmode ${md.dsmode}`;
+}
+
+/** The line a meta-data file that was read empty adds (undefined when it was read). */
+function loadProblemLine(md: MetaDataReading): string | undefined {
+  return md.loadProblem && `meta-data is read as empty (${md.loadProblem.message})`;
+}
+
 /** The lines (without comment marks): the first one what NoCloud makes of the seed. */
 export function seedLines(seed: SeedSummary): string[] {
   const md = seed.metaData;
   const layers = seed.vendorData ? 'its user-data laid over its vendor-data (user-data wins key by key, as merged below)' : 'its user-data (no vendor-data)';
-  const lines: string[] = [];
-  if (md.error) lines.push(`NoCloud seed ${seed.folder}: NoCloud raises ${md.error} reading its meta-data: the datasource fails`);
-  else if (md.notClaimed === 'dsmode-disabled') lines.push(`NoCloud seed ${seed.folder}: meta-data says dsmode: disabled, so NoCloud does not use this seed at all`);
-  else if (md.notClaimed === 'seedfrom-remote') lines.push(`NoCloud seed ${seed.folder}: meta-data has a seedfrom NoCloud's local stage does not read: the network stage fetches the seed from there instead of using these files`);
-  else if (md.seedfromLocal !== undefined) lines.push(`NoCloud seed ${seed.folder}: meta-data has seedfrom ${md.seedfromLocal}: NoCloud reads the seed from there instead of these files`);
-  else {
-    const id = md.instanceIdDefaulted ? `instance-id '${md.instanceId}' (the default: meta-data gives none)` : `instance-id '${md.instanceId}'`;
-    const host = md.hostnameError ? 'a local-hostname that raises' : md.localHostname ? `hostname '${md.localHostname}'` : 'no hostname from meta-data';
-    lines.push(`NoCloud seed ${seed.folder}: ${layers}; ${id}, ${host}, dsmode ${md.dsmode}`);
-  }
-  if (md.loadProblem) lines.push(`meta-data is read as empty (${md.loadProblem.message})`);
+  const verdict = metaDataVerdict(md);
+  const lines: string[] = [md.claimed ? `NoCloud seed ${seed.folder}: ${layers}; ${verdict}` : `NoCloud seed ${seed.folder}: ${verdict}`];
+  const empty = loadProblemLine(md);
+  if (empty) lines.push(empty);
   if (seed.networkConfig) lines.push('network-config beside them: NoCloud hands it to the network stage (open it to check it)');
   return lines;
+}
+
+/** How a FILE given to --check was known to be meta-data: its name (what NoCloud looks for), or `--type meta-data`. */
+export type MetaDataFoundBy = 'name' | 'type';
+
+/**
+ * The lines of a meta-data FILE checked on its own (without comment marks): that it was read as NoCloud
+ * reads a seed's meta-data, not as user-data, and what NoCloud makes of it.
+ */
+export function metaDataFileLines(file: string, md: MetaDataReading, by: MetaDataFoundBy): string[] {
+  const how = by === 'name' ? 'named meta-data' : '--type meta-data';
+  const lines = [`NoCloud meta-data ${file} (${how}): checked as NoCloud reads a seed's meta-data, not as user-data (cloud-init never merges it): ${metaDataVerdict(md)}`];
+  const empty = loadProblemLine(md);
+  if (empty) lines.push(empty);
+  return lines;
+}
+
+/** What NoCloud makes of a meta-data file, as JSON (--check --format json): the reading's facts, and its line in words. */
+export function metaDataJson(file: string, md: MetaDataReading, by: MetaDataFoundBy | 'seed'): Record<string, unknown> {
+  return {
+    file,
+    foundBy: by,
+    claimed: md.claimed,
+    ...(md.error ? { error: md.error } : {}),
+    ...(md.notClaimed ? { notClaimed: md.notClaimed } : {}),
+    ...(md.seedfromLocal !== undefined ? { seedfrom: md.seedfromLocal } : {}),
+    ...(md.loadProblem ? { readAsEmpty: md.loadProblem.message } : {}),
+    ...(md.claimed
+      ? {
+          instanceId: md.instanceId,
+          instanceIdDefaulted: md.instanceIdDefaulted,
+          dsmode: md.dsmode,
+          ...(md.invalidDsmode !== undefined ? { invalidDsmode: md.invalidDsmode } : {}),
+          ...(md.hostnameError ? { hostnameError: md.hostnameError } : { localHostname: md.localHostname ?? null }),
+          publicKeys: JSON.parse(toCanonicalJson(md.publicSshKeys ?? []).text) as unknown,
+        }
+      : {}),
+    summary: metaDataVerdict(md),
+  };
 }
 
 /** The preview header's seed lines. */
