@@ -86,7 +86,7 @@ export interface CliOptions {
   seedFiles?: { metaData?: string; networkConfig?: string };
   /** `--plan`: the boot plan of the merged result. */
   plan: boolean;
-  /** `--type network-config` or `--type meta-data`: --check reads every FILE as that, whatever its name or content. */
+  /** `--type network-config` or `--type meta-data`: --check and --lint read every FILE as that, whatever its name or content. */
   type?: 'network-config' | 'meta-data';
   /** `--netplan HOST`: how the host hands a v2 network-config on (none, cli, api). */
   netplan?: NetplanHost;
@@ -172,7 +172,7 @@ export const FLAGS: readonly Flag[] = [
     flag: 'type',
     value: 'network-config|meta-data',
     section: 'What to run',
-    help: "with --check: read every FILE as a network-config (NoCloud's network-config file: v1 or v2, or under `network:`), or as a NoCloud seed's meta-data (what NoCloud makes of it, as --seed reads it; never merged), whatever its name; files named network-config or network-config.yaml, YAML whose top level is a network config, and files named meta-data are read as one without it (a merge, --plan and the preview refuse a file named meta-data: it is not user-data)",
+    help: "with --check or --lint: read every FILE as a network-config (NoCloud's network-config file: v1 or v2, or under `network:`), or as a NoCloud seed's meta-data (what NoCloud makes of it, as --seed reads it; never merged), whatever its name; files named network-config or network-config.yaml, YAML whose top level is a network config, and files named meta-data are read as one without it (a merge, --plan and the preview refuse them: they are not user-data)",
     set: (o, v) => (o.type = oneOf(v, ['network-config', 'meta-data'] as const, () => `--type takes network-config or meta-data, not '${v}'`)),
   },
   {
@@ -475,6 +475,7 @@ function refuse(message: string): never {
 function checkCombinations(o: CliOptions, formatGiven: boolean): void {
   if (o.plan) {
     if (o.check || o.lint) throw new UsageError(`--plan does not go with ${o.check ? '--check' : '--lint'}`);
+    if (o.type !== undefined) throw new UsageError('--type goes with --check or --lint');
     if (!formatGiven) o.format = 'text';
     else if (o.format !== 'text' && o.format !== 'json') throw new UsageError(`--plan writes text or json, not '${o.format}'`);
     return;
@@ -487,7 +488,7 @@ function checkCombinations(o: CliOptions, formatGiven: boolean): void {
     if (o.set === undefined && !CHECK_MODES.includes(o.mode)) throw new UsageError('--check works with the user-data, handler, confd and boot modes');
     if (o.annotate && o.format !== 'text') throw new UsageError('--annotate prints text: it does not go with --format json or sarif');
   } else if (o.annotate) throw new UsageError('--annotate goes with --check');
-  else if (o.type !== undefined) throw new UsageError('--type goes with --check');
+  else if (o.type !== undefined && !o.lint) throw new UsageError('--type goes with --check or --lint');
   else if (o.netplan !== undefined && !o.lint) throw new UsageError('--netplan goes with --check or --lint');
   else if (o.format === 'text') throw new UsageError('--format text goes with --check');
   else if (o.format === 'sarif' && !o.lint) throw new UsageError('--format sarif goes with --check or --lint');

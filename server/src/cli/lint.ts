@@ -4,7 +4,8 @@
  * language server skips them. Exit 1 when an error or a warning is found. `--format sarif`
  * writes SARIF 2.1.0 (for GitHub code scanning and other CI viewers) instead of lines. The findings are
  * those of the merge the same options make: its custom mergers, instance data and cloud-init version.
- * `--check` adds the same findings to its report (lintOptions, engine/lint/lintFiles.ts).
+ * `--check` adds the same findings to its report (lintOptions, engine/lint/lintFiles.ts). `--type` reads every
+ * FILE as that NoCloud seed file, as `--check --type` does.
  */
 import { sarifLog } from '../engine/render/sarif';
 import { lintFiles } from '../engine/lint/lintFiles';
@@ -24,7 +25,7 @@ export function lintMode(o: CliOptions, io: CliIO): number {
   const options = lintOptions(o, io);
   // Read one at a time, as analysed: a large list of files is never all in memory.
   const files = (function* () {
-    for (const path of o.files) yield { path, text: decodeUtf8Surrogateescape(read(o, path)) };
+    for (const path of o.files) yield { path, text: decodeUtf8Surrogateescape(read(o, path)), kind: o.type };
   })();
   const result = lintFiles(files, options);
   if (o.format === 'sarif') {

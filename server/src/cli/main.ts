@@ -26,7 +26,6 @@ import { locationJson } from '../engine/outcome/locate';
 import { CHECK_MODES, hasFates } from '../engine/outcome/mode';
 import type { InstanceDataChoice } from '../engine/template/instanceData';
 import { packageVersion } from './version';
-import { detectCloudInitDocument, detectionTextOfBytes } from '../../../common/detect';
 
 /**
  * What only some modes and options need (templates, reports, --check, fates, make-mime, the system
@@ -54,6 +53,7 @@ const setModule = (): typeof import('./fates') => require('./fates') as typeof i
 const planModule = (): typeof import('./plan') => require('./plan') as typeof import('./plan');
 const planFactsModule = (): typeof import('../engine/plan/facts') => require('../engine/plan/facts') as typeof import('../engine/plan/facts');
 const metaDataModule = (): typeof import('./metaData') => require('./metaData') as typeof import('./metaData');
+const seedFilesModule = (): typeof import('./seedFiles') => require('./seedFiles') as typeof import('./seedFiles');
 const seedTextModule = (): typeof import('../engine/render/seedText') => require('../engine/render/seedText') as typeof import('../engine/render/seedText');
 
 export interface CliIO {
@@ -272,8 +272,8 @@ function dispatch(o: CliOptions, io: CliIO): number {
   // Every input is read here, once: a pipe or /dev/stdin has nothing left to give a second reading.
   const inputs = readInputs(o);
   if (o.check) return checkCommand(o, io, inputs);
-  // A seed's meta-data is not user-data: a merge, the plan and the preview refuse it (--check reads it as NoCloud does).
-  metaDataModule().refuseMetaData(o, inputs);
+  // A seed's meta-data or network-config is not user-data: a merge, the plan and the preview refuse it (--check reads it as NoCloud does).
+  seedFilesModule().refuseSeedFiles(o, inputs);
   if (o.plan) return planModule().planCommand(o, io, inputs);
   if (o.format === 'preview') return previewMode(o, io, inputs);
   return mergeMode(o, io, inputs);
@@ -518,6 +518,8 @@ function explain(o: CliOptions, io: CliIO): number {
  */
 function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: string[] }): number {
   if (!CHECK_MODES.includes(o.mode)) throw new UsageError(`--check works with the ${CHECK_MODES.join(', ')} modes, not ${o.mode}`);
+  // --image and --annotate speak of user-data: a meta-data or network-config FILE is refused with them.
+  seedFilesModule().refuseSeedFilesInCheck(o, inputs);
   // A NoCloud meta-data FILE is not user-data either: read as NoCloud reads it (its findings below), never merged.
   const metaData = metaDataModule().metaDataFiles(o, inputs);
   if (o.images) return imagesModule().imagesCheck(o, io, inputs);
@@ -525,7 +527,7 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
   const render = checkTextModule();
   // network-config files are not user-data: checked on their own (`cloud-init schema -t network-config`), never merged.
   const network = networkFiles(o, inputs);
-  if (network.checked.length && !inputs.files.length && !metaData.length) return networkOnly(o, io, network.checked);
+  if (network.checked.length && !inputs.files.length && !metaData.length && o.mode !== 'boot') return networkOnly(o, io, network.checked);
   // Nothing to merge when every FILE was meta-data or network-config (boot mode still merges its layers).
   const ran = inputs.files.length || !metaData.length || o.mode === 'boot' ? schemaCheck(o, io, inputs, o.version) : undefined;
   const outcome = ran?.outcome;
@@ -550,7 +552,7 @@ function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: str
   const seedMetaData = o.seedFiles?.metaData;
   const linted = lintFilesModule().lintFiles(
     [
-      ...network.paths.map((path, i) => ({ path, text: decodeUtf8Surrogateescape(network.bytes[i]) })),
+      ...network.paths.map((path, i) => ({ path, text: decodeUtf8Surrogateescape(network.bytes[i]), kind: 'network-config' as const })),
       ...inputs.files.map((f, i) => ({ path: inputs.paths[i] ?? f.name, text: decodeUtf8Surrogateescape(f.bytes) })),
       ...metaData.map((m) => ({ path: m.path, text: decodeUtf8Surrogateescape(m.bytes), kind: 'meta-data' as const })),
       ...(seedMetaData ? [{ path: seedMetaData, text: decodeUtf8Surrogateescape(read(o, seedMetaData)) }] : []),
@@ -616,17 +618,15 @@ export function schemaCheck(o: CliOptions, io: CliIO, inputs: SetInputs & { path
 }
 
 /**
- * The FILEs that are network-config (by `--type network-config`, their name or their content: common/detect),
+ * The FILEs that are network-config (by `--type network-config`, their name or their content: seedFiles.ts's rule),
  * checked, and taken out of `inputs` (what is left is merged as before). The host is the target's (`--netplan`, else the image's).
  */
 function networkFiles(o: CliOptions, inputs: SetInputs & { paths: string[] }): { checked: FileResult[]; paths: string[]; bytes: Uint8Array[] } {
   const out = { checked: [] as FileResult[], paths: [] as string[], bytes: [] as Uint8Array[] };
-  if (o.mode !== 'user-data' && o.type === undefined) return out;
   const keep: number[] = [];
   inputs.files.forEach((f, i) => {
     const path = inputs.paths[i] ?? f.name;
-    const isNetwork = o.type === 'network-config' || detectCloudInitDocument(detectionTextOfBytes(f.bytes), path)?.kind === 'network-config';
-    if (!isNetwork) return keep.push(i);
+    if (seedFilesModule().seedFileOf(o, path, f.bytes)?.kind !== 'network-config') return keep.push(i);
     out.paths.push(path);
     out.bytes.push(f.bytes);
     out.checked.push(checkModule().checkNetworkFile(path, f.bytes, o.version, o.target.netplan));
@@ -640,7 +640,6 @@ function networkFiles(o: CliOptions, inputs: SetInputs & { paths: string[] }): {
 function networkOnly(o: CliOptions, io: CliIO, files: FileResult[]): number {
   const render = checkTextModule();
   const result: CheckResult = { files, merged: null };
-  if (o.annotate) throw new UsageError('--annotate works with user-data files, not network-config');
   if (o.format === 'json') io.stdout(render.formatJson(result, o.pretty) + '\n');
   else if (o.format === 'sarif') io.stdout(render.formatSarif(result, o.version, packageVersion()) + '\n');
   else io.stdout(render.formatText(result, o.version));

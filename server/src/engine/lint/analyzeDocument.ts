@@ -81,8 +81,8 @@ export interface AnalyzeOptions {
   maxSchemaProblems?: number;
   /** What the schema check may still spend (set by analyzeDocument: the parts of a MIME document share one budget). */
   schemaBudget?: SchemaBudget;
-  /** Read the document as NoCloud meta-data whatever its name and content (the CLI's `--type meta-data`). */
-  kind?: 'meta-data';
+  /** Read the document as that NoCloud seed file whatever its name and content (the CLI's `--type`). */
+  kind?: 'meta-data' | 'network-config';
 }
 
 export function analyzeDocument(text: string, path: string, given: AnalyzeOptions = {}): DocumentAnalysis {

@@ -23,7 +23,7 @@ export interface LintResult {
   failing: number;
 }
 
-/** `kind`: the file is read as that kind whatever its name (`--check --type meta-data`). */
+/** `kind`: the file is read as that kind whatever its name and content (`--type` of `--check` and `--lint`). */
 export function lintFiles(files: Iterable<{ path: string; text: string; kind?: AnalyzeOptions['kind'] }>, options: Omit<AnalyzeOptions, 'schema'>): LintResult {
   const result: LintResult = { findings: [], checked: 0, failing: 0 };
   for (const { path, text, kind } of files) {
