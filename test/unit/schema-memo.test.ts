@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { runUserData } from '../../server/src/engine/userdata/run';
 import { readBackOf, validateMergedText } from '../../server/src/engine/outcome/mergedSchema';
 import { validateCloudConfigText, type SchemaProblem } from '../../server/src/engine/schema/validate';
-import { TopLevelMemo } from '../../server/src/engine/schema/topLevelMemo';
+import { MAX_KEPT_ERRORS, TopLevelMemo } from '../../server/src/engine/schema/topLevelMemo';
 import { schemaData, type SchemaVersion } from '../../server/src/engine/schema/data';
 import { Rng } from '../oracle/generate';
 import { Gen, render } from '../oracle/schema.diff';
@@ -63,5 +63,19 @@ describe('the merged result checked again after an edit', () => {
 
   it('stops at the same problem as a check from scratch when the editor bounds them', () => {
     for (let seed = 1; seed <= 8; seed++) check('current', seed, 20, 2);
+  });
+
+  it('a key with more errors than it keeps is walked as the editor asks, not kept', () => {
+    // runcmd with thousands of items that all fail: the editor stops at its bound of problems.
+    const items = Array.from({ length: 4 * MAX_KEPT_ERRORS }, (_, i) => `  - {a: ${i}}`).join('\n');
+    const run = runUserData([{ name: 'a.yaml', bytes: Buffer.from(`#cloud-config\nruncmd:\n${items}\n`) }], { version: 'current', withLines: true });
+    const memo = new TopLevelMemo();
+    for (let i = 0; i < 2; i++) {
+      const fast = validateMergedText(run.cloudConfigTxt, 'current', 50, readBackOf(run), memo);
+      const slow = validateCloudConfigText(run.cloudConfigTxt, 'current', { spans: false, maxProblems: 50 });
+      assert.equal(problems(fast.errors), problems(slow.errors));
+      assert.equal(fast.truncated, true);
+    }
+    assert.equal(memo.hits, 0, 'runcmd was not kept');
   });
 });

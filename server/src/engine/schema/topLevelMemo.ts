@@ -57,22 +57,47 @@ export function copyAll(errors: readonly ValidationError[]): ValidationError[] {
   return errors.map((e) => e.copy(copies));
 }
 
+/**
+ * Most errors of one top-level key kept: past this many (a generated list whose every item fails) the key
+ * is walked lazily as without the memo, so a caller that stops at its bound (maxProblems) stops the walk.
+ */
+export const MAX_KEPT_ERRORS = 256;
+
 /** The top level's `descend(instance[property], …)` (validator `descendProperty`): the kept errors when the key's text is as it was. */
-export function memoizedDescend(v: Validator, use: TopLevelMemoUse, instance: PyDict, property: string, subschema: SchemaNode): Iterable<ValidationError> {
+export function* memoizedDescend(v: Validator, use: TopLevelMemoUse, instance: PyDict, property: string, subschema: SchemaNode): Generator<ValidationError> {
   const fingerprint = use.fingerprint(property);
   const value = instance.get(property) as PyValue;
-  if (fingerprint === undefined) return v.descend(value, subschema, property, property);
+  if (fingerprint === undefined) {
+    yield* v.descend(value, subschema, property, property);
+    return;
+  }
   const kept = use.memo.get(subschema, fingerprint);
-  if (kept) return copyAll(kept);
-  let errors: ValidationError[];
-  try {
-    errors = [...v.descend(value, subschema, property, property)];
-  } catch (e) {
-    // Raised part-way (a TypeError of Python's): walked again lazily, the caller sees the same errors
-    // before it, and may stop before the raise (maxProblems).
-    if (e instanceof PyError) return v.descend(value, subschema, property, property);
-    throw e;
+  if (kept) {
+    yield* copyAll(kept);
+    return;
+  }
+  const walk = v.descend(value, subschema, property, property);
+  const errors: ValidationError[] = [];
+  for (;;) {
+    let step: IteratorResult<ValidationError>;
+    try {
+      step = walk.next();
+    } catch (e) {
+      // Raised part-way (a TypeError of Python's) before anything was handed on: walked again lazily, the
+      // caller sees the same errors before it, and may stop before the raise (maxProblems).
+      if (!(e instanceof PyError)) throw e;
+      yield* v.descend(value, subschema, property, property);
+      return;
+    }
+    if (step.done) break;
+    errors.push(step.value);
+    if (errors.length > MAX_KEPT_ERRORS) {
+      // Too many to keep: handed on as they come, the rest of the walk as the caller asks for it.
+      yield* errors;
+      for (let next = walk.next(); !next.done; next = walk.next()) yield next.value;
+      return;
+    }
   }
   use.memo.set(subschema, fingerprint, copyAll(errors));
-  return errors;
+  yield* errors;
 }
