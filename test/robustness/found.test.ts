@@ -27,6 +27,11 @@ interface Found {
    * loaded machine meets them, and far below what the bug cost.
    */
   budget?: { diagnosticsCpuMs: number; requestCpuMs: number };
+  /**
+   * For an in-process slowness the fuzzer found: the most time the task may take in the worker. Far above
+   * what it costs fixed, far below what the bug cost, so that only the bug fails it.
+   */
+  taskMsBudget?: number;
 }
 
 const records: Array<{ name: string; found: Found }> = existsSync(FOUND)
@@ -48,6 +53,26 @@ function layOutSeeds(dir: string): void {
     }
   };
   for (const d of [path.join(REPO_ROOT, 'scripts', 'fuzz', 'seeds'), path.join(REPO_ROOT, 'examples'), path.join(REPO_ROOT, 'test', 'conformance', 'cases')]) if (existsSync(d)) copy(d);
+}
+
+/** A preview task as the fuzzer saves it (scripts/fuzz/executor.mjs): its files by path, its options flat. */
+interface FuzzPreview {
+  kind: 'preview';
+  mode: 'user-data' | 'handler' | 'confd' | 'boot';
+  files: Array<{ name: string; path: string }>;
+  onIncludeFailure?: string;
+  instanceData?: unknown;
+}
+
+/** The fuzzer's preview task as the worker runs it: the files read, `#include` resolved from the work directory. */
+function fuzzedPreview(task: FuzzPreview, dir: string): WorkerTask {
+  return {
+    kind: 'preview',
+    mode: task.mode,
+    files: task.files.map((f) => ({ name: f.name, bytes: readFileSync(f.path) })),
+    options: { onIncludeFailure: task.onIncludeFailure, instanceData: task.instanceData },
+    includeDir: dir,
+  };
 }
 
 function fill<T>(value: T, map: Record<string, string>): T {
@@ -87,8 +112,9 @@ describe('reproducers found by the fuzzer', () => {
         assertCleanRun(run, { code: run.code ?? -1 }, argv.join(' '));
       } else if (found.target === 'in-process') {
         const task = fill(found.task!, map);
-        const outcome = await worker.run(task.kind === 'analyze' ? { kind: 'analyze', text: bytes.toString('utf8'), path: input } : task, 30_000);
+        const outcome = await worker.run(task.kind === 'analyze' ? { kind: 'analyze', text: bytes.toString('utf8'), path: input } : task.kind === 'preview' ? fuzzedPreview(task as unknown as FuzzPreview, work.dir) : task, 30_000);
         assertReturned(outcome, JSON.stringify(task));
+        if (found.taskMsBudget !== undefined) assert.ok(outcome.ms <= found.taskMsBudget, `took ${outcome.ms} ms (budget ${found.taskMsBudget})`);
         if (outcome.cli) assertCleanRun({ ...outcome.cli }, { code: isAnswerCode(outcome.cli.code, task.argv ?? []) ? outcome.cli.code : 0 }, `main ${task.argv?.join(' ')}`);
       } else {
         const ws = path.join(work.dir, `ws-${name}`);

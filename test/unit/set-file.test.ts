@@ -82,3 +82,15 @@ test('what cannot be written so that it reads back is refused with a reason, nev
   // An explicit key (`? a`) puts the entries where a new one cannot be lined up: refused, not misplaced.
   assert.match(JSON.stringify(writeSet('sets:\n  ? a\n  : {files: [x]}\n', { name: 'web', mode: 'user-data', files: ['a'] })), /cannot be written/);
 });
+
+test('saving a set into a file with a long run of spaces before `sets:` takes no time (it was quadratic)', () => {
+  // A comment of 40,000 spaces, then an empty `sets:`: trimming the spaces before the value retried at
+  // every space of the run (about 800 million steps, seconds of CPU); now one pass.
+  const text = `#${' '.repeat(40000)}x\nsets: ~\n`;
+  const started = process.cpuUsage();
+  const result = writeSet(text, { name: 'web', mode: 'user-data', files: ['a.yaml'] });
+  const cpuMs = (process.cpuUsage(started).user + process.cpuUsage(started).system) / 1000;
+  assert.ok('text' in result && result.text.startsWith(`#${' '.repeat(40000)}x\nsets:`), JSON.stringify(result).slice(0, 200));
+  assert.deepEqual(reads(result.text, 'web').map((s) => s.files), [['a.yaml']]);
+  assert.ok(cpuMs < 500, `${cpuMs.toFixed(0)} ms of CPU`);
+});

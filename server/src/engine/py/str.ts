@@ -30,6 +30,13 @@ export function pyRStrip(s: string): string {
   return s.slice(0, end);
 }
 
+/** Python's `s.rstrip(chars)`: in linear time, where a regex like /[ \t]+$/ retries at every character of a long run. */
+export function pyRStripChars(s: string, chars: string): string {
+  let end = s.length;
+  while (end > 0 && chars.includes(s[end - 1])) end--;
+  return s.slice(0, end);
+}
+
 export function pyLStrip(s: string): string {
   return s.slice(pyLStripIndex(s));
 }

@@ -21,6 +21,7 @@
 import picomatch from 'picomatch/posix';
 import { PyDict, PyValue, TextSpan, getListOrigins } from '../py/values';
 import { loadYaml } from '../yaml/load';
+import { pyRStripChars } from '../py/str';
 import { pyKeyDisplay } from '../yaml/dump';
 import { NON_PRINTABLE } from '../yaml/reader';
 import { escapeChar } from '../yaml/scalarAnalysis';
@@ -314,7 +315,7 @@ function intoRoot(text: string, root: PyDict, rootSpan: TextSpan, name: string, 
   if (sets === null || (sets instanceof PyDict && flow && sets.size === 0)) {
     // `sets:`, `sets: ~` or `sets: {}`: the value becomes the block.
     const at = lineAfter(text, Math.max(origin.key.end, origin.value.end));
-    const head = text.slice(0, origin.value.start).replace(/[ \t]+$/, '') + text.slice(origin.value.end, at);
+    const head = pyRStripChars(text.slice(0, origin.value.start), ' \t') + text.slice(origin.value.end, at);
     return `${head}${head.endsWith('\n') ? '' : eol}${blockEntry(name, fields, ' '.repeat(keyColumn + 2), eol)}${text.slice(at)}`;
   }
   if (!(sets instanceof PyDict)) return { error: `\`sets\` in ${SET_FILE_NAME} is not a mapping: fix it first` };
