@@ -113,7 +113,11 @@ class Executor {
     this.child.stderr.on('data', (d) => {
       if (this.stderr.length < 100000) this.stderr += d.toString();
     });
-    this.child.on('exit', (code, signal) => (this.exited = { code, signal }));
+    // (only this child's exit: a killed predecessor exits after its successor started, and must not mark it exited)
+    const child = this.child;
+    child.on('exit', (code, signal) => {
+      if (this.child === child) this.exited = { code, signal };
+    });
     return new Promise((resolve, reject) => {
       this.child.once('message', (m) => (m.ready ? resolve() : reject(new Error('executor did not start'))));
       this.child.once('exit', () => reject(new Error(`executor exited at start: ${this.stderr}`)));
@@ -122,7 +126,8 @@ class Executor {
 
   async restart() {
     this.restarts++;
-    if (this.child && !this.exited) this.child.kill('SIGKILL');
+    // Killed whatever `exited` says: a hung executor left alive keeps its IPC channel, and the fuzzer never exits.
+    if (this.child && this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
     await this.start();
   }
 
