@@ -7,8 +7,9 @@
  * reached twice, str keys only, scalars that are str, int, float, bool or None, no deeper than
  * MAX_READ_BACK_DEPTH), the dump is built so that the loader reads each scalar back as the same Python
  * value, so the read-back is the value with every mapping's keys sorted: the mappings not yet in that
- * order are copied (and what holds them), the rest is the value itself (nothing here changes values). Anything else (anchors, tuples, sets, bytes,
- * timestamps, other keys) gives undefined: the caller parses the text, as cloud-init does.
+ * order are copied (and what holds them), the rest is the value itself (nothing here changes values).
+ * Anything else (anchors, tuples, sets, bytes, timestamps, other keys) gives undefined: the caller parses
+ * the text, as cloud-init does.
  * test/unit/read-back.test.ts holds this to loadYaml(dumpPyYaml(value)) on generated values.
  */
 import { PyDict, type PyValue } from '../py/values';
