@@ -12,6 +12,7 @@ import { coded, FindingCode, SeverityOf } from '../findings/codes';
 import type { Severity } from '../findings/findings';
 import type { Locator, SourceLocation } from '../outcome/locate';
 import { BootPlan, PlanRow, STAGES, Stage } from './plan';
+import { LineIndex } from '../text/lineIndex';
 
 export interface PlanFix {
   title: string;
@@ -44,6 +45,7 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
   const cfg = merged instanceof PyDict ? merged : new PyDict();
   const out: Pitfall[] = [];
   const at = (origin: Origin | undefined, which: 'key' | 'value' = 'key') => (origin && locate ? locate(origin, which) : null);
+  const lineOf = lineReader(text);
   const push = <C extends FindingCode>(code: C, path: string, where: SourceLocation | null, message: string, extra: { severity?: SeverityOf<C>; fix?: PlanFix | null } = {}) => {
     const { severity } = coded(code, extra.severity);
     out.push({ code, severity: severity as Severity, message, path, at: where, ...(extra.fix ? { fix: extra.fix } : {}) });
@@ -101,7 +103,7 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
         const late = [u && (users.has(u) || groups.has(u)) ? `user ${u}` : null, g && (groups.has(g) || users.has(g)) ? `group ${g}` : null].filter((x): x is string => !!x);
         if (late.length) {
           const ownerAt = at(entry.originOf('owner'));
-          push('plan-owner-created-later', `write_files[${i}].owner`, ownerAt, `owner ${owner}: ${late.join(' and ')} ${late.length > 1 ? 'are' : 'is'} created by ${said(usersGroups, 'cc_users_groups')} after ${said(writer, cc)} writes this file, so the chown fails; defer: true writes it in the final stage instead`, { fix: deferFix(ownerAt, text) });
+          push('plan-owner-created-later', `write_files[${i}].owner`, ownerAt, `owner ${owner}: ${late.join(' and ')} ${late.length > 1 ? 'are' : 'is'} created by ${said(usersGroups, 'cc_users_groups')} after ${said(writer, cc)} writes this file, so the chown fails; defer: true writes it in the final stage instead`, { fix: deferFix(ownerAt, lineOf) });
         }
       }
       const path = entry.get('path');
@@ -110,7 +112,7 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
         const user = home !== undefined && users.has(home) ? home : undefined;
         if (user) {
           const pathAt = at(entry.originOf('path'));
-          push('plan-home-before-user', `write_files[${i}].path`, pathAt, `${path} is written by ${said(writer, cc)} before ${said(usersGroups, 'cc_users_groups')} creates ${user}: the home directory is made by root without the skeleton files, and useradd does not fix it; defer: true writes it after`, { fix: deferFix(pathAt, text) });
+          push('plan-home-before-user', `write_files[${i}].path`, pathAt, `${path} is written by ${said(writer, cc)} before ${said(usersGroups, 'cc_users_groups')} creates ${user}: the home directory is made by root without the skeleton files, and useradd does not fix it; defer: true writes it after`, { fix: deferFix(pathAt, lineOf) });
         }
       }
     });
@@ -119,7 +121,7 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
   // users without default.
   if (usersValue !== undefined && isPyList(usersValue) && !userNames.includes('default') && !cfg.has('user') && usersGroups) {
     const first = getListOrigins(usersValue)?.[0];
-    push('plan-no-default-user', 'users', at(cfg.originOf('users')), `users has no default entry: ${plan.defaultUser ? `the image's default user ${plan.defaultUser}` : "the image's default user"} is not created, and the SSH keys the cloud provides (it installs them for that user) go nowhere; add - default to keep it`, { fix: defaultFix(at(first, 'value'), text) });
+    push('plan-no-default-user', 'users', at(cfg.originOf('users')), `users has no default entry: ${plan.defaultUser ? `the image's default user ${plan.defaultUser}` : "the image's default user"} is not created, and the SSH keys the cloud provides (it installs them for that user) go nowhere; add - default to keep it`, { fix: defaultFix(at(first, 'value'), lineOf) });
   }
 
   // runcmd and bootcmd.
@@ -184,8 +186,8 @@ function truthy(v: PyValue | undefined): boolean {
 }
 
 /** `defer: true` inserted before the key at `at`, in the mapping's own style (block or flow). */
-function deferFix(at: SourceLocation | null, text: FileText): PlanFix | null {
-  const line = lineAt(at, text);
+function deferFix(at: SourceLocation | null, lineOf: LineOf): PlanFix | null {
+  const line = lineOf(at);
   if (!at || line === undefined) return null;
   const before = line.slice(0, at.character);
   const flow = /[{,]\s*$/.test(before);
@@ -193,8 +195,8 @@ function deferFix(at: SourceLocation | null, text: FileText): PlanFix | null {
 }
 
 /** `- default` inserted before the first item of `users`, in the list's own style. */
-function defaultFix(first: SourceLocation | null, text: FileText): PlanFix | null {
-  const line = lineAt(first, text);
+function defaultFix(first: SourceLocation | null, lineOf: LineOf): PlanFix | null {
+  const line = lineOf(first);
   if (!first || line === undefined) return null;
   const before = line.slice(0, first.character);
   const flow = /[[,]\s*$/.test(before);
@@ -202,18 +204,20 @@ function defaultFix(first: SourceLocation | null, text: FileText): PlanFix | nul
   return { title: "Add - default (keep the image's default user)", at: { file: first.file, line: first.line, character: first.character }, text: flow ? 'default, ' : `default\n${before}` };
 }
 
-/** The line of `at` in its file (line breaks \r\n, \r and \n), found without splitting the whole file. */
-function lineAt(at: SourceLocation | null, text: FileText): string | undefined {
-  if (!at || at.note) return undefined;
-  const file = text(at.file);
-  if (file === undefined) return undefined;
-  const breaks = /\r\n|\r|\n/g;
-  let start = 0;
-  for (let n = 0; n < at.line; n++) {
-    const m = breaks.exec(file);
-    if (!m) return undefined;
-    start = m.index + m[0].length;
-  }
-  const end = file.slice(start).search(/\r|\n/);
-  return end < 0 ? file.slice(start) : file.slice(start, start + end);
+/** A place's line of its file (without its line break), each file indexed once (text/lineIndex: its line breaks). */
+type LineOf = (at: SourceLocation | null) => string | undefined;
+
+function lineReader(text: FileText): LineOf {
+  const indexes = new Map<string, LineIndex | null>();
+  return (at) => {
+    if (!at || at.note) return undefined;
+    let index = indexes.get(at.file);
+    if (index === undefined) {
+      const file = text(at.file);
+      indexes.set(at.file, (index = file === undefined ? null : new LineIndex(file)));
+    }
+    if (!index || at.line >= index.lineCount) return undefined;
+    const end = at.line + 1 < index.lineCount ? index.lineStart(at.line + 1) : index.text.length;
+    return index.text.slice(index.lineStart(at.line), end).replace(/\r\n$|[\r\n]$/, '');
+  };
 }

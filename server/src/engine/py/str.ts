@@ -25,9 +25,7 @@ export function pyStripSpan(s: string): [number, number] {
 }
 
 export function pyRStrip(s: string): string {
-  let end = s.length;
-  while (end > 0 && PY_SPACE.includes(s[end - 1])) end--;
-  return s.slice(0, end);
+  return pyRStripChars(s, PY_SPACE);
 }
 
 /** Python's `s.rstrip(chars)`: in linear time, where a regex like /[ \t]+$/ retries at every character of a long run. */
