@@ -10,7 +10,7 @@
  * be set up first (../shared/oracle/setup.sh), as .ci/run does.
  */
 import { CLOUDINIT_TREES, type CloudInitVersion } from './cloudinitTrees';
-import { notInstalled, suiteArgs } from './perVersion';
+import { eachVersion } from './perVersion';
 import { resolve } from 'node:path';
 import { PyError } from '../../server/src/engine/py/errors';
 import { parsePythonJson, toCanonicalJson } from '../../server/src/engine/py/json';
@@ -153,17 +153,7 @@ async function runVersion(version: CloudInitVersion, specs: number, userdata: nu
 }
 
 async function main(): Promise<number> {
-  const { seed, versions, count } = suiteArgs(20261122);
-  let failed = 0;
-  for (const version of versions) {
-    const missing = notInstalled(version);
-    if (missing) {
-      console.error(missing);
-      return 2;
-    }
-    failed += await runVersion(version, count(version, '--specs', 10000), count(version, '--userdata', 1000), seed);
-  }
-  return failed ? 1 : 0;
+  return eachVersion(20261122, (version, count, seed) => runVersion(version, count('--specs', 10000), count('--userdata', 1000), seed));
 }
 
 if (require.main === module) {

@@ -15,7 +15,7 @@
  * and for user-data over vendor-data at boot (`--boot N`, oracle.py --mode boot --vendor).
  */
 import { CLOUDINIT_TREES, type CloudInitVersion } from './cloudinitTrees';
-import { notInstalled, suiteArgs } from './perVersion';
+import { eachVersion } from './perVersion';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -209,20 +209,12 @@ async function runVersion(version: CloudInitVersion, count: number, confd: numbe
 }
 
 async function main(): Promise<number> {
-  const { seed, versions, count } = suiteArgs(20261124);
-  let failed = 0;
-  for (const version of versions) {
-    const missing = notInstalled(version);
-    if (missing) {
-      console.error(missing);
-      return 2;
-    }
-    const n = (name: string, fallback: number) => count(version, name, fallback);
+  return eachVersion(20261124, async (version, n, seed) => {
     const started = Date.now();
-    failed += await runVersion(version, n('--sets', 1500), n('--confd', 150), n('--boot', 100), seed);
+    const failed = await runVersion(version, n('--sets', 1500), n('--confd', 150), n('--boot', 100), seed);
     console.log(`(cloud-init ${version}: ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  }
-  return failed ? 1 : 0;
+    return failed;
+  });
 }
 
 if (require.main === module) {

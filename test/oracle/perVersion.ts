@@ -37,7 +37,7 @@ export function selectedVersions(only: string): CloudInitVersion[] {
  * The command line of the suites with counts of their own (differential, fates): `--NAME N` options, `--seed`,
  * `--sample-divisor` (23.4, 24.4 and 25.1 run that fraction of each count), `--version V[,V...]`.
  */
-export function suiteArgs(defaultSeed: number): { seed: number; versions: CloudInitVersion[]; count: (version: CloudInitVersion, name: string, fallback: number) => number } {
+function suiteArgs(defaultSeed: number): { seed: number; versions: CloudInitVersion[]; count: (version: CloudInitVersion, name: string, fallback: number) => number } {
   const arg = (name: string, fallback: number) => {
     const i = process.argv.indexOf(name);
     return i >= 0 ? Number(process.argv[i + 1]) : fallback;
@@ -52,7 +52,7 @@ export function suiteArgs(defaultSeed: number): { seed: number; versions: CloudI
 }
 
 /** Why a suite cannot run on `version` (its cloud-init is not installed; suites install nothing), or null. */
-export function notInstalled(version: CloudInitVersion): string | null {
+function notInstalled(version: CloudInitVersion): string | null {
   if (installed(version) && existsSync(resolve(CLOUDINIT_TREES[version], 'cloudinit/mergers/m_dict.py'))) return null;
   return `cloud-init ${version} not installed at ${CLOUDINIT_TREES[version]}: run bash ../shared/oracle/setup.sh --version ${version} first (this test installs nothing)`;
 }
@@ -84,4 +84,22 @@ export async function runPerVersion(defaults: { cases: number; seed: number }, r
     console.log(`(cloud-init ${version}: ${args.cases} cases in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   }
   process.exit(total ? 1 : 0);
+}
+
+/**
+ * A suite with counts of its own (suiteArgs) run on each selected version: `run` gets the version, its
+ * counts (`count('--sets', 1500)`) and the seed. Stops with 2 at a version not installed; 1 if any differed.
+ */
+export async function eachVersion(defaultSeed: number, run: (version: CloudInitVersion, count: (name: string, fallback: number) => number, seed: number) => Promise<number>): Promise<number> {
+  const { seed, versions, count } = suiteArgs(defaultSeed);
+  let failed = 0;
+  for (const version of versions) {
+    const missing = notInstalled(version);
+    if (missing) {
+      console.error(missing);
+      return 2;
+    }
+    failed += await run(version, (name, fallback) => count(version, name, fallback), seed);
+  }
+  return failed ? 1 : 0;
 }
