@@ -12,26 +12,23 @@
  * value is Information (overriding is how layered configs are meant to work,
  * but the writer of the base value should see it).
  */
-import { MAX_SCHEMA_PROBLEMS } from './common/analysisCache';
-import { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Range } from 'vscode-languageserver';
+import { Diagnostic, DiagnosticRelatedInformation, Range } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { pathToFileURL } from 'node:url';
 import { Fate } from '../engine/outcome/fates';
-import { EFFECTS, EffectKind, EffectWeight } from '../engine/outcome/effects';
+import { EffectKind } from '../engine/outcome/effects';
 import { SourceLocation, inFileText } from '../engine/outcome/locate';
+import { inFile } from '../engine/check/runFindings';
+import type { PlanFix } from '../engine/plan/pitfalls';
 import { ServerContext } from './common/context';
 import { DIAGNOSTIC_SOURCE, SEVERITY as DIAGNOSTIC_SEVERITY } from './common/ranges';
-import { severityOf } from '../engine/findings/codes';
 import { PartSets, SetAnalysis } from './common/partSets';
 import { ServerSettings } from './common/settings';
 import { describeError } from './common/log';
 
-/** The editor's severity for an effect's weight (engine/outcome/effects.ts); hints are inlay hints, not diagnostics. */
-const SEVERITY: Record<EffectWeight, DiagnosticSeverity | null> = {
-  warning: DiagnosticSeverity.Warning,
-  information: DiagnosticSeverity.Information,
-  hint: null,
-};
+/** What a pitfall diagnostic carries for its quick fix (planFixes.ts). */
+export interface PlanDiagnosticData {
+  planFix: PlanFix;
+}
 
 /** What a fate diagnostic carries for the quick fixes (fateFixes.ts). */
 export interface FateDiagnosticData {
@@ -56,61 +53,30 @@ export function fatesIn(analysis: SetAnalysis, uri: string): Fate[] {
 }
 
 /**
- * @param ownSchema the messages of the schema problems the document's own analysis reports: a problem of
- *   the merged result that the part already shows by itself is not shown twice.
+ * The findings of the sets' runs written in this document (engine/check/runFindings.ts: fates, the merged
+ * result's schema problems, the boot plan's pitfalls) as diagnostics.
+ * @param ownSchema the messages of the schema problems the document's own analysis reports: a problem of the
+ *   merged result that the part already shows by itself is not shown twice.
  */
 export function fateDiagnostics(analyses: SetAnalysis[], document: TextDocument, ownSchema: ReadonlySet<string> = new Set()): Diagnostic[] {
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const analysis of analyses) {
     const prefix = analyses.length > 1 ? `${analysis.set.label}: ` : '';
-    if (analysis.report.failure) {
-      // Nothing can be said about single values: the whole set does not merge.
-      out.push({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Information, source: DIAGNOSTIC_SOURCE, code: 'set-not-merged', message: `The fates of ${analysis.set.label} (${analysis.set.mode}) cannot be shown: ${analysis.report.failure}` });
-      continue;
-    }
-    for (const fate of fatesIn(analysis, document.uri)) {
-      const severity = SEVERITY[EFFECTS[fate.kind].weight];
-      if (severity === null || !fate.at) continue;
-      const message = `${prefix}${fate.message}`;
-      const key = `${fate.at.line}:${fate.at.character}:${message}`;
+    const file = analysis.nameOf(document.uri);
+    const whole = analysis.findings.filter((f) => f.at === null);
+    for (const f of [...whole, ...(file === undefined ? [] : inFile(analysis.findings, file, ownSchema))]) {
+      const message = `${prefix}${f.code === 'set-not-merged' ? f.message.replace('the set', analysis.set.label) : f.message}`;
+      const range = f.at ? toRange(f.at) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+      const key = `${range.start.line}:${range.start.character}:${message}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const related = fate.by ? relatedInformation(analysis, fate.by, `${fate.kind === 'lost' || fate.kind === 'overridden' ? 'the value kept' : 'the value that decides'}: \`${fate.path}\``) : [];
-      const data: FateDiagnosticData = { set: analysis.set.key, kind: fate.kind, path: fate.path };
-      out.push({ range: toRange(fate.at), severity, source: DIAGNOSTIC_SOURCE, code: `fate-${fate.kind}`, message, ...(related.length ? { relatedInformation: related } : {}), data });
-    }
-    if (analysis.schema?.report.truncated) {
-      out.push({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code: 'limit-exceeded', message: `${prefix}The check of the merged result against cloud-init's schema stopped after ${MAX_SCHEMA_PROBLEMS} problems: \`cloud-config-merge --check\` lists them all.` });
-    }
-    for (const [problems, code] of [
-      [analysis.schema?.errors ?? [], 'merged-schema-error'],
-      [analysis.schema?.deprecations ?? [], 'merged-schema-deprecation'],
-    ] as const) {
-      const severity = DIAGNOSTIC_SEVERITY[severityOf(code)];
-      for (const p of problems) {
-        const at = inFileText(p.source);
-        if (!at || analysis.uriOf(at.file) !== document.uri) continue;
-        if (reportedAlready(ownSchema, `${p.path}: ${p.message.trim()}`)) continue;
-        out.push({
-          range: toRange(at),
-          severity,
-          source: DIAGNOSTIC_SOURCE,
-          code,
-          message: `${prefix}in the merged result, cloud-init's schema reports: ${p.path}: ${p.message.trim()}`,
-          relatedInformation: firstPartRelated(analysis),
-        });
-      }
+      const related = (f.related ?? []).flatMap((r) => relatedInformation(analysis, r.at, r.message.replace('the set', analysis.set.label)));
+      const data: FateDiagnosticData | PlanDiagnosticData | undefined = f.fate ? { set: analysis.set.key, kind: f.fate.kind, path: f.fate.path } : f.planFix ? { planFix: f.planFix } : undefined;
+      out.push({ range, severity: DIAGNOSTIC_SEVERITY[f.severity], source: DIAGNOSTIC_SOURCE, code: f.code, message, ...(related.length ? { relatedInformation: related } : {}), ...(data ? { data } : {}) });
     }
   }
   return out;
-}
-
-/** Own messages may be shortened with a trailing '…'. */
-function reportedAlready(own: ReadonlySet<string>, message: string): boolean {
-  if (own.has(message)) return true;
-  for (const m of own) if (m.endsWith('…') && message.startsWith(m.slice(0, -1))) return true;
-  return false;
 }
 
 function relatedInformation(analysis: SetAnalysis, l: SourceLocation, message: string): DiagnosticRelatedInformation[] {
@@ -122,13 +88,6 @@ function relatedInformation(analysis: SetAnalysis, l: SourceLocation, message: s
     return [{ location: { uri, range: { start: at, end: at } }, message: `${message} (${l.note}: line ${l.line + 1})` }];
   }
   return [{ location: { uri, range: toRange(l) }, message }];
-}
-
-/** Schema problems of the merged result point at the set's first part, where the merge starts. */
-function firstPartRelated(analysis: SetAnalysis): DiagnosticRelatedInformation[] {
-  const first = analysis.set.files[0];
-  if (!first) return [];
-  return [{ location: { uri: pathToFileURL(first).href, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }, message: `the first part of ${analysis.set.label}, merged in ${analysis.set.mode} mode` }];
 }
 
 /**

@@ -131,6 +131,8 @@ export const FINDING_CODES = {
   'plan-runcmd-never-run': { severity: 'error', summary: 'runcmd only writes a script that scripts_user never runs' },
   'plan-reboot-early': { severity: 'warning', also: { severity: 'error', when: 'in bootcmd, which runs on every boot' }, summary: 'a reboot before modules that still have work' },
   'plan-once-per-instance': { severity: 'hint', summary: 'a key whose module runs once per instance: edits need a new instance' },
+  // A run of a set (check/runFindings.ts)
+  'set-not-merged': { severity: 'info', summary: "the set does not merge: no value's fate can be told" },
   // --format report (render/reportJson.ts)
   'cloud-config-txt-not-written': { severity: 'error', summary: 'no cloud-config.txt is written' },
   'user-data-failed': { severity: 'error', summary: 'cloud-init raises while processing the user-data: nothing is merged' },

@@ -28,6 +28,8 @@ import { workspaceIncludeResolver } from './workspaceIncludes';
 import { ServerContext } from './context';
 import { MAX_SCHEMA_PROBLEMS } from './analysisCache';
 import { ServerSettings, withImage } from './settings';
+import { runFindings, type RunFinding } from '../../engine/check/runFindings';
+import { planTargetOf } from './planTarget';
 
 /** A set as the server merges it: absolute paths, in order. */
 export interface OpenSet {
@@ -53,8 +55,12 @@ export interface SetAnalysis {
   report: FateReport;
   /** The merged result's `cloud-init schema --system` problems (user-data mode, schema enabled). */
   schema?: MergedSchemaReport;
+  /** Every finding of the run (fates, merged schema problems, the boot plan's pitfalls): engine/check/runFindings.ts. */
+  findings: RunFinding[];
   /** The URI of a name the engine's locations carry. */
   uriOf(name: string): string | undefined;
+  /** The name the engine's locations carry for a URI (undefined: not read by this run). */
+  nameOf(uri: string): string | undefined;
   millis: number;
 }
 
@@ -252,7 +258,9 @@ export class PartSets {
     const report = fatesOf(outcome);
     const checked = settings.schema.enable ? mergedSchemaOf(outcome, { maxProblems: MAX_SCHEMA_PROBLEMS }) : undefined;
     const schema = checked?.checked ? checked.schema : undefined;
-    const analysis: SetAnalysis = { set, outcome, report, schema, uriOf: (n) => names.get(n), millis: performance.now() - started };
+    const target = planTargetOf(settings);
+    const { findings } = runFindings(outcome, { fates: report, schema, ...(target ? { plan: { target } } : {}) });
+    const analysis: SetAnalysis = { set, outcome, report, schema, findings, uriOf: (n) => names.get(n), nameOf: (uri) => [...names].find(([, u]) => u === uri)?.[0], millis: performance.now() - started };
     this.analyses.set(set.key, { snapshot: key, included: [...included].map((file) => ({ file, stamp: this.stamp(file) })), analysis });
     return analysis;
   }
