@@ -8,7 +8,7 @@
 import { Diagnostic } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { PyDict } from '../engine/py/values';
-import { inFileText, textLocator } from '../engine/outcome/locate';
+import { textLocator } from '../engine/outcome/locate';
 import { planBoot } from '../engine/plan/plan';
 import { planPitfalls } from '../engine/plan/pitfalls';
 import { pitfallFindings } from '../engine/check/runFindings';
