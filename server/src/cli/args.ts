@@ -74,6 +74,8 @@ export interface CliOptions {
   set?: string;
   /** `--set-file PATH`: the set file (default ./cloud-config-merge.yaml). */
   setFile?: string;
+  /** `--seed-allow-outside`: a seed folder's files may resolve outside it (links). */
+  seedAllowOutside?: boolean;
   /** `--set-allow-outside`: a set may name files outside the set file's folder. */
   setAllowOutside?: boolean;
   /** `--fail-on KINDS`: --check exits 1 when a value meets one of these fates. */
@@ -206,6 +208,7 @@ export const FLAGS: readonly Flag[] = [
     set: (o, v) => (o.seed = v),
   },
   { flag: 'set-file', value: 'PATH', section: 'What to run', help: 'with --set: the set file (default ./cloud-config-merge.yaml)', set: (o, v) => (o.setFile = v) },
+  { flag: 'seed-allow-outside', section: 'What to run', help: "with --seed: read the seed's files that are links to files outside DIR too", set: (o) => (o.seedAllowOutside = true) },
   { flag: 'set-allow-outside', section: 'What to run', help: "with --set: read the set's files outside the set file's folder too", set: (o) => (o.setAllowOutside = true) },
   { flag: 'spec', value: 'SPEC', section: 'What to run', help: 'merge JSON/YAML values (each FILE a value: .json read as JSON, others as YAML) with one merger set', set: (o, v) => (o.spec = v) },
   { flag: 'spec-merge-how', value: 'YAML', section: 'What to run', help: 'the same with a spec in list/dict form', set: (o, v) => (o.specMergeHow = v) },
@@ -495,4 +498,5 @@ function checkCombinations(o: CliOptions, formatGiven: boolean): void {
   if (o.failOn.length && !o.check) throw new UsageError('--fail-on goes with --check');
   if (o.setFile !== undefined && o.set === undefined) throw new UsageError('--set-file goes with --set NAME');
   if (o.setAllowOutside && o.set === undefined) throw new UsageError('--set-allow-outside goes with --set NAME');
+  if (o.seedAllowOutside && o.seed === undefined) throw new UsageError('--seed-allow-outside goes with --seed DIR');
 }

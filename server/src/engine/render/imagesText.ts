@@ -19,6 +19,16 @@ export interface VerdictProblem {
   column?: number;
 }
 
+/**
+ * The problems that make a version reject the input, from its `--check` result: the files' errors, or the
+ * merged result's when only it has some (a file's problem is the merged result's too: listed once, where it is written).
+ */
+export function versionProblems(result: { files: ReadonlyArray<{ file?: string; errors: ReadonlyArray<{ path: string; message: string; file?: string; line?: number; column?: number }> }>; merged: { errors: ReadonlyArray<{ path: string; message: string; file?: string; line?: number; column?: number }> } | null }): VerdictProblem[] {
+  const place = (p: { path: string; message: string; file?: string; line?: number; column?: number }, file?: string): VerdictProblem => ({ path: p.path, message: p.message, ...(p.file ?? file ? { file: p.file ?? file } : {}), ...(p.line ? { line: p.line } : {}), ...(p.column ? { column: p.column } : {}) });
+  const files = result.files.flatMap((f) => f.errors.map((p) => place(p, f.file)));
+  return files.length ? files : (result.merged?.errors ?? []).map((p) => place(p));
+}
+
 /** What one version's check says. */
 export interface VersionVerdict {
   valid: boolean;

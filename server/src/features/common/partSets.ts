@@ -12,10 +12,9 @@ import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { FateReport, fatesOf } from '../../engine/outcome/fates';
+import type { FateReport } from '../../engine/outcome/fates';
 import { InputFile, Outcome, RunOptions, SystemLayers, runSet } from '../../engine/outcome/run';
 import type { SetMode } from '../../engine/outcome/mode';
-import { mergedSchemaOf } from '../../engine/outcome/schema';
 import { SET_FILE_MAX_BYTES, SET_FILE_NAME, SetFile } from '../../engine/sets/setFile';
 import { MergedSchemaReport } from '../../engine/outcome/mergedSchema';
 import { instanceDataText } from '../../engine/template/instanceData';
@@ -28,7 +27,7 @@ import { workspaceIncludeResolver } from './workspaceIncludes';
 import { ServerContext } from './context';
 import { MAX_SCHEMA_PROBLEMS } from './analysisCache';
 import { ServerSettings, withImage } from './settings';
-import { runFindings, type RunFinding } from '../../engine/check/runFindings';
+import { runCheck, type RunFinding } from '../../engine/check/runFindings';
 import { planTargetOf } from './planTarget';
 
 /** A set as the server merges it: absolute paths, in order. */
@@ -255,11 +254,8 @@ export class PartSets {
       instanceData: instance ? instanceDataTextOr(instance.bytes) : undefined,
     };
     const outcome = runSet(set.mode, { files, layers: boot }, options);
-    const report = fatesOf(outcome);
-    const checked = settings.schema.enable ? mergedSchemaOf(outcome, { maxProblems: MAX_SCHEMA_PROBLEMS }) : undefined;
-    const schema = checked?.checked ? checked.schema : undefined;
     const target = planTargetOf(settings);
-    const { findings } = runFindings(outcome, { fates: report, schema, ...(target ? { plan: { target } } : {}) });
+    const { findings, fates: report, schema } = runCheck(outcome, { schema: settings.schema.enable, maxProblems: MAX_SCHEMA_PROBLEMS, ...(target ? { target } : {}) });
     const analysis: SetAnalysis = { set, outcome, report, schema, findings, uriOf: (n) => names.get(n), nameOf: (uri) => [...names].find(([, u]) => u === uri)?.[0], millis: performance.now() - started };
     this.analyses.set(set.key, { snapshot: key, included: [...included].map((file) => ({ file, stamp: this.stamp(file) })), analysis });
     return analysis;
