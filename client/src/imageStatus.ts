@@ -6,6 +6,8 @@
 import * as vscode from 'vscode';
 import { DEFAULT_IMAGE, IMAGE_PROFILES, imageProfile, type ImageProfile } from '../../server/src/engine/version/profiles';
 import { DOCUMENT_SELECTOR, isCloudConfigDocument } from './documents';
+import { DocumentInfoRequest } from '../../server/src/protocol';
+import { Server } from './client';
 
 export const CHOOSE_IMAGE_COMMAND = 'cloudConfigMerge.chooseImage';
 
@@ -23,17 +25,20 @@ function imageOf(uri: vscode.Uri | undefined): { profile: ImageProfile; chosen: 
 export class ImageStatusItem implements vscode.Disposable {
   private item: vscode.LanguageStatusItem | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  private generation = 0;
 
-  constructor() {
+  constructor(private readonly server: Server) {
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor(() => this.update()),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('cloudConfigMerge.image') || e.affectsConfiguration('cloudConfigMerge.cloudInitVersion')) this.update();
       }),
-      // A document that becomes cloud-config while it is edited (its header typed).
+      // A document that becomes cloud-config while it is edited (its header typed); a set file saved with an image.
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.document === vscode.window.activeTextEditor?.document && !this.item) this.update();
       }),
+      vscode.workspace.onDidSaveTextDocument(() => this.update()),
+      server.onDidStart(() => this.update()),
       vscode.commands.registerCommand(CHOOSE_IMAGE_COMMAND, () => chooseImage(vscode.window.activeTextEditor?.document.uri)),
     );
     this.update();
@@ -51,11 +56,39 @@ export class ImageStatusItem implements vscode.Disposable {
       this.item.name = 'Cloud-Config Image';
       this.item.command = { title: 'Change Image', command: CHOOSE_IMAGE_COMMAND, tooltip: 'Choose the image profile of this folder' };
     }
-    const { profile, chosen, version } = imageOf(doc.uri);
-    this.item.text = `image: ${profile.id}`;
-    const over = version ? `${versionWords(version)} (cloudConfigMerge.cloudInitVersion)` : versionWords(profile.version);
-    this.item.detail = `${over}, distro ${profile.distro}${chosen ? '' : ' (default)'}`;
-    this.item.accessibilityInformation = { label: `Image profile ${profile.id}: ${over}, distro ${profile.distro}.` };
+    const item = this.item;
+    if (!this.server.isRunning) {
+      item.text = 'image';
+      item.detail = 'starting the language server…';
+      item.busy = true;
+      return;
+    }
+    // What the server checks the document on (a saved set's image, the folder's, the default): never derived here.
+    const generation = ++this.generation;
+    this.server.request(DocumentInfoRequest, { uri: doc.uri.toString() }).then(
+      (info) => {
+        if (generation !== this.generation || this.item !== item) return;
+        item.busy = false;
+        const image = info.image;
+        if (!image) {
+          item.text = 'image';
+          item.detail = undefined;
+          return;
+        }
+        item.text = `image: ${image.id}`;
+        const version = `${versionWords(image.version)}${image.versionOverride ? ' (cloudConfigMerge.cloudInitVersion)' : ''}`;
+        const from = image.set ? ` (the image of ${image.set})` : image.isDefault ? ' (default)' : '';
+        item.detail = `${version}, distro ${image.distro}${from}`;
+        item.accessibilityInformation = { label: `Image profile ${image.id}: ${version}, distro ${image.distro}${from}.` };
+        item.command = image.setFile
+          ? { title: 'Open Set File', command: 'vscode.open', arguments: [vscode.Uri.parse(image.setFile)], tooltip: `${image.set} names this image in its set file` }
+          : { title: 'Change Image', command: CHOOSE_IMAGE_COMMAND, tooltip: 'Choose the image profile of this folder' };
+      },
+      () => {
+        if (generation !== this.generation || this.item !== item) return;
+        item.busy = false;
+      },
+    );
   }
 
   dispose(): void {

@@ -311,6 +311,25 @@ export interface DocumentInfoResult {
   summary: string[];
   /** Present when cloud-init renders the document with Jinja (the client then offers Show Rendered Part). */
   template?: true;
+  /**
+   * The image the document is checked on, as the server resolved it: its folder's `cloudConfigMerge.image`
+   * (or the default), or the `image:` of the saved set it is in (`set`), with the version override.
+   */
+  image?: DocumentImage;
+}
+
+export interface DocumentImage {
+  /** The profile id ('' only for a document checked with no profile). */
+  id: string;
+  version: string;
+  distro: string;
+  /** Whether the version is the `cloudConfigMerge.cloudInitVersion` override. */
+  versionOverride: boolean;
+  /** The set (`set NAME`) whose `image:` decides it, when one does, and its set file's URI. */
+  set?: string;
+  setFile?: string;
+  /** No setting names an image: the default one. */
+  isDefault: boolean;
 }
 
 /** Client → server: a `## template: jinja` document rendered with the chosen instance data. */

@@ -4,7 +4,9 @@
  * use for it, in words.
  */
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { DocumentInfoParams, DocumentInfoRequest, DocumentInfoResult } from '../protocol';
+import { DocumentImage, DocumentInfoParams, DocumentInfoRequest, DocumentInfoResult } from '../protocol';
+import { DEFAULT_IMAGE } from '../engine/version/profiles';
+import type { ServerSettings } from './common/settings';
 import { HEADER_LINES } from '../engine/spec/catalogue';
 import { DEFAULT_PART_SPEC, DEFAULT_SYSTEM_SPEC } from '../engine/spec/defaults';
 import { ServerContext } from './common/context';
@@ -53,8 +55,22 @@ export const MAX_SUMMARIZED_SITES = 20;
 export function documentInfo(state: DocumentState): DocumentInfoResult {
   return state.memo('documentInfo', () => {
     const computed = computeDocumentInfo(state);
-    return state.analysis.info?.template ? { ...computed, template: true } : computed;
+    const withImage = computed.kind ? { ...computed, image: imageOf(state.settings) } : computed;
+    return state.analysis.info?.template ? { ...withImage, template: true } : withImage;
   });
+}
+
+/** The image the document's run is checked on (common/settings.ts resolved it: the set's, the folder's, the default). */
+function imageOf(settings: ServerSettings): DocumentImage {
+  const { target } = settings;
+  return {
+    id: settings.image || DEFAULT_IMAGE,
+    version: target.version,
+    distro: target.distro,
+    versionOverride: settings.versionOverride !== undefined,
+    ...(settings.imageFrom ? { set: settings.imageFrom.set, setFile: settings.imageFrom.setFile } : {}),
+    isDefault: !settings.image,
+  };
 }
 
 function computeDocumentInfo(state: DocumentState): DocumentInfoResult {

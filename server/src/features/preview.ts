@@ -211,9 +211,11 @@ export async function preview(ctx: ServerContext, params: PreviewParams, sets?: 
   const mode = params.mode ?? 'user-data';
   const scope = uris[0] ?? params.boot?.cloudCfg ?? '';
   let settings = await ctx.settings(scope);
-  // A saved set previewed as saved is checked on its own image, as its fates are.
+  // A saved set previewed as saved is checked on its own image, as its fates are; any other selection is a run
+  // of its own, on the folder's image (its first file's set does not decide it).
   const saved = sets && !params.source && params.exclude === undefined ? savedSetOf(sets, mode, uris, params.boot) : undefined;
   if (saved?.image) settings = { ...settings, ...withImage(settings, saved.image) };
+  else if (settings.imageFrom) settings = { ...withImage(settings, ctx.clientSettings(scope).image), imageFrom: undefined };
   const diskCache = diskCaches.get(ctx) ?? diskCaches.set(ctx, new DiskCache()).get(ctx)!;
   const sources = new Sources(ctx, settings, ctx.workspaceFolders().map(realpathOr), diskCache);
   const width = headerWidthOf(params.headerWidth);

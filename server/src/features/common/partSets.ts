@@ -103,6 +103,17 @@ export class PartSets {
   }
 
   /**
+   * The saved set whose `image:` a file is checked on: the first set (in the set file's order) that holds
+   * it and names an image. Its diagnostics, hover, completion, plan and status all use that image.
+   */
+  imageSetOf(uri: string): { name: string; image: string; setFile: string } | undefined {
+    const file = filePath(uri);
+    if (!file) return undefined;
+    const set = this.declaredSets().find((s) => s.image && (s.files.includes(file) || Object.values(s.boot).flat().includes(file)));
+    return set?.image ? { name: set.label, image: set.image, setFile: pathToFileURL(set.key.slice('file:'.length, set.key.lastIndexOf('#'))).href } : undefined;
+  }
+
+  /**
    * The saved set that is exactly this preview: the same mode, the same files in the same order and the
    * same boot layers (its `image:` then decides the preview, as it decides the set's fates).
    */
@@ -119,7 +130,7 @@ export class PartSets {
       const setFilePath = path.join(folder, SET_FILE_NAME);
       const parsed = this.setFile(setFilePath);
       if (!parsed) continue;
-      for (const resolved of this.resolveSets(folder, parsed, this.ctx.knownSettings(pathToFileURL(setFilePath).href))) {
+      for (const resolved of this.resolveSets(folder, parsed, this.ctx.clientSettings(pathToFileURL(setFilePath).href))) {
         const set = resolved.set;
         out.push({ key: `file:${setFilePath}#${set.name}`, label: `set ${set.name}`, mode: set.mode, folder, files: resolved.files, boot: resolved.boot, includeMap: resolved.includeMap, instanceData: resolved.instanceData, ...(set.image ? { image: set.image } : {}) });
       }
