@@ -123,10 +123,10 @@ describe('issue 36: each face gives the same answer', () => {
     const metaData = join(ws.root, 'seed-bad/meta-data');
     let opened = 0;
     const realOpen = fs.openSync;
-    fs.openSync = ((path: fs.PathLike, ...rest: unknown[]) => {
+    fs.openSync = (path: fs.PathLike, ...rest: unknown[]) => {
       if (String(path).endsWith('seed-bad/meta-data') || String(path) === metaData) opened++;
       return (realOpen as (...a: unknown[]) => number)(path, ...rest);
-    }) as typeof fs.openSync;
+    };
     let seed: ReturnType<typeof check>;
     try {
       seed = check(['--seed', 'seed-bad']);
@@ -167,7 +167,7 @@ describe('issue 36: each face gives the same answer', () => {
     const rhel = await editor.diagnostics('rhel/10-users.yaml');
     const plan = rhel.filter((d) => String(d.code).startsWith('plan-'));
     if (!plan.some((d) => d.code === 'plan-no-default-user')) wrong.list.push('rhel/10-users.yaml: users without default gives no plan-no-default-user');
-    for (const d of plan) if (!/for rhel with cloud-init 23\.4\)$/.test(String(d.message)) || /ubuntu/.test(String(d.message))) wrong.list.push(`rhel/10-users.yaml: plan diagnostic on another image: ${d.message}`);
+    for (const d of plan) if (!/for rhel with cloud-init 23\.4\)$/.test(String(d.message)) || /ubuntu/.test(String(d.message))) wrong.list.push(`rhel/10-users.yaml: plan diagnostic on another image: ${String(d.message)}`);
     if (plan.some((d) => d.code === 'plan-key-not-read')) wrong.list.push('rhel/10-users.yaml: yum_repos said not read, but yum_add_repo runs on rhel-8');
     const text = FILES['rhel/10-users.yaml'];
     await editor.client.open(uri('rhel/10-users.yaml'), text);
