@@ -13,7 +13,7 @@
  * The CLI runs in this process (support/cli.ts), in the workspace's folder, with the paths relative to it: the
  * names both faces print are then the same. One language server serves every case of a test file.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -164,6 +164,9 @@ const FATE_SEVERITY: Record<string, Severity | null> = { warning: 'warning', inf
  * file's schema problems (`schema-error` an error, a warning in system config; `schema-deprecated` a warning);
  * the merged result's on the part that wrote the value (`merged-schema-error` a warning,
  * `merged-schema-deprecation` info), unless that part's own check says it already; the fates by their weight.
+ * The sections are read as --check writes them on 2 December 2026; a finding said in two of them (a schema
+ * problem that also comes as a coded finding) counts once, so a JSON that moves everything into `findings`
+ * compares the same.
  */
 export function checkFindings(stdout: string): Set<FindingKey> {
   const json = JSON.parse(stdout) as CheckJson;
@@ -191,6 +194,8 @@ export function checkFindings(stdout: string): Set<FindingKey> {
   }
   for (const e of json.systemSchema?.errors ?? []) add(e, 'schema-error', 'warning');
   for (const e of json.systemSchema?.deprecations ?? []) add(e, 'schema-deprecated', 'warning');
+  // Boot-plan pitfalls, if --check gives them in a section of their own (hints are the hover's, as in the editor).
+  for (const p of json.pitfalls ?? []) if (p.severity === 'error' || p.severity === 'warning') add(p, p.code, p.severity);
   for (const fate of json.fates?.list ?? []) {
     const severity = FATE_SEVERITY[EFFECTS[fate.kind].weight];
     if (severity) add(fate.at, `fate-${fate.kind}`, severity);
@@ -234,7 +239,6 @@ export class Editor {
   /** The diagnostics the server publishes when `file` (workspace-relative) is opened as it is on disk. */
   async diagnostics(file: string, text?: string): Promise<Diagnostic[]> {
     const uri = this.ws.uri(file);
-    const { readFileSync } = await import('node:fs');
     const ds = await this.client.open(uri, text ?? readFileSync(join(this.ws.root, file), 'utf8'));
     this.client.close(uri);
     return ds;
