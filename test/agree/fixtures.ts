@@ -113,6 +113,17 @@ export const FIXTURES: Case[] = [
     set: { seed: 'seed-bad' },
   },
   {
+    name: 'seed-folder',
+    kind: 'seed',
+    seed: 'seed-folder',
+    files: {
+      'seed-folder/user-data': '#cloud-config\nruncmd: [echo user]\nssh_pwauth: false\n',
+      'seed-folder/vendor-data': '#cloud-config\nruncmd: [echo vendor]\nssh_pwauth: true\npackages: [vim]\n',
+      'seed-folder/meta-data': 'instance-id: iid-folder\nlocal-hostname: folder\n',
+      'seed-folder/network-config': 'version: 1\nconfig:\n  - type: physical\n    name: eth0\n    subnets: [{type: dhcp}]\n',
+    },
+  },
+  {
     name: 'mime-set',
     kind: 'set',
     files: {

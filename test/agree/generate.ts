@@ -88,7 +88,8 @@ export function generatedCases(seed: number, count: number): Case[] {
       const files: Record<string, string> = { [`${dir}/user-data`]: part(rnd, i, false), [`${dir}/meta-data`]: pick(rnd, META) };
       if (rnd() < 0.7) files[`${dir}/vendor-data`] = part(rnd, i + 100, false);
       if (rnd() < 0.7) files[`${dir}/network-config`] = pick(rnd, NETWORK);
-      out.push({ name, kind: 'set', files, set: { seed: dir } });
+      // Half saved as a set's seed, half a folder in no set.
+      out.push(rnd() < 0.5 ? { name, kind: 'set', files, set: { seed: dir } } : { name, kind: 'seed', seed: dir, files });
     } else if (kind === 'lone') {
       out.push({ name, kind: 'lone', files: { [`${dir}/user-data.yaml`]: part(rnd, i, rnd() < 0.3) }, args: [`${dir}/user-data.yaml`] });
     } else if (kind === 'mime') {

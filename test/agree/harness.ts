@@ -22,7 +22,7 @@ import { runCliIn } from '../support/cli';
 import { LspClient } from '../support/lspClient';
 import { unwrapHeader } from '../../server/src/engine/render/previewText';
 import { EFFECTS, type EffectKind } from '../../server/src/engine/outcome/effects';
-import type { PreviewParams, PreviewResult, SetOfResult } from '../../server/src/protocol';
+import type { PartOrderResult, PreviewParams, PreviewResult, SetOfResult } from '../../server/src/protocol';
 
 /** One saved set of the workspace's cloud-config-merge.yaml (paths relative to the workspace). */
 export interface SetEntry {
@@ -39,14 +39,18 @@ export interface SetEntry {
 /**
  * A case: its files (paths relative to the workspace) and how both faces are asked about them.
  * - `set`: a saved set (`--set NAME`; the editor previews the set of its first file);
+ * - `seed`: a NoCloud seed folder in no saved set (`--seed DIR`; the editor previews what the title bar's
+ *   button on its user-data previews: the file's saved set, else the folder's files through the order step);
  * - `confd`: the drop-ins of a `cloud.cfg.d` folder (`--mode confd`; the folder is the editor's set);
  * - `lone`: one file, in no set (`FILE`; the editor previews the file alone);
  * - `network`: a NoCloud network-config on its own (`--check FILE`; not user-data, so no preview or plan).
  */
 export interface Case {
   name: string;
-  kind: 'set' | 'confd' | 'lone' | 'network';
+  kind: 'set' | 'seed' | 'confd' | 'lone' | 'network';
   files: Record<string, string>;
+  /** For `seed`: the folder. */
+  seed?: string;
   /** For `set`: its entry in the set file (the set is named after the case). */
   set?: SetEntry;
   /** For `confd` and `lone`: the files given on the command line, in order. */
@@ -120,6 +124,8 @@ export function inputArgs(c: Case): string[] {
   switch (c.kind) {
     case 'set':
       return ['--set', c.name];
+    case 'seed':
+      return ['--seed', c.seed ?? ''];
     case 'confd':
       return ['--mode', 'confd', ...(c.args ?? [])];
     case 'lone':
@@ -251,6 +257,21 @@ export class Editor {
     return { mode: 'user-data', files: [this.ws.uri(file)] };
   }
 
+  /**
+   * What the title bar's button previews for `file` (client/src/preview/commands.ts previewCommand): its saved
+   * set, else the cloud-init files of its folder (`siblings`, in name order) in the order the order step offers
+   * (the server's `partOrder`: a saved set of exactly those files, else name order).
+   */
+  async titleBarPreviewParams(file: string, siblings: readonly string[]): Promise<PreviewParams> {
+    const saved = await this.client.request<SetOfResult | null>('cloudConfigMerge/setOf', { uri: this.ws.uri(file) });
+    if (saved) return { mode: saved.mode, files: saved.files, ...(saved.boot ? { boot: saved.boot } : {}) };
+    const files = siblings.map((f) => this.ws.uri(f));
+    if (files.length < 2) return { mode: 'user-data', files };
+    const order = await this.client.request<PartOrderResult>('cloudConfigMerge/partOrder', { files });
+    if (order.set && order.set.files.length === files.length) return { mode: order.set.mode, files: order.set.files, ...(order.set.boot ? { boot: order.set.boot } : {}) };
+    return { mode: 'user-data', files };
+  }
+
   preview(params: PreviewParams): Promise<PreviewResult> {
     return this.client.request<PreviewResult>('cloudConfigMerge/preview', params);
   }
@@ -258,6 +279,7 @@ export class Editor {
   /** The editor's preview of a case: the set its first file belongs to, a cloud.cfg.d folder's drop-ins, a file alone. */
   async previewOf(c: Case): Promise<PreviewResult> {
     if (c.kind === 'confd') return this.preview({ mode: 'confd', files: (c.args ?? []).map((f) => this.ws.uri(f)) });
+    if (c.kind === 'seed') return this.preview(await this.titleBarPreviewParams(`${c.seed}/user-data`, Object.keys(c.files).filter((f) => f.startsWith(`${c.seed}/`)).sort()));
     if (c.kind === 'set') {
       const first = c.set?.files?.[0] ?? (c.set?.seed ? `${c.set.seed}/user-data` : undefined);
       if (!first) throw new Error(`set case ${c.name} has no file`);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { join } from 'node:path';
 import { CompletionItem, DiagnosticSeverity, MarkupContent } from 'vscode-languageserver-protocol';
-import { DocumentInfoRequest, DocumentInfoResult, PartOrderRequest, PartOrderResult, PreviewParams, RenderedPartRequest, RenderedPartResult, SaveSetResult, previewBody } from '../../server/src/protocol';
+import { DocumentInfoRequest, DocumentInfoResult, RenderedPartRequest, RenderedPartResult, SaveSetResult, previewBody } from '../../server/src/protocol';
 import { Editor, Workspace, checkFindings, diagnosticFindings, planDigestOfJson, planDigestOfPreview, planSectionOf, sorted } from './harness';
 import { unwrapHeader } from '../../server/src/engine/render/previewText';
 
@@ -195,12 +195,7 @@ describe('issue 36: each face gives the same answer', () => {
 
   test('item 4: the editor previews a NoCloud seed folder as --seed DIR does: user-data over vendor-data, with its "NoCloud seed" section', async () => {
     // The title bar's button on seed-folder/user-data: its saved set, else the folder's files in name order through the order step.
-    let params: PreviewParams = await editor.previewParamsOf('seed-folder/user-data');
-    if (params.files.length === 1 && params.files[0] === uri('seed-folder/user-data') && !params.boot) {
-      const files = ['meta-data', 'user-data', 'vendor-data'].map((f) => uri(`seed-folder/${f}`));
-      const order = await editor.client.request<PartOrderResult>(PartOrderRequest.method, { files });
-      params = order.set ? { mode: order.set.mode, files: order.set.files, ...(order.set.boot ? { boot: order.set.boot } : {}) } : { mode: 'user-data', files };
-    }
+    const params = await editor.titleBarPreviewParams('seed-folder/user-data', ['meta-data', 'user-data', 'vendor-data'].map((f) => `seed-folder/${f}`));
     const wrong = new Disagreements();
     const folder = await editor.preview(params);
     wrong.expect(/echo from user-data/.test(previewBody(folder)) && !/echo from vendor-data/.test(previewBody(folder)), `the folder's preview keeps vendor-data's runcmd over user-data's:\n${previewBody(folder)}`);
