@@ -1,6 +1,7 @@
 /**
  * The faces-agree checks of a list of cases (harness.ts), as node:test tests: one workspace and one language
- * server for the list, three comparisons per case (a fourth for a seed: `--check --seed DIR`).
+ * server for the list, three comparisons per case (a fourth for a saved seed set: `--check --seed DIR`).
+ * In a failure, `actual` is always the editor's answer and `expected` the CLI's.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
