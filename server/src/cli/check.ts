@@ -28,6 +28,7 @@ import { CloudInitFailure, InputError, read, runOptions, seedSummary, type CliIO
 import { metaDataFiles, type MetaDataFile } from './metaData';
 import { refuseSeedFilesInCheck, seedFileOf } from './seedFiles';
 import { lintOptions } from './lint';
+import { planInputsOf } from './plan';
 import { packageVersion } from './version';
 
 type Inputs = SetInputs & { paths: string[] };
@@ -82,7 +83,10 @@ export function checkRun(o: CliOptions, io: CliIO, given: Inputs): CheckRun {
   const failedFates = fates ? fatesOfKinds(fates, o.failOn).length : 0;
   // A set: several parts, layers or a seed. A lone FILE is a document alone, as the editor shows it.
   const isSet = !['user-data', 'handler'].includes(o.mode) || inputs.files.length > 1;
-  const target = planTargetOf(o);
+  // The plan --plan makes for the same options (a custom --cloud-cfg in the user-data and handler modes; there it is no layer).
+  const planInputs = o.mode === 'user-data' || o.mode === 'handler' ? planInputsOf(o) : undefined;
+  const target = planInputs ? (typeof planInputs === 'string' ? undefined : planInputs.target) : planTargetOf(o);
+  const planOptions = planInputs && typeof planInputs !== 'string' ? planInputs.options : {};
   const layers = inputs.layers ?? {};
   const layerFiles = [layers.vendor, layers.vendor2, layers.cloudCfg, layers.dsConfig, ...(layers.confd ?? [])].filter((f): f is InputFile => f !== undefined);
   const documents: DocumentInput[] = [
@@ -94,8 +98,8 @@ export function checkRun(o: CliOptions, io: CliIO, given: Inputs): CheckRun {
   ];
   // The boot plan: the run's in a user-data set, else each cloud-config document's own (as the editor plans a document in no user-data set).
   const runPlans = isSet && o.mode === 'user-data';
-  const docs = checkDocuments(documents, { ...lintOptions(o, io), schema: true, maxSchemaProblems: MAX_SCHEMA_PROBLEMS, ...(target && !runPlans ? { planAlone: target } : {}) });
-  const runFound = outcome && isSet ? runCheck(outcome, { schema: true, maxProblems: MAX_SCHEMA_PROBLEMS, ...(target && runPlans ? { target } : {}), ...(fates ? { fates } : {}) }).findings : [];
+  const docs = checkDocuments(documents, { ...lintOptions(o, io), schema: true, maxSchemaProblems: MAX_SCHEMA_PROBLEMS, ...(target && !runPlans ? { planAlone: target, planOptions } : {}) });
+  const runFound = outcome && isSet ? runCheck(outcome, { schema: true, maxProblems: MAX_SCHEMA_PROBLEMS, ...(target && runPlans ? { target, planOptions } : {}), ...(fates ? { fates } : {}) }).findings : [];
   // Meta-data is not delivered as user-data: with no user-data FILE left there is nothing to measure.
   const delivery = o.cloud && (inputs.files.length || !metaData.length) ? (require('../engine/delivery/delivery') as typeof import('../engine/delivery/delivery')).deliveryOfFiles(inputs.files.map((f, i) => ({ name: inputs.paths[i] ?? f.name, bytes: f.bytes })), o.cloud) : undefined;
   // Drop-ins and cloud.cfg: their merged schema problems, as cloud-init holds system config to its schema.

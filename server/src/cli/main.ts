@@ -39,7 +39,6 @@ const lintModule = (): typeof import('./lint') => require('./lint') as typeof im
 const setModule = (): typeof import('./fates') => require('./fates') as typeof import('./fates');
 const checkCliModule = (): typeof import('./check') => require('./check') as typeof import('./check');
 const planModule = (): typeof import('./plan') => require('./plan') as typeof import('./plan');
-const planFactsModule = (): typeof import('../engine/plan/facts') => require('../engine/plan/facts') as typeof import('../engine/plan/facts');
 const seedFilesModule = (): typeof import('./seedFiles') => require('./seedFiles') as typeof import('./seedFiles');
 
 export interface CliIO {
@@ -440,10 +439,10 @@ function previewMode(o: CliOptions, io: CliIO, inputs: SetInputs): number {
   return writePreview(o, io, runSet(o.mode, inputs, runOptions(o, io)));
 }
 
-/** The image of the preview's "Boot plan" section: the target's version and distro, with the cloud.cfg the plan renders for them. */
-function previewPlanTarget(o: CliOptions) {
-  const target = planFactsModule().planTarget(o.target.version, o.target.distro);
-  return typeof target === 'string' ? undefined : { ...target, netplan: o.target.netplan };
+
+function previewPlan(o: CliOptions): { plan?: import('../engine/version/target').Target; planOptions?: import('../engine/plan/plan').PlanOptions } {
+  const inputs = o.mode === 'user-data' || o.mode === 'handler' ? planModule().planInputsOf(o) : undefined;
+  return inputs && typeof inputs !== 'string' ? { plan: inputs.target, planOptions: inputs.options } : {};
 }
 
 /** The preview's text of an outcome; the exit code. */
@@ -453,7 +452,8 @@ export function writePreview(o: CliOptions, io: CliIO, outcome: Outcome): number
     schema: true,
     cloud: o.cloud,
     seed: seedSummary(o),
-    plan: previewPlanTarget(o),
+    // The boot plan --plan makes for the same options (a custom --cloud-cfg too), in user-data and handler modes.
+    ...previewPlan(o),
     limitHint: (limit) => `raise it with --limit ${limit}=N`,
   });
   io.stdout(model.text);

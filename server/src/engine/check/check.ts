@@ -15,7 +15,7 @@ import type { Severity } from '../findings/findings';
 import { LineIndex } from '../text/lineIndex';
 import { PyDict } from '../py/values';
 import { textLocator } from '../outcome/locate';
-import { planBoot } from '../plan/plan';
+import { planBoot, type PlanOptions } from '../plan/plan';
 import { planPitfalls } from '../plan/pitfalls';
 import type { Target } from '../version/target';
 import { inFile, pitfallFindings, type RunFinding } from './runFindings';
@@ -58,12 +58,14 @@ export interface DocumentsCheck {
 export interface DocumentsOptions extends AnalyzeOptions {
   /** Plan each cloud-config document on its own for this image (documents that no user-data merge covers). */
   planAlone?: Target;
+  /** The plan's options (a custom cloud.cfg). */
+  planOptions?: PlanOptions;
 }
 
 /** The documents' own findings, one file at a time (a long list is never all in memory). */
 export function checkDocuments(files: Iterable<DocumentInput>, options: DocumentsOptions): DocumentsCheck {
   const out: DocumentsCheck = { findings: [], checked: 0, ownSchema: new Map() };
-  const { planAlone: target, ...analyze } = options;
+  const { planAlone: target, planOptions, ...analyze } = options;
   for (const { path, text, kind } of files) {
     const analysis = analyzeDocument(text, path, kind ? { ...analyze, kind } : analyze);
     if (!analysis.info) continue;
@@ -75,7 +77,7 @@ export function checkDocuments(files: Iterable<DocumentInput>, options: Document
       if (f.code.startsWith('schema-')) own.add(f.message);
     }
     out.ownSchema.set(path, own);
-    if (target) for (const f of planAlone(analysis, text, path, target)) out.findings.push(placed(f, 'document'));
+    if (target) for (const f of planAlone(analysis, text, path, target, planOptions)) out.findings.push(placed(f, 'document'));
   }
   return out;
 }
@@ -84,11 +86,11 @@ export function checkDocuments(files: Iterable<DocumentInput>, options: Document
  * The boot plan of a cloud-config document on its own (its loaded value is the merged result): its
  * pitfalls, placed in it under `name`. Documents of other kinds and unreadable YAML have none.
  */
-export function planAlone(analysis: DocumentAnalysis, text: string, name: string, target: Target): RunFinding[] {
+export function planAlone(analysis: DocumentAnalysis, text: string, name: string, target: Target, options: PlanOptions = {}): RunFinding[] {
   const loaded = analysis.yaml;
   if (analysis.info?.kind !== 'cloud-config' || !loaded?.ok || analysis.yamlBase === undefined) return [];
   const value = loaded.value instanceof PyDict ? loaded.value : null;
-  const plan = planBoot(value, target);
+  const plan = planBoot(value, target, options);
   if (!plan.ok) return [];
   const locate = textLocator([{ name, text, base: analysis.yamlBase }]);
   return pitfallFindings({ plan: plan.plan, pitfalls: planPitfalls(plan.plan, value, locate, () => text), merged: value, locate }, target);

@@ -90,10 +90,10 @@ export function runFindings(outcome: Outcome, options: RunFindingsOptions = {}):
  * The run's whole check, as a set's analysis in the editor and `--check` of a set make it: the fates, the
  * merged result's schema problems (when `schema`), the plan's pitfalls for `target`.
  */
-export function runCheck(outcome: Outcome, options: { schema: boolean; maxProblems?: number; target?: Target; fates?: FateReport }): RunFindings & { schema?: MergedSchemaReport } {
+export function runCheck(outcome: Outcome, options: { schema: boolean; maxProblems?: number; target?: Target; planOptions?: PlanOptions; fates?: FateReport }): RunFindings & { schema?: MergedSchemaReport } {
   const checked = options.schema ? mergedSchemaOf(outcome, { maxProblems: options.maxProblems }) : undefined;
   const schema = checked?.checked ? checked.schema : undefined;
-  const found = runFindings(outcome, { schema, ...(options.fates ? { fates: options.fates } : {}), ...(options.target ? { plan: { target: options.target } } : {}) });
+  const found = runFindings(outcome, { schema, ...(options.fates ? { fates: options.fates } : {}), ...(options.target ? { plan: { target: options.target, ...(options.planOptions ? { options: options.planOptions } : {}) } } : {}) });
   return { ...found, schema };
 }
 

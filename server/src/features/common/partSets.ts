@@ -17,7 +17,7 @@ import { InputFile, Outcome, RunOptions, SystemLayers, runSet } from '../../engi
 import type { SetMode } from '../../engine/outcome/mode';
 import { SET_FILE_MAX_BYTES, SET_FILE_NAME, SetFile } from '../../engine/sets/setFile';
 import { MergedSchemaReport } from '../../engine/outcome/mergedSchema';
-import { instanceDataText } from '../../engine/template/instanceData';
+import { instanceDataTextOr } from '../../engine/template/instanceData';
 import { parseSetFile } from '../../engine/sets/setFile';
 import { ResolvedSet, listForPatterns, resolveSetFile } from '../../node/sets';
 import { DiskCache } from './diskCache';
@@ -45,6 +45,8 @@ export interface OpenSet {
   instanceData?: string;
   /** The set's own image profile (cloud-config-merge.yaml `image:`); the folder's setting otherwise. */
   image?: string;
+  /** The set's NoCloud seed folder (`seed:` as written) and the files beside its user-data that it holds. */
+  seed?: { folder: string; metaData?: string; networkConfig?: string };
 }
 
 export interface SetAnalysis {
@@ -132,7 +134,7 @@ export class PartSets {
       if (!parsed) continue;
       for (const resolved of this.resolveSets(folder, parsed, this.ctx.clientSettings(pathToFileURL(setFilePath).href))) {
         const set = resolved.set;
-        out.push({ key: `file:${setFilePath}#${set.name}`, label: `set ${set.name}`, mode: set.mode, folder, files: resolved.files, boot: resolved.boot, includeMap: resolved.includeMap, instanceData: resolved.instanceData, ...(set.image ? { image: set.image } : {}) });
+        out.push({ key: `file:${setFilePath}#${set.name}`, label: `set ${set.name}`, mode: set.mode, folder, files: resolved.files, boot: resolved.boot, includeMap: resolved.includeMap, instanceData: resolved.instanceData, ...(set.image ? { image: set.image } : {}), ...(resolved.seed && set.seed ? { seed: { folder: set.seed, metaData: resolved.seed.present['meta-data'], networkConfig: resolved.seed.present['network-config'] } } : {}) });
       }
     }
     return out;
@@ -288,14 +290,6 @@ export class PartSets {
   /** Forget what was computed for sets that include this document (it closed). */
   forget(document: TextDocument): void {
     for (const set of this.setsOf(document.uri)) this.analyses.delete(set.key);
-  }
-}
-
-function instanceDataTextOr(bytes: Uint8Array): string | undefined {
-  try {
-    return instanceDataText(bytes);
-  } catch {
-    return undefined;
   }
 }
 
