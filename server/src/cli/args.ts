@@ -68,6 +68,8 @@ export interface CliOptions {
   showVersion: boolean;
   /** `--check`: cloud-init's schema validation of each FILE and of the merged result. */
   check: boolean;
+  /** `--check --each`: each FILE checked as its own user-data, one verdict per file. */
+  each?: boolean;
   /** `--check --annotate`: each file printed with its problems, as `cloud-init schema --annotate` prints it. */
   annotate: boolean;
   /** `--set NAME`: the files, mode and layers of a set of the set file. */
@@ -183,6 +185,12 @@ export const FLAGS: readonly Flag[] = [
     section: 'What to run',
     help: "with --check: the host a v2 network-config is checked for: api (netplan's Python API, Ubuntu 23.10 and later: cloud-init 24.4+ hands v2 to netplan's parser), cli (netplan's command only, older Ubuntu: v2 is not validated) or none (no netplan: cloud-init's v2 JSON schema); default: the image's host",
     set: (o, v) => (o.netplan = oneOf(v, NETPLAN_HOSTS, () => `--netplan takes none, cli or api, not '${v}'`)),
+  },
+  {
+    flag: 'each',
+    section: 'What to run',
+    help: 'with --check: check each FILE on its own, as its own user-data (no merged result; a drop-in as a drop-in, a network-config or meta-data as that seed file), with one verdict per file, in one process (several threads for many files); files that are not cloud-init documents are skipped; exit 1 when any file fails',
+    set: (o) => (o.each = true),
   },
   { flag: 'annotate', section: 'What to run', help: 'with --check: each FILE (and the merged result) with its problems marked on their lines, as `cloud-init schema --annotate` prints it', set: (o) => (o.annotate = true) },
   {
@@ -343,9 +351,11 @@ function flagHelp(f: Flag): string {
 const SYNOPSIS = `Usage:
   cloud-config-merge [--mode MODE] [--format yaml|json|report|preview] [options] FILE...
   cloud-config-merge --check [--annotate] [--fail-on KINDS] [--format text|json|sarif] [options] FILE...
+  cloud-config-merge --check --each [--format text|json|sarif] [options] FILE...
   cloud-config-merge --lint [--format sarif] [options] FILE...
   cloud-config-merge --plan [--image P] [--distro D] [--cloud-cfg F] [--format text|json] FILE...
   cloud-config-merge --set NAME [--set-file PATH] [--set-allow-outside] [--check | --lint | --format ...]
+  cloud-config-merge --seed DIR [--seed-allow-outside] [--check | --format ...]
   cloud-config-merge --spec SPEC | --spec-merge-how YAML [--format yaml|json] VALUE_FILE...
   cloud-config-merge --explain SPEC | --explain-merge-how YAML [--format json]
   cloud-config-merge --batch CASES.jsonl
@@ -490,7 +500,12 @@ function checkCombinations(o: CliOptions, formatGiven: boolean): void {
     // With --set, the set file decides the mode: checked once it is read.
     if (o.set === undefined && !CHECK_MODES.includes(o.mode)) throw new UsageError('--check works with the user-data, handler, confd and boot modes');
     if (o.annotate && o.format !== 'text') throw new UsageError('--annotate prints text: it does not go with --format json or sarif');
+    if (o.each) {
+      const other = o.set !== undefined ? '--set' : o.seed !== undefined ? '--seed' : o.annotate ? '--annotate' : o.mode !== 'user-data' ? `--mode ${o.mode}` : o.image?.includes(',') || o.image === 'all' ? `--image ${o.image}` : undefined;
+      if (other) throw new UsageError(`--each checks each FILE as its own user-data: it does not go with ${other}`);
+    }
   } else if (o.annotate) throw new UsageError('--annotate goes with --check');
+  else if (o.each) throw new UsageError('--each goes with --check');
   else if (o.type !== undefined && !o.lint) throw new UsageError('--type goes with --check or --lint');
   else if (o.netplan !== undefined && !o.lint) throw new UsageError('--netplan goes with --check or --lint');
   else if (o.format === 'text') throw new UsageError('--format text goes with --check');

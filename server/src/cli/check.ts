@@ -62,7 +62,7 @@ export function checkCommand(o: CliOptions, io: CliIO, inputs: Inputs): number {
 }
 
 /** The check of one run for the options' image: nothing written. */
-export function checkRun(o: CliOptions, io: CliIO, given: Inputs): CheckRun {
+export function checkRun(o: CliOptions, io: CliIO, given: Inputs, how: { merged?: boolean } = {}): CheckRun {
   const inputs: Inputs = { ...given, files: given.files.slice(), paths: given.paths.slice() };
   // A NoCloud meta-data FILE is not user-data: read as NoCloud reads it, never merged.
   const metaData = metaDataFiles(o, inputs);
@@ -75,7 +75,7 @@ export function checkRun(o: CliOptions, io: CliIO, given: Inputs): CheckRun {
   }
   const seedMetaData = o.seedFiles?.metaData !== undefined ? { path: o.seedFiles.metaData, bytes: read(o, o.seedFiles.metaData) } : undefined;
   // Nothing to merge when every FILE was meta-data or network-config (boot mode still merges its layers).
-  const ran = inputs.files.length || o.mode === 'boot' || (!metaData.length && !network.length) ? schemaCheck(o, io, inputs, o.version) : undefined;
+  const ran = inputs.files.length || o.mode === 'boot' || (!metaData.length && !network.length) ? schemaCheck(o, io, inputs, o.version, how.merged ?? true) : undefined;
   const outcome = ran?.outcome;
   const files: FileResult[] = [...network.map((n) => n.result), ...(ran?.result?.files ?? [])];
   const result: CheckResult | null = ran?.result || files.length ? { files, merged: ran?.result?.merged ?? null } : null;
@@ -200,7 +200,7 @@ export function planTargetOf(o: CliOptions): Target | undefined {
  * The one --check run for one cloud-init version: the merge, and (user-data and handler modes) cloud-init's
  * validation of each FILE and of the merged result.
  */
-export function schemaCheck(o: CliOptions, io: CliIO, inputs: Inputs, version: CliOptions['version']): { outcome: Outcome; result: CheckResult | null } {
+export function schemaCheck(o: CliOptions, io: CliIO, inputs: Inputs, version: CliOptions['version'], merged = true): { outcome: Outcome; result: CheckResult | null } {
   const outcome = runSet(o.mode, inputs, { ...runOptions(o, io), version });
   if (outcome.kind !== 'user-data') return { outcome, result: null };
   const instanceData = outcome.options.instanceData;
@@ -213,7 +213,7 @@ export function schemaCheck(o: CliOptions, io: CliIO, inputs: Inputs, version: C
   const run = outcome.run;
   if (run.fatal?.limit) throw new InputError(`${run.fatal.message}: nothing is merged`);
   if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
-  return { outcome, result: { files, merged: checkMerged(run, outcome.locate, version) } };
+  return { outcome, result: { files, merged: merged ? checkMerged(run, outcome.locate, version) : null } };
 }
 
 /**

@@ -5,6 +5,7 @@
  * 4 done, but part of the input is Jinja this tool cannot reproduce (cloud-init renders it).
  */
 import { statSync, writeSync } from 'node:fs';
+import { isMainThread, workerData } from 'node:worker_threads';
 import { BoundedReadError, ReadFailureWords, describeReadFailure, readBoundedSync } from '../node/readFile';
 import { basename, resolve as resolvePath } from 'node:path';
 import { PyDict, PyValue } from '../engine/py/values';
@@ -213,7 +214,7 @@ export function main(argv: string[] = process.argv.slice(2), io: CliIO = process
     return 0;
   }
   try {
-    return dispatch(options, io);
+    return dispatch(options, io, argv);
   } catch (e) {
     if (e instanceof InputError || e instanceof UsageError) {
       io.stderr(`cloud-config-merge: ${e.message}\n`);
@@ -237,7 +238,7 @@ export function main(argv: string[] = process.argv.slice(2), io: CliIO = process
   }
 }
 
-function dispatch(o: CliOptions, io: CliIO): number {
+function dispatch(o: CliOptions, io: CliIO, argv: readonly string[]): number {
   if (o.set !== undefined) {
     setModule().applySet(o);
     applyTarget(o);
@@ -254,6 +255,8 @@ function dispatch(o: CliOptions, io: CliIO): number {
   if (!o.files.length && !(o.mode === 'confd' && o.cloudCfg) && !(o.mode === 'boot' && (o.cloudCfg || o.confd.length))) {
     throw new UsageError(`${o.mode} mode needs at least one FILE`);
   }
+  // A fleet: each FILE read and checked on its own (each.ts).
+  if (o.check && o.each) return (require('./each') as typeof import('./each')).eachCommand(o, io, argv);
   // Every input is read here, once: a pipe or /dev/stdin has nothing left to give a second reading.
   const inputs = readInputs(o);
   if (o.check) return checkCliModule().checkCommand(o, io, inputs);
@@ -498,6 +501,9 @@ function explain(o: CliOptions, io: CliIO): number {
 }
 
 // `node dist/cli.js`: in the bundle, `module` is the bundled module's, not the file node runs.
-if (require.main === module || require.main?.filename === __filename) {
+if (!isMainThread && (workerData as { cloudConfigMergeEach?: boolean } | null)?.cloudConfigMergeEach) {
+  // A worker thread of `--check --each`, started from the bundle (each.ts; from the compiled modules, each.js starts it).
+  if (require.main === module || require.main?.filename === __filename) (require('./each') as typeof import('./each')).runWorker();
+} else if (require.main === module || require.main?.filename === __filename) {
   process.exitCode = main();
 }
