@@ -46,7 +46,8 @@ function previewSet(ctx: ServerContext, preview: PreviewSetParams['preview']): O
 export function setOf(sets: PartSets, params: SetOfParams): SetOfResult | null {
   const file = typeof params?.uri === 'string' ? filePath(params.uri) : null;
   if (!file) return null;
-  const set = sets.declaredSets().find((s) => s.files.includes(file) || Object.values(s.boot).flat().includes(file));
+  // A saved set, else the NoCloud seed folder the file is the user-data or vendor-data of (its order is cloud-init's).
+  const set = sets.declaredSets().find((s) => s.files.includes(file) || Object.values(s.boot).flat().includes(file)) ?? sets.seedSetOf(file);
   return set ? setResult(set) : null;
 }
 
