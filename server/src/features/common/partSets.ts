@@ -109,14 +109,16 @@ export class PartSets {
   }
 
   /**
-   * The saved set whose `image:` a file is checked on: the first set (in the set file's order) that holds
-   * it and names an image. Its diagnostics, hover, completion, plan and status all use that image.
+   * The saved set whose run a file is checked in: the first set (in the set file's order) that holds it and
+   * names an image or instance data. Its diagnostics, hover, completion, plan and status use that image,
+   * and its templates that instance data, as the set's own merge does.
    */
-  imageSetOf(uri: string): { name: string; image: string; setFile: string } | undefined {
+  runSetOf(uri: string): { name: string; setFile: string; image?: string; instanceData?: string } | undefined {
     const file = filePath(uri);
     if (!file) return undefined;
-    const set = this.declaredSets().find((s) => s.image && (s.files.includes(file) || Object.values(s.boot).flat().includes(file)));
-    return set?.image ? { name: set.label, image: set.image, setFile: pathToFileURL(set.key.slice('file:'.length, set.key.lastIndexOf('#'))).href } : undefined;
+    const set = this.declaredSets().find((s) => (s.image || s.instanceData) && (s.files.includes(file) || Object.values(s.boot).flat().includes(file)));
+    if (!set) return undefined;
+    return { name: set.label, setFile: pathToFileURL(set.key.slice('file:'.length, set.key.lastIndexOf('#'))).href, ...(set.image ? { image: set.image } : {}), ...(set.instanceData ? { instanceData: set.instanceData } : {}) };
   }
 
   /**
