@@ -306,7 +306,10 @@ async function changeOrderCommand(previewArg?: unknown, order?: Array<number | s
   } else {
     files = await pickOrder(state.files, { title: 'Change Merge Order', accept: 'Apply this order' });
   }
-  if (!files || files.every((f, i) => f === state.files[i])) return uri;
+  if (!files) return uri;
+  // "Reorder and compare" is done once an order was accepted, even the same one.
+  stepDone('compared');
+  if (files.every((f, i) => f === state.files[i])) return uri;
   return replacePreview(uri, { ...state, files, exclude: undefined });
 }
 

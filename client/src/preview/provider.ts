@@ -230,7 +230,7 @@ function headerWidthOf(uri: vscode.Uri, state: PreviewState = fromPreviewUri(uri
   const groups = vscode.window.tabGroups.all;
   const key = uri.toString();
   const shown = groups.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key));
-  const alone = shown ? groups.length === 1 : groups.length <= 1 && !vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme !== PREVIEW_SCHEME);
+  const alone = shown ? groups.length === 1 : groups.length <= 1 && !vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme !== PREVIEW_SCHEME && e.document.uri.scheme !== 'output');
   return chooseHeaderWidth(headerWidthSetting(state), alone);
 }
 
