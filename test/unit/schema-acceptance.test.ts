@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
-import { acceptanceNote, versionRange, withAcceptance } from '../../server/src/engine/schema/acceptance';
+import { MAX_ACCEPTANCE_ERRORS, acceptanceNote, versionRange, withAcceptance } from '../../server/src/engine/schema/acceptance';
 import { validateCloudConfigText } from '../../server/src/engine/schema/validate';
 import { formatText } from '../../server/src/engine/render/checkText';
 import type { CloudInitVersion } from '../../server/src/engine/version/versions';
@@ -54,6 +54,13 @@ test("`package: [x]` beside packages is not offered package_reboot_if_required (
   // A misspelt key whose value fits is still renamed.
   const typo = schemaFindings('#cloud-config\npackges: [curl]\n', 'current');
   assert.deepEqual(typo[0].fixes?.map((x) => x.title), ["Change to 'packages'"]);
+});
+
+test('a document with more errors than MAX_ACCEPTANCE_ERRORS is not validated again for each version', () => {
+  const items = Array.from({ length: MAX_ACCEPTANCE_ERRORS + 1 }, (_, i) => `  - path: /etc/f${i}\n    source: {uri: "https://example.com/${i}"}\n`).join('');
+  const found = schemaFindings(`#cloud-config\nwrite_files:\n${items}`, '23.4');
+  assert.equal(found.length, MAX_ACCEPTANCE_ERRORS + 1);
+  assert.ok(found.every((f) => !/accept/.test(f.message)));
 });
 
 test('the versions in words', () => {

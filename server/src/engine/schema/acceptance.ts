@@ -8,23 +8,26 @@
 import { PyError } from '../py/errors';
 import { pyStr } from '../py/repr';
 import { LimitExceededError } from '../limits';
+import { expandedSize } from '../yaml/load';
 import type { PyValue } from '../py/values';
 import { CLOUD_INIT_VERSIONS, type CloudInitVersion, versionInWords } from '../version/versions';
 import { validateCloudConfig, type SchemaProblem, type SchemaReport, type SchemaVersion, type TextSchemaReport } from './validate';
 
 /** Past this many errors a document is not validated again for every other version (a generated file can have 100,000). */
 export const MAX_ACCEPTANCE_ERRORS = 200;
+/** Nor past this many values: each keystroke would validate a generated file four more times. */
+export const MAX_ACCEPTANCE_NODES = 50_000;
 
 /**
  * For a problem of `report` (the report of `root` at `version`), the versions whose schema accepts what it
  * is about (for an unknown key: that key, `key`), oldest first; empty when every version rejects it or the
- * document was not checked again (more than MAX_ACCEPTANCE_ERRORS errors, a truncated report). Each other
- * version validates `root` once, on the first question.
+ * document was not checked again (more than MAX_ACCEPTANCE_ERRORS errors or MAX_ACCEPTANCE_NODES values, a
+ * truncated report). Each other version validates `root` once, on the first question.
  */
 export type AcceptingVersions = (p: SchemaProblem, key?: PyValue) => CloudInitVersion[];
 
 export function acceptingVersions(root: PyValue, version: SchemaVersion, report: SchemaReport): AcceptingVersions {
-  if (!report.errors.length || report.errors.length > MAX_ACCEPTANCE_ERRORS || report.truncated) return () => [];
+  if (!report.errors.length || report.errors.length > MAX_ACCEPTANCE_ERRORS || report.truncated || expandedSize(root, MAX_ACCEPTANCE_NODES) > MAX_ACCEPTANCE_NODES) return () => [];
   let others: Array<{ version: CloudInitVersion; errors: SchemaProblem[] }> | undefined;
   const own = new Set(report.errors.map(problemId));
   const load = () =>
