@@ -14,7 +14,7 @@ const outAt = process.argv.indexOf('--out');
 const out = resolve(outAt > 0 && process.argv[outAt + 1] ? process.argv[outAt + 1] : repo);
 
 /** What the installed commands read: the two bundles, the bins and the notes a package carries. */
-const FILES = ['dist/cli.js', 'dist/server.js', 'bin/cloud-config-merge.js', 'bin/cloud-config-language-server.js', 'bin/compile-cache.js', 'README.md', 'LICENSE', 'CHANGELOG.md'];
+const FILES = ['dist/cli.js', 'dist/server.js', 'bin/cloud-config-merge.js', 'bin/cloud-config-language-server.js', 'bin/compile-cache.js', 'README.md', 'LICENSE'];
 
 for (const f of FILES) {
   if (!existsSync(join(repo, f))) {
