@@ -226,3 +226,8 @@ export function bareSeedLanguage(path: string, text: string): 'shellscript' | 'p
       return null;
   }
 }
+
+/** A document that holds several user-data parts, which cloud-init merges with each other: a run of its own even alone. */
+export function isContainerKind(kind: string | undefined): boolean {
+  return kind === 'mime' || kind === 'cloud-config-archive';
+}

@@ -39,7 +39,7 @@ runcmd:
 `;
 
 /** Documents that are right as they are: no diagnostics at all. */
-export const VALID_DOCUMENTS: Array<{ name: string; path: string; text: string; languageId?: string }> = [
+export const VALID_DOCUMENTS: Array<{ name: string; path: string; text: string; languageId?: string; settings?: Record<string, unknown> }> = [
   { name: 'a plain cloud-config without a spec', path: 'valid/web.yaml', text: WEB_SERVER },
   {
     name: 'the append-lists recipe (string form)',
@@ -101,8 +101,9 @@ users:
   { name: 'a cloud.cfg.d drop-in', path: 'etc/cloud/cloud.cfg.d/90_dpkg.cfg', text: '# to update this file, run dpkg-reconfigure cloud-init\ndatasource_list: [ NoCloud, ConfigDrive, OpenStack, Ec2, None ]\n' },
   { name: 'cloud.cfg with a spec', path: 'etc/cloud/cloud.cfg', text: 'users:\n  - default\nmerge_how: list(append)+dict(recurse_list)+str()\ncloud_init_modules:\n  - seed_random\n' },
   {
-    name: 'a jinja template',
+    name: 'a jinja template, checked with instance data (without, an information says it is not rendered)',
     path: 'valid/template.yaml',
+    settings: { instanceData: 'aws' },
     text: `## template: jinja\n#cloud-config\nmerge_how: ${APPEND_LISTS}\nhostname: {{ v1.local_hostname }}\n{% if v1.region == 'eu-west-1' %}\nntp:\n  servers: [ntp.eu.example.com]\n{% endif %}\n`,
   },
   { name: 'an include file', path: 'valid/include.txt', text: '#include\nhttps://example.com/base.yaml\nfile:///srv/user-data/extra.yaml\n' },

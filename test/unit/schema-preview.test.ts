@@ -74,16 +74,16 @@ test('the header lists the first 100 problems and counts the rest; bounded, it s
   assert.equal(bounded.length, 1 + 20 + 1);
 });
 
-test('unreadable YAML is not "valid on debian-12": every version drops the part, only 23.4 and later say so (issue 42)', () => {
+test('unreadable YAML is not "valid on debian-12": each version\'s own check rejects the file, as --check --image all says (issues 42, 36)', () => {
   const bad = { name: 'bad.yaml', bytes: Buffer.from('#cloud-config\npackages: [a\n  b: c: d\n') };
-  const alone = buildPreview('user-data', [bad], { schema: true, version: 'current' });
-  assert.match(alone.text, /^# {3}error: format-l\d+\.c1: Ignored invalid user-data: part-001$/m);
-  // Every image rejects it alike: the schema section says so, no images line.
-  assert.doesNotMatch(alone.text, /Which images accept this/);
-  assert.doesNotMatch(alone.text, /valid on debian-12/);
-  // Beside a part whose key only newer versions accept, the line names both, and no image is "valid".
+  const alone = unwrapHeader(buildPreview('user-data', [bad], { schema: true, version: 'current' }).text);
+  assert.match(alone, /^# {3}error: format-l\d+\.c1: Ignored invalid user-data: part-001$/m);
+  // Every image rejects it, each in its cloud-init's words (22.4 says "yaml" and reads bytes): no image is "valid".
+  assert.match(alone, /^# Which images accept this: on debian-12 \(22\.4\) format-l2\.c11: File bad\.yaml is not valid yaml\..*; on rhel-8, .* \(23\.4, 24\.4, 25\.1, current\) format-l2\.c11: File bad\.yaml is not valid YAML\./m);
+  assert.doesNotMatch(alone, /valid on/);
+  // Beside a part whose key only newer versions accept, 22.4 and 23.4 reject it too, and still no image is "valid".
   const source = { name: 'files.yaml', bytes: Buffer.from('#cloud-config\nwrite_files:\n  - path: /etc/motd\n    source: {uri: "https://example.com/motd"}\n') };
   const both = unwrapHeader(buildPreview('user-data', [bad, source], { schema: true, version: 'current' }).text);
-  assert.match(both, /Which images accept this: on debian-12, rhel-8 \(22\.4, 23\.4\) format-l\d+\.c1: Ignored invalid user-data: part-001 \(and 1 more\); on rhel-9, .* \(24\.4, 25\.1, current\) format-l\d+\.c1: Ignored invalid user-data: part-001/);
+  assert.match(both, /Which images accept this: on debian-12 \(22\.4\) .*\(and 1 more\); on rhel-8 \(23\.4\) .*\(and 1 more\); on rhel-9, .* \(24\.4, 25\.1, current\) format-l2\.c11: /);
   assert.doesNotMatch(both, /valid on/);
 });

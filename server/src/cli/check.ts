@@ -13,7 +13,7 @@
  */
 import type { InputFile, SetInputs, Outcome } from '../engine/outcome/run';
 import { runSet } from '../engine/outcome/run';
-import { isAccepted, checkFile, checkMerged, checkNetworkFile, wholeFileNote, type CheckResult, type FileResult } from '../engine/outcome/check';
+import { isAccepted, checkNetworkFile, checkOutcome, wholeFileNote, type CheckResult, type FileResult } from '../engine/outcome/check';
 import { CHECK_MODES, hasFates } from '../engine/outcome/mode';
 import { locationJson } from '../engine/outcome/locate';
 import { decodeUtf8Surrogateescape } from '../engine/py/codecs';
@@ -28,6 +28,7 @@ import { CloudInitFailure, InputError, read, runOptions, seedSummary, type CliIO
 import { metaDataFiles, type MetaDataFile } from './metaData';
 import { refuseSeedFilesInCheck, seedFileOf } from './seedFiles';
 import { lintOptions } from './lint';
+import { detectCloudInitDocument, detectionTextOfBytes, isContainerKind } from '../../../common/detect';
 import { planInputsOf } from './plan';
 import { packageVersion } from './version';
 
@@ -82,7 +83,10 @@ export function checkRun(o: CliOptions, io: CliIO, given: Inputs, how: { merged?
   const fates = outcome && hasFates(o.mode) ? (require('../engine/outcome/fates') as typeof import('../engine/outcome/fates')).fatesOf(outcome) : null;
   const failedFates = fates ? fatesOfKinds(fates, o.failOn).length : 0;
   // A set: several parts, layers or a seed. A lone FILE is a document alone, as the editor shows it.
-  const isSet = !['user-data', 'handler'].includes(o.mode) || inputs.files.length > 1;
+  // A lone MIME multipart or archive is a set too: its parts merge with each other (the editor takes it so).
+  const lone = inputs.files.length === 1 ? inputs.files[0] : undefined;
+  const container = lone !== undefined && o.mode === 'user-data' && isContainerKind(detectCloudInitDocument(detectionTextOfBytes(lone.bytes), inputs.paths[0] ?? lone.name)?.kind);
+  const isSet = !['user-data', 'handler'].includes(o.mode) || inputs.files.length > 1 || container;
   // The plan --plan makes for the same options (a custom --cloud-cfg in the user-data and handler modes; there it is no layer).
   const planInputs = o.mode === 'user-data' || o.mode === 'handler' ? planInputsOf(o) : undefined;
   const target = planInputs ? (typeof planInputs === 'string' ? undefined : planInputs.target) : planTargetOf(o);
@@ -99,7 +103,9 @@ export function checkRun(o: CliOptions, io: CliIO, given: Inputs, how: { merged?
   // The boot plan: the run's in a user-data set, else each cloud-config document's own (as the editor plans a document in no user-data set).
   const runPlans = isSet && o.mode === 'user-data';
   const docs = checkDocuments(documents, { ...lintOptions(o, io), schema: true, maxSchemaProblems: MAX_SCHEMA_PROBLEMS, ...(target && !runPlans ? { planAlone: target, planOptions } : {}) });
-  const runFound = outcome && isSet ? runCheck(outcome, { schema: true, maxProblems: MAX_SCHEMA_PROBLEMS, ...(target && runPlans ? { target, planOptions } : {}), ...(fates ? { fates } : {}) }).findings : [];
+  const found = outcome && isSet ? runCheck(outcome, { schema: true, maxProblems: MAX_SCHEMA_PROBLEMS, ...(target && runPlans ? { target, planOptions } : {}), ...(fates ? { fates } : {}) }).findings : [];
+  // A lone container's own analysis says what stops its run (the editor takes it so).
+  const runFound = container ? found.filter((f) => f.at !== null) : found;
   // Meta-data is not delivered as user-data: with no user-data FILE left there is nothing to measure.
   const delivery = o.cloud && (inputs.files.length || !metaData.length) ? (require('../engine/delivery/delivery') as typeof import('../engine/delivery/delivery')).deliveryOfFiles(inputs.files.map((f, i) => ({ name: inputs.paths[i] ?? f.name, bytes: f.bytes })), o.cloud) : undefined;
   // Drop-ins and cloud.cfg: their merged schema problems, as cloud-init holds system config to its schema.
@@ -202,18 +208,16 @@ export function planTargetOf(o: CliOptions): Target | undefined {
  */
 export function schemaCheck(o: CliOptions, io: CliIO, inputs: Inputs, version: CliOptions['version'], merged = true): { outcome: Outcome; result: CheckResult | null } {
   const outcome = runSet(o.mode, inputs, { ...runOptions(o, io), version });
-  if (outcome.kind !== 'user-data') return { outcome, result: null };
-  const instanceData = outcome.options.instanceData;
-  const named = inputs.files.map((f, i) => ({ path: inputs.paths[i], bytes: f.bytes }));
-  const files = named.flatMap((i) => checkFile(i.path, i.bytes, version, instanceData));
-  for (const i of named) {
-    const note = wholeFileNote(i.path, i.bytes, version);
+  for (const [i, f] of inputs.files.entries()) {
+    const note = outcome.kind === 'user-data' ? wholeFileNote(inputs.paths[i], f.bytes, version) : undefined;
     if (note) io.stderr(`cloud-config-merge: note: ${note}\n`);
   }
-  const run = outcome.run;
-  if (run.fatal?.limit) throw new InputError(`${run.fatal.message}: nothing is merged`);
-  if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
-  return { outcome, result: { files, merged: merged ? checkMerged(run, outcome.locate, version) : null } };
+  const result = checkOutcome(outcome, version, { names: inputs.paths, merged });
+  if (result && 'fatal' in result) {
+    if (result.fatal.limit) throw new InputError(`${result.fatal.message}: nothing is merged`);
+    throw new CloudInitFailure(`${result.fatal.pyType}: ${result.fatal.message} (no user-data is processed at all)`);
+  }
+  return { outcome, result: result ?? null };
 }
 
 /**

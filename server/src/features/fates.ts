@@ -64,7 +64,8 @@ export function fateDiagnostics(analyses: SetAnalysis[], document: TextDocument,
   for (const analysis of analyses) {
     const prefix = analyses.length > 1 ? `${analysis.set.label}: ` : '';
     const file = analysis.nameOf(document.uri);
-    const whole = analysis.findings.filter((f) => f.at === null);
+    // (a lone container's own analysis says what stops its run)
+    const whole = analysis.set.container ? [] : analysis.findings.filter((f) => f.at === null);
     for (const f of [...whole, ...(file === undefined ? [] : inFile(analysis.findings, file, ownSchema))]) {
       const message = `${prefix}${f.code === 'set-not-merged' ? f.message.replace('the set', analysis.set.label) : f.message}`;
       const range = f.at ? toRange(f.at) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };

@@ -11,6 +11,7 @@ import { fatesOf, type FateReport } from '../outcome/fates';
 import { inFileText, type SourceLocation } from '../outcome/locate';
 import type { Outcome } from '../outcome/run';
 import { mergedSchemaOf } from '../outcome/schema';
+import { withoutAcceptance } from '../schema/acceptance';
 import type { MergedSchemaReport } from '../outcome/mergedSchema';
 import { planOfOutcome, type OutcomePlan } from '../plan/ofOutcome';
 import type { PlanFix } from '../plan/pitfalls';
@@ -122,6 +123,10 @@ export function inFile(findings: readonly RunFinding[], file: string, own: Reado
 /** Own messages may be shortened with a trailing '…'. */
 function reportedAlready(own: ReadonlySet<string>, message: string): boolean {
   if (own.has(message)) return true;
-  for (const m of own) if (m.endsWith('…') && message.startsWith(m.slice(0, -1))) return true;
+  for (const said of own) {
+    // (an own message may carry the versions that accept it, schema/acceptance.ts)
+    const m = withoutAcceptance(said);
+    if (m === message || (m.endsWith('…') && message.startsWith(m.slice(0, -1)))) return true;
+  }
   return false;
 }

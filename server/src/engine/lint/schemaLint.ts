@@ -15,7 +15,7 @@ import type { EmbeddedCloudConfig } from '../schema/embedded';
 import { coded } from '../findings/codes';
 import { systemConfigForSchema, systemSchemaVerdict } from '../schema/systemConfig';
 import { schemaAt, type NavSegment } from '../schema/navigate';
-import { acceptanceNote, acceptingVersions, type AcceptingVersions } from '../schema/acceptance';
+import { ACCEPTANCE_SEPARATOR, acceptanceNote, acceptingVersions, type AcceptingVersions } from '../schema/acceptance';
 
 /** How the finding that says the check stopped (SchemaBudget.problemsLeft) begins. */
 const STOPPED = "The check against cloud-init's schema stopped";
@@ -62,7 +62,7 @@ export function reportFindings(
   const withVersions = (message: string, p: SchemaProblem, key?: PyValue) => {
     const versions = version !== undefined && accepting ? accepting(p, key) : [];
     const note = version !== undefined ? acceptanceNote(version, versions) : undefined;
-    return note ? `${message} — ${note}` : message;
+    return note ? `${message}${ACCEPTANCE_SEPARATOR}${note}` : message;
   };
   const place = (p: SchemaProblem, deprecation: boolean) => {
     // (23.4 and later name no path for two unknown top-level keys: no empty "path: " then)

@@ -11,6 +11,7 @@ import { validateMerged, type MergedProblem } from './mergedSchema';
 import { schemaCommandInput } from '../schema/schemaCommand';
 import { embeddedInArchive, embeddedInMime } from '../schema/embedded';
 import { detectDocument } from '../lint/documentKind';
+import type { Outcome } from './run';
 import { acceptingVersions, problemAcceptance, withAcceptance, type AcceptedProblem } from '../schema/acceptance';
 import { problemSpan, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../schema/validate';
 import { pyYamlErrorString, reportedMark } from '../yaml/mark';
@@ -235,3 +236,18 @@ function networkReport(r: NetworkSchemaResult): TextSchemaReport {
   return { valid: r.valid !== false, errors: r.errors, deprecations: r.deprecations, yamlError: null, notADict: false, value: r.value, rootSpan: r.rootSpan };
 }
 
+
+/**
+ * cloud-init's own check of a user-data run for one version, as `--check` reports it: each FILE (its parts)
+ * as `cloud-init schema -c` validates it, and the merged cloud-config.txt (`merged`: false leaves it out,
+ * as `--check --each` does). `names`: the FILEs as the user named them. Undefined for a run that is not
+ * user-data, or that processes nothing (`fatal`: then what cloud-init says).
+ */
+export function checkOutcome(outcome: Outcome, version: SchemaVersion, options: { names?: readonly string[]; merged?: boolean; fileCheck?: typeof checkFile } = {}): CheckResult | { fatal: NonNullable<UserDataRun['fatal']> } | undefined {
+  if (outcome.kind !== 'user-data') return undefined;
+  const run = outcome.run;
+  if (run.fatal) return { fatal: run.fatal };
+  const check = options.fileCheck ?? checkFile;
+  const files = outcome.inputs.files.flatMap((f, i) => check(options.names?.[i] ?? f.name, f.bytes, version, outcome.options.instanceData));
+  return { files, merged: options.merged === false ? null : checkMerged(run, outcome.locate, version) };
+}

@@ -6,8 +6,9 @@
 import { IMAGE_PROFILES, type ImageProfile } from '../version/profiles';
 import { CLOUD_INIT_VERSIONS, type CloudInitVersion } from '../version/versions';
 import { validateMergedText } from '../outcome/mergedSchema';
+import { checkFile, type FileResult } from '../outcome/check';
+import { runSet, type Outcome } from '../outcome/run';
 import { LimitExceededError } from '../limits';
-import { isIgnoredPartProblem } from '../schema/validate';
 import { PyError } from '../py/errors';
 import type { PyValue } from '../py/values';
 
@@ -50,14 +51,6 @@ export interface ImageVerdict extends VersionVerdict {
 export function imageVerdicts(profiles: readonly ImageProfile[], check: (version: CloudInitVersion) => VersionVerdict): ImageVerdict[] {
   const byVersion = new Map<CloudInitVersion, VersionVerdict>();
   for (const p of profiles) if (!byVersion.has(p.version)) byVersion.set(p.version, check(p.version));
-  const ignored = new Map<string, VerdictProblem>();
-  for (const v of byVersion.values()) for (const e of v.errors) if (isIgnoredPartProblem(e)) ignored.set(`${e.path}\0${e.message}`, e);
-  if (ignored.size) {
-    for (const [version, v] of byVersion) {
-      if (v.errors.some(isIgnoredPartProblem)) continue;
-      byVersion.set(version, { valid: false, errors: [...ignored.values(), ...v.errors] });
-    }
-  }
   return profiles.map((p) => {
     const verdict = byVersion.get(p.version)!;
     return { image: p.id, version: p.version, valid: verdict.valid, errors: verdict.errors };
@@ -137,38 +130,59 @@ export function imagesJson(verdicts: readonly ImageVerdict[]): { images: Array<{
 }
 
 /** The last merged text each version validated for the preview's line, and its verdict (a refresh that changed nothing validates nothing). */
-const lastChecked = new Map<CloudInitVersion, { text: string; verdict: VersionVerdict }>();
+const lastChecked = new Map<CloudInitVersion, { text: string; verdict: { valid: boolean; errors: VerdictProblem[] } }>();
 
 /** The other versions' problems a preview line needs: a verdict and the first few errors, not 200,000 of them. */
 const OTHER_VERSION_PROBLEMS = 20;
 
-/**
- * What another version makes of the input: its own merged cloud-config.txt (each version merges and reads
- * YAML its own way: 22.4 and 23.4 load `!!python/unicode`, later ones do not), or why it writes none.
- */
-export type VersionMerge = { text: string } | { failure: string };
+/** A FILE's own check per version and text, kept across refreshes (an edit re-checks the part edited). */
+const fileChecks = new Map<string, FileResult[]>();
+const MAX_FILE_CHECKS = 2_000;
+
+function fileCheck(name: string, bytes: Uint8Array, version: CloudInitVersion, instanceData: unknown): FileResult[] {
+  const key = `${version}\0${name}\0${instanceData === undefined ? '' : typeof instanceData === 'string' ? instanceData : JSON.stringify(instanceData)}\0${new TextDecoder().decode(bytes)}`;
+  let found = fileChecks.get(key);
+  if (!found) {
+    if (fileChecks.size >= MAX_FILE_CHECKS) fileChecks.clear();
+    fileChecks.set(key, (found = checkFile(name, bytes, version, instanceData)));
+  }
+  return found;
+}
 
 /**
- * The preview header's "Which images accept this": each version's verdict on its own merge of the input
- * (`mergeFor`, a run per version, as `--check --image all` runs), the preview's own version's already
- * checked. Undefined when every image accepts it (the header stays as short as it was) or a version could
- * not check it.
+ * The verdict of one version on a user-data run, as `--check --image` gives it from cloud-init's own check:
+ * each FILE as `cloud-init schema -c` takes it and the merged result, with that version's own merge (each
+ * version merges and reads YAML its own way: 22.4 and 23.4 load `!!python/unicode`, later ones drop the part).
+ * `merged`: the run's own merged check when it is of this version (not validated again).
  */
-export function mergedImagesLine(own: { version: CloudInitVersion; verdict: VersionVerdict; value?: PyValue; text: string }, mergeFor: (version: CloudInitVersion) => VersionMerge, profiles: readonly ImageProfile[] = IMAGE_PROFILES): string | undefined {
+export function runVerdict(outcome: Outcome, version: CloudInitVersion, merged?: { valid: boolean; errors: VerdictProblem[] }): VersionVerdict {
+  const run = outcome.options.version === version || (outcome.options.version === undefined && version === 'current') ? outcome : runSet(outcome.mode, outcome.inputs, { ...outcome.options, version, detail: 'value' });
+  if (run.kind !== 'user-data') return { valid: false, errors: [{ path: '', message: run.kind === 'failed' ? run.failure.message : `no user-data run in ${run.mode} mode` }] };
+  if (run.run.fatal) return { valid: false, errors: [{ path: '', message: `cloud-init ${version} processes none of this user-data: ${run.run.fatal.pyType}: ${run.run.fatal.message}` }] };
+  const files = run.inputs.files.flatMap((f) => fileCheck(f.name, f.bytes, version, run.options.instanceData));
+  let mergedVerdict = merged;
+  if (!mergedVerdict) {
+    const text = run.run.cloudConfigTxt;
+    const last = lastChecked.get(version);
+    if (last?.text === text) mergedVerdict = last.verdict;
+    else {
+      const report = validateMergedText(text, version, OTHER_VERSION_PROBLEMS);
+      mergedVerdict = { valid: report.valid, errors: report.errors.map((p) => ({ path: p.path, message: p.message })) };
+      lastChecked.set(version, { text, verdict: mergedVerdict });
+    }
+  }
+  const result = { files, merged: mergedVerdict };
+  return { valid: files.every((f) => f.valid !== false) && mergedVerdict.valid, errors: versionProblems(result) };
+}
+
+/**
+ * The preview header's "Which images accept this": each version's verdict on the run (runVerdict: a run
+ * per version, as `--check --image all` runs). Undefined when every image accepts it (the header stays as
+ * short as it was) or a version could not check it.
+ */
+export function mergedImagesLine(verdictOf: (version: CloudInitVersion) => VersionVerdict, profiles: readonly ImageProfile[] = IMAGE_PROFILES): string | undefined {
   try {
-    const verdicts = imageVerdicts(profiles, (version) => {
-      if (version === own.version) return own.verdict;
-      const merged = mergeFor(version);
-      if ('failure' in merged) return { valid: false, errors: [{ path: '', message: merged.failure }] };
-      const text = merged.text;
-      const last = lastChecked.get(version);
-      if (last?.text === text) return last.verdict;
-      // The text the own check loaded is not loaded again when the version merged it the same.
-      const report = validateMergedText(text, version, OTHER_VERSION_PROBLEMS, own.value !== undefined && text === own.text ? { value: own.value } : undefined);
-      const verdict = { valid: report.valid, errors: report.errors.map((p) => ({ path: p.path, message: p.message })) };
-      lastChecked.set(version, { text, verdict });
-      return verdict;
-    });
+    const verdicts = imageVerdicts(profiles, verdictOf);
     // Every image with the same verdict: the schema section above already says it.
     return verdictsDiffer(verdicts) ? `Which images accept this: ${imagesSummary(verdicts)}` : undefined;
   } catch (e) {

@@ -91,6 +91,15 @@ export function versionRange(versions: readonly CloudInitVersion[]): string {
  * What a finding adds when other versions accept it: `cloud-init 23.4's schema; 24.4 and later accept it`
  * (`accept 'source'` when naming the key). Undefined when no other version accepts it.
  */
+/** Between a finding's message and its acceptance note, in the editor's words: `withoutAcceptance` takes it off. */
+export const ACCEPTANCE_SEPARATOR = ' — ';
+
+/** A finding's message without the acceptance note (the problem as the merged result's check words it). */
+export function withoutAcceptance(message: string): string {
+  const at = message.lastIndexOf(`${ACCEPTANCE_SEPARATOR}cloud-init `);
+  return at < 0 ? message : message.slice(0, at);
+}
+
 export function acceptanceNote(version: SchemaVersion, accepting: readonly CloudInitVersion[], what = 'it'): string | undefined {
   if (!accepting.length) return undefined;
   return `cloud-init ${versionInWords(version)}'s schema; ${versionRange(accepting)} accept${accepting.length === 1 ? 's' : ''} ${what}`;

@@ -25,6 +25,7 @@ import { openDocument } from './workspaceFiles';
 import { readBoundedSync } from '../../node/readFile';
 import { readConfinedSeedFolder } from '../../node/seed';
 import { isInside } from '../../node/inside';
+import { detectCloudInitDocument, isContainerKind } from '../../../../common/detect';
 import { workspaceIncludeResolver } from './workspaceIncludes';
 import { ServerContext } from './context';
 import { MAX_SCHEMA_PROBLEMS } from './analysisCache';
@@ -47,6 +48,8 @@ export interface OpenSet {
   instanceData?: string;
   /** The set's own image profile (cloud-config-merge.yaml `image:`); the folder's setting otherwise. */
   image?: string;
+  /** A lone MIME multipart or archive, a run of its own: what stops the whole run its own analysis says already. */
+  container?: true;
   /** The set's NoCloud seed folder (`seed:` as written) and the files beside its user-data that it holds. */
   seed?: { folder: string; metaData?: string; networkConfig?: string };
 }
@@ -105,7 +108,23 @@ export class PartSets {
     if (confd) return [confd];
     const seed = this.seedSetOf(file);
     if (seed) return [seed];
-    return [...this.previews.values()].filter((s) => s.files.includes(file) || Object.values(s.boot).flat().includes(file));
+    const previewed = [...this.previews.values()].filter((s) => s.files.includes(file) || Object.values(s.boot).flat().includes(file));
+    if (previewed.length) return previewed;
+    const container = this.containerSetOf(file, uri);
+    return container ? [container] : [];
+  }
+
+  /**
+   * A file that holds several parts (MIME multipart, #cloud-config-archive) and no set names: its parts
+   * merge with each other, so it is a run of its own, as `--check FILE` takes it (its fates, the merged
+   * result's schema, the plan of what they make).
+   */
+  private containerSetOf(file: string, uri: string): OpenSet | undefined {
+    const open = this.ctx.documents.get(uri);
+    const text = open ? open.getText() : undefined;
+    if (text === undefined) return undefined;
+    if (!isContainerKind(detectCloudInitDocument(text.slice(0, 64 * 1024), file, open?.languageId)?.kind)) return undefined;
+    return { key: `file:${file}`, label: `the parts of ${path.basename(file)}`, mode: 'user-data', folder: path.dirname(file), files: [file], boot: {}, includeMap: [], container: true };
   }
 
   /**
