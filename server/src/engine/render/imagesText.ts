@@ -10,7 +10,6 @@ import { checkFile, type FileResult } from '../outcome/check';
 import { runSet, type Outcome } from '../outcome/run';
 import { LimitExceededError } from '../limits';
 import { PyError } from '../py/errors';
-import type { PyValue } from '../py/values';
 
 /** One problem that makes a version reject the input, placed where it is known. */
 export interface VerdictProblem {
