@@ -135,13 +135,14 @@ async function showInPreviewCommand(state: PreviewState, path: string): Promise<
 
 /**
  * Saves the active preview's selection as a named set in the workspace folder's cloud-config-merge.yaml
- * (the server writes the new text, keeping the file's formatting). `name` for scripts and tests.
+ * (the server writes the new text, keeping the file's formatting). `name` for scripts and tests: only a
+ * string is a name, since a menu passes its own context object there (the editor's … menu: `(uri, {groupId, …})`).
  */
-async function saveSetCommand(previewArg?: unknown, name?: string): Promise<vscode.Uri | undefined> {
+async function saveSetCommand(previewArg?: unknown, name?: unknown): Promise<vscode.Uri | undefined> {
   const uri = targetPreview(previewArg);
   if (!uri) return noPreview();
   const state = fromPreviewUri(uri);
-  const setName = name ?? (await vscode.window.showInputBox({ title: 'Save as Set', prompt: 'A name for these files (cloud-config-merge.yaml)', value: 'default', validateInput: (v) => (SET_NAME_RULE.pattern.test(v) ? undefined : SET_NAME_RULE.message) }));
+  const setName = (typeof name === 'string' ? name : undefined) ?? (await vscode.window.showInputBox({ title: 'Save as Set', prompt: 'A name for these files (cloud-config-merge.yaml)', value: 'default', validateInput: (v) => (SET_NAME_RULE.pattern.test(v) ? undefined : SET_NAME_RULE.message) }));
   if (!setName || !languageServer) return undefined;
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(state.files[0] ?? ''));
   const setFile = folder ? vscode.Uri.joinPath(folder.uri, 'cloud-config-merge.yaml') : undefined;
