@@ -50,15 +50,19 @@ export interface PreviewSetParams {
   preview: Pick<PreviewParams, 'mode' | 'files' | 'boot'> | null;
 }
 
-/** Client → server: the saved set (cloud-config-merge.yaml) a file belongs to, or null. */
+/**
+ * Client → server: the set a file belongs to, as the server resolves it, or null: its saved set
+ * (cloud-config-merge.yaml), else the NoCloud seed folder it is a file of (user-data over vendor-data).
+ */
 export const SetOfRequest: RequestType<SetOfParams, SetOfResult | null> = { method: 'cloudConfigMerge/setOf' };
 
 export interface SetOfParams {
   uri: string;
 }
 
-export interface SetOfResult extends Pick<PreviewParams, 'files' | 'boot'> {
-  name: string;
+export interface SetOfResult extends Pick<PreviewParams, 'files' | 'boot' | 'seed'> {
+  /** The saved set's name; absent for a seed folder no set names. */
+  name?: string;
   mode: 'user-data' | 'confd' | 'boot' | 'chef';
 }
 
@@ -76,8 +80,14 @@ export interface PartOrderParams {
 }
 
 export interface PartOrderResult {
-  /** The saved set of exactly these files (and no boot layer), if there is one. */
+  /**
+   * The set these files are, if they are one: the saved set of exactly these files (its order is the one
+   * offered), else the NoCloud seed folder whose user-data (and vendor-data) they are, merged in cloud-init's
+   * order (boot mode: the user-data over the vendor-data), which the order step does not change.
+   */
   set?: SetOfResult;
+  /** Files that are not user-data (a NoCloud seed's meta-data, a network-config): cloud-init never merges them. */
+  notUserData?: Array<{ file: string; kind: 'meta-data' | 'network-config'; message: string }>;
   containers: Array<{
     file: string;
     /** The files whose every part it holds, in the order given. */
@@ -98,7 +108,7 @@ export const SaveSetRequest: RequestType<SaveSetParams, SaveSetResult> = { metho
 /** What a saved set's name may be: checked as the user types it, and by the server. */
 export const SET_NAME_RULE = { pattern: /^[A-Za-z0-9][A-Za-z0-9._-]*$/, message: 'A set name is letters, digits, ".", "_" or "-", starting with a letter or digit.' } as const;
 
-export interface SaveSetParams extends Pick<PreviewParams, 'files' | 'boot'> {
+export interface SaveSetParams extends Pick<PreviewParams, 'files' | 'boot' | 'seed'> {
   /** The set's name (SET_NAME_RULE). */
   name: string;
   mode: PreviewMode;
@@ -115,6 +125,11 @@ export interface PreviewParams {
   files: string[];
   /** Boot mode: the other layers, as URIs. */
   boot?: { cloudCfg?: string; confd?: string[]; vendor?: string; vendor2?: string; dsConfig?: string; runtimeCfg?: string; cmdlineCfg?: string; builtinCfg?: string };
+  /**
+   * Boot mode: the NoCloud seed folder (a URI) these files are the user-data and vendor-data of, as the
+   * server resolved it (setOf, partOrder): its meta-data and network-config are read beside them.
+   */
+  seed?: string;
   /** Leave one part out (1-based index into `files`), for the "Compare" action. */
   exclude?: number;
   /**

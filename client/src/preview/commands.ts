@@ -14,7 +14,7 @@ import { stepDone } from '../walkthrough';
 import { chooseOrder, pickOrder } from '../orderStep';
 import { openFullWidthDiff, registerFullWidthDiffs } from './fullWidth';
 import { PREVIEW_MODES, PreviewMode, PreviewState, baseName, fromPreviewUri, isPreviewUri, stemName, toPreviewUri } from './uri';
-import { SET_NAME_RULE, SaveSetRequest, SetOfRequest } from '../../../server/src/protocol';
+import { SET_NAME_RULE, SaveSetRequest, SetOfRequest, type SetOfResult } from '../../../server/src/protocol';
 import type { Server } from '../client';
 import type { PreviewProvider } from './provider';
 
@@ -81,11 +81,14 @@ async function previewCommand(clicked?: unknown, selected?: unknown, order?: unk
     return undefined;
   }
   let state = await stateFor(uris);
-  if (!chosen && state.mode !== 'confd' && uris.length > 1) {
-    const picked = await chooseOrder(languageServer, uris, { title: 'Merge Order', accept: 'Merge in this order' }, order);
+  if (!chosen && state.mode !== 'confd') {
+    const picked = await chooseOrder(languageServer, uris, { title: 'Merge Order', accept: 'Merge in this order', boot: true }, order);
     if (!picked) return undefined;
+    // A seed's meta-data or a network-config is never merged: said, and left out (the server says which).
+    if (picked.notUserData.length) void vscode.window.showInformationMessage(`Cloud-Config: ${picked.notUserData.join(' ')}`);
+    if (!picked.files.length) return undefined;
     uris = picked.files;
-    state = picked.set ? { mode: picked.set.mode, files: uris.map(String), ...(picked.set.boot ? { boot: picked.set.boot } : {}) } : { ...state, files: uris.map(String) };
+    state = picked.set ? { ...setState(picked.set), files: uris.map(String) } : { ...state, files: uris.map(String) };
   }
   if (uris.length > 1) await memento?.update(LAST_SELECTION_KEY, uris.map(String));
   // With no editor open, "beside" would leave an empty first group.
@@ -95,14 +98,22 @@ async function previewCommand(clicked?: unknown, selected?: unknown, order?: unk
   return preview;
 }
 
-/** The saved set a file belongs to, as a preview's state (the server reads cloud-config-merge.yaml). */
+/**
+ * The set a file belongs to, as a preview's state: the server resolves it (its saved set in
+ * cloud-config-merge.yaml, else the NoCloud seed folder it is a file of).
+ */
 async function savedSetOf(file: vscode.Uri): Promise<PreviewState | undefined> {
   try {
     const set = await languageServer?.request(SetOfRequest, { uri: file.toString() });
-    return set ? { mode: set.mode, files: set.files, ...(set.boot ? { boot: set.boot } : {}) } : undefined;
+    return set ? setState(set) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** A set the server resolved, as a preview's state. */
+function setState(set: SetOfResult): PreviewState {
+  return { mode: set.mode, files: set.files, ...(set.boot ? { boot: set.boot } : {}), ...(set.seed ? { seed: set.seed } : {}) };
 }
 
 /**
@@ -154,7 +165,7 @@ async function saveSetCommand(previewArg?: unknown, name?: unknown): Promise<vsc
       currentText = '';
     }
   }
-  const result = await languageServer.request(SaveSetRequest, { name: setName, mode: state.mode, files: state.files, boot: state.boot, currentText });
+  const result = await languageServer.request(SaveSetRequest, { name: setName, mode: state.mode, files: state.files, boot: state.boot, ...(state.seed ? { seed: state.seed } : {}), currentText });
   if ('error' in result) {
     void vscode.window.showWarningMessage(`Cloud-Config: the set was not saved: ${result.error}`);
     return undefined;

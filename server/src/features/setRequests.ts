@@ -1,8 +1,8 @@
 /**
  * Requests about sets of parts, for the client's preview commands, and the
  * notification by which the client says which previews are open (each is a set):
- * `cloudConfigMerge/setOf` (the saved set a file belongs to, so the title
- * bar's preview button previews it) and `cloudConfigMerge/saveSet` (the text
+ * `cloudConfigMerge/setOf` (the saved set a file belongs to, else the NoCloud seed
+ * folder it is a file of, so the title bar's preview button previews it) and `cloudConfigMerge/saveSet` (the text
  * of cloud-config-merge.yaml with a preview's selection saved as a named set,
  * written by engine/sets/setFile.ts so that it reads back as saved while the rest of
  * the file keeps its formatting and comments; the client applies it).
@@ -15,10 +15,13 @@ import { ServerContext } from './common/context';
 import { guardRequest } from './common/guard';
 import { OpenSet, PartSets, filePath } from './common/partSets';
 import { isInside } from './common/workspaceIncludes';
+import { readSeedFolder } from '../node/seed';
+import { readSetFile } from '../node/sets';
+import { isSeedFileName, seedMerge, type SeedFolder } from '../engine/seed/seedFolder';
 
 /** @param setsChanged called when an open preview's set appears, changes or goes (diagnostics and hints follow). */
 export function registerSetRequests(ctx: ServerContext, sets: PartSets, setsChanged: () => void): void {
-  ctx.connection.onRequest(SetOfRequest.method, guardRequest(ctx.log, 'setOf', (params: SetOfParams) => setOf(sets, params)));
+  ctx.connection.onRequest(SetOfRequest.method, guardRequest(ctx.log, 'setOf', (params: SetOfParams) => setOf(ctx, sets, params)));
   ctx.connection.onRequest(SaveSetRequest.method, guardRequest(ctx.log, 'saveSet', (params: SaveSetParams) => saveSet(ctx, params)));
   ctx.connection.onNotification(PreviewSetNotification.method, (params: PreviewSetParams) => {
     if (!params || typeof params.id !== 'string') return;
@@ -43,20 +46,51 @@ function previewSet(ctx: ServerContext, preview: PreviewSetParams['preview']): O
   };
 }
 
-export function setOf(sets: PartSets, params: SetOfParams): SetOfResult | null {
+/** The set a file belongs to: its saved set, else the NoCloud seed folder it is a file of. */
+export function setOf(ctx: ServerContext, sets: PartSets, params: SetOfParams): SetOfResult | null {
   const file = typeof params?.uri === 'string' ? filePath(params.uri) : null;
   if (!file) return null;
   const set = sets.declaredSets().find((s) => s.files.includes(file) || Object.values(s.boot).flat().includes(file));
-  return set ? setResult(set) : null;
+  if (set) return setResult(ctx, sets, set);
+  const seed = isSeedFileName(path.basename(file)) ? readSeedFolder(path.dirname(file)) : undefined;
+  return seed ? seedResult(seed) : null;
 }
 
-/** A saved set as the client previews it: URIs, its name without `set `. */
-export function setResult(set: OpenSet): SetOfResult {
-  const uri = (f: string) => pathToFileURL(f).href;
+const fileUri = (f: string) => pathToFileURL(f).href;
+
+/** A saved set as the client previews it: URIs, its name without `set `, its seed folder when it names one. */
+export function setResult(ctx: ServerContext, sets: PartSets, set: OpenSet): SetOfResult {
   const boot: SetOfResult['boot'] = {};
-  for (const role of ['vendor', 'vendor2', 'cloudCfg', 'dsConfig'] as const) if (set.boot[role]) boot[role] = uri(set.boot[role]);
-  if (set.boot.confd) boot.confd = set.boot.confd.map(uri);
-  return { name: set.label.replace(/^set /, ''), mode: set.mode, files: set.files.map(uri), ...(Object.keys(boot).length ? { boot } : {}) };
+  for (const role of ['vendor', 'vendor2', 'cloudCfg', 'dsConfig'] as const) if (set.boot[role]) boot[role] = fileUri(set.boot[role]);
+  if (set.boot.confd) boot.confd = set.boot.confd.map(fileUri);
+  const seed = savedSeedOf(ctx, sets, set);
+  return { name: set.label.replace(/^set /, ''), mode: set.mode, files: set.files.map(fileUri), ...(Object.keys(boot).length ? { boot } : {}), ...(seed ? { seed: fileUri(seed) } : {}) };
+}
+
+/**
+ * A NoCloud seed folder no saved set names, as the set it makes (boot mode, its user-data over its
+ * vendor-data); null for a folder NoCloud skips (no user-data or no meta-data).
+ */
+export function seedResult(seed: SeedFolder): SetOfResult | null {
+  const merged = seedMerge(seed);
+  if (!merged) return null;
+  return { mode: 'boot', files: [fileUri(merged.userData)], ...(merged.vendorData ? { boot: { vendor: fileUri(merged.vendorData) } } : {}), seed: fileUri(seed.folder) };
+}
+
+/**
+ * The seed folder a saved set names (`seed:`), as resolved when the set is merged (inside the workspace
+ * unless allowed). The set file is read again: the sets the features share carry their files, not it.
+ */
+function savedSeedOf(ctx: ServerContext, sets: PartSets, set: OpenSet): string | undefined {
+  const setFile = path.join(set.folder, SET_FILE_NAME);
+  const prefix = `file:${setFile}#`;
+  if (!set.key.startsWith(prefix)) return undefined;
+  const uri = fileUri(setFile);
+  const open = ctx.documents.get(uri);
+  const parsed = open ? parseSetFile(open.getText()) : readSetFile(setFile);
+  if (!parsed?.sets.some((s) => s.seed)) return undefined;
+  const name = set.key.slice(prefix.length);
+  return sets.resolveSets(set.folder, parsed, ctx.knownSettings(uri)).filter((r) => r.set.name === name).at(-1)?.seed?.folder;
 }
 
 export function saveSet(ctx: ServerContext, params: SaveSetParams): SaveSetResult {
@@ -67,24 +101,31 @@ export function saveSet(ctx: ServerContext, params: SaveSetParams): SaveSetResul
   const others = (['runtimeCfg', 'cmdlineCfg', 'builtinCfg'] as const).filter((layer) => boot[layer] !== undefined);
   if (others.length) return { error: `A set holds the layers ${[...SET_BOOT_ROLES, 'confd'].join(', ')}; this preview also has ${others.join(', ')}.` };
   const one = (u: unknown) => (typeof u === 'string' ? filePath(u) : null);
+  const seedFolder = params.seed === undefined ? undefined : one(params.seed);
+  if (seedFolder !== undefined && mode !== 'boot') return { error: `A NoCloud seed is merged in boot mode (its user-data over its vendor-data); this preview's mode is ${mode}.` };
   const files = (Array.isArray(params.files) ? params.files : []).map(one);
   const roles = SET_BOOT_ROLES.filter((role) => boot[role] !== undefined).map((role) => [role, one(boot[role])] as const);
   const confd = (Array.isArray(boot.confd) ? boot.confd : []).map(one);
-  const all = [...files, ...roles.map(([, f]) => f), ...confd];
+  const all = [...files, ...roles.map(([, f]) => f), ...confd, ...(seedFolder !== undefined ? [seedFolder] : [])];
   if (!files.length || all.some((f) => !f)) return { error: 'Only files on disk can be saved in a set.' };
-  const folder = ctx.workspaceFolders().find((f) => all.every((file) => isInside(file as string, f)));
+  const folder = ctx.workspaceFolders().find((f) => all.every((file) => file === f || isInside(file as string, f)));
   if (!folder) return { error: 'The files of a set, and its boot layers, must all be inside one workspace folder.' };
-  const relative = (f: string | null) => path.relative(folder, f as string).split(path.sep).join('/');
+  const relative = (f: string | null) => path.relative(folder, f as string).split(path.sep).join('/') || '.';
+  // A seed's own user-data and vendor-data are the seed's: it names them, they are not written again.
+  const seed = seedFolder ? seedMerge(readSeedFolder(seedFolder)) : undefined;
+  const ownFiles = files.filter((f) => f !== seed?.userData);
+  const ownRoles = roles.filter(([role, f]) => !(role === 'vendor' && f === seed?.vendorData));
   const existing = params.currentText ?? '';
   // What the preview does not carry (its include map, its instance data) stays as the set of that name has it.
   const before = parseSetFile(existing).sets.find((s) => s.name === params.name);
   const written = writeSet(existing, {
     name: params.name,
     mode,
-    files: files.map(relative),
-    boot: { ...Object.fromEntries(roles.map(([role, f]) => [role, relative(f)])), ...(confd.length ? { confd: confd.map(relative) } : {}) },
+    files: ownFiles.map(relative),
+    boot: { ...Object.fromEntries(ownRoles.map(([role, f]) => [role, relative(f)])), ...(confd.length ? { confd: confd.map(relative) } : {}) },
     includeMap: before?.includeMap,
     instanceData: before?.instanceData,
+    ...(seedFolder ? { seed: relative(seedFolder) } : {}),
   });
   return 'error' in written ? written : { uri: pathToFileURL(path.join(folder, SET_FILE_NAME)).href, text: written.text };
 }
