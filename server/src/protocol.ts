@@ -324,6 +324,12 @@ export interface DocumentInfoResult {
   kind: string | null;
   spec: string | null;
   summary: string[];
+  /**
+   * Whether cloud-init merges the document (user-data, a drop-in, cloud.cfg, Chef attributes): the client
+   * offers the merge preview only then. Not a NoCloud seed's meta-data nor a network-config, which
+   * cloud-init reads but never merges; not a document that is not cloud-init input.
+   */
+  merged: boolean;
   /** Present when cloud-init renders the document with Jinja (the client then offers Show Rendered Part). */
   template?: true;
 }

@@ -48,6 +48,7 @@ describe('documentInfo', () => {
         'lists: append the new items',
         'strings: replaced',
       ],
+      merged: true,
     });
   });
 
@@ -96,8 +97,30 @@ describe('documentInfo', () => {
   });
 
   test('kinds without a spec, and documents that are not ours', async () => {
-    assert.deepEqual(await info('#include\nhttps://example.com/a.yaml\n', 'include.txt'), { kind: 'include', spec: null, summary: ['One URL per line; each is fetched and processed as user-data.'] });
-    assert.deepEqual(await info('version: "3"\nservices: {}\n', 'compose.yaml'), { kind: null, spec: null, summary: [] });
+    assert.deepEqual(await info('#include\nhttps://example.com/a.yaml\n', 'include.txt'), { kind: 'include', spec: null, summary: ['One URL per line; each is fetched and processed as user-data.'], merged: true });
+    assert.deepEqual(await info('version: "3"\nservices: {}\n', 'compose.yaml'), { kind: null, spec: null, summary: [], merged: false });
+  });
+
+  // Issue 36, item 5: the status item said "merge: dict(replace)+list()+str()" on these, and the preview
+  // button showed; cloud-init reads them but never merges them, so the server says so and the client follows.
+  test("a seed's meta-data and a network-config: not merged, no merge spec", async () => {
+    assert.deepEqual(await info('instance-id: iid-1\n', 'seed/meta-data'), {
+      kind: 'meta-data',
+      spec: null,
+      summary: ["A NoCloud seed's meta-data: NoCloud reads it (instance-id, hostname); cloud-init never merges it, so it has no merge spec and no merge preview."],
+      merged: false,
+    });
+    for (const [text, name] of [['network:\n  version: 2\n  ethernets: {}\n', 'seed/network-config'], ['version: 2\nethernets:\n  eth0: {dhcp4: true}\n', 'net.yaml']]) {
+      assert.deepEqual(await info(text, name), {
+        kind: 'network-config',
+        spec: null,
+        summary: ["A network-config: cloud-init's network stage reads it; it is never merged into user-data, so it has no merge spec and no merge preview."],
+        merged: false,
+      }, name);
+    }
+    // Beside them, user-data and a drop-in are merged.
+    assert.equal((await info('#cloud-config\nhostname: a\n', 'seed/user-data')).merged, true);
+    assert.equal((await info('datasource_list: [NoCloud]\n', 'etc/cloud/cloud.cfg.d/90-ds.cfg')).merged, true);
   });
 
   test('a file that is not open is read from disk', async () => {

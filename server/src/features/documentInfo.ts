@@ -20,17 +20,17 @@ export function registerDocumentInfo(ctx: ServerContext): void {
     DocumentInfoRequest.method,
     guardRequest(ctx.log, 'documentInfo', async (params: DocumentInfoParams): Promise<DocumentInfoResult> => {
       const uri = params?.uri;
-      if (typeof uri !== 'string') return { kind: null, spec: null, summary: [] };
+      if (typeof uri !== 'string') return { kind: null, spec: null, summary: [], merged: false };
       const document = ctx.documents.get(uri);
       if (document) return documentInfo(ctx.state(document));
       // Not open: read it from disk (within maxFileBytes), analyse it once, keep nothing.
-      if (!/^file:/i.test(uri)) return { kind: null, spec: null, summary: [] };
+      if (!/^file:/i.test(uri)) return { kind: null, spec: null, summary: [], merged: false };
       const settings = await ctx.settings(uri);
       let text: string;
       try {
         text = new TextDecoder().decode(await readOpenOrDisk(ctx.documents, uri, settings.limits.maxFileBytes));
       } catch (e) {
-        return { kind: null, spec: null, summary: [`The file cannot be read (${readError(e)}).`] };
+        return { kind: null, spec: null, summary: [`The file cannot be read (${readError(e)}).`], merged: false };
       }
       return documentInfo(analyze(TextDocument.create(uri, 'yaml', 0, text), settings));
     }),
@@ -57,11 +57,22 @@ export function documentInfo(state: DocumentState): DocumentInfoResult {
   });
 }
 
+/** The documents cloud-init reads but never merges, in words: they have no spec and no merge preview. */
+const NOT_MERGED: Readonly<Record<string, string>> = {
+  'meta-data': "A NoCloud seed's meta-data: NoCloud reads it (instance-id, hostname); cloud-init never merges it, so it has no merge spec and no merge preview.",
+  'network-config': "A network-config: cloud-init's network stage reads it; it is never merged into user-data, so it has no merge spec and no merge preview.",
+};
+
 function computeDocumentInfo(state: DocumentState): DocumentInfoResult {
+  const kind = state.analysis.info?.kind;
+  if (!kind) return { kind: null, spec: null, summary: [], merged: false };
+  if (NOT_MERGED[kind]) return { kind, spec: null, summary: [NOT_MERGED[kind]], merged: false };
+  // Every other kind is merged: as user-data, as system config, or as Chef attributes.
+  return { ...mergedDocumentInfo(state, kind), merged: true };
+}
+
+function mergedDocumentInfo(state: DocumentState, kind: string): Omit<DocumentInfoResult, 'merged'> {
   const analysis = state.analysis;
-  const info = analysis.info;
-  if (!info) return { kind: null, spec: null, summary: [] };
-  const kind = info.kind;
   if (KIND_HEADER[kind]) return { kind, spec: null, summary: [HEADER_LINES[KIND_HEADER[kind]].summary] };
   if (analysis.findings.some((f) => f.code === 'too-large')) return { kind, spec: null, summary: ['Too large: not analysed (setting cloudConfigMerge.limits.maxFileBytes).'] };
   const role = roleOf(analysis);
