@@ -46,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): CloudConfigMergeApi 
     registerPipelineCommands(server),
     registerRenderedPart(server),
     new StatusItem(server),
-    new ImageStatusItem(),
+    new ImageStatusItem(server),
     registerWalkthrough(context.globalState),
     registerBareSeedLanguage(),
     vscode.commands.registerCommand('cloudConfigMerge.showOutput', () => output.show(true)),

@@ -1,72 +1,122 @@
 /**
  * The image profile of a cloud-config document, as a language status item: which image (cloud-init version,
- * distro) its diagnostics reproduce, switched in one click (a quick pick that writes the workspace folder's
- * `cloudConfigMerge.image`). The profiles are the server's one table (engine/version/profiles.ts).
+ * distro) its diagnostics reproduce, as the server resolved the settings (documentInfo), with the settings
+ * it does not know and so ignores; switched in one click (a quick pick of the server's one table of profiles,
+ * engine/version/profiles.ts, that writes the workspace folder's `cloudConfigMerge.image`).
  */
 import * as vscode from 'vscode';
-import { DEFAULT_IMAGE, IMAGE_PROFILES, imageProfile, type ImageProfile } from '../../server/src/engine/version/profiles';
+import { DEFAULT_IMAGE, IMAGE_PROFILES } from '../../server/src/engine/version/profiles';
+import { DocumentInfoRequest, type DocumentImage } from '../../server/src/protocol';
+import type { Server } from './client';
 import { DOCUMENT_SELECTOR, isCloudConfigDocument } from './documents';
 
 export const CHOOSE_IMAGE_COMMAND = 'cloudConfigMerge.chooseImage';
 
+/** After a settings change: the server reads the new settings when the client says they changed. */
+const UPDATE_DELAY_MS = 300;
+
 const versionWords = (v: string) => (v === 'current' ? 'current cloud-init' : `cloud-init ${v}`);
 
-/** The image a document is checked against: its folder's setting, else the default; and a version set over it. */
-function imageOf(uri: vscode.Uri | undefined): { profile: ImageProfile; chosen: boolean; version?: string } {
-  const config = vscode.workspace.getConfiguration('cloudConfigMerge', uri);
-  const chosen = imageProfile(config.get<string>('image', '') ?? '');
-  const seen = config.inspect<string>('cloudInitVersion');
-  const version = seen?.workspaceFolderValue ?? seen?.workspaceValue ?? seen?.globalValue;
-  return { profile: chosen ?? imageProfile(DEFAULT_IMAGE)!, chosen: !!chosen, ...(version ? { version } : {}) };
+/** The status item's words for the image the server checks a document against. */
+export function imageWords(image: DocumentImage): { text: string; detail: string; label: string } {
+  const version = image.versionOverride ? `${versionWords(image.version)} (cloudConfigMerge.cloudInitVersion)` : versionWords(image.version);
+  const ignored = image.ignored.length ? `; ignored: ${image.ignored.join('; ')}` : '';
+  return {
+    text: `image: ${image.id}${image.ignored.length ? ' $(warning)' : ''}`,
+    detail: `${version}, distro ${image.distro}${image.chosen ? '' : ' (default)'}${ignored}`,
+    label: `Image profile ${image.id}: ${version}, distro ${image.distro}${ignored}.`,
+  };
 }
 
 export class ImageStatusItem implements vscode.Disposable {
   private item: vscode.LanguageStatusItem | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private generation = 0;
+  /** The image the server last said for the active document (the quick pick marks it). */
+  private shown: DocumentImage | undefined;
 
-  constructor() {
+  constructor(private readonly server: Server) {
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor(() => this.update()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('cloudConfigMerge.image') || e.affectsConfiguration('cloudConfigMerge.cloudInitVersion')) this.update();
+        if (e.affectsConfiguration('cloudConfigMerge.image') || e.affectsConfiguration('cloudConfigMerge.cloudInitVersion')) this.schedule();
+      }),
+      // The server checks the document again when its settings change: its diagnostics are published anew.
+      vscode.languages.onDidChangeDiagnostics((e) => {
+        const active = vscode.window.activeTextEditor?.document.uri.toString();
+        if (active && e.uris.some((u) => u.toString() === active)) this.schedule();
       }),
       // A document that becomes cloud-config while it is edited (its header typed).
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.document === vscode.window.activeTextEditor?.document && !this.item) this.update();
       }),
-      vscode.commands.registerCommand(CHOOSE_IMAGE_COMMAND, () => chooseImage(vscode.window.activeTextEditor?.document.uri)),
+      server.onDidStart(() => this.schedule()),
+      vscode.commands.registerCommand(CHOOSE_IMAGE_COMMAND, () => chooseImage(vscode.window.activeTextEditor?.document.uri, this.shown?.id)),
     );
     this.update();
   }
 
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.update(), UPDATE_DELAY_MS);
+  }
+
   private update(): void {
     const doc = vscode.window.activeTextEditor?.document;
+    const generation = ++this.generation;
     if (!doc || !isCloudConfigDocument(doc)) {
       this.item?.dispose();
       this.item = undefined;
+      this.shown = undefined;
       return;
     }
     if (!this.item) {
       this.item = vscode.languages.createLanguageStatusItem('cloudConfigMerge.image', DOCUMENT_SELECTOR);
       this.item.name = 'Cloud-Config Image';
       this.item.command = { title: 'Change Image', command: CHOOSE_IMAGE_COMMAND, tooltip: 'Choose the image profile of this folder' };
+      this.item.text = 'image';
     }
-    const { profile, chosen, version } = imageOf(doc.uri);
-    this.item.text = `image: ${profile.id}`;
-    const over = version ? `${versionWords(version)} (cloudConfigMerge.cloudInitVersion)` : versionWords(profile.version);
-    this.item.detail = `${over}, distro ${profile.distro}${chosen ? '' : ' (default)'}`;
-    this.item.accessibilityInformation = { label: `Image profile ${profile.id}: ${over}, distro ${profile.distro}.` };
+    const item = this.item;
+    if (!this.server.isRunning) {
+      item.detail = 'starting the language server…';
+      item.busy = true;
+      return;
+    }
+    this.server.request(DocumentInfoRequest, { uri: doc.uri.toString() }).then(
+      (info) => {
+        if (generation !== this.generation || this.item !== item) return;
+        item.busy = false;
+        this.shown = info.image;
+        if (!info.image) {
+          item.text = 'image';
+          item.detail = 'not checked against an image';
+          return;
+        }
+        const words = imageWords(info.image);
+        item.text = words.text;
+        item.detail = words.detail;
+        item.accessibilityInformation = { label: words.label };
+        item.severity = info.image.ignored.length ? vscode.LanguageStatusSeverity.Warning : vscode.LanguageStatusSeverity.Information;
+      },
+      (e: unknown) => {
+        if (generation !== this.generation || this.item !== item) return;
+        item.busy = false;
+        item.detail = `no information: ${e instanceof Error ? e.message : String(e)}`;
+        item.severity = vscode.LanguageStatusSeverity.Warning;
+      },
+    );
   }
 
   dispose(): void {
+    clearTimeout(this.timer);
     this.item?.dispose();
     this.disposables.forEach((d) => void d.dispose());
   }
 }
 
 /** The quick pick of image profiles; the choice is written to the document's workspace folder (the workspace, else the user settings). */
-async function chooseImage(uri: vscode.Uri | undefined): Promise<void> {
-  const current = imageOf(uri).profile.id;
+async function chooseImage(uri: vscode.Uri | undefined, current = DEFAULT_IMAGE): Promise<void> {
   const items = IMAGE_PROFILES.map((p) => ({
     label: p.id,
     description: `${p.label}${p.id === DEFAULT_IMAGE ? ' (default)' : ''}${p.id === current ? ' \u2014 now' : ''}`,

@@ -332,6 +332,22 @@ export interface DocumentInfoResult {
   merged: boolean;
   /** Present when cloud-init renders the document with Jinja (the client then offers Show Rendered Part). */
   template?: true;
+  /** The image the document is checked against, as the server resolved the settings (the image status item shows it). */
+  image?: DocumentImage;
+}
+
+export interface DocumentImage {
+  /** The image profile's id: the one `cloudConfigMerge.image` names, else the default. */
+  id: string;
+  /** Whether `cloudConfigMerge.image` names it. */
+  chosen: boolean;
+  /** The cloud-init version checked: the image's, or `cloudConfigMerge.cloudInitVersion` over it. */
+  version: string;
+  /** Whether `cloudConfigMerge.cloudInitVersion` set the version. */
+  versionOverride: boolean;
+  distro: string;
+  /** Settings written with a value the server does not know, so that their defaults apply, in words. */
+  ignored: string[];
 }
 
 /** Client → server: a `## template: jinja` document rendered with the chosen instance data. */

@@ -8,15 +8,22 @@ import { pathToFileURL } from 'node:url';
 import { LspClient, fixtureUri } from '../support/lspClient';
 import { DocumentInfoRequest, DocumentInfoResult } from '../../server/src/protocol';
 import { APPEND_LISTS, WEB_SERVER, mime } from './fixtures';
+import { IMAGE_IDS } from '../../server/src/engine/version/profiles';
 
 let client: LspClient;
 let counter = 0;
 
-async function info(text: string, path = 'user-data.yaml'): Promise<DocumentInfoResult> {
+/** The answer for a document, without the image it is checked against (the same for every document here). */
+async function info(text: string, path = 'user-data.yaml', on = client): Promise<Omit<DocumentInfoResult, 'image'>> {
+  const { image: _image, ...result } = await infoWithImage(text, path, on);
+  return result;
+}
+
+async function infoWithImage(text: string, path: string, on: LspClient): Promise<DocumentInfoResult> {
   const uri = fixtureUri(`info-${counter++}/${path}`);
-  client.openNoWait(uri, text);
-  const result = await client.request<DocumentInfoResult>(DocumentInfoRequest.method, { uri });
-  client.close(uri);
+  on.openNoWait(uri, text);
+  const result = await on.request<DocumentInfoResult>(DocumentInfoRequest.method, { uri });
+  on.close(uri);
   return result;
 }
 
@@ -121,6 +128,32 @@ describe('documentInfo', () => {
     // Beside them, user-data and a drop-in are merged.
     assert.equal((await info('#cloud-config\nhostname: a\n', 'seed/user-data')).merged, true);
     assert.equal((await info('datasource_list: [NoCloud]\n', 'etc/cloud/cloud.cfg.d/90-ds.cfg')).merged, true);
+  });
+
+  // Issue 36, item 15: the image status item showed the setting as written; the server ignores a version it
+  // does not know. The server says what it checks against, and what it ignored.
+  test('the image the document is checked against, as the server resolved the settings', async () => {
+    assert.deepEqual((await infoWithImage(WEB_SERVER, 'user-data.yaml', client)).image, { id: 'ubuntu-24.04', chosen: false, version: 'current', versionOverride: false, distro: 'ubuntu', ignored: [] });
+    const cases: Array<[Record<string, unknown>, NonNullable<DocumentInfoResult['image']>]> = [
+      [{ image: 'debian-12' }, { id: 'debian-12', chosen: true, version: '22.4', versionOverride: false, distro: 'debian', ignored: [] }],
+      [{ image: 'debian-12', cloudInitVersion: '24.4.1' }, { id: 'debian-12', chosen: true, version: '24.4', versionOverride: true, distro: 'debian', ignored: [] }],
+      [
+        { image: 'debian-12', cloudInitVersion: '21.1' },
+        { id: 'debian-12', chosen: true, version: '22.4', versionOverride: false, distro: 'debian', ignored: ["cloudConfigMerge.cloudInitVersion: unknown version '21.1' (the versions: 22.4, 23.4, 24.4, 25.1, current); the image's version is used"] },
+      ],
+      [
+        { image: 'rhel9' },
+        { id: 'ubuntu-24.04', chosen: false, version: 'current', versionOverride: false, distro: 'ubuntu', ignored: ["cloudConfigMerge.image: unknown image 'rhel9' (did you mean rhel-9?); the images: " + IMAGE_IDS.join(', ') + '; the default image ubuntu-24.04 is used'] },
+      ],
+    ];
+    for (const [settings, image] of cases) {
+      const other = await LspClient.start({ settings });
+      try {
+        assert.deepEqual((await infoWithImage(WEB_SERVER, 'user-data.yaml', other)).image, image, JSON.stringify(settings));
+      } finally {
+        await other.stop();
+      }
+    }
   });
 
   test('a file that is not open is read from disk', async () => {

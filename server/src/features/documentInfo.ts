@@ -1,10 +1,14 @@
 /**
  * The `cloudConfigMerge/documentInfo` request, for the language status
- * item: what kind of part the document is, and the spec cloud-init will
- * use for it, in words.
+ * items: what kind of part the document is, whether cloud-init merges it,
+ * the spec cloud-init will use for it, in words, and the image it is
+ * checked against (with the settings the server does not know).
  */
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { DocumentInfoParams, DocumentInfoRequest, DocumentInfoResult } from '../protocol';
+import { DocumentImage, DocumentInfoParams, DocumentInfoRequest, DocumentInfoResult } from '../protocol';
+import { DEFAULT_IMAGE, unknownImageMessage } from '../engine/version/profiles';
+import { CLOUD_INIT_VERSIONS } from '../engine/version/versions';
+import type { ServerSettings } from './common/settings';
 import { HEADER_LINES } from '../engine/spec/catalogue';
 import { DEFAULT_PART_SPEC, DEFAULT_SYSTEM_SPEC } from '../engine/spec/defaults';
 import { ServerContext } from './common/context';
@@ -21,6 +25,8 @@ export function registerDocumentInfo(ctx: ServerContext): void {
     guardRequest(ctx.log, 'documentInfo', async (params: DocumentInfoParams): Promise<DocumentInfoResult> => {
       const uri = params?.uri;
       if (typeof uri !== 'string') return { kind: null, spec: null, summary: [], merged: false };
+      // Its settings as they are now (asked again after a change), so that the image answered is the one checked.
+      await ctx.settings(uri);
       const document = ctx.documents.get(uri);
       if (document) return documentInfo(ctx.state(document));
       // Not open: read it from disk (within maxFileBytes), analyse it once, keep nothing.
@@ -52,9 +58,19 @@ export const MAX_SUMMARIZED_SITES = 20;
 /** The answer for one analysed version, computed once (the status item asks again on every focus change). */
 export function documentInfo(state: DocumentState): DocumentInfoResult {
   return state.memo('documentInfo', () => {
-    const computed = computeDocumentInfo(state);
+    const computed = { ...computeDocumentInfo(state), image: imageOf(state.settings) };
     return state.analysis.info?.template ? { ...computed, template: true } : computed;
   });
+}
+
+/** The image the settings resolve to, and the settings the server does not know (their defaults apply). */
+export function imageOf(settings: ServerSettings): DocumentImage {
+  const ignored: string[] = [];
+  if (settings.unknown?.image !== undefined) ignored.push(`cloudConfigMerge.image: ${unknownImageMessage(settings.unknown.image)}; the default image ${DEFAULT_IMAGE} is used`);
+  if (settings.unknown?.cloudInitVersion !== undefined) {
+    ignored.push(`cloudConfigMerge.cloudInitVersion: unknown version '${settings.unknown.cloudInitVersion}' (the versions: ${CLOUD_INIT_VERSIONS.join(', ')}); the image's version is used`);
+  }
+  return { id: settings.image || DEFAULT_IMAGE, chosen: settings.image !== '', version: settings.target.version, versionOverride: settings.versionOverride !== undefined, distro: settings.target.distro, ignored };
 }
 
 /** The documents cloud-init reads but never merges, in words: they have no spec and no merge preview. */
