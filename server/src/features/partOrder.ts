@@ -18,7 +18,7 @@ import { guardRequest } from './common/guard';
 import { PartSets, filePath } from './common/partSets';
 import { readOpenOrDisk } from './common/workspaceFiles';
 import { seedResult, setResult } from './setRequests';
-import { detectCloudInitDocument, detectionTextOfBytes } from '../../../common/detect';
+import { notUserDataKind, notUserDataSentence } from '../engine/seed/notUserData';
 import { readSeedFolder } from '../node/seed';
 import { isSeedFileName, seedMerge } from '../engine/seed/seedFolder';
 
@@ -39,8 +39,8 @@ export async function partOrder(ctx: ServerContext, sets: PartSets, params: Part
     } catch {
       bytes = null;
     }
-    const kind = bytes ? detectCloudInitDocument(detectionTextOfBytes(bytes), filePath(uri) ?? uri)?.kind : undefined;
-    if (kind === 'meta-data' || kind === 'network-config') notUserData.push({ file: uri, kind, message: notUserDataSentence(lastSegment(uri), kind) });
+    const kind = bytes ? notUserDataKind(filePath(uri) ?? uri, bytes) : undefined;
+    if (kind) notUserData.push({ file: uri, kind, message: notUserDataSentence(lastSegment(uri), kind) });
     else read.push({ uri, bytes });
   }
   const uris = read.map((r) => r.uri);
@@ -77,12 +77,6 @@ function seedOfExactly(paths: string[]): SetOfResult | undefined {
   if (!merged) return undefined;
   const members = [merged.userData, ...(merged.vendorData ? [merged.vendorData] : [])];
   return members.length === paths.length && members.every((m) => paths.includes(m)) ? (seedResult(seed) ?? undefined) : undefined;
-}
-
-/** Why a file given to merge is left out, in the editor's words. */
-function notUserDataSentence(name: string, kind: 'meta-data' | 'network-config'): string {
-  if (kind === 'meta-data') return `${name} is a NoCloud seed's meta-data, not user-data: cloud-init never merges it, so it is left out (its editor shows what NoCloud makes of it).`;
-  return `${name} is a network-config, not user-data: cloud-init never merges it into user-data (its network stage reads it), so it is left out (its editor shows its problems).`;
 }
 
 /** Base names, or workspace-relative paths where two of the files share a base name. */

@@ -1,0 +1,22 @@
+/**
+ * Inputs given to merge that are not user-data: a NoCloud seed's meta-data (a file named meta-data) or a
+ * network-config (named so, or YAML whose top level is a network config), found as common/detect.ts finds
+ * every document's kind. cloud-init reads both but never merges either into user-data: the editor leaves
+ * them out of a merge (the order step, and the preview for a client that sends them), saying why in these
+ * words; the CLI refuses them (cli/seedFiles.ts, with its --type).
+ */
+import { detectCloudInitDocument, detectionTextOfBytes } from '../../../../common/detect';
+
+export type NotUserDataKind = 'meta-data' | 'network-config';
+
+/** What the input at `path` is when it is not user-data, or undefined (user-data, merged as such). */
+export function notUserDataKind(path: string, bytes: Uint8Array): NotUserDataKind | undefined {
+  const kind = detectCloudInitDocument(detectionTextOfBytes(bytes), path)?.kind;
+  return kind === 'meta-data' || kind === 'network-config' ? kind : undefined;
+}
+
+/** Why such an input is left out of a merge, in the editor's words (`name` as the user sees the file). */
+export function notUserDataSentence(name: string, kind: NotUserDataKind): string {
+  if (kind === 'meta-data') return `${name} is a NoCloud seed's meta-data, not user-data: cloud-init never merges it, so it is left out (its editor shows what NoCloud makes of it).`;
+  return `${name} is a network-config, not user-data: cloud-init never merges it into user-data (its network stage reads it), so it is left out (its editor shows its problems).`;
+}
