@@ -76,6 +76,15 @@ try {
   });
 
   write('user-data.yaml', '#cloud-config\nmerge_how: list(append)+dict(recurse_array)+str()\npackages: [nginx]\n');
+  write('runcmd.yaml', '#cloud-config\nruncmd: 5\n');
+  git('add', '-A');
+  check("a schema error fails the hook too (cloud-init's own words, the file named)", () => {
+    const run = preCommit('run', '--all-files');
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /Invalid user-data runcmd\.yaml/);
+    assert.match(run.stdout, /runcmd: 5 is not of type 'array'/);
+  });
+  rmSync(join(work, 'runcmd.yaml'));
   git('add', '-A');
   check('once the spec is fixed the hook passes and the commit goes through', () => {
     const run = preCommit('run', '--all-files');

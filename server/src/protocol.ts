@@ -332,22 +332,27 @@ export interface DocumentInfoResult {
   merged: boolean;
   /** Present when cloud-init renders the document with Jinja (the client then offers Show Rendered Part). */
   template?: true;
-  /** The image the document is checked against, as the server resolved the settings (the image status item shows it). */
+  /**
+   * The image the document is checked on, as the server resolved it: its folder's `cloudConfigMerge.image`
+   * (or the default), or the `image:` of the saved set it is in (`set`), with the version override.
+   */
   image?: DocumentImage;
 }
 
 export interface DocumentImage {
-  /** The image profile's id: the one `cloudConfigMerge.image` names, else the default. */
+  /** The profile id ('' only for a document checked with no profile). */
   id: string;
-  /** Whether `cloudConfigMerge.image` names it. */
-  chosen: boolean;
-  /** The cloud-init version checked: the image's, or `cloudConfigMerge.cloudInitVersion` over it. */
   version: string;
-  /** Whether `cloudConfigMerge.cloudInitVersion` set the version. */
-  versionOverride: boolean;
   distro: string;
-  /** Settings written with a value the server does not know, so that their defaults apply, in words. */
-  ignored: string[];
+  /** Whether the version is the `cloudConfigMerge.cloudInitVersion` override. */
+  versionOverride: boolean;
+  /** The set (`set NAME`) whose `image:` decides it, when one does, and its set file's URI. */
+  set?: string;
+  setFile?: string;
+  /** No setting names an image: the default one. */
+  isDefault: boolean;
+  /** Settings written with a value the server does not know (their defaults apply), in words; absent when none. */
+  ignored?: string[];
 }
 
 /** Client → server: a `## template: jinja` document rendered with the chosen instance data. */

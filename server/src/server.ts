@@ -22,7 +22,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClientSupport, ServerContext, clientSupport } from './features/common/context';
 import { AnalysisCache } from './features/common/analysisCache';
-import { DEFAULT_SETTINGS, SETTINGS_SECTION, ServerSettings, normalizeSettings } from './features/common/settings';
+import { DEFAULT_SETTINGS, SETTINGS_SECTION, ServerSettings, normalizeSettings, withImage } from './features/common/settings';
 import { connectionLogger, describeError } from './features/common/log';
 import { DiagnosticsFeature } from './features/diagnostics';
 import { registerHover } from './features/hover';
@@ -99,6 +99,16 @@ function settingsFor(uri: string): Promise<ServerSettings> {
   return pending;
 }
 
+function clientSettings(uri: string): ServerSettings {
+  return (support.configuration ? knownSettings.get(uri) : undefined) ?? globalSettings;
+}
+
+/** A document's settings for its run: a file in a saved set with an `image:` is checked on that image (its version, distro and netplan). */
+function runSettings(uri: string, settings: ServerSettings): ServerSettings {
+  const set = partSets.imageSetOf(uri);
+  return set ? { ...withImage(settings, set.image), imageFrom: { set: set.name, setFile: set.setFile } } : settings;
+}
+
 /* ------------------------------------------------------------------ context and features */
 
 const ctx: ServerContext = {
@@ -108,8 +118,10 @@ const ctx: ServerContext = {
   get support() {
     return support;
   },
-  settings: settingsFor,
-  knownSettings: (uri) => (support.configuration ? knownSettings.get(uri) : undefined) ?? globalSettings,
+  // What a document is checked with is its run's: the client's settings, with the image of the saved set it is in.
+  settings: async (uri) => runSettings(uri, await settingsFor(uri)),
+  knownSettings: (uri) => runSettings(uri, clientSettings(uri)),
+  clientSettings,
   state: (document) => {
     const settings = ctx.knownSettings(document.uri);
     const instanceData = { key: instanceDataKey(settings, document.uri, folders), choice: instanceDataFor(settings, document.uri, folders) };

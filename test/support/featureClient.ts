@@ -52,6 +52,7 @@ export class FeatureClient {
       support: clientSupport(capabilities),
       settings: async () => this.currentSettings(),
       knownSettings: () => this.currentSettings(),
+      clientSettings: () => this.currentSettings(),
       state: (document) => {
         const settings = this.currentSettings();
         return this.analyses.get(document, settings, NO_CUSTOM_MERGERS, { key: instanceDataKey(settings, document.uri, NO_FOLDERS), choice: instanceDataFor(settings, document.uri, NO_FOLDERS) });

@@ -86,7 +86,10 @@ test("--check --format sarif: --lint's results, and every level the editor's sev
     const results = sarif.runs[0].results;
     const key = (r: Sarif['runs'][0]['results'][number]) => JSON.stringify([r.ruleId, r.level, r.message.text, r.locations[0]?.physicalLocation]);
     const checkKeys = new Set(results.map(key));
-    for (const r of lint.runs[0].results) assert.ok(checkKeys.has(key(r)), `missing from --check: ${key(r)}`);
+    // cloud-init's own schema problems are --check's report, in its words (rules schema-error, schema-deprecation): not said twice.
+    const besides = lint.runs[0].results.filter((r) => !r.ruleId.startsWith('schema-'));
+    assert.ok(besides.length < lint.runs[0].results.length, 'the --lint results hold the schema findings the editor shows');
+    for (const r of besides) assert.ok(checkKeys.has(key(r)), `missing from --check: ${key(r)}`);
 
     const levelOf = (rule: string, words: string) => results.find((r) => r.ruleId === rule && r.message.text.includes(words))?.level;
     // As the editor shows them: an unknown option is a Warning; a deprecated key in a file a Warning (struck through);

@@ -132,7 +132,7 @@ test('--help: every flag the parser takes, with its value and words, and no flag
     const spelled = `${f.short ? `-${f.short}, ` : ''}--${f.flag}${f.value ? ` ${f.value}` : ''}`;
     assert.match(text, new RegExp(`^  ${spelled.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(  |\\n)`, 'm'), `${f.flag} is listed`);
     if (f.value !== undefined) assert.throws(() => parseArgs([`--${f.flag}`]), { message: new RegExp(`^--${f.flag} needs a value`) }, `${f.flag} takes a value`);
-    else assert.doesNotThrow(() => parseArgs([`--${f.flag}`, ...(f.flag === 'annotate' ? ['--check'] : f.flag === 'set-allow-outside' ? ['--set', 'web'] : [])]), `${f.flag} is a switch`);
+    else assert.doesNotThrow(() => parseArgs([`--${f.flag}`, ...(f.flag === 'annotate' ? ['--check'] : f.flag === 'set-allow-outside' ? ['--set', 'web'] : f.flag === 'seed-allow-outside' ? ['--seed', 'seed'] : [])]), `${f.flag} is a switch`);
   }
   // make-mime's own flags (--gzip, --base64) are make-mime's: its help lists them.
   const named = new Set([...text.matchAll(/(?<![\w-])--([a-z][\w-]*)/g)].map((m) => m[1]));

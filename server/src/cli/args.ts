@@ -68,12 +68,16 @@ export interface CliOptions {
   showVersion: boolean;
   /** `--check`: cloud-init's schema validation of each FILE and of the merged result. */
   check: boolean;
+  /** `--check --each`: each FILE checked as its own user-data, one verdict per file. */
+  each?: boolean;
   /** `--check --annotate`: each file printed with its problems, as `cloud-init schema --annotate` prints it. */
   annotate: boolean;
   /** `--set NAME`: the files, mode and layers of a set of the set file. */
   set?: string;
   /** `--set-file PATH`: the set file (default ./cloud-config-merge.yaml). */
   setFile?: string;
+  /** `--seed-allow-outside`: a seed folder's files may resolve outside it (links). */
+  seedAllowOutside?: boolean;
   /** `--set-allow-outside`: a set may name files outside the set file's folder. */
   setAllowOutside?: boolean;
   /** `--fail-on KINDS`: --check exits 1 when a value meets one of these fates. */
@@ -182,6 +186,12 @@ export const FLAGS: readonly Flag[] = [
     help: "with --check: the host a v2 network-config is checked for: api (netplan's Python API, Ubuntu 23.10 and later: cloud-init 24.4+ hands v2 to netplan's parser), cli (netplan's command only, older Ubuntu: v2 is not validated) or none (no netplan: cloud-init's v2 JSON schema); default: the image's host",
     set: (o, v) => (o.netplan = oneOf(v, NETPLAN_HOSTS, () => `--netplan takes none, cli or api, not '${v}'`)),
   },
+  {
+    flag: 'each',
+    section: 'What to run',
+    help: 'with --check: check each FILE on its own, as its own user-data (no merged result; a drop-in as a drop-in, a network-config or meta-data as that seed file), with one verdict per file, in one process (several threads for many files); files that are not cloud-init documents are skipped; exit 1 when any file fails',
+    set: (o) => (o.each = true),
+  },
   { flag: 'annotate', section: 'What to run', help: 'with --check: each FILE (and the merged result) with its problems marked on their lines, as `cloud-init schema --annotate` prints it', set: (o) => (o.annotate = true) },
   {
     flag: 'cloud',
@@ -206,6 +216,7 @@ export const FLAGS: readonly Flag[] = [
     set: (o, v) => (o.seed = v),
   },
   { flag: 'set-file', value: 'PATH', section: 'What to run', help: 'with --set: the set file (default ./cloud-config-merge.yaml)', set: (o, v) => (o.setFile = v) },
+  { flag: 'seed-allow-outside', section: 'What to run', help: "with --seed: read the seed's files that are links to files outside DIR too", set: (o) => (o.seedAllowOutside = true) },
   { flag: 'set-allow-outside', section: 'What to run', help: "with --set: read the set's files outside the set file's folder too", set: (o) => (o.setAllowOutside = true) },
   { flag: 'spec', value: 'SPEC', section: 'What to run', help: 'merge JSON/YAML values (each FILE a value: .json read as JSON, others as YAML) with one merger set', set: (o, v) => (o.spec = v) },
   { flag: 'spec-merge-how', value: 'YAML', section: 'What to run', help: 'the same with a spec in list/dict form', set: (o, v) => (o.specMergeHow = v) },
@@ -340,9 +351,11 @@ function flagHelp(f: Flag): string {
 const SYNOPSIS = `Usage:
   cloud-config-merge [--mode MODE] [--format yaml|json|report|preview] [options] FILE...
   cloud-config-merge --check [--annotate] [--fail-on KINDS] [--format text|json|sarif] [options] FILE...
+  cloud-config-merge --check --each [--format text|json|sarif] [options] FILE...
   cloud-config-merge --lint [--format sarif] [options] FILE...
   cloud-config-merge --plan [--image P] [--distro D] [--cloud-cfg F] [--format text|json] FILE...
   cloud-config-merge --set NAME [--set-file PATH] [--set-allow-outside] [--check | --lint | --format ...]
+  cloud-config-merge --seed DIR [--seed-allow-outside] [--check | --format ...]
   cloud-config-merge --spec SPEC | --spec-merge-how YAML [--format yaml|json] VALUE_FILE...
   cloud-config-merge --explain SPEC | --explain-merge-how YAML [--format json]
   cloud-config-merge --batch CASES.jsonl
@@ -487,7 +500,12 @@ function checkCombinations(o: CliOptions, formatGiven: boolean): void {
     // With --set, the set file decides the mode: checked once it is read.
     if (o.set === undefined && !CHECK_MODES.includes(o.mode)) throw new UsageError('--check works with the user-data, handler, confd and boot modes');
     if (o.annotate && o.format !== 'text') throw new UsageError('--annotate prints text: it does not go with --format json or sarif');
+    if (o.each) {
+      const other = o.set !== undefined ? '--set' : o.seed !== undefined ? '--seed' : o.annotate ? '--annotate' : o.mode !== 'user-data' ? `--mode ${o.mode}` : o.image?.includes(',') || o.image === 'all' ? `--image ${o.image}` : undefined;
+      if (other) throw new UsageError(`--each checks each FILE as its own user-data: it does not go with ${other}`);
+    }
   } else if (o.annotate) throw new UsageError('--annotate goes with --check');
+  else if (o.each) throw new UsageError('--each goes with --check');
   else if (o.type !== undefined && !o.lint) throw new UsageError('--type goes with --check or --lint');
   else if (o.netplan !== undefined && !o.lint) throw new UsageError('--netplan goes with --check or --lint');
   else if (o.format === 'text') throw new UsageError('--format text goes with --check');
@@ -495,4 +513,5 @@ function checkCombinations(o: CliOptions, formatGiven: boolean): void {
   if (o.failOn.length && !o.check) throw new UsageError('--fail-on goes with --check');
   if (o.setFile !== undefined && o.set === undefined) throw new UsageError('--set-file goes with --set NAME');
   if (o.setAllowOutside && o.set === undefined) throw new UsageError('--set-allow-outside goes with --set NAME');
+  if (o.seedAllowOutside && o.seed === undefined) throw new UsageError('--seed-allow-outside goes with --seed DIR');
 }

@@ -5,11 +5,11 @@
  * 4 done, but part of the input is Jinja this tool cannot reproduce (cloud-init renders it).
  */
 import { statSync, writeSync } from 'node:fs';
+import { isMainThread, workerData } from 'node:worker_threads';
 import { BoundedReadError, ReadFailureWords, describeReadFailure, readBoundedSync } from '../node/readFile';
 import { basename, resolve as resolvePath } from 'node:path';
 import { PyDict, PyValue } from '../engine/py/values';
 import { PyError } from '../engine/py/errors';
-import { decodeUtf8Surrogateescape } from '../engine/py/codecs';
 import { loadYaml, mergeExpansionError } from '../engine/yaml/load';
 import { dumpPyYaml } from '../engine/yaml/dump';
 import { parsePythonJson, toCanonicalJson } from '../engine/py/json';
@@ -21,9 +21,6 @@ import { MergerFactory } from '../engine/merge/construct';
 import { CliOptions, applyTarget, parseArgs, UsageError, usage } from './args';
 import { fileIncludeResolver } from '../node/includes';
 import type { ReportFormat } from '../engine/render/reportJson';
-import type { CheckResult, FileResult } from '../engine/outcome/check';
-import { locationJson } from '../engine/outcome/locate';
-import { CHECK_MODES, hasFates } from '../engine/outcome/mode';
 import type { InstanceDataChoice } from '../engine/template/instanceData';
 import { packageVersion } from './version';
 
@@ -40,21 +37,10 @@ const batchModule = (): typeof import('./batch') => require('./batch') as typeof
 const makeMimeModule = (): typeof import('./makeMime') => require('./makeMime') as typeof import('./makeMime');
 const pipelineModule = (): typeof import('./pipeline') => require('./pipeline') as typeof import('./pipeline');
 const lintModule = (): typeof import('./lint') => require('./lint') as typeof import('./lint');
-const lintFilesModule = (): typeof import('../engine/lint/lintFiles') => require('../engine/lint/lintFiles') as typeof import('../engine/lint/lintFiles');
-const lintTextModule = (): typeof import('../engine/render/lintText') => require('../engine/render/lintText') as typeof import('../engine/render/lintText');
-const imagesModule = (): typeof import('./images') => require('./images') as typeof import('./images');
-const checkModule = (): typeof import('../engine/outcome/check') => require('../engine/outcome/check') as typeof import('../engine/outcome/check');
-const deliveryModule = (): typeof import('../engine/delivery/delivery') => require('../engine/delivery/delivery') as typeof import('../engine/delivery/delivery');
-const deliveryTextModule = (): typeof import('../engine/render/deliveryText') => require('../engine/render/deliveryText') as typeof import('../engine/render/deliveryText');
-const checkTextModule = (): typeof import('../engine/render/checkText') => require('../engine/render/checkText') as typeof import('../engine/render/checkText');
-const fatesModule = (): typeof import('../engine/outcome/fates') => require('../engine/outcome/fates') as typeof import('../engine/outcome/fates');
-const fatesTextModule = (): typeof import('../engine/render/fatesText') => require('../engine/render/fatesText') as typeof import('../engine/render/fatesText');
 const setModule = (): typeof import('./fates') => require('./fates') as typeof import('./fates');
+const checkCliModule = (): typeof import('./check') => require('./check') as typeof import('./check');
 const planModule = (): typeof import('./plan') => require('./plan') as typeof import('./plan');
-const planFactsModule = (): typeof import('../engine/plan/facts') => require('../engine/plan/facts') as typeof import('../engine/plan/facts');
-const metaDataModule = (): typeof import('./metaData') => require('./metaData') as typeof import('./metaData');
 const seedFilesModule = (): typeof import('./seedFiles') => require('./seedFiles') as typeof import('./seedFiles');
-const seedTextModule = (): typeof import('../engine/render/seedText') => require('../engine/render/seedText') as typeof import('../engine/render/seedText');
 
 export interface CliIO {
   stdout(text: string): void;
@@ -228,7 +214,7 @@ export function main(argv: string[] = process.argv.slice(2), io: CliIO = process
     return 0;
   }
   try {
-    return dispatch(options, io);
+    return dispatch(options, io, argv);
   } catch (e) {
     if (e instanceof InputError || e instanceof UsageError) {
       io.stderr(`cloud-config-merge: ${e.message}\n`);
@@ -252,7 +238,7 @@ export function main(argv: string[] = process.argv.slice(2), io: CliIO = process
   }
 }
 
-function dispatch(o: CliOptions, io: CliIO): number {
+function dispatch(o: CliOptions, io: CliIO, argv: readonly string[]): number {
   if (o.set !== undefined) {
     setModule().applySet(o);
     applyTarget(o);
@@ -269,9 +255,11 @@ function dispatch(o: CliOptions, io: CliIO): number {
   if (!o.files.length && !(o.mode === 'confd' && o.cloudCfg) && !(o.mode === 'boot' && (o.cloudCfg || o.confd.length))) {
     throw new UsageError(`${o.mode} mode needs at least one FILE`);
   }
+  // A fleet: each FILE read and checked on its own (each.ts).
+  if (o.check && o.each) return (require('./each') as typeof import('./each')).eachCommand(o, io, argv);
   // Every input is read here, once: a pipe or /dev/stdin has nothing left to give a second reading.
   const inputs = readInputs(o);
-  if (o.check) return checkCommand(o, io, inputs);
+  if (o.check) return checkCliModule().checkCommand(o, io, inputs);
   // A seed's meta-data or network-config is not user-data: a merge, the plan and the preview refuse it (--check reads it as NoCloud does).
   seedFilesModule().refuseSeedFiles(o, inputs);
   if (o.plan) return planModule().planCommand(o, io, inputs);
@@ -441,10 +429,10 @@ function bootLayers(o: CliOptions): SystemLayers {
   };
 }
 
-/** A seed folder's summary for the preview and --check (undefined without --seed). */
-function seedSummary(o: CliOptions): import('../engine/render/seedText').SeedSummary | undefined {
+/** A seed folder's summary for the preview and --check (undefined without --seed); `bytes`: its meta-data, when read already. */
+export function seedSummary(o: CliOptions, bytes?: Uint8Array): import('../engine/render/seedText').SeedSummary | undefined {
   if (o.seed === undefined || !o.seedFiles?.metaData) return undefined;
-  const metaData = (require('../engine/seed/metaData') as typeof import('../engine/seed/metaData')).readMetaData(read(o, o.seedFiles.metaData));
+  const metaData = (require('../engine/seed/metaData') as typeof import('../engine/seed/metaData')).readMetaData(bytes ?? read(o, o.seedFiles.metaData));
   return { folder: o.seed, metaData, vendorData: o.vendor !== undefined, networkConfig: o.seedFiles.networkConfig !== undefined };
 }
 
@@ -454,10 +442,10 @@ function previewMode(o: CliOptions, io: CliIO, inputs: SetInputs): number {
   return writePreview(o, io, runSet(o.mode, inputs, runOptions(o, io)));
 }
 
-/** The image of the preview's "Boot plan" section: the target's version and distro, with the cloud.cfg the plan renders for them. */
-function previewPlanTarget(o: CliOptions) {
-  const target = planFactsModule().planTarget(o.target.version, o.target.distro);
-  return typeof target === 'string' ? undefined : { ...target, netplan: o.target.netplan };
+
+function previewPlan(o: CliOptions): { plan?: import('../engine/version/target').Target; planOptions?: import('../engine/plan/plan').PlanOptions } {
+  const inputs = o.mode === 'user-data' || o.mode === 'handler' ? planModule().planInputsOf(o) : undefined;
+  return inputs && typeof inputs !== 'string' ? { plan: inputs.target, planOptions: inputs.options } : {};
 }
 
 /** The preview's text of an outcome; the exit code. */
@@ -467,7 +455,8 @@ export function writePreview(o: CliOptions, io: CliIO, outcome: Outcome): number
     schema: true,
     cloud: o.cloud,
     seed: seedSummary(o),
-    plan: previewPlanTarget(o),
+    // The boot plan --plan makes for the same options (a custom --cloud-cfg too), in user-data and handler modes.
+    ...previewPlan(o),
     limitHint: (limit) => `raise it with --limit ${limit}=N`,
   });
   io.stdout(model.text);
@@ -511,142 +500,10 @@ function explain(o: CliOptions, io: CliIO): number {
   return result.error ? 3 : 0;
 }
 
-/**
- * `--check`: each FILE, then the merged result, validated as cloud-init validates them (user-data and
- * handler modes), and the merge's fates (user-data, confd and boot modes); `--fail-on` turns fates into
- * failures. One run gives both: the files are read once, merged once.
- */
-function checkCommand(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: string[] }): number {
-  if (!CHECK_MODES.includes(o.mode)) throw new UsageError(`--check works with the ${CHECK_MODES.join(', ')} modes, not ${o.mode}`);
-  // --image and --annotate speak of user-data: a meta-data or network-config FILE is refused with them.
-  seedFilesModule().refuseSeedFilesInCheck(o, inputs);
-  // A NoCloud meta-data FILE is not user-data either: read as NoCloud reads it (its findings below), never merged.
-  const metaData = metaDataModule().metaDataFiles(o, inputs);
-  if (o.images) return imagesModule().imagesCheck(o, io, inputs);
-  const check = checkModule();
-  const render = checkTextModule();
-  // network-config files are not user-data: checked on their own (`cloud-init schema -t network-config`), never merged.
-  const network = networkFiles(o, inputs);
-  if (network.checked.length && !inputs.files.length && !metaData.length && o.mode !== 'boot') return networkOnly(o, io, network.checked);
-  // Nothing to merge when every FILE was meta-data or network-config (boot mode still merges its layers).
-  const ran = inputs.files.length || !metaData.length || o.mode === 'boot' ? schemaCheck(o, io, inputs, o.version) : undefined;
-  const outcome = ran?.outcome;
-  const checked = ran?.result;
-  const result: CheckResult | null = checked ? { files: [...network.checked, ...checked.files], merged: checked.merged } : network.checked.length ? { files: network.checked, merged: null } : null;
-  if (outcome?.kind === 'user-data' && result) {
-    const run = outcome.run;
-    const named = inputs.files.map((f, i) => ({ path: inputs.paths[i], bytes: f.bytes }));
-    if (o.annotate) {
-      const out = render.formatAnnotated(named.map((i) => ({ name: i.path, bytes: i.bytes })), run, o.version);
-      io.stdout(out.stdout);
-      io.stderr(out.stderr);
-      return check.isAccepted(result) ? 0 : 1;
-    }
-  }
-  if (o.annotate) throw new UsageError('--annotate works with the user-data and handler modes');
-  const fates = outcome && hasFates(o.mode) ? fatesModule().fatesOf(outcome) : null;
-  const failed = fates ? fatesModule().fatesOfKinds(fates, o.failOn) : [];
-  const fatesText = fatesTextModule();
-  // What --lint reports for the same files, from its own code: one command gives every finding.
-  // A seed's meta-data is checked with it (its findings are what NoCloud makes of it).
-  const seedMetaData = o.seedFiles?.metaData;
-  const linted = lintFilesModule().lintFiles(
-    [
-      ...network.paths.map((path, i) => ({ path, text: decodeUtf8Surrogateescape(network.bytes[i]), kind: 'network-config' as const })),
-      ...inputs.files.map((f, i) => ({ path: inputs.paths[i] ?? f.name, text: decodeUtf8Surrogateescape(f.bytes) })),
-      ...metaData.map((m) => ({ path: m.path, text: decodeUtf8Surrogateescape(m.bytes), kind: 'meta-data' as const })),
-      ...(seedMetaData ? [{ path: seedMetaData, text: decodeUtf8Surrogateescape(read(o, seedMetaData)) }] : []),
-    ],
-    lintModule().lintOptions(o, io),
-  );
-  const lintText = lintTextModule();
-  if (o.cloud && !['user-data', 'handler', 'boot'].includes(o.mode)) throw new UsageError(`--cloud works with the user-data, handler and boot modes (their FILEs are user-data), not ${o.mode}`);
-  // Meta-data is not delivered as user-data: with no user-data FILE left there is nothing to measure.
-  const delivery = o.cloud && (inputs.files.length || !metaData.length) ? deliveryModule().deliveryOfFiles(inputs.files.map((f, i) => ({ name: inputs.paths[i] ?? f.name, bytes: f.bytes })), o.cloud) : undefined;
-  const overLimit = delivery !== undefined && 'over' in delivery && delivery.over;
-  // Drop-ins and cloud.cfg: their merged schema problems, as cloud-init holds system config to its schema.
-  const checkedSystem = outcome?.kind === 'confd' ? (require('../engine/outcome/schema') as typeof import('../engine/outcome/schema')).systemSchemaOf(outcome) : undefined;
-  const systemSchema = checkedSystem?.checked ? checkedSystem.schema : undefined;
-  if (o.format === 'json') {
-    const schema = result ? (JSON.parse(render.formatJson(result, false)) as object) : { files: [], merged: null };
-    const findings = linted.findings.map((l) => ({ file: l.file, line: l.start.line + 1, column: l.start.character + 1, endLine: l.end.line + 1, endColumn: l.end.character + 1, severity: l.finding.severity, code: l.finding.code, message: l.finding.message }));
-    const system = systemSchema ? { systemSchema: { errors: systemSchema.errors.map((p) => ({ path: p.path, message: p.message, ...(p.source ? locationJson(p.source) : {}) })), deprecations: systemSchema.deprecations.map((p) => ({ path: p.path, message: p.message, ...(p.source ? locationJson(p.source) : {}) })) } } : {};
-    const seed = seedSummary(o);
-    const readings = [...metaData.map((m) => seedTextModule().metaDataJson(m.path, m.reading, m.by)), ...(seed && seedMetaData ? [seedTextModule().metaDataJson(seedMetaData, seed.metaData, 'seed')] : [])];
-    io.stdout(JSON.stringify({ ...schema, ...(readings.length ? { metaData: readings } : {}), findings, ...(fates ? { fates: fatesText.fatesJson(fates) } : {}), failOn: { kinds: o.failOn, failing: failed.length }, ...(delivery ? { delivery } : {}), ...system }, null, o.pretty ? 2 : undefined) + '\n');
-  } else if (o.format === 'sarif') {
-    const lintSarif = lintText.lintSarif(linted);
-    const fateSarif = fates ? { rules: fatesText.FATE_RULES, results: fatesText.fatesSarif(fates, o.failOn) } : { rules: [], results: [] };
-    io.stdout(render.formatSarif(result ?? { files: [], merged: null }, o.version, packageVersion(), { rules: [...lintSarif.rules, ...fateSarif.rules], results: [...lintSarif.results, ...fateSarif.results] }) + '\n');
-  } else {
-    // The schema text is what cloud-init prints: the findings and the fates follow it, only when there are some to list.
-    const lint = lintText.lintSection(linted);
-    const indented = (lines: string[]) => lines.map((l, i) => (i ? `  ${l}` : l)).join('\n') + '\n';
-    for (const m of metaData) io.stdout(indented(seedTextModule().metaDataFileLines(m.path, m.reading, m.by)));
-    if (result) io.stdout(render.formatText(result, o.version));
-    if (systemSchema) io.stdout((require('../engine/render/systemSchemaText') as typeof import('../engine/render/systemSchemaText')).systemSchemaText(systemSchema, o.version));
-    io.stdout(lint.text);
-    if (fates && (fates.fates.length || fates.failure || !result)) io.stdout(fatesText.fatesText(fates));
-    if (lint.failure) io.stdout(lint.failure);
-    if (failed.length) io.stdout(`Error: ${failed.length} value(s) meet a --fail-on fate (${o.failOn.join(', ')})\n`);
-    const seed = seedSummary(o);
-    if (seed) io.stdout(indented(seedTextModule().seedLines(seed)));
-    if (delivery) io.stdout(indented(deliveryTextModule().deliveryLines(delivery)));
-  }
-  return (result && !check.isAccepted(result)) || failed.length || linted.failing || overLimit || systemSchema?.errors.length ? 1 : 0;
-}
-
-/**
- * The one --check run for one cloud-init version: the merge, and (user-data and handler modes) cloud-init's
- * validation of each FILE and of the merged result. `--check` and `--check --image all` (images.ts) both use it.
- */
-export function schemaCheck(o: CliOptions, io: CliIO, inputs: SetInputs & { paths: string[] }, version: CliOptions['version']): { outcome: Outcome; result: CheckResult | null } {
-  const check = checkModule();
-  const outcome = runSet(o.mode, inputs, { ...runOptions(o, io), version });
-  if (outcome.kind !== 'user-data') return { outcome, result: null };
-  const instanceData = outcome.options.instanceData;
-  const named = inputs.files.map((f, i) => ({ path: inputs.paths[i], bytes: f.bytes }));
-  const files = named.flatMap((i) => check.checkFile(i.path, i.bytes, version, instanceData));
-  for (const i of named) {
-    const note = check.wholeFileNote(i.path, i.bytes, version);
-    if (note) io.stderr(`cloud-config-merge: note: ${note}\n`);
-  }
-  const run = outcome.run;
-  if (run.fatal?.limit) throw new InputError(`${run.fatal.message}: nothing is merged`);
-  if (run.fatal) throw new CloudInitFailure(`${run.fatal.pyType}: ${run.fatal.message} (no user-data is processed at all)`);
-  return { outcome, result: { files, merged: check.checkMerged(run, outcome.locate, version) } };
-}
-
-/**
- * The FILEs that are network-config (by `--type network-config`, their name or their content: seedFiles.ts's rule),
- * checked, and taken out of `inputs` (what is left is merged as before). The host is the target's (`--netplan`, else the image's).
- */
-function networkFiles(o: CliOptions, inputs: SetInputs & { paths: string[] }): { checked: FileResult[]; paths: string[]; bytes: Uint8Array[] } {
-  const out = { checked: [] as FileResult[], paths: [] as string[], bytes: [] as Uint8Array[] };
-  const keep: number[] = [];
-  inputs.files.forEach((f, i) => {
-    const path = inputs.paths[i] ?? f.name;
-    if (seedFilesModule().seedFileOf(o, path, f.bytes)?.kind !== 'network-config') return keep.push(i);
-    out.paths.push(path);
-    out.bytes.push(f.bytes);
-    out.checked.push(checkModule().checkNetworkFile(path, f.bytes, o.version, o.target.netplan));
-  });
-  inputs.files = keep.map((i) => inputs.files[i]);
-  inputs.paths = keep.map((i) => inputs.paths[i]);
-  return out;
-}
-
-/** `--check` of network-config files only: their results and findings, nothing merged. */
-function networkOnly(o: CliOptions, io: CliIO, files: FileResult[]): number {
-  const render = checkTextModule();
-  const result: CheckResult = { files, merged: null };
-  if (o.format === 'json') io.stdout(render.formatJson(result, o.pretty) + '\n');
-  else if (o.format === 'sarif') io.stdout(render.formatSarif(result, o.version, packageVersion()) + '\n');
-  else io.stdout(render.formatText(result, o.version));
-  return checkModule().isAccepted(result) ? 0 : 1;
-}
-
 // `node dist/cli.js`: in the bundle, `module` is the bundled module's, not the file node runs.
-if (require.main === module || require.main?.filename === __filename) {
+if (!isMainThread && (workerData as { cloudConfigMergeEach?: boolean } | null)?.cloudConfigMergeEach) {
+  // A worker thread of `--check --each`, started from the bundle (each.ts; from the compiled modules, each.js starts it).
+  if (require.main === module || require.main?.filename === __filename) (require('./each') as typeof import('./each')).runWorker();
+} else if (require.main === module || require.main?.filename === __filename) {
   process.exitCode = main();
 }

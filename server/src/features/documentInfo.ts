@@ -58,19 +58,31 @@ export const MAX_SUMMARIZED_SITES = 20;
 /** The answer for one analysed version, computed once (the status item asks again on every focus change). */
 export function documentInfo(state: DocumentState): DocumentInfoResult {
   return state.memo('documentInfo', () => {
-    const computed = { ...computeDocumentInfo(state), image: imageOf(state.settings) };
-    return state.analysis.info?.template ? { ...computed, template: true } : computed;
+    const computed = computeDocumentInfo(state);
+    const withImage = computed.kind ? { ...computed, image: imageOf(state.settings) } : computed;
+    return state.analysis.info?.template ? { ...withImage, template: true } : withImage;
   });
 }
 
-/** The image the settings resolve to, and the settings the server does not know (their defaults apply). */
-export function imageOf(settings: ServerSettings): DocumentImage {
+/**
+ * The image the document's run is checked on (common/settings.ts resolved it: the set's, the folder's, the
+ * default), and the settings the server does not know, whose defaults apply (named, not echoed: the
+ * status item never shows a version that is not the one checked).
+ */
+function imageOf(settings: ServerSettings): DocumentImage {
+  const { target } = settings;
   const ignored: string[] = [];
   if (settings.unknown?.image !== undefined) ignored.push(`cloudConfigMerge.image: ${unknownImageMessage(settings.unknown.image)}; the default image ${DEFAULT_IMAGE} is used`);
-  if (settings.unknown?.cloudInitVersion !== undefined) {
-    ignored.push(`cloudConfigMerge.cloudInitVersion: unknown version '${settings.unknown.cloudInitVersion}' (the versions: ${CLOUD_INIT_VERSIONS.join(', ')}); the image's version is used`);
-  }
-  return { id: settings.image || DEFAULT_IMAGE, chosen: settings.image !== '', version: settings.target.version, versionOverride: settings.versionOverride !== undefined, distro: settings.target.distro, ignored };
+  if (settings.unknown?.cloudInitVersion !== undefined) ignored.push(`cloudConfigMerge.cloudInitVersion is not a version this extension reproduces (${CLOUD_INIT_VERSIONS.join(', ')}): the image's version is used`);
+  return {
+    id: settings.image || DEFAULT_IMAGE,
+    version: target.version,
+    distro: target.distro,
+    versionOverride: settings.versionOverride !== undefined,
+    ...(settings.imageFrom ? { set: settings.imageFrom.set, setFile: settings.imageFrom.setFile } : {}),
+    isDefault: !settings.image,
+    ...(ignored.length ? { ignored } : {}),
+  };
 }
 
 /** The documents cloud-init reads but never merges, in words: they have no spec and no merge preview. */

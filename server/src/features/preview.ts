@@ -14,7 +14,9 @@
 import { instanceDataFor } from './common/instanceData';
 import { readError, readRegularFile, readRegularFileSync } from './common/readFile';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { instanceDataTextOr } from '../engine/template/instanceData';
+import { readMetaData } from '../engine/seed/metaData';
 import { PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewHeaderSection, PreviewLineMap, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
 import { planTargetOf } from './common/planTarget';
 import { HeaderLink, PreviewModel, PREVIEW_BODY_MARKER, headerWidthOf, renderPreview, wrapHeaderLine } from '../engine/render/previewText';
@@ -190,10 +192,11 @@ class Sources {
   }
 
   /** `#include` answers: local files in the workspace (or anywhere, if allowed); URLs are never fetched. */
-  includeResolver(): IncludeResolver {
+  includeResolver(map?: ReadonlyArray<{ url: string; file: string }>): IncludeResolver {
     return workspaceIncludeResolver({
       settings: this.settings,
       folders: this.folders,
+      ...(map?.length ? { map } : {}),
       openDocument: (file) => this.ctx.documents.all().find((d) => filePathOf(d.uri) === file),
       nameFor: (uri) => this.nameFor(uri),
       problem: (message) => this.problems.push(message),
@@ -211,9 +214,11 @@ export async function preview(ctx: ServerContext, params: PreviewParams, sets?: 
   const mode = params.mode ?? 'user-data';
   const scope = uris[0] ?? params.boot?.cloudCfg ?? '';
   let settings = await ctx.settings(scope);
-  // A saved set previewed as saved is checked on its own image, as its fates are.
+  // A saved set previewed as saved is checked on its own image, as its fates are; any other selection is a run
+  // of its own, on the folder's image (its first file's set does not decide it).
   const saved = sets && !params.source && params.exclude === undefined ? savedSetOf(sets, mode, uris, params.boot) : undefined;
   if (saved?.image) settings = { ...settings, ...withImage(settings, saved.image) };
+  else if (settings.imageFrom) settings = { ...withImage(settings, ctx.clientSettings(scope).image), imageFrom: undefined };
   const diskCache = diskCaches.get(ctx) ?? diskCaches.set(ctx, new DiskCache()).get(ctx)!;
   const sources = new Sources(ctx, settings, ctx.workspaceFolders().map(realpathOr), diskCache);
   const width = headerWidthOf(params.headerWidth);
@@ -226,7 +231,10 @@ export async function preview(ctx: ServerContext, params: PreviewParams, sets?: 
   }
   const userData = uris.filter((_, i) => params.exclude !== i + 1);
   const confd = Array.isArray(params.boot?.confd) ? params.boot.confd : [];
-  const sourceUris = [...userData, ...BOOT_ROLES.map((role) => params.boot?.[role]), ...confd];
+  // A saved set previewed as saved: its include map, instance data and seed are its run's (as `--set NAME` reads them).
+  const instanceUri = saved?.instanceData ? pathToFileURL(saved.instanceData).href : undefined;
+  const metaDataUri = saved?.seed?.metaData ? pathToFileURL(saved.seed.metaData).href : undefined;
+  const sourceUris = [...userData, ...BOOT_ROLES.map((role) => params.boot?.[role]), ...confd, instanceUri, metaDataUri];
   sources.snapshot(sourceUris);
   await sources.prefetch(sourceUris);
   // No await from here on: the sources are the editor's texts of the snapshot and the disk's of the others.
@@ -256,12 +264,19 @@ export async function preview(ctx: ServerContext, params: PreviewParams, sets?: 
     }
   }
   const custom = ctx.customMergers(settings);
+  const instanceData = () => {
+    if (!instanceUri) return instanceDataFor(settings, scope, ctx.workspaceFolders()).data;
+    const file = sources.file(instanceUri);
+    return file ? instanceDataTextOr(file.bytes) : undefined;
+  };
+  const metaData = metaDataUri ? sources.file(metaDataUri) : null;
+  const seed = saved?.seed && metaData ? { folder: saved.seed.folder, metaData: readMetaData(metaData.bytes), vendorData: boot.vendor !== undefined, networkConfig: saved.seed.networkConfig !== undefined } : undefined;
   const outcome = runSet(mode, { files, layers: boot }, {
     version: settings.cloudInitVersion,
     customMergers: custom.modules.size ? custom.modules : undefined,
-    includes: sources.includeResolver(),
+    includes: sources.includeResolver(saved?.includeMap),
     limits: settings.limits,
-    instanceData: instanceDataFor(settings, scope, ctx.workspaceFolders()).data,
+    instanceData: instanceData(),
     partCache: partLoads.get(ctx) ?? partLoads.set(ctx, new PartLoadCache()).get(ctx),
   });
   const model = renderPreview(outcome, {
@@ -271,6 +286,7 @@ export async function preview(ctx: ServerContext, params: PreviewParams, sets?: 
     maxProblems: MAX_SCHEMA_PROBLEMS,
     headerWidth: width,
     cloud: settings.cloud || undefined,
+    seed,
     plan: planTargetOf(settings),
   });
   // A pipeline source: the findings of this very run, each naming the part its author wrote.

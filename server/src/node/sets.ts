@@ -15,7 +15,7 @@ import { PartSet, SET_BOOT_ROLES, SET_FILE_MAX_BYTES, SetFile, SetFileProblem, S
 import { pushAll } from '../engine/arrays';
 import { readBoundedSync } from './readFile';
 import { insideFolder } from './inside';
-import { readSeedFolder } from './seed';
+import { readConfinedSeedFolder } from './seed';
 import { seedFolderProblem, type SeedFolder } from '../engine/seed/seedFolder';
 
 /** Folders a glob's walk never enters (a dot-folder is entered only where a pattern names it). */
@@ -168,9 +168,12 @@ export function resolveSet(folder: string, set: PartSet, listing: SetListing, re
   // A seed folder: its user-data before the set's files, its vendor-data the vendor layer unless one is named.
   let seed: SeedFolder | undefined;
   if (set.seed && allowed(path.resolve(folder, set.seed), 'seed', set.seed)) {
-    seed = readSeedFolder(path.resolve(folder, set.seed));
-    const problem = seedFolderProblem({ ...seed, folder: set.seed });
+    // Each of its files is confined as a set's own files are: a link out of the folders is not read.
+    const read = readConfinedSeedFolder(path.resolve(folder, set.seed), { folders: reading.folders, words: reading.words }, set.seed);
+    seed = read.confined;
+    const problem = seedFolderProblem({ ...read.seed, folder: set.seed });
     if (problem) problems.push({ message: `set ${set.name}: ${problem}`, severity: 'error', span: at('seed') });
+    for (const refused of read.refused) problems.push({ message: `set ${set.name}: ${refused}`, severity: 'error', span: at('seed') });
     if (seed.present['user-data'] && !files.includes(seed.present['user-data'])) files.unshift(seed.present['user-data']);
     if (seed.present['vendor-data'] && !boot.vendor) boot.vendor = seed.present['vendor-data'];
   }

@@ -10,6 +10,7 @@ import { EFFECTS, type EffectKind, type EffectWeight } from '../outcome/effects'
 import { fatesOf, type FateReport } from '../outcome/fates';
 import { inFileText, type SourceLocation } from '../outcome/locate';
 import type { Outcome } from '../outcome/run';
+import { mergedSchemaOf } from '../outcome/schema';
 import type { MergedSchemaReport } from '../outcome/mergedSchema';
 import { planOfOutcome, type OutcomePlan } from '../plan/ofOutcome';
 import type { PlanFix } from '../plan/pitfalls';
@@ -83,6 +84,17 @@ export function runFindings(outcome: Outcome, options: RunFindingsOptions = {}):
     if (!('error' in plan)) findings.push(...pitfallFindings(plan, target));
   }
   return { findings, fates, plan };
+}
+
+/**
+ * The run's whole check, as a set's analysis in the editor and `--check` of a set make it: the fates, the
+ * merged result's schema problems (when `schema`), the plan's pitfalls for `target`.
+ */
+export function runCheck(outcome: Outcome, options: { schema: boolean; maxProblems?: number; target?: Target; planOptions?: PlanOptions; fates?: FateReport }): RunFindings & { schema?: MergedSchemaReport } {
+  const checked = options.schema ? mergedSchemaOf(outcome, { maxProblems: options.maxProblems }) : undefined;
+  const schema = checked?.checked ? checked.schema : undefined;
+  const found = runFindings(outcome, { schema, ...(options.fates ? { fates: options.fates } : {}), ...(options.target ? { plan: { target: options.target, ...(options.planOptions ? { options: options.planOptions } : {}) } } : {}) });
+  return { ...found, schema };
 }
 
 /** The plan's pitfalls as findings (hints, a key read once per instance, are the hover's to say). */

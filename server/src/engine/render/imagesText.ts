@@ -19,6 +19,16 @@ export interface VerdictProblem {
   column?: number;
 }
 
+/**
+ * The problems that make a version reject the input, from its `--check` result: the files' errors, or the
+ * merged result's when only it has some (a file's problem is the merged result's too: listed once, where it is written).
+ */
+export function versionProblems(result: { files: ReadonlyArray<{ file?: string; errors: ReadonlyArray<{ path: string; message: string; file?: string; line?: number; column?: number }> }>; merged: { errors: ReadonlyArray<{ path: string; message: string; file?: string; line?: number; column?: number }> } | null }): VerdictProblem[] {
+  const place = (p: { path: string; message: string; file?: string; line?: number; column?: number }, file?: string): VerdictProblem => ({ path: p.path, message: p.message, ...(p.file ?? file ? { file: p.file ?? file } : {}), ...(p.line ? { line: p.line } : {}), ...(p.column ? { column: p.column } : {}) });
+  const files = result.files.flatMap((f) => f.errors.map((p) => place(p, f.file)));
+  return files.length ? files : (result.merged?.errors ?? []).map((p) => place(p));
+}
+
 /** What one version's check says. */
 export interface VersionVerdict {
   valid: boolean;
@@ -115,25 +125,34 @@ export function imagesJson(verdicts: readonly ImageVerdict[]): { images: Array<{
 /** The last merged text each version validated for the preview's line, and its verdict (a refresh that changed nothing validates nothing). */
 const lastChecked = new Map<CloudInitVersion, { text: string; verdict: VersionVerdict }>();
 
-/**
- * The preview header's "Which images accept this" for a merged cloud-config.txt, given the verdict of the
- * preview's own version (already checked): each other version validates the same text. Undefined when every
- * image accepts it (the header stays as short as it was) or a version could not check it.
- */
 /** The other versions' problems a preview line needs: a verdict and the first few errors, not 200,000 of them. */
 const OTHER_VERSION_PROBLEMS = 20;
 
-export function mergedImagesLine(text: string, own: { version: CloudInitVersion; verdict: VersionVerdict; value?: PyValue }, profiles: readonly ImageProfile[] = IMAGE_PROFILES): string | undefined {
+/**
+ * What another version makes of the input: its own merged cloud-config.txt (each version merges and reads
+ * YAML its own way: 22.4 and 23.4 load `!!python/unicode`, later ones do not), or why it writes none.
+ */
+export type VersionMerge = { text: string } | { failure: string };
+
+/**
+ * The preview header's "Which images accept this": each version's verdict on its own merge of the input
+ * (`mergeFor`, a run per version, as `--check --image all` runs), the preview's own version's already
+ * checked. Undefined when every image accepts it (the header stays as short as it was) or a version could
+ * not check it.
+ */
+export function mergedImagesLine(own: { version: CloudInitVersion; verdict: VersionVerdict; value?: PyValue; text: string }, mergeFor: (version: CloudInitVersion) => VersionMerge, profiles: readonly ImageProfile[] = IMAGE_PROFILES): string | undefined {
   try {
     const verdicts = imageVerdicts(profiles, (version) => {
-      const run = version;
-      if (run === own.version) return own.verdict;
-      const last = lastChecked.get(run);
+      if (version === own.version) return own.verdict;
+      const merged = mergeFor(version);
+      if ('failure' in merged) return { valid: false, errors: [{ path: '', message: merged.failure }] };
+      const text = merged.text;
+      const last = lastChecked.get(version);
       if (last?.text === text) return last.verdict;
-      // The text the own check loaded is not loaded again for each version.
-      const report = validateMergedText(text, run, OTHER_VERSION_PROBLEMS, own.value !== undefined ? { value: own.value } : undefined);
+      // The text the own check loaded is not loaded again when the version merged it the same.
+      const report = validateMergedText(text, version, OTHER_VERSION_PROBLEMS, own.value !== undefined && text === own.text ? { value: own.value } : undefined);
       const verdict = { valid: report.valid, errors: report.errors.map((p) => ({ path: p.path, message: p.message })) };
-      lastChecked.set(run, { text, verdict });
+      lastChecked.set(version, { text, verdict });
       return verdict;
     });
     // Every image with the same verdict: the schema section above already says it.

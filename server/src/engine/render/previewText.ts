@@ -24,12 +24,22 @@ import { containerSentence, containersAmong } from '../userdata/containers';
 import type { UserDataRun } from '../userdata/run';
 import { HeaderLink, HeaderPiece, HeaderSection, HeaderWriter, PREVIEW_BODY_MARKER, headerWidthOf } from './header';
 import type { DumpLine } from '../yaml/dump';
-import { mergedImagesLine } from './imagesText';
+import { mergedImagesLine, type VersionMerge } from './imagesText';
 import { deliveryOfFiles } from '../delivery/delivery';
 import type { CloudName } from '../delivery/limits';
 import { deliverySection } from './deliveryText';
 import { seedSection, type SeedSummary } from './seedText';
+import type { PlanOptions } from '../plan/plan';
 import type { Target } from '../version/target';
+
+/** The same input merged by another cloud-init version (the value only: no provenance is traced). */
+function mergeOn(outcome: Outcome, version: CloudInitVersion): VersionMerge {
+  const other = runSet(outcome.mode, outcome.inputs, { ...outcome.options, version, detail: 'value' });
+  if (other.kind !== 'user-data') return { failure: other.kind === 'failed' ? other.failure.message : `no user-data run in ${other.mode} mode` };
+  if (other.run.fatal) return { failure: `cloud-init ${version} processes none of this user-data: ${other.run.fatal.pyType}: ${other.run.fatal.message}` };
+  if (other.run.renderError) return { failure: `cloud-init ${version} writes no cloud-config.txt: ${other.run.renderError}` };
+  return { text: other.run.cloudConfigTxt };
+}
 
 /** The boot plan is required when a preview asks for it (require keeps it after). */
 const planText = () => require('./planText') as typeof import('./planText');
@@ -59,6 +69,8 @@ export interface PreviewRenderOptions extends MergedSchemaOptions {
   seed?: SeedSummary;
   /** User-data and handler modes: the image to write the "Boot plan" section for. */
   plan?: Target;
+  /** The plan's options (a custom cloud.cfg instead of the one it renders for the image). */
+  planOptions?: PlanOptions;
 }
 
 export interface PreviewModel {
@@ -147,11 +159,11 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
           ? undefined
           : run.cloudConfigTxt.length > IMAGES_IN_PREVIEW_BYTES
             ? `Which images accept this: not checked in the preview above ${IMAGES_IN_PREVIEW_BYTES / 1024} KB of merged user-data (cloud-config-merge --check --image all checks it)`
-            : mergedImagesLine(run.cloudConfigTxt, { version, verdict: { valid: checked.schema.valid, errors: checked.schema.errors }, value: checked.schema.report.value });
+            : mergedImagesLine({ version, verdict: { valid: checked.schema.valid, errors: checked.schema.errors }, value: checked.schema.report.value, text: run.cloudConfigTxt }, (other) => mergeOn(outcome, other));
         if (checked) sections.push((w) => w.section('schema', () => schemaSection(w, checked, version, options, images)));
       }
       const target = options.plan;
-      if (target) sections.push((w) => w.section('plan', () => planText().planSection(w, planModule().planOfOutcome(outcome, target))));
+      if (target) sections.push((w) => w.section('plan', () => planText().planSection(w, planModule().planOfOutcome(outcome, target, options.planOptions ?? {}))));
       body = run.cloudConfigTxt;
       value = run.result;
       bodyLines = run.renderedLines;

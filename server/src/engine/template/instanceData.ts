@@ -136,3 +136,12 @@ export function standardPathKind(root: string, steps: readonly PathStep[], versi
   if (valueAtPath(variables, root, [first]) === undefined) return 'not-standard';
   return steps.length === 1 ? 'standard' : 'unchecked';
 }
+
+/** A set's instance-data file as the merge reads it (instanceDataText), or undefined when it is not text a template can use. */
+export function instanceDataTextOr(bytes: Uint8Array): string | undefined {
+  try {
+    return instanceDataText(bytes);
+  } catch {
+    return undefined;
+  }
+}

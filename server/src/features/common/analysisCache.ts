@@ -72,11 +72,8 @@ export function uriPath(uri: string): string {
   }
 }
 
-/**
- * Most schema problems looked for in one document: ten times the diagnostics shown (diagnostics.ts), so
- * those shown are still the most severe of many. Finding 200,000 took seconds on every edit.
- */
-export const MAX_SCHEMA_PROBLEMS = 10_000;
+export { MAX_SCHEMA_PROBLEMS } from '../../engine/check/check';
+import { MAX_SCHEMA_PROBLEMS } from '../../engine/check/check';
 
 /** Analyses one version of a document (uncached: for documents that are not open). */
 export function analyze(document: TextDocument, settings: ServerSettings, custom: LoadedCustomMergers = NO_CUSTOM_MERGERS, instanceData?: InstanceDataChoice): DocumentState {

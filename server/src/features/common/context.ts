@@ -52,6 +52,8 @@ export interface ServerContext {
   settings(uri: string): Promise<ServerSettings>;
   /** The settings last known for a document, without a round trip (hover and completion must be fast). */
   knownSettings(uri: string): ServerSettings;
+  /** The client's settings for a document as it answered them, before its set's image applies (what reads set files uses). */
+  clientSettings(uri: string): ServerSettings;
   /** The analysis of the document's current version (computed once, shared by every feature). */
   state(document: TextDocument): DocumentState;
   /** File-system paths of the workspace folders. */

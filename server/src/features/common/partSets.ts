@@ -12,13 +12,12 @@ import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { FateReport, fatesOf } from '../../engine/outcome/fates';
+import type { FateReport } from '../../engine/outcome/fates';
 import { InputFile, Outcome, RunOptions, SystemLayers, runSet } from '../../engine/outcome/run';
 import type { SetMode } from '../../engine/outcome/mode';
-import { mergedSchemaOf } from '../../engine/outcome/schema';
 import { SET_FILE_MAX_BYTES, SET_FILE_NAME, SetFile } from '../../engine/sets/setFile';
 import { MergedSchemaReport } from '../../engine/outcome/mergedSchema';
-import { instanceDataText } from '../../engine/template/instanceData';
+import { instanceDataTextOr } from '../../engine/template/instanceData';
 import { parseSetFile } from '../../engine/sets/setFile';
 import { ResolvedSet, listForPatterns, resolveSetFile } from '../../node/sets';
 import { DiskCache } from './diskCache';
@@ -28,7 +27,7 @@ import { workspaceIncludeResolver } from './workspaceIncludes';
 import { ServerContext } from './context';
 import { MAX_SCHEMA_PROBLEMS } from './analysisCache';
 import { ServerSettings, withImage } from './settings';
-import { runFindings, type RunFinding } from '../../engine/check/runFindings';
+import { runCheck, type RunFinding } from '../../engine/check/runFindings';
 import { planTargetOf } from './planTarget';
 
 /** A set as the server merges it: absolute paths, in order. */
@@ -46,6 +45,8 @@ export interface OpenSet {
   instanceData?: string;
   /** The set's own image profile (cloud-config-merge.yaml `image:`); the folder's setting otherwise. */
   image?: string;
+  /** The set's NoCloud seed folder (`seed:` as written) and the files beside its user-data that it holds. */
+  seed?: { folder: string; metaData?: string; networkConfig?: string };
 }
 
 export interface SetAnalysis {
@@ -104,6 +105,17 @@ export class PartSets {
   }
 
   /**
+   * The saved set whose `image:` a file is checked on: the first set (in the set file's order) that holds
+   * it and names an image. Its diagnostics, hover, completion, plan and status all use that image.
+   */
+  imageSetOf(uri: string): { name: string; image: string; setFile: string } | undefined {
+    const file = filePath(uri);
+    if (!file) return undefined;
+    const set = this.declaredSets().find((s) => s.image && (s.files.includes(file) || Object.values(s.boot).flat().includes(file)));
+    return set?.image ? { name: set.label, image: set.image, setFile: pathToFileURL(set.key.slice('file:'.length, set.key.lastIndexOf('#'))).href } : undefined;
+  }
+
+  /**
    * The saved set that is exactly this preview: the same mode, the same files in the same order and the
    * same boot layers (its `image:` then decides the preview, as it decides the set's fates).
    */
@@ -120,9 +132,9 @@ export class PartSets {
       const setFilePath = path.join(folder, SET_FILE_NAME);
       const parsed = this.setFile(setFilePath);
       if (!parsed) continue;
-      for (const resolved of this.resolveSets(folder, parsed, this.ctx.knownSettings(pathToFileURL(setFilePath).href))) {
+      for (const resolved of this.resolveSets(folder, parsed, this.ctx.clientSettings(pathToFileURL(setFilePath).href))) {
         const set = resolved.set;
-        out.push({ key: `file:${setFilePath}#${set.name}`, label: `set ${set.name}`, mode: set.mode, folder, files: resolved.files, boot: resolved.boot, includeMap: resolved.includeMap, instanceData: resolved.instanceData, ...(set.image ? { image: set.image } : {}) });
+        out.push({ key: `file:${setFilePath}#${set.name}`, label: `set ${set.name}`, mode: set.mode, folder, files: resolved.files, boot: resolved.boot, includeMap: resolved.includeMap, instanceData: resolved.instanceData, ...(set.image ? { image: set.image } : {}), ...(resolved.seed && set.seed ? { seed: { folder: set.seed, metaData: resolved.seed.present['meta-data'], networkConfig: resolved.seed.present['network-config'] } } : {}) });
       }
     }
     return out;
@@ -255,11 +267,8 @@ export class PartSets {
       instanceData: instance ? instanceDataTextOr(instance.bytes) : undefined,
     };
     const outcome = runSet(set.mode, { files, layers: boot }, options);
-    const report = fatesOf(outcome);
-    const checked = settings.schema.enable ? mergedSchemaOf(outcome, { maxProblems: MAX_SCHEMA_PROBLEMS }) : undefined;
-    const schema = checked?.checked ? checked.schema : undefined;
     const target = planTargetOf(settings);
-    const { findings } = runFindings(outcome, { fates: report, schema, ...(target ? { plan: { target } } : {}) });
+    const { findings, fates: report, schema } = runCheck(outcome, { schema: settings.schema.enable, maxProblems: MAX_SCHEMA_PROBLEMS, ...(target ? { target } : {}) });
     const analysis: SetAnalysis = { set, outcome, report, schema, findings, uriOf: (n) => names.get(n), nameOf: (uri) => [...names].find(([, u]) => u === uri)?.[0], millis: performance.now() - started };
     this.analyses.set(set.key, { snapshot: key, included: [...included].map((file) => ({ file, stamp: this.stamp(file) })), analysis });
     return analysis;
@@ -281,14 +290,6 @@ export class PartSets {
   /** Forget what was computed for sets that include this document (it closed). */
   forget(document: TextDocument): void {
     for (const set of this.setsOf(document.uri)) this.analyses.delete(set.key);
-  }
-}
-
-function instanceDataTextOr(bytes: Uint8Array): string | undefined {
-  try {
-    return instanceDataText(bytes);
-  } catch {
-    return undefined;
   }
 }
 

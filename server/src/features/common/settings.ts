@@ -19,6 +19,8 @@ export interface ServerSettings {
   cloudInitVersion: CloudInitVersion;
   /** `cloudConfigMerge.image`: a profile id, '' for the default profile. */
   image: string;
+  /** Set when the image is a saved set's `image:` (the file is in that set), not the setting's. */
+  imageFrom?: { set: string; setFile: string };
   /** `cloudConfigMerge.cloudInitVersion` when it is set: it overrides the image's version. */
   versionOverride?: CloudInitVersion;
   /** `cloudConfigMerge.image` and `cloudConfigMerge.cloudInitVersion` as written when the server does not know them (their defaults apply). */
