@@ -109,6 +109,9 @@ describe('a NoCloud seed folder as the editor merges it', () => {
       // What Save as Set sends for that preview (its state is the set the server resolved).
       const saved = await ws.request<SaveSetResult>(SaveSetRequest.method, { name: 'nocloud', mode: set.mode, files: set.files, boot: set.boot, seed: set.seed, currentText: text });
       assert.deepEqual(saved, { uri: uri('cloud-config-merge.yaml'), text: 'sets:\n  nocloud:\n    seed: seed\n' });
+      // A client that does not send the seed (another editor): the set of that name keeps it, as written.
+      const other = await ws.request<SaveSetResult>(SaveSetRequest.method, { name: 'nocloud', mode: set.mode, files: set.files, boot: set.boot, currentText: text });
+      assert.deepEqual(other, { uri: uri('cloud-config-merge.yaml'), text });
       const again = await ws.request<SaveSetResult>(SaveSetRequest.method, { name: 'second', mode: set.mode, files: set.files, boot: set.boot, seed: set.seed, currentText: text });
       assert.deepEqual(again, { uri: uri('cloud-config-merge.yaml'), text: 'sets:\n  nocloud:\n    seed: seed/\n  second:\n    seed: seed\n' });
       // The CLI reads the saved set as the seed.

@@ -48,7 +48,7 @@ export async function partOrder(ctx: ServerContext, sets: PartSets, params: Part
   const wanted = new Set(paths);
   const distinct = paths.every((p) => p !== null) && wanted.size === uris.length;
   const declared = distinct ? sets.declaredSets().find((s) => s.files.length === wanted.size && s.files.every((f) => wanted.has(f))) : undefined;
-  const set = declared ? setResult(ctx, sets, declared) : distinct ? seedOfExactly(paths) : undefined;
+  const set = declared ? setResult(declared) : distinct ? seedOfExactly(paths) : undefined;
   // Each file's parts, as user-data processing yields them from it alone (a base64 file decoded first).
   const parts: UserDataPart[] = [];
   for (const [i, { uri, bytes: raw }] of read.entries()) {

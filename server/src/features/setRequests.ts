@@ -16,12 +16,11 @@ import { guardRequest } from './common/guard';
 import { OpenSet, PartSets, filePath } from './common/partSets';
 import { isInside } from './common/workspaceIncludes';
 import { readSeedFolder } from '../node/seed';
-import { readSetFile } from '../node/sets';
 import { isSeedFileName, seedMerge, type SeedFolder } from '../engine/seed/seedFolder';
 
 /** @param setsChanged called when an open preview's set appears, changes or goes (diagnostics and hints follow). */
 export function registerSetRequests(ctx: ServerContext, sets: PartSets, setsChanged: () => void): void {
-  ctx.connection.onRequest(SetOfRequest.method, guardRequest(ctx.log, 'setOf', (params: SetOfParams) => setOf(ctx, sets, params)));
+  ctx.connection.onRequest(SetOfRequest.method, guardRequest(ctx.log, 'setOf', (params: SetOfParams) => setOf(sets, params)));
   ctx.connection.onRequest(SaveSetRequest.method, guardRequest(ctx.log, 'saveSet', (params: SaveSetParams) => saveSet(ctx, params)));
   ctx.connection.onNotification(PreviewSetNotification.method, (params: PreviewSetParams) => {
     if (!params || typeof params.id !== 'string') return;
@@ -47,11 +46,11 @@ function previewSet(ctx: ServerContext, preview: PreviewSetParams['preview']): O
 }
 
 /** The set a file belongs to: its saved set, else the NoCloud seed folder it is a file of. */
-export function setOf(ctx: ServerContext, sets: PartSets, params: SetOfParams): SetOfResult | null {
+export function setOf(sets: PartSets, params: SetOfParams): SetOfResult | null {
   const file = typeof params?.uri === 'string' ? filePath(params.uri) : null;
   if (!file) return null;
   const set = sets.declaredSets().find((s) => s.files.includes(file) || Object.values(s.boot).flat().includes(file));
-  if (set) return setResult(ctx, sets, set);
+  if (set) return setResult(set);
   const seed = isSeedFileName(path.basename(file)) ? readSeedFolder(path.dirname(file)) : undefined;
   return seed ? seedResult(seed) : null;
 }
@@ -59,11 +58,12 @@ export function setOf(ctx: ServerContext, sets: PartSets, params: SetOfParams): 
 const fileUri = (f: string) => pathToFileURL(f).href;
 
 /** A saved set as the client previews it: URIs, its name without `set `, its seed folder when it names one. */
-export function setResult(ctx: ServerContext, sets: PartSets, set: OpenSet): SetOfResult {
+export function setResult(set: OpenSet): SetOfResult {
   const boot: SetOfResult['boot'] = {};
   for (const role of ['vendor', 'vendor2', 'cloudCfg', 'dsConfig'] as const) if (set.boot[role]) boot[role] = fileUri(set.boot[role]);
   if (set.boot.confd) boot.confd = set.boot.confd.map(fileUri);
-  const seed = savedSeedOf(ctx, sets, set);
+  // Its seed folder (`seed:` as written, relative to the set file's folder).
+  const seed = set.seed ? path.resolve(set.folder, set.seed.folder) : undefined;
   return { name: set.label.replace(/^set /, ''), mode: set.mode, files: set.files.map(fileUri), ...(Object.keys(boot).length ? { boot } : {}), ...(seed ? { seed: fileUri(seed) } : {}) };
 }
 
@@ -75,22 +75,6 @@ export function seedResult(seed: SeedFolder): SetOfResult | null {
   const merged = seedMerge(seed);
   if (!merged) return null;
   return { mode: 'boot', files: [fileUri(merged.userData)], ...(merged.vendorData ? { boot: { vendor: fileUri(merged.vendorData) } } : {}), seed: fileUri(seed.folder) };
-}
-
-/**
- * The seed folder a saved set names (`seed:`), as resolved when the set is merged (inside the workspace
- * unless allowed). The set file is read again: the sets the features share carry their files, not it.
- */
-function savedSeedOf(ctx: ServerContext, sets: PartSets, set: OpenSet): string | undefined {
-  const setFile = path.join(set.folder, SET_FILE_NAME);
-  const prefix = `file:${setFile}#`;
-  if (!set.key.startsWith(prefix)) return undefined;
-  const uri = fileUri(setFile);
-  const open = ctx.documents.get(uri);
-  const parsed = open ? parseSetFile(open.getText()) : readSetFile(setFile);
-  if (!parsed?.sets.some((s) => s.seed)) return undefined;
-  const name = set.key.slice(prefix.length);
-  return sets.resolveSets(set.folder, parsed, ctx.knownSettings(uri)).filter((r) => r.set.name === name).at(-1)?.seed?.folder;
 }
 
 export function saveSet(ctx: ServerContext, params: SaveSetParams): SaveSetResult {
@@ -111,13 +95,18 @@ export function saveSet(ctx: ServerContext, params: SaveSetParams): SaveSetResul
   const folder = ctx.workspaceFolders().find((f) => all.every((file) => file === f || isInside(file as string, f)));
   if (!folder) return { error: 'The files of a set, and its boot layers, must all be inside one workspace folder.' };
   const relative = (f: string | null) => path.relative(folder, f as string).split(path.sep).join('/') || '.';
+  const existing = params.currentText ?? '';
+  // What the preview does not carry (its include map, its instance data) stays as the set of that name has it;
+  // its seed too, for a client that does not send it, while the preview still merges that seed.
+  const before = parseSetFile(existing).sets.find((s) => s.name === params.name);
+  const keptSeed = seedFolder === undefined && before?.seed && mode === 'boot' ? path.resolve(folder, before.seed) : undefined;
+  const vendor = roles.find(([role]) => role === 'vendor')?.[1] ?? undefined;
+  const keptMerge = keptSeed && isInside(keptSeed, folder) ? seedMerge(readSeedFolder(keptSeed)) : undefined;
+  const seedDir = seedFolder ?? (keptMerge && files.includes(keptMerge.userData) && vendor === keptMerge.vendorData ? keptSeed : undefined);
   // A seed's own user-data and vendor-data are the seed's: it names them, they are not written again.
-  const seed = seedFolder ? seedMerge(readSeedFolder(seedFolder)) : undefined;
+  const seed = seedDir ? seedMerge(readSeedFolder(seedDir)) : undefined;
   const ownFiles = files.filter((f) => f !== seed?.userData);
   const ownRoles = roles.filter(([role, f]) => !(role === 'vendor' && f === seed?.vendorData));
-  const existing = params.currentText ?? '';
-  // What the preview does not carry (its include map, its instance data) stays as the set of that name has it.
-  const before = parseSetFile(existing).sets.find((s) => s.name === params.name);
   const written = writeSet(existing, {
     name: params.name,
     mode,
@@ -125,7 +114,7 @@ export function saveSet(ctx: ServerContext, params: SaveSetParams): SaveSetResul
     boot: { ...Object.fromEntries(ownRoles.map(([role, f]) => [role, relative(f)])), ...(confd.length ? { confd: confd.map(relative) } : {}) },
     includeMap: before?.includeMap,
     instanceData: before?.instanceData,
-    ...(seedFolder ? { seed: relative(seedFolder) } : {}),
+    ...(seedDir ? { seed: seedDir === keptSeed && before?.seed ? before.seed : relative(seedDir) } : {}),
   });
   return 'error' in written ? written : { uri: pathToFileURL(path.join(folder, SET_FILE_NAME)).href, text: written.text };
 }

@@ -15,8 +15,21 @@ export function notUserDataKind(path: string, bytes: Uint8Array): NotUserDataKin
   return kind === 'meta-data' || kind === 'network-config' ? kind : undefined;
 }
 
-/** Why such an input is left out of a merge, in the editor's words (`name` as the user sees the file). */
+/** Why such an input is not merged (`name` as the user sees the file), without what follows from it. */
+function reason(name: string, kind: NotUserDataKind): string {
+  if (kind === 'meta-data') return `${name} is a NoCloud seed's meta-data, not user-data: cloud-init never merges it`;
+  return `${name} is a network-config, not user-data: cloud-init never merges it into user-data (its network stage reads it)`;
+}
+
+/** Where the user sees what cloud-init makes of such a file instead. */
+const SEEN_IN: Readonly<Record<NotUserDataKind, string>> = { 'meta-data': 'its editor shows what NoCloud makes of it', 'network-config': 'its editor shows its problems' };
+
+/** Such an input left out of a merge (the order step), in the editor's words. */
 export function notUserDataSentence(name: string, kind: NotUserDataKind): string {
-  if (kind === 'meta-data') return `${name} is a NoCloud seed's meta-data, not user-data: cloud-init never merges it, so it is left out (its editor shows what NoCloud makes of it).`;
-  return `${name} is a network-config, not user-data: cloud-init never merges it into user-data (its network stage reads it), so it is left out (its editor shows its problems).`;
+  return `${reason(name, kind)}, so it is left out (${SEEN_IN[kind]}).`;
+}
+
+/** A merge of such an input refused (the preview asked for it, as the CLI refuses it), in the editor's words. */
+export function notUserDataRefusal(name: string, kind: NotUserDataKind): string {
+  return `${reason(name, kind)}. Preview the user-data without it (${SEEN_IN[kind]}); a seed folder's files are previewed as that seed.`;
 }
