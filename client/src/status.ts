@@ -27,6 +27,11 @@ export class StatusItem implements vscode.Disposable {
         if (e.document === vscode.window.activeTextEditor?.document) this.schedule();
       }),
       server.onDidStart(() => this.schedule()),
+      // The server has the document once it publishes its diagnostics: asked before, it may not have known it.
+      vscode.languages.onDidChangeDiagnostics((e) => {
+        const active = vscode.window.activeTextEditor?.document.uri.toString();
+        if (active && e.uris.some((u) => u.toString() === active)) this.schedule();
+      }),
     );
     this.update();
   }
