@@ -60,10 +60,12 @@ export interface SetOfParams {
   uri: string;
 }
 
-export interface SetOfResult extends Pick<PreviewParams, 'files' | 'boot' | 'seed'> {
+export interface SetOfResult extends Pick<PreviewParams, 'files' | 'boot'> {
   /** The saved set's name; absent for a seed folder no set names. */
   name?: string;
   mode: 'user-data' | 'confd' | 'boot' | 'chef';
+  /** A NoCloud seed (a folder's URI): the set is that seed, its user-data over its vendor-data (Save as Set writes `seed:`). */
+  seed?: string;
 }
 
 /**
@@ -108,7 +110,7 @@ export const SaveSetRequest: RequestType<SaveSetParams, SaveSetResult> = { metho
 /** What a saved set's name may be: checked as the user types it, and by the server. */
 export const SET_NAME_RULE = { pattern: /^[A-Za-z0-9][A-Za-z0-9._-]*$/, message: 'A set name is letters, digits, ".", "_" or "-", starting with a letter or digit.' } as const;
 
-export interface SaveSetParams extends Pick<PreviewParams, 'files' | 'boot' | 'seed'> {
+export interface SaveSetParams extends Pick<PreviewParams, 'files' | 'boot'>, Pick<SetOfResult, 'seed'> {
   /** The set's name (SET_NAME_RULE). */
   name: string;
   mode: PreviewMode;
@@ -125,11 +127,6 @@ export interface PreviewParams {
   files: string[];
   /** Boot mode: the other layers, as URIs. */
   boot?: { cloudCfg?: string; confd?: string[]; vendor?: string; vendor2?: string; dsConfig?: string; runtimeCfg?: string; cmdlineCfg?: string; builtinCfg?: string };
-  /**
-   * Boot mode: the NoCloud seed folder (a URI) these files are the user-data and vendor-data of, as the
-   * server resolved it (setOf, partOrder): its meta-data and network-config are read beside them.
-   */
-  seed?: string;
   /** Leave one part out (1-based index into `files`), for the "Compare" action. */
   exclude?: number;
   /**
@@ -140,7 +137,8 @@ export interface PreviewParams {
   source?: PreviewSource;
   /**
    * The header's widest line, in characters (100 by default; 40 to 1000): a client that knows its
-   * window's width passes it, VS Code passes the setting `cloudConfigMerge.preview.headerWidth`.
+   * window's width passes it; VS Code passes the setting `cloudConfigMerge.preview.headerWidth`, or, left
+   * unset, a side column's width (56) beside an editor and 100 alone (client/src/preview/headerWidth.ts).
    */
   headerWidth?: number;
 }

@@ -103,10 +103,15 @@ function clientSettings(uri: string): ServerSettings {
   return (support.configuration ? knownSettings.get(uri) : undefined) ?? globalSettings;
 }
 
-/** A document's settings for its run: a file in a saved set with an `image:` is checked on that image (its version, distro and netplan). */
+/**
+ * A document's settings for its run: a file in a saved set with an `image:` is checked on that image (its
+ * version, distro and netplan), its templates rendered with the set's `instanceData`.
+ */
 function runSettings(uri: string, settings: ServerSettings): ServerSettings {
-  const set = partSets.imageSetOf(uri);
-  return set ? { ...withImage(settings, set.image), imageFrom: { set: set.name, setFile: set.setFile } } : settings;
+  const set = partSets.runSetOf(uri);
+  if (!set) return settings;
+  const imaged = set.image ? { ...withImage(settings, set.image), imageFrom: { set: set.name, setFile: set.setFile } } : settings;
+  return set.instanceData ? { ...imaged, instanceData: set.instanceData } : imaged;
 }
 
 /* ------------------------------------------------------------------ context and features */

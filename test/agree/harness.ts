@@ -22,6 +22,7 @@ import { runCliIn } from '../support/cli';
 import { LspClient } from '../support/lspClient';
 import { unwrapHeader } from '../../server/src/engine/render/previewText';
 import { EFFECTS, type EffectKind } from '../../server/src/engine/outcome/effects';
+import { placeText } from '../../server/src/engine/outcome/locate';
 import type { PartOrderResult, PreviewParams, PreviewResult, SetOfResult } from '../../server/src/protocol';
 
 /** One saved set of the workspace's cloud-config-merge.yaml (paths relative to the workspace). */
@@ -297,9 +298,9 @@ export class Editor {
   }
 }
 
-/** A set the server resolved, as the client's preview state sends it (client/src/preview/commands.ts setState). */
+/** A set the server resolved, as the client's preview sends it (client/src/preview/commands.ts setState, uri.ts toParams). */
 function setParams(set: SetOfResult): PreviewParams {
-  return { mode: set.mode, files: set.files, ...(set.boot ? { boot: set.boot } : {}), ...(set.seed ? { seed: set.seed } : {}) };
+  return { mode: set.mode, files: set.files, ...(set.boot ? { boot: set.boot } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -320,7 +321,7 @@ export interface PlanDigest {
 
 interface PlanJson {
   target: { cloudInitVersion: string; cloudInit: string; distro: string; cloudCfg: string };
-  stages: Record<string, Array<{ module: string; frequency: string | null; runs: boolean; decision: string; activatedBy?: Array<{ key: string; file?: string; line?: number }> }>>;
+  stages: Record<string, Array<{ module: string; frequency: string | null; runs: boolean; decision: string; activatedBy?: Array<{ key: string; file?: string; line?: number; note?: string; anchor?: { line: number } }> }>>;
   boots: { first: string[]; reboot: string[]; newInstance: string[] };
   pitfalls: Array<{ code: string; severity: string; file?: string; line?: number }>;
 }
@@ -337,7 +338,7 @@ export function planDigestOfJson(stdout: string): PlanDigest {
     for (const r of rows) {
       if (r.runs && r.activatedBy?.length) {
         const often = r.frequency === 'once-per-instance' || r.frequency === null ? '' : ` (${SHORT_FREQUENCY[r.frequency] ?? (r.frequency || 'every boot')})`;
-        activated.push(`${stage}: ${r.module}${often}, activated by ${r.activatedBy.map((a) => `${a.key} at ${a.file}:${a.line}`).join(', ')}`);
+        activated.push(`${stage}: ${r.module}${often}, activated by ${r.activatedBy.map((a) => `${a.key} at ${a.file !== undefined && a.line !== undefined ? placeText(a.file, a.line, undefined, a.note, a.anchor?.line) : `${a.file}:${a.line}`}`).join(', ')}`);
       } else if (r.runs && r.decision !== 'run_forced') always++;
     }
     if (always) anyway.push(`${always} ${stage}`);

@@ -98,6 +98,19 @@ describe('documentInfo', () => {
     assert.equal(result.summary[20], '… and 40 more specs.');
   });
 
+  test('a MIME Build MIME wrote (base64 parts): the spec each part carries, not "No part has a spec" (issue 42)', async () => {
+    const b = '===============5044800923085040265==';
+    const part = (name: string, body: string) => [`--${b}`, 'Content-Type: text/cloud-config; charset="utf-8"', 'MIME-Version: 1.0', 'Content-Transfer-Encoding: base64', `Content-Disposition: attachment; filename="${name}"`, '', Buffer.from(body).toString('base64'), ''];
+    const text = [`Content-Type: multipart/mixed; boundary="${b}"`, 'MIME-Version: 1.0', '', ...part('base.yaml', `#cloud-config\nmerge_how: ${APPEND_LISTS}\npackages: [a]\n`), ...part('app.yaml', '#cloud-config\nmerge_how: dict(no_replace)+list()+str()\nruncmd: [b]\n'), `--${b}--`, ''].join('\n');
+    const result = await info(text, 'user-data.mime');
+    assert.equal(result.kind, 'mime');
+    assert.equal(result.spec, null, 'two different specs');
+    assert.deepEqual(result.summary, [`MIME part 1 (base.yaml), merge_how: ${APPEND_LISTS}`, 'MIME part 2 (app.yaml), merge_how: dict(no_replace)+list()+str()']);
+    // Without any spec it still says so.
+    const plain = [`Content-Type: multipart/mixed; boundary="${b}"`, 'MIME-Version: 1.0', '', ...part('base.yaml', '#cloud-config\npackages: [a]\n'), `--${b}--`, ''].join('\n');
+    assert.match((await info(plain, 'user-data.mime')).summary[0], /^No part has a spec/);
+  });
+
   test('a MIME multipart whose last part differs: no single spec', async () => {
     const same = { headers: [`Merge-Type: ${APPEND_LISTS}`], body: '#cloud-config\nruncmd: [one]\n' };
     const last = { headers: ['Merge-Type: dict(no_replace)+list()+str()'], body: '#cloud-config\nruncmd: [two]\n' };

@@ -206,12 +206,16 @@ describe('fates in the files of a set', () => {
   });
 
   test('the set file itself: what cannot be read and globs that match nothing, where they are written', async () => {
-    const text = 'sets:\n  web:\n    files: ["[0-9]*.yaml"]\n    mode: userdata\n  typo:\n    files: [nothing-*.yaml]\n';
+    const text = 'sets:\n  web:\n    files: ["[0-9]*.yaml"]\n    mode: userdata\n  typo:\n    files: ["[0-9]*.yaml", nothing-*.yaml]\n';
     const ds = await client.open(uri('cloud-config-merge.yaml'), text);
     assert.deepEqual(ds.map((d) => [d.code, d.severity, d.range.start.line, d.message]), [
       ['set-file', DiagnosticSeverity.Error, 3, 'set web: mode is one of user-data, confd, boot, chef'],
-      ['set-file-unmatched', DiagnosticSeverity.Warning, 4, 'set typo: no file matches nothing-*.yaml'],
+      ['set-file-unmatched', DiagnosticSeverity.Warning, 5, 'set typo: no file matches nothing-*.yaml'],
     ]);
+    // On the glob that matches nothing, not on the set's name (issue 42).
+    const lines = text.split('\n');
+    const unmatched = ds[1].range;
+    assert.equal(lines[unmatched.start.line].slice(unmatched.start.character, unmatched.end.character), 'nothing-*.yaml');
     client.close(uri('cloud-config-merge.yaml'));
   });
 

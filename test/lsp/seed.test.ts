@@ -77,7 +77,7 @@ describe('a NoCloud seed folder as the editor merges it', () => {
     const order = await ws.request<PartOrderResult>(PartOrderRequest.method, { files: [uri('seed/user-data'), uri('seed/vendor-data')] });
     assert.deepEqual(order.set, seedSet());
     // The title bar's button on any of its files previews the same seed.
-    for (const file of ['seed/user-data', 'seed/vendor-data', 'seed/meta-data']) assert.deepEqual(await ws.request<SetOfResult | null>(SetOfRequest.method, { uri: uri(file) }), seedSet(), file);
+    for (const file of ['seed/user-data', 'seed/vendor-data']) assert.deepEqual(await ws.request<SetOfResult | null>(SetOfRequest.method, { uri: uri(file) }), seedSet(), file);
     // What that preview merges is what the CLI merges for the seed: the user-data's hostname wins.
     const { seed: _seed, ...params } = seedSet();
     const preview = await ws.request<PreviewResult>(PreviewRequest.method, params);

@@ -84,7 +84,8 @@ async function runVersion(version: SchemaVersion, cases: number, seed: number, v
   all.forEach((c, i) => {
     const theirs = answers[i];
     const files = checkFile('f', new TextEncoder().encode(c.text), version, c.instance_data);
-    const ours = formatText({ files, merged: null }, version);
+    // (our own note under an error other versions accept, schema/acceptance: cloud-init prints no such line)
+    const ours = formatText({ files, merged: null }, version).replace(/^ {2}.*: cloud-init \S+'s schema; .* accepts? .*\n/gm, '');
     const oursRejects = files.some((f) => !f.valid);
     const theirsRejects = theirs.exit !== 0;
     let same: boolean;

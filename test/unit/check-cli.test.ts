@@ -246,3 +246,16 @@ test('--check places a schema problem where the editor does: on the value, for a
     f.done();
   }
 });
+
+test("--check on an image whose cloud-init rejects what later versions accept says whose schema it is and who accepts it (issue 42, item 3)", () => {
+  const f = folder({ 'source.yaml': '#cloud-config\nwrite_files:\n  - path: /x\n    source:\n      uri: https://example.com/x\n' });
+  try {
+    const r = runCli(['--check', '--image', 'rhel-8', f.path('source.yaml')]);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /^ {2}write_files\.0: cloud-init 23\.4's schema; 24\.4 and later accept 'source'$/m);
+    // On an image that accepts it, nothing to say.
+    assert.equal(runCli(['--check', '--image', 'ubuntu-24.04', f.path('source.yaml')]).code, 0);
+  } finally {
+    f.done();
+  }
+});

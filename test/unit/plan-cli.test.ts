@@ -56,6 +56,11 @@ test('--plan text is a timeline: stages, what a reboot runs again, and the pitfa
   const r = inFolder({ 'app.yaml': '#cloud-config\nyum_repos: {epel: {baseurl: "http://x"}}\nruncmd: [echo hi]\n' }, ['--plan', 'app.yaml']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^Boot plan: cloud-init current .*distro ubuntu/);
+  // current says its release and what it is, not the commit its facts were extracted at (issue 42)
+  assert.match(r.stdout, /^Boot plan: cloud-init current \(26\.2, upstream's main branch\), distro ubuntu/);
+  assert.doesNotMatch(r.stdout, /26\.2-\d+-g[0-9a-f]+/);
+  const older = inFolder({ 'app.yaml': '#cloud-config\nruncmd: [echo hi]\n' }, ['--plan', '--image', 'rhel-9', 'app.yaml']);
+  assert.match(older.stdout, /^Boot plan: cloud-init 24\.4 \(24\.4\.1\), distro rhel/);
   assert.match(r.stdout, /config stage \(cloud_config_modules of the cloud.cfg\):\n/);
   assert.match(r.stdout, /runs +runcmd +once per instance +activated by runcmd \(app.yaml:3\)/);
   assert.match(r.stdout, /reboot: init:bootcmd|reboot: init:growpart/);

@@ -73,3 +73,17 @@ test('the header lists the first 100 problems and counts the rest; bounded, it s
   assert.equal(bounded.at(-1), '#   … and the problems the check did not look for (`cloud-config-merge --check` lists them all)');
   assert.equal(bounded.length, 1 + 20 + 1);
 });
+
+test('unreadable YAML is not "valid on debian-12": every version drops the part, only 23.4 and later say so (issue 42)', () => {
+  const bad = { name: 'bad.yaml', bytes: Buffer.from('#cloud-config\npackages: [a\n  b: c: d\n') };
+  const alone = buildPreview('user-data', [bad], { schema: true, version: 'current' });
+  assert.match(alone.text, /^# {3}error: format-l\d+\.c1: Ignored invalid user-data: part-001$/m);
+  // Every image rejects it alike: the schema section says so, no images line.
+  assert.doesNotMatch(alone.text, /Which images accept this/);
+  assert.doesNotMatch(alone.text, /valid on debian-12/);
+  // Beside a part whose key only newer versions accept, the line names both, and no image is "valid".
+  const source = { name: 'files.yaml', bytes: Buffer.from('#cloud-config\nwrite_files:\n  - path: /etc/motd\n    source: {uri: "https://example.com/motd"}\n') };
+  const both = unwrapHeader(buildPreview('user-data', [bad, source], { schema: true, version: 'current' }).text);
+  assert.match(both, /Which images accept this: on debian-12, rhel-8 \(22\.4, 23\.4\) format-l\d+\.c1: Ignored invalid user-data: part-001 \(and 1 more\); on rhel-9, .* \(24\.4, 25\.1, current\) format-l\d+\.c1: Ignored invalid user-data: part-001/);
+  assert.doesNotMatch(both, /valid on/);
+});

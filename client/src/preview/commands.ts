@@ -7,6 +7,7 @@
  * Each also takes its choices as arguments, so it can be scripted (and tested).
  */
 import * as vscode from 'vscode';
+import { proposedVendorData, tickedUserData } from './bootLayers';
 import { findCloudConfigFiles, isCloudConfigDocument, looksLikeChefJson } from '../documents';
 import { isConfDDropIn, sortConfD, sortInWorkspaceOrder } from '../order';
 import { systemFileKind } from '../../../common/detect';
@@ -317,7 +318,10 @@ async function changeOrderCommand(previewArg?: unknown, order?: Array<number | s
   } else {
     files = await pickOrder(state.files, { title: 'Change Merge Order', accept: 'Apply this order' });
   }
-  if (!files || files.every((f, i) => f === state.files[i])) return uri;
+  if (!files) return uri;
+  // "Reorder and compare" is done once an order was accepted, even the same one.
+  stepDone('compared');
+  if (files.every((f, i) => f === state.files[i])) return uri;
   return replacePreview(uri, { ...state, files, exclude: undefined });
 }
 
@@ -416,12 +420,14 @@ async function pickBootLayers(state: PreviewState): Promise<{ files: string[]; b
   const userData = await pickMany(
     title(1, 'user-data'),
     'Which files are the user-data? (the highest layer; in merge order)',
-    all.filter((u) => !isDropIn(u) && !isCloudCfg(u)).map((u) => asItem(u, currentUserData.includes(u.toString()))),
+    all.filter((u) => !isDropIn(u) && !isCloudCfg(u)).map((u) => asItem(u, tickedUserData(currentUserData).includes(u.toString()))),
     browse,
     'Use as user-data',
   );
   if (!userData) return undefined;
-  const vendor = await pickOne(title(2, 'vendor-data'), 'Which file is the vendor-data?', [none, ...all.filter((u) => !isDropIn(u) && !isCloudCfg(u) && !userData.some((d) => d.toString() === u.toString())).map((u) => asItem(u))], browse, 'Use as vendor-data', state.boot?.vendor);
+  const vendorCandidates = all.filter((u) => !isDropIn(u) && !isCloudCfg(u) && !userData.some((d) => d.toString() === u.toString()));
+  const proposed = proposedVendorData(vendorCandidates.map(String), userData.map(String), state.boot?.vendor);
+  const vendor = await pickOne(title(2, 'vendor-data'), 'Which file is the vendor-data?', [none, ...vendorCandidates.map((u) => asItem(u))], browse, 'Use as vendor-data', proposed);
   if (vendor === undefined) return undefined;
   const cloudCfg = await pickOne(title(3, '/etc/cloud/cloud.cfg'), 'Which file is /etc/cloud/cloud.cfg?', [none, ...all.filter(isCloudCfg).map((u) => asItem(u))], browse, 'Use as cloud.cfg', state.boot?.cloudCfg);
   if (cloudCfg === undefined) return undefined;

@@ -7,6 +7,7 @@
  *   cloud-config-merge-preview:/Merged user-data (3 files).yaml?{"mode":"user-data","files":[…]}
  */
 import * as vscode from 'vscode';
+import type { HeaderWidthSetting } from './headerWidth';
 import { type EditorPreviewMode, PREVIEW_MODES, type PreviewParams, type PreviewSource, isEditorPreviewMode } from '../../../server/src/protocol';
 
 export const PREVIEW_SCHEME = 'cloud-config-merge-preview';
@@ -19,7 +20,7 @@ export interface PreviewState {
   /** URIs, in merge order. */
   files: string[];
   boot?: PreviewParams['boot'];
-  /** Boot mode: the NoCloud seed folder these files are the user-data and vendor-data of, as the server resolved it. */
+  /** Boot mode: the NoCloud seed these files are, as the server resolved it (a folder's URI; Save as Set keeps it). */
   seed?: string;
   /** 1-based index into `files` of the part left out. */
   exclude?: number;
@@ -102,16 +103,15 @@ export function sourcesOf(state: PreviewState): string[] {
   return out;
 }
 
-/** The setting `cloudConfigMerge.preview.headerWidth` for a preview (of its first file's folder); the server bounds it. */
-export function headerWidthSetting(state: PreviewState): number | undefined {
+/** Where the user set `cloudConfigMerge.preview.headerWidth` for a preview (of its first file's folder): headerWidth.ts chooses, the server bounds it. */
+export function headerWidthSetting(state: PreviewState): HeaderWidthSetting | undefined {
   const scope = state.files[0] ?? state.boot?.cloudCfg;
-  return vscode.workspace.getConfiguration('cloudConfigMerge', scope ? vscode.Uri.parse(scope) : undefined).get<number>('preview.headerWidth');
+  return vscode.workspace.getConfiguration('cloudConfigMerge', scope ? vscode.Uri.parse(scope) : undefined).inspect<number>('preview.headerWidth');
 }
 
 export function toParams(state: PreviewState): PreviewParams {
   const params: PreviewParams = { mode: state.mode, files: state.files };
   if (state.boot) params.boot = state.boot;
-  if (state.seed) params.seed = state.seed;
   if (state.exclude) params.exclude = state.exclude;
   if (state.source) params.source = state.source;
   return params;

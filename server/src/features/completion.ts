@@ -13,7 +13,8 @@ import { guardRequest } from './common/guard';
 import { markup, mergerMarkdown, optionMarkdown } from './common/docs';
 import { mergerOf, normalizeWord, scanStringSpec } from './common/specText';
 import { pyStrip } from '../engine/py/str';
-import { documentSchema, schemaKeyMarkdown } from './common/schemaDocs';
+import { documentSchema, isSystemKind, schemaKeyMarkdown, systemKeyMarkdown, systemOnlyKeys } from './common/schemaDocs';
+import type { SchemaVersion } from '../engine/schema/data';
 import { notReadOnImage, planKeyMarkdown } from './common/planDocs';
 import { planTargetOf } from './common/planTarget';
 import { describeTypes, enumValues, keysOf, schemaAt, type NavSegment } from '../engine/schema/navigate';
@@ -415,6 +416,21 @@ export function schemaCompletion(state: DocumentState, offset: number, markdown:
       textEdit: TextEdit.replace(range(cursor.key.start, cursor.key.end), afterKey ? k.key : `${k.key}: `),
       sortText: `${k.deprecated ? 'z' : unread ? 'y' : 'm'}${k.key}`,
     });
+  }
+  // System config's own keys, at a drop-in's or cloud.cfg's top level (the schema does not describe them).
+  if (!cursor.parent.length && isSystemKind(state.analysis.info?.kind) && !version.startsWith('network:')) {
+    const schemaKeys = new Set(keysOf(version, view, []).map((k) => k.key));
+    for (const key of systemOnlyKeys(version as SchemaVersion, schemaKeys)) {
+      if (present.has(key)) continue;
+      items.push({
+        label: key,
+        kind: CompletionItemKind.Property,
+        detail: 'system config',
+        documentation: markup(systemKeyMarkdown(version as SchemaVersion, key) ?? '', markdown),
+        textEdit: TextEdit.replace(range(cursor.key.start, cursor.key.end), afterKey ? key : `${key}: `),
+        sortText: `m${key}`,
+      });
+    }
   }
   return items;
 }

@@ -18,6 +18,7 @@ import { readOpenOrDisk } from './common/workspaceFiles';
 import { readError } from './common/readFile';
 import { SpecSummary, defaultSpecText, effectiveWords, roleOf, summarizeSite } from './common/specSummary';
 import type { SpecSite } from '../engine/lint/analyzeDocument';
+import { encodedPartSpecs } from './common/encodedSpecs';
 
 export function registerDocumentInfo(ctx: ServerContext): void {
   ctx.connection.onRequest(
@@ -107,7 +108,12 @@ function mergedDocumentInfo(state: DocumentState, kind: string): Omit<DocumentIn
   const sites = analysis.specs.filter((s) => s.used);
   const version = state.settings.cloudInitVersion;
   if (kind === 'mime') {
-    if (!sites.length) return { kind, spec: null, summary: [`No part has a spec: each cloud-config part uses the default ${defaultSpecText('part')}.`] };
+    if (!sites.length) {
+      // Parts encoded as Build MIME writes them carry their specs inside: read from the decoded parts.
+      const encoded = encodedPartSpecs(state.text, version, MAX_SUMMARIZED_SITES);
+      if (!encoded.length) return { kind, spec: null, summary: [`No part has a spec: each cloud-config part uses the default ${defaultSpecText('part')}.`] };
+      return { kind, spec: encoded.every((e) => e.spec === encoded[0].spec) ? encoded[0].spec : null, summary: encoded.map((e) => e.line) };
+    }
     // Parts of one document mostly repeat the same specs: each distinct pair is summarised once.
     const summaries = new Map<string, SpecSummary>();
     const summaryOf = (site: SpecSite) => {

@@ -18,7 +18,8 @@ import { guardRequest } from './common/guard';
 import { HEADER_PREFIXES, headerMarkdown, markup, mergerMarkdown, optionMarkdown } from './common/docs';
 import { contains, mergerOf, optionOf, scanStringSpec, shownWord, writtenMergers } from './common/specText';
 import { summarizeSite } from './common/specSummary';
-import { documentSchema, schemaKeyMarkdown } from './common/schemaDocs';
+import { documentSchema, isSystemKind, schemaKeyMarkdown, systemKeyMarkdown } from './common/schemaDocs';
+import type { SchemaVersion } from '../engine/schema/data';
 import { schemaAt } from '../engine/schema/navigate';
 import { textCursorAt } from '../engine/schema/textPath';
 import { jinjaHoverAt } from './jinjaHover';
@@ -58,7 +59,11 @@ function schemaHover(state: DocumentState, offset: number): HoverText | null {
   if (!cursor?.key || !cursor.key.text || offset < cursor.key.start || offset > cursor.key.end) return null;
   const path = [...cursor.parent, cursor.key.text];
   const view = schemaAt(source, path);
-  if (!view.nodes.length) return null;
+  if (!view.nodes.length) {
+    // A system config key the schema does not describe (datasource_list, def_log_file...).
+    const system = path.length === 1 && isSystemKind(state.analysis.info?.kind) && !source.startsWith('network:') ? systemKeyMarkdown(source as SchemaVersion, cursor.key.text) : undefined;
+    return system ? { markdown: system, span: { start: cursor.key.start, end: cursor.key.end } } : null;
+  }
   // The boot plan's word on a top-level key of a cloud-config (a network-config's keys are read by no module).
   const plan = path.length === 1 && state.analysis.info?.kind !== 'network-config' ? planKeyMarkdown(planTargetOf(state.settings), cursor.key.text) : '';
   return { markdown: schemaKeyMarkdown(source, path, view) + plan, span: { start: cursor.key.start, end: cursor.key.end } };

@@ -17,10 +17,8 @@ import { ServerContext } from './common/context';
 import { guardRequest } from './common/guard';
 import { PartSets, filePath } from './common/partSets';
 import { readOpenOrDisk } from './common/workspaceFiles';
-import { seedResult, setResult } from './setRequests';
+import { setResult } from './setRequests';
 import { notUserDataKind, notUserDataSentence } from '../engine/seed/notUserData';
-import { readSeedFolder } from '../node/seed';
-import { isSeedFileName, seedMerge } from '../engine/seed/seedFolder';
 
 export function registerPartOrder(ctx: ServerContext, sets: PartSets): void {
   ctx.connection.onRequest(PartOrderRequest.method, guardRequest(ctx.log, 'partOrder', (params: PartOrderParams) => partOrder(ctx, sets, params)));
@@ -48,7 +46,7 @@ export async function partOrder(ctx: ServerContext, sets: PartSets, params: Part
   const wanted = new Set(paths);
   const distinct = paths.every((p) => p !== null) && wanted.size === uris.length;
   const declared = distinct ? sets.declaredSets().find((s) => s.files.length === wanted.size && s.files.every((f) => wanted.has(f))) : undefined;
-  const set = declared ? setResult(declared) : distinct ? seedOfExactly(paths) : undefined;
+  const set = declared ? setResult(declared) : distinct ? seedOfExactly(sets, paths) : undefined;
   // Each file's parts, as user-data processing yields them from it alone (a base64 file decoded first).
   const parts: UserDataPart[] = [];
   for (const [i, { uri, bytes: raw }] of read.entries()) {
@@ -69,14 +67,11 @@ export async function partOrder(ctx: ServerContext, sets: PartSets, params: Part
 }
 
 /** The NoCloud seed folder whose user-data (and vendor-data, when it has one) are exactly these files, as its set. */
-function seedOfExactly(paths: string[]): SetOfResult | undefined {
-  const folder = paths.length ? path.dirname(paths[0]) : undefined;
-  if (!folder || !paths.every((p) => path.dirname(p) === folder && isSeedFileName(path.basename(p)))) return undefined;
-  const seed = readSeedFolder(folder);
-  const merged = seedMerge(seed);
-  if (!merged) return undefined;
-  const members = [merged.userData, ...(merged.vendorData ? [merged.vendorData] : [])];
-  return members.length === paths.length && members.every((m) => paths.includes(m)) ? (seedResult(seed) ?? undefined) : undefined;
+function seedOfExactly(sets: PartSets, paths: string[]): SetOfResult | undefined {
+  const seed = paths.length ? sets.seedSetOf(paths[0]) : undefined;
+  if (!seed) return undefined;
+  const members = [...seed.files, ...(seed.boot.vendor ? [seed.boot.vendor] : [])];
+  return members.length === paths.length && members.every((m) => paths.includes(m)) ? setResult(seed) : undefined;
 }
 
 /** Base names, or workspace-relative paths where two of the files share a base name. */

@@ -16,6 +16,7 @@ import { readError, readRegularFile, readRegularFileSync } from './common/readFi
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { instanceDataTextOr } from '../engine/template/instanceData';
+import { detectCloudInitDocument, detectionTextOfBytes } from '../../../common/detect';
 import { readMetaData } from '../engine/seed/metaData';
 import { PREVIEW_MODES as EDITOR_PREVIEW_MODES, PreviewHeaderLink, PreviewHeaderSection, PreviewLineMap, PreviewLocation, PreviewParams, PreviewRequest, PreviewResult } from '../protocol';
 import { planTargetOf } from './common/planTarget';
@@ -242,6 +243,14 @@ export async function preview(ctx: ServerContext, params: PreviewParams, sets?: 
   for (const uri of userData) {
     const file = sources.file(uri);
     if (file) files.push(file);
+  }
+  // A NoCloud seed's meta-data or network-config is not user-data: cloud-init never merges it (the CLI refuses it too).
+  const notUserData = mode === 'handler' ? undefined : files.map((f) => ({ f, kind: detectCloudInitDocument(detectionTextOfBytes(f.bytes), f.name)?.kind })).find((x) => x.kind === 'meta-data' || x.kind === 'network-config');
+  if (notUserData && !params.source) {
+    const { f, kind } = notUserData;
+    const what = kind === 'meta-data' ? "a NoCloud seed's meta-data" : 'a network-config';
+    const reads = kind === 'meta-data' ? 'NoCloud reads it beside the user-data' : 'the network stage reads it';
+    return toResult(failedModel(`${f.name} is ${what}, not user-data: cloud-init never merges it (${reads}). Leave it out of the preview; its own diagnostics show what cloud-init makes of it, and its NoCloud seed folder previews as a seed.`, width), sources, width);
   }
   // Terraform JSON or a rendered blob: the user-data an instance receives, and findings on its parts.
   let authored: AuthoredPart[] | undefined;

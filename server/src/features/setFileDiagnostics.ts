@@ -31,7 +31,8 @@ export function setFileDiagnostics(ctx: ServerContext, sets: PartSets, document:
   const out = parsed.problems.map((p) => diagnostic(p, 'set-file'));
   for (const resolved of sets.resolveSets(folder, parsed, settings)) {
     for (const p of resolved.problems) out.push(diagnostic(p, 'set-file'));
-    for (const pattern of resolved.unmatched) out.push(diagnostic({ message: `set ${resolved.set.name}: no file matches ${pattern}`, severity: 'warning', span: resolved.set.span }, 'set-file-unmatched'));
+    // On the name or glob as written (the set's name when its place is not known).
+    resolved.unmatched.forEach((pattern, i) => out.push(diagnostic({ message: `set ${resolved.set.name}: no file matches ${pattern}`, severity: 'warning', span: resolved.unmatchedAt[i] ?? resolved.set.span }, 'set-file-unmatched')));
   }
   return out;
 }

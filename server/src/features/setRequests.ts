@@ -16,7 +16,7 @@ import { guardRequest } from './common/guard';
 import { OpenSet, PartSets, filePath } from './common/partSets';
 import { isInside } from './common/workspaceIncludes';
 import { readSeedFolder } from '../node/seed';
-import { isSeedFileName, seedMerge, type SeedFolder } from '../engine/seed/seedFolder';
+import { seedMerge } from '../engine/seed/seedFolder';
 
 /** @param setsChanged called when an open preview's set appears, changes or goes (diagnostics and hints follow). */
 export function registerSetRequests(ctx: ServerContext, sets: PartSets, setsChanged: () => void): void {
@@ -49,32 +49,25 @@ function previewSet(ctx: ServerContext, preview: PreviewSetParams['preview']): O
 export function setOf(sets: PartSets, params: SetOfParams): SetOfResult | null {
   const file = typeof params?.uri === 'string' ? filePath(params.uri) : null;
   if (!file) return null;
-  const set = sets.declaredSets().find((s) => s.files.includes(file) || Object.values(s.boot).flat().includes(file));
-  if (set) return setResult(set);
-  const seed = isSeedFileName(path.basename(file)) ? readSeedFolder(path.dirname(file)) : undefined;
-  return seed ? seedResult(seed) : null;
+  // A saved set, else the NoCloud seed folder the file is the user-data or vendor-data of (its order is cloud-init's).
+  const set = sets.declaredSets().find((s) => s.files.includes(file) || Object.values(s.boot).flat().includes(file)) ?? sets.seedSetOf(file);
+  return set ? setResult(set) : null;
 }
 
 const fileUri = (f: string) => pathToFileURL(f).href;
 
-/** A saved set as the client previews it: URIs, its name without `set `, its seed folder when it names one. */
+/**
+ * A set as the client previews it: URIs, a saved set's name without `set ` (a seed folder no set file names
+ * has none), its seed folder when it is a seed.
+ */
 export function setResult(set: OpenSet): SetOfResult {
   const boot: SetOfResult['boot'] = {};
   for (const role of ['vendor', 'vendor2', 'cloudCfg', 'dsConfig'] as const) if (set.boot[role]) boot[role] = fileUri(set.boot[role]);
   if (set.boot.confd) boot.confd = set.boot.confd.map(fileUri);
   // Its seed folder (`seed:` as written, relative to the set file's folder).
   const seed = set.seed ? path.resolve(set.folder, set.seed.folder) : undefined;
-  return { name: set.label.replace(/^set /, ''), mode: set.mode, files: set.files.map(fileUri), ...(Object.keys(boot).length ? { boot } : {}), ...(seed ? { seed: fileUri(seed) } : {}) };
-}
-
-/**
- * A NoCloud seed folder no saved set names, as the set it makes (boot mode, its user-data over its
- * vendor-data); null for a folder NoCloud skips (no user-data or no meta-data).
- */
-export function seedResult(seed: SeedFolder): SetOfResult | null {
-  const merged = seedMerge(seed);
-  if (!merged) return null;
-  return { mode: 'boot', files: [fileUri(merged.userData)], ...(merged.vendorData ? { boot: { vendor: fileUri(merged.vendorData) } } : {}), seed: fileUri(seed.folder) };
+  const saved = set.key.startsWith('file:');
+  return { ...(saved ? { name: set.label.replace(/^set /, '') } : {}), mode: set.mode, files: set.files.map(fileUri), ...(Object.keys(boot).length ? { boot } : {}), ...(seed ? { seed: fileUri(seed) } : {}) };
 }
 
 export function saveSet(ctx: ServerContext, params: SaveSetParams): SaveSetResult {

@@ -13,6 +13,7 @@ import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { PartSet, SET_BOOT_ROLES, SET_FILE_MAX_BYTES, SetFile, SetFileProblem, SetBootRole, expandPatterns, parseSetFile, setPattern } from '../engine/sets/setFile';
 import { pushAll } from '../engine/arrays';
+import type { TextSpan } from '../engine/py/values';
 import { readBoundedSync } from './readFile';
 import { insideFolder } from './inside';
 import { readConfinedSeedFolder } from './seed';
@@ -121,6 +122,8 @@ export interface ResolvedSet {
   instanceData?: string;
   /** Names and globs that match no file. */
   unmatched: string[];
+  /** Where each of `unmatched` is written in the set file, in the same order. */
+  unmatchedAt: TextSpan[];
   /** The set's NoCloud seed folder, as found on disk. */
   seed?: SeedFolder;
   /**
@@ -140,6 +143,7 @@ export function resolveSet(folder: string, set: PartSet, listing: SetListing, re
     return false;
   };
   const unmatched: string[] = [];
+  const unmatchedAt: TextSpan[] = [];
   let stopped = false;
   const expand = (patterns: readonly string[], key: string): string[] => {
     const out: string[] = [];
@@ -154,6 +158,7 @@ export function resolveSet(folder: string, set: PartSet, listing: SetListing, re
       }
       const expanded = expandPatterns([raw], listing.files);
       pushAll(unmatched, expanded.unmatched);
+      for (const _ of expanded.unmatched) unmatchedAt.push(at(`${key}.${i}`));
       for (const f of expanded.files) out.push(path.resolve(folder, f));
     });
     return [...new Set(out)];
@@ -182,9 +187,9 @@ export function resolveSet(folder: string, set: PartSet, listing: SetListing, re
   const count = files.length + (boot.confd?.length ?? 0);
   if (count > reading.maxFiles || stopped) {
     if (count > reading.maxFiles) problems.push({ message: `set ${set.name}: ${count} files, more than the limit maxSetFiles = ${reading.maxFiles} (${reading.words.maxFiles}): the set is not merged`, severity: 'error', span: set.span });
-    return { set, files: [], boot: {}, includeMap: [], unmatched, problems };
+    return { set, files: [], boot: {}, includeMap: [], unmatched, unmatchedAt, problems };
   }
-  return { set, files, boot, includeMap, instanceData, unmatched, problems, ...(seed ? { seed } : {}) };
+  return { set, files, boot, includeMap, instanceData, unmatched, unmatchedAt, problems, ...(seed ? { seed } : {}) };
 }
 
 /** Every name and glob a set lists (its files and its drop-ins). */

@@ -14,6 +14,8 @@ import { LineIndex } from '../text/lineIndex';
 import type { EmbeddedCloudConfig } from '../schema/embedded';
 import { coded } from '../findings/codes';
 import { systemConfigForSchema, systemSchemaVerdict } from '../schema/systemConfig';
+import { schemaAt, type NavSegment } from '../schema/navigate';
+import { acceptanceNote, acceptingVersions, type AcceptingVersions } from '../schema/acceptance';
 
 /** How the finding that says the check stopped (SchemaBudget.problemsLeft) begins. */
 const STOPPED = "The check against cloud-init's schema stopped";
@@ -35,7 +37,7 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
     if (!(err instanceof PyError)) throw err;
     return [{ ...coded('schema-validator-fails'), span: { start: span.start + base, end: span.start + base }, message: `cloud-init's schema validator itself fails on this document (${err.pyType}: ${err.message}): \`cloud-init schema\` reports nothing else.` }];
   }
-  return reportFindings(root, rootSpan, base, report, budget, body, version);
+  return reportFindings(root, rootSpan, base, report, budget, body, version, acceptingVersions(root, version, report));
 }
 
 /**
@@ -43,23 +45,41 @@ export function schemaFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
  * on the key or value each problem is about. `version`: the cloud-config schema a deprecated key's rename
  * is checked against (no rename fix without it).
  */
-export function reportFindings(root: PyDict, rootSpan: TextSpan | null, base: number, report: SchemaReport, budget: SchemaBudget, body?: string, version?: SchemaVersion): Finding[] {
+export function reportFindings(
+  root: PyDict,
+  rootSpan: TextSpan | null,
+  base: number,
+  report: SchemaReport,
+  budget: SchemaBudget,
+  body?: string,
+  version?: SchemaVersion,
+  accepting?: AcceptingVersions,
+): Finding[] {
   budget.problemsLeft -= report.errors.length + report.deprecations.length;
   const at = (s: TextSpan): TextSpan => ({ start: s.start + base, end: s.end + base });
   const findings: Finding[] = [];
+  // An error other versions accept names the version and those that accept it (schema/acceptance).
+  const withVersions = (message: string, p: SchemaProblem, key?: PyValue) => {
+    const versions = version !== undefined && accepting ? accepting(p, key) : [];
+    const note = version !== undefined ? acceptanceNote(version, versions) : undefined;
+    return note ? `${message} — ${note}` : message;
+  };
   const place = (p: SchemaProblem, deprecation: boolean) => {
-    const message = shorten(`${p.path}: ${p.message.trim()}`);
+    // (23.4 and later name no path for two unknown top-level keys: no empty "path: " then)
+    const message = shorten(`${p.path ? `${p.path}: ` : ''}${p.message.trim()}`);
     if (p.keyword === 'additionalProperties' && p.unexpectedKeys?.length) {
       const obj = valueAt(root, p.segments);
       let candidates: string[] | undefined;
       const known = () => (candidates ??= (p.knownKeys ?? []).filter((k) => !(obj instanceof PyDict && obj.has(k))));
+      // A near miss is offered only where the value written fits the key (`package: [x]` is not `package_reboot_if_required`, a boolean).
+      const fitting = (key: PyValue) => known().filter((k) => version === undefined || !(obj instanceof PyDict) || valueFitsKey(version, p.segments, k, obj.get(key)));
       for (const key of p.unexpectedKeys) {
         const origin = obj instanceof PyDict ? obj.originOf(key) : undefined;
         const span = origin?.key ?? origin?.value ?? spanAt(root, p.segments, rootSpan)?.value;
         if (!span) continue;
-        const finding: Finding = { ...coded('schema-error'), span: at(span), message };
+        const finding: Finding = { ...coded('schema-error'), span: at(span), message: withVersions(message, p, key) };
         // A generated file can have 100,000 unknown keys: near-miss fixes for the first ones only (at most 1,000 diagnostics are shown).
-        const near = budget.nearMissLeft > 0 && typeof key === 'string' && origin?.key && body?.slice(origin.key.start, origin.key.end) === key ? (budget.nearMissLeft--, nearest(key, known())) : undefined;
+        const near = budget.nearMissLeft > 0 && typeof key === 'string' && origin?.key && body?.slice(origin.key.start, origin.key.end) === key ? (budget.nearMissLeft--, nearest(key, fitting(key))) : undefined;
         if (near) finding.fixes = [{ title: `Change to '${near}'`, edits: [{ span: at(origin!.key!), newText: near }], preferred: true }];
         findings.push(finding);
       }
@@ -69,7 +89,7 @@ export function reportFindings(root: PyDict, rootSpan: TextSpan | null, base: nu
     const span = problemSpan(root, rootSpan, p, deprecation);
     if (!found || !span) return;
     if (!deprecation) {
-      findings.push({ ...coded('schema-error'), span: at(span), message });
+      findings.push({ ...coded('schema-error'), span: at(span), message: withVersions(message, p) });
       return;
     }
     const finding: Finding = { ...coded('schema-deprecated'), span: at(span), message, deprecated: true };
@@ -143,6 +163,40 @@ export function systemSchemaFindings(root: PyDict, rootSpan: TextSpan | null, ba
     if (f.code === 'schema-deprecated') return { ...f, message: `${f.message} — ${systemSchemaVerdict(version, true)}.` };
     return f;
   });
+}
+
+/** The JSON-schema types a Python value is an instance of (an int is a number too, as jsonschema says). */
+function jsonTypesOf(v: PyValue | undefined): string[] | undefined {
+  if (v === null) return ['null'];
+  if (typeof v === 'boolean') return ['boolean'];
+  if (typeof v === 'bigint') return ['integer', 'number'];
+  if (typeof v === 'number') return Number.isInteger(v) ? ['integer', 'number'] : ['number'];
+  if (typeof v === 'string') return ['string'];
+  if (Array.isArray(v)) return ['array'];
+  if (v instanceof PyDict) return ['object'];
+  return undefined;
+}
+
+/**
+ * Whether the schema lets `key` (at the object of `segments`) hold a value of this type: a key whose
+ * alternatives name no type, or a value of a type JSON schema has no name for, fits.
+ */
+function valueFitsKey(version: SchemaVersion, segments: readonly PyValue[], key: string, value: PyValue | undefined): boolean {
+  const types = jsonTypesOf(value);
+  if (!types) return true;
+  const path: NavSegment[] = [];
+  for (const s of segments) {
+    if (typeof s === 'string') path.push(s);
+    else if (typeof s === 'bigint') path.push({ item: true });
+    else return true;
+  }
+  path.push(key);
+  const named = new Set<string>();
+  for (const n of schemaAt(version, path).nodes) {
+    if (typeof n.type === 'string') named.add(n.type);
+    else if (Array.isArray(n.type)) for (const t of n.type) if (typeof t === 'string') named.add(t);
+  }
+  return !named.size || types.some((t) => named.has(t));
 }
 
 /** Unknown keys per document for which a near-miss key is looked for (an edit distance to every known key). */

@@ -106,6 +106,15 @@ export function templateFindings(text: string, context: TemplateContext): Findin
       if (fixes.length) failure.fixes = fixes;
     }
     if (failure && (checkVariables || result.reason === 'syntax' || result.reason === 'unsupported' || result.reason === 'not-jinja')) findings.push(failure);
+    else if (failure && result.reason === 'undefined') {
+      // No instance data chosen: what the preview and Show Rendered Part show (a render with none), said where
+      // it fails, as information: at boot cloud-init renders the part with the instance's own data.
+      findings.push({
+        ...coded('jinja-not-checked'),
+        span: failure.span,
+        message: `Without instance data this raises ${result.exception}: ${result.message}. ${failureConsequence('undefined', context.configFile === true, context.version)}, as the preview shows; at boot cloud-init renders it with the instance's own data. Choose instance data (a sample such as aws, or a file: setting cloudConfigMerge.instanceData, --instance-data) to check it as rendered.`,
+      });
+    }
     return findings;
   }
   if (checkVariables && result.missingVariables.length) pushAll(findings, undefinedVariables(text, result.missingVariables, context));

@@ -11,6 +11,7 @@ import { validateMerged, type MergedProblem } from './mergedSchema';
 import { schemaCommandInput } from '../schema/schemaCommand';
 import { embeddedInArchive, embeddedInMime } from '../schema/embedded';
 import { detectDocument } from '../lint/documentKind';
+import { acceptingVersions, problemAcceptance, withAcceptance, type AcceptedProblem } from '../schema/acceptance';
 import { problemSpan, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../schema/validate';
 import { pyYamlErrorString, reportedMark } from '../yaml/mark';
 import { SAMPLE_NAMES } from '../template/samples';
@@ -29,6 +30,8 @@ export interface Located {
   note?: string;
   /** With `note`: the line and column of the file that stand for that text (a MIME part's Content-Type header). */
   anchor?: { line: number; column: number };
+  /** An error only some versions raise: whose schema it is and which versions accept it (schema/acceptance). */
+  accepted?: string;
 }
 
 export interface FileResult {
@@ -65,8 +68,9 @@ function offsetInText(report: TextSchemaReport, p: SchemaProblem, deprecation: b
   return problemSpan(report.value, report.rootSpan ?? null, p, deprecation)?.start;
 }
 
-function locateInText(report: TextSchemaReport, text: string, p: SchemaProblem, deprecation: boolean, toFile: (offset: number) => number | undefined = (o) => o, lines: LineIndex = new LineIndex(text)): Located {
+function locateInText(report: TextSchemaReport, text: string, p: AcceptedProblem, deprecation: boolean, toFile: (offset: number) => number | undefined = (o) => o, lines: LineIndex = new LineIndex(text)): Located {
   const out: Located = { path: p.path, message: p.message };
+  if (p.accepted) out.accepted = p.accepted;
   const m = /^format-l(\d+)\.c(\d+)$/.exec(p.path);
   if (m) return { ...out, line: Number(m[1]), column: Number(m[2]) };
   const inText = offsetInText(report, p, deprecation);
@@ -95,7 +99,7 @@ export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersio
     const fileLines = new LineIndex(text);
     const embedded = kind === 'mime' ? embeddedInMime(text) : embeddedInArchive(text);
     return embedded.map((e) => {
-      const r = validateCloudConfigText(e.text, version);
+      const r = withAcceptance(validateCloudConfigText(e.text, version), version);
       // Not mapped into the file: the position in the part's own text, said so, with the file's line that stands for it.
       const inside = e.unmapped ? { note: e.kind === 'mime-part' ? 'position in the decoded part' : "position in the entry's content", anchor: fileLines.position(e.anchor.start), lines: new LineIndex(e.text) } : undefined;
       const locate = (deprecation: boolean) => (p: SchemaProblem): Located => {
@@ -155,7 +159,7 @@ function checkUserDataFile(file: string, text: string, version: SchemaVersion, i
  * file's `text`; YAML that does not load and a document that is not a mapping in cloud-init's words.
  */
 function validatedFile(file: string, text: string, content: string, version: SchemaVersion, toFile?: (offset: number) => number): FileResult {
-  const r = validateCloudConfigText(content, version);
+  const r = withAcceptance(validateCloudConfigText(content, version), version);
   const lines = new LineIndex(text);
   const locate = (deprecation: boolean) => (p: SchemaProblem) => locateInText(r, text, p, deprecation, toFile, lines);
   const errors = r.errors.map(locate(false));
@@ -178,8 +182,11 @@ function validatedFile(file: string, text: string, content: string, version: Sch
 
 export function checkMerged(run: UserDataRun, locate: Locator, version: SchemaVersion): NonNullable<CheckResult['merged']> {
   const m = validateMerged(run, version, locate);
+  const accepting = m.report.value !== undefined ? acceptingVersions(m.report.value, version, m.report) : undefined;
   const place = (p: MergedProblem): Located => {
     const out: Located = { path: p.path, message: p.message };
+    const accepted = accepting && problemAcceptance(p, version, accepting);
+    if (accepted) out.accepted = accepted;
     return p.source ? { ...out, ...locationJson(p.source) } : out;
   };
   return { valid: m.valid, errors: m.errors.map(place), deprecations: m.deprecations.map(place), note: reportNote(m.report) };

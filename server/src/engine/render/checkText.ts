@@ -35,6 +35,8 @@ export function formatText(result: CheckResult, version: SchemaVersion): string 
   const list = (ps: Located[]) => ps.map((p) => `${p.path}: ${p.message}`).join(', ');
   const sources = (r: { errors: Located[]; deprecations: Located[] }) => {
     for (const p of [...r.errors, ...r.deprecations]) if (p.file && p.line) out.push(`  ${p.path}: written in ${placeText(p.file, p.line, p.column, p.note, p.anchor?.line)}`);
+    // An error only some versions raise: whose schema it is and which versions accept it (schema/acceptance withAcceptance).
+    for (const p of r.errors) if (p.accepted) out.push(`  ${p.path || '(top level)'}: ${p.accepted}`);
   };
   const one = (name: string, label22: string, r: { valid: boolean; errors: Located[]; deprecations: Located[]; note?: string; said?: string; unvalidated?: boolean }) => {
     if (r.said) {

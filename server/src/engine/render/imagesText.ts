@@ -7,6 +7,7 @@ import { IMAGE_PROFILES, type ImageProfile } from '../version/profiles';
 import { CLOUD_INIT_VERSIONS, type CloudInitVersion } from '../version/versions';
 import { validateMergedText } from '../outcome/mergedSchema';
 import { LimitExceededError } from '../limits';
+import { isIgnoredPartProblem } from '../schema/validate';
 import { PyError } from '../py/errors';
 import type { PyValue } from '../py/values';
 
@@ -40,12 +41,25 @@ export interface ImageVerdict extends VersionVerdict {
   version: CloudInitVersion;
 }
 
-/** Each profile with the verdict of its version (each version checked once, by `check`). */
+/**
+ * Each profile with the verdict of its version (each version checked once, by `check`). A part cloud-init
+ * could not read is dropped by every version, though only 23.4 and later's schema check reports it
+ * ("Ignored invalid user-data"): a version that does not report it is given the same problem, so that
+ * unreadable YAML is not "valid on debian-12".
+ */
 export function imageVerdicts(profiles: readonly ImageProfile[], check: (version: CloudInitVersion) => VersionVerdict): ImageVerdict[] {
   const byVersion = new Map<CloudInitVersion, VersionVerdict>();
+  for (const p of profiles) if (!byVersion.has(p.version)) byVersion.set(p.version, check(p.version));
+  const ignored = new Map<string, VerdictProblem>();
+  for (const v of byVersion.values()) for (const e of v.errors) if (isIgnoredPartProblem(e)) ignored.set(`${e.path}\0${e.message}`, e);
+  if (ignored.size) {
+    for (const [version, v] of byVersion) {
+      if (v.errors.some(isIgnoredPartProblem)) continue;
+      byVersion.set(version, { valid: false, errors: [...ignored.values(), ...v.errors] });
+    }
+  }
   return profiles.map((p) => {
-    let verdict = byVersion.get(p.version);
-    if (!verdict) byVersion.set(p.version, (verdict = check(p.version)));
+    const verdict = byVersion.get(p.version)!;
     return { image: p.id, version: p.version, valid: verdict.valid, errors: verdict.errors };
   });
 }

@@ -8,6 +8,7 @@ import { BootPlan, PlanRow, STAGES, STAGE_KEYS } from '../plan/plan';
 import type { Pitfall } from '../plan/pitfalls';
 import type { OutcomePlan } from '../plan/ofOutcome';
 import type { HeaderPiece, HeaderWriter } from './header';
+import { CURRENT_MEANS } from '../version/versions';
 
 /** Where each top-level key of the merged config was written (for "activated by"). */
 function keyPlaces(merged: PyValue | null, locate: Locator | null): Map<string, SourceLocation | null> {
@@ -26,9 +27,13 @@ function rowLine(row: PlanRow, places: Map<string, SourceLocation | null>): stri
   return `  ${row.runs ? 'runs   ' : 'skipped'}  ${row.module.padEnd(32)} ${freq.padEnd(18)} ${why}`;
 }
 
-/** The target in words: `cloud-init current (26.2...), distro ubuntu, the ubuntu cloud.cfg of cloud-init current`. */
+/**
+ * The target in words: `cloud-init 24.4 (24.4.1), distro rhel, the rhel cloud.cfg of cloud-init 24.4`; current
+ * says its release and what it is (CURRENT_MEANS), not the commit the facts were extracted at.
+ */
 export function planTitle(plan: BootPlan): string {
-  return `cloud-init ${plan.target.version} (${plan.cloudInit}), distro ${plan.target.distro}, ${plan.cloudCfg}`;
+  const version = plan.target.version === 'current' ? CURRENT_MEANS : plan.cloudInit;
+  return `cloud-init ${plan.target.version} (${version}), distro ${plan.target.distro}, ${plan.cloudCfg}`;
 }
 
 /** The timeline's lines: each stage, its modules, then what later boots run. */

@@ -241,6 +241,13 @@ export interface TextValidationOptions {
   topLevel?: TopLevelMemoUse;
 }
 
+/** The problem 23.4 and later report for a part the merge skipped (`Ignored invalid user-data: part-001`). */
+export function isIgnoredPartProblem(p: { path: string; message: string }): boolean {
+  return /^format-l\d+\.c1$/.test(p.path) && p.message.startsWith(IGNORED_PART);
+}
+
+const IGNORED_PART = 'Ignored invalid user-data: ';
+
 /**
  * What `cloud-init schema` reports for one cloud-config text (the oracle's `--mode schema` of one file):
  * upstream first lists the "Ignored invalid user-data" lines a merged cloud-config.txt carries.
@@ -252,7 +259,7 @@ export function validateCloudConfigText(text: string, version: SchemaVersion, op
       if (line.startsWith(SCHEMA_ERROR_PREFIX)) {
         errors.push({
           path: `format-l${i + 1}.c1`,
-          message: line.replace(SCHEMA_ERROR_PREFIX, 'Ignored invalid user-data: '),
+          message: line.replace(SCHEMA_ERROR_PREFIX, IGNORED_PART),
           segments: [],
           keyword: null,
           viaAlternative: false,

@@ -33,11 +33,6 @@ export function seedFolderProblem(seed: SeedFolder): string | undefined {
   return `${seed.folder} is not a seed NoCloud uses: it needs both user-data and meta-data (an empty file will do), and ${seed.missing.join(' and ')} ${seed.missing.length === 1 ? 'is' : 'are'} missing, so NoCloud skips the folder and, with no other datasource, the instance boots without this user-data`;
 }
 
-/** Whether a file's name is one NoCloud reads from a seed folder. */
-export function isSeedFileName(name: string): name is SeedFileName {
-  return (SEED_REQUIRED as readonly string[]).includes(name) || (SEED_OPTIONAL as readonly string[]).includes(name);
-}
-
 /**
  * What a seed NoCloud uses merges, as cloud-init merges it (boot mode): its user-data, laid over its
  * vendor-data (vendor-data is merged under user-data). Undefined for a folder NoCloud skips.

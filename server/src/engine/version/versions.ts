@@ -22,6 +22,17 @@ export const VERSION_RELEASE: Readonly<Record<CloudInitVersion, string>> = {
   current: '26.2',
 };
 
+/**
+ * A version as findings and headers name it: its release (`current` is `26.2`, the release upstream's main
+ * was extracted just after; CURRENT_MEANS says so where the name `current` is shown).
+ */
+export function versionInWords(version: CloudInitVersion): string {
+  return version === 'current' ? VERSION_RELEASE.current : version;
+}
+
+/** What the version named `current` is, in words (`cloud-init current (26.2: …)`). */
+export const CURRENT_MEANS = `${VERSION_RELEASE.current}, upstream's main branch`;
+
 /** Whether `version` is `min` or a later release. */
 export function atLeast(version: CloudInitVersion, min: CloudInitVersion): boolean {
   return CLOUD_INIT_VERSIONS.indexOf(version) >= CLOUD_INIT_VERSIONS.indexOf(min);

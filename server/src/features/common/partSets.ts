@@ -23,6 +23,8 @@ import { ResolvedSet, listForPatterns, resolveSetFile } from '../../node/sets';
 import { DiskCache } from './diskCache';
 import { openDocument } from './workspaceFiles';
 import { readBoundedSync } from '../../node/readFile';
+import { readConfinedSeedFolder } from '../../node/seed';
+import { isInside } from '../../node/inside';
 import { workspaceIncludeResolver } from './workspaceIncludes';
 import { ServerContext } from './context';
 import { MAX_SCHEMA_PROBLEMS } from './analysisCache';
@@ -101,18 +103,22 @@ export class PartSets {
     if (declared.length) return declared;
     const confd = this.confdSet(file);
     if (confd) return [confd];
+    const seed = this.seedSetOf(file);
+    if (seed) return [seed];
     return [...this.previews.values()].filter((s) => s.files.includes(file) || Object.values(s.boot).flat().includes(file));
   }
 
   /**
-   * The saved set whose `image:` a file is checked on: the first set (in the set file's order) that holds
-   * it and names an image. Its diagnostics, hover, completion, plan and status all use that image.
+   * The saved set whose run a file is checked in: the first set (in the set file's order) that holds it and
+   * names an image or instance data. Its diagnostics, hover, completion, plan and status use that image,
+   * and its templates that instance data, as the set's own merge does.
    */
-  imageSetOf(uri: string): { name: string; image: string; setFile: string } | undefined {
+  runSetOf(uri: string): { name: string; setFile: string; image?: string; instanceData?: string } | undefined {
     const file = filePath(uri);
     if (!file) return undefined;
-    const set = this.declaredSets().find((s) => s.image && (s.files.includes(file) || Object.values(s.boot).flat().includes(file)));
-    return set?.image ? { name: set.label, image: set.image, setFile: pathToFileURL(set.key.slice('file:'.length, set.key.lastIndexOf('#'))).href } : undefined;
+    const set = this.declaredSets().find((s) => (s.image || s.instanceData) && (s.files.includes(file) || Object.values(s.boot).flat().includes(file)));
+    if (!set) return undefined;
+    return { name: set.label, setFile: pathToFileURL(set.key.slice('file:'.length, set.key.lastIndexOf('#'))).href, ...(set.image ? { image: set.image } : {}), ...(set.instanceData ? { instanceData: set.instanceData } : {}) };
   }
 
   /**
@@ -122,7 +128,9 @@ export class PartSets {
   declaredSetPreviewed(mode: string, files: readonly string[], boot: OpenSet['boot']): OpenSet | undefined {
     const same = (a: readonly string[] | undefined, b: readonly string[] | undefined) => (a ?? []).length === (b ?? []).length && (a ?? []).every((x, i) => x === (b ?? [])[i]);
     const roles = (b: OpenSet['boot']) => [b.vendor, b.vendor2, b.cloudCfg, b.dsConfig].map((x) => x ?? '');
-    return this.declaredSets().find((s) => s.mode === mode && same(s.files, files) && same(roles(s.boot), roles(boot)) && same(s.boot.confd, boot.confd));
+    // A seed folder's own set (no set file names it) is previewed as its seed too.
+    const seed = files.length === 1 ? this.seedSetOf(files[0]) : undefined;
+    return [...this.declaredSets(), ...(seed ? [seed] : [])].find((s) => s.mode === mode && same(s.files, files) && same(roles(s.boot), roles(boot)) && same(s.boot.confd, boot.confd));
   }
 
   /** Every set of the workspace's set files. */
@@ -176,6 +184,36 @@ export class PartSets {
     const cloudCfg = path.join(path.dirname(folder), 'cloud.cfg');
     const withCloudCfg = this.readDisk(cloudCfg, 1 << 20) || this.ctx.documents.get(pathToFileURL(cloudCfg).href) ? { cloudCfg } : {};
     return { key: `confd:${folder}`, label: `the ${folder} folder`, mode: 'confd', folder: path.dirname(folder), files, boot: withCloudCfg, includeMap: [] };
+  }
+
+  /**
+   * A NoCloud seed folder's user-data or vendor-data (a folder that holds user-data and meta-data, as
+   * NoCloud takes it): the seed is a set in boot mode, its user-data laid over its vendor-data, as
+   * cloud-init and `--seed DIR` take it. Only the files that resolve inside the workspace folders are
+   * part of it (node/seed.ts), as a saved set's seed.
+   */
+  seedSetOf(file: string): OpenSet | undefined {
+    const name = path.basename(file);
+    if (name !== 'user-data' && name !== 'vendor-data') return undefined;
+    const folder = path.dirname(file);
+    const settings = this.ctx.clientSettings(pathToFileURL(file).href);
+    const folders = settings.includes.allowOutsideWorkspace ? null : this.ctx.workspaceFolders();
+    const read = this.listing(`seed:${folder}\n${folders?.join('\n') ?? '(anywhere)'}`, () => readConfinedSeedFolder(folder, { folders, words: SET_READING_WORDS }));
+    const present = read.confined.present;
+    if (read.seed.missing.length || !present['user-data'] || !present['meta-data']) return undefined;
+    // Named from its workspace folder, as a set file beside it would name it (and `--seed` from there).
+    const root = this.ctx.workspaceFolders().find((f) => isInside(folder, f) && folder !== f) ?? path.dirname(folder);
+    const shown = path.relative(root, folder).split(path.sep).join('/');
+    return {
+      key: `seed:${folder}`,
+      label: `the NoCloud seed ${shown}`,
+      mode: 'boot',
+      folder: root,
+      files: [present['user-data']],
+      boot: present['vendor-data'] ? { vendor: present['vendor-data'] } : {},
+      includeMap: [],
+      seed: { folder: shown, metaData: present['meta-data'], networkConfig: present['network-config'] },
+    };
   }
 
   private listing<T>(folder: string, list: () => T, trusted: (files: T) => number = () => LISTING_MS): T {

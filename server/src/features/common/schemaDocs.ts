@@ -3,6 +3,8 @@ import { describeTypes, enumValues, notesOf, type NavSegment, type SchemaSource,
 import type { SchemaVersion } from '../../engine/schema/data';
 import { KEY_DOCS } from '../../engine/schema/keyDocs';
 import { networkSchemaForText } from '../../engine/network/kind';
+import { systemConfigKeys, systemKeyReaders } from '../../engine/plan/systemKeys';
+import { versionInWords } from '../../engine/version/versions';
 
 const versionLabel = (version: SchemaVersion): string => (version === 'current' ? 'current cloud-init' : `cloud-init ${version}`);
 
@@ -34,7 +36,45 @@ export function schemaKeyMarkdown(version: SchemaSource, path: NavSegment[], vie
  */
 export function documentSchema(kind: string | undefined, text: string, version: SchemaVersion, enabled: boolean): SchemaSource | null {
   if (!enabled) return null;
-  if (kind === 'cloud-config' || kind === 'jinja') return version;
+  // System config (cloud.cfg, a cloud.cfg.d drop-in) holds cloud-config keys too: the modules read them from the merged config.
+  if (kind === 'cloud-config' || kind === 'jinja' || isSystemKind(kind)) return version;
   if (kind === 'network-config') return networkSchemaForText(text, version) ?? null;
   return null;
+}
+
+/** A system config file: `/etc/cloud/cloud.cfg` or a `cloud.cfg.d` drop-in. */
+export function isSystemKind(kind: string | undefined): boolean {
+  return kind === 'confd' || kind === 'cloud-cfg';
+}
+
+/** cloud-init's own page on system config keys, where it documents them. */
+export const BASE_CONFIG_DOCS = 'https://docs.cloud-init.io/en/latest/reference/base_config_reference.html';
+
+/** Readers named in a hover, the others counted (`datasource` is read by every datasource). */
+const MAX_READERS = 3;
+
+/**
+ * A top-level key of system config that cloud-init's schema does not describe (`datasource_list`,
+ * `def_log_file`...): what it is, in our words, and where the version's code reads it (engine/plan/systemKeys).
+ * Undefined when it is not a system config key of that version.
+ */
+export function systemKeyMarkdown(version: SchemaVersion, key: string): string | undefined {
+  const readers = systemKeyReaders(version, key);
+  if (!readers) return undefined;
+  const lines = [`**${key}** (system config: cloud.cfg and cloud.cfg.d)`];
+  const doc = KEY_DOCS[key];
+  if (doc) lines.push(doc);
+  // The core's readers first: a datasource's own reading of a key says less about it.
+  const shown = [...readers.filter((r) => !/\/sources\/DataSource/.test(r)), ...readers.filter((r) => /\/sources\/DataSource/.test(r))];
+  if (shown.length) {
+    const more = shown.length > MAX_READERS ? ` and ${shown.length - MAX_READERS} more` : '';
+    lines.push(`Read by cloud-init ${versionInWords(version)} in ${shown.slice(0, MAX_READERS).map((r) => `\`${r}\``).join(', ')}${more}.`);
+  }
+  lines.push(`Not checked by cloud-init's schema. cloud-init documents system config keys in its [base configuration reference](${BASE_CONFIG_DOCS}).`);
+  return lines.join('\n\n');
+}
+
+/** The system config keys a drop-in's top level may have that the schema does not describe, for completion. */
+export function systemOnlyKeys(version: SchemaVersion, schemaKeys: ReadonlySet<string>): string[] {
+  return systemConfigKeys(version).filter((k) => !schemaKeys.has(k));
 }
