@@ -1,9 +1,9 @@
 /**
  * Inputs given to merge that are not user-data: a NoCloud seed's meta-data (a file named meta-data) or a
  * network-config (named so, or YAML whose top level is a network config), found as common/detect.ts finds
- * every document's kind. cloud-init reads both but never merges either into user-data: the editor leaves
- * them out of a merge (the order step, and the preview for a client that sends them), saying why in these
- * words; the CLI refuses them (cli/seedFiles.ts, with its --type).
+ * every document's kind. cloud-init reads both but never merges either into user-data: the editor's order
+ * step leaves them out of a merge, saying why in these words; the preview (features/preview.ts) and the CLI
+ * (cli/seedFiles.ts, with its --type) refuse them.
  */
 import { detectCloudInitDocument, detectionTextOfBytes } from '../../../../common/detect';
 
@@ -27,9 +27,4 @@ const SEEN_IN: Readonly<Record<NotUserDataKind, string>> = { 'meta-data': 'its e
 /** Such an input left out of a merge (the order step), in the editor's words. */
 export function notUserDataSentence(name: string, kind: NotUserDataKind): string {
   return `${reason(name, kind)}, so it is left out (${SEEN_IN[kind]}).`;
-}
-
-/** A merge of such an input refused (the preview asked for it, as the CLI refuses it), in the editor's words. */
-export function notUserDataRefusal(name: string, kind: NotUserDataKind): string {
-  return `${reason(name, kind)}. Preview the user-data without it (${SEEN_IN[kind]}); a seed folder's files are previewed as that seed.`;
 }
