@@ -5,9 +5,10 @@
  * The order offered is a saved set's when one (cloud-config-merge.yaml) has exactly these files, else
  * the Explorer's name order; a NoCloud seed folder's user-data and vendor-data are the seed, whose order
  * is cloud-init's (user-data over vendor-data), so the step is not shown. The server says which (partOrder),
- * and which files are not user-data at all (a seed's meta-data, a network-config): those are left out. A container given beside its own parts (a MIME built from them, an
- * archive, gzip or base64 of them: the server compares contents) is said there, and starts left out:
- * its button puts it back. Change Merge Order… on an open preview is the same list.
+ * and which files are not user-data at all (a seed's meta-data, a network-config): those are left out.
+ * A container given beside its own parts (a MIME built from them, an archive, gzip or base64 of them: the
+ * server compares contents) is said there, and starts left out: its button puts it back. Change Merge
+ * Order… on an open preview is the same list.
  *
  * VS Code gives a command the Explorer's selection in the Explorer's order: the order the files were
  * clicked in is not known, so it is shown and chosen here.
