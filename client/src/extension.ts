@@ -10,7 +10,7 @@ import { registerPreviewCommands } from './preview/commands';
 import { registerPipelineCommands } from './pipeline';
 import { registerProvenance } from './preview/provenance';
 import { registerRenderedPart } from './preview/rendered';
-import { PreviewProvider } from './preview/provider';
+import { PreviewProvider, type PreviewActivity } from './preview/provider';
 import { PREVIEW_SCHEME } from './preview/uri';
 import { StatusItem } from './status';
 import { ImageStatusItem } from './imageStatus';
@@ -26,6 +26,8 @@ export interface CloudConfigMergeApi {
   isServerRunning(): boolean;
   /** Resolves once the language server is running (starting it if needed). */
   startServer(): Promise<void>;
+  /** What the previews are doing (requests sent, a refresh under way): tests wait on it rather than on the clock. */
+  previewActivity(): PreviewActivity;
 }
 
 export function activate(context: vscode.ExtensionContext): CloudConfigMergeApi {
@@ -66,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): CloudConfigMergeApi 
     startServer: async () => {
       await server?.start();
     },
+    previewActivity: () => previews.activity(),
   };
 }
 

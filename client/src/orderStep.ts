@@ -3,9 +3,12 @@
  * pick or of a folder's files; Build MIME User-Data), a pick list shows the parts in the order they will
  * merge, top first, each with buttons that move it up or down, and "Merge in this order" to go on.
  * The order offered is a saved set's when one (cloud-config-merge.yaml) has exactly these files, else
- * the Explorer's name order. A container given beside its own parts (a MIME built from them, an
- * archive, gzip or base64 of them: the server compares contents) is said there, and starts left out:
- * its button puts it back. Change Merge Order… on an open preview is the same list.
+ * the Explorer's name order; a NoCloud seed folder's user-data and vendor-data are the seed, whose order
+ * is cloud-init's (user-data over vendor-data), so the step is not shown. The server says which (partOrder),
+ * and which files are not user-data at all (a seed's meta-data, a network-config): those are left out.
+ * A container given beside its own parts (a MIME built from them, an archive, gzip or base64 of them: the
+ * server compares contents) is said there, and starts left out: its button puts it back. Change Merge
+ * Order… on an open preview is the same list.
  *
  * VS Code gives a command the Explorer's selection in the Explorer's order: the order the files were
  * clicked in is not known, so it is shown and chosen here.
@@ -22,22 +25,31 @@ export type ScriptedOrder = 'default' | string[];
 export interface OrderChoice {
   /** The files to merge, in merge order (those left out removed). */
   files: vscode.Uri[];
-  /** The saved set of exactly the files given, when there is one (its mode and layers apply). */
+  /** The set the server says the files given are, when they are one (its mode and layers apply). */
   set?: SetOfResult;
+  /** Files given that are not user-data (a seed's meta-data, a network-config), left out: the server's words why. */
+  notUserData: string[];
 }
 
 /**
  * The order `uris` merge in: asked in the order step (two files or more), or as `scripted` says.
- * Undefined when the step is cancelled.
+ * Undefined when the step is cancelled. What the files are is the server's answer (partOrder): files
+ * that are not user-data are left out, and with `step.boot` the user-data and vendor-data of a NoCloud
+ * seed folder merge as the seed (its user-data over its vendor-data), in cloud-init's order, not asked.
  */
-export async function chooseOrder(server: Server | undefined, uris: readonly vscode.Uri[], step: { title: string; accept: string }, scripted?: unknown): Promise<OrderChoice | undefined> {
+export async function chooseOrder(server: Server | undefined, given: readonly vscode.Uri[], step: { title: string; accept: string; boot?: boolean }, scripted?: unknown): Promise<OrderChoice | undefined> {
   if (Array.isArray(scripted)) {
     const files = scripted.map((u) => (u instanceof vscode.Uri ? u : vscode.Uri.parse(String(u))));
     if (!files.length) throw new Error('the order must name at least one file');
-    return { files };
+    return { files, notUserData: [] };
   }
-  const info = await orderInfo(server, uris);
-  const byPath = new Map(uris.map((u) => [u.fsPath, u]));
+  const info = await orderInfo(server, given);
+  const byPath = new Map(given.map((u) => [u.fsPath, u]));
+  const refused = new Set((info.notUserData ?? []).map((n) => uriKey(n.file, byPath)));
+  const notUserData = (info.notUserData ?? []).map((n) => n.message);
+  const uris = given.filter((u) => !refused.has(u.toString()));
+  if (!uris.length) return { files: [], notUserData };
+  if (info.set?.seed && step.boot) return { files: info.set.files.map((f) => byPath.get(vscode.Uri.parse(f).fsPath) ?? vscode.Uri.parse(f)), set: info.set, notUserData };
   const fromSet = info.set?.files.map((f) => byPath.get(vscode.Uri.parse(f).fsPath)).filter((u): u is vscode.Uri => u !== undefined);
   const set = fromSet && fromSet.length === uris.length ? info.set : undefined;
   const ordered = set && fromSet ? fromSet : sortInWorkspaceOrder(uris);
@@ -45,7 +57,7 @@ export async function chooseOrder(server: Server | undefined, uris: readonly vsc
   const leftOut = new Set(notes.keys());
   if (uris.length < 2 || scripted === 'default') {
     const files = ordered.filter((u) => !leftOut.has(u.toString()));
-    return { files, ...(set ? { set } : {}) };
+    return { files, ...(set ? { set } : {}), notUserData };
   }
   const basis = set ? `the order of set ${set.name} (cloud-config-merge.yaml)` : 'name order, as the Explorer sorts';
   const chosen = await pickOrder(ordered.map(String), {
@@ -55,7 +67,7 @@ export async function chooseOrder(server: Server | undefined, uris: readonly vsc
     leftOut,
   });
   if (!chosen) return undefined;
-  return { files: chosen.map((f) => vscode.Uri.parse(f)), ...(set ? { set } : {}) };
+  return { files: chosen.map((f) => vscode.Uri.parse(f)), ...(set ? { set } : {}), notUserData };
 }
 
 /** The selected URI a server's URI names (the server writes file URIs its own way). */
@@ -64,7 +76,7 @@ function uriKey(uri: string, byPath: Map<string, vscode.Uri>): string {
 }
 
 async function orderInfo(server: Server | undefined, uris: readonly vscode.Uri[]): Promise<PartOrderResult> {
-  if (!server || uris.length < 2) return { containers: [] };
+  if (!server || !uris.length) return { containers: [] };
   try {
     return await server.request(PartOrderRequest, { files: uris.map(String) });
   } catch {

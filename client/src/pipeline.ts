@@ -40,6 +40,8 @@ async function buildMimeCommand(server: Server, clicked?: unknown, selected?: un
   }
   const chosen = await chooseOrder(server, selectedUris, { title: 'Build MIME User-Data: the order of its parts', accept: 'Build in this order' }, order);
   if (!chosen) return undefined;
+  if (chosen.notUserData.length) void vscode.window.showInformationMessage(`Cloud-Config: ${chosen.notUserData.join(' ')}`);
+  if (!chosen.files.length) return undefined;
   const uris = chosen.files;
   if (!encoding) {
     const picked = await vscode.window.showQuickPick(

@@ -2,12 +2,13 @@
  * The language status item of a cloud-init document: what kind of part the
  * server says it is and its effective merge spec. Clicking it opens the output.
  * Also keeps the `cloudConfigMerge.isCloudConfig` context key (editor title
- * button) in step with the active editor.
+ * button) in step with the active editor: set when the server says cloud-init
+ * merges the document (not a seed's meta-data nor a network-config).
  */
 import * as vscode from 'vscode';
 import { DocumentInfoRequest } from '../../server/src/protocol';
 import { Server } from './client';
-import { DOCUMENT_SELECTOR, documentKindOf, isCloudConfigDocument, isMergedKind } from './documents';
+import { DOCUMENT_SELECTOR, isCloudConfigDocument } from './documents';
 
 const UPDATE_DELAY_MS = 300;
 
@@ -16,6 +17,8 @@ export class StatusItem implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
   private generation = 0;
+  /** The document whose preview button is set (the server's answer for it stays while it is edited). */
+  private documentShown: string | undefined;
 
   constructor(private readonly server: Server) {
     this.disposables.push(
@@ -24,6 +27,11 @@ export class StatusItem implements vscode.Disposable {
         if (e.document === vscode.window.activeTextEditor?.document) this.schedule();
       }),
       server.onDidStart(() => this.schedule()),
+      // The server has the document once it publishes its diagnostics: asked before, it may not have known it.
+      vscode.languages.onDidChangeDiagnostics((e) => {
+        const active = vscode.window.activeTextEditor?.document.uri.toString();
+        if (active && e.uris.some((u) => u.toString() === active)) this.schedule();
+      }),
     );
     this.update();
   }
@@ -36,8 +44,10 @@ export class StatusItem implements vscode.Disposable {
   private update(): void {
     const doc = vscode.window.activeTextEditor?.document;
     const isCloudConfig = !!doc && isCloudConfigDocument(doc);
-    // (the preview button: a network-config is checked, not merged)
-    void vscode.commands.executeCommand('setContext', 'cloudConfigMerge.isCloudConfig', !!doc && isMergedKind(documentKindOf(doc)));
+    // Another document: its preview button waits for the server's word that it is merged.
+    const generation = ++this.generation;
+    if (doc?.uri.toString() !== this.documentShown) setMerged(false);
+    this.documentShown = doc?.uri.toString();
     if (!doc || !isCloudConfig) {
       this.item?.dispose();
       this.item = undefined;
@@ -55,10 +65,10 @@ export class StatusItem implements vscode.Disposable {
       item.busy = true;
       return;
     }
-    const generation = ++this.generation;
     this.server.request(DocumentInfoRequest, { uri: doc.uri.toString() }).then(
       (info) => {
         if (generation !== this.generation || this.item !== item) return;
+        setMerged(info.merged);
         item.busy = false;
         item.text = info.kind ?? 'not cloud-init input';
         item.detail = info.spec ? `merge: ${info.spec}` : undefined;
@@ -81,6 +91,11 @@ export class StatusItem implements vscode.Disposable {
     this.item?.dispose();
     this.disposables.forEach((d) => void d.dispose());
   }
+}
+
+/** The editor title's preview button shows where this is true. */
+function setMerged(merged: boolean): void {
+  void vscode.commands.executeCommand('setContext', 'cloudConfigMerge.isCloudConfig', merged);
 }
 
 /** `cloud-config. merge: list(append)+…. mappings: …` without doubled periods. */

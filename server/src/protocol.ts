@@ -50,7 +50,10 @@ export interface PreviewSetParams {
   preview: Pick<PreviewParams, 'mode' | 'files' | 'boot'> | null;
 }
 
-/** Client → server: the saved set (cloud-config-merge.yaml) a file belongs to, or null. */
+/**
+ * Client → server: the set a file belongs to, as the server resolves it, or null: its saved set
+ * (cloud-config-merge.yaml), else the NoCloud seed folder it is a file of (user-data over vendor-data).
+ */
 export const SetOfRequest: RequestType<SetOfParams, SetOfResult | null> = { method: 'cloudConfigMerge/setOf' };
 
 export interface SetOfParams {
@@ -58,8 +61,11 @@ export interface SetOfParams {
 }
 
 export interface SetOfResult extends Pick<PreviewParams, 'files' | 'boot'> {
-  name: string;
+  /** The saved set's name; absent for a seed folder no set names. */
+  name?: string;
   mode: 'user-data' | 'confd' | 'boot' | 'chef';
+  /** A NoCloud seed (a folder's URI): the set is that seed, its user-data over its vendor-data (Save as Set writes `seed:`). */
+  seed?: string;
 }
 
 /**
@@ -76,8 +82,14 @@ export interface PartOrderParams {
 }
 
 export interface PartOrderResult {
-  /** The saved set of exactly these files (and no boot layer), if there is one. */
+  /**
+   * The set these files are, if they are one: the saved set of exactly these files (its order is the one
+   * offered), else the NoCloud seed folder whose user-data (and vendor-data) they are, merged in cloud-init's
+   * order (boot mode: the user-data over the vendor-data), which the order step does not change.
+   */
   set?: SetOfResult;
+  /** Files that are not user-data (a NoCloud seed's meta-data, a network-config): cloud-init never merges them. */
+  notUserData?: Array<{ file: string; kind: 'meta-data' | 'network-config'; message: string }>;
   containers: Array<{
     file: string;
     /** The files whose every part it holds, in the order given. */
@@ -98,7 +110,7 @@ export const SaveSetRequest: RequestType<SaveSetParams, SaveSetResult> = { metho
 /** What a saved set's name may be: checked as the user types it, and by the server. */
 export const SET_NAME_RULE = { pattern: /^[A-Za-z0-9][A-Za-z0-9._-]*$/, message: 'A set name is letters, digits, ".", "_" or "-", starting with a letter or digit.' } as const;
 
-export interface SaveSetParams extends Pick<PreviewParams, 'files' | 'boot'> {
+export interface SaveSetParams extends Pick<PreviewParams, 'files' | 'boot'>, Pick<SetOfResult, 'seed'> {
   /** The set's name (SET_NAME_RULE). */
   name: string;
   mode: PreviewMode;
@@ -310,6 +322,12 @@ export interface DocumentInfoResult {
   kind: string | null;
   spec: string | null;
   summary: string[];
+  /**
+   * Whether cloud-init merges the document (user-data, a drop-in, cloud.cfg, Chef attributes): the client
+   * offers the merge preview only then. Not a NoCloud seed's meta-data nor a network-config, which
+   * cloud-init reads but never merges; not a document that is not cloud-init input.
+   */
+  merged: boolean;
   /** Present when cloud-init renders the document with Jinja (the client then offers Show Rendered Part). */
   template?: true;
   /**
@@ -331,6 +349,8 @@ export interface DocumentImage {
   setFile?: string;
   /** No setting names an image: the default one. */
   isDefault: boolean;
+  /** Settings written with a value the server does not know (their defaults apply), in words; absent when none. */
+  ignored?: string[];
 }
 
 /** Client → server: a `## template: jinja` document rendered with the chosen instance data. */

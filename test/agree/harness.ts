@@ -258,22 +258,26 @@ export class Editor {
   /** What the title bar's preview button asks for `file`: its saved set, else the file alone. */
   async previewParamsOf(file: string): Promise<PreviewParams> {
     const set = await this.client.request<SetOfResult | null>('cloudConfigMerge/setOf', { uri: this.ws.uri(file) });
-    if (set) return { mode: set.mode, files: set.files, ...(set.boot ? { boot: set.boot } : {}) };
+    if (set) return setParams(set);
     return { mode: 'user-data', files: [this.ws.uri(file)] };
   }
 
   /**
    * What the title bar's button previews for `file` (client/src/preview/commands.ts previewCommand): its saved
-   * set, else the cloud-init files of its folder (`siblings`, in name order) in the order the order step offers
-   * (the server's `partOrder`: a saved set of exactly those files, else name order).
+   * set (or the NoCloud seed folder it is a file of), else the cloud-init files of its folder (`siblings`, in
+   * name order) as the order step takes them (client/src/orderStep.ts chooseOrder: the server's `partOrder`
+   * leaves out what is not user-data; a seed is merged as the seed; a saved set of exactly those files, in
+   * its order; else name order).
    */
   async titleBarPreviewParams(file: string, siblings: readonly string[]): Promise<PreviewParams> {
     const saved = await this.client.request<SetOfResult | null>('cloudConfigMerge/setOf', { uri: this.ws.uri(file) });
-    if (saved) return { mode: saved.mode, files: saved.files, ...(saved.boot ? { boot: saved.boot } : {}) };
-    const files = siblings.map((f) => this.ws.uri(f));
-    if (files.length < 2) return { mode: 'user-data', files };
-    const order = await this.client.request<PartOrderResult>('cloudConfigMerge/partOrder', { files });
-    if (order.set && order.set.files.length === files.length) return { mode: order.set.mode, files: order.set.files, ...(order.set.boot ? { boot: order.set.boot } : {}) };
+    if (saved) return setParams(saved);
+    const given = siblings.map((f) => this.ws.uri(f));
+    const order = await this.client.request<PartOrderResult>('cloudConfigMerge/partOrder', { files: given });
+    const refused = new Set((order.notUserData ?? []).map((n) => n.file));
+    const files = given.filter((f) => !refused.has(f));
+    if (order.set?.seed) return setParams(order.set);
+    if (order.set && order.set.files.length === files.length) return { ...setParams(order.set), files: order.set.files };
     return { mode: 'user-data', files };
   }
 
@@ -296,6 +300,11 @@ export class Editor {
   stop(): Promise<void> {
     return this.client.stop();
   }
+}
+
+/** A set the server resolved, as the client's preview sends it (client/src/preview/commands.ts setState, uri.ts toParams). */
+function setParams(set: SetOfResult): PreviewParams {
+  return { mode: set.mode, files: set.files, ...(set.boot ? { boot: set.boot } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -8,19 +8,26 @@ import { pathToFileURL } from 'node:url';
 import { LspClient, fixtureUri } from '../support/lspClient';
 import { DocumentInfoRequest, DocumentInfoResult } from '../../server/src/protocol';
 import { APPEND_LISTS, WEB_SERVER, mime } from './fixtures';
+import { IMAGE_IDS } from '../../server/src/engine/version/profiles';
 
 let client: LspClient;
 let counter = 0;
 
-async function info(text: string, path = 'user-data.yaml'): Promise<DocumentInfoResult> {
-  const uri = fixtureUri(`info-${counter++}/${path}`);
-  client.openNoWait(uri, text);
-  const result = await client.request<DocumentInfoResult>(DocumentInfoRequest.method, { uri });
-  client.close(uri);
-  // Every cloud-init document says the image it is checked on (asserted below); the rest is about its kind and spec.
+/** The answer for a document, without the image it is checked against (the default for every document here, asserted). */
+async function info(text: string, path = 'user-data.yaml'): Promise<Omit<DocumentInfoResult, 'image'>> {
+  const result = await infoWithImage(text, path, client);
+  // Every cloud-init document says the image it is checked on; the rest is about its kind and spec.
   if (result.kind) assert.deepEqual(result.image, { id: 'ubuntu-24.04', version: 'current', distro: 'ubuntu', versionOverride: false, isDefault: true });
   const { image: _image, ...rest } = result;
   return rest;
+}
+
+async function infoWithImage(text: string, path: string, on: LspClient): Promise<DocumentInfoResult> {
+  const uri = fixtureUri(`info-${counter++}/${path}`);
+  on.openNoWait(uri, text);
+  const result = await on.request<DocumentInfoResult>(DocumentInfoRequest.method, { uri });
+  on.close(uri);
+  return result;
 }
 
 describe('documentInfo', () => {
@@ -51,6 +58,7 @@ describe('documentInfo', () => {
         'lists: append the new items',
         'strings: replaced',
       ],
+      merged: true,
     });
   });
 
@@ -112,8 +120,57 @@ describe('documentInfo', () => {
   });
 
   test('kinds without a spec, and documents that are not ours', async () => {
-    assert.deepEqual(await info('#include\nhttps://example.com/a.yaml\n', 'include.txt'), { kind: 'include', spec: null, summary: ['One URL per line; each is fetched and processed as user-data.'] });
-    assert.deepEqual(await info('version: "3"\nservices: {}\n', 'compose.yaml'), { kind: null, spec: null, summary: [] });
+    assert.deepEqual(await info('#include\nhttps://example.com/a.yaml\n', 'include.txt'), { kind: 'include', spec: null, summary: ['One URL per line; each is fetched and processed as user-data.'], merged: true });
+    assert.deepEqual(await info('version: "3"\nservices: {}\n', 'compose.yaml'), { kind: null, spec: null, summary: [], merged: false });
+  });
+
+  // Issue 36, item 5: the status item said "merge: dict(replace)+list()+str()" on these, and the preview
+  // button showed; cloud-init reads them but never merges them, so the server says so and the client follows.
+  test("a seed's meta-data and a network-config: not merged, no merge spec", async () => {
+    assert.deepEqual(await info('instance-id: iid-1\n', 'seed/meta-data'), {
+      kind: 'meta-data',
+      spec: null,
+      summary: ["A NoCloud seed's meta-data: NoCloud reads it (instance-id, hostname); cloud-init never merges it, so it has no merge spec and no merge preview."],
+      merged: false,
+    });
+    for (const [text, name] of [['network:\n  version: 2\n  ethernets: {}\n', 'seed/network-config'], ['version: 2\nethernets:\n  eth0: {dhcp4: true}\n', 'net.yaml']]) {
+      assert.deepEqual(await info(text, name), {
+        kind: 'network-config',
+        spec: null,
+        summary: ["A network-config: cloud-init's network stage reads it; it is never merged into user-data, so it has no merge spec and no merge preview."],
+        merged: false,
+      }, name);
+    }
+    // Beside them, user-data and a drop-in are merged.
+    assert.equal((await info('#cloud-config\nhostname: a\n', 'seed/user-data')).merged, true);
+    assert.equal((await info('datasource_list: [NoCloud]\n', 'etc/cloud/cloud.cfg.d/90-ds.cfg')).merged, true);
+  });
+
+  // Issue 36, item 15: the image status item showed the setting as written; the server ignores a version it
+  // does not know. The server says what it checks against, and what it ignored.
+  test('the image the document is checked against, as the server resolved the settings; what it ignored, named', async () => {
+    const cases: Array<[Record<string, unknown>, NonNullable<DocumentInfoResult['image']>]> = [
+      [{ image: 'debian-12' }, { id: 'debian-12', version: '22.4', distro: 'debian', versionOverride: false, isDefault: false }],
+      [{ image: 'debian-12', cloudInitVersion: '24.4.1' }, { id: 'debian-12', version: '24.4', distro: 'debian', versionOverride: true, isDefault: false }],
+      [
+        { image: 'debian-12', cloudInitVersion: '21.1' },
+        { id: 'debian-12', version: '22.4', distro: 'debian', versionOverride: false, isDefault: false, ignored: ["cloudConfigMerge.cloudInitVersion is not a version this extension reproduces (22.4, 23.4, 24.4, 25.1, current): the image's version is used"] },
+      ],
+      [
+        { image: 'rhel9' },
+        { id: 'ubuntu-24.04', version: 'current', distro: 'ubuntu', versionOverride: false, isDefault: true, ignored: [`cloudConfigMerge.image: unknown image 'rhel9' (did you mean rhel-9?); the images: ${IMAGE_IDS.join(', ')}; the default image ubuntu-24.04 is used`] },
+      ],
+    ];
+    const other = await LspClient.start();
+    try {
+      for (const [settings, image] of cases) {
+        // As the editor says a change: the next answer is for the new settings.
+        await other.changeSettings(settings);
+        assert.deepEqual((await infoWithImage(WEB_SERVER, 'user-data.yaml', other)).image, image, JSON.stringify(settings));
+      }
+    } finally {
+      await other.stop();
+    }
   });
 
   test('a file that is not open is read from disk', async () => {

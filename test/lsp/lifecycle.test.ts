@@ -9,6 +9,18 @@ import { APPEND_LISTS, WEB_SERVER } from './fixtures';
 /** A different mistake on every keystroke. */
 const TYPING = (n: number) => `#cloud-config\nmerge_how: list(append)+dict(no_replace)+str(${'x'.repeat(n)})\n`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A last edit, and its own publish: any publish for an earlier version would have come before it (one document's runs are in order). */
+const BARRIER = '#cloud-config\nhostname: barrier\n';
+
+/**
+ * Edits the document once more and waits for that version's publish: every publish the server was going
+ * to make for earlier versions has been made by then. Returns the versions published since `since`.
+ */
+async function publishedUpToBarrier(client: LspClient, uri: string, since: number): Promise<number[]> {
+  const barrier = client.change(uri, BARRIER);
+  await client.waitForDiagnostics(uri, since, (p) => p.version === barrier);
+  return client.diagnosticsLog(uri).slice(since).map((p) => p.version ?? -1);
+}
 
 describe('lifecycle', () => {
   test('initialize announces the features', async () => {
@@ -48,6 +60,7 @@ describe('lifecycle', () => {
       await client.open(uri, WEB_SERVER);
       const since = client.diagnosticsLog(uri).length;
       let last = 0;
+      // Keystrokes 10 ms apart: a typist, not a synchronisation.
       for (let i = 1; i <= 8; i++) {
         last = client.change(uri, TYPING(i));
         await sleep(10);
@@ -57,8 +70,8 @@ describe('lifecycle', () => {
       const published = await client.waitForDiagnostics(uri, since);
       assert.equal(published.version, last, 'the first publish after the burst is for the last version');
       assert.deepEqual(published.diagnostics.map((d) => d.code), ['unknown-option']);
-      await sleep(400);
-      assert.equal(client.diagnosticsLog(uri).length, since + 1, 'no publish for intermediate versions');
+      const versions = await publishedUpToBarrier(client, uri, since);
+      assert.deepEqual(versions, [last, last + 1], 'no publish for intermediate versions');
     } finally {
       await client.stop();
     }
@@ -72,15 +85,14 @@ describe('lifecycle', () => {
       // so that an edit arrives while that run is in flight.
       const release = client.holdConfiguration();
       client.openNoWait(uri, '#cloud-config\nmerge_how: list(append)+str()\n');
-      while (client.configurationRequests === 0) await sleep(5);
+      await client.waitForConfigurationRequest();
+      // Sent before the settings are answered: the server reads the edit first (one stream, in order).
       const version = client.change(uri, WEB_SERVER);
-      await sleep(50);
       release();
       const first = await client.waitForDiagnostics(uri, 0);
       assert.equal(first.version, version, 'the run for the opened version was dropped');
       assert.deepEqual(first.diagnostics, []);
-      await sleep(300);
-      assert.equal(client.diagnosticsLog(uri).length, 1);
+      assert.deepEqual(await publishedUpToBarrier(client, uri, 0), [version, version + 1], 'nothing published for the opened version');
     } finally {
       await client.stop();
     }
@@ -124,7 +136,7 @@ describe('lifecycle', () => {
       const since = client.diagnosticsLog(uri).length;
       client.change(uri, `#cloud-config\nmerge_how: ${APPEND_LISTS}\n`);
       assert.deepEqual((await client.waitForDiagnostics(uri, since)).diagnostics, []);
-      await sleep(50);
+      // Logged before the error was answered.
       assert.ok(client.logs.some((l) => /\[hover\] failed: Error: injected fault in hover/.test(l)), 'the stack goes to the log');
     } finally {
       await client.stop();
@@ -139,9 +151,13 @@ describe('lifecycle', () => {
       client.openNoWait(uri, text);
       const hover = await client.hover(uri, position);
       assert.ok(hover);
-      await sleep(300);
+      // The run failed (it says so in the log) and published nothing, nor did the run of an edit after it
+      // (anything the first run published would have come before the second run's failure).
+      await client.waitForLog(/\[diagnostics\] failed/);
+      const logged = client.logs.length;
+      client.change(uri, BARRIER);
+      await client.waitForLog(/\[diagnostics\] failed/, logged);
       assert.equal(client.diagnosticsLog(uri).length, 0);
-      assert.ok(client.logs.some((l) => /\[diagnostics\] failed/.test(l)));
     } finally {
       await client.stop();
     }

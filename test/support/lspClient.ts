@@ -160,6 +160,7 @@ export class LspClient {
     process.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
     connection.onRequest(ConfigurationRequest.type, async (params) => {
       this.configurationRequests++;
+      for (const l of [...this.listeners]) l();
       if (this.configurationGate) await this.configurationGate;
       return params.items.map((item) => (item.section === 'cloudConfigMerge' ? (this.scopedSettings?.(item.scopeUri) ?? this.settings) : null));
     });
@@ -174,6 +175,7 @@ export class LspClient {
     });
     connection.onNotification(LogMessageNotification.type, (m) => {
       this.logs.push(m.message);
+      for (const l of [...this.listeners]) l();
     });
     connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
       const list = this.published.get(p.uri) ?? [];
@@ -218,24 +220,37 @@ export class LspClient {
 
   /** The next publishDiagnostics for `uri` after the first `since` ones (optionally one that matches). */
   waitForDiagnostics(uri: string, since = this.diagnosticsLog(uri).length, match: (p: PublishDiagnosticsParams) => boolean = () => true, timeoutMs = 10000): Promise<PublishDiagnosticsParams> {
+    return this.waitUntil(() => this.diagnosticsLog(uri).slice(since).find(match), timeoutMs, () => `no matching publishDiagnostics for ${uri} within ${timeoutMs} ms (got ${this.diagnosticsLog(uri).length - since})`);
+  }
+
+  /** The first log line (window/logMessage) after the first `since` ones that matches. */
+  waitForLog(pattern: RegExp, since = 0, timeoutMs = 10000): Promise<string> {
+    return this.waitUntil(() => this.logs.slice(since).find((l) => pattern.test(l)), timeoutMs, () => `no log line matching ${pattern} within ${timeoutMs} ms`);
+  }
+
+  /** Resolves once the server has asked for settings (workspace/configuration) more than `since` times. */
+  waitForConfigurationRequest(since = 0, timeoutMs = 10000): Promise<number> {
+    return this.waitUntil(() => (this.configurationRequests > since ? this.configurationRequests : undefined), timeoutMs, () => `no workspace/configuration request within ${timeoutMs} ms`);
+  }
+
+  /** Resolves with what `found` returns once it returns something, checked on every message from the server. */
+  private waitUntil<T>(found: () => T | undefined, timeoutMs: number, failure: () => string): Promise<T> {
     return new Promise((resolve, reject) => {
       const check = () => {
-        const found = this.diagnosticsLog(uri).slice(since).find(match);
-        if (!found) return false;
+        const value = found();
+        if (value === undefined) return;
         cleanup();
-        resolve(found);
-        return true;
+        resolve(value);
       };
       const timer = setTimeout(() => {
         cleanup();
-        reject(new Error(`no matching publishDiagnostics for ${uri} within ${timeoutMs} ms (got ${this.diagnosticsLog(uri).length - since})`));
+        reject(new Error(failure()));
       }, timeoutMs);
       const cleanup = () => {
         clearTimeout(timer);
-        this.listeners.delete(listener);
+        this.listeners.delete(check);
       };
-      const listener = () => void check();
-      this.listeners.add(listener);
+      this.listeners.add(check);
       check();
     });
   }

@@ -47,13 +47,16 @@ test('user-data messages carry the severity their code has in the list', () => {
 });
 
 test('editor findings carry a severity their code allows', () => {
-  const docs = [
-    '#cloud-config\nmerge_how: "list(apend)+dict(no_replace)"\nmerge_type: "list()"\npackage: [a]\napt_update: true\n',
-    '#cloud-config\nmerge_how: "list()"\n',
-    '#cloud-config\n#cloud-config\nk: 1\nk: 2\n',
+  // Each document with the codes it gives: the loop below checks these findings, never an empty list.
+  const docs: Array<[string, FindingCode[]]> = [
+    ['#cloud-config\nmerge_how: "list(apend)+dict(no_replace)"\nmerge_type: "list()"\npackage: [a]\napt_update: true\n', ['leftover-merge-type', 'schema-deprecated', 'schema-error', 'unknown-option']],
+    ['#cloud-config\nmerge_how: "list()"\n', ['no-dict-merger']],
+    ['#cloud-config\n#cloud-config\nk: 1\nk: 2\n', ['duplicate-key', 'schema-error', 'second-header']],
   ];
-  for (const text of docs) {
-    for (const f of analyzeDocument(text, '/w/user-data.yaml', { schema: true }).findings) {
+  for (const [text, codes] of docs) {
+    const findings = analyzeDocument(text, '/w/user-data.yaml', { schema: true }).findings;
+    assert.deepEqual(findings.map((f) => f.code).sort(), codes, text);
+    for (const f of findings) {
       const info = FINDING_CODES[f.code] as { severity: string; also?: { severity: string } };
       assert.ok(f.severity === info.severity || f.severity === info.also?.severity, `${f.code} as ${f.severity}`);
     }

@@ -15,7 +15,7 @@ import { stepDone } from '../walkthrough';
 import { chooseOrder, pickOrder } from '../orderStep';
 import { openFullWidthDiff, registerFullWidthDiffs } from './fullWidth';
 import { PREVIEW_MODES, PreviewMode, PreviewState, baseName, fromPreviewUri, isPreviewUri, stemName, toPreviewUri } from './uri';
-import { SET_NAME_RULE, SaveSetRequest, SetOfRequest } from '../../../server/src/protocol';
+import { SET_NAME_RULE, SaveSetRequest, SetOfRequest, type SetOfResult } from '../../../server/src/protocol';
 import type { Server } from '../client';
 import type { PreviewProvider } from './provider';
 
@@ -82,11 +82,14 @@ async function previewCommand(clicked?: unknown, selected?: unknown, order?: unk
     return undefined;
   }
   let state = await stateFor(uris);
-  if (!chosen && state.mode !== 'confd' && uris.length > 1) {
-    const picked = await chooseOrder(languageServer, uris, { title: 'Merge Order', accept: 'Merge in this order' }, order);
+  if (!chosen && state.mode !== 'confd') {
+    const picked = await chooseOrder(languageServer, uris, { title: 'Merge Order', accept: 'Merge in this order', boot: true }, order);
     if (!picked) return undefined;
+    // A seed's meta-data or a network-config is never merged: said, and left out (the server says which).
+    if (picked.notUserData.length) void vscode.window.showInformationMessage(`Cloud-Config: ${picked.notUserData.join(' ')}`);
+    if (!picked.files.length) return undefined;
     uris = picked.files;
-    state = picked.set ? { mode: picked.set.mode, files: uris.map(String), ...(picked.set.boot ? { boot: picked.set.boot } : {}) } : { ...state, files: uris.map(String) };
+    state = picked.set ? { ...setState(picked.set), files: uris.map(String) } : { ...state, files: uris.map(String) };
   }
   if (uris.length > 1) await memento?.update(LAST_SELECTION_KEY, uris.map(String));
   // With no editor open, "beside" would leave an empty first group.
@@ -96,14 +99,22 @@ async function previewCommand(clicked?: unknown, selected?: unknown, order?: unk
   return preview;
 }
 
-/** The saved set a file belongs to, as a preview's state (the server reads cloud-config-merge.yaml). */
+/**
+ * The set a file belongs to, as a preview's state: the server resolves it (its saved set in
+ * cloud-config-merge.yaml, else the NoCloud seed folder it is a file of).
+ */
 async function savedSetOf(file: vscode.Uri): Promise<PreviewState | undefined> {
   try {
     const set = await languageServer?.request(SetOfRequest, { uri: file.toString() });
-    return set ? { mode: set.mode, files: set.files, ...(set.boot ? { boot: set.boot } : {}) } : undefined;
+    return set ? setState(set) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** A set the server resolved, as a preview's state. */
+function setState(set: SetOfResult): PreviewState {
+  return { mode: set.mode, files: set.files, ...(set.boot ? { boot: set.boot } : {}), ...(set.seed ? { seed: set.seed } : {}) };
 }
 
 /**
@@ -136,13 +147,14 @@ async function showInPreviewCommand(state: PreviewState, path: string): Promise<
 
 /**
  * Saves the active preview's selection as a named set in the workspace folder's cloud-config-merge.yaml
- * (the server writes the new text, keeping the file's formatting). `name` for scripts and tests.
+ * (the server writes the new text, keeping the file's formatting). `name` for scripts and tests: only a
+ * string is a name, since a menu passes its own context object there (the editor's … menu: `(uri, {groupId, …})`).
  */
-async function saveSetCommand(previewArg?: unknown, name?: string): Promise<vscode.Uri | undefined> {
+async function saveSetCommand(previewArg?: unknown, name?: unknown): Promise<vscode.Uri | undefined> {
   const uri = targetPreview(previewArg);
   if (!uri) return noPreview();
   const state = fromPreviewUri(uri);
-  const setName = name ?? (await vscode.window.showInputBox({ title: 'Save as Set', prompt: 'A name for these files (cloud-config-merge.yaml)', value: 'default', validateInput: (v) => (SET_NAME_RULE.pattern.test(v) ? undefined : SET_NAME_RULE.message) }));
+  const setName = (typeof name === 'string' ? name : undefined) ?? (await vscode.window.showInputBox({ title: 'Save as Set', prompt: 'A name for these files (cloud-config-merge.yaml)', value: 'default', validateInput: (v) => (SET_NAME_RULE.pattern.test(v) ? undefined : SET_NAME_RULE.message) }));
   if (!setName || !languageServer) return undefined;
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(state.files[0] ?? ''));
   const setFile = folder ? vscode.Uri.joinPath(folder.uri, 'cloud-config-merge.yaml') : undefined;
@@ -154,7 +166,7 @@ async function saveSetCommand(previewArg?: unknown, name?: string): Promise<vsco
       currentText = '';
     }
   }
-  const result = await languageServer.request(SaveSetRequest, { name: setName, mode: state.mode, files: state.files, boot: state.boot, currentText });
+  const result = await languageServer.request(SaveSetRequest, { name: setName, mode: state.mode, files: state.files, boot: state.boot, ...(state.seed ? { seed: state.seed } : {}), currentText });
   if ('error' in result) {
     void vscode.window.showWarningMessage(`Cloud-Config: the set was not saved: ${result.error}`);
     return undefined;

@@ -21,6 +21,11 @@ export class RefreshDebouncer {
     );
   }
 
+  /** How many refreshes wait for their delay. */
+  get pending(): number {
+    return this.timers.size;
+  }
+
   cancel(uri: vscode.Uri): void {
     const key = uri.toString();
     clearTimeout(this.timers.get(key));

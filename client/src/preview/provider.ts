@@ -29,7 +29,12 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
   private readonly results = new Map<string, ShownPreview>();
   /** The data lines of each preview, expanded from the answer's compact map on first use (a hover, a jump). */
   private readonly lines = new Map<string, PreviewLineInfo[]>();
-  private readonly refreshes = new RefreshDebouncer((uri) => this.changeEmitter.fire(uri), REFRESH_DELAY_MS);
+  private readonly refreshes = new RefreshDebouncer((uri) => this.refresh(uri), REFRESH_DELAY_MS);
+  /** Open previews told to refresh whose text VS Code has not asked for yet. */
+  private readonly refreshing = new Set<string>();
+  /** Preview requests sent, and those not answered yet. */
+  private requestsSent = 0;
+  private inFlight = 0;
   private readonly disposables: vscode.Disposable[] = [];
   private watcher: vscode.FileSystemWatcher | undefined;
   /** The previews the server was told are open (each is a set: its files show their fates), by URI. */
@@ -90,7 +95,16 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
     return lines;
   }
 
+  /**
+   * What the previews are doing, for tests that wait on it rather than on the clock: how many preview
+   * requests were sent, and whether a refresh is scheduled, asked for or waiting for its answer.
+   */
+  activity(): PreviewActivity {
+    return { requestsSent: this.requestsSent, busy: this.inFlight > 0 || this.refreshing.size > 0 || this.refreshes.pending > 0 };
+  }
+
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
+    this.refreshing.delete(uri.toString());
     this.ensureWatcher();
     let state;
     try {
@@ -101,7 +115,14 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
     try {
       const headerWidth = headerWidthOf(uri, state);
       this.widths.set(uri.toString(), headerWidth);
-      let result: ShownPreview = await this.server.request(PreviewRequest, { ...toParams(state), headerWidth }, token);
+      this.requestsSent++;
+      this.inFlight++;
+      let result: ShownPreview;
+      try {
+        result = await this.server.request(PreviewRequest, { ...toParams(state), headerWidth }, token);
+      } finally {
+        this.inFlight--;
+      }
       if (state.view === 'data') result = dataOnly(result);
       let text = result.text;
       if (BREAK_PREVIEW) text = text.replace(/[^\n]*\n?$/, '');
@@ -120,6 +141,8 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
 
   /** Recompute a preview now (as the refresh timers do). */
   refresh(uri: vscode.Uri): void {
+    // VS Code asks again for the text of an open document only.
+    if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) this.refreshing.add(uri.toString());
     this.changeEmitter.fire(uri);
   }
 
@@ -188,6 +211,7 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
   private forget(uri: vscode.Uri): void {
     const key = uri.toString();
     this.refreshes.cancel(uri);
+    this.refreshing.delete(key);
     this.results.delete(key);
     this.lines.delete(key);
     this.widths.delete(key);
@@ -214,6 +238,11 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
     this.watcher?.dispose();
     this.disposables.forEach((d) => void d.dispose());
   }
+}
+
+export interface PreviewActivity {
+  requestsSent: number;
+  busy: boolean;
 }
 
 /** A plain preview's files are a set (not a comparison's sides, a data-only view or Terraform's or a blob's one file). */

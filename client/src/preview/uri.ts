@@ -20,6 +20,8 @@ export interface PreviewState {
   /** URIs, in merge order. */
   files: string[];
   boot?: PreviewParams['boot'];
+  /** Boot mode: the NoCloud seed these files are, as the server resolved it (a folder's URI; Save as Set keeps it). */
+  seed?: string;
   /** 1-based index into `files` of the part left out. */
   exclude?: number;
   /** The one file is Terraform / Pulumi JSON (one config of it) or a rendered blob. */
@@ -59,6 +61,7 @@ export function title(state: PreviewState): string {
 export function toPreviewUri(state: PreviewState): vscode.Uri {
   const clean: PreviewState = { mode: state.mode, files: state.files };
   if (state.boot && Object.values(state.boot).some((v) => v !== undefined && (!Array.isArray(v) || v.length))) clean.boot = state.boot;
+  if (state.seed && state.mode === 'boot') clean.seed = state.seed;
   if (state.exclude) clean.exclude = state.exclude;
   if (state.source) clean.source = state.source;
   if (state.view === 'data') clean.view = 'data';
@@ -72,7 +75,8 @@ export function fromPreviewUri(uri: vscode.Uri): PreviewState {
   if (!raw || !Array.isArray(raw.files) || !raw.files.every((f) => typeof f === 'string')) throw new Error('the preview URI lists no files');
   const mode = isEditorPreviewMode(raw.mode) ? raw.mode : 'user-data';
   const source = sourceOf(raw.source);
-  return { mode, files: raw.files, boot: raw.boot, exclude: typeof raw.exclude === 'number' ? raw.exclude : undefined, view: raw.view === 'data' ? 'data' : undefined, ...(source ? { source } : {}) };
+  const seed = mode === 'boot' && typeof raw.seed === 'string' ? raw.seed : undefined;
+  return { mode, files: raw.files, boot: raw.boot, ...(seed ? { seed } : {}), exclude: typeof raw.exclude === 'number' ? raw.exclude : undefined, view: raw.view === 'data' ? 'data' : undefined, ...(source ? { source } : {}) };
 }
 
 function sourceOf(raw: unknown): PreviewSource | undefined {

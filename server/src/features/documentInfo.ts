@@ -1,11 +1,13 @@
 /**
  * The `cloudConfigMerge/documentInfo` request, for the language status
- * item: what kind of part the document is, and the spec cloud-init will
- * use for it, in words.
+ * items: what kind of part the document is, whether cloud-init merges it,
+ * the spec cloud-init will use for it, in words, and the image it is
+ * checked against (with the settings the server does not know).
  */
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DocumentImage, DocumentInfoParams, DocumentInfoRequest, DocumentInfoResult } from '../protocol';
-import { DEFAULT_IMAGE } from '../engine/version/profiles';
+import { DEFAULT_IMAGE, unknownImageMessage } from '../engine/version/profiles';
+import { CLOUD_INIT_VERSIONS } from '../engine/version/versions';
 import type { ServerSettings } from './common/settings';
 import { HEADER_LINES } from '../engine/spec/catalogue';
 import { DEFAULT_PART_SPEC, DEFAULT_SYSTEM_SPEC } from '../engine/spec/defaults';
@@ -23,17 +25,19 @@ export function registerDocumentInfo(ctx: ServerContext): void {
     DocumentInfoRequest.method,
     guardRequest(ctx.log, 'documentInfo', async (params: DocumentInfoParams): Promise<DocumentInfoResult> => {
       const uri = params?.uri;
-      if (typeof uri !== 'string') return { kind: null, spec: null, summary: [] };
+      if (typeof uri !== 'string') return { kind: null, spec: null, summary: [], merged: false };
+      // Its settings as they are now (asked again after a change), so that the image answered is the one checked.
+      await ctx.settings(uri);
       const document = ctx.documents.get(uri);
       if (document) return documentInfo(ctx.state(document));
       // Not open: read it from disk (within maxFileBytes), analyse it once, keep nothing.
-      if (!/^file:/i.test(uri)) return { kind: null, spec: null, summary: [] };
+      if (!/^file:/i.test(uri)) return { kind: null, spec: null, summary: [], merged: false };
       const settings = await ctx.settings(uri);
       let text: string;
       try {
         text = new TextDecoder().decode(await readOpenOrDisk(ctx.documents, uri, settings.limits.maxFileBytes));
       } catch (e) {
-        return { kind: null, spec: null, summary: [`The file cannot be read (${readError(e)}).`] };
+        return { kind: null, spec: null, summary: [`The file cannot be read (${readError(e)}).`], merged: false };
       }
       return documentInfo(analyze(TextDocument.create(uri, 'yaml', 0, text), settings));
     }),
@@ -61,9 +65,16 @@ export function documentInfo(state: DocumentState): DocumentInfoResult {
   });
 }
 
-/** The image the document's run is checked on (common/settings.ts resolved it: the set's, the folder's, the default). */
+/**
+ * The image the document's run is checked on (common/settings.ts resolved it: the set's, the folder's, the
+ * default), and the settings the server does not know, whose defaults apply (named, not echoed: the
+ * status item never shows a version that is not the one checked).
+ */
 function imageOf(settings: ServerSettings): DocumentImage {
   const { target } = settings;
+  const ignored: string[] = [];
+  if (settings.unknown?.image !== undefined) ignored.push(`cloudConfigMerge.image: ${unknownImageMessage(settings.unknown.image)}; the default image ${DEFAULT_IMAGE} is used`);
+  if (settings.unknown?.cloudInitVersion !== undefined) ignored.push(`cloudConfigMerge.cloudInitVersion is not a version this extension reproduces (${CLOUD_INIT_VERSIONS.join(', ')}): the image's version is used`);
   return {
     id: settings.image || DEFAULT_IMAGE,
     version: target.version,
@@ -71,14 +82,26 @@ function imageOf(settings: ServerSettings): DocumentImage {
     versionOverride: settings.versionOverride !== undefined,
     ...(settings.imageFrom ? { set: settings.imageFrom.set, setFile: settings.imageFrom.setFile } : {}),
     isDefault: !settings.image,
+    ...(ignored.length ? { ignored } : {}),
   };
 }
 
+/** The documents cloud-init reads but never merges, in words: they have no spec and no merge preview. */
+const NOT_MERGED: Readonly<Record<string, string>> = {
+  'meta-data': "A NoCloud seed's meta-data: NoCloud reads it (instance-id, hostname); cloud-init never merges it, so it has no merge spec and no merge preview.",
+  'network-config': "A network-config: cloud-init's network stage reads it; it is never merged into user-data, so it has no merge spec and no merge preview.",
+};
+
 function computeDocumentInfo(state: DocumentState): DocumentInfoResult {
+  const kind = state.analysis.info?.kind;
+  if (!kind) return { kind: null, spec: null, summary: [], merged: false };
+  if (NOT_MERGED[kind]) return { kind, spec: null, summary: [NOT_MERGED[kind]], merged: false };
+  // Every other kind is merged: as user-data, as system config, or as Chef attributes.
+  return { ...mergedDocumentInfo(state, kind), merged: true };
+}
+
+function mergedDocumentInfo(state: DocumentState, kind: string): Omit<DocumentInfoResult, 'merged'> {
   const analysis = state.analysis;
-  const info = analysis.info;
-  if (!info) return { kind: null, spec: null, summary: [] };
-  const kind = info.kind;
   if (KIND_HEADER[kind]) return { kind, spec: null, summary: [HEADER_LINES[KIND_HEADER[kind]].summary] };
   if (analysis.findings.some((f) => f.code === 'too-large')) return { kind, spec: null, summary: ['Too large: not analysed (setting cloudConfigMerge.limits.maxFileBytes).'] };
   const role = roleOf(analysis);

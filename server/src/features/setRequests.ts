@@ -1,8 +1,8 @@
 /**
  * Requests about sets of parts, for the client's preview commands, and the
  * notification by which the client says which previews are open (each is a set):
- * `cloudConfigMerge/setOf` (the saved set a file belongs to, so the title
- * bar's preview button previews it) and `cloudConfigMerge/saveSet` (the text
+ * `cloudConfigMerge/setOf` (the saved set a file belongs to, else the NoCloud seed
+ * folder it is a file of, so the title bar's preview button previews it) and `cloudConfigMerge/saveSet` (the text
  * of cloud-config-merge.yaml with a preview's selection saved as a named set,
  * written by engine/sets/setFile.ts so that it reads back as saved while the rest of
  * the file keeps its formatting and comments; the client applies it).
@@ -15,6 +15,8 @@ import { ServerContext } from './common/context';
 import { guardRequest } from './common/guard';
 import { OpenSet, PartSets, filePath } from './common/partSets';
 import { isInside } from './common/workspaceIncludes';
+import { readSeedFolder } from '../node/seed';
+import { seedMerge } from '../engine/seed/seedFolder';
 
 /** @param setsChanged called when an open preview's set appears, changes or goes (diagnostics and hints follow). */
 export function registerSetRequests(ctx: ServerContext, sets: PartSets, setsChanged: () => void): void {
@@ -43,6 +45,7 @@ function previewSet(ctx: ServerContext, preview: PreviewSetParams['preview']): O
   };
 }
 
+/** The set a file belongs to: its saved set, else the NoCloud seed folder it is a file of. */
 export function setOf(sets: PartSets, params: SetOfParams): SetOfResult | null {
   const file = typeof params?.uri === 'string' ? filePath(params.uri) : null;
   if (!file) return null;
@@ -51,13 +54,20 @@ export function setOf(sets: PartSets, params: SetOfParams): SetOfResult | null {
   return set ? setResult(set) : null;
 }
 
-/** A saved set as the client previews it: URIs, its name without `set `. */
+const fileUri = (f: string) => pathToFileURL(f).href;
+
+/**
+ * A set as the client previews it: URIs, a saved set's name without `set ` (a seed folder no set file names
+ * has none), its seed folder when it is a seed.
+ */
 export function setResult(set: OpenSet): SetOfResult {
-  const uri = (f: string) => pathToFileURL(f).href;
   const boot: SetOfResult['boot'] = {};
-  for (const role of ['vendor', 'vendor2', 'cloudCfg', 'dsConfig'] as const) if (set.boot[role]) boot[role] = uri(set.boot[role]);
-  if (set.boot.confd) boot.confd = set.boot.confd.map(uri);
-  return { name: set.label.replace(/^set /, ''), mode: set.mode, files: set.files.map(uri), ...(Object.keys(boot).length ? { boot } : {}) };
+  for (const role of ['vendor', 'vendor2', 'cloudCfg', 'dsConfig'] as const) if (set.boot[role]) boot[role] = fileUri(set.boot[role]);
+  if (set.boot.confd) boot.confd = set.boot.confd.map(fileUri);
+  // Its seed folder (`seed:` as written, relative to the set file's folder).
+  const seed = set.seed ? path.resolve(set.folder, set.seed.folder) : undefined;
+  const saved = set.key.startsWith('file:');
+  return { ...(saved ? { name: set.label.replace(/^set /, '') } : {}), mode: set.mode, files: set.files.map(fileUri), ...(Object.keys(boot).length ? { boot } : {}), ...(seed ? { seed: fileUri(seed) } : {}) };
 }
 
 export function saveSet(ctx: ServerContext, params: SaveSetParams): SaveSetResult {
@@ -68,24 +78,36 @@ export function saveSet(ctx: ServerContext, params: SaveSetParams): SaveSetResul
   const others = (['runtimeCfg', 'cmdlineCfg', 'builtinCfg'] as const).filter((layer) => boot[layer] !== undefined);
   if (others.length) return { error: `A set holds the layers ${[...SET_BOOT_ROLES, 'confd'].join(', ')}; this preview also has ${others.join(', ')}.` };
   const one = (u: unknown) => (typeof u === 'string' ? filePath(u) : null);
+  const seedFolder = params.seed === undefined ? undefined : one(params.seed);
+  if (seedFolder !== undefined && mode !== 'boot') return { error: `A NoCloud seed is merged in boot mode (its user-data over its vendor-data); this preview's mode is ${mode}.` };
   const files = (Array.isArray(params.files) ? params.files : []).map(one);
   const roles = SET_BOOT_ROLES.filter((role) => boot[role] !== undefined).map((role) => [role, one(boot[role])] as const);
   const confd = (Array.isArray(boot.confd) ? boot.confd : []).map(one);
-  const all = [...files, ...roles.map(([, f]) => f), ...confd];
+  const all = [...files, ...roles.map(([, f]) => f), ...confd, ...(seedFolder !== undefined ? [seedFolder] : [])];
   if (!files.length || all.some((f) => !f)) return { error: 'Only files on disk can be saved in a set.' };
-  const folder = ctx.workspaceFolders().find((f) => all.every((file) => isInside(file as string, f)));
+  const folder = ctx.workspaceFolders().find((f) => all.every((file) => file === f || isInside(file as string, f)));
   if (!folder) return { error: 'The files of a set, and its boot layers, must all be inside one workspace folder.' };
-  const relative = (f: string | null) => path.relative(folder, f as string).split(path.sep).join('/');
+  const relative = (f: string | null) => path.relative(folder, f as string).split(path.sep).join('/') || '.';
   const existing = params.currentText ?? '';
-  // What the preview does not carry (its include map, its instance data) stays as the set of that name has it.
+  // What the preview does not carry (its include map, its instance data) stays as the set of that name has it;
+  // its seed too, for a client that does not send it, while the preview still merges that seed.
   const before = parseSetFile(existing).sets.find((s) => s.name === params.name);
+  const keptSeed = seedFolder === undefined && before?.seed && mode === 'boot' ? path.resolve(folder, before.seed) : undefined;
+  const vendor = roles.find(([role]) => role === 'vendor')?.[1] ?? undefined;
+  const keptMerge = keptSeed && isInside(keptSeed, folder) ? seedMerge(readSeedFolder(keptSeed)) : undefined;
+  const seedDir = seedFolder ?? (keptMerge && files.includes(keptMerge.userData) && vendor === keptMerge.vendorData ? keptSeed : undefined);
+  // A seed's own user-data and vendor-data are the seed's: it names them, they are not written again.
+  const seed = seedDir ? seedMerge(readSeedFolder(seedDir)) : undefined;
+  const ownFiles = files.filter((f) => f !== seed?.userData);
+  const ownRoles = roles.filter(([role, f]) => !(role === 'vendor' && f === seed?.vendorData));
   const written = writeSet(existing, {
     name: params.name,
     mode,
-    files: files.map(relative),
-    boot: { ...Object.fromEntries(roles.map(([role, f]) => [role, relative(f)])), ...(confd.length ? { confd: confd.map(relative) } : {}) },
+    files: ownFiles.map(relative),
+    boot: { ...Object.fromEntries(ownRoles.map(([role, f]) => [role, relative(f)])), ...(confd.length ? { confd: confd.map(relative) } : {}) },
     includeMap: before?.includeMap,
     instanceData: before?.instanceData,
+    ...(seedDir ? { seed: seedDir === keptSeed && before?.seed ? before.seed : relative(seedDir) } : {}),
   });
   return 'error' in written ? written : { uri: pathToFileURL(path.join(folder, SET_FILE_NAME)).href, text: written.text };
 }

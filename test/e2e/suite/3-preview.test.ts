@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { PREVIEW_SCHEME, cli, closeAllEditors, fileUri, hoverText, open, positionOf, previewEditors, previewText, serverPids, waitFor } from './helpers';
+import { EXTENSION_ID, PREVIEW_SCHEME, cli, closeAllEditors, fileUri, hoverText, open, positionOf, previewEditors, previewText, serverPids, waitFor, workspaceRoot } from './helpers';
 
 const FILES = ['user-data/1-base.yaml', 'user-data/2-users.yaml', 'user-data/10-app.yaml'];
 
@@ -19,6 +19,18 @@ function placeOf(link: vscode.DocumentLink): { uri: string; line: number } {
 
 async function linksOf(uri: vscode.Uri): Promise<vscode.DocumentLink[]> {
   return vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', uri);
+}
+
+/** The extension's API (it is active: a preview is open or a cloud-config document was). */
+function api(): { previewActivity(): { requestsSent: number; busy: boolean } } {
+  const extension = vscode.extensions.getExtension<{ previewActivity(): { requestsSent: number; busy: boolean } }>(EXTENSION_ID);
+  assert.ok(extension?.isActive, 'the extension is active');
+  return extension.exports;
+}
+
+/** Resolves once no preview refresh is scheduled, asked for or waiting for the server's answer. */
+async function previewsSettled(): Promise<void> {
+  await waitFor('the previews to settle', () => !api().previewActivity().busy);
 }
 
 suite('Merged preview', () => {
@@ -164,13 +176,24 @@ suite('Merged preview', () => {
   test('an unsaved edit of an #include target updates the preview', async () => {
     const target = fileUri('include-check/included.yaml');
     const main = fileUri('include-check/main.txt');
-    await vscode.workspace.fs.writeFile(target, Buffer.from('#cloud-config\nfrom_include: before\n'));
-    await vscode.workspace.fs.writeFile(main, Buffer.from(`#include\n${target.fsPath}\n`));
+    // The file watcher's events for the two new files refresh every preview: they pass first, seen by a
+    // watcher of our own (the same events reach the extension's at once), and their refreshes are answered.
+    const reported = new Set<string>();
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(workspaceRoot(), 'include-check/*'));
+    watcher.onDidCreate((u) => reported.add(u.toString()));
+    watcher.onDidChange((u) => reported.add(u.toString()));
+    try {
+      await vscode.workspace.fs.writeFile(target, Buffer.from('#cloud-config\nfrom_include: before\n'));
+      await vscode.workspace.fs.writeFile(main, Buffer.from(`#include\n${target.fsPath}\n`));
+      await waitFor('the file watcher to report both new files', () => reported.has(target.toString()) && reported.has(main.toString()));
+    } finally {
+      watcher.dispose();
+    }
+    await previewsSettled();
     const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', main, [main]);
     await previewText(uri, (t) => t.includes('from_include: before'));
     const editor = await open('include-check/included.yaml');
-    // Let the file watcher's events for the two new files (which refresh every preview) pass first.
-    await new Promise((r) => setTimeout(r, 3000));
+    await previewsSettled();
     const at = positionOf(editor.document, 'before');
     assert.ok(await editor.edit((e) => e.replace(new vscode.Range(at, at.translate(0, 6)), 'after')));
     assert.ok(editor.document.isDirty, 'not saved');
@@ -187,15 +210,16 @@ suite('Merged preview', () => {
     const uri = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', file, [file]);
     await previewText(uri, (t) => t.includes('hostname: before-restart'));
     const editor = await open('user-data/restart-check.yaml');
-    await new Promise((r) => setTimeout(r, 1000)); // the refreshes that opening caused are answered
+    await previewsSettled(); // the refreshes that opening caused are answered
     const [pid] = serverPids();
     assert.ok(pid, 'the language server runs');
     const at = positionOf(editor.document, 'before');
-    // Freeze the server, let the preview's refresh request reach it, then kill it: the request fails.
+    // Freeze the server, let the preview's refresh request be sent to it, then kill it: the request fails.
+    const sent = api().previewActivity().requestsSent;
     process.kill(pid, 'SIGSTOP');
     try {
       assert.ok(await editor.edit((e) => e.replace(new vscode.Range(at, at.translate(0, 6)), 'after')));
-      await new Promise((r) => setTimeout(r, 1500));
+      await waitFor("the preview's refresh request to the frozen server", () => api().previewActivity().requestsSent > sent);
     } finally {
       process.kill(pid, 'SIGKILL');
     }

@@ -122,3 +122,37 @@ suite('Fates in the files of an open preview', () => {
     await closeAllEditors();
   });
 });
+
+suite("Save Preview as a Named Set… from the preview's … menu", () => {
+  const setFile = () => fileUri('cloud-config-merge.yaml');
+  let saved: Uint8Array;
+  suiteSetup(async () => {
+    await closeAllEditors();
+    saved = await vscode.workspace.fs.readFile(setFile());
+  });
+  suiteTeardown(async () => {
+    await closeAllEditors();
+    await vscode.workspace.fs.writeFile(setFile(), saved);
+  });
+
+  test('the menu passes (uri, context): the name is asked for, and the set is saved under it (issue 36, item 13)', async () => {
+    const [base, app] = ['sets/10-base.yaml', 'sets/30-app.yaml'].map(fileUri);
+    const preview = await vscode.commands.executeCommand<vscode.Uri>('cloudConfigMerge.preview', base, [base, app], 'default');
+    // As the editor title's … menu calls it: the preview's URI, then the editor's own context object.
+    let done = false;
+    let result: vscode.Uri | undefined;
+    void vscode.commands.executeCommand<vscode.Uri | undefined>('cloudConfigMerge.saveSet', preview, { groupId: 1, editorIndex: 0 }).then((uri) => {
+      done = true;
+      result = uri;
+    });
+    // The name box opens with `default` in it; it is accepted as soon as it shows (accepting with no box open does nothing).
+    await waitFor('the save to finish', async () => {
+      if (!done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      return done;
+    });
+    assert.ok(result instanceof vscode.Uri, 'saved, not refused with "A set name is letters…"');
+    assert.strictEqual(result.toString(), setFile().toString());
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(setFile()));
+    assert.match(text, /^ {2}default:\n {4}files:\n {6}- sets\/10-base\.yaml\n {6}- sets\/30-app\.yaml\n/m);
+  });
+});

@@ -32,3 +32,14 @@ export function seedFolderProblem(seed: SeedFolder): string | undefined {
   if (!seed.missing.length) return undefined;
   return `${seed.folder} is not a seed NoCloud uses: it needs both user-data and meta-data (an empty file will do), and ${seed.missing.join(' and ')} ${seed.missing.length === 1 ? 'is' : 'are'} missing, so NoCloud skips the folder and, with no other datasource, the instance boots without this user-data`;
 }
+
+/**
+ * What a seed NoCloud uses merges, as cloud-init merges it (boot mode): its user-data, laid over its
+ * vendor-data (vendor-data is merged under user-data). Undefined for a folder NoCloud skips.
+ */
+export function seedMerge(seed: SeedFolder): { userData: string; vendorData?: string } | undefined {
+  const userData = seed.present['user-data'];
+  if (seed.missing.length || userData === undefined) return undefined;
+  const vendorData = seed.present['vendor-data'];
+  return { userData, ...(vendorData !== undefined ? { vendorData } : {}) };
+}

@@ -245,6 +245,8 @@ export interface SetEntry {
   instanceData?: string;
   /** Absent: a set of this name keeps the image it names. */
   image?: string;
+  /** A NoCloud seed folder (boot mode): its user-data and vendor-data are not written again in `files` and `vendor`. */
+  seed?: string;
 }
 
 export type SetWrite = { text: string } | { error: string };
@@ -288,8 +290,10 @@ type Fields = Array<[string, string | string[] | { map: Array<[string, string]> 
 
 function entryFields(entry: SetEntry): Fields {
   const fields: Fields = [];
-  if (entry.mode !== 'user-data') fields.push(['mode', entry.mode]);
-  fields.push(['files', entry.files.map(escapeGlob)]);
+  // A seed is merged in boot mode: its `mode` goes without saying.
+  if (entry.mode !== 'user-data' && !(entry.seed && entry.mode === 'boot')) fields.push(['mode', entry.mode]);
+  if (entry.seed) fields.push(['seed', entry.seed]);
+  if (entry.files.length || !entry.seed) fields.push(['files', entry.files.map(escapeGlob)]);
   for (const role of SET_BOOT_ROLES) {
     const file = entry.boot?.[role];
     if (file) fields.push([role, file]);
@@ -398,7 +402,7 @@ function readsBackAs(written: string, before: string, entry: SetEntry): boolean 
   const mine = after.sets.filter((s) => s.name === entry.name);
   if (mine.length !== 1) return false;
   const meant = { ...entry, files: entry.files.map(escapeGlob), boot: { ...entry.boot, ...(entry.boot?.confd?.length ? { confd: entry.boot.confd.map(escapeGlob) } : { confd: undefined }) } };
-  const same = (a: Omit<SetEntry, 'name'>) => JSON.stringify([a.mode, a.files, SET_BOOT_ROLES.map((r) => a.boot?.[r] ?? null), a.boot?.confd ?? null, a.includeMap ?? [], a.instanceData ?? null, a.image ?? null]);
+  const same = (a: Omit<SetEntry, 'name'>) => JSON.stringify([a.mode, a.files, SET_BOOT_ROLES.map((r) => a.boot?.[r] ?? null), a.boot?.confd ?? null, a.includeMap ?? [], a.instanceData ?? null, a.image ?? null, a.seed ?? null]);
   if (same(mine[0]) !== same(meant)) return false;
   const others = (file: SetFile) => JSON.stringify(file.sets.filter((s) => s.name !== entry.name).map((s) => [s.name, same(s)]));
   return others(after) === others(parseSetFile(before));

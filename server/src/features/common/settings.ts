@@ -23,6 +23,8 @@ export interface ServerSettings {
   imageFrom?: { set: string; setFile: string };
   /** `cloudConfigMerge.cloudInitVersion` when it is set: it overrides the image's version. */
   versionOverride?: CloudInitVersion;
+  /** `cloudConfigMerge.image` and `cloudConfigMerge.cloudInitVersion` as written when the server does not know them (their defaults apply). */
+  unknown?: { image?: string; cloudInitVersion?: string };
   /** The image (or the default one) with the version override: what diagnostics, hovers and previews reproduce. */
   target: Target;
   validation: { enable: boolean };
@@ -86,9 +88,15 @@ export function normalizeSettings(raw: unknown): ServerSettings {
   if (custom && typeof custom === 'object' && !Array.isArray(custom)) {
     for (const [name, file] of Object.entries(custom)) if (typeof file === 'string' && /^[a-z_][a-z0-9_]*$/.test(name)) customMergers[name] = file;
   }
+  const versionOverride = typeof version === 'string' ? parseCloudInitVersion(version) : undefined;
+  const unknown = {
+    ...(typeof image === 'string' && image.trim() && !imageProfile(image) ? { image } : {}),
+    ...(version !== undefined && version !== null && versionOverride === undefined ? { cloudInitVersion: typeof version === 'string' ? version : JSON.stringify(version) } : {}),
+  };
   return {
     customMergers,
-    ...withImage({ versionOverride: typeof version === 'string' ? parseCloudInitVersion(version) : undefined }, typeof image === 'string' ? image : ''),
+    ...withImage({ versionOverride }, typeof image === 'string' ? image : ''),
+    ...(Object.keys(unknown).length ? { unknown } : {}),
     validation: { enable: typeof enable === 'boolean' ? enable : DEFAULT_SETTINGS.validation.enable },
     schema: {
       enable: typeof schemaEnable === 'boolean' ? schemaEnable : DEFAULT_SETTINGS.schema.enable,
@@ -114,5 +122,6 @@ export function withImage<T extends { versionOverride?: CloudInitVersion }>(sett
 
 /** The settings that change what the analysis of a document finds. */
 export function analysisKey(settings: ServerSettings): string {
-  return `${settings.cloudInitVersion}|${settings.image}|${settings.schema.enable}|${JSON.stringify(settings.schema.validatedByRedHatYaml)}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}|${settings.instanceData}`;
+  // (with the settings not known, which documentInfo reports from the analysis's settings)
+  return `${settings.cloudInitVersion}|${settings.image}|${JSON.stringify(settings.unknown ?? null)}|${settings.schema.enable}|${JSON.stringify(settings.schema.validatedByRedHatYaml)}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}|${settings.instanceData}`;
 }
