@@ -25,8 +25,8 @@ export function planCommand(o: CliOptions, io: CliIO, inputs: SetInputs): number
   const resolved = typeof target === 'string' ? { version, distro, cloudCfgVariant: '', netplan } : { ...target, netplan };
   const result = planOfOutcome(outcome, resolved, cloudCfg ? { cloudCfg } : {});
   if ('error' in result) throw new CloudInitFailure(result.error);
-  const { plan, pitfalls, merged, locate } = result;
+  const { plan, pitfalls, merged, locate, otherTool } = result;
   if (o.format === 'json') io.stdout(JSON.stringify(planJson(plan, pitfalls, merged, locate), null, o.pretty ? 2 : undefined) + '\n');
-  else io.stdout(planText(plan, pitfalls, merged, locate));
+  else io.stdout(planText(plan, pitfalls, merged, locate, otherTool));
   return pitfalls.some((p) => p.severity === 'error') ? 1 : 0;
 }
