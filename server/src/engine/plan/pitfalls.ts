@@ -76,8 +76,8 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
     const l = find(cc);
     if (l) return `${l.row.module} is skipped in the ${l.stage} stage: ${l.row.reason}`;
     const imageStage = STAGES.find((s) => plan.stages[s].imageModules.includes(cc));
-    if (imageStage && plan.stages[imageStage].listFrom === 'user') return `${cc.slice(3)} is left out of ${STAGE_KEYS[imageStage]}${whereList(imageStage)}, which replaces the image's list (${plan.cloudCfg} runs it in the ${imageStage} stage)`;
-    return `${cc.slice(3)} is in none of the module lists of ${plan.cloudCfg}`;
+    if (imageStage && plan.stages[imageStage].listFrom === 'user') return `${cc.slice(3)} is left out of ${STAGE_KEYS[imageStage]}${whereList(imageStage)}, which replaces the image's list (the image's runs it in the ${imageStage} stage)`;
+    return `${cc.slice(3)} is in none of this image's module lists`;
   };
 
   // Users and groups users_groups creates (the names the config gives; `default` is the image's user), and

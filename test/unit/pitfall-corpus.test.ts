@@ -1,0 +1,64 @@
+/**
+ * The pitfall corpus (test/support/pitfallCorpus.ts, issue 38): each boot-plan pitfall fires on the files
+ * where the boot really goes wrong and stays quiet where it does not, on the line of the value. What
+ * cloud-init itself decides in each case is checked against the oracle by test/oracle/pitfalls.diff.ts.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mergedValue, runSet } from '../../server/src/engine/outcome/run';
+import { planTarget } from '../../server/src/engine/plan/facts';
+import { planOfOutcome } from '../../server/src/engine/plan/ofOutcome';
+import type { Pitfall } from '../../server/src/engine/plan/pitfalls';
+import type { Target } from '../../server/src/engine/version/target';
+import { PITFALL_CORPUS, type PitfallCase } from '../support/pitfallCorpus';
+import { FINDING_CODES } from '../../server/src/engine/findings/codes';
+
+function pitfallsOf(c: PitfallCase): { pitfalls: Pitfall[]; otherTool: boolean } {
+  const outcome = runSet('user-data', { files: c.files.map(([name, text]) => ({ name, bytes: Buffer.from(text) })) });
+  const target = planTarget('current', c.distro ?? 'ubuntu');
+  assert.equal(typeof target, 'object', `${c.name}: ${String(target)}`);
+  const cloudCfg = c.cloudCfg === undefined ? undefined : { name: 'cloud.cfg', value: mergedValue(runSet('system', { files: [{ name: 'cloud.cfg', bytes: Buffer.from(c.cloudCfg) }] })) };
+  const plan = planOfOutcome(outcome, target as Target, { ...(cloudCfg ? { cloudCfg } : {}), oncePerInstanceHints: c.hints === true });
+  assert.ok(!('error' in plan), `${c.name}: ${'error' in plan ? plan.error : ''}`);
+  return { pitfalls: plan.pitfalls, otherTool: plan.otherTool === true };
+}
+
+for (const c of PITFALL_CORPUS) {
+  test(`${c.code} ${c.fires ? 'fires' : 'is quiet'}: ${c.name} (the boot: ${c.boot})`, () => {
+    const { pitfalls } = pitfallsOf(c);
+    const mine = pitfalls.filter((p) => p.code === c.code);
+    if (!c.fires) {
+      assert.deepEqual(mine.map((p) => p.message), [], `${c.name}: no ${c.code}`);
+      return;
+    }
+    assert.ok(mine.length > 0, `${c.name}: ${c.code} expected, got ${pitfalls.map((p) => p.code).join(', ') || 'none'}`);
+    if (c.message) assert.ok(mine.some((p) => c.message!.test(p.message)), `${c.name}: ${mine.map((p) => p.message).join(' | ')}`);
+    if (c.line !== undefined) assert.ok(mine.some((p) => p.at?.line === c.line && p.at?.file === c.files[0][0]), `${c.name}: at ${mine.map((p) => p.at && `${p.at.file}:${p.at.line}`).join(', ')}`);
+  });
+}
+
+test('every pitfall code has a case where it fires and one where it does not', () => {
+  const codes = Object.keys(FINDING_CODES).filter((c) => c.startsWith('plan-'));
+  for (const code of codes) {
+    assert.ok(PITFALL_CORPUS.some((c) => c.code === code && c.fires), `${code} fires somewhere`);
+    assert.ok(PITFALL_CORPUS.some((c) => c.code === code && !c.fires), `${code} is quiet somewhere`);
+  }
+});
+
+test('a file for another tool is named once, and --plan says that instead of a module list', () => {
+  const coreos = PITFALL_CORPUS.find((c) => c.name === 'a coreos-cloudinit file')!;
+  const { pitfalls, otherTool } = pitfallsOf(coreos);
+  // ssh_authorized_keys would otherwise get its own pitfalls: the file is said once, as what it is.
+  assert.deepEqual(pitfalls.map((p) => p.code), ['plan-other-tool']);
+  assert.ok(otherTool);
+  // Beside a real cloud-config, the set is planned; the other tool's file is still named.
+  const mixed = pitfallsOf({ ...coreos, files: [...coreos.files, ['extra.yaml', '#cloud-config\nusers:\n  - name: ops\n']] });
+  assert.equal(mixed.otherTool, false);
+  assert.deepEqual(mixed.pitfalls.map((p) => p.code).sort(), ['plan-no-default-user', 'plan-other-tool']);
+});
+
+test('unknown modules of the image list are not the file\'s: only its own list entries are placed', () => {
+  const c = PITFALL_CORPUS.find((x) => x.name === 'a removed module')!;
+  const found = pitfallsOf(c).pitfalls.find((p) => p.code === 'plan-unknown-module');
+  assert.deepEqual([found?.severity, found?.path, found?.at?.line, found?.at?.character], ['info', 'cloud_config_modules[0]', 2, 4]);
+});
