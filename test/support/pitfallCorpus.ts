@@ -108,6 +108,14 @@ export const PITFALL_CORPUS: PitfallCase[] = [
     boot: 'the name is filled in before the file reaches cloud-init; whether it is the image\'s default user cannot be told from the file',
   },
   {
+    name: 'root only, with disable_root: false (a rescue-image launcher)',
+    code: 'plan-no-default-user',
+    fires: false,
+    files: [['cloud-init.yaml', '#cloud-config\ndatasource_list: [NoCloud, ConfigDrive]\ntimezone: UTC\ndisable_root: false\nssh_pwauth: true\nusers:\n  - name: root\n    lock_passwd: false\n']],
+    boot: "ubuntu is not created, as the file asks; ssh's apply_credentials writes the cloud's keys into root's authorized_keys without the \"login as\" prefix, so they log in as root",
+    oracle: [{ users: ['root'] }],
+  },
+  {
     name: "Raspberry Pi OS: the image's pi user by name",
     code: 'plan-no-default-user',
     fires: false,

@@ -144,7 +144,10 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
   // Not when the file creates the default user itself by name, or names a user we cannot read (a template's).
   const createsDefault = plan.defaultUser !== null && userNames.includes(plan.defaultUser);
   const unread = userNames.some((n) => /\{\{|\$\{|\{%|%\{/.test(n));
-  if (usersValue !== undefined && isPyList(usersValue) && !userNames.includes('default') && !createsDefault && !unread && !cfg.has('user') && usersGroups) {
+  // cc_ssh gives the cloud's keys to the default user, and to root: usable there when disable_root is false
+  // (get_cfg_option_bool, default true); with allow_public_ssh_keys false it takes none at all.
+  const keysUsable = truthy(cfg.has('disable_root') ? cfg.get('disable_root') : true) && truthy(cfg.has('allow_public_ssh_keys') ? cfg.get('allow_public_ssh_keys') : true);
+  if (usersValue !== undefined && isPyList(usersValue) && !userNames.includes('default') && !createsDefault && !unread && keysUsable && !cfg.has('user') && usersGroups) {
     const first = getListOrigins(usersValue)?.[0];
     push('plan-no-default-user', 'users', at(cfg.originOf('users')), `users has no default entry: ${plan.defaultUser ? `the image's default user ${plan.defaultUser}` : "the image's default user"} is not created, and the SSH keys the cloud provides (it installs them for that user) go nowhere; add - default to keep it`, { fix: defaultFix(at(first, 'value'), lineOf) });
   }
