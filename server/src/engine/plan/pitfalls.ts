@@ -181,7 +181,7 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
     if (!owners.length) continue;
     const runs = owners.map(running).filter((l): l is Located => !!l);
     if (!runs.length) {
-      push('plan-key-not-read', key, at(origin), `no module of this image reads ${key}: ${owners.map(whyNot).join('; ')} (cloud-init ${plan.target.version}, ${plan.target.distro}, cloud.cfg ${plan.target.cloudCfgVariant})`);
+      push('plan-key-not-read', key, at(origin), `no module of this image reads ${key}: ${owners.map(whyNot).join('; ')} (cloud-init ${plan.target.version}, ${plan.target.distro}, cloud.cfg ${plan.cloudCfgGiven ? plan.cloudCfg : plan.target.cloudCfgVariant})`);
     } else if (options.oncePerInstanceHints && runs.every((l) => l.row.frequency === 'once-per-instance')) {
       push('plan-once-per-instance', key, at(origin), `${runs.map((l) => `${l.row.module} (${l.stage} stage)`).join(', ')} reads ${key} once per instance: editing it on a running instance changes nothing at the next boot, only a new instance (or cloud-init clean) runs it again`);
     }

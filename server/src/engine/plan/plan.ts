@@ -74,6 +74,8 @@ export interface BootPlan {
   cloudInit: string;
   /** Which cloud.cfg: the file the user gave, or the variant of the version. */
   cloudCfg: string;
+  /** The cloud.cfg is the file the user gave (`--cloud-cfg`), not the image's rendered one. */
+  cloudCfgGiven: boolean;
   /** `system_info.distro` the image's cloud.cfg names (the target's distro replaces it). */
   cloudCfgDistro: string | null;
   /** The user `default` in `users` stands for on this image (`system_info.default_user.name`). */
@@ -97,7 +99,7 @@ export interface PlanOptions {
   cloudCfg?: { name: string; value: PyValue };
   /**
    * Also say, as hints, which keys only once-per-instance modules read (editing them on a running instance
-   * changes nothing): true of most keys of most files, so off unless asked for (`--plan-hints`).
+   * changes nothing): true of most keys of most files, so off unless asked for (the CLI's `--plan-hints`).
    */
   oncePerInstanceHints?: boolean;
 }
@@ -173,7 +175,7 @@ function plan(merged: PyValue | null, target: Target, options: PlanOptions): Pla
     const listFrom = user.has(key) ? 'user' : system.values.has(key) ? 'cloud.cfg' : 'none';
     stages[stage] = { ...runSection(cfg.get(key), facts, configKeys, target.distro, unverified), listFrom, imageModules: listedModules(system.values.get(key), facts) };
   }
-  const plan: BootPlan = { target, cloudInit: facts.cloudInit, cloudCfg: system.name, cloudCfgDistro: system.distro, defaultUser: system.defaultUser, stages, boots: { first: [], reboot: [], newInstance: [] }, configKeys, unverified, facts };
+  const plan: BootPlan = { target, cloudInit: facts.cloudInit, cloudCfg: system.name, cloudCfgGiven: options.cloudCfg !== undefined, cloudCfgDistro: system.distro, defaultUser: system.defaultUser, stages, boots: { first: [], reboot: [], newInstance: [] }, configKeys, unverified, facts };
   plan.boots = boots(plan);
   return { ok: true, plan };
 }
