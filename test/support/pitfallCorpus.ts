@@ -146,6 +146,16 @@ export const PITFALL_CORPUS: PitfallCase[] = [
     oracle: [{ before: ['init:write_files', 'init:users_groups'] }],
   },
   {
+    name: "a file in the image's default user's home, with no users key",
+    code: 'plan-home-before-user',
+    fires: true,
+    files: [['user-data', '#cloud-config\nwrite_files:\n  - path: /home/ubuntu/.bashrc\n    append: true\n    content: |\n      alias ll="ls -alF"\n']],
+    boot: "the image's cloud.cfg has users: [default], so users_groups creates ubuntu, after write_files made /home/ubuntu as root: no skeleton, a root-owned home",
+    message: /\/home\/ubuntu\/\.bashrc is written by write_files .* creates ubuntu/,
+    line: 2,
+    oracle: [{ users: ['ubuntu'] }, { before: ['init:write_files', 'init:users_groups'] }],
+  },
+  {
     name: 'the same file with defer: true',
     code: 'plan-home-before-user',
     fires: false,
@@ -170,6 +180,15 @@ export const PITFALL_CORPUS: PitfallCase[] = [
     boot: 'write_files runs before users_groups: the chown to app fails and the file stays root\'s',
     line: 6,
     oracle: [{ before: ['init:write_files', 'init:users_groups'] }],
+  },
+  {
+    name: "owned by the image's default user, with no users key",
+    code: 'plan-owner-created-later',
+    fires: true,
+    files: [['user-data', '#cloud-config\nwrite_files:\n  - path: /opt/app/config.json\n    owner: ubuntu:ubuntu\n    content: "{}"\n']],
+    boot: 'ubuntu comes from the image\'s users: [default] and is created by users_groups after write_files: on the first boot the chown fails',
+    line: 3,
+    oracle: [{ users: ['ubuntu'] }, { before: ['init:write_files', 'init:users_groups'] }],
   },
   {
     name: 'owned by root',

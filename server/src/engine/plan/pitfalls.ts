@@ -85,10 +85,10 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
   const users = new Set<string>();
   const groups = new Set<string>();
   const homes = new Map<string, string>();
+  // The users the boot creates: the file's `users`, else the image's (ConfigMerger: the user's value wins).
   const usersValue = cfg.get('users');
-  const entries = userEntries(usersValue);
-  const userNames = entries.map((e) => e.name);
-  for (const { name, entry } of entries) {
+  const userNames = userEntries(usersValue).map((e) => e.name);
+  for (const { name, entry } of userEntries(cfg.has('users') ? usersValue : plan.users)) {
     const real = name === 'default' ? plan.defaultUser : name;
     if (!real) continue;
     users.add(real);
