@@ -12,6 +12,7 @@ import type { Pitfall } from '../../server/src/engine/plan/pitfalls';
 import type { Target } from '../../server/src/engine/version/target';
 import { PITFALL_CORPUS, type PitfallCase } from '../support/pitfallCorpus';
 import { FINDING_CODES } from '../../server/src/engine/findings/codes';
+import { buildPreview } from '../../server/src/engine/render/previewText';
 
 function pitfallsOf(c: PitfallCase): { pitfalls: Pitfall[]; otherTool: boolean } {
   const outcome = runSet('user-data', { files: c.files.map(([name, text]) => ({ name, bytes: Buffer.from(text) })) });
@@ -61,4 +62,12 @@ test('unknown modules of the image list are not the file\'s: only its own list e
   const c = PITFALL_CORPUS.find((x) => x.name === 'a removed module')!;
   const found = pitfallsOf(c).pitfalls.find((p) => p.code === 'plan-unknown-module');
   assert.deepEqual([found?.severity, found?.path, found?.at?.line, found?.at?.character], ['info', 'cloud_config_modules[0]', 2, 4]);
+});
+
+test("the preview's Boot plan section names a file for another tool once, linked to it, and lists no module", () => {
+  const coreos = PITFALL_CORPUS.find((c) => c.name === 'a coreos-cloudinit file')!;
+  const target = planTarget('current', 'ubuntu') as Target;
+  const preview = buildPreview('user-data', coreos.files.map(([name, text]) => ({ name, bytes: Buffer.from(text) })), { plan: target });
+  assert.match(preview.text, /^# Boot plan: none: user-data:3 is a coreos-cloudinit file/m);
+  assert.doesNotMatch(preview.text, /# Boot plan on /);
 });
