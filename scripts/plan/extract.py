@@ -18,7 +18,8 @@ installed cloud-init, never written by hand:
 * `variants`: for each rendered cloud.cfg (CLOUDCFG_DIR/<variant>.cfg, made by the oracle's render-cloudcfg.sh
   from that version's own template), the system config `stages.fetch_base_config()` builds from it (builtin
   config + that cloud.cfg, no drop-ins, no kernel command line): its top-level keys, the distro and default user it names, and the
-  values of the keys the plan reads (the three module lists, `unverified_modules`, merge specs, `users`). PACKAGE_ETC adds
+  values of the keys the plan reads (the three module lists, `unverified_modules`, merge specs, `users`, and
+  the keys that decide where ssh puts the cloud's keys: `disable_root`, `allow_public_ssh_keys`). PACKAGE_ETC adds
   the variant `debian-package`: a distribution package's own /etc/cloud (cloud.cfg + cloud.cfg.d/*.cfg).
 
 A distro's OS family (`distros.OSFAMILIES`) is not here: scripts/version/extract-distros.py extracts it once.
@@ -36,7 +37,7 @@ import sys
 import tempfile
 
 PLAN_KEYS = ("cloud_init_modules", "cloud_config_modules", "cloud_final_modules", "unverified_modules",
-             "merge_how", "merge_type", "users")
+             "merge_how", "merge_type", "users", "disable_root", "allow_public_ssh_keys")
 
 
 def main():

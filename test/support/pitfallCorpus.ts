@@ -116,6 +116,15 @@ export const PITFALL_CORPUS: PitfallCase[] = [
     oracle: [{ users: ['root'] }],
   },
   {
+    name: 'FreeBSD, whose cloud.cfg keeps root login (disable_root: false)',
+    code: 'plan-no-default-user',
+    fires: false,
+    distro: 'freebsd',
+    files: [['user-data', '#cloud-config\nusers:\n  - name: admin\n    ssh_authorized_keys:\n      - ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAdmin admin@laptop\n']],
+    boot: "the image's cloud.cfg sets disable_root: false: ssh writes the cloud's keys into root's authorized_keys, usable; admin gets its own",
+    oracle: [{ users: ['admin'] }],
+  },
+  {
     name: "Raspberry Pi OS: the image's pi user by name",
     code: 'plan-no-default-user',
     fires: false,

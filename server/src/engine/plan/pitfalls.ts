@@ -87,8 +87,8 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
   const homes = new Map<string, string>();
   // The users the boot creates: the file's `users`, else the image's (ConfigMerger: the user's value wins).
   const usersValue = cfg.get('users');
-  const userNames = userEntries(usersValue).map((e) => e.name);
-  for (const { name, entry } of userEntries(cfg.has('users') ? usersValue : plan.users)) {
+  const userNames = userEntries(plan.config.get('users')).map((e) => e.name);
+  for (const { name, entry } of userEntries(plan.config.get('users'))) {
     const real = name === 'default' ? plan.defaultUser : name;
     if (!real) continue;
     users.add(real);
@@ -145,8 +145,10 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
   const createsDefault = plan.defaultUser !== null && userNames.includes(plan.defaultUser);
   const unread = userNames.some((n) => /\{\{|\$\{|\{%|%\{/.test(n));
   // cc_ssh gives the cloud's keys to the default user, and to root: usable there when disable_root is false
-  // (get_cfg_option_bool, default true); with allow_public_ssh_keys false it takes none at all.
-  const keysUsable = truthy(cfg.has('disable_root') ? cfg.get('disable_root') : true) && truthy(cfg.has('allow_public_ssh_keys') ? cfg.get('allow_public_ssh_keys') : true);
+  // (get_cfg_option_bool, default true; the file's or the image's), and with allow_public_ssh_keys false it
+  // takes none at all.
+  const option = (key: string) => (plan.config.has(key) ? truthy(plan.config.get(key)) : true);
+  const keysUsable = option('disable_root') && option('allow_public_ssh_keys');
   if (usersValue !== undefined && isPyList(usersValue) && !userNames.includes('default') && !createsDefault && !unread && keysUsable && !cfg.has('user') && usersGroups) {
     const first = getListOrigins(usersValue)?.[0];
     push('plan-no-default-user', 'users', at(cfg.originOf('users')), `users has no default entry: ${plan.defaultUser ? `the image's default user ${plan.defaultUser}` : "the image's default user"} is not created, and the SSH keys the cloud provides (it installs them for that user) go nowhere; add - default to keep it`, { fix: defaultFix(at(first, 'value'), lineOf) });

@@ -80,8 +80,11 @@ export interface BootPlan {
   cloudCfgDistro: string | null;
   /** The user `default` in `users` stands for on this image (`system_info.default_user.name`). */
   defaultUser: string | null;
-  /** `users` as the modules see it: the user's, else the image's (its cloud.cfg's `users: [default]`). */
-  users: PyValue | undefined;
+  /**
+   * The keys a plan reads (PLAN_KEYS) as the modules see them, cloud-init's merge of the user's over the
+   * image's: `users` (the image's cloud.cfg has `users: [default]`), `disable_root`...
+   */
+  config: PyDict;
   stages: Record<Stage, StagePlan>;
   boots: Boots;
   /** Top-level keys of the config cloud-init's modules see (the user's and the system config's). */
@@ -94,7 +97,7 @@ export interface BootPlan {
 export type PlanResult = { ok: true; plan: BootPlan } | { ok: false; error: string };
 
 /** The keys whose value a plan reads from the merged config (the rest only count by presence). */
-const PLAN_KEYS = ['cloud_init_modules', 'cloud_config_modules', 'cloud_final_modules', 'unverified_modules', 'merge_how', 'merge_type', 'users'];
+const PLAN_KEYS = ['cloud_init_modules', 'cloud_config_modules', 'cloud_final_modules', 'unverified_modules', 'merge_how', 'merge_type', 'users', 'disable_root', 'allow_public_ssh_keys'];
 
 /** A cloud.cfg the user gives instead of the image's (`--cloud-cfg FILE`): its value, as `util.read_conf` reads it. */
 export interface PlanOptions {
@@ -177,7 +180,7 @@ function plan(merged: PyValue | null, target: Target, options: PlanOptions): Pla
     const listFrom = user.has(key) ? 'user' : system.values.has(key) ? 'cloud.cfg' : 'none';
     stages[stage] = { ...runSection(cfg.get(key), facts, configKeys, target.distro, unverified), listFrom, imageModules: listedModules(system.values.get(key), facts) };
   }
-  const plan: BootPlan = { target, cloudInit: facts.cloudInit, cloudCfg: system.name, cloudCfgGiven: options.cloudCfg !== undefined, cloudCfgDistro: system.distro, defaultUser: system.defaultUser, users: cfg.has('users') ? cfg.get('users') : undefined, stages, boots: { first: [], reboot: [], newInstance: [] }, configKeys, unverified, facts };
+  const plan: BootPlan = { target, cloudInit: facts.cloudInit, cloudCfg: system.name, cloudCfgGiven: options.cloudCfg !== undefined, cloudCfgDistro: system.distro, defaultUser: system.defaultUser, config: cfg, stages, boots: { first: [], reboot: [], newInstance: [] }, configKeys, unverified, facts };
   plan.boots = boots(plan);
   return { ok: true, plan };
 }
