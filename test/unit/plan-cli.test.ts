@@ -99,6 +99,9 @@ test('--plan of a file for another tool says so once, instead of the image\'s mo
   assert.match(r.stdout, /^Boot plan: none of these files is cloud-init user-data \(cloud-init current/);
   assert.match(r.stdout, /config\.ign:1:1: warning: config\.ign is an Ignition config .*\[plan-other-tool\]\n$/);
   assert.doesNotMatch(r.stdout, /init stage|runs {5}/);
+  const json = JSON.parse(inFolder({ 'config.ign': ign }, ['--plan', '--format', 'json', 'config.ign']).stdout) as PlanJson & { otherTool?: boolean };
+  assert.equal(json.otherTool, true);
+  assert.deepEqual(json.pitfalls.map((p) => p.code), ['plan-other-tool']);
 });
 
 test('--plan on Raspberry Pi OS: --distro raspberry-pi-os (as cloud-init spells it) and --image raspios-13 run the rpi: module', () => {

@@ -26,7 +26,7 @@ export function planCommand(o: CliOptions, io: CliIO, inputs: SetInputs): number
   const result = planOfOutcome(outcome, resolved, cloudCfg ? { cloudCfg } : {});
   if ('error' in result) throw new CloudInitFailure(result.error);
   const { plan, pitfalls, merged, locate, otherTool } = result;
-  if (o.format === 'json') io.stdout(JSON.stringify(planJson(plan, pitfalls, merged, locate), null, o.pretty ? 2 : undefined) + '\n');
+  if (o.format === 'json') io.stdout(JSON.stringify(planJson(plan, pitfalls, merged, locate, otherTool), null, o.pretty ? 2 : undefined) + '\n');
   else io.stdout(planText(plan, pitfalls, merged, locate, otherTool));
   return pitfalls.some((p) => p.severity === 'error') ? 1 : 0;
 }

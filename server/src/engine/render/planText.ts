@@ -61,8 +61,8 @@ export function planText(plan: BootPlan, pitfalls: readonly Pitfall[], merged: P
   return lines.join('\n') + '\n';
 }
 
-/** `--plan --format json`. */
-export function planJson(plan: BootPlan, pitfalls: readonly Pitfall[], merged: PyValue | null, locate: Locator | null): unknown {
+/** `--plan --format json`; `otherTool: true` when every file is for another tool (the text then lists no module). */
+export function planJson(plan: BootPlan, pitfalls: readonly Pitfall[], merged: PyValue | null, locate: Locator | null, otherTool = false): unknown {
   const places = keyPlaces(merged, locate);
   const stages = Object.fromEntries(
     STAGES.map((stage) => [
@@ -80,6 +80,7 @@ export function planJson(plan: BootPlan, pitfalls: readonly Pitfall[], merged: P
   );
   const errors = Object.fromEntries(STAGES.filter((s) => plan.stages[s].error).map((s) => [s, plan.stages[s].error]));
   return {
+    ...(otherTool ? { otherTool: true } : {}),
     target: { cloudInitVersion: plan.target.version, cloudInit: plan.cloudInit, distro: plan.target.distro, cloudCfg: plan.cloudCfg },
     stages,
     ...(Object.keys(errors).length ? { stageErrors: errors } : {}),
