@@ -269,6 +269,16 @@ export const PITFALL_CORPUS: PitfallCase[] = [
     oracle: [{ row: { stage: 'final', module: 'apt_update_upgrade', decision: 'skip_not_found' } }, { log: { stage: 'final', match: /^WARNING: Could not find module named cc_apt_update_upgrade \(searched \['cc_apt_update_upgrade', 'cloudinit\.config\.cc_apt_update_upgrade'\]\)$/ } }],
   },
   {
+    name: 'a module list written as a string',
+    code: 'plan-unknown-module',
+    fires: true,
+    files: [['user-data', '#cloud-config\ncloud_final_modules: scripts_user\nruncmd:\n  - systemctl restart app\n']],
+    boot: 'cloud-init iterates the string: each character is looked up as a module (cc_s, cc_c, ...), none is found, and the final stage runs nothing, scripts_user included',
+    message: /cloud_final_modules is a string, not a list: cloud-init reads each of its characters as a module name \(s, c, r, i, p, t, \.\.\.\)/,
+    line: 1,
+    oracle: [{ row: { stage: 'final', module: 's', decision: 'skip_not_found' } }, { unlisted: 'scripts_user' }, { log: { stage: 'final', match: /^WARNING: Could not find module named cc_s / } }],
+  },
+  {
     name: 'a removed module',
     code: 'plan-unknown-module',
     fires: true,

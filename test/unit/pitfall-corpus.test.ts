@@ -71,3 +71,37 @@ test("the preview's Boot plan section names a file for another tool once, linked
   assert.match(preview.text, /^# Boot plan: none: user-data:3 is a coreos-cloudinit file/m);
   assert.doesNotMatch(preview.text, /# Boot plan on /);
 });
+
+test('odd shapes of users, homedir and module lists give pitfalls or none, never a crash', () => {
+  const odd = [
+    '#cloud-config\nusers: 5\n',
+    '#cloud-config\nusers: {app: true, svc: {homedir: 7, system: yes}, off: false}\nwrite_files: [{path: /home/app/x}]\n',
+    '#cloud-config\nusers: "app, ops"\nwrite_files: [{path: /home/ops/.profile, owner: ops}]\n',
+    '#cloud-config\nusers: [[a, b], {homedir: /}, null, {name: 3}]\nwrite_files: [{path: /x}]\n',
+    '#cloud-config\ncloud_final_modules: runcmd\nruncmd: [ls]\n',
+    '#cloud-config\ncloud_config_modules: [{}, [], "", [3], {name: no_such}]\n',
+    '#cloud-config\ncoreos: 1\n',
+    '{"ignition": "3.0"}\n',
+    '{"ignition": {"version": 3}}\n',
+    'variant: fcos\n',
+    'autoinstall: 1\n',
+  ];
+  const codes = odd.map((text) => {
+    const outcome = runSet('user-data', { files: [{ name: 'u', bytes: Buffer.from(text) }] });
+    const plan = planOfOutcome(outcome, planTarget('current', 'ubuntu') as Target);
+    return 'error' in plan ? `error: ${plan.error.slice(0, 40)}` : plan.pitfalls.map((p) => p.code).join(',');
+  });
+  assert.deepEqual(codes, [
+    '',
+    'plan-home-before-user',
+    'plan-owner-created-later,plan-home-before-user',
+    '',
+    'plan-runcmd-never-run,plan-unknown-module',
+    '',
+    'plan-other-tool',
+    '',
+    '',
+    '',
+    'plan-other-tool',
+  ]);
+});

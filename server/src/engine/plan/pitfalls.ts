@@ -194,6 +194,12 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
   for (const stage of STAGES) {
     if (plan.stages[stage].listFrom !== 'user') continue;
     const list = cfg.get(STAGE_KEYS[stage]);
+    if (typeof list === 'string') {
+      // `for item in value` over a string: each character is an entry, and (but for a one-letter name) none is a module.
+      const missing = plan.stages[stage].rows.filter((r) => r.decision === 'skip_not_found' || r.decision === 'skip_removed');
+      if (missing.length) push('plan-unknown-module', STAGE_KEYS[stage], at(cfg.originOf(STAGE_KEYS[stage]), 'value'), `${STAGE_KEYS[stage]} is a string, not a list: cloud-init reads each of its characters as a module name (${missing.slice(0, 6).map((r) => r.module).join(', ')}${missing.length > 6 ? ', ...' : ''}), warns "Could not find module named ${missing[0].cc}" for each, and runs none of them; write [${list}]`);
+      continue;
+    }
     const listed = moduleListEntries(list);
     const origins = isPyList(list) ? getListOrigins(list) : undefined;
     if (!listed) continue;
