@@ -7,6 +7,8 @@ oracle folder; the cloud.cfg render script from that folder's versions/ tarballs
 (nothing is imported or run):
   distros   the modules of cloudinit/distros/ that define a class `Distro`: the names `system_info.distro`
             may take (cloud-init imports `cloudinit.distros.<name>` and uses its `Distro`)
+  dashes    whether `distros.fetch(name)` retries with `name.replace("-", "_")` when no module has the name
+            (current: `raspberry-pi-os`, the name its cloud.cfg and OSFAMILIES give, finds raspberry_pi_os.py)
   families  `OSFAMILIES` of cloudinit/distros/__init__.py: OS family -> the distro names in it (the one copy:
             the image profiles and the boot plan pick a distro's cloud.cfg variant by it)
   variants  the `VARIANTS` list of tools/render-template (tools/render-cloudcfg in 22.4.2): the cloud.cfg
@@ -39,8 +41,20 @@ def distros(tree):
         tree_ = ast.parse(module.read_text())
         if any(isinstance(n, ast.ClassDef) and n.name == "Distro" for n in tree_.body):
             names.append(module.stem)
-    families = literal((folder / "__init__.py").read_text(), "OSFAMILIES")
-    return sorted(names), {k: list(v) for k, v in sorted(families.items())}
+    init = (folder / "__init__.py").read_text()
+    families = literal(init, "OSFAMILIES")
+    return sorted(names), {k: list(v) for k, v in sorted(families.items())}, fetch_retries_dashes(init)
+
+
+def fetch_retries_dashes(source):
+    """`fetch` calls `<name>.replace("-", "_")`: a dashed name finds the module with underscores."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef) and node.name == "fetch":
+            for call in ast.walk(node):
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "replace" \
+                        and [a.value for a in call.args if isinstance(a, ast.Constant)] == ["-", "_"]:
+                    return True
+    return False
 
 
 def render_script(oracle, version):
@@ -58,8 +72,8 @@ def main(oracle):
     out = {}
     for version in VERSIONS:
         tree = subprocess.run(["bash", str(Path(oracle, "setup.sh")), "--where", version], check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
-        names, families = distros(tree)
-        out[version] = {"distros": names, "families": families, "variants": sorted(literal(render_script(oracle, version), "VARIANTS"))}
+        names, families, dashes = distros(tree)
+        out[version] = {"distros": names, "dashes": dashes, "families": families, "variants": sorted(literal(render_script(oracle, version), "VARIANTS"))}
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write("\n")
 

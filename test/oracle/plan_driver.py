@@ -5,7 +5,8 @@ version, instead of one plan.py process per case.
     PYTHONPATH= /usr/bin/python3 plan_driver.py ORACLE_DIR VERSION CI_PATH < cases.json > results.json
 
 cases.json: [{"config": FILE, "distro": NAME, "cloud_cfg"?: FILE}, ...]. Each result is plan.py's entry for that version, cut to
-what the differential test compares (stages, boots, cloud_cfg), or {"error": ...}.
+what the differential tests compare (stages, boots, cloud_cfg, the users users_groups creates, run_section's
+log per stage), or {"error": ...}.
 """
 import argparse
 import json
@@ -38,6 +39,8 @@ def main():
                                 "decision": x["decision"], "will_run": x["will_run"]} for x in rows]
                            for s, rows in r["stages"].items()},
                 "boots": r["boots"],
+                "users": (r.get("users") or {}).get("users"),
+                "log": r.get("log"),
             })
         except plan.UsageError as e:
             out.append({"error": str(e)})

@@ -53,7 +53,7 @@ test('--check --image all says which images accept the input, and exits 1 when o
     assert.equal(r.code, 1);
     const first = r.stdout.split('\n')[0];
     // write_files.source is new in 24.x: 23.4's own schema rejects it too (oracle.py --mode schema on 23.4.4).
-    assert.equal(first, "Which images accept this: valid on debian-13, rhel-9, rhel-10, ubuntu-22.04, ubuntu-24.04, ubuntu-26.04 (cloud-init 24.4 and later); on debian-12, rhel-8 (22.4, 23.4) write_files.0: Additional properties are not allowed ('source' was unexpected)");
+    assert.equal(first, "Which images accept this: valid on debian-13, rhel-9, rhel-10, ubuntu-22.04, ubuntu-24.04, ubuntu-26.04, raspios-13 (cloud-init 24.4 and later); on debian-12, rhel-8 (22.4, 23.4) write_files.0: Additional properties are not allowed ('source' was unexpected)");
     assert.match(r.stdout, /\nInvalid on debian-12, rhel-8 \(cloud-init 22\.4, 23\.4\):\n {2}ud\.yaml:4:4: write_files\.0: Additional properties/);
     const json = JSON.parse(runCliIn(['--check', '--image', 'all', '--format', 'json', 'ud.yaml'], f.dir).stdout) as { images: Array<{ image: string; version: string; valid: boolean; errors: Array<{ path: string; file?: string; line?: number }> }> };
     assert.deepEqual(json.images.map((i) => i.image), [...IMAGE_IDS]);
@@ -141,7 +141,7 @@ test('an error every image reports is said once, and the preview leaves it to it
     assert.equal(r.stdout, [
       "Which images accept this: valid on no image: write_files.0.permissions: 644 is not of type 'string'",
       '',
-      'Invalid on debian-12, rhel-8, rhel-9, rhel-10, debian-13, ubuntu-22.04, ubuntu-24.04, ubuntu-26.04 (cloud-init 22.4, 23.4, 24.4, 25.1, current):',
+      'Invalid on debian-12, rhel-8, rhel-9, rhel-10, debian-13, ubuntu-22.04, ubuntu-24.04, ubuntu-26.04, raspios-13 (cloud-init 22.4, 23.4, 24.4, 25.1, current):',
       "  perm.yaml:4:17: write_files.0.permissions: 644 is not of type 'string'",
       '',
     ].join('\n'));

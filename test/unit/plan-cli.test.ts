@@ -96,3 +96,42 @@ test('--plan flags: a version as released, the image overridden by --cloud-init-
   assert.throws(() => parseArgs(['--cloud-init-version', '21.1', 'a']), /takes 22.4, 23.4, 24.4, 25.1, current/);
   assert.equal(parseArgs(['--cloud-init-version', '22.4.2']).version, '22.4');
 });
+
+test('--plan of a file for another tool says so once, instead of the image\'s module list', () => {
+  const ign = '{"ignition":{"version":"3.4.0"},"passwd":{"users":[{"name":"core"}]}}\n';
+  const r = inFolder({ 'config.ign': ign }, ['--plan', 'config.ign']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^Boot plan: none of these files is cloud-init user-data \(cloud-init current/);
+  assert.match(r.stdout, /config\.ign:1:1: warning: config\.ign is an Ignition config .*\[plan-other-tool\]\n$/);
+  assert.doesNotMatch(r.stdout, /init stage|runs {5}/);
+  const json = JSON.parse(inFolder({ 'config.ign': ign }, ['--plan', '--format', 'json', 'config.ign']).stdout) as PlanJson & { otherTool?: boolean };
+  assert.equal(json.otherTool, true);
+  assert.deepEqual(json.pitfalls.map((p) => p.code), ['plan-other-tool']);
+});
+
+test('--plan on Raspberry Pi OS: --distro raspberry-pi-os (as cloud-init spells it) and --image raspios-13 run the rpi: module', () => {
+  const rpi = '#cloud-config\nrpi:\n  interfaces:\n    spi: true\n    i2c: true\n';
+  for (const argv of [['--distro', 'raspberry-pi-os'], ['--image', 'raspios-13']]) {
+    const r = inFolder({ 'user-data': rpi }, ['--plan', '--format', 'json', ...argv, 'user-data']);
+    assert.equal(r.code, 0, r.stderr);
+    const plan = JSON.parse(r.stdout) as PlanJson;
+    assert.deepEqual([plan.target.distro, plan.target.cloudCfg], ['raspberry-pi-os', 'the raspberry-pi-os cloud.cfg of cloud-init current']);
+    const row = plan.stages.config.find((m) => m.module === 'raspberry_pi');
+    assert.deepEqual([row?.runs, row?.activatedBy?.map((a) => a.key)], [true, ['rpi']], argv.join(' '));
+  }
+  // With the image's own cloud.cfg the module runs too; under its module's spelling (raspberry_pi_os, a name
+  // distros.fetch also finds) it is skipped: cc_raspberry_pi is verified on raspberry-pi-os only.
+  const cfg = 'cloud_config_modules: [raspberry_pi]\nsystem_info:\n  distro: raspberry-pi-os\n  default_user: {name: pi}\n';
+  const decided = (distro: string) => {
+    const r = inFolder({ 'user-data': rpi, 'cloud.cfg': cfg }, ['--plan', '--format', 'json', '--distro', distro, '--cloud-cfg', 'cloud.cfg', 'user-data']);
+    assert.equal(r.code, 0, r.stderr);
+    const row = (JSON.parse(r.stdout) as PlanJson).stages.config[0];
+    return [row.module, row.runs, row.reason.replace(/ \(only.*/, '')];
+  };
+  assert.deepEqual(decided('raspberry-pi-os'), ['raspberry_pi', true, 'activated by rpi']);
+  assert.deepEqual(decided('raspberry_pi_os'), ['raspberry_pi', false, "not verified on distro 'raspberry_pi_os'"]);
+  // cloud-init 25.1 has no such distro.
+  const old = inFolder({ 'user-data': rpi }, ['--plan', '--distro', 'raspberry-pi-os', '--cloud-init-version', '25.1', 'user-data']);
+  assert.equal(old.code, 2);
+  assert.match(old.stderr, /cloud-init 25\.1 knows no distro 'raspberry-pi-os'/);
+});

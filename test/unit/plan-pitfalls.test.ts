@@ -10,14 +10,14 @@ import { planTarget } from '../../server/src/engine/plan/facts';
 import { Pitfall, planPitfalls } from '../../server/src/engine/plan/pitfalls';
 import type { Target } from '../../server/src/engine/version/target';
 
-function pitfalls(text: string, distro = 'ubuntu', cloudCfg?: string): Pitfall[] {
+function pitfalls(text: string, distro = 'ubuntu', cloudCfg?: string, oncePerInstanceHints = false): Pitfall[] {
   const outcome = runSet('user-data', { files: [{ name: 'u.yaml', bytes: Buffer.from(text) }] });
   assert.equal(outcome.kind, 'user-data');
   const target = planTarget('current', distro) as Target;
   const given = cloudCfg === undefined ? {} : { cloudCfg: { name: 'cloud.cfg', value: mergedValue(runSet('system', { files: [{ name: 'cloud.cfg', bytes: Buffer.from(cloudCfg) }] })) } };
   const result = planBoot(mergedValue(outcome), target, given);
   assert.ok(result.ok);
-  return planPitfalls(result.plan, mergedValue(outcome), outcome.kind === 'user-data' ? outcome.locate : null, () => text);
+  return planPitfalls(result.plan, mergedValue(outcome), outcome.kind === 'user-data' ? outcome.locate : null, () => text, { oncePerInstanceHints });
 }
 
 const apply = (text: string, p: Pitfall) => {
@@ -69,11 +69,14 @@ test('reboot in bootcmd is an error (every boot); in runcmd a warning naming the
   assert.match(run?.message ?? '', /before .*final_message run/);
 });
 
-test('a file into a home directory before its user exists; keys of once-per-instance modules get a hint', () => {
-  const all = pitfalls('#cloud-config\nusers: [default]\nwrite_files:\n- path: /home/ubuntu/.profile\n  content: x\n');
+test('a file into a home directory before its user exists; keys of once-per-instance modules get a hint when asked', () => {
+  const text = '#cloud-config\nusers: [default]\nwrite_files:\n- path: /home/ubuntu/.profile\n  content: x\n';
+  const all = pitfalls(text);
   const home = all.find((p) => p.code === 'plan-home-before-user');
   assert.equal(home?.at?.line, 3);
   assert.match(home?.message ?? '', /before users_groups .* creates ubuntu/);
-  const hint = all.find((p) => p.code === 'plan-once-per-instance' && p.path === 'write_files');
+  // True of most keys of most files: quiet unless asked for (PlanOptions.oncePerInstanceHints, --plan-hints).
+  assert.equal(all.find((p) => p.code === 'plan-once-per-instance'), undefined);
+  const hint = pitfalls(text, 'ubuntu', undefined, true).find((p) => p.code === 'plan-once-per-instance' && p.path === 'write_files');
   assert.equal(hint?.severity, 'hint');
 });

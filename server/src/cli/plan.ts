@@ -38,8 +38,8 @@ export function planCommand(o: CliOptions, io: CliIO, inputs: SetInputs): number
   if (outcome.kind === 'user-data' && outcome.run.fatal) throw new CloudInitFailure(`${outcome.run.fatal.pyType}: ${outcome.run.fatal.message} (no user-data is processed at all)`);
   const result = planOfOutcome(outcome, planInputs.target, planInputs.options);
   if ('error' in result) throw new CloudInitFailure(result.error);
-  const { plan, pitfalls, merged, locate } = result;
-  if (o.format === 'json') io.stdout(JSON.stringify(planJson(plan, pitfalls, merged, locate), null, o.pretty ? 2 : undefined) + '\n');
-  else io.stdout(planText(plan, pitfalls, merged, locate));
+  const { plan, pitfalls, merged, locate, otherTool } = result;
+  if (o.format === 'json') io.stdout(JSON.stringify(planJson(plan, pitfalls, merged, locate, otherTool), null, o.pretty ? 2 : undefined) + '\n');
+  else io.stdout(planText(plan, pitfalls, merged, locate, otherTool));
   return pitfalls.some((p) => p.severity === 'error') ? 1 : 0;
 }

@@ -11,6 +11,7 @@ import { PyDict } from '../engine/py/values';
 import { textLocator } from '../engine/outcome/locate';
 import { planBoot } from '../engine/plan/plan';
 import { planPitfalls } from '../engine/plan/pitfalls';
+import { withOtherTools } from '../engine/plan/otherTool';
 import { pitfallFindings } from '../engine/check/runFindings';
 import { ServerContext } from './common/context';
 import { DIAGNOSTIC_SOURCE, SEVERITY } from './common/ranges';
@@ -37,7 +38,9 @@ export function planDiagnostics(ctx: ServerContext, sets: PartSets, document: Te
       const value = loaded.value instanceof PyDict ? loaded.value : null;
       const plan = planBoot(value, target);
       const locate = textLocator([{ name: document.uri, text: state.text, base }]);
-      return plan.ok ? pitfallFindings({ plan: plan.plan, pitfalls: planPitfalls(plan.plan, value, locate, () => state.text), merged: value, locate }, target) : [];
+      if (!plan.ok) return [];
+      const named = withOtherTools(planPitfalls(plan.plan, value, locate, () => state.text), plan.plan, value, locate, [{ name: document.uri, text: state.text }]);
+      return pitfallFindings({ plan: plan.plan, pitfalls: named.pitfalls, merged: value, locate }, target);
     });
     return own.map((f) => {
       const data: PlanDiagnosticData | undefined = f.planFix ? { planFix: f.planFix } : undefined;

@@ -130,7 +130,9 @@ export const FINDING_CODES = {
   'plan-bootcmd-before-packages': { severity: 'warning', summary: 'bootcmd runs a command that packages installs later' },
   'plan-runcmd-never-run': { severity: 'error', summary: 'runcmd only writes a script that scripts_user never runs' },
   'plan-reboot-early': { severity: 'warning', also: { severity: 'error', when: 'in bootcmd, which runs on every boot' }, summary: 'a reboot before modules that still have work' },
-  'plan-once-per-instance': { severity: 'hint', summary: 'a key whose module runs once per instance: edits need a new instance' },
+  'plan-once-per-instance': { severity: 'hint', summary: 'a key whose module runs once per instance: edits need a new instance (quiet unless asked for: true of most keys)' },
+  'plan-unknown-module': { severity: 'warning', also: { severity: 'info', when: 'the module was removed from this cloud-init' }, summary: 'a module list entry that names no module of this cloud-init' },
+  'plan-other-tool': { severity: 'warning', summary: 'a file for another tool (coreos-cloudinit, Ignition, Butane, Subiquity autoinstall), not cloud-init user-data' },
   // A run of a set (check/runFindings.ts)
   'set-not-merged': { severity: 'info', summary: "the set does not merge: no value's fate can be told" },
   // --format report (render/reportJson.ts)

@@ -4,14 +4,16 @@
  * cloud-config: a file owned by a user that users_groups creates after write_files runs, a file in a home
  * directory before its user exists, `defer: true` where write_files_deferred does not run, keys no module of
  * the image reads, `users` without `default`, bootcmd calling what packages installs later, runcmd without
- * scripts_user, a reboot before modules that still have work, and keys of once-per-instance modules (edits
- * that do not re-run on an existing instance).
+ * scripts_user, a reboot before modules that still have work, entries of the file's own module lists that
+ * name no module of this cloud-init, and (only when asked: true of most keys of most files) keys that only
+ * once-per-instance modules read (edits that do not re-run on an existing instance).
  */
 import { PyDict, PyValue, getListOrigins, isPyList, Origin } from '../py/values';
 import { coded, FindingCode, SeverityOf } from '../findings/codes';
+import { nearest } from '../findings/findings';
 import type { Severity } from '../findings/findings';
 import type { Locator, SourceLocation } from '../outcome/locate';
-import { BootPlan, PlanRow, STAGES, Stage } from './plan';
+import { BootPlan, PlanRow, STAGES, STAGE_KEYS, Stage, moduleListEntries } from './plan';
 import { LineIndex } from '../text/lineIndex';
 
 export interface PlanFix {
@@ -35,13 +37,18 @@ export interface Pitfall {
 /** The texts of the input files, by name, for quick fixes (an insertion copies its line's indentation). */
 export type FileText = (file: string) => string | undefined;
 
+export interface PitfallOptions {
+  /** Also give the once-per-instance hints (`PlanOptions.oncePerInstanceHints`). */
+  oncePerInstanceHints?: boolean;
+}
+
 interface Located {
   row: PlanRow;
   stage: Stage;
 }
 
 /** The pitfalls of a plan for its merged config; `locate` places values, `text` gives files for fixes. */
-export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Locator | null, text: FileText = () => undefined): Pitfall[] {
+export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Locator | null, text: FileText = () => undefined, options: PitfallOptions = {}): Pitfall[] {
   const cfg = merged instanceof PyDict ? merged : new PyDict();
   const out: Pitfall[] = [];
   const at = (origin: Origin | undefined, which: 'key' | 'value' = 'key') => (origin && locate ? locate(origin, which) : null);
@@ -60,20 +67,35 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
   };
   const order = (l: Located) => STAGES.indexOf(l.stage) * 10000 + l.row.position;
   const said = (l: Located | undefined, cc: string) => (l ? `${l.row.module} (${l.stage} stage, ${l.row.frequency})` : `${cc.slice(3)}`);
+  const whereList = (stage: Stage) => {
+    const place = at(cfg.originOf(STAGE_KEYS[stage]));
+    return place ? ` (${place.file}:${place.line + 1})` : '';
+  };
+  // The list that leaves a module out: the file's own (or a drop-in's) override of the image's, or the image's.
   const whyNot = (cc: string) => {
     const l = find(cc);
-    return l ? `${l.row.module} is skipped in the ${l.stage} stage: ${l.row.reason}` : `${cc.slice(3)} is in none of this image's module lists`;
+    if (l) return `${l.row.module} is skipped in the ${l.stage} stage: ${l.row.reason}`;
+    const imageStage = STAGES.find((s) => plan.stages[s].imageModules.includes(cc));
+    if (imageStage && plan.stages[imageStage].listFrom === 'user') return `${cc.slice(3)} is left out of ${STAGE_KEYS[imageStage]}${whereList(imageStage)}, which replaces the image's list (the image's runs it in the ${imageStage} stage)`;
+    return `${cc.slice(3)} is in none of this image's module lists`;
   };
 
-  // Users and groups users_groups creates (the names the config gives; `default` is the image's user).
+  // Users and groups users_groups creates (the names the config gives; `default` is the image's user), and
+  // the home directory each user gets (`homedir`, else /home/NAME; none made for no_create_home or system users).
   const users = new Set<string>();
   const groups = new Set<string>();
+  const homes = new Map<string, string>();
+  // The users the boot creates: the file's `users`, else the image's (ConfigMerger: the user's value wins).
   const usersValue = cfg.get('users');
-  const userNames = (isPyList(usersValue) ? usersValue : typeof usersValue === 'string' ? usersValue.split(',') : []).map((u) => (typeof u === 'string' ? u.trim() : u instanceof PyDict && typeof u.get('name') === 'string' ? (u.get('name') as string) : null));
-  for (const name of userNames) {
-    if (name === 'default') {
-      if (plan.defaultUser) users.add(plan.defaultUser);
-    } else if (name) users.add(name);
+  const userNames = userEntries(plan.config.get('users')).map((e) => e.name);
+  for (const { name, entry } of userEntries(plan.config.get('users'))) {
+    const real = name === 'default' ? plan.defaultUser : name;
+    if (!real) continue;
+    users.add(real);
+    if (entry && (truthy(entry.get('no_create_home')) || truthy(entry.get('system')))) continue;
+    const homedir = entry?.get('homedir');
+    const home = typeof homedir === 'string' && homedir.startsWith('/') ? homedir.replace(/\/+$/, '') : `/home/${real}`;
+    if (home && !homes.has(home)) homes.set(home, real);
   }
   const groupsValue = cfg.get('groups');
   for (const g of isPyList(groupsValue) ? groupsValue : groupsValue instanceof PyDict ? groupsValue.keys() : typeof groupsValue === 'string' ? groupsValue.split(',') : []) {
@@ -108,8 +130,8 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
       }
       const path = entry.get('path');
       if (typeof path === 'string') {
-        const home = /^\/home\/([^/]+)\//.exec(path)?.[1];
-        const user = home !== undefined && users.has(home) ? home : undefined;
+        const home = [...homes.keys()].find((h) => path.startsWith(`${h}/`));
+        const user = home === undefined ? undefined : homes.get(home);
         if (user) {
           const pathAt = at(entry.originOf('path'));
           push('plan-home-before-user', `write_files[${i}].path`, pathAt, `${path} is written by ${said(writer, cc)} before ${said(usersGroups, 'cc_users_groups')} creates ${user}: the home directory is made by root without the skeleton files, and useradd does not fix it; defer: true writes it after`, { fix: deferFix(pathAt, lineOf) });
@@ -119,7 +141,15 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
   }
 
   // users without default.
-  if (usersValue !== undefined && isPyList(usersValue) && !userNames.includes('default') && !cfg.has('user') && usersGroups) {
+  // Not when the file creates the default user itself by name, or names a user we cannot read (a template's).
+  const createsDefault = plan.defaultUser !== null && userNames.includes(plan.defaultUser);
+  const unread = userNames.some((n) => /\{\{|\$\{|\{%|%\{/.test(n));
+  // cc_ssh gives the cloud's keys to the default user, and to root: usable there when disable_root is false
+  // (get_cfg_option_bool, default true; the file's or the image's), and with allow_public_ssh_keys false it
+  // takes none at all.
+  const option = (key: string) => (plan.config.has(key) ? truthy(plan.config.get(key)) : true);
+  const keysUsable = option('disable_root') && option('allow_public_ssh_keys');
+  if (usersValue !== undefined && isPyList(usersValue) && !userNames.includes('default') && !createsDefault && !unread && keysUsable && !cfg.has('user') && usersGroups) {
     const first = getListOrigins(usersValue)?.[0];
     push('plan-no-default-user', 'users', at(cfg.originOf('users')), `users has no default entry: ${plan.defaultUser ? `the image's default user ${plan.defaultUser}` : "the image's default user"} is not created, and the SSH keys the cloud provides (it installs them for that user) go nowhere; add - default to keep it`, { fix: defaultFix(at(first, 'value'), lineOf) });
   }
@@ -153,9 +183,68 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
     if (!owners.length) continue;
     const runs = owners.map(running).filter((l): l is Located => !!l);
     if (!runs.length) {
-      push('plan-key-not-read', key, at(origin), `no module of this image reads ${key}: ${owners.map(whyNot).join('; ')} (cloud-init ${plan.target.version}, ${plan.target.distro}, cloud.cfg ${plan.target.cloudCfgVariant})`);
-    } else if (runs.every((l) => l.row.frequency === 'once-per-instance')) {
+      push('plan-key-not-read', key, at(origin), `no module of this image reads ${key}: ${owners.map(whyNot).join('; ')} (cloud-init ${plan.target.version}, ${plan.target.distro}, cloud.cfg ${plan.cloudCfgGiven ? plan.cloudCfg : plan.target.cloudCfgVariant})`);
+    } else if (options.oncePerInstanceHints && runs.every((l) => l.row.frequency === 'once-per-instance')) {
       push('plan-once-per-instance', key, at(origin), `${runs.map((l) => `${l.row.module} (${l.stage} stage)`).join(', ')} reads ${key} once per instance: editing it on a running instance changes nothing at the next boot, only a new instance (or cloud-init clean) runs it again`);
+    }
+  }
+
+  // Entries of the file's own module lists that name no module of this cloud-init (cloud-init logs them and
+  // skips them); the image's lists are the image's business.
+  for (const stage of STAGES) {
+    if (plan.stages[stage].listFrom !== 'user') continue;
+    const list = cfg.get(STAGE_KEYS[stage]);
+    if (typeof list === 'string') {
+      // `for item in value` over a string: each character is an entry, and (but for a one-letter name) none is a module.
+      const missing = plan.stages[stage].rows.filter((r) => r.decision === 'skip_not_found' || r.decision === 'skip_removed');
+      if (missing.length) push('plan-unknown-module', STAGE_KEYS[stage], at(cfg.originOf(STAGE_KEYS[stage]), 'value'), `${STAGE_KEYS[stage]} is a string, not a list: cloud-init reads each of its characters as a module name (${missing.slice(0, 6).map((r) => r.module).join(', ')}${missing.length > 6 ? ', ...' : ''}), warns "Could not find module named ${missing[0].cc}" for each, and runs none of them; write [${list}]`);
+      continue;
+    }
+    const listed = moduleListEntries(list);
+    const origins = isPyList(list) ? getListOrigins(list) : undefined;
+    if (!listed) continue;
+    for (const row of plan.stages[stage].rows) {
+      if (row.decision !== 'skip_not_found' && row.decision !== 'skip_removed') continue;
+      if (row.cc === null) continue;
+      const entry = listed[row.position];
+      if (!entry || entry.module !== row.module) continue;
+      const where = at(origins?.[entry.index], 'value') ?? at(cfg.originOf(STAGE_KEYS[stage]));
+      const path = `${STAGE_KEYS[stage]}[${entry.index}]`;
+      if (row.decision === 'skip_removed') push('plan-unknown-module', path, where, `${row.module}: cloud-init ${plan.target.version} has removed this module and skips it (it logs at INFO: "Module \`${row.module}\` has been removed from cloud-init. It may be removed from \`/etc/cloud/cloud.cfg\`.")`, { severity: 'info' });
+      else push('plan-unknown-module', path, where, `${row.module}: cloud-init ${plan.target.version} has no such module and skips this entry, with the warning "Could not find module named ${row.cc} (searched ['${row.cc}', 'cloudinit.config.${row.cc}'])"${nearModule(row.cc, plan)}`);
+    }
+  }
+  return out;
+}
+
+/** ", did you mean ...?" for a module name one small edit away from a module of this cloud-init. */
+function nearModule(cc: string, plan: BootPlan): string {
+  const guess = nearest(cc.slice(3), Object.keys(plan.facts.modules).map((m) => m.slice(3)));
+  return guess ? `; did you mean ${guess}?` : '';
+}
+
+/**
+ * The users of `users` as `ug_util._normalize_users` names them: a list's strings (comma-separated) and
+ * mappings (`name`, or `default` when it has none), or a mapping's keys; each with its mapping, if any.
+ */
+function userEntries(value: PyValue | undefined): Array<{ name: string; entry: PyDict | null }> {
+  const out: Array<{ name: string; entry: PyDict | null }> = [];
+  const names = (s: string) => s.split(',').map((n) => n.trim()).filter((n) => n).forEach((name) => out.push({ name, entry: null }));
+  if (typeof value === 'string') names(value);
+  else if (value instanceof PyDict) {
+    for (const { key: k, value: v } of value.entryList()) {
+      if (typeof k !== 'string') continue;
+      if (v instanceof PyDict) out.push({ name: k, entry: v });
+      else if (truthy(v)) out.push({ name: k, entry: null });
+    }
+  } else if (isPyList(value)) {
+    for (const u of value) {
+      if (typeof u === 'string') names(u);
+      else if (isPyList(u)) for (const n of u) if (typeof n === 'string') names(n);
+      if (u instanceof PyDict) {
+        const name = u.has('name') ? u.get('name') : 'default';
+        if (typeof name === 'string') out.push({ name, entry: u });
+      }
     }
   }
   return out;

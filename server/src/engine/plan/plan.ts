@@ -55,6 +55,8 @@ export interface StagePlan {
   listFrom: 'user' | 'cloud.cfg' | 'none';
   /** cloud-init raises reading this list (the stage runs no module). */
   error?: string;
+  /** The modules (`cc_*`, after renames) the image's own list of this stage names, whether or not the user's replaces it. */
+  imageModules: string[];
 }
 
 export interface Boots {
@@ -72,10 +74,17 @@ export interface BootPlan {
   cloudInit: string;
   /** Which cloud.cfg: the file the user gave, or the variant of the version. */
   cloudCfg: string;
+  /** The cloud.cfg is the file the user gave (`--cloud-cfg`), not the image's rendered one. */
+  cloudCfgGiven: boolean;
   /** `system_info.distro` the image's cloud.cfg names (the target's distro replaces it). */
   cloudCfgDistro: string | null;
   /** The user `default` in `users` stands for on this image (`system_info.default_user.name`). */
   defaultUser: string | null;
+  /**
+   * The keys a plan reads (PLAN_KEYS) as the modules see them, cloud-init's merge of the user's over the
+   * image's: `users` (the image's cloud.cfg has `users: [default]`), `disable_root`...
+   */
+  config: PyDict;
   stages: Record<Stage, StagePlan>;
   boots: Boots;
   /** Top-level keys of the config cloud-init's modules see (the user's and the system config's). */
@@ -88,11 +97,16 @@ export interface BootPlan {
 export type PlanResult = { ok: true; plan: BootPlan } | { ok: false; error: string };
 
 /** The keys whose value a plan reads from the merged config (the rest only count by presence). */
-const PLAN_KEYS = ['cloud_init_modules', 'cloud_config_modules', 'cloud_final_modules', 'unverified_modules', 'merge_how', 'merge_type'];
+const PLAN_KEYS = ['cloud_init_modules', 'cloud_config_modules', 'cloud_final_modules', 'unverified_modules', 'merge_how', 'merge_type', 'users', 'disable_root', 'allow_public_ssh_keys'];
 
 /** A cloud.cfg the user gives instead of the image's (`--cloud-cfg FILE`): its value, as `util.read_conf` reads it. */
 export interface PlanOptions {
   cloudCfg?: { name: string; value: PyValue };
+  /**
+   * Also say, as hints, which keys only once-per-instance modules read (editing them on a running instance
+   * changes nothing): true of most keys of most files, so off unless asked for (the CLI's `--plan-hints`).
+   */
+  oncePerInstanceHints?: boolean;
 }
 
 /**
@@ -164,9 +178,9 @@ function plan(merged: PyValue | null, target: Target, options: PlanOptions): Pla
   for (const stage of STAGES) {
     const key = STAGE_KEYS[stage];
     const listFrom = user.has(key) ? 'user' : system.values.has(key) ? 'cloud.cfg' : 'none';
-    stages[stage] = { ...runSection(cfg.get(key), facts, configKeys, target.distro, unverified), listFrom };
+    stages[stage] = { ...runSection(cfg.get(key), facts, configKeys, target.distro, unverified), listFrom, imageModules: listedModules(system.values.get(key), facts) };
   }
-  const plan: BootPlan = { target, cloudInit: facts.cloudInit, cloudCfg: system.name, cloudCfgDistro: system.distro, defaultUser: system.defaultUser, stages, boots: { first: [], reboot: [], newInstance: [] }, configKeys, unverified, facts };
+  const plan: BootPlan = { target, cloudInit: facts.cloudInit, cloudCfg: system.name, cloudCfgGiven: options.cloudCfg !== undefined, cloudCfgDistro: system.distro, defaultUser: system.defaultUser, config: cfg, stages, boots: { first: [], reboot: [], newInstance: [] }, configKeys, unverified, facts };
   plan.boots = boots(plan);
   return { ok: true, plan };
 }
@@ -175,23 +189,25 @@ interface RawEntry {
   mod: string;
   freq?: string;
   args?: PyValue[];
+  /** Index of the item in the list as written (cloud-init skips empty items and mappings without `name`). */
+  index: number;
 }
 
 /** `Modules._read_modules`: the entries of a module list (raises where cloud-init does). */
 function readModules(value: PyValue | undefined): RawEntry[] {
   const out: RawEntry[] = [];
   if (value === undefined || !pyTruthy(value)) return out;
-  for (const item of pyIterate(value)) {
-    if (!pyTruthy(item)) continue;
-    if (typeof item === 'string') out.push({ mod: pyStrip(item) });
+  pyIterate(value).forEach((item, index) => {
+    if (!pyTruthy(item)) return;
+    if (typeof item === 'string') out.push({ mod: pyStrip(item), index });
     else if (Array.isArray(item)) {
-      const entry: RawEntry = { mod: strip(item[0]) };
+      const entry: RawEntry = { mod: strip(item[0]), index };
       if (item.length >= 2) entry.freq = strip(item[1]);
       if (item.length >= 3) entry.args = item.slice(2);
       out.push(entry);
     } else if (item instanceof PyDict) {
-      if (!item.has('name')) continue;
-      const entry: RawEntry = { mod: strip(item.get('name') as PyValue) };
+      if (!item.has('name')) return;
+      const entry: RawEntry = { mod: strip(item.get('name') as PyValue), index };
       if (item.has('frequency')) entry.freq = strip(item.get('frequency') as PyValue);
       if (item.has('args')) {
         const args = item.get('args') as PyValue;
@@ -199,8 +215,21 @@ function readModules(value: PyValue | undefined): RawEntry[] {
       }
       out.push(entry);
     } else throw new PyError('TypeError', `Failed to read '${pyReprForMessage(item)}' item in config, unknown type ${pyClassName(item)}`);
-  }
+  });
   return out;
+}
+
+/**
+ * The entries of a module list as cloud-init reads them, each with the index of its item in the list as
+ * written (a row's `position` is its index here); null when cloud-init cannot read the list.
+ */
+export function moduleListEntries(value: PyValue | undefined): Array<{ module: string; index: number }> | null {
+  try {
+    return readModules(value).map((e) => ({ module: e.mod, index: e.index }));
+  } catch (e) {
+    if (e instanceof PyError) return null;
+    throw e;
+  }
 }
 
 /** `for item in value` over a loaded value. */
@@ -243,7 +272,20 @@ function namedIn(name: string, container: PyValue | undefined): boolean {
 }
 
 /** `Modules.run_section` for one list, with `_fixup_modules` and the distro / unverified_modules filter. */
-function runSection(list: PyValue | undefined, facts: PlanFacts, keys: ReadonlySet<string>, distro: string, unverified: PyValue | undefined): Omit<StagePlan, 'listFrom'> {
+/** The modules a list names (`cc_*`, after renames), as run_section reads it; none when cloud-init cannot read it. */
+function listedModules(list: PyValue | undefined, facts: PlanFacts): string[] {
+  try {
+    return readModules(list)
+      .map((e) => formModuleName(e.mod))
+      .filter((cc): cc is string => cc !== null)
+      .map((cc) => (Object.hasOwn(facts.renamed, cc) ? facts.renamed[cc] : cc));
+  } catch (e) {
+    if (e instanceof PyError) return [];
+    throw e;
+  }
+}
+
+function runSection(list: PyValue | undefined, facts: PlanFacts, keys: ReadonlySet<string>, distro: string, unverified: PyValue | undefined): Omit<StagePlan, 'listFrom' | 'imageModules'> {
   let raw: RawEntry[];
   try {
     raw = readModules(list);

@@ -58,15 +58,16 @@ function pitfallLine(p: Pitfall): string {
   return `${p.at ? `${fileLine(p.at, true)}: ` : ''}${p.severity}: ${p.message} [${p.code}]`;
 }
 
-/** `--plan`'s text. */
-export function planText(plan: BootPlan, pitfalls: readonly Pitfall[], merged: PyValue | null, locate: Locator | null): string {
+/** `--plan`'s text; when every file is for another tool (`otherTool`), that, and not the image's module list. */
+export function planText(plan: BootPlan, pitfalls: readonly Pitfall[], merged: PyValue | null, locate: Locator | null, otherTool = false): string {
+  if (otherTool) return [`Boot plan: none of these files is cloud-init user-data (${planTitle(plan)}):`, ...pitfalls.map((p) => `  ${pitfallLine(p)}`)].join('\n') + '\n';
   const lines = [`Boot plan: ${planTitle(plan)}`, ...planLines(plan, merged, locate)];
   if (pitfalls.length) lines.push('pitfalls (our own checks of this plan):', ...pitfalls.map((p) => `  ${pitfallLine(p)}`));
   return lines.join('\n') + '\n';
 }
 
-/** `--plan --format json`. */
-export function planJson(plan: BootPlan, pitfalls: readonly Pitfall[], merged: PyValue | null, locate: Locator | null): unknown {
+/** `--plan --format json`; `otherTool: true` when every file is for another tool (the text then lists no module). */
+export function planJson(plan: BootPlan, pitfalls: readonly Pitfall[], merged: PyValue | null, locate: Locator | null, otherTool = false): unknown {
   const places = keyPlaces(merged, locate);
   const stages = Object.fromEntries(
     STAGES.map((stage) => [
@@ -84,6 +85,7 @@ export function planJson(plan: BootPlan, pitfalls: readonly Pitfall[], merged: P
   );
   const errors = Object.fromEntries(STAGES.filter((s) => plan.stages[s].error).map((s) => [s, plan.stages[s].error]));
   return {
+    ...(otherTool ? { otherTool: true } : {}),
     target: { cloudInitVersion: plan.target.version, cloudInit: plan.cloudInit, distro: plan.target.distro, cloudCfg: plan.cloudCfg },
     stages,
     ...(Object.keys(errors).length ? { stageErrors: errors } : {}),
@@ -112,6 +114,10 @@ export function planSection(w: HeaderWriter, p: OutcomePlan | { error: string })
     return;
   }
   const { plan, pitfalls, merged, locate } = p;
+  if (p.otherTool) {
+    for (const pit of pitfalls) if (pit.code === 'plan-other-tool') w.add('# Boot plan: none: ', placePiece(pit.at), ` ${pit.message.slice(pit.at ? pit.at.file.length + 1 : 0)}`);
+    return;
+  }
   const places = keyPlaces(merged, locate);
   w.add(`# Boot plan on ${planTitle(plan)}: the modules that run, by stage, once per instance unless said:`);
   const often = (row: PlanRow) => (row.frequency === 'once-per-instance' || row.frequency === null ? '' : ` (${SHORT[row.frequency] ?? (row.frequency || 'every boot')})`);

@@ -125,6 +125,21 @@ export const IMAGE_PROFILES: readonly ImageProfile[] = [
     mapped: UBUNTU_MAPPED,
     unverified: "netplan: resolute's netplan.io page was not seen (25.10's and 24.04's netplan.io depend on python3-netplan)",
   },
+  {
+    id: 'raspios-13',
+    label: 'Raspberry Pi OS (trixie, Debian 13 based)',
+    version: 'current',
+    ships: "cloud-init with Raspberry Pi's rpi-cloud-init-mods (pi-gen's stage2 installs both)",
+    distro: 'raspberry-pi-os',
+    cloudCfgVariant: 'raspberry-pi-os',
+    netplan: 'api',
+    sources: [
+      'https://github.com/RPi-Distro/pi-gen/blob/311cb500fed760bb2ed55ed377c52cb8051464c5/stage2/04-cloud-init/00-packages',
+      'https://github.com/RPi-Distro/pi-gen/blob/0164f4865eef51f14c83b7479c2499ee9362e0de/stage2/04-cloud-init/files/00-network-manager-all.yaml',
+    ],
+    mapped: "the raspberry-pi-os distro and the raspberry_pi module (rpi:) are in no reproduced release before current (25.1 has neither); Raspberry Pi's images add them with rpi-cloud-init-mods: checked against current (26.2), whose rendered raspberry-pi-os cloud.cfg names both",
+    unverified: "the cloud-init package version of the images and what rpi-cloud-init-mods changes beside the distro and the module were not read; netplan: pi-gen writes a netplan file that hands the network to NetworkManager (00-network-manager-all.yaml), and Debian 13's netplan.io brings its Python API, but the installed packages were not seen",
+  },
 ];
 
 /**
@@ -154,6 +169,8 @@ export function unknownImageMessage(id: string): string {
 
 interface DistroFacts {
   distros: string[];
+  /** `distros.fetch` retries a name with its dashes as underscores (`raspberry-pi-os` finds raspberry_pi_os). */
+  dashes: boolean;
   families: Record<string, string[]>;
   variants: string[];
 }
@@ -164,9 +181,21 @@ function facts(version: CloudInitVersion): DistroFacts {
   return distroData[version];
 }
 
-/** The names `system_info.distro` may take in `version`: the modules of its cloudinit/distros. */
+/**
+ * The names `system_info.distro` may take in `version`: the modules of its cloudinit/distros, and where
+ * `distros.fetch` retries a dashed name with underscores, each of them written with dashes
+ * (`raspberry-pi-os`, as its cloud.cfg, OSFAMILIES and the modules' `distros` spell it).
+ */
 export function knownDistros(version: CloudInitVersion): readonly string[] {
-  return facts(version).distros;
+  const { distros, dashes } = facts(version);
+  if (!dashes) return distros;
+  return [...new Set([...distros, ...distros.filter((d) => d.includes('_')).map((d) => d.replace(/_/g, '-'))])].sort();
+}
+
+/** Whether `distros.fetch(distro)` finds a Distro class in `version`. */
+export function isKnownDistro(version: CloudInitVersion, distro: string): boolean {
+  const { distros, dashes } = facts(version);
+  return distros.includes(distro) || (dashes && distros.includes(distro.replace(/-/g, '_')));
 }
 
 /** The cloud.cfg variants `version`'s template renders. */
@@ -211,7 +240,7 @@ export function resolveTarget(choice: TargetChoice = {}): Target {
   if (!profile) throw new TargetError(unknownImageMessage(choice.image ?? ''));
   const version = choice.version ?? profile.version;
   const distro = choice.distro?.trim() || profile.distro;
-  if (!knownDistros(version).includes(distro)) throw new TargetError(unknownDistroMessage(distro, version));
+  if (!isKnownDistro(version, distro)) throw new TargetError(unknownDistroMessage(distro, version));
   // A distro of the user's own gets the cloud.cfg the template renders for it ('' when it renders none).
   const cloudCfgVariant = distro === profile.distro ? profile.cloudCfgVariant : (cloudCfgVariantFor(version, distro) ?? '');
   return { version, distro, cloudCfgVariant, netplan: choice.netplan ?? profile.netplan };
