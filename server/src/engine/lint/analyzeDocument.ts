@@ -27,6 +27,8 @@ import { coded } from '../findings/codes';
 import { literalTemplateFindings, templateFindings } from './templateLint';
 import { NO_INSTANCE_DATA, type InstanceDataChoice } from '../template/instanceData';
 import { metaDataFindings } from './metaDataLint';
+import { partSecretFindings, secretFindings, type PlaintextPasswordSite } from '../secrets/secretFindings';
+import type { CloudName } from '../delivery/limits';
 
 /** A place where a merge spec is written. */
 export interface SpecSite {
@@ -57,6 +59,8 @@ export interface DocumentAnalysis {
   /** Offset of `yaml`'s text in the document. */
   yamlBase?: number;
   mime?: { leaves: MimeLeaf[] };
+  /** Plaintext passwords written in place in this document, for the quick fix that hashes them. */
+  passwords?: PlaintextPasswordSite[];
 }
 
 export interface AnalyzeOptions {
@@ -83,6 +87,8 @@ export interface AnalyzeOptions {
   schemaBudget?: SchemaBudget;
   /** Read the document as that NoCloud seed file whatever its name and content (the CLI's `--type`). */
   kind?: 'meta-data' | 'network-config';
+  /** The cloud the user-data goes to: secret findings name its metadata service. */
+  cloud?: CloudName;
 }
 
 export function analyzeDocument(text: string, path: string, given: AnalyzeOptions = {}): DocumentAnalysis {
@@ -135,7 +141,7 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
  * (the unrendered text's YAML errors are not cloud-init's), and the template is checked by rendering.
  */
 function analyzeTemplate(text: string, kind: 'jinja' | 'confd' | 'cloud-cfg', options: AnalyzeOptions): Analyzed {
-  const analyzed = analyzeCloudConfig(maskJinja(text), 0, kind, options, undefined, undefined, true);
+  const analyzed = analyzeCloudConfig(maskJinja(text), 0, kind, options, undefined, undefined, text);
   const configFile = kind !== 'jinja';
   pushAll(analyzed.findings, templateFindings(text, { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema, configFile, schemaBudget: options.schemaBudget }));
   return analyzed;
@@ -190,10 +196,15 @@ interface Analyzed {
   specs: SpecSite[];
   yaml?: YamlLoadResult;
   yamlBase?: number;
+  passwords?: PlaintextPasswordSite[];
 }
 
-/** A cloud-config body (a whole file, or a MIME part's body at `base`). */
-function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, options: AnalyzeOptions, headerSpec?: ParsedSpec, loadedBodies?: Map<string, YamlLoadResult>, masked = false): Analyzed {
+/**
+ * A cloud-config body (a whole file, or a MIME part's body at `base`). `unmasked`: the template text when
+ * `body` is it with the Jinja masked.
+ */
+function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, options: AnalyzeOptions, headerSpec?: ParsedSpec, loadedBodies?: Map<string, YamlLoadResult>, unmasked?: string): Analyzed {
+  const masked = unmasked !== undefined;
   const findings: Finding[] = [];
   const specs: SpecSite[] = [];
   const context: SpecContext = kind === 'confd' || kind === 'cloud-cfg' ? 'system' : 'part';
@@ -281,9 +292,16 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
     });
   }
   pushAll(findings, nestedSpecFindings(root, base, body));
+  // What the user-data gives away: in user-data (and its templates), not in an image's own system config.
+  let passwords: PlaintextPasswordSite[] | undefined;
+  if (context === 'part') {
+    const secrets = secretFindings(root, body, base, { cloud: options.cloud, original: unmasked });
+    pushAll(findings, secrets.findings);
+    passwords = secrets.passwords;
+  }
   if (options.schema && kind === 'cloud-config') pushAll(findings, schemaFindingsOfBody(root, yaml.rootSpan, base, options.version ?? 'current', body, options.schemaBudget ?? newSchemaBudget()));
   else if (options.schema && context === 'system' && !masked) pushAll(findings, systemSchemaFindings(root, yaml.rootSpan, base, options.version ?? 'current', body, options.schemaBudget ?? newSchemaBudget()));
-  return { findings, specs, yaml, yamlBase: base };
+  return { findings, specs, yaml, yamlBase: base, passwords };
 }
 
 function shiftSpans(spans: ValueSpans, base: number): ValueSpans {
@@ -417,6 +435,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
   let yaml: YamlLoadResult | undefined;
   let yamlBase: number | undefined;
   let cloudConfigBodies = 0;
+  const passwords: PlaintextPasswordSite[] = [];
   const loadedBodies = new Map<string, YamlLoadResult>();
   for (const container of blob.containers) {
     if (!container.isMultipart && container.span) {
@@ -492,6 +511,15 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
       // A template part: checked as a template document is, at the part's place in the file.
       const context = { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema, schemaBudget: options.schemaBudget };
       pushAll(findings, inPart(templateFindings(body, context).map((f) => ({ ...f, span: { start: f.span.start + base, end: f.span.end + base } }))));
+      // Its secrets are in the template as written (a `{{ var }}` is not one).
+      const masked = loadYaml(maskJinja(body), { maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth });
+      if (masked.ok && masked.value instanceof PyDict) {
+        const secrets = secretFindings(masked.value, body, base, { cloud: options.cloud });
+        pushAll(findings, inPart(secrets.findings));
+        if (literal) pushAll(passwords, secrets.passwords);
+      }
+    } else if (type !== 'text/cloud-config' && body !== null) {
+      pushAll(findings, inPart(partSecretFindings(body, base, mimePartLabel(number, leaf), { cloud: options.cloud })));
     }
     if (type === 'text/cloud-config' && body !== null) {
       const result = analyzeCloudConfig(body, base, 'cloud-config', options, headerSpec, loadedBodies);
@@ -499,6 +527,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
       // Spec sites and the YAML serve hovers and completion at their place: only a body written as is has one.
       if (literal) {
         pushAll(specs, result.specs);
+        pushAll(passwords, result.passwords ?? []);
         cloudConfigBodies++;
         if (cloudConfigBodies === 1) {
           yaml = result.yaml;
@@ -518,7 +547,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
   }
   // The cloud-config bodies not read above: archive entries.
   if (options.schema) pushAll(findings, embeddedFindings(embeddedInMime(text, blob).filter((e) => e.kind === 'archive-entry'), options));
-  return { info, findings, specs, yaml, yamlBase, mime: { leaves: blob.leaves } };
+  return { info, findings, specs, yaml, yamlBase, mime: { leaves: blob.leaves }, passwords };
 }
 
 function embeddedFindings(embedded: EmbeddedCloudConfig[], options: AnalyzeOptions): Finding[] {

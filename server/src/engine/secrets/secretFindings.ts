@@ -1,0 +1,372 @@
+/**
+ * Secrets a cloud-config gives away, found on the value that writes them: plaintext passwords where
+ * cloud-init reads a password (cc_set_passwords.py, distros/__init__.py create_user), weak crypt hashes,
+ * private keys and credentials of well-known formats (tokens.ts, secretlint's rules) in any string, decoded
+ * as write_files decodes it. Each finding says who can read the value on the booted instance (exposure.ts).
+ *
+ * cloud-init's semantics, the same from 22.4 to current:
+ * - `password` (top level) is set for the default user through chpasswd, unless chpasswd has users or a list.
+ * - `chpasswd.users[]`: `type` defaults to `hash`; `text` is a plaintext password; `RANDOM` (or no password)
+ *   makes one up. `chpasswd.list` (deprecated): `user:password` lines, a hash only when it matches
+ *   `\$(1|2a|2y|5|6)(\$.+){2}` (cryptHash.ts), `R`/`RANDOM` made up, anything else plaintext.
+ * - `users[]` (and `user`): `plain_text_passwd` is plaintext; `hashed_passwd` and `passwd` (given to useradd
+ *   --password) are taken as hashes, so a plaintext there is both exposed and useless for logging in.
+ * - `ssh_pwauth` true (util.is_true) makes sshd accept passwords: said on every plaintext password it opens.
+ * - `ssh_keys.*_private` are host keys: whoever reads them can impersonate the host.
+ *
+ * A value marked with `# cloud-config-merge: allow-secret` on its line (or its key's line) is intended.
+ */
+import { PyBytes, PyDict, PyValue, TextSpan, getListOrigins, pyTruthy } from '../py/values';
+import { a2bBase64 } from '../py/binascii';
+import { pyReprForMessage } from '../py/repr';
+import { pyGunzip } from '../userdata/gzip';
+import { coded } from '../findings/codes';
+import type { Finding } from '../findings/findings';
+import type { CloudName } from '../delivery/limits';
+import { chpasswdListTreatsAsHash, cryptHashOf } from './cryptHash';
+import { findTokens, TokenMatch } from './tokens';
+import { exposureSentence, Reader, WRITTEN_BY_MODULE } from './exposure';
+
+/** The comment that marks a value as intended (on the value's line or its key's line). */
+export const ALLOW_SECRET_MARKER = /#\s*cloud-config-merge:\s*allow-secret\b/;
+
+/** A plaintext password written in place, which the quick fix can replace by a SHA-512 crypt hash. */
+export interface PlaintextPasswordSite {
+  /** The password as cloud-init reads it. */
+  password: string;
+  /** The value as written (quotes included), in the document. */
+  span: TextSpan;
+  /**
+   * What to write instead of the value: the hash alone, or (for a `user:password` line) the line with the
+   * hash in place of the password.
+   */
+  replace: 'value' | { listLine: string };
+  /** An edit that makes cloud-init read the new value as a hash: the key renamed, or `type: text` changed. */
+  alsoEdit?: { span: TextSpan; newText: string };
+}
+
+export interface SecretOptions {
+  /** The cloud the user-data goes to: its metadata service is named in the messages. */
+  cloud?: CloudName;
+  /** The text as written, when `body` was masked (Jinja): placeholders are recognised in it. */
+  original?: string;
+}
+
+export interface SecretResult {
+  findings: Finding[];
+  /** Plaintext passwords with their places (spans relative to the document, like the findings'). */
+  passwords: PlaintextPasswordSite[];
+}
+
+/** `<password>`, `${VAR}`, `$VAR`, `{{ var }}`, `%VAR%`, `{% ... %}`: a value filled in later, not a secret. */
+export function isPlaceholder(value: string): boolean {
+  const v = value.trim();
+  return /^<[^<>\n]+>$/.test(v) || /^\$\{[^}\n]+\}$/.test(v) || /^\$[A-Za-z_][A-Za-z0-9_]*$/.test(v) || /\{\{[\s\S]*\}\}|\{%[\s\S]*%\}/.test(v) || /^%[A-Za-z_][A-Za-z0-9_]*%$/.test(v);
+}
+
+/** util.is_true. */
+function isTrue(value: PyValue | undefined): boolean {
+  if (typeof value === 'boolean') return value;
+  if (value === undefined || value === null) return false;
+  const text = typeof value === 'string' ? value : typeof value === 'bigint' || typeof value === 'number' ? String(value) : '';
+  return ['true', '1', 'on', 'yes'].includes(text.toLowerCase().trim());
+}
+
+const MAX_STRINGS = 20_000;
+
+export function secretFindings(root: PyDict, body: string, base: number, options: SecretOptions = {}): SecretResult {
+  const findings: Finding[] = [];
+  const passwords: PlaintextPasswordSite[] = [];
+  const original = options.original ?? body;
+  const at = (span: TextSpan): TextSpan => ({ start: span.start + base, end: span.end + base });
+  const allowed = (...spans: Array<TextSpan | undefined>): boolean => spans.some((s) => s !== undefined && ALLOW_SECRET_MARKER.test(lineAt(original, s.start)));
+  const written = (span: TextSpan): string => original.slice(span.start, span.end);
+  const placeholder = (value: string, span: TextSpan | undefined): boolean => isPlaceholder(value) || (span !== undefined && isPlaceholder(unquote(written(span))));
+  // The values read above as passwords, keys or file contents (by where they start): the walk over every other string skips them.
+  const handled = new Set<number>();
+  const handle = (span: TextSpan | undefined) => span && handled.add(span.start);
+  const cloudConfig: Reader[] = [WRITTEN_BY_MODULE.mergedConfig];
+  const exposure = (extra: readonly Reader[] = []) => exposureSentence(options.cloud, [...cloudConfig, ...extra]);
+  const pwauth = isTrue(root.get('ssh_pwauth'));
+
+  /** Plaintext where cloud-init reads a password. */
+  const plaintext = (what: string, value: string, span: TextSpan, login: string | undefined, fix: Omit<PlaintextPasswordSite, 'password' | 'span'> | undefined, note = '') => {
+    const opens = pwauth && login ? ` With ssh_pwauth: true, sshd accepts passwords: whoever reads it can log in over SSH as ${login}.` : '';
+    findings.push({
+      ...coded('secret-plaintext-password'),
+      span: at(span),
+      message: `Plaintext password in ${what}${note}.${opens} ${exposure()} Write a SHA-512 crypt hash instead (the quick fix computes one locally), or mark it intended with # cloud-config-merge: allow-secret.`,
+    });
+    if (fix) passwords.push({ password: value, span: at(span), ...fix, alsoEdit: fix.alsoEdit && { span: at(fix.alsoEdit.span), newText: fix.alsoEdit.newText } });
+  };
+  /** A value cloud-init takes as a hash: weak, or not a hash at all (then plaintext, and no login works with it). */
+  const hashField = (what: string, value: string, span: TextSpan, keySpan: TextSpan | undefined, login: string | undefined) => {
+    handle(span);
+    if (!value || placeholder(value, span) || allowed(span, keySpan)) return;
+    const hash = cryptHashOf(value);
+    if (hash?.weakness) {
+      findings.push({ ...coded('secret-weak-hash'), span: at(span), message: `Weak password hash in ${what}: ${hash.weakness}. Anyone who reads it can try passwords offline. ${exposure()} Use SHA-512 crypt or yescrypt (mkpasswd -m sha-512).` });
+    } else if (!hash) {
+      const note = ': cloud-init takes this value as a hash, so the password that logs in is not this text';
+      plaintext(what, value, span, login, { replace: 'value' }, note);
+    }
+  };
+
+  // Top-level `password`: the default user's, through chpasswd, unless chpasswd has users or a list.
+  const passwordOrigin = root.originOf('password');
+  const password = root.get('password');
+  if (typeof password === 'string' && passwordOrigin) {
+    handle(passwordOrigin.value);
+    const chp = root.get('chpasswd');
+    const unused = chp instanceof PyDict && (pyTruthy(chp.get('users') ?? null) || pyTruthy(chp.get('list') ?? null));
+    const login = unused ? undefined : 'the default user';
+    const note = unused ? ' (cloud-init does not set it, as chpasswd has users or a list, but the user-data still carries it)' : '';
+    if (password && !placeholder(password, passwordOrigin.value) && !allowed(passwordOrigin.value, passwordOrigin.key)) {
+      if (chpasswdListTreatsAsHash(password)) hashField('password', password, passwordOrigin.value, passwordOrigin.key, login);
+      else if (password !== 'R' && password !== 'RANDOM') plaintext("password (the default user's)", password, passwordOrigin.value, login, { replace: 'value' }, note);
+    }
+  }
+
+  // chpasswd
+  const chpasswd = root.get('chpasswd');
+  if (chpasswd instanceof PyDict) {
+    const users = chpasswd.get('users');
+    if (Array.isArray(users)) {
+      const origins = getListOrigins(users);
+      users.forEach((item, i) => {
+        if (!(item instanceof PyDict)) return;
+        const value = item.get('password');
+        const origin = item.originOf('password');
+        if (typeof value !== 'string' || !origin || !value) return;
+        handle(origin.value);
+        const type = item.has('type') ? item.get('type') : 'hash';
+        const name = typeof item.get('name') === 'string' ? (item.get('name') as string) : `the user of chpasswd.users[${i}]`;
+        const what = `chpasswd.users[${i}].password`;
+        if (placeholder(value, origin.value) || allowed(origin.value, origin.key, origins?.[i]?.value)) return;
+        if (type === 'text') {
+          const typeOrigin = item.originOf('type');
+          plaintext(what, value, origin.value, name, { replace: 'value', alsoEdit: typeOrigin ? { span: typeOrigin.value, newText: 'hash' } : undefined });
+        } else if (type === 'hash') hashField(what, value, origin.value, origin.key, name);
+      });
+    }
+    const list = chpasswd.get('list');
+    const listOrigin = chpasswd.originOf('list');
+    if (list && listOrigin) {
+      handle(listOrigin.value);
+      const lines: Array<{ line: string; span: TextSpan; exact: boolean }> = [];
+      if (Array.isArray(list)) {
+        const origins = getListOrigins(list);
+        list.forEach((v, i) => {
+          const span = origins?.[i]?.value;
+          handle(span);
+          if (typeof v === 'string' && span) lines.push({ line: v, span, exact: unquote(written(span)) === v });
+        });
+      } else if (typeof list === 'string') {
+        for (const line of list.split(/\r\n|\r|\n/)) {
+          const found = line ? original.indexOf(line, listOrigin.value.start) : -1;
+          const inside = found >= 0 && found + line.length <= listOrigin.value.end;
+          lines.push({ line, span: inside ? { start: found, end: found + line.length } : listOrigin.value, exact: inside });
+        }
+      }
+      for (const { line, span, exact } of lines) {
+        const colon = line.indexOf(':');
+        if (colon < 0) continue;
+        const user = line.slice(0, colon);
+        const p = line.slice(colon + 1);
+        if (!p || placeholder(p, undefined) || allowed(span, listOrigin.key)) continue;
+        if (chpasswdListTreatsAsHash(p)) hashField(`chpasswd.list (${user})`, p, span, undefined, user);
+        else if (p !== 'R' && p !== 'RANDOM') {
+          const looksHashed = cryptHashOf(p) ? ': cloud-init\'s list form reads only $1$, $2a$, $2y$, $5$ and $6$ as hashes, so this hash is set as the password itself' : '';
+          plaintext(`chpasswd.list (${user})`, p, span, user, exact ? { replace: { listLine: user } } : undefined, looksHashed);
+        }
+      }
+    }
+  }
+
+  // users[] and user: plain_text_passwd, hashed_passwd, passwd
+  const userEntries: Array<{ entry: PyDict; label: string }> = [];
+  const users = root.get('users');
+  if (Array.isArray(users)) users.forEach((u, i) => u instanceof PyDict && userEntries.push({ entry: u, label: `users[${i}]` }));
+  else if (users instanceof PyDict) for (const e of users.items()) if (e.value instanceof PyDict && typeof e.key === 'string') userEntries.push({ entry: e.value, label: `users.${e.key}` });
+  const user = root.get('user');
+  if (user instanceof PyDict) userEntries.push({ entry: user, label: 'user' });
+  for (const { entry, label } of userEntries) {
+    const name = typeof entry.get('name') === 'string' ? (entry.get('name') as string) : label;
+    // lock_passwd defaults to true: the password is set, then the account is locked.
+    const login = isTrue(entry.get('lock_passwd') ?? true) ? undefined : name;
+    const plain = entry.get('plain_text_passwd');
+    const plainOrigin = entry.originOf('plain_text_passwd');
+    handle(plainOrigin?.value);
+    if (typeof plain === 'string' && plain && plainOrigin && !placeholder(plain, plainOrigin.value) && !allowed(plainOrigin.value, plainOrigin.key)) {
+      const hashedTaken = entry.has('hashed_passwd');
+      plaintext(`${label}.plain_text_passwd`, plain, plainOrigin.value, login, hashedTaken || !plainOrigin.key ? undefined : { replace: 'value', alsoEdit: { span: plainOrigin.key, newText: 'hashed_passwd' } });
+    }
+    for (const key of ['hashed_passwd', 'passwd']) {
+      const value = entry.get(key);
+      const origin = entry.originOf(key);
+      if (typeof value === 'string' && origin) hashField(`${label}.${key}`, value, origin.value, origin.key, login);
+    }
+  }
+
+  // ssh_keys: host keys.
+  const sshKeys = root.get('ssh_keys');
+  if (sshKeys instanceof PyDict) {
+    for (const e of sshKeys.items()) {
+      if (typeof e.key !== 'string' || !e.key.endsWith('_private') || typeof e.value !== 'string' || !e.origin) continue;
+      handle(e.origin.value);
+      if (placeholder(e.value, e.origin.value) || allowed(e.origin.value, e.origin.key)) continue;
+      const keys = findTokens(e.value).filter((t) => t.messageId === 'PrivateKey');
+      if (!keys.length) continue;
+      const type = e.key.slice(0, -'_private'.length);
+      findings.push({
+        ...coded('secret-private-key'),
+        span: at(firstLineOf(e.origin.value, original)),
+        message: `SSH host private key in ssh_keys.${e.key}: cloud-init installs it as /etc/ssh/ssh_host_${type}_key, and whoever reads it can impersonate this host (and every host given the same user-data). ${exposure()} Let each instance make its own host keys, or deliver them out of band.`,
+      });
+    }
+  }
+
+  // write_files: contents as cloud-init decodes them.
+  const writeFiles = root.get('write_files');
+  if (Array.isArray(writeFiles)) {
+    writeFiles.forEach((f, i) => {
+      if (!(f instanceof PyDict)) return;
+      const content = f.get('content');
+      const origin = f.originOf('content');
+      if (content === undefined || !origin) return;
+      handle(origin.value);
+      const path = typeof f.get('path') === 'string' ? (f.get('path') as string) : undefined;
+      const encoding = typeof f.get('encoding') === 'string' ? (f.get('encoding') as string).toLowerCase().trim() : '';
+      const decoded = decodeContent(content, encoding);
+      if (decoded === undefined || allowed(origin.value, origin.key)) return;
+      const perms = permissionsOf(f.get('permissions'));
+      const worldReadable = perms === undefined || (perms & 0o004) !== 0;
+      const file: Reader = {
+        text: `${worldReadable ? 'every local user' : 'its owner'}, in ${path ?? 'the file'} (written with mode ${(perms ?? 0o644).toString(8).padStart(4, '0')}${f.has('permissions') ? '' : ", write_files' default"})`,
+        source: 'cloudinit/config/cc_write_files.py: DEFAULT_PERMS = 0o644',
+      };
+      const where = `write_files[${i}].content${encoding && decoded.encoded ? ` (decoded from ${encoding})` : ''}`;
+      for (const t of findTokens(decoded.text, path)) {
+        const span = decoded.encoded ? firstLineOf(origin.value, original) : spanOfMatch(origin.value, original, content as string, t);
+        findings.push(tokenFinding(t, where, at(span), exposure([file])));
+      }
+    });
+  }
+
+  // Every other string: runcmd, bootcmd, and anything a module passes on.
+  let budget = MAX_STRINGS;
+  const seen = new Set<object>();
+  const visit = (value: PyValue, span: TextSpan | undefined, keySpan: TextSpan | undefined, path: string, top: string, depth: number) => {
+    if (depth > 100 || budget <= 0) return;
+    if (typeof value === 'string') {
+      budget--;
+      if (!span || handled.has(span.start) || value.length < 8 || placeholder(value, span)) return;
+      const tokens = findTokens(value);
+      if (!tokens.length || allowed(span, keySpan)) return;
+      const extra: Reader[] = top === 'runcmd' ? [WRITTEN_BY_MODULE.runcmd] : top === 'bootcmd' ? [WRITTEN_BY_MODULE.bootcmd] : [];
+      for (const t of tokens) findings.push(tokenFinding(t, path, at(spanOfMatch(span, original, value, t)), exposure(extra)));
+      return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    if (seen.has(value)) return;
+    seen.add(value);
+    if (value instanceof PyDict) {
+      for (const e of value.items()) {
+        const key = typeof e.key === 'string' ? e.key : pyReprForMessage(e.key, 40);
+        visit(e.value, e.origin?.value, e.origin?.key, path ? `${path}.${key}` : key, depth === 0 ? key : top, depth + 1);
+      }
+    } else if (Array.isArray(value)) {
+      const origins = getListOrigins(value);
+      value.forEach((v, i) => visit(v, origins?.[i]?.value, undefined, `${path}[${i}]`, top, depth + 1));
+    }
+  };
+  visit(root, undefined, undefined, '', '', 0);
+  return { findings, passwords };
+}
+
+function tokenFinding(t: TokenMatch, where: string, span: TextSpan, exposure: string): Finding {
+  const key = t.messageId === 'PrivateKey';
+  const rule = `${t.message} (secretlint rule ${t.rule.replace('@secretlint/secretlint-rule-', '')})`;
+  return key
+    ? { ...coded('secret-private-key'), span, message: `Private key in ${where}: ${rule}. ${exposure} Deliver it out of band (a secret manager, or fetched at boot with the instance's own role), or mark it intended with # cloud-config-merge: allow-secret.` }
+    : { ...coded('secret-credential'), span, message: `Credential in ${where}: ${rule}. ${exposure} Rotate it, and fetch it at boot with the instance's own role or a secret manager, or mark it intended with # cloud-config-merge: allow-secret.` };
+}
+
+/** write_files' content as cloud-init writes it (cc_write_files.py extract_contents); undefined when it cannot be decoded. */
+function decodeContent(content: PyValue, encoding: string): { text: string; encoded: boolean } | undefined {
+  let bytes: Uint8Array;
+  if (content instanceof PyBytes) bytes = content.bytes;
+  else if (typeof content === 'string') {
+    const steps = ['gz', 'gzip'].includes(encoding) ? ['gzip'] : ['gz+base64', 'gzip+base64', 'gz+b64', 'gzip+b64'].includes(encoding) ? ['base64', 'gzip'] : ['b64', 'base64'].includes(encoding) ? ['base64'] : [];
+    if (!steps.length) return { text: content, encoded: false };
+    bytes = new TextEncoder().encode(content);
+    for (const step of steps) {
+      try {
+        if (step === 'base64') bytes = a2bBase64(bytes, false);
+        else {
+          const r = pyGunzip(bytes, { maxOutputBytes: 16 * 1024 * 1024 });
+          if (!r.ok) return undefined;
+          bytes = r.bytes;
+        }
+      } catch {
+        return undefined;
+      }
+    }
+  } else return undefined;
+  return { text: new TextDecoder('utf-8', { fatal: false }).decode(bytes), encoded: true };
+}
+
+/** cc_write_files.decode_perms: an int as is, a string read as octal; undefined for the default. */
+function permissionsOf(value: PyValue | undefined): number | undefined {
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string' && /^\s*(0o?)?[0-7]+\s*$/i.test(value)) return parseInt(value.trim().replace(/^0o/i, ''), 8);
+  return undefined;
+}
+
+/** The line of `text` that holds `offset`. */
+function lineAt(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const end = text.indexOf('\n', offset);
+  return text.slice(start, end < 0 ? text.length : end);
+}
+
+function unquote(written: string): string {
+  return /^'[^']*'$|^"[^"\\]*"$/.test(written) ? written.slice(1, -1) : written;
+}
+
+/** A multi-line value marked by its first line with content (a block scalar's indicator line and the next). */
+function firstLineOf(span: TextSpan, text: string): TextSpan {
+  let end = text.indexOf('\n', span.start);
+  if (end < 0 || end >= span.end) return span;
+  if (/^[|>][-+0-9]*\s*(#.*)?$/.test(text.slice(span.start, end).trim())) {
+    const next = text.indexOf('\n', end + 1);
+    end = next < 0 || next > span.end ? span.end : next;
+  }
+  return { start: span.start, end };
+}
+
+/** The match's own place when the value is written as is (plain or simply quoted), else the value's first line. */
+function spanOfMatch(span: TextSpan, text: string, value: string, t: TokenMatch): TextSpan {
+  const written = text.slice(span.start, span.end);
+  const offset = written === value ? 0 : unquote(written) === value && written !== value ? 1 : -1;
+  if (offset < 0) return firstLineOf(span, text);
+  return { start: span.start + offset + t.start, end: span.start + offset + t.end };
+}
+
+/** Where cloud-init writes a script part and a boothook (handlers/shell_script.py, boot_hook.py: mode 0700). */
+const SCRIPT_PART: Reader = { text: 'root, in the copy cloud-init writes under /var/lib/cloud/instance/ (scripts/ or boothooks/, mode 0700)', source: 'cloudinit/handlers/shell_script.py and boot_hook.py: write_file(..., 0o700)' };
+
+/**
+ * Keys and credentials in a part that is not a cloud-config (a shell script, a boothook, a part cloud-init
+ * keeps as it is): spans relative to `text`, shifted by `base`.
+ */
+export function partSecretFindings(text: string, base: number, label: string, options: SecretOptions = {}): Finding[] {
+  const findings: Finding[] = [];
+  for (const t of findTokens(text)) {
+    if (ALLOW_SECRET_MARKER.test(lineAt(text, t.start))) continue;
+    const span = { start: base + t.start, end: base + Math.min(t.end, text.indexOf('\n', t.start) < 0 ? t.end : text.indexOf('\n', t.start)) };
+    findings.push(tokenFinding(t, label, span, exposureSentence(options.cloud, [SCRIPT_PART])));
+  }
+  return findings;
+}
