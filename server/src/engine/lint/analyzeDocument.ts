@@ -12,7 +12,8 @@ import type { NetplanHost } from '../version/target';
 import { dropInNetworkFindings, networkFindings } from './networkLint';
 import { spansOfValue } from '../userdata/specSpans';
 import { convertUserDataBlob, MimeLeaf, partHeaderSpan } from '../userdata/mime';
-import { GZIP_TYPES, leafPartType } from '../userdata/sniff';
+import { GZIP_TYPES, leafPartType, sniffContentType } from '../userdata/sniff';
+import { gunzipPart } from '../userdata/gzip';
 import { MergerFactory } from '../merge/construct';
 import { DEFAULT_LIMITS } from '../limits';
 import { LineIndex } from '../text/lineIndex';
@@ -89,6 +90,8 @@ export interface AnalyzeOptions {
   kind?: 'meta-data' | 'network-config';
   /** The cloud the user-data goes to: secret findings name its metadata service. */
   cloud?: CloudName;
+  /** Most bytes a gzip part is decompressed to for its secrets (default maxDecompressedBytes). */
+  maxDecompressedBytes?: number;
 }
 
 export function analyzeDocument(text: string, path: string, given: AnalyzeOptions = {}): DocumentAnalysis {
@@ -512,14 +515,18 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
       const context = { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema, schemaBudget: options.schemaBudget };
       pushAll(findings, inPart(templateFindings(body, context).map((f) => ({ ...f, span: { start: f.span.start + base, end: f.span.end + base } }))));
       // Its secrets are in the template as written (a `{{ var }}` is not one).
-      const masked = loadYaml(maskJinja(body), { maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth });
-      if (masked.ok && masked.value instanceof PyDict) {
-        const secrets = secretFindings(masked.value, body, base, { cloud: options.cloud });
-        pushAll(findings, inPart(secrets.findings));
-        if (literal) pushAll(passwords, secrets.passwords);
-      }
+      const secrets = bodySecrets(body, base, mimePartLabel(number, leaf), options);
+      pushAll(findings, inPart(secrets.findings));
+      if (literal) pushAll(passwords, secrets.passwords);
     } else if (type !== 'text/cloud-config' && body !== null) {
       pushAll(findings, inPart(partSecretFindings(body, base, mimePartLabel(number, leaf), { cloud: options.cloud })));
+    } else if (GZIP_TYPES.has(leaf.contentType)) {
+      // cloud-init decompresses it and reads what is inside as a part: its secrets are there.
+      const unzipped = gunzipPart(leaf.payload, { maxOutputBytes: options.maxDecompressedBytes ?? DEFAULT_LIMITS.maxDecompressedBytes });
+      if (unzipped.ok) {
+        const inside = { lines: new LineIndex(unzipped.text), label: `the decompressed ${mimePartLabel(number, leaf)}`, why: 'it is gzip-compressed' };
+        pushAll(findings, bodySecrets(unzipped.text, 0, mimePartLabel(number, leaf), options).findings.map((f) => shownElsewhere(f, partHeaderSpan(leaf), inside)));
+      }
     }
     if (type === 'text/cloud-config' && body !== null) {
       const result = analyzeCloudConfig(body, base, 'cloud-config', options, headerSpec, loadedBodies);
@@ -548,6 +555,18 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
   // The cloud-config bodies not read above: archive entries.
   if (options.schema) pushAll(findings, embeddedFindings(embeddedInMime(text, blob).filter((e) => e.kind === 'archive-entry'), options));
   return { info, findings, specs, yaml, yamlBase, mime: { leaves: blob.leaves }, passwords };
+}
+
+/** The secrets of a part's text, read as cloud-init reads it: a cloud-config, a Jinja template (masked), or any other part. */
+function bodySecrets(text: string, base: number, label: string, options: AnalyzeOptions): { findings: Finding[]; passwords: PlaintextPasswordSite[] } {
+  const sniffed = sniffContentType(text);
+  const template = sniffed === 'text/jinja2';
+  if (template || sniffed === 'text/cloud-config') {
+    const yaml = loadYaml(template ? maskJinja(text) : text, { maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth });
+    if (yaml.ok && yaml.value instanceof PyDict) return secretFindings(yaml.value, text, base, { cloud: options.cloud });
+    return { findings: [], passwords: [] };
+  }
+  return { findings: partSecretFindings(text, base, label, { cloud: options.cloud }), passwords: [] };
 }
 
 function embeddedFindings(embedded: EmbeddedCloudConfig[], options: AnalyzeOptions): Finding[] {
