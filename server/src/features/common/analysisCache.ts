@@ -93,6 +93,8 @@ export function analyze(document: TextDocument, settings: ServerSettings, custom
     maxSchemaProblems: MAX_SCHEMA_PROBLEMS,
     customMergers: custom.modules.size ? custom.modules : undefined,
     instanceData,
+    cloud: settings.cloud || undefined,
+    maxDecompressedBytes: settings.limits.maxDecompressedBytes,
   });
   return new DocumentState(document.uri, document.version, document.languageId, text, settings, analysis, performance.now() - started, custom);
 }

@@ -112,5 +112,5 @@ export function withImage<T extends { versionOverride?: CloudInitVersion }>(sett
 
 /** The settings that change what the analysis of a document finds. */
 export function analysisKey(settings: ServerSettings): string {
-  return `${settings.cloudInitVersion}|${settings.image}|${settings.schema.enable}|${JSON.stringify(settings.schema.validatedByRedHatYaml)}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}|${settings.instanceData}`;
+  return `${settings.cloudInitVersion}|${settings.image}|${settings.schema.enable}|${JSON.stringify(settings.schema.validatedByRedHatYaml)}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}|${settings.instanceData}|${settings.cloud}|${settings.limits.maxDecompressedBytes}`;
 }
