@@ -182,6 +182,21 @@ runcmd:
   assert.match(found[1].message, /scripts\/runcmd \(mode 0700\)/);
 });
 
+test("an AWS secret access key written as a YAML key and value, and a token in a comment: the text is scanned as written", () => {
+  const text = `#cloud-config
+# token for later: xoxb-123456789012-123456789012-abcdefghijklmnopqrstuvwx
+bootcmd:
+  - [aws, configure, set, region, eu-west-1]
+mounts_env:
+  aws_secret_access_key: wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzzzzzzzzz
+`;
+  const found = secrets(text);
+  assert.deepEqual(found.map((f) => f.code), ['secret-credential', 'secret-credential']);
+  assert.match(found[0].message, /^Credential in a comment or key \(still part of the user-data\): found slack token: xoxb…/);
+  assert.match(found[1].message, /^Credential in mounts_env\.aws_secret_access_key: found AWS Secret Access Key: wJal…/);
+  assert.equal(text.slice(found[1].span.start, found[1].span.end), 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzzzzzzzzz');
+});
+
 test('an SSH host key in ssh_keys: what it lets a reader do', () => {
   const text = `#cloud-config\nssh_keys:\n  ed25519_private: |\n${KEY.replace(/^/gm, '    ').trimEnd()}\n  ed25519_public: ${PUBLIC}\n`;
   const [f, ...rest] = secrets(text);

@@ -226,7 +226,8 @@ export function secretFindings(root: PyDict, body: string, base: number, options
     }
   }
 
-  // write_files: contents as cloud-init decodes them.
+  // write_files: contents as cloud-init decodes them (an encoded one is scanned decoded; one written as is, below with the rest).
+  const regionInfo = new Map<number, { path: string; extra: Reader[] }>();
   const writeFiles = root.get('write_files');
   if (Array.isArray(writeFiles)) {
     writeFiles.forEach((f, i) => {
@@ -234,37 +235,36 @@ export function secretFindings(root: PyDict, body: string, base: number, options
       const content = f.get('content');
       const origin = f.originOf('content');
       if (content === undefined || !origin) return;
-      handle(origin.value);
       const path = typeof f.get('path') === 'string' ? (f.get('path') as string) : undefined;
       const encoding = typeof f.get('encoding') === 'string' ? (f.get('encoding') as string).toLowerCase().trim() : '';
-      const decoded = decodeContent(content, encoding);
-      if (decoded === undefined || allowed(origin.value, origin.key)) return;
       const perms = permissionsOf(f.get('permissions'));
       const worldReadable = perms === undefined || (perms & 0o004) !== 0;
       const file: Reader = {
         text: `${worldReadable ? 'every local user' : 'its owner'}, in ${path ?? 'the file'} (written with mode ${(perms ?? 0o644).toString(8).padStart(4, '0')}${f.has('permissions') ? '' : ", write_files' default"})`,
         source: 'cloudinit/config/cc_write_files.py: DEFAULT_PERMS = 0o644',
       };
-      const where = `write_files[${i}].content${encoding && decoded.encoded ? ` (decoded from ${encoding})` : ''}`;
-      for (const t of findTokens(decoded.text, path)) {
-        const span = decoded.encoded ? firstLineOf(origin.value, original) : spanOfMatch(origin.value, original, content as string, t);
-        findings.push(tokenFinding(t, where, at(span), exposure([file])));
+      const decoded = decodeContent(content, encoding);
+      if (!decoded?.encoded) {
+        regionInfo.set(origin.value.start, { path: `write_files[${i}].content`, extra: [file] });
+        return;
       }
+      handle(origin.value);
+      if (allowed(origin.value, origin.key)) return;
+      const where = `write_files[${i}].content (decoded from ${encoding || 'YAML binary'})`;
+      for (const t of findTokens(decoded.text, path)) findings.push(tokenFinding(t, where, at(firstLineOf(origin.value, original)), exposure([file])));
     });
   }
 
-  // Every other string: runcmd, bootcmd, and anything a module passes on.
+  // Everything else, as written: runcmd, bootcmd, any module's values, comments. One scan of the text (a
+  // credential's name and value are often a key and its value), each match named by the string it is in.
+  const regions: Array<{ span: TextSpan; keySpan?: TextSpan; path: string; top: string }> = [];
   let budget = MAX_STRINGS;
   const seen = new Set<object>();
   const visit = (value: PyValue, span: TextSpan | undefined, keySpan: TextSpan | undefined, path: string, top: string, depth: number) => {
     if (depth > 100 || budget <= 0) return;
     if (typeof value === 'string') {
       budget--;
-      if (!span || handled.has(span.start) || value.length < 8 || placeholder(value, span)) return;
-      const tokens = findTokens(value);
-      if (!tokens.length || allowed(span, keySpan)) return;
-      const extra: Reader[] = top === 'runcmd' ? [WRITTEN_BY_MODULE.runcmd] : top === 'bootcmd' ? [WRITTEN_BY_MODULE.bootcmd] : [];
-      for (const t of tokens) findings.push(tokenFinding(t, path, at(spanOfMatch(span, original, value, t)), exposure(extra)));
+      if (span) regions.push({ span, keySpan, path, top });
       return;
     }
     if (value === null || typeof value !== 'object') return;
@@ -281,7 +281,35 @@ export function secretFindings(root: PyDict, body: string, base: number, options
     }
   };
   visit(root, undefined, undefined, '', '', 0);
-  return { findings, passwords };
+  regions.sort((a, b) => a.span.start - b.span.start);
+  for (const t of findTokens(original)) {
+    const region = regionOf(regions, t.start, t.end);
+    if (region && (handled.has(region.span.start) || placeholder(original.slice(region.span.start, region.span.end), undefined))) continue;
+    if (ALLOW_SECRET_MARKER.test(lineAt(original, t.start)) || (region && allowed(region.span, region.keySpan))) continue;
+    const info = region && regionInfo.get(region.span.start);
+    const extra: Reader[] = info ? info.extra : region?.top === 'runcmd' ? [WRITTEN_BY_MODULE.runcmd] : region?.top === 'bootcmd' ? [WRITTEN_BY_MODULE.bootcmd] : [];
+    const where = info?.path ?? region?.path ?? 'a comment or key (still part of the user-data)';
+    // A match that starts before its string (a key and its value, as `aws_secret_access_key: ...`) is shown on the value.
+    const newline = original.indexOf('\n', t.start);
+    const span = region && t.start < region.span.start ? firstLineOf(region.span, original) : { start: t.start, end: newline >= 0 && newline < t.end ? newline : t.end };
+    findings.push(tokenFinding(t, where, at(span), exposure(extra)));
+  }
+  return { findings: findings.sort((a, b) => a.span.start - b.span.start), passwords };
+}
+
+/** The string whose span holds `start`, else the first one the match overlaps (regions sorted, not nested). */
+function regionOf<R extends { span: TextSpan }>(regions: readonly R[], start: number, end: number): R | undefined {
+  let lo = 0;
+  let hi = regions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (regions[mid].span.start <= start) lo = mid + 1;
+    else hi = mid;
+  }
+  const before = regions[lo - 1];
+  if (before && start < before.span.end) return before;
+  const next = regions[lo];
+  return next && next.span.start < end ? next : undefined;
 }
 
 function tokenFinding(t: TokenMatch, where: string, span: TextSpan, exposure: string): Finding {
@@ -346,14 +374,6 @@ function firstLineOf(span: TextSpan, text: string): TextSpan {
   return { start: span.start, end };
 }
 
-/** The match's own place when the value is written as is (plain or simply quoted), else the value's first line. */
-function spanOfMatch(span: TextSpan, text: string, value: string, t: TokenMatch): TextSpan {
-  const written = text.slice(span.start, span.end);
-  const offset = written === value ? 0 : unquote(written) === value && written !== value ? 1 : -1;
-  if (offset < 0) return firstLineOf(span, text);
-  return { start: span.start + offset + t.start, end: span.start + offset + t.end };
-}
-
 /** Where cloud-init writes a script part and a boothook (handlers/shell_script.py, boot_hook.py: mode 0700). */
 const SCRIPT_PART: Reader = { text: 'root, in the copy cloud-init writes under /var/lib/cloud/instance/ (scripts/ or boothooks/, mode 0700)', source: 'cloudinit/handlers/shell_script.py and boot_hook.py: write_file(..., 0o700)' };
 
@@ -365,7 +385,8 @@ export function partSecretFindings(text: string, base: number, label: string, op
   const findings: Finding[] = [];
   for (const t of findTokens(text)) {
     if (ALLOW_SECRET_MARKER.test(lineAt(text, t.start))) continue;
-    const span = { start: base + t.start, end: base + Math.min(t.end, text.indexOf('\n', t.start) < 0 ? t.end : text.indexOf('\n', t.start)) };
+    const newline = text.indexOf('\n', t.start);
+    const span = { start: base + t.start, end: base + (newline >= 0 && newline < t.end ? newline : t.end) };
     findings.push(tokenFinding(t, label, span, exposureSentence(options.cloud, [SCRIPT_PART])));
   }
   return findings;
