@@ -59,6 +59,35 @@ function redact(value: unknown): string {
   return firstLine.startsWith('-----BEGIN') ? firstLine.slice(0, 60) + (text.length > firstLine.length ? ' …' : '') : `${text.slice(0, 4)}…`;
 }
 
+/**
+ * The text the private-key rule is given: each `-----BEGIN` that cannot start a match is spelt `-----BEGIn`
+ * (same length, so positions stay). The rule's pattern tries up to 10,000 characters after every BEGIN for
+ * its END: a file of BEGIN lines without END took seconds. A BEGIN is kept when the first `-----END` after it
+ * closes the same label within those 10,000 characters, which every key the rule finds satisfies (nothing
+ * between a key's BEGIN and END contains `-----END`), so each kept BEGIN's search stops at that END.
+ */
+export function keepClosedPrivateKeys(content: string): string {
+  if (!content.includes('-----BEGIN')) return content;
+  const begin = /-----BEGIN\s?((?:[A-Z]{2,16})?\s?PRIVATE KEY(?:\sBLOCK)?)-----/y;
+  let out = '';
+  let copied = 0;
+  // The next `-----END` at or after a place, found once for all the BEGINs before it (-1: none after).
+  let nextEnd = content.indexOf('-----END');
+  for (let i = content.indexOf('-----BEGIN'); i >= 0; i = content.indexOf('-----BEGIN', i + 1)) {
+    begin.lastIndex = i;
+    const m = begin.exec(content);
+    const bodyStart = i + (m ? m[0].length : 0);
+    if (nextEnd >= 0 && nextEnd < bodyStart) nextEnd = content.indexOf('-----END', bodyStart);
+    const end = m ? nextEnd : -1;
+    const closes = end >= 0 && end - bodyStart <= 10_000 && new RegExp(`^-----END\\s?${m![1].replace(/\s/g, '\\s')}-----`).test(content.slice(end, end + m![1].length + 20));
+    if (!closes) {
+      out += content.slice(copied, i) + '-----BEGIn';
+      copied = i + '-----BEGIN'.length;
+    }
+  }
+  return out + content.slice(copied);
+}
+
 /** Every credential the preset's rules find in `content` (a value as cloud-init will write or run it). */
 export function findTokens(content: string, filePath?: string): TokenMatch[] {
   const matches: TokenMatch[] = [];
@@ -79,7 +108,8 @@ export function findTokens(content: string, filePath?: string): TokenMatch[] {
     try {
       const handler = rule.create(context, RULE_OPTIONS[rule.meta.id] ?? {});
       const ext = filePath && /\.[^./]+$/.exec(filePath)?.[0];
-      handler.file?.({ content, filePath, ext: ext ?? '', contentType: 'text' });
+      const text = rule.meta.id === '@secretlint/secretlint-rule-privatekey' ? keepClosedPrivateKeys(content) : content;
+      handler.file?.({ content: text, filePath, ext: ext ?? '', contentType: 'text' });
     } catch {
       // A rule that throws on some input finds nothing there; the others still run.
     }
