@@ -290,7 +290,7 @@ test('MIME: a gzip part, a shell script and a Jinja part', () => {
 test('each finding says who reads the value on the booted instance, per cloud, and that a later part does not remove it', () => {
   const text = '#cloud-config\npassword: Pw-for-exposure\n';
   const none = secrets(text)[0].message;
-  assert.match(none, /on most clouds any process on the instance, from the cloud's metadata service/);
+  assert.match(none, /^Plaintext password in password \(the default user's\)\. Who reads it on the booted instance: any process on the instance, on most clouds, from the cloud's metadata service/);
   assert.match(none, /root, in \/var\/lib\/cloud\/instance\/user-data\.txt \(the blob as delivered, mode 0600\)/);
   assert.match(none, /root, with `cloud-init query userdata`/);
   assert.match(none, /root, in \/var\/lib\/cloud\/instance\/cloud-config\.txt/);

@@ -52,18 +52,18 @@ export const METADATA_SERVICE: Readonly<Record<CloudName, Reader>> = {
 
 /** When no cloud is chosen. */
 export const ANY_METADATA_SERVICE: Reader = {
-  text: "on most clouds any process on the instance, from the cloud's metadata service (choose the cloud to see which)",
+  text: "any process on the instance, on most clouds, from the cloud's metadata service (choose the cloud to see which)",
   source: 'the per-cloud rows of METADATA_SERVICE',
 };
 
 /** Where a value goes beyond the user-data itself, by the key that holds it. */
 export const WRITTEN_BY_MODULE = {
   runcmd: {
-    text: 'root, in /var/lib/cloud/instance/scripts/runcmd (mode 0700); and every local user in the process list while a command runs with it as an argument',
+    text: 'root, in /var/lib/cloud/instance/scripts/runcmd (mode 0700), and every local user, in the process list while a command runs with it as an argument',
     source: 'cloudinit/config/cc_runcmd.py: write_file(out_fn, content, 0o700); /proc/PID/cmdline is world-readable unless /proc is mounted with hidepid',
   },
   bootcmd: {
-    text: 'every local user in the process list while a command runs with it as an argument',
+    text: 'every local user, in the process list while a command runs with it as an argument',
     source: '/proc/PID/cmdline is world-readable unless /proc is mounted with hidepid',
   },
   mergedConfig: {
@@ -75,5 +75,5 @@ export const WRITTEN_BY_MODULE = {
 /** The sentence every secret finding ends with: who reads the value once the instance has booted. */
 export function exposureSentence(cloud: CloudName | undefined, extra: readonly Reader[] = []): string {
   const readers = [cloud ? METADATA_SERVICE[cloud] : ANY_METADATA_SERVICE, ...KEPT_BY_CLOUD_INIT, ...extra];
-  return `Readable on the booted instance by ${readers.map((r) => r.text).join('; ')}. A later part that replaces this value does not remove it: the user-data keeps it.`;
+  return `Who reads it on the booted instance: ${readers.map((r) => r.text).join('; ')}. A later part that replaces this value does not remove it: the user-data keeps it.`;
 }
