@@ -6,10 +6,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCliIn } from '../support/cli';
 import { analyzeDocument, type AnalyzeOptions } from '../../server/src/engine/lint/analyzeDocument';
 import { cryptHashOf, chpasswdListTreatsAsHash } from '../../server/src/engine/secrets/cryptHash';
 import { sha512Crypt, sha512CryptWithSetting, randomSalt } from '../../server/src/engine/secrets/sha512Crypt';
 import type { Finding } from '../../server/src/engine/findings/findings';
+import { FINDING_CODES } from '../../server/src/engine/findings/codes';
+import { lintFiles } from '../../server/src/engine/lint/lintFiles';
+import { analysisKey, normalizeSettings } from '../../server/src/features/common/settings';
 
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 const KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----\n';
@@ -329,4 +336,38 @@ ${KEY.replace(/^/gm, '      ').trimEnd()}
 test('system config (cloud.cfg.d) is not user-data: no secret findings there', () => {
   const text = 'password: from-the-image\n';
   assert.deepEqual(analyzeDocument(text, '/etc/cloud/cloud.cfg.d/90-x.cfg').findings.filter((f) => f.code.startsWith('secret-')), []);
+});
+
+/* ------------------------------------------------------------------ severity */
+
+test('secrets are warnings, so --lint and --check fail on them; asked for, they are errors (--fail-on secrets, the setting)', () => {
+  const text = '#cloud-config\npassword: Pw-severity-1\nruncmd: [echo AKIAIOSFODNN7EXAMPLQ]\n';
+  const linted = lintFiles([{ path: '/w/user-data.yaml', text }], {});
+  assert.deepEqual(linted.findings.map((f) => [f.finding.code, f.finding.severity, f.start.line]), [['secret-plaintext-password', 'warning', 1], ['secret-credential', 'warning', 2]]);
+  assert.equal(linted.failing, 2);
+  assert.deepEqual(secrets(text, { secretsAsErrors: true }).map((f) => f.severity), ['error', 'error']);
+  const script = mime([{ type: 'text/x-shellscript', body: '#!/bin/sh\necho AKIAIOSFODNN7EXAMPLQ' }]);
+  assert.deepEqual(secrets(script, { secretsAsErrors: true }).map((f) => [f.code, f.severity]), [['secret-credential', 'error']]);
+  for (const code of ['secret-plaintext-password', 'secret-weak-hash', 'secret-private-key', 'secret-credential'] as const) {
+    assert.deepEqual([FINDING_CODES[code].severity, FINDING_CODES[code].also.severity], ['warning', 'error'], code);
+  }
+  assert.equal(normalizeSettings({ secrets: { asErrors: true } }).secrets.asErrors, true);
+  assert.equal(normalizeSettings({ 'secrets.asErrors': 'yes' }).secrets.asErrors, false, 'only a boolean true turns it on');
+  assert.notEqual(analysisKey(normalizeSettings({ secrets: { asErrors: true } })), analysisKey(normalizeSettings({})));
+  assert.notEqual(analysisKey(normalizeSettings({ cloud: 'aws' })), analysisKey(normalizeSettings({})), 'the messages name the cloud');
+});
+
+test('--check --cloud aws: the findings name that cloud\'s metadata service, and --check exits 1 on them', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ccm-secrets-'));
+  try {
+    writeFileSync(join(dir, 'ud.yaml'), '#cloud-config\nchpasswd:\n  users:\n    - {name: root, password: Root-pw-9, type: text}\n');
+    const checked = runCliIn(['--check', '--cloud', 'aws', 'ud.yaml'], dir);
+    assert.equal(checked.code, 1);
+    assert.match(checked.stdout, /ud\.yaml:4:30: warning: Plaintext password in chpasswd\.users\[0\]\.password\. Who reads it on the booted instance: any process on the instance, from the instance metadata service \(http:\/\/169\.254\.169\.254\/latest\/user-data/);
+    const linted = runCliIn(['--lint', 'ud.yaml'], dir);
+    assert.equal(linted.code, 1);
+    assert.match(linted.stdout, /\[secret-plaintext-password\]\n$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

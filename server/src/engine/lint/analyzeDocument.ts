@@ -92,6 +92,8 @@ export interface AnalyzeOptions {
   cloud?: CloudName;
   /** Most bytes a gzip part is decompressed to for its secrets (default maxDecompressedBytes). */
   maxDecompressedBytes?: number;
+  /** Secret findings are errors (`--fail-on secrets`, the setting cloudConfigMerge.secrets.asErrors); default warnings. */
+  secretsAsErrors?: boolean;
 }
 
 export function analyzeDocument(text: string, path: string, given: AnalyzeOptions = {}): DocumentAnalysis {
@@ -298,7 +300,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
   // What the user-data gives away: in user-data (and its templates), not in an image's own system config.
   let passwords: PlaintextPasswordSite[] | undefined;
   if (context === 'part') {
-    const secrets = secretFindings(root, body, base, { cloud: options.cloud, original: unmasked });
+    const secrets = secretFindings(root, body, base, { cloud: options.cloud, original: unmasked, asErrors: options.secretsAsErrors });
     pushAll(findings, secrets.findings);
     passwords = secrets.passwords;
   }
@@ -519,7 +521,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
       pushAll(findings, inPart(secrets.findings));
       if (literal) pushAll(passwords, secrets.passwords);
     } else if (type !== 'text/cloud-config' && body !== null) {
-      pushAll(findings, inPart(partSecretFindings(body, base, mimePartLabel(number, leaf), { cloud: options.cloud })));
+      pushAll(findings, inPart(partSecretFindings(body, base, mimePartLabel(number, leaf), { cloud: options.cloud, asErrors: options.secretsAsErrors })));
     } else if (GZIP_TYPES.has(leaf.contentType)) {
       // cloud-init decompresses it and reads what is inside as a part: its secrets are there.
       const unzipped = gunzipPart(leaf.payload, { maxOutputBytes: options.maxDecompressedBytes ?? DEFAULT_LIMITS.maxDecompressedBytes });
@@ -563,10 +565,10 @@ function bodySecrets(text: string, base: number, label: string, options: Analyze
   const template = sniffed === 'text/jinja2';
   if (template || sniffed === 'text/cloud-config') {
     const yaml = loadYaml(template ? maskJinja(text) : text, { maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth });
-    if (yaml.ok && yaml.value instanceof PyDict) return secretFindings(yaml.value, text, base, { cloud: options.cloud });
+    if (yaml.ok && yaml.value instanceof PyDict) return secretFindings(yaml.value, text, base, { cloud: options.cloud, asErrors: options.secretsAsErrors });
     return { findings: [], passwords: [] };
   }
-  return { findings: partSecretFindings(text, base, label, { cloud: options.cloud }), passwords: [] };
+  return { findings: partSecretFindings(text, base, label, { cloud: options.cloud, asErrors: options.secretsAsErrors }), passwords: [] };
 }
 
 function embeddedFindings(embedded: EmbeddedCloudConfig[], options: AnalyzeOptions): Finding[] {

@@ -50,6 +50,8 @@ export interface SecretOptions {
   cloud?: CloudName;
   /** The text as written, when `body` was masked (Jinja): placeholders are recognised in it. */
   original?: string;
+  /** Report them as errors (`--fail-on secrets`, `cloudConfigMerge.secrets.asErrors`); warnings by default. */
+  asErrors?: boolean;
 }
 
 export interface SecretResult {
@@ -294,7 +296,7 @@ export function secretFindings(root: PyDict, body: string, base: number, options
     const span = region && t.start < region.span.start ? firstLineOf(region.span, original) : { start: t.start, end: newline >= 0 && newline < t.end ? newline : t.end };
     findings.push(tokenFinding(t, where, at(span), exposure(extra)));
   }
-  return { findings: findings.sort((a, b) => a.span.start - b.span.start), passwords };
+  return { findings: asSeverity(findings.sort((a, b) => a.span.start - b.span.start), options), passwords };
 }
 
 /** The string whose span holds `start`, else the first one the match overlaps (regions sorted, not nested). */
@@ -389,5 +391,10 @@ export function partSecretFindings(text: string, base: number, label: string, op
     const span = { start: base + t.start, end: base + (newline >= 0 && newline < t.end ? newline : t.end) };
     findings.push(tokenFinding(t, label, span, exposureSentence(options.cloud, [SCRIPT_PART])));
   }
-  return findings;
+  return asSeverity(findings, options);
+}
+
+/** The findings as errors when asked (every secret code lists error as its other severity). */
+function asSeverity(findings: Finding[], options: SecretOptions): Finding[] {
+  return options.asErrors ? findings.map((f) => ({ ...f, severity: 'error' })) : findings;
 }

@@ -95,6 +95,7 @@ export function analyze(document: TextDocument, settings: ServerSettings, custom
     instanceData,
     cloud: settings.cloud || undefined,
     maxDecompressedBytes: settings.limits.maxDecompressedBytes,
+    secretsAsErrors: settings.secrets.asErrors,
   });
   return new DocumentState(document.uri, document.version, document.languageId, text, settings, analysis, performance.now() - started, custom);
 }
