@@ -127,6 +127,52 @@ test('ssh_pwauth: true says what the password opens, for accounts that are not l
   assert.match(secrets(text.replace('ssh_pwauth: true', 'ssh_pwauth: "yes"'))[0].message, /ssh_pwauth: true/);
 });
 
+test("the image's default user redefined in user-data, and modules' own credentials", () => {
+  const text = `#cloud-config
+system_info:
+  default_user:
+    name: jsmith
+    plain_text_passwd: 'Js-pw-1'
+ubuntu_pro:
+  token: C1aB2cD3eF4gH5iJ6kL7mN8oP9
+landscape:
+  client:
+    registration_key: "\${LANDSCAPE_KEY}"
+lxd:
+  init:
+    trust_password: Lxd-trust-2
+rh_subscription:
+  username: me@example.com
+  password: Rh-pw-3
+wireguard:
+  interfaces:
+    - name: wg0
+      config_path: /etc/wireguard/wg0.conf
+      content: |
+        [Interface]
+        PrivateKey = ${'A'.repeat(43)}=
+        Address = 10.0.0.1/24
+`;
+  assert.deepEqual(seen(text), [
+    'secret-plaintext-password "\'Js-pw-1\'"',
+    'secret-credential "C1aB2cD3eF4gH5iJ6kL7mN8oP9"',
+    'secret-credential "Lxd-trust-2"',
+    'secret-credential "Rh-pw-3"',
+    'secret-private-key "|\\n        [Interface]"',
+  ]);
+  const messages = secrets(text).map((f) => f.message);
+  assert.match(messages[1], /^Credential in ubuntu_pro\.token: an Ubuntu Pro contract token\./);
+  assert.match(messages[2], /a client that knows it can add itself to this LXD/);
+  assert.match(messages[4], /^WireGuard private key in wireguard\.interfaces\[0\]\.content/);
+});
+
+test('a #cloud-config-archive entry: its secrets are found, at their place when the entry is written as is', () => {
+  const text = '#cloud-config-archive\n- type: text/cloud-config\n  content: |\n    #cloud-config\n    password: Archived-pw-1\n';
+  assert.deepEqual(seen(text), ['secret-plaintext-password "Archived-pw-1"']);
+  // cloud-init's own example quotes its entry so that it is one comment line: no password is read there.
+  assert.deepEqual(seen("#cloud-config-archive\n- type: text/cloud-config\n  content: '#cloud-config\\n\\n        password: gocubs'\n"), []);
+});
+
 /* ------------------------------------------------------------------ weak hashes */
 
 test('weak hashes: MD5-crypt, DES and SHA-crypt with few rounds; SHA-512 and yescrypt are fine', () => {

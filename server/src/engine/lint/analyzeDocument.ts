@@ -128,8 +128,10 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
       return { info, ...analyzeTemplate(text, 'jinja', options) };
     case 'mime':
       return analyzeMime(text, info, options);
-    case 'cloud-config-archive':
-      return { info, findings: options.schema ? embeddedFindings(embeddedInArchive(text), options) : [], specs: [] };
+    case 'cloud-config-archive': {
+      const entries = embeddedInArchive(text);
+      return { info, findings: [...(options.schema ? embeddedFindings(entries, options) : []), ...embeddedSecrets(entries, options)], specs: [] };
+    }
     case 'chef':
       return { info, ...analyzeChef(text, options) };
     case 'meta-data':
@@ -555,7 +557,9 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
     }
   }
   // The cloud-config bodies not read above: archive entries.
-  if (options.schema) pushAll(findings, embeddedFindings(embeddedInMime(text, blob).filter((e) => e.kind === 'archive-entry'), options));
+  const archived = embeddedInMime(text, blob).filter((e) => e.kind === 'archive-entry');
+  if (options.schema) pushAll(findings, embeddedFindings(archived, options));
+  pushAll(findings, embeddedSecrets(archived, options));
   return { info, findings, specs, yaml, yamlBase, mime: { leaves: blob.leaves }, passwords };
 }
 
@@ -569,6 +573,22 @@ function bodySecrets(text: string, base: number, label: string, options: Analyze
     return { findings: [], passwords: [] };
   }
   return { findings: partSecretFindings(text, base, label, { cloud: options.cloud, asErrors: options.secretsAsErrors }), passwords: [] };
+}
+
+/** The secrets of archive entries, at their place in the document where it can be told, else on the entry. */
+function embeddedSecrets(embedded: EmbeddedCloudConfig[], options: AnalyzeOptions): Finding[] {
+  const findings: Finding[] = [];
+  for (const e of embedded) {
+    const found = bodySecrets(e.text, 0, e.label, options).findings;
+    if (!found.length) continue;
+    const inside = { lines: new LineIndex(e.text), label: e.label, why: e.unmapped ?? 'its position cannot be mapped' };
+    for (const f of found) {
+      const start = e.toDocument(f.span.start);
+      const end = e.toDocument(f.span.end);
+      findings.push(start === undefined || end === undefined ? shownElsewhere(f, e.anchor, inside) : { ...f, span: { start, end } });
+    }
+  }
+  return findings;
 }
 
 function embeddedFindings(embedded: EmbeddedCloudConfig[], options: AnalyzeOptions): Finding[] {

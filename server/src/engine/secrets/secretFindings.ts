@@ -192,6 +192,10 @@ export function secretFindings(root: PyDict, body: string, base: number, options
   else if (users instanceof PyDict) for (const e of users.items()) if (e.value instanceof PyDict && typeof e.key === 'string') userEntries.push({ entry: e.value, label: `users.${e.key}` });
   const user = root.get('user');
   if (user instanceof PyDict) userEntries.push({ entry: user, label: 'user' });
+  // The image's default user, redefined in user-data (read by users_groups in the config stage).
+  const systemInfo = root.get('system_info');
+  const defaultUser = systemInfo instanceof PyDict ? systemInfo.get('default_user') : undefined;
+  if (defaultUser instanceof PyDict) userEntries.push({ entry: defaultUser, label: 'system_info.default_user' });
   for (const { entry, label } of userEntries) {
     const name = typeof entry.get('name') === 'string' ? (entry.get('name') as string) : label;
     // lock_passwd defaults to true: the password is set, then the account is locked.
@@ -208,6 +212,35 @@ export function secretFindings(root: PyDict, body: string, base: number, options
       const origin = entry.originOf(key);
       if (typeof value === 'string' && origin) hashField(`${label}.${key}`, value, origin.value, origin.key, login);
     }
+  }
+
+  // Modules' own credentials (schema keys that hold one).
+  for (const { path, what } of MODULE_CREDENTIALS) {
+    let parent: PyValue | undefined = root;
+    for (const key of path.slice(0, -1)) parent = parent instanceof PyDict ? parent.get(key) : undefined;
+    if (!(parent instanceof PyDict)) continue;
+    const key = path[path.length - 1];
+    const value = parent.get(key);
+    const origin = parent.originOf(key);
+    if (typeof value !== 'string' || !origin || !value) continue;
+    handle(origin.value);
+    if (placeholder(value, origin.value) || allowed(origin.value, origin.key)) continue;
+    findings.push({ ...coded('secret-credential'), span: at(firstLineOf(origin.value, original)), message: `Credential in ${path.join('.')}: ${what}. ${exposure()} Fetch it at boot from a secret manager, or mark it intended with # cloud-config-merge: allow-secret.` });
+  }
+
+  // WireGuard: each interface's content is a wg config whose PrivateKey is the interface's key.
+  const wireguard = root.get('wireguard');
+  const interfaces = wireguard instanceof PyDict ? wireguard.get('interfaces') : undefined;
+  if (Array.isArray(interfaces)) {
+    interfaces.forEach((iface, i) => {
+      if (!(iface instanceof PyDict)) return;
+      const content = iface.get('content');
+      const origin = iface.originOf('content');
+      if (typeof content !== 'string' || !origin) return;
+      const key = /^[ \t]*PrivateKey[ \t]*=[ \t]*([A-Za-z0-9+/]{42,43}=)[ \t]*$/m.exec(content);
+      if (!key || allowed(origin.value, origin.key)) return;
+      findings.push({ ...coded('secret-private-key'), span: at(firstLineOf(origin.value, original)), message: `WireGuard private key in wireguard.interfaces[${i}].content (its PrivateKey line): whoever reads it can pose as this peer. ${exposure()} Generate the key on the instance (wg genkey) and register its public key, or mark it intended with # cloud-config-merge: allow-secret.` });
+    });
   }
 
   // ssh_keys: host keys.
@@ -313,6 +346,20 @@ function regionOf<R extends { span: TextSpan }>(regions: readonly R[], start: nu
   const next = regions[lo];
   return next && next.span.start < end ? next : undefined;
 }
+
+/**
+ * Keys of cloud-init modules that hold a credential other than a password or a PEM key (those are found by
+ * their format): from the schema's properties (cc_ubuntu_pro / ubuntu_advantage, cc_landscape, cc_lxd,
+ * cc_rh_subscription).
+ */
+const MODULE_CREDENTIALS: ReadonlyArray<{ path: readonly string[]; what: string }> = [
+  { path: ['ubuntu_pro', 'token'], what: 'an Ubuntu Pro contract token' },
+  { path: ['ubuntu_advantage', 'token'], what: 'an Ubuntu Pro contract token' },
+  { path: ['landscape', 'client', 'registration_key'], what: 'a Landscape account registration key' },
+  { path: ['lxd', 'init', 'trust_password'], what: 'the LXD trust password: a client that knows it can add itself to this LXD' },
+  { path: ['rh_subscription', 'password'], what: 'a Red Hat account password' },
+  { path: ['rh_subscription', 'activation-key'], what: 'a Red Hat subscription activation key' },
+];
 
 function tokenFinding(t: TokenMatch, where: string, span: TextSpan, exposure: string): Finding {
   const key = t.messageId === 'PrivateKey';
