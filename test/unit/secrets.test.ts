@@ -14,6 +14,7 @@ import { analyzeDocument, type AnalyzeOptions } from '../../server/src/engine/li
 import { cryptHashOf, chpasswdListTreatsAsHash } from '../../server/src/engine/secrets/cryptHash';
 import { sha512Crypt, sha512CryptWithSetting, randomSalt } from '../../server/src/engine/secrets/sha512Crypt';
 import type { Finding } from '../../server/src/engine/findings/findings';
+import { hashEdits } from '../../server/src/features/secretFixes';
 import { FINDING_CODES } from '../../server/src/engine/findings/codes';
 import { lintFiles } from '../../server/src/engine/lint/lintFiles';
 import { analysisKey, normalizeSettings } from '../../server/src/features/common/settings';
@@ -416,4 +417,34 @@ test('--check --cloud aws: the findings name that cloud\'s metadata service, and
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/* ------------------------------------------------------------------ the quick fix's edits */
+
+/** The document after the hash fix of every plaintext password the analysis found in place, with a fixed hash. */
+function hashedAll(text: string): string {
+  const passwords = analyzeDocument(text, '/w/user-data.yaml').passwords ?? [];
+  const edits = passwords.flatMap((site) => hashEdits(text, site, `HASH(${site.password})`)).sort((a, b) => b.span.start - a.span.start);
+  let out = text;
+  for (const e of edits) out = out.slice(0, e.span.start) + e.newText + out.slice(e.span.end);
+  return out;
+}
+
+test('the hash fix: list items keep their quoting, keys and types are changed so cloud-init reads a hash', () => {
+  assert.equal(
+    hashedAll('#cloud-config\nchpasswd:\n  list:\n    - "root:Pw 1"\n    - bob:Pw2\n  users: [{name: a, type: text, password: "x y"}]\nusers:\n  - {name: e, plain_text_passwd: Pw3}\n'),
+    "#cloud-config\nchpasswd:\n  list:\n    - 'root:HASH(Pw 1)'\n    - bob:HASH(Pw2)\n  users: [{name: a, type: hash, password: 'HASH(x y)'}]\nusers:\n  - {name: e, hashed_passwd: 'HASH(Pw3)'}\n",
+  );
+  // Beside a hashed_passwd, plain_text_passwd cannot become one: no fix is offered there (the finding stays).
+  assert.equal(analyzeDocument(`#cloud-config\nusers:\n  - {name: e, plain_text_passwd: Pw3, hashed_passwd: ${SHA512}}\n`, '/w/user-data.yaml').passwords?.length, 0);
+});
+
+test('the hash fix in MIME: offered in a part written as is (at its place in the file), not in a base64 part', () => {
+  const text = mime([
+    { type: 'text/cloud-config', body: '#cloud-config\npassword: Mime-pw-1\n' },
+    { type: 'text/cloud-config', body: b64('#cloud-config\npassword: Encoded-pw-2\n'), encoding: 'base64' },
+  ]);
+  const passwords = analyzeDocument(text, '/w/user-data.mime').passwords ?? [];
+  assert.deepEqual(passwords.map((p) => [p.password, text.slice(p.span.start, p.span.end)]), [['Mime-pw-1', 'Mime-pw-1']]);
+  assert.equal(secrets(text).length, 2, 'both are reported');
 });
