@@ -29,6 +29,7 @@ import { literalTemplateFindings, templateFindings } from './templateLint';
 import { NO_INSTANCE_DATA, type InstanceDataChoice } from '../template/instanceData';
 import { metaDataFindings } from './metaDataLint';
 import { partSecretFindings, secretFindings, type PlaintextPasswordSite } from '../secrets/secretFindings';
+import { findTokens, type TokenMatch } from '../secrets/tokens';
 import type { CloudName } from '../delivery/limits';
 
 /** A place where a merge spec is written. */
@@ -210,7 +211,7 @@ interface Analyzed {
  * A cloud-config body (a whole file, or a MIME part's body at `base`). `unmasked`: the template text when
  * `body` is it with the Jinja masked.
  */
-function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, options: AnalyzeOptions, headerSpec?: ParsedSpec, loadedBodies?: Map<string, YamlLoadResult>, unmasked?: string): Analyzed {
+function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, options: AnalyzeOptions, headerSpec?: ParsedSpec, loadedBodies?: Map<string, YamlLoadResult>, unmasked?: string, tokens?: TokenMatch[]): Analyzed {
   const masked = unmasked !== undefined;
   const findings: Finding[] = [];
   const specs: SpecSite[] = [];
@@ -302,7 +303,7 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
   // What the user-data gives away: in user-data (and its templates), not in an image's own system config.
   let passwords: PlaintextPasswordSite[] | undefined;
   if (context === 'part') {
-    const secrets = secretFindings(root, body, base, { cloud: options.cloud, original: unmasked, asErrors: options.secretsAsErrors });
+    const secrets = secretFindings(root, body, base, { cloud: options.cloud, original: unmasked, asErrors: options.secretsAsErrors, tokens });
     pushAll(findings, secrets.findings);
     passwords = secrets.passwords;
   }
@@ -443,6 +444,35 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
   let yamlBase: number | undefined;
   let cloudConfigBodies = 0;
   const passwords: PlaintextPasswordSite[] = [];
+  // The credentials of the parts written as is, found in one scan of the whole text (a part at a time was
+  // the slowest step of a multipart of thousands of parts): each part gets those inside it.
+  let scanned: TokenMatch[] | undefined;
+  /** The furthest end of the matches up to each one. */
+  let reach: number[] = [];
+  const tokensOf = (span: TextSpan): TokenMatch[] | undefined => {
+    if (!scanned) {
+      scanned = findTokens(text);
+      let furthest = -1;
+      reach = scanned.map((t) => (furthest = Math.max(furthest, t.end)));
+    }
+    // The matches are sorted by start: the first at or after the part's start, found by halving.
+    let lo = 0;
+    let hi = scanned.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (scanned[mid].start < span.start) lo = mid + 1;
+      else hi = mid;
+    }
+    // A match across the part's edge (a BEGIN left open in an earlier part): the part is scanned alone.
+    if (lo > 0 && reach[lo - 1] > span.start) return undefined;
+    const inside: TokenMatch[] = [];
+    for (let k = lo; k < scanned.length && scanned[k].start < span.end; k++) {
+      const t = scanned[k];
+      if (t.end > span.end) return undefined;
+      inside.push({ ...t, start: t.start - span.start, end: t.end - span.start });
+    }
+    return inside;
+  };
   const loadedBodies = new Map<string, YamlLoadResult>();
   for (const container of blob.containers) {
     if (!container.isMultipart && container.span) {
@@ -519,11 +549,11 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
       const context = { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema, schemaBudget: options.schemaBudget };
       pushAll(findings, inPart(templateFindings(body, context).map((f) => ({ ...f, span: { start: f.span.start + base, end: f.span.end + base } }))));
       // Its secrets are in the template as written (a `{{ var }}` is not one).
-      const secrets = bodySecrets(body, base, mimePartLabel(number, leaf), options);
+      const secrets = bodySecrets(body, base, mimePartLabel(number, leaf), options, literal ? tokensOf(leaf.span!) : undefined);
       pushAll(findings, inPart(secrets.findings));
       if (literal) pushAll(passwords, secrets.passwords);
     } else if (type !== 'text/cloud-config' && body !== null) {
-      pushAll(findings, inPart(partSecretFindings(body, base, mimePartLabel(number, leaf), { cloud: options.cloud, asErrors: options.secretsAsErrors })));
+      pushAll(findings, inPart(partSecretFindings(body, base, mimePartLabel(number, leaf), { cloud: options.cloud, asErrors: options.secretsAsErrors, tokens: literal ? tokensOf(leaf.span!) : undefined })));
     } else if (GZIP_TYPES.has(leaf.contentType)) {
       // cloud-init decompresses it and reads what is inside as a part: its secrets are there.
       const unzipped = gunzipPart(leaf.payload, { maxOutputBytes: options.maxDecompressedBytes ?? DEFAULT_LIMITS.maxDecompressedBytes });
@@ -533,7 +563,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
       }
     }
     if (type === 'text/cloud-config' && body !== null) {
-      const result = analyzeCloudConfig(body, base, 'cloud-config', options, headerSpec, loadedBodies);
+      const result = analyzeCloudConfig(body, base, 'cloud-config', options, headerSpec, loadedBodies, undefined, literal ? tokensOf(leaf.span!) : undefined);
       pushAll(findings, inPart(result.findings));
       // Spec sites and the YAML serve hovers and completion at their place: only a body written as is has one.
       if (literal) {
@@ -564,15 +594,15 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
 }
 
 /** The secrets of a part's text, read as cloud-init reads it: a cloud-config, a Jinja template (masked), or any other part. */
-function bodySecrets(text: string, base: number, label: string, options: AnalyzeOptions): { findings: Finding[]; passwords: PlaintextPasswordSite[] } {
+function bodySecrets(text: string, base: number, label: string, options: AnalyzeOptions, tokens?: TokenMatch[]): { findings: Finding[]; passwords: PlaintextPasswordSite[] } {
   const sniffed = sniffContentType(text);
   const template = sniffed === 'text/jinja2';
   if (template || sniffed === 'text/cloud-config') {
     const yaml = loadYaml(template ? maskJinja(text) : text, { maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth });
-    if (yaml.ok && yaml.value instanceof PyDict) return secretFindings(yaml.value, text, base, { cloud: options.cloud, asErrors: options.secretsAsErrors });
+    if (yaml.ok && yaml.value instanceof PyDict) return secretFindings(yaml.value, text, base, { cloud: options.cloud, asErrors: options.secretsAsErrors, tokens });
     return { findings: [], passwords: [] };
   }
-  return { findings: partSecretFindings(text, base, label, { cloud: options.cloud, asErrors: options.secretsAsErrors }), passwords: [] };
+  return { findings: partSecretFindings(text, base, label, { cloud: options.cloud, asErrors: options.secretsAsErrors, tokens }), passwords: [] };
 }
 
 /** The secrets of archive entries, at their place in the document where it can be told, else on the entry. */

@@ -52,6 +52,8 @@ export interface SecretOptions {
   original?: string;
   /** Report them as errors (`--fail-on secrets`, `cloudConfigMerge.secrets.asErrors`); warnings by default. */
   asErrors?: boolean;
+  /** What findTokens finds in the text, when the caller scanned it already (a MIME document is scanned once). */
+  tokens?: readonly TokenMatch[];
 }
 
 export interface SecretResult {
@@ -317,7 +319,7 @@ export function secretFindings(root: PyDict, body: string, base: number, options
   };
   visit(root, undefined, undefined, '', '', 0);
   regions.sort((a, b) => a.span.start - b.span.start);
-  for (const t of findTokens(original)) {
+  for (const t of options.tokens ?? findTokens(original)) {
     const region = regionOf(regions, t.start, t.end);
     if (region && (handled.has(region.span.start) || placeholder(original.slice(region.span.start, region.span.end), undefined))) continue;
     if (ALLOW_SECRET_MARKER.test(lineAt(original, t.start)) || (region && allowed(region.span, region.keySpan))) continue;
@@ -432,7 +434,7 @@ const SCRIPT_PART: Reader = { text: 'root, in the copy cloud-init writes under /
  */
 export function partSecretFindings(text: string, base: number, label: string, options: SecretOptions = {}): Finding[] {
   const findings: Finding[] = [];
-  for (const t of findTokens(text)) {
+  for (const t of options.tokens ?? findTokens(text)) {
     if (ALLOW_SECRET_MARKER.test(lineAt(text, t.start))) continue;
     const newline = text.indexOf('\n', t.start);
     const span = { start: base + t.start, end: base + (newline >= 0 && newline < t.end ? newline : t.end) };

@@ -27,14 +27,44 @@ interface Rule {
   create(context: RuleContext, options: Record<string, unknown>): { file?: (source: RuleSource) => unknown };
 }
 
-/** The preset, loaded the first time a value is scanned: most edits never need it. */
-let loaded: Rule[] | undefined;
-function presetRules(): Rule[] {
-  if (!loaded) {
-    const preset = require('@secretlint/secretlint-rule-preset-recommend') as { rules: Rule[] };
-    loaded = preset.rules.filter((r) => r.meta.type === 'scanner' && r.meta.id !== '@secretlint/secretlint-rule-gcp');
+/** The rules we do not run: the GCP rule reads files by name (and .p12 files from disk); the comment filter is secretlint's own marking. */
+const LEFT_OUT = new Set(['@secretlint/secretlint-rule-gcp', '@secretlint/secretlint-rule-filter-comments']);
+
+interface Running {
+  id: string;
+  file: (source: RuleSource) => unknown;
+}
+
+/** Where the running rule reports, and what its translator last said (rules translate, then report). */
+let sink: TokenMatch[] = [];
+let current = { rule: '', messageId: '', message: '' };
+
+/** The preset's rules, created once, the first time a text is scanned: most edits never need them. */
+let running: Running[] | undefined;
+function presetRules(): Running[] {
+  if (running) return running;
+  const preset = require('@secretlint/secretlint-rule-preset-recommend') as { rules: Rule[] };
+  running = [];
+  for (const rule of preset.rules) {
+    if (rule.meta.type !== 'scanner' || LEFT_OUT.has(rule.meta.id)) continue;
+    const id = rule.meta.id;
+    const context: RuleContext = {
+      report: (d) => sink.push({ rule: id, messageId: current.messageId, message: current.message || d.message, start: d.range[0], end: d.range[1] }),
+      ignore: () => undefined,
+      createTranslator: (messages) => (messageId, props = {}) => {
+        const redacted = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, /^[A-Z_]+$/.test(k) && k !== 'TYPE' && k !== 'FILE_NAME' ? redact(v) : v]));
+        current = { rule: id, messageId, message: messages[messageId]?.en?.(redacted) ?? messageId };
+        return current.message;
+      },
+    };
+    try {
+      const handler = rule.create(context, RULE_OPTIONS[id] ?? {});
+      if (handler.file) running.push({ id, file: handler.file });
+    } catch {
+      // A rule that cannot be created is left out; the others still run.
+    }
   }
-  return loaded;
+  return running;
 }
 
 const RULE_OPTIONS: Record<string, Record<string, unknown>> = {
@@ -92,27 +122,20 @@ export function keepClosedPrivateKeys(content: string): string {
 export function findTokens(content: string, filePath?: string): TokenMatch[] {
   const matches: TokenMatch[] = [];
   if (content.length < 8) return matches;
-  for (const rule of presetRules()) {
-    let messageId = '';
-    let message = '';
-    const context: RuleContext = {
-      report: (d) => matches.push({ rule: rule.meta.id, messageId, message: message || d.message, start: d.range[0], end: d.range[1] }),
-      ignore: () => undefined,
-      createTranslator: (messages) => (id, props = {}) => {
-        messageId = id;
-        const redacted = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, /^[A-Z_]+$/.test(k) && k !== 'TYPE' && k !== 'FILE_NAME' ? redact(v) : v]));
-        message = messages[id]?.en?.(redacted) ?? id;
-        return message;
-      },
-    };
-    try {
-      const handler = rule.create(context, RULE_OPTIONS[rule.meta.id] ?? {});
-      const ext = filePath && /\.[^./]+$/.exec(filePath)?.[0];
-      const text = rule.meta.id === '@secretlint/secretlint-rule-privatekey' ? keepClosedPrivateKeys(content) : content;
-      handler.file?.({ content: text, filePath, ext: ext ?? '', contentType: 'text' });
-    } catch {
-      // A rule that throws on some input finds nothing there; the others still run.
+  const ext = (filePath && /\.[^./]+$/.exec(filePath)?.[0]) || '';
+  sink = matches;
+  try {
+    for (const rule of presetRules()) {
+      current = { rule: rule.id, messageId: '', message: '' };
+      const text = rule.id === '@secretlint/secretlint-rule-privatekey' ? keepClosedPrivateKeys(content) : content;
+      try {
+        rule.file({ content: text, filePath, ext, contentType: 'text' });
+      } catch {
+        // A rule that throws on some input finds nothing more there; the others still run.
+      }
     }
+  } finally {
+    sink = [];
   }
   return matches.sort((a, b) => a.start - b.start);
 }
