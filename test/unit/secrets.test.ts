@@ -339,6 +339,18 @@ test('MIME: a gzip part, a shell script and a Jinja part', () => {
   assert.match(gzip?.message ?? '', /password \(the default user's\).*\(line 2, column 11 of the decompressed MIME part 3 \(gz\.yaml\), not shown in place: it is gzip-compressed\)/);
 });
 
+test('MIME: a BEGIN left open in one part does not hide the key of the next part', () => {
+  const key = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----';
+  const text = mime([
+    { type: 'text/x-shellscript', body: '#!/bin/sh\necho "-----BEGIN RSA PRIVATE KEY-----" > /tmp/head' },
+    { type: 'text/x-shellscript', body: `#!/bin/sh\ncat > /root/.ssh/id_rsa <<EOF\n${key}\nEOF` },
+  ]);
+  const found = secrets(text);
+  assert.deepEqual(found.map((f) => [f.code, text.slice(f.span.start, f.span.end)]), [['secret-private-key', '-----BEGIN RSA PRIVATE KEY-----']]);
+  assert.ok(found[0].span.start > text.indexOf('id_rsa'), 'on the key of part 2');
+  assert.match(found[0].message, /^Private key in MIME part 2: /);
+});
+
 /* ------------------------------------------------------------------ where it goes */
 
 test('each finding says who reads the value on the booted instance, per cloud, and that a later part does not remove it', () => {
