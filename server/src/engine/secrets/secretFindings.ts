@@ -1,18 +1,23 @@
 /**
  * Secrets a cloud-config gives away, found on the value that writes them: plaintext passwords where
- * cloud-init reads a password (cc_set_passwords.py, distros/__init__.py create_user), weak crypt hashes,
- * private keys and credentials of well-known formats (tokens.ts, secretlint's rules) in any string, decoded
- * as write_files decodes it. Each finding says who can read the value on the booted instance (exposure.ts).
+ * cloud-init reads a password (cc_set_passwords.py, distros/__init__.py create_user), weak crypt hashes
+ * (cryptHash.ts), modules' own credentials, and private keys and credentials of well-known formats
+ * (tokens.ts, secretlint's rules) anywhere in the text as written (comments included: they are in the
+ * user-data too) and in write_files contents decoded as cloud-init decodes them. Each finding says who can
+ * read the value on the booted instance (exposure.ts).
  *
  * cloud-init's semantics, the same from 22.4 to current:
  * - `password` (top level) is set for the default user through chpasswd, unless chpasswd has users or a list.
  * - `chpasswd.users[]`: `type` defaults to `hash`; `text` is a plaintext password; `RANDOM` (or no password)
  *   makes one up. `chpasswd.list` (deprecated): `user:password` lines, a hash only when it matches
  *   `\$(1|2a|2y|5|6)(\$.+){2}` (cryptHash.ts), `R`/`RANDOM` made up, anything else plaintext.
- * - `users[]` (and `user`): `plain_text_passwd` is plaintext; `hashed_passwd` and `passwd` (given to useradd
- *   --password) are taken as hashes, so a plaintext there is both exposed and useless for logging in.
+ * - `users[]`, `user` and `system_info.default_user`: `plain_text_passwd` is plaintext; `hashed_passwd` and
+ *   `passwd` (given to useradd --password) are taken as hashes, so a plaintext there is both exposed and
+ *   useless for logging in; `lock_passwd` (default true) locks the account after its password is set.
  * - `ssh_pwauth` true (util.is_true) makes sshd accept passwords: said on every plaintext password it opens.
  * - `ssh_keys.*_private` are host keys: whoever reads them can impersonate the host.
+ * - write_files `encoding` (cc_write_files.canonicalize_extraction): gz/gzip, gz+base64 (and its spellings),
+ *   b64/base64; a file is written with mode 0644 unless `permissions` says otherwise.
  *
  * A value marked with `# cloud-config-merge: allow-secret` on its line (or its key's line) is intended.
  */
