@@ -43,8 +43,15 @@ let current = { rule: '', messageId: '', message: '' };
 let running: Running[] | undefined;
 function presetRules(): Running[] {
   if (running) return running;
-  const preset = require('@secretlint/secretlint-rule-preset-recommend') as { rules: Rule[] };
   running = [];
+  let preset: { rules: Rule[] };
+  try {
+    // An ES module: the bundles carry it converted; unbundled, Node loads it with require() from 20.19 on.
+    preset = require('@secretlint/secretlint-rule-preset-recommend') as { rules: Rule[] };
+  } catch {
+    // Without the rule set, credential formats are not looked for; cloud-init's own semantics still are.
+    return running;
+  }
   for (const rule of preset.rules) {
     if (rule.meta.type !== 'scanner' || LEFT_OUT.has(rule.meta.id)) continue;
     const id = rule.meta.id;
