@@ -164,6 +164,8 @@ wireguard:
   const messages = secrets(text).map((f) => f.message);
   assert.match(messages[1], /^Credential in ubuntu_pro\.token: an Ubuntu Pro contract token\./);
   assert.match(messages[2], /a client that knows it can add itself to this LXD/);
+  assert.match(messages[2], /in \/var\/log\/cloud-init\.log \(mode 0640\): cloud-init logs the `lxd init --trust-password=\.\.\.` command it runs/);
+  assert.doesNotMatch(messages[3], /cloud-init\.log/, 'rh_subscription runs subscription-manager with a logstring: the password is not logged');
   assert.match(messages[4], /^WireGuard private key in wireguard\.interfaces\[0\]\.content/);
 });
 

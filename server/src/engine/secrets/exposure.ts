@@ -66,6 +66,10 @@ export const WRITTEN_BY_MODULE = {
     text: 'every local user, in the process list while a command runs with it as an argument',
     source: '/proc/PID/cmdline is world-readable unless /proc is mounted with hidepid',
   },
+  lxdTrustPassword: {
+    text: "root and the log file's group (adm on Ubuntu, whose default user is in it), in /var/log/cloud-init.log (mode 0640): cloud-init logs the `lxd init --trust-password=...` command it runs",
+    source: 'cloudinit/config/cc_lxd.py handle_init_cfg: subp.subp(cmd) without logstring; cloudinit/subp.py: LOG.debug("Running command %s ..."); cloudinit/stages.py: the log file gets mode 0o640 and the owner of syslog_fix_perms',
+  },
   mergedConfig: {
     text: 'root, in /var/lib/cloud/instance/cloud-config.txt (the merged cloud-config, mode 0600)',
     source: 'cloudinit/handlers/cloud_config.py: write_file(self.cloud_fn, ..., 0o600)',

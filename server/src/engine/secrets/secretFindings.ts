@@ -222,7 +222,7 @@ export function secretFindings(root: PyDict, body: string, base: number, options
   }
 
   // Modules' own credentials (schema keys that hold one).
-  for (const { path, what } of MODULE_CREDENTIALS) {
+  for (const { path, what, extra } of MODULE_CREDENTIALS) {
     let parent: PyValue | undefined = root;
     for (const key of path.slice(0, -1)) parent = parent instanceof PyDict ? parent.get(key) : undefined;
     if (!(parent instanceof PyDict)) continue;
@@ -232,7 +232,7 @@ export function secretFindings(root: PyDict, body: string, base: number, options
     if (typeof value !== 'string' || !origin || !value) continue;
     handle(origin.value);
     if (placeholder(value, origin.value) || allowed(origin.value, origin.key)) continue;
-    findings.push({ ...coded('secret-credential'), span: at(firstLineOf(origin.value, original)), message: `Credential in ${path.join('.')}: ${what}. ${exposure()} Fetch it at boot from a secret manager, or mark it intended with # cloud-config-merge: allow-secret.` });
+    findings.push({ ...coded('secret-credential'), span: at(firstLineOf(origin.value, original)), message: `Credential in ${path.join('.')}: ${what}. ${exposure(extra ? [extra] : [])} Fetch it at boot from a secret manager, or mark it intended with # cloud-config-merge: allow-secret.` });
   }
 
   // WireGuard: each interface's content is a wg config whose PrivateKey is the interface's key.
@@ -359,11 +359,11 @@ function regionOf<R extends { span: TextSpan }>(regions: readonly R[], start: nu
  * their format): from the schema's properties (cc_ubuntu_pro / ubuntu_advantage, cc_landscape, cc_lxd,
  * cc_rh_subscription).
  */
-const MODULE_CREDENTIALS: ReadonlyArray<{ path: readonly string[]; what: string }> = [
+const MODULE_CREDENTIALS: ReadonlyArray<{ path: readonly string[]; what: string; extra?: Reader }> = [
   { path: ['ubuntu_pro', 'token'], what: 'an Ubuntu Pro contract token' },
   { path: ['ubuntu_advantage', 'token'], what: 'an Ubuntu Pro contract token' },
   { path: ['landscape', 'client', 'registration_key'], what: 'a Landscape account registration key' },
-  { path: ['lxd', 'init', 'trust_password'], what: 'the LXD trust password: a client that knows it can add itself to this LXD' },
+  { path: ['lxd', 'init', 'trust_password'], what: 'the LXD trust password: a client that knows it can add itself to this LXD', extra: WRITTEN_BY_MODULE.lxdTrustPassword },
   { path: ['rh_subscription', 'password'], what: 'a Red Hat account password' },
   { path: ['rh_subscription', 'activation-key'], what: 'a Red Hat subscription activation key' },
 ];
