@@ -26,3 +26,12 @@ test('a megabyte of BEGIN lines, with and without mismatched ENDs, is scanned, a
   assert.deepEqual(found.map((f) => [f.code, text.slice(f.span.start, f.span.end)]), [['secret-private-key', '-----BEGIN RSA PRIVATE KEY-----']]);
   assert.match(found[0].message, /^Private key in runcmd\[0\]/);
 });
+
+test('one long line with tens of thousands of key ids, in a value, a script part and a chpasswd list: each found, in linear time', () => {
+  const ids = Array.from({ length: 30_000 }, (_, i) => `AKIA${String(i).padStart(16, '0')}`).join(' ');
+  const doc = `#cloud-config\nruncmd:\n  - echo ${ids}\nwrite_files:\n  - path: /k\n    encoding: b64\n    content: ${Buffer.from(ids).toString('base64')}\nchpasswd:\n  list: |\n${Array.from({ length: 30_000 }, (_, i) => `    u${i}:$6$salt$${'a'.repeat(86)}`).join('\n')}\n`;
+  const found = analyzeDocument(doc, '/w/user-data.yaml').findings.filter((f) => f.code.startsWith('secret-'));
+  assert.equal(found.filter((f) => f.message.startsWith('Credential in runcmd[0]')).length, 30_000);
+  assert.equal(found.filter((f) => f.message.startsWith('Credential in write_files[0].content (decoded from b64)')).length, 30_000);
+  assert.equal(found.length, 60_000, 'the SHA-512 hashes of the list are fine');
+});

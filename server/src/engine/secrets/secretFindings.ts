@@ -25,6 +25,7 @@ import { PyBytes, PyDict, PyValue, TextSpan, getListOrigins, pyTruthy } from '..
 import { a2bBase64 } from '../py/binascii';
 import { pyReprForMessage } from '../py/repr';
 import { pyGunzip } from '../userdata/gzip';
+import { LineIndex } from '../text/lineIndex';
 import { coded } from '../findings/codes';
 import type { Finding } from '../findings/findings';
 import type { CloudName } from '../delivery/limits';
@@ -88,7 +89,8 @@ export function secretFindings(root: PyDict, body: string, base: number, options
   const passwords: PlaintextPasswordSite[] = [];
   const original = options.original ?? body;
   const at = (span: TextSpan): TextSpan => ({ start: span.start + base, end: span.end + base });
-  const allowed = (...spans: Array<TextSpan | undefined>): boolean => spans.some((s) => s !== undefined && ALLOW_SECRET_MARKER.test(lineAt(original, s.start)));
+  const markedAt = allowMarkers(original);
+  const allowed = (...spans: Array<TextSpan | undefined>): boolean => spans.some((s) => s !== undefined && markedAt(s.start));
   const written = (span: TextSpan): string => original.slice(span.start, span.end);
   const placeholder = (value: string, span: TextSpan | undefined): boolean => isPlaceholder(value) || (span !== undefined && isPlaceholder(unquote(written(span))));
   // The values read above as passwords, keys or file contents (by where they start): the walk over every other string skips them.
@@ -171,9 +173,12 @@ export function secretFindings(root: PyDict, body: string, base: number, options
           if (typeof v === 'string' && span) lines.push({ line: v, span, exact: unquote(written(span)) === v });
         });
       } else if (typeof list === 'string') {
+        // Each line where it is written, searched from the end of the one before (a block scalar keeps them in order).
+        let from = listOrigin.value.start;
         for (const line of list.split(/\r\n|\r|\n/)) {
-          const found = line ? original.indexOf(line, listOrigin.value.start) : -1;
+          const found = line ? original.indexOf(line, from) : -1;
           const inside = found >= 0 && found + line.length <= listOrigin.value.end;
+          if (inside) from = found + line.length;
           lines.push({ line, span: inside ? { start: found, end: found + line.length } : listOrigin.value, exact: inside });
         }
       }
@@ -293,7 +298,11 @@ export function secretFindings(root: PyDict, body: string, base: number, options
       handle(origin.value);
       if (allowed(origin.value, origin.key)) return;
       const where = `write_files[${i}].content (decoded from ${encoding || 'YAML binary'})`;
-      for (const t of findTokens(decoded.text, path)) findings.push(tokenFinding(t, where, at(firstLineOf(origin.value, original)), exposure([file])));
+      const tokens = findTokens(decoded.text, path);
+      if (!tokens.length) return;
+      const anchor = at(firstLineOf(origin.value, original));
+      const readers = exposure([file]);
+      for (const t of tokens) findings.push(tokenFinding(t, where, anchor, readers));
     });
   }
 
@@ -324,16 +333,24 @@ export function secretFindings(root: PyDict, body: string, base: number, options
   };
   visit(root, undefined, undefined, '', '', 0);
   regions.sort((a, b) => a.span.start - b.span.start);
+  // A string with many matches is looked at once (a 1 MB value of 40,000 key ids was one slice per match).
+  const skipped = new Map<object, boolean>();
   for (const t of options.tokens ?? findTokens(original)) {
     const region = regionOf(regions, t.start, t.end);
-    if (region && (handled.has(region.span.start) || placeholder(original.slice(region.span.start, region.span.end), undefined))) continue;
-    if (ALLOW_SECRET_MARKER.test(lineAt(original, t.start)) || (region && allowed(region.span, region.keySpan))) continue;
+    if (region) {
+      let skip = skipped.get(region);
+      if (skip === undefined) {
+        skip = handled.has(region.span.start) || allowed(region.span, region.keySpan) || (region.span.end - region.span.start < 1000 && placeholder(original.slice(region.span.start, region.span.end), undefined));
+        skipped.set(region, skip);
+      }
+      if (skip) continue;
+    }
+    if (markedAt(t.start)) continue;
     const info = region && regionInfo.get(region.span.start);
     const extra: Reader[] = info ? info.extra : region?.top === 'runcmd' ? [WRITTEN_BY_MODULE.runcmd] : region?.top === 'bootcmd' ? [WRITTEN_BY_MODULE.bootcmd] : [];
     const where = info?.path ?? region?.path ?? 'a comment or key (still part of the user-data)';
     // A match that starts before its string (a key and its value, as `aws_secret_access_key: ...`) is shown on the value.
-    const newline = original.indexOf('\n', t.start);
-    const span = region && t.start < region.span.start ? firstLineOf(region.span, original) : { start: t.start, end: newline >= 0 && newline < t.end ? newline : t.end };
+    const span = region && t.start < region.span.start ? firstLineOf(region.span, original) : firstLineOfMatch(original, t.start, t.end);
     findings.push(tokenFinding(t, where, at(span), exposure(extra)));
   }
   return { findings: asSeverity(findings.sort((a, b) => a.span.start - b.span.start), options), passwords };
@@ -408,11 +425,27 @@ function permissionsOf(value: PyValue | undefined): number | undefined {
   return undefined;
 }
 
-/** The line of `text` that holds `offset`. */
-function lineAt(text: string, offset: number): string {
-  const start = text.lastIndexOf('\n', offset - 1) + 1;
-  const end = text.indexOf('\n', offset);
-  return text.slice(start, end < 0 ? text.length : end);
+/** Whether the line that holds an offset carries the allow marker: each line read once, and only when the text has one. */
+function allowMarkers(text: string): (offset: number) => boolean {
+  if (!text.includes('allow-secret')) return () => false;
+  const lines = new LineIndex(text);
+  const marked = new Map<number, boolean>();
+  return (offset) => {
+    const line = lines.position(offset).line;
+    let found = marked.get(line);
+    if (found === undefined) {
+      const end = line + 1 < lines.lineCount ? lines.lineStart(line + 1) : text.length;
+      found = ALLOW_SECRET_MARKER.test(text.slice(lines.lineStart(line), end));
+      marked.set(line, found);
+    }
+    return found;
+  };
+}
+
+/** A match, cut at its first line break (a key's BEGIN line); looking no further than the match. */
+function firstLineOfMatch(text: string, start: number, end: number): TextSpan {
+  const newline = text.slice(start, end).indexOf('\n');
+  return { start, end: newline < 0 ? end : start + newline };
 }
 
 function unquote(written: string): string {
@@ -439,10 +472,11 @@ const SCRIPT_PART: Reader = { text: 'root, in the copy cloud-init writes under /
  */
 export function partSecretFindings(text: string, base: number, label: string, options: SecretOptions = {}): Finding[] {
   const findings: Finding[] = [];
+  const markedAt = allowMarkers(text);
   for (const t of options.tokens ?? findTokens(text)) {
-    if (ALLOW_SECRET_MARKER.test(lineAt(text, t.start))) continue;
-    const newline = text.indexOf('\n', t.start);
-    const span = { start: base + t.start, end: base + (newline >= 0 && newline < t.end ? newline : t.end) };
+    if (markedAt(t.start)) continue;
+    const inText = firstLineOfMatch(text, t.start, t.end);
+    const span = { start: base + inText.start, end: base + inText.end };
     findings.push(tokenFinding(t, label, span, exposureSentence(options.cloud, [SCRIPT_PART])));
   }
   return asSeverity(findings, options);
