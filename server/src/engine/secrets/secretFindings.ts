@@ -106,7 +106,7 @@ export function secretFindings(root: PyDict, body: string, base: number, options
     findings.push({
       ...coded('secret-plaintext-password'),
       span: at(span),
-      message: `Plaintext password in ${what}${note}.${opens} ${exposure()} Write a SHA-512 crypt hash instead (the quick fix computes one locally), or mark it intended with # cloud-config-merge: allow-secret.`,
+      message: `Plaintext password in ${what}${note}.${opens} ${exposure()} Write a SHA-512 crypt hash instead (${fix ? 'the quick fix computes one locally' : 'mkpasswd -m sha-512'}), or mark it intended with # cloud-config-merge: allow-secret.`,
     });
     if (fix) passwords.push({ password: value, span: at(span), ...fix, alsoEdit: fix.alsoEdit && { span: at(fix.alsoEdit.span), newText: fix.alsoEdit.newText } });
   };
