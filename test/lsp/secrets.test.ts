@@ -71,6 +71,15 @@ describe('secrets in the editor', () => {
     for (const d of ds) assert.match(String(d.message), /http:\/\/169\.254\.169\.254\/latest\/user-data/);
   });
 
+  test('cloudConfigMerge.secrets.asErrors: the same findings, as errors', async () => {
+    client.settings = { secrets: { asErrors: true } };
+    const uri = fixtureUri(`secrets-${n++}/user-data.yaml`);
+    const ds = secretsOf(await client.open(uri, TEXT));
+    client.close(uri);
+    client.settings = {};
+    assert.deepEqual(ds.map((d) => d.severity), [DiagnosticSeverity.Error, DiagnosticSeverity.Error, DiagnosticSeverity.Error, DiagnosticSeverity.Error]);
+  });
+
   test('the quick fix writes SHA-512 crypt hashes of the same passwords, read by cloud-init as hashes', async () => {
     const uri = fixtureUri(`secrets-${n++}/user-data.yaml`);
     const { text: fixed, left } = await fixAll(uri, TEXT);
