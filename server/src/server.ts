@@ -42,6 +42,7 @@ import { registerFateHints } from './features/fateHints';
 import { fateFixes } from './features/fateFixes';
 import { planDiagnostics } from './features/planDiagnostics';
 import { planFixes } from './features/planFixes';
+import { secretFixes } from './features/secretFixes';
 import { registerSetRequests } from './features/setRequests';
 import { registerPartOrder } from './features/partOrder';
 import { setFileDiagnostics } from './features/setFileDiagnostics';
@@ -200,7 +201,11 @@ documents.onDidClose((e) => {
 diagnostics.register();
 registerHover(ctx);
 registerCompletion(ctx);
-registerCodeActions(ctx, [(document, range, diagnostics) => fateFixes(ctx, partSets, document, range, diagnostics), (document, range, diagnostics) => planFixes(document, range, diagnostics)]);
+registerCodeActions(ctx, [
+  (document, range, diagnostics) => fateFixes(ctx, partSets, document, range, diagnostics),
+  (document, range, diagnostics) => planFixes(document, range, diagnostics),
+  (document, range, diagnostics) => secretFixes(ctx.state(document), document, range, diagnostics),
+]);
 registerPreview(ctx, partSets);
 registerPipeline(ctx);
 registerDocumentInfo(ctx);

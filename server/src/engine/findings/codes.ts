@@ -13,6 +13,9 @@ interface CodeInfo {
   summary: string;
 }
 
+/** The secret findings' other severity. */
+const SECRET_AS_ERROR = { severity: 'error', when: 'with `--fail-on secrets` or the setting cloudConfigMerge.secrets.asErrors' } as const;
+
 export const FINDING_CODES = {
   // The document as cloud-init reads it (lint/analyzeDocument.ts)
   'too-large': { severity: 'warning', summary: 'the file is over maxFileBytes and is not analysed' },
@@ -76,6 +79,11 @@ export const FINDING_CODES = {
   // network-config files (lint/networkLint.ts)
   'network-not-validated': { severity: 'info', summary: 'the chosen cloud-init (or netplan host) does not validate this network-config' },
   'network-boot': { severity: 'info', also: { severity: 'warning', when: 'the boot cannot use the config' }, summary: 'what a first boot does with this network-config' },
+  // Secrets in user-data, on the value that writes them (secrets/secretFindings.ts)
+  'secret-plaintext-password': { severity: 'warning', also: SECRET_AS_ERROR, summary: 'a plaintext password where cloud-init reads one (or where it expects a hash)' },
+  'secret-weak-hash': { severity: 'warning', also: SECRET_AS_ERROR, summary: 'a password hash of a weak scheme (DES, MD5-crypt) or with few SHA-crypt rounds' },
+  'secret-private-key': { severity: 'warning', also: SECRET_AS_ERROR, summary: 'a private key (PEM or OpenSSH) in user-data: a file, a command, an SSH host key' },
+  'secret-credential': { severity: 'warning', also: SECRET_AS_ERROR, summary: 'a cloud access key or token of a well-known format in user-data' },
   // The merged result of a set, on the part that wrote the value (features/fates.ts, --check's SARIF)
   'merged-schema-error': { severity: 'warning', summary: 'cloud-init reports a schema error in the merged result, for a value this part wrote' },
   'merged-schema-deprecation': { severity: 'info', summary: 'cloud-init reports a deprecation in the merged result, for a value this part wrote' },

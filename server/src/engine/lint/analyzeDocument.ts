@@ -12,7 +12,8 @@ import type { NetplanHost } from '../version/target';
 import { dropInNetworkFindings, networkFindings } from './networkLint';
 import { spansOfValue } from '../userdata/specSpans';
 import { convertUserDataBlob, MimeLeaf, partHeaderSpan } from '../userdata/mime';
-import { GZIP_TYPES, leafPartType } from '../userdata/sniff';
+import { GZIP_TYPES, leafPartType, sniffContentType } from '../userdata/sniff';
+import { gunzipPart } from '../userdata/gzip';
 import { MergerFactory } from '../merge/construct';
 import { DEFAULT_LIMITS } from '../limits';
 import { LineIndex } from '../text/lineIndex';
@@ -27,6 +28,9 @@ import { coded } from '../findings/codes';
 import { literalTemplateFindings, templateFindings } from './templateLint';
 import { NO_INSTANCE_DATA, type InstanceDataChoice } from '../template/instanceData';
 import { metaDataFindings } from './metaDataLint';
+import { partSecretFindings, secretFindings, type PlaintextPasswordSite } from '../secrets/secretFindings';
+import { findTokens, type TokenMatch } from '../secrets/tokens';
+import type { CloudName } from '../delivery/limits';
 
 /** A place where a merge spec is written. */
 export interface SpecSite {
@@ -57,6 +61,8 @@ export interface DocumentAnalysis {
   /** Offset of `yaml`'s text in the document. */
   yamlBase?: number;
   mime?: { leaves: MimeLeaf[] };
+  /** Plaintext passwords written in place in this document, for the quick fix that hashes them. */
+  passwords?: PlaintextPasswordSite[];
 }
 
 export interface AnalyzeOptions {
@@ -83,6 +89,12 @@ export interface AnalyzeOptions {
   schemaBudget?: SchemaBudget;
   /** Read the document as that NoCloud seed file whatever its name and content (the CLI's `--type`). */
   kind?: 'meta-data' | 'network-config';
+  /** The cloud the user-data goes to: secret findings name its metadata service. */
+  cloud?: CloudName;
+  /** Most bytes a gzip part is decompressed to for its secrets (default maxDecompressedBytes). */
+  maxDecompressedBytes?: number;
+  /** Secret findings are errors (`--fail-on secrets`, the setting cloudConfigMerge.secrets.asErrors); default warnings. */
+  secretsAsErrors?: boolean;
 }
 
 export function analyzeDocument(text: string, path: string, given: AnalyzeOptions = {}): DocumentAnalysis {
@@ -117,8 +129,10 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
       return { info, ...analyzeTemplate(text, 'jinja', options) };
     case 'mime':
       return analyzeMime(text, info, options);
-    case 'cloud-config-archive':
-      return { info, findings: options.schema ? embeddedFindings(embeddedInArchive(text), options) : [], specs: [] };
+    case 'cloud-config-archive': {
+      const entries = embeddedInArchive(text);
+      return { info, findings: [...(options.schema ? embeddedFindings(entries, options) : []), ...embeddedSecrets(entries, options)], specs: [] };
+    }
     case 'chef':
       return { info, ...analyzeChef(text, options) };
     case 'meta-data':
@@ -135,7 +149,7 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
  * (the unrendered text's YAML errors are not cloud-init's), and the template is checked by rendering.
  */
 function analyzeTemplate(text: string, kind: 'jinja' | 'confd' | 'cloud-cfg', options: AnalyzeOptions): Analyzed {
-  const analyzed = analyzeCloudConfig(maskJinja(text), 0, kind, options, undefined, undefined, true);
+  const analyzed = analyzeCloudConfig(maskJinja(text), 0, kind, options, undefined, undefined, text);
   const configFile = kind !== 'jinja';
   pushAll(analyzed.findings, templateFindings(text, { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema, configFile, schemaBudget: options.schemaBudget }));
   return analyzed;
@@ -190,10 +204,15 @@ interface Analyzed {
   specs: SpecSite[];
   yaml?: YamlLoadResult;
   yamlBase?: number;
+  passwords?: PlaintextPasswordSite[];
 }
 
-/** A cloud-config body (a whole file, or a MIME part's body at `base`). */
-function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, options: AnalyzeOptions, headerSpec?: ParsedSpec, loadedBodies?: Map<string, YamlLoadResult>, masked = false): Analyzed {
+/**
+ * A cloud-config body (a whole file, or a MIME part's body at `base`). `unmasked`: the template text when
+ * `body` is it with the Jinja masked.
+ */
+function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, options: AnalyzeOptions, headerSpec?: ParsedSpec, loadedBodies?: Map<string, YamlLoadResult>, unmasked?: string, tokens?: TokenMatch[]): Analyzed {
+  const masked = unmasked !== undefined;
   const findings: Finding[] = [];
   const specs: SpecSite[] = [];
   const context: SpecContext = kind === 'confd' || kind === 'cloud-cfg' ? 'system' : 'part';
@@ -281,9 +300,16 @@ function analyzeCloudConfig(body: string, base: number, kind: DocumentKind, opti
     });
   }
   pushAll(findings, nestedSpecFindings(root, base, body));
+  // What the user-data gives away: in user-data (and its templates), not in an image's own system config.
+  let passwords: PlaintextPasswordSite[] | undefined;
+  if (context === 'part') {
+    const secrets = secretFindings(root, body, base, { cloud: options.cloud, original: unmasked, asErrors: options.secretsAsErrors, tokens });
+    pushAll(findings, secrets.findings);
+    passwords = secrets.passwords;
+  }
   if (options.schema && kind === 'cloud-config') pushAll(findings, schemaFindingsOfBody(root, yaml.rootSpan, base, options.version ?? 'current', body, options.schemaBudget ?? newSchemaBudget()));
   else if (options.schema && context === 'system' && !masked) pushAll(findings, systemSchemaFindings(root, yaml.rootSpan, base, options.version ?? 'current', body, options.schemaBudget ?? newSchemaBudget()));
-  return { findings, specs, yaml, yamlBase: base };
+  return { findings, specs, yaml, yamlBase: base, passwords };
 }
 
 function shiftSpans(spans: ValueSpans, base: number): ValueSpans {
@@ -417,6 +443,36 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
   let yaml: YamlLoadResult | undefined;
   let yamlBase: number | undefined;
   let cloudConfigBodies = 0;
+  const passwords: PlaintextPasswordSite[] = [];
+  // The credentials of the parts written as is, found in one scan of the whole text (a part at a time was
+  // the slowest step of a multipart of thousands of parts): each part gets those inside it.
+  let scanned: TokenMatch[] | undefined;
+  /** The furthest end of the matches up to each one. */
+  let reach: number[] = [];
+  const tokensOf = (span: TextSpan): TokenMatch[] | undefined => {
+    if (!scanned) {
+      scanned = findTokens(text);
+      let furthest = -1;
+      reach = scanned.map((t) => (furthest = Math.max(furthest, t.end)));
+    }
+    // The matches are sorted by start: the first at or after the part's start, found by halving.
+    let lo = 0;
+    let hi = scanned.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (scanned[mid].start < span.start) lo = mid + 1;
+      else hi = mid;
+    }
+    // A match across the part's edge (a BEGIN left open in an earlier part): the part is scanned alone.
+    if (lo > 0 && reach[lo - 1] > span.start) return undefined;
+    const inside: TokenMatch[] = [];
+    for (let k = lo; k < scanned.length && scanned[k].start < span.end; k++) {
+      const t = scanned[k];
+      if (t.end > span.end) return undefined;
+      inside.push({ ...t, start: t.start - span.start, end: t.end - span.start });
+    }
+    return inside;
+  };
   const loadedBodies = new Map<string, YamlLoadResult>();
   for (const container of blob.containers) {
     if (!container.isMultipart && container.span) {
@@ -492,13 +548,27 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
       // A template part: checked as a template document is, at the part's place in the file.
       const context = { instanceData: options.instanceData ?? NO_INSTANCE_DATA, version: options.version ?? 'current', schema: options.schema, schemaBudget: options.schemaBudget };
       pushAll(findings, inPart(templateFindings(body, context).map((f) => ({ ...f, span: { start: f.span.start + base, end: f.span.end + base } }))));
+      // Its secrets are in the template as written (a `{{ var }}` is not one).
+      const secrets = bodySecrets(body, base, mimePartLabel(number, leaf), options, literal ? tokensOf(leaf.span!) : undefined);
+      pushAll(findings, inPart(secrets.findings));
+      if (literal) pushAll(passwords, secrets.passwords);
+    } else if (type !== 'text/cloud-config' && body !== null) {
+      pushAll(findings, inPart(partSecretFindings(body, base, mimePartLabel(number, leaf), { cloud: options.cloud, asErrors: options.secretsAsErrors, tokens: literal ? tokensOf(leaf.span!) : undefined })));
+    } else if (GZIP_TYPES.has(leaf.contentType)) {
+      // cloud-init decompresses it and reads what is inside as a part: its secrets are there.
+      const unzipped = gunzipPart(leaf.payload, { maxOutputBytes: options.maxDecompressedBytes ?? DEFAULT_LIMITS.maxDecompressedBytes });
+      if (unzipped.ok) {
+        const inside = { lines: new LineIndex(unzipped.text), label: `the decompressed ${mimePartLabel(number, leaf)}`, why: 'it is gzip-compressed' };
+        pushAll(findings, bodySecrets(unzipped.text, 0, mimePartLabel(number, leaf), options).findings.map((f) => shownElsewhere(f, partHeaderSpan(leaf), inside)));
+      }
     }
     if (type === 'text/cloud-config' && body !== null) {
-      const result = analyzeCloudConfig(body, base, 'cloud-config', options, headerSpec, loadedBodies);
+      const result = analyzeCloudConfig(body, base, 'cloud-config', options, headerSpec, loadedBodies, undefined, literal ? tokensOf(leaf.span!) : undefined);
       pushAll(findings, inPart(result.findings));
       // Spec sites and the YAML serve hovers and completion at their place: only a body written as is has one.
       if (literal) {
         pushAll(specs, result.specs);
+        pushAll(passwords, result.passwords ?? []);
         cloudConfigBodies++;
         if (cloudConfigBodies === 1) {
           yaml = result.yaml;
@@ -517,8 +587,38 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
     }
   }
   // The cloud-config bodies not read above: archive entries.
-  if (options.schema) pushAll(findings, embeddedFindings(embeddedInMime(text, blob).filter((e) => e.kind === 'archive-entry'), options));
-  return { info, findings, specs, yaml, yamlBase, mime: { leaves: blob.leaves } };
+  const archived = embeddedInMime(text, blob).filter((e) => e.kind === 'archive-entry');
+  if (options.schema) pushAll(findings, embeddedFindings(archived, options));
+  pushAll(findings, embeddedSecrets(archived, options));
+  return { info, findings, specs, yaml, yamlBase, mime: { leaves: blob.leaves }, passwords };
+}
+
+/** The secrets of a part's text, read as cloud-init reads it: a cloud-config, a Jinja template (masked), or any other part. */
+function bodySecrets(text: string, base: number, label: string, options: AnalyzeOptions, tokens?: TokenMatch[]): { findings: Finding[]; passwords: PlaintextPasswordSite[] } {
+  const sniffed = sniffContentType(text);
+  const template = sniffed === 'text/jinja2';
+  if (template || sniffed === 'text/cloud-config') {
+    const yaml = loadYaml(template ? maskJinja(text) : text, { maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth });
+    if (yaml.ok && yaml.value instanceof PyDict) return secretFindings(yaml.value, text, base, { cloud: options.cloud, asErrors: options.secretsAsErrors, tokens });
+    return { findings: [], passwords: [] };
+  }
+  return { findings: partSecretFindings(text, base, label, { cloud: options.cloud, asErrors: options.secretsAsErrors, tokens }), passwords: [] };
+}
+
+/** The secrets of archive entries, at their place in the document where it can be told, else on the entry. */
+function embeddedSecrets(embedded: EmbeddedCloudConfig[], options: AnalyzeOptions): Finding[] {
+  const findings: Finding[] = [];
+  for (const e of embedded) {
+    const found = bodySecrets(e.text, 0, e.label, options).findings;
+    if (!found.length) continue;
+    const inside = { lines: new LineIndex(e.text), label: e.label, why: e.unmapped ?? 'its position cannot be mapped' };
+    for (const f of found) {
+      const start = e.toDocument(f.span.start);
+      const end = e.toDocument(f.span.end);
+      findings.push(start === undefined || end === undefined ? shownElsewhere(f, e.anchor, inside) : { ...f, span: { start, end } });
+    }
+  }
+  return findings;
 }
 
 function embeddedFindings(embedded: EmbeddedCloudConfig[], options: AnalyzeOptions): Finding[] {

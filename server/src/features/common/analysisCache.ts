@@ -90,6 +90,9 @@ export function analyze(document: TextDocument, settings: ServerSettings, custom
     maxSchemaProblems: MAX_SCHEMA_PROBLEMS,
     customMergers: custom.modules.size ? custom.modules : undefined,
     instanceData,
+    cloud: settings.cloud || undefined,
+    maxDecompressedBytes: settings.limits.maxDecompressedBytes,
+    secretsAsErrors: settings.secrets.asErrors,
   });
   return new DocumentState(document.uri, document.version, document.languageId, text, settings, analysis, performance.now() - started, custom);
 }

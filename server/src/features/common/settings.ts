@@ -45,6 +45,8 @@ export interface ServerSettings {
   instanceData: string;
   /** The cloud the user-data is delivered to (`cloudConfigMerge.cloud`): previews hold it to that cloud's limit; '' for none. */
   cloud: CloudName | '';
+  /** Secret findings (`secret-*`) as errors instead of warnings (`cloudConfigMerge.secrets.asErrors`). */
+  secrets: { asErrors: boolean };
 }
 
 export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
@@ -59,6 +61,7 @@ export const DEFAULT_SETTINGS: ServerSettings = Object.freeze({
   customMergers: Object.freeze({}),
   instanceData: '',
   cloud: '',
+  secrets: Object.freeze({ asErrors: false }),
 });
 
 /** Reads a setting given as `{a: {b: v}}` or `{'a.b': v}`. */
@@ -84,6 +87,7 @@ export function normalizeSettings(raw: unknown): ServerSettings {
   const custom = lookup(raw, 'customMergers');
   const instanceData = lookup(raw, 'instanceData');
   const cloud = lookup(raw, 'cloud');
+  const secretsAsErrors = lookup(raw, 'secrets.asErrors');
   const customMergers: Record<string, string> = {};
   if (custom && typeof custom === 'object' && !Array.isArray(custom)) {
     for (const [name, file] of Object.entries(custom)) if (typeof file === 'string' && /^[a-z_][a-z0-9_]*$/.test(name)) customMergers[name] = file;
@@ -107,6 +111,7 @@ export function normalizeSettings(raw: unknown): ServerSettings {
     trace: { server: trace === 'messages' || trace === 'verbose' ? trace : 'off' },
     instanceData: typeof instanceData === 'string' ? instanceData.trim() : '',
     cloud: typeof cloud === 'string' && isCloudName(cloud) ? cloud : '',
+    secrets: { asErrors: secretsAsErrors === true },
   };
 }
 
@@ -123,5 +128,5 @@ export function withImage<T extends { versionOverride?: CloudInitVersion }>(sett
 /** The settings that change what the analysis of a document finds. */
 export function analysisKey(settings: ServerSettings): string {
   // (with the settings not known, which documentInfo reports from the analysis's settings)
-  return `${settings.cloudInitVersion}|${settings.image}|${JSON.stringify(settings.unknown ?? null)}|${settings.schema.enable}|${JSON.stringify(settings.schema.validatedByRedHatYaml)}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}|${settings.instanceData}`;
+  return `${settings.cloudInitVersion}|${settings.image}|${JSON.stringify(settings.unknown ?? null)}|${settings.schema.enable}|${JSON.stringify(settings.schema.validatedByRedHatYaml)}|${settings.limits.maxFileBytes}|${settings.limits.maxDepth}|${JSON.stringify(settings.customMergers)}|${settings.instanceData}|${settings.cloud}|${settings.limits.maxDecompressedBytes}|${settings.secrets.asErrors}`;
 }
