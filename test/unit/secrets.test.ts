@@ -16,7 +16,7 @@ import { sha512Crypt, sha512CryptWithSetting, randomSalt } from '../../server/sr
 import type { Finding } from '../../server/src/engine/findings/findings';
 import { hashEdits } from '../../server/src/features/secretFixes';
 import { FINDING_CODES } from '../../server/src/engine/findings/codes';
-import { lintFiles } from '../../server/src/engine/lint/lintFiles';
+import { checkDocuments, failsCheck } from '../../server/src/engine/check/check';
 import { analysisKey, normalizeSettings } from '../../server/src/features/common/settings';
 
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
@@ -403,9 +403,9 @@ test('system config (cloud.cfg.d) is not user-data: no secret findings there', (
 
 test('secrets are warnings, so --lint and --check fail on them; asked for, they are errors (--fail-on secrets, the setting)', () => {
   const text = '#cloud-config\npassword: Pw-severity-1\nruncmd: [echo AKIAIOSFODNN7EXAMPLQ]\n';
-  const linted = lintFiles([{ path: '/w/user-data.yaml', text }], {});
-  assert.deepEqual(linted.findings.map((f) => [f.finding.code, f.finding.severity, f.start.line]), [['secret-plaintext-password', 'warning', 1], ['secret-credential', 'warning', 2]]);
-  assert.equal(linted.failing, 2);
+  const linted = checkDocuments([{ path: '/w/user-data.yaml', text }], {});
+  assert.deepEqual(linted.findings.map((f) => [f.code, f.severity, f.start.line]), [['secret-plaintext-password', 'warning', 1], ['secret-credential', 'warning', 2]]);
+  assert.equal(linted.findings.filter((f) => failsCheck(f, false)).length, 2);
   assert.deepEqual(secrets(text, { secretsAsErrors: true }).map((f) => f.severity), ['error', 'error']);
   const script = mime([{ type: 'text/x-shellscript', body: '#!/bin/sh\necho AKIAIOSFODNN7EXAMPLQ' }]);
   assert.deepEqual(secrets(script, { secretsAsErrors: true }).map((f) => [f.code, f.severity]), [['secret-credential', 'error']]);

@@ -90,6 +90,10 @@ export interface CliOptions {
   seedFiles?: { metaData?: string; networkConfig?: string };
   /** `--plan`: the boot plan of the merged result. */
   plan: boolean;
+  /** `--plan-hints`: with --plan, also the keys only once-per-instance modules read. */
+  planHints?: boolean;
+  /** `--fail-on secrets`: secret findings (secret-*) are errors, not warnings (text, JSON, SARIF level). */
+  failOnSecrets?: boolean;
   /** `--type network-config` or `--type meta-data`: --check and --lint read every FILE as that, whatever its name or content. */
   type?: 'network-config' | 'meta-data';
   /** `--netplan HOST`: how the host hands a v2 network-config on (none, cli, api). */
@@ -153,9 +157,11 @@ function setLimit(o: CliOptions, v: string): void {
 
 function setFailOn(o: CliOptions, v: string): void {
   const kinds = v.split(',').map((k) => k.trim()).filter(Boolean);
-  for (const k of kinds) if (!(FATE_KINDS as string[]).includes(k)) throw new UsageError(`--fail-on: unknown fate '${k}' (expected ${FATE_KINDS.join(', ')})`);
-  if (!kinds.length) throw new UsageError(`--fail-on needs one or more of ${FATE_KINDS.join(', ')}`);
-  o.failOn = kinds as FateKind[];
+  const known: string[] = [...FATE_KINDS, 'secrets'];
+  for (const k of kinds) if (!known.includes(k)) throw new UsageError(`--fail-on: unknown kind '${k}' (expected ${known.join(', ')})`);
+  if (!kinds.length) throw new UsageError(`--fail-on needs one or more of ${known.join(', ')}`);
+  o.failOnSecrets = kinds.includes('secrets');
+  o.failOn = kinds.filter((k) => k !== 'secrets') as FateKind[];
 }
 
 function setVersion(o: CliOptions, v: string): void {
@@ -200,7 +206,7 @@ export const FLAGS: readonly Flag[] = [
     help: `with --check or --format preview: the user-data FILEs as delivered to this cloud (one file as it is, several as one make-mime multipart) against its documented user-data limit, raw or base64 as the cloud counts it, what gzip would save, and base64 text cloud-init will not decode; --check exits 1 when over (${CLOUD_NAMES.join(', ')})`,
     set: (o, v) => (o.cloud = oneOf(v, CLOUD_NAMES, () => `--cloud: unknown cloud '${v}' (expected ${CLOUD_NAMES.join(', ')})`)),
   },
-  { flag: 'fail-on', value: 'KINDS', section: 'What to run', help: `with --check: exit 1 when a value meets one of these fates (comma-separated: ${FATE_KINDS.join(', ')})`, set: setFailOn },
+  { flag: 'fail-on', value: 'KINDS', section: 'What to run', help: `with --check: exit 1 when a value meets one of these fates (comma-separated: ${FATE_KINDS.join(', ')}); secrets: report every secret finding (plaintext passwords, weak hashes, private keys, tokens) as an error`, set: setFailOn },
   {
     flag: 'lint',
     section: 'What to run',
@@ -236,6 +242,12 @@ export const FLAGS: readonly Flag[] = [
     section: 'What to run',
     help: "cloud-init's boot plan for the merged result: per stage (init, config, final) each module in order, how often it runs, whether it runs or why cloud-init skips it, what a reboot and a new instance run again, and our pitfalls at the file:line:column of the value (--format text, the default, or json); exit 1 on a pitfall that is an error",
     set: (o) => (o.plan = true),
+  },
+  {
+    flag: 'plan-hints',
+    section: 'What to run',
+    help: 'with --plan: also hint at keys that only once-per-instance modules read (editing them on a running instance changes nothing until a new instance or cloud-init clean); off by default, as it is true of most keys',
+    set: (o) => (o.planHints = true),
   },
   { flag: 'rendered', section: 'What to run', help: 'each FILE is saved rendered user-data (base64, gzip or MIME)', set: (o) => (o.rendered = true) },
 
@@ -353,7 +365,7 @@ const SYNOPSIS = `Usage:
   cloud-config-merge --check [--annotate] [--fail-on KINDS] [--format text|json|sarif] [options] FILE...
   cloud-config-merge --check --each [--format text|json|sarif] [options] FILE...
   cloud-config-merge --lint [--format sarif] [options] FILE...
-  cloud-config-merge --plan [--image P] [--distro D] [--cloud-cfg F] [--format text|json] FILE...
+  cloud-config-merge --plan [--plan-hints] [--image P] [--distro D] [--cloud-cfg F] [--format text|json] FILE...
   cloud-config-merge --set NAME [--set-file PATH] [--set-allow-outside] [--check | --lint | --format ...]
   cloud-config-merge --seed DIR [--seed-allow-outside] [--check | --format ...]
   cloud-config-merge --spec SPEC | --spec-merge-how YAML [--format yaml|json] VALUE_FILE...
@@ -510,7 +522,8 @@ function checkCombinations(o: CliOptions, formatGiven: boolean): void {
   else if (o.netplan !== undefined && !o.lint) throw new UsageError('--netplan goes with --check or --lint');
   else if (o.format === 'text') throw new UsageError('--format text goes with --check');
   else if (o.format === 'sarif' && !o.lint) throw new UsageError('--format sarif goes with --check or --lint');
-  if (o.failOn.length && !o.check) throw new UsageError('--fail-on goes with --check');
+  if ((o.failOn.length || o.failOnSecrets) && !o.check) throw new UsageError('--fail-on goes with --check');
+  if (o.planHints && !o.plan) throw new UsageError('--plan-hints goes with --plan');
   if (o.setFile !== undefined && o.set === undefined) throw new UsageError('--set-file goes with --set NAME');
   if (o.setAllowOutside && o.set === undefined) throw new UsageError('--set-allow-outside goes with --set NAME');
   if (o.seedAllowOutside && o.seed === undefined) throw new UsageError('--seed-allow-outside goes with --seed DIR');

@@ -26,7 +26,7 @@ export function planInputsOf(o: CliOptions): { target: Target; options: PlanOpti
   if (typeof target === 'string' && o.cloudCfg === undefined) return target;
   const cloudCfg = o.cloudCfg === undefined ? undefined : { name: o.cloudCfg, value: readConf({ name: o.cloudCfg, bytes: read(o, o.cloudCfg) }).value };
   const resolved = typeof target === 'string' ? { version, distro, cloudCfgVariant: '', netplan } : { ...target, netplan };
-  return { target: resolved, options: cloudCfg ? { cloudCfg } : {} };
+  return { target: resolved, options: { ...(cloudCfg ? { cloudCfg } : {}), ...(o.planHints ? { oncePerInstanceHints: true } : {}) } };
 }
 
 export function planCommand(o: CliOptions, io: CliIO, inputs: SetInputs): number {

@@ -7,12 +7,7 @@
  */
 import { Diagnostic } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { PyDict } from '../engine/py/values';
-import { textLocator } from '../engine/outcome/locate';
-import { planBoot } from '../engine/plan/plan';
-import { planPitfalls } from '../engine/plan/pitfalls';
-import { withOtherTools } from '../engine/plan/otherTool';
-import { pitfallFindings } from '../engine/check/runFindings';
+import { planAlone } from '../engine/check/check';
 import { ServerContext } from './common/context';
 import { DIAGNOSTIC_SOURCE, SEVERITY } from './common/ranges';
 import { PartSets } from './common/partSets';
@@ -31,17 +26,7 @@ export function planDiagnostics(ctx: ServerContext, sets: PartSets, document: Te
   try {
     // A #cloud-config document alone: its loaded value is the merged result (no second merge per edit).
     const state = ctx.state(document);
-    const loaded = state.analysis.yaml;
-    if (state.analysis.info?.kind !== 'cloud-config' || !loaded?.ok || state.analysis.yamlBase === undefined) return [];
-    const base = state.analysis.yamlBase;
-    const own = state.memo('plan', () => {
-      const value = loaded.value instanceof PyDict ? loaded.value : null;
-      const plan = planBoot(value, target);
-      const locate = textLocator([{ name: document.uri, text: state.text, base }]);
-      if (!plan.ok) return [];
-      const named = withOtherTools(planPitfalls(plan.plan, value, locate, () => state.text), plan.plan, value, locate, [{ name: document.uri, text: state.text }]);
-      return pitfallFindings({ plan: plan.plan, pitfalls: named.pitfalls, merged: value, locate }, target);
-    });
+    const own = state.memo('plan', () => planAlone(state.analysis, state.text, document.uri, target));
     return own.map((f) => {
       const data: PlanDiagnosticData | undefined = f.planFix ? { planFix: f.planFix } : undefined;
       return { range: toRange(f.at!), severity: SEVERITY[f.severity], source: DIAGNOSTIC_SOURCE, code: f.code, message: f.message, ...(data ? { data } : {}) };

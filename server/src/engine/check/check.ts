@@ -17,6 +17,7 @@ import { PyDict } from '../py/values';
 import { textLocator } from '../outcome/locate';
 import { planBoot, type PlanOptions } from '../plan/plan';
 import { planPitfalls } from '../plan/pitfalls';
+import { withOtherTools } from '../plan/otherTool';
 import type { Target } from '../version/target';
 import { inFile, pitfallFindings, type RunFinding } from './runFindings';
 
@@ -93,7 +94,9 @@ export function planAlone(analysis: DocumentAnalysis, text: string, name: string
   const plan = planBoot(value, target, options);
   if (!plan.ok) return [];
   const locate = textLocator([{ name, text, base: analysis.yamlBase }]);
-  return pitfallFindings({ plan: plan.plan, pitfalls: planPitfalls(plan.plan, value, locate, () => text), merged: value, locate }, target);
+  // A file written for another tool (coreos-cloudinit, Ignition, autoinstall without #cloud-config) is named so, once.
+  const named = withOtherTools(planPitfalls(plan.plan, value, locate, () => text), plan.plan, value, locate, [{ name, text }]);
+  return pitfallFindings({ plan: plan.plan, pitfalls: named.pitfalls, merged: value, locate }, target);
 }
 
 /** Every finding of the check: the documents' own, then the run's in each document, less what a document says already. */
