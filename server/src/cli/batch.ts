@@ -7,7 +7,7 @@
 import { PyDict, PyValue } from '../engine/py/values';
 import { parsePythonJson, toCanonicalJson } from '../engine/py/json';
 import { mergeWithSpec } from '../engine/merge/mergeWithSpec';
-import type { CliIO } from './main';
+import type { CliIO } from './io';
 
 export function runBatch(text: string, io: CliIO): number {
   const out: string[] = [];

@@ -24,7 +24,7 @@ import type { SystemSchemaReport } from '../engine/outcome/schema';
 import { planTarget } from '../engine/plan/facts';
 import type { Target } from '../engine/version/target';
 import { applyTarget, UsageError, type CliOptions } from './args';
-import { CloudInitFailure, InputError, read, runOptions, seedSummary, type CliIO } from './main';
+import { CloudInitFailure, InputError, read, runOptions, seedSummary, type CliIO } from './io';
 import { metaDataFiles, type MetaDataFile } from './metaData';
 import { refuseSeedFilesInCheck, seedFileOf } from './seedFiles';
 import { lintOptions } from './lint';

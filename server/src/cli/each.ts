@@ -16,7 +16,7 @@ import { PyError } from '../engine/py/errors';
 import { LimitExceededError } from '../engine/limits';
 import { applyTarget, parseArgs, UsageError, type CliOptions } from './args';
 import { checkRun, failing, writeCheck } from './check';
-import { CloudInitFailure, InputError, read, type CliIO } from './main';
+import { CloudInitFailure, InputError, read, type CliIO } from './io';
 
 /** One file's verdict. */
 export interface EachResult {

@@ -13,7 +13,7 @@ import type { AnalyzeOptions } from '../engine/lint/analyzeDocument';
 import { lintLines, lintSarif, lintSummary } from '../engine/render/lintText';
 import { decodeUtf8Surrogateescape } from '../engine/py/codecs';
 import { CliOptions } from './args';
-import { CliIO, customMergers, instanceDataChoice, read } from './main';
+import { CliIO, customMergers, instanceDataChoice, read } from './io';
 import { planTargetOf } from './check';
 import { packageVersion } from './version';
 

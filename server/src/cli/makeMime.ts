@@ -8,7 +8,7 @@ import { DEFAULT_LIMITS } from '../engine/limits';
 import { MakeMimeError, MAKE_MIME_TYPES, MimeAttachment, attachmentText, inferSubtype, makeMime, subtypeOf, unknownTypes } from '../engine/userdata/makeMime';
 import { wrapLikeTerraform } from '../engine/userdata/terraform';
 import { lintStringSpec } from '../engine/lint/specLint';
-import { readInput, InputError, CliIO } from './main';
+import { readInput, InputError, CliIO } from './io';
 import { pushAll } from '../engine/arrays';
 import { nearest } from '../engine/findings/findings';
 

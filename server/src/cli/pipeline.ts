@@ -7,7 +7,8 @@ import { runSet } from '../engine/outcome/run';
 import { TerraformConfig, TerraformInputError, readTerraformJson, terraformUserData, unwrapRendered } from '../engine/userdata/terraform';
 import { AuthoredPart, declaredParts, findingLine, labelledFindings } from '../engine/lint/partFindings';
 import { CliOptions, UsageError } from './args';
-import { CliIO, InputError, read, runOptions, writeMerge, writePreview } from './main';
+import { CliIO, InputError, read, runOptions } from './io';
+import { writeMerge, writePreview } from './merge';
 import { wrapHeaderLine } from '../engine/render/header';
 
 interface PipelineInput {

@@ -13,7 +13,7 @@ import type { Target } from '../engine/version/target';
 import { planJson, planText } from '../engine/render/planText';
 import { readConf } from '../engine/system/readConf';
 import { CliOptions, UsageError } from './args';
-import { CliIO, CloudInitFailure, read, runOptions } from './main';
+import { CliIO, CloudInitFailure, read, runOptions } from './io';
 
 /**
  * The image a plan is made for (`--plan`, the preview's "Boot plan", `--check`'s pitfalls): the target's

@@ -106,7 +106,7 @@ export function templateFindings(text: string, context: TemplateContext): Findin
       if (fixes.length) failure.fixes = fixes;
     }
     if (failure && (checkVariables || result.reason === 'syntax' || result.reason === 'unsupported' || result.reason === 'not-jinja')) findings.push(failure);
-    else if (failure && result.reason === 'undefined') {
+    else if (failure && result.reason === 'undefined' && !chosen.problem && !findings.some((f) => f.code === 'jinja-undefined-variable' && f.span.start <= failure.span.end && f.span.end >= failure.span.start)) {
       // No instance data chosen: what the preview and Show Rendered Part show (a render with none), said where
       // it fails, as information: at boot cloud-init renders the part with the instance's own data.
       findings.push({
