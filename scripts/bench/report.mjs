@@ -7,6 +7,7 @@ import { multipartMarkdown } from './multipart.mjs';
 import { schemaSection } from './schema.mjs';
 import { loaderMarkdown } from './loader.mjs';
 import { setsMarkdown } from './sets.mjs';
+import { fleetMarkdown } from './fleet.mjs';
 
 const verdict = (met) => (met === true ? '**met**' : met === false ? '**not met**' : 'not measured');
 
@@ -266,6 +267,7 @@ export function markdown(results) {
   if (results.multipart) L.push(...multipartMarkdown(results.multipart, { table, fmtMs, fmtBytes, fmtMB }));
   if (results.schema) L.push(...schemaSection(results.schema));
   if (results.sets) L.push(...setsMarkdown(results.sets, { fmtMs, fmtBytes, fmtMB }));
+  if (results.fleet) L.push(...fleetMarkdown(results.fleet, { fmtMs, fmtBytes }));
 
   if (results.preview || results.extension) L.push('## 4. Extension', '');
   if (results.extension) {

@@ -5,6 +5,7 @@ import { multipartTargets } from './multipart.mjs';
 import { schemaGap, schemaTargets } from './schema.mjs';
 import { loaderTargets } from './loader.mjs';
 import { setsTargets } from './sets.mjs';
+import { fleetTargets } from './fleet.mjs';
 
 export function evaluate(results) {
   const targets = [];
@@ -116,6 +117,7 @@ export function evaluate(results) {
   if (results.schema) targets.push(...schemaTargets(results.schema, results.schema.vsixBytes).map((t) => ({ ...t, gap: t.met ? '' : schemaGap(t, results.schema.debounce) })));
   if (results.loader) targets.push(...loaderTargets(results.loader, fmtRatio));
   if (results.sets) targets.push(...setsTargets(results.sets, fmtMs));
+  if (results.fleet) targets.push(...fleetTargets(results.fleet, fmtMs));
   if (extension) {
     const act = extension.activation.filter((a) => a.requireMs !== null);
     if (act.length) {
