@@ -51,15 +51,16 @@ const aliasBomb = (levels: number): string => {
   return text;
 };
 
-for (const [name, text] of [
-  ['an alias bomb', `${aliasBomb(8)}instance-id: *l8\nlocal-hostname: web-01\n`],
-  ['a list of a million items', `local-hostname: web-01\ninstance-id: [${Array(1_000_000).fill('ab').join(', ')}]\n`],
+// The words name what makes the text long: shared references (aliases) only where there are some.
+for (const [name, text, why] of [
+  ['an alias bomb', `${aliasBomb(8)}instance-id: *l8\nlocal-hostname: web-01\n`, ' (shared references expanded)'],
+  ['a list of a million items', `local-hostname: web-01\ninstance-id: [${Array(1_000_000).fill('ab').join(', ')}]\n`, ''],
 ] as const) {
   test(`meta-data whose instance-id is ${name}: a limit-exceeded diagnostic and a hover that names maxExpandedNodes`, async () => {
     const uri = fixtureUri(`seed-limit-${name.replace(/\W+/g, '-')}/meta-data`);
     const diagnostics = await client.open(uri, text);
     assert.deepEqual(diagnostics.map((d) => [d.code, d.range.start.line]), [['limit-exceeded', 0]]);
-    assert.match(String(diagnostics[0].message), /^Not read as NoCloud reads it: meta-data's instance-id is a list whose str\(\) .* would be longer than 5000000 characters: over the limit maxExpandedNodes = 5000000\. \(setting cloudConfigMerge\.limits\.maxExpandedNodes\)$/);
+    assert.equal(diagnostics[0].message, `Not read as NoCloud reads it: meta-data's instance-id is a list whose str()${why} would be longer than 5000000 characters: over the limit maxExpandedNodes = 5000000. (setting cloudConfigMerge.limits.maxExpandedNodes)`);
     const lines = text.split('\n');
     const hover = await client.hover(uri, { line: lines.findIndex((l) => l.startsWith('local-hostname')), character: 3 });
     const markdown = (hover?.contents as { value: string }).value;

@@ -137,6 +137,16 @@ test('a network-config alias bomb is refused by name in the editor and by --chec
   assert.ok(Date.now() - started < 20000);
 });
 
+test('a large network-config without aliases is validated, not refused as an alias bomb (issue 43)', () => {
+  // maxExpandedNodes bounds what aliases add; a document without any is bounded by its size (maxFileBytes).
+  const routes = Array.from({ length: 2000 }, (_, i) => `      - {to: 10.0.${i >> 8}.${i & 255}/32, via: 192.168.0.1}\n`).join('');
+  const text = `version: 2\nethernets:\n  eth0:\n    dhcp4: true\n    routes:\n${routes}`;
+  const r = validateNetworkConfigText(text, 'current', 'none', 'network-config', 1000);
+  assert.equal(r.valid, true);
+  const aliased = `version: 2\nethernets:\n  eth0: &e\n    dhcp4: true\n    routes:\n${routes}  eth1: *e\n`;
+  assert.throws(() => validateNetworkConfigText(aliased, 'current', 'none', 'network-config', 1000), /Schema validation \(aliases expanded\) exceeds the limit maxExpandedNodes = 1000/);
+});
+
 test('netplan rejects a bond whose member no device defines, at the member written', () => {
   const r = validateNetworkConfigText('network:\n  version: 2\n  ethernets:\n    eth0: {}\n  bonds:\n    bond0:\n      interfaces: [eth0, eth1]\n', 'current', 'api', 'n');
   assert.equal(r.valid, false);

@@ -48,7 +48,7 @@ export function networkFindings(text: string, path: string, options: NetworkLint
       findings.push({ ...coded('network-not-validated'), span: start, message: `netplan's own checks of ${r.unmodelled.join(', ')} are not reproduced here (addresses, routes, modes...): no error was found in the rest.` });
     }
   }
-  const boot = networkBoot(text);
+  const boot = networkBoot(text, r);
   if (boot.result !== 'applied' || boot.error || !boot.interpreted) {
     findings.push({ ...coded('network-boot', boot.result === 'applied' ? 'warning' : 'info'), span: start, message: describeBoot(boot) });
   }

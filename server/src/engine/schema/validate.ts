@@ -10,7 +10,7 @@
 import { PyError } from '../py/errors';
 import { pyStr } from '../py/repr';
 import { comparePyStr } from '../py/str';
-import { expandedSize, loadYaml, type YamlProblem } from '../yaml/load';
+import { sharedExpansion, loadYaml, type YamlProblem } from '../yaml/load';
 import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
 import { getListOrigins, PyDict, type PyValue, type TextSpan } from '../py/values';
 import { comparePaths, pyRegex, type SchemaNode, ValidationError, Validator } from './pyjsonschema';
@@ -73,7 +73,7 @@ function pathString(segments: PyValue[]): string {
 export function validateCloudConfig(config: PyValue, version: SchemaVersion, maxNodes: number = DEFAULT_LIMITS.maxExpandedNodes, maxProblems = Infinity, topLevel?: TopLevelMemoUse): SchemaReport {
   // The validator walks every alias where it is used, as Python's does: an alias bomb would never end
   // (cloud-init's own `schema` hangs on it). Refused, naming the limit, like other full expansions.
-  if (expandedSize(config, maxNodes) > maxNodes) throw new LimitExceededError('maxExpandedNodes', maxNodes, 'Schema validation (aliases expanded)');
+  if (sharedExpansion(config, maxNodes) > maxNodes) throw new LimitExceededError('maxExpandedNodes', maxNodes, 'Schema validation (aliases expanded)');
   return validateWith(config, validatorFor(version), maxProblems, topLevel);
 }
 

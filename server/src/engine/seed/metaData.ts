@@ -126,7 +126,8 @@ function strOfKey(key: string, value: PyValue): string {
     return pyStr(value);
   } catch (e) {
     if (!(e instanceof LimitExceededError)) throw e;
-    const what = `meta-data's ${key} is a ${pyClassName(value)} whose str() (shared references expanded) would be longer than ${e.value} characters`;
+    const shared = e.message.includes('(shared references expanded)') ? ' (shared references expanded)' : '';
+    const what = `meta-data's ${key} is a ${pyClassName(value)} whose str()${shared} would be longer than ${e.value} characters`;
     throw new LimitExceededError(e.limit, e.value, '', `${what}: over the limit ${e.limit} = ${e.value}`);
   }
 }
