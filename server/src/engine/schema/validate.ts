@@ -128,12 +128,18 @@ export function validateWith(config: PyValue, validator: Validator, maxProblems 
 }
 
 function uniqueSorted(problems: SchemaProblem[]): SchemaProblem[] {
-  const seen = new Map<string, SchemaProblem>();
+  // Grouped by path, then compared: no key string made of each message (100,000 unknown modules each
+  // quote the list of every module: a key of each would be hundreds of megabytes).
+  const byPath = new Map<string, SchemaProblem[]>();
+  const unique: SchemaProblem[] = [];
   for (const p of problems) {
-    const id = JSON.stringify([p.path, p.message]);
-    if (!seen.has(id)) seen.set(id, p);
+    const same = byPath.get(p.path);
+    if (!same) byPath.set(p.path, [p]);
+    else if (same.some((q) => q.message === p.message)) continue;
+    else same.push(p);
+    unique.push(p);
   }
-  return [...seen.values()].sort((a, b) => comparePyStr(a.path, b.path) || comparePyStr(a.message, b.message));
+  return unique.sort((a, b) => comparePyStr(a.path, b.path) || comparePyStr(a.message, b.message));
 }
 
 function viaAlternative(schemaPath: Array<string | number>): boolean {
