@@ -232,12 +232,17 @@ export function formModuleName(name: string): string | null {
   return canon.startsWith('cc_') ? canon : `cc_${canon}`;
 }
 
-/** `name in unverified_modules`, as Python's `in` reads each type. */
-function namedIn(name: string, container: PyValue | undefined): boolean {
+/**
+ * `name in unverified_modules`, as Python's `in` reads each type. `strings`: the strings of a list or tuple,
+ * found on the first call of a section (each entry of a long module list asks).
+ */
+function namedIn(name: string, container: PyValue | undefined, strings: { of?: Set<string> }): boolean {
   if (container === undefined) return false;
   if (typeof container === 'string') return container.includes(name);
-  if (Array.isArray(container)) return container.some((x) => x === name);
-  if (container instanceof PyTuple) return container.items.some((x) => x === name);
+  if (Array.isArray(container) || container instanceof PyTuple) {
+    strings.of ??= new Set((Array.isArray(container) ? container : container.items).filter((x): x is string => typeof x === 'string'));
+    return strings.of.has(name);
+  }
   if (container instanceof PyDict || container instanceof PySet) return container.has(name);
   throw new PyError('TypeError', `argument of type '${pyClassName(container)}' is not iterable`);
 }
@@ -252,6 +257,7 @@ function runSection(list: PyValue | undefined, facts: PlanFacts, keys: ReadonlyS
     throw e;
   }
   const rows: PlanRow[] = [];
+  const unverifiedStrings: { of?: Set<string> } = {};
   raw.forEach((entry, position) => {
     const base = { module: entry.mod, position, ...(entry.args?.length ? { args: entry.args } : {}) };
     let cc = formModuleName(entry.mod);
@@ -275,7 +281,7 @@ function runSection(list: PyValue | undefined, facts: PlanFacts, keys: ReadonlyS
     } else if (meta.distros.length && !(meta.distros.length === 1 && meta.distros[0] === facts.allDistros) && !meta.distros.includes(distro)) {
       let forced: boolean;
       try {
-        forced = namedIn(entry.mod, unverified);
+        forced = namedIn(entry.mod, unverified, unverifiedStrings);
       } catch (e) {
         if (e instanceof PyError) throw new PlanCrash(`${e.pyType}: ${e.message}`);
         throw e;
