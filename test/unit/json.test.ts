@@ -193,8 +193,12 @@ test('canonical JSON: expanding shared references is capped', () => {
   for (let i = 0; i < 30; i++) v = [v, v]; // 2^30 leaves once expanded
   assert.equal(DEFAULT_MAX_JSON_NODES, 5_000_000);
   assert.throws(() => toCanonicalJson(v, { maxNodes: 100_000 }), (e: unknown) => e instanceof LimitExceededError && e.limit === 'maxExpandedNodes' && /maxExpandedNodes = 100000/.test(e.message));
-  assert.throws(() => toCanonicalJson([[1n], [2n]], { maxNodes: 4 }), LimitExceededError);
-  assert.equal(toCanonicalJson([[1n], [2n]], { maxNodes: 5 }).text, '[[1],[2]]');
+  // What the limit counts is what repeating shared values adds (issue 43): a value without any converts
+  // whatever its size, a list written again costs its node and its items each time.
+  assert.equal(toCanonicalJson([[1n], [2n]], { maxNodes: 1 }).text, '[[1],[2]]');
+  const shared: PyValue = [1n];
+  assert.throws(() => toCanonicalJson([shared, shared, shared], { maxNodes: 3 }), LimitExceededError);
+  assert.equal(toCanonicalJson([shared, shared, shared], { maxNodes: 4 }).text, '[[1],[1],[1]]');
   const cyclic: PyValue[] = [];
   cyclic.push(cyclic);
   assert.throws(() => toCanonicalJson(cyclic), /recursive/);

@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readMetaData } from '../../server/src/engine/seed/metaData';
+import { LimitExceededError } from '../../server/src/engine/limits';
 import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
 import { detectCloudInitDocument } from '../../common/detect';
 
@@ -71,4 +72,24 @@ test('local-hostname: an address becomes ip-…, a list raises when a module ask
   assert.equal(read('local-hostname: 010.0.0.1\n').localHostname, '010');
   assert.equal(read('local-hostname: [a]\n').hostnameError, "AttributeError: 'list' object has no attribute 'split'");
   assert.equal(findings('instance-id: i\nlocal-hostname: [a]\n')[0].code, 'meta-data-fails');
+});
+
+test('over our limits (issue 43): a str() NoCloud makes longer than maxExpandedNodes, a merge-key bomb; the refusal names the key and the limit', () => {
+  let bomb = 'l0: &l0 [a, a, a, a, a, a, a, a, a, a]\n';
+  for (let i = 1; i <= 7; i++) bomb += `l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(', ')}]\n`;
+  // 10^7 items: a str() of about 50 MB, where cloud-init gives that instance id; so is a dsmode NoCloud logs.
+  const overLimit = (message: RegExp) => (e: unknown) => e instanceof LimitExceededError && e.limit === 'maxExpandedNodes' && message.test(e.message);
+  assert.throws(() => read(`${bomb}instance-id: *l7\n`), overLimit(/^meta-data's instance-id is a list whose str\(\) \(shared references expanded\) would be longer than 5000000 characters: over the limit maxExpandedNodes = 5000000$/));
+  assert.throws(() => read(`${bomb}dsmode: *l7\n`), overLimit(/^meta-data's dsmode is a list whose str\(\) .* over the limit maxExpandedNodes = 5000000$/));
+  // A few levels are within the limit: the id is the str() of the list, as cloud-init makes it.
+  assert.equal(read('l0: &l0 [a, b]\ninstance-id: [*l0, *l0]\n').instanceId, "[['a', 'b'], ['a', 'b']]");
+  let merges = 'l0: &l0 {a: 1, b: 2}\n';
+  for (let i = 1; i <= 30; i++) merges += `l${i}: &l${i} {<<: [*l${i - 1}, *l${i - 1}]}\n`;
+  // PyYAML copies 2^30 pairs: cloud-init never finishes; not "read as empty".
+  assert.throws(() => read(merges), overLimit(/^meta-data: .*merge keys.*maxExpandedNodes = 5000000/));
+  for (const text of [`${bomb}instance-id: *l7\n`, merges]) {
+    const found = findings(text);
+    assert.deepEqual(found.map((f) => [f.code, f.severity, f.span.start]), [['limit-exceeded', 'error', 0]]);
+    assert.match(found[0].message, /^Not read as NoCloud reads it: meta-data.*maxExpandedNodes = 5000000\b/);
+  }
 });

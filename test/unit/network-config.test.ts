@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateNetworkConfigText } from '../../server/src/engine/network/validate';
+import { unmodelledWords } from '../../server/src/engine/network/netplan';
 import { describeBoot, networkBoot } from '../../server/src/engine/network/boot';
 import { detectCloudInitDocument } from '../../common/detect';
 import { analyzeDocument } from '../../server/src/engine/lint/analyzeDocument';
@@ -137,6 +138,16 @@ test('a network-config alias bomb is refused by name in the editor and by --chec
   assert.ok(Date.now() - started < 20000);
 });
 
+test('a large network-config without aliases is validated, not refused as an alias bomb (issue 43)', () => {
+  // maxExpandedNodes bounds what aliases add; a document without any is bounded by its size (maxFileBytes).
+  const routes = Array.from({ length: 2000 }, (_, i) => `      - {to: 10.0.${i >> 8}.${i & 255}/32, via: 192.168.0.1}\n`).join('');
+  const text = `version: 2\nethernets:\n  eth0:\n    dhcp4: true\n    routes:\n${routes}`;
+  const r = validateNetworkConfigText(text, 'current', 'none', 'network-config', 1000);
+  assert.equal(r.valid, true);
+  const aliased = `version: 2\nethernets:\n  eth0: &e\n    dhcp4: true\n    routes:\n${routes}  eth1: *e\n`;
+  assert.throws(() => validateNetworkConfigText(aliased, 'current', 'none', 'network-config', 1000), /Schema validation \(aliases expanded\) exceeds the limit maxExpandedNodes = 1000/);
+});
+
 test('netplan rejects a bond whose member no device defines, at the member written', () => {
   const r = validateNetworkConfigText('network:\n  version: 2\n  ethernets:\n    eth0: {}\n  bonds:\n    bond0:\n      interfaces: [eth0, eth1]\n', 'current', 'api', 'n');
   assert.equal(r.valid, false);
@@ -153,4 +164,15 @@ test("a drop-in's network: key is validated as cloud-init validates it when appl
   );
   const disabled = analyzeDocument('network: {config: disabled}\n', '/etc/cloud/cloud.cfg.d/99-disable-network-config.cfg', { schema: true, version: 'current' });
   assert.deepEqual(disabled.findings.filter((f) => f.message.startsWith('network config:')), []);
+});
+
+test('netplan values not modelled are named by kind, counted: a config of many routes gives one short line (issue 43)', () => {
+  const routes = Array.from({ length: 5000 }, (_, i) => `      - {to: 10.0.${i >> 8}.${i & 255}/32, via: 192.168.0.1}\n`).join('');
+  const text = `version: 2\nethernets:\n  eth0:\n    dhcp4: true\n    routes:\n${routes}`;
+  const found = analyzeDocument(text, '/seed/network-config', { schema: true, version: 'current', netplan: 'api' }).findings.find((f) => f.code === 'network-not-validated');
+  assert.match(found?.message ?? '', /^netplan's own checks of network\.ethernets\.eth0\.routes\.\*\.to \(5,000 values\), network\.ethernets\.eth0\.routes\.\*\.via \(5,000 values\)(, [^,]+)? are not reproduced here/);
+  assert.ok((found?.message.length ?? Infinity) < 400);
+  assert.equal(unmodelledWords(['a.0.b', 'a.1.b', 'c.d']), 'a.*.b (2 values), c.d');
+  const many = unmodelledWords(Array.from({ length: 12 }, (_, i) => `k${i}`));
+  assert.equal(many, 'k0, k1, k2, k3, k4, k5, k6, k7, k8, k9 and 2 more kinds of values');
 });

@@ -7,6 +7,7 @@ import { InputFile as PreviewFile } from '../../server/src/engine/outcome/run';
 import { PartLoadCache } from '../../server/src/engine/userdata/cloudConfigHandler';
 import { runUserData } from '../../server/src/engine/userdata/run';
 import { dumpPyYamlWithLines } from '../../server/src/engine/yaml/dump';
+import { Rng, userDataCase } from '../oracle/generate';
 
 const file = (name: string, text: string): PreviewFile => ({ name, bytes: Buffer.from(text) });
 
@@ -41,5 +42,33 @@ describe('preview refresh with cached part loads', () => {
     assert.ok(run.renderedLines?.length);
     assert.deepEqual(run.renderedLines, dumpPyYamlWithLines(run.result).lines);
     assert.equal(run.cloudConfigTxt, runUserData(PARTS.map((p) => ({ name: p.name, bytes: p.bytes }))).cloudConfigTxt);
+  });
+});
+
+describe('one part cache across cloud-init versions (--check --image all, issue 43)', () => {
+  test('runs on each version in turn share the loads and equal runs from scratch, whatever the order', () => {
+    const rng = new Rng(4343);
+    const cases: PreviewFile[][] = Array.from({ length: 200 }, () => userDataCase(rng).blobs.map((b, i) => ({ name: `p${i}`, bytes: Buffer.from(b, 'base64') })));
+    // A spec cloud-init cannot parse: the message spells "identifer" up to 23.4, "identifier" from 24.4.
+    cases.push([...PARTS, file('bad.yaml', '#cloud-config\nmerge_how: "dict(recurse_list"\nruncmd: [three]\n')]);
+    cases.push(PARTS);
+    for (const [n, files] of cases.entries()) {
+      const cache = new PartLoadCache('all');
+      let hits = 0;
+      const get = cache.get.bind(cache);
+      cache.get = (key: string) => {
+        const hit = get(key);
+        if (hit) hits++;
+        return hit;
+      };
+      for (const version of ['current', '22.4', '24.4', '23.4', '25.1', 'current'] as const) {
+        const cached = runUserData(files, { version, partCache: cache });
+        const fresh = runUserData(files, { version });
+        assert.equal(cached.cloudConfigTxt, fresh.cloudConfigTxt, `case ${n} on ${version}`);
+        assert.deepEqual(cached.messages, fresh.messages, `case ${n} on ${version}`);
+      }
+      // Loaded on current (24.4's loader) and on 22.4 (22.4's), then shared by the four other runs.
+      if (n === cases.length - 1) assert.equal(hits, 4 * PARTS.length);
+    }
   });
 });

@@ -3,7 +3,7 @@
 // printed for the same text (sets printed sorted), or the exception it raised.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadYaml, mergeExpansionError, type YamlLoadOptions, type YamlLoadResult, type YamlProblem } from '../../server/src/engine/yaml/load';
+import { loadYaml, mergeExpansionError, sharedExpansion, type YamlLoadOptions, type YamlLoadResult, type YamlProblem } from '../../server/src/engine/yaml/load';
 import * as V from '../../server/src/engine/py/values';
 import type { PyValue } from '../../server/src/engine/py/values';
 import { pyFloatRepr, pyStrRepr } from '../../server/src/engine/py/repr';
@@ -572,4 +572,22 @@ test('a 20,000-line document loads quickly (linear time)', () => {
   // A bound for catching non-linear behaviour, generous for loaded CI machines:
   // on an idle machine this takes well under 100 ms.
   assert.ok(ms < 5000, `took ${ms} ms`);
+});
+
+test('sharedExpansion: what repeating aliased values adds; a large document without aliases adds nothing (issue 43)', () => {
+  const value = (text: string) => {
+    const r = loadYaml(text);
+    assert.ok(r.ok);
+    return r.value;
+  };
+  const big = value('routes:\n' + Array.from({ length: 10_000 }, (_, i) => `  - {to: 10.0.${i >> 8}.${i & 255}/32, via: 192.168.0.1}\n`).join(''));
+  assert.equal(sharedExpansion(big, 100), 0, '50,000 nodes written, none repeated');
+  // [1, 2] is written once and repeated twice: each repetition is the list and its 2 items.
+  assert.equal(sharedExpansion(value('a: &a [1, 2]\nb: *a\nc: [*a]\n'), 100), 6);
+  assert.equal(sharedExpansion(value('s: &s text\nl: [*s, *s]\n'), 100), 0, 'a scalar alias costs what a scalar does');
+  let bomb = 'l0: &l0 [a, a]\n';
+  for (let i = 1; i <= 60; i++) bomb += `l${i}: &l${i} [*l${i - 1}, *l${i - 1}]\n`;
+  const started = Date.now();
+  assert.equal(sharedExpansion(value(bomb), 1_000_000), 1_000_001, 'stops past the limit');
+  assert.ok(Date.now() - started < 5000);
 });

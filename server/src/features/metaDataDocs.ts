@@ -8,6 +8,7 @@ import { CompletionItem, CompletionItemKind, TextEdit } from 'vscode-languageser
 import type { TextSpan } from '../engine/py/values';
 import { siblingKeys, textCursorAt } from '../engine/schema/textPath';
 import { readMetaData } from '../engine/seed/metaData';
+import { LimitExceededError } from '../engine/limits';
 import { metaDataKeyReaders, readWords } from '../engine/seed/metaDataKeys';
 import { metaDataVerdict } from '../engine/render/seedText';
 import type { CloudInitVersion } from '../engine/version/versions';
@@ -35,8 +36,14 @@ function topLevelKeyAt(state: DocumentState, offset: number): { text: string; st
 export function metaDataHover(state: DocumentState, offset: number): { markdown: string; span: TextSpan } | null {
   const key = topLevelKeyAt(state, offset);
   if (!key?.text || offset < key.start || offset > key.end) return null;
-  const reading = readMetaData(new TextEncoder().encode(state.text));
-  return { markdown: `${metaDataKeyMarkdown(key.text, state.settings.cloudInitVersion)}\n\nWhat NoCloud makes of this file: ${metaDataVerdict(reading)}.`, span: { start: key.start, end: key.end } };
+  let verdict: string;
+  try {
+    verdict = `What NoCloud makes of this file: ${metaDataVerdict(readMetaData(new TextEncoder().encode(state.text)))}.`;
+  } catch (e) {
+    if (!(e instanceof LimitExceededError)) throw e;
+    verdict = `What NoCloud makes of this file is not reproduced here: ${e.message.replace(/\.?$/, '.')}`;
+  }
+  return { markdown: `${metaDataKeyMarkdown(key.text, state.settings.cloudInitVersion)}\n\n${verdict}`, span: { start: key.start, end: key.end } };
 }
 
 /** Completion of a top-level key of a meta-data file: the keys NoCloud reads that are not written yet. */

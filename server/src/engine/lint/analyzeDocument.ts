@@ -15,7 +15,7 @@ import { convertUserDataBlob, MimeLeaf, partHeaderSpan } from '../userdata/mime'
 import { GZIP_TYPES, leafPartType, sniffContentType } from '../userdata/sniff';
 import { gunzipPart } from '../userdata/gzip';
 import { MergerFactory } from '../merge/construct';
-import { DEFAULT_LIMITS } from '../limits';
+import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
 import { LineIndex } from '../text/lineIndex';
 import { DocumentInfo, DocumentKind, detectDocument } from './documentKind';
 import { knockoutFindingsIn } from '../chef/deepMerge';
@@ -104,10 +104,20 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
   if (!info) return { info, findings: [], specs: [] };
   const limit = options.maxBytes ?? DEFAULT_LIMITS.maxFileBytes;
   const bytes = text.length > limit / 3 ? utf8Length(text) : text.length;
+  const firstLine = { start: 0, end: text.search(/\r|\n|$/) };
   if (bytes > limit) {
-    const firstLine = text.search(/\r|\n|$/);
-    return { info, specs: [], findings: [{ ...coded('too-large'), span: { start: 0, end: firstLine }, message: `This file has ${bytes} bytes, over the limit maxFileBytes = ${limit}: it is not analysed.` }] };
+    return { info, specs: [], findings: [{ ...coded('too-large'), span: firstLine, message: `This file has ${bytes} bytes, over the limit maxFileBytes = ${limit}: it is not analysed.` }] };
   }
+  try {
+    return analyzeKind(text, path, info, options);
+  } catch (e) {
+    // Every analysis says where one of our limits stops it; this is the net for one that does not say it itself.
+    if (!(e instanceof LimitExceededError)) throw e;
+    return { info, specs: [], findings: [{ ...coded('limit-exceeded'), span: firstLine, message: `Not analysed: ${e.message.replace(/\.?$/, '.')}` }] };
+  }
+}
+
+function analyzeKind(text: string, path: string, info: DocumentInfo, options: AnalyzeOptions): DocumentAnalysis {
   switch (info.kind) {
     case 'cloud-config': {
       const analyzed = analyzeCloudConfig(text, 0, info.kind, options);

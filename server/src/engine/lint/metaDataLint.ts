@@ -6,6 +6,7 @@ import { PyDict, type PyValue, type TextSpan } from '../py/values';
 import { pyStr } from '../py/repr';
 import { coded } from '../findings/codes';
 import type { Finding } from '../findings/findings';
+import { LimitExceededError } from '../limits';
 import { readMetaData, type MetaDataReading } from '../seed/metaData';
 
 /** Keys NoCloud never reads, and the key they were meant to be. */
@@ -25,11 +26,18 @@ const MEANT: Readonly<Record<string, string>> = {
   ds_mode: 'dsmode',
 };
 
-export function metaDataFindings(text: string): { findings: Finding[]; reading: MetaDataReading } {
-  const reading = readMetaData(new TextEncoder().encode(text));
+/** The findings, and the reading (null when reproducing it is over one of our limits: the one finding says which). */
+export function metaDataFindings(text: string): { findings: Finding[]; reading: MetaDataReading | null } {
+  const firstLine: TextSpan = { start: 0, end: Math.max(0, text.search(/\r|\n|$/)) };
+  let reading: MetaDataReading;
+  try {
+    reading = readMetaData(new TextEncoder().encode(text));
+  } catch (e) {
+    if (!(e instanceof LimitExceededError)) throw e;
+    return { findings: [{ ...coded('limit-exceeded'), span: firstLine, message: `Not read as NoCloud reads it: ${e.message.replace(/\.?$/, '.')}` }], reading: null };
+  }
   const findings: Finding[] = [];
   const md = reading.loaded;
-  const firstLine: TextSpan = { start: 0, end: Math.max(0, text.search(/\r|\n|$/)) };
   const keySpan = (key: string): TextSpan => md?.originOf(key)?.key ?? firstLine;
   const valueSpan = (key: string): TextSpan => md?.originOf(key)?.value ?? keySpan(key);
   const defaultId = "every instance seeded this way gets the same id 'nocloud', so a machine cloned from one that already booted is no new instance to cloud-init: its per-instance modules (users, SSH keys, runcmd...) do not run again";

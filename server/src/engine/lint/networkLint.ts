@@ -13,6 +13,7 @@ import type { NetplanHost } from '../version/target';
 import { validateNetworkConfig, validateNetworkConfigText } from '../network/validate';
 import type { SchemaReport } from '../schema/validate';
 import { bootOf, describeBoot, networkBoot } from '../network/boot';
+import { unmodelledWords } from '../network/netplan';
 import { newSchemaBudget, reportFindings, type SchemaBudget } from './schemaLint';
 
 export interface NetworkLintOptions {
@@ -45,10 +46,10 @@ export function networkFindings(text: string, path: string, options: NetworkLint
       for (const f of reportFindings(root, rootSpan, 0, editorReport(r), options.budget ?? newSchemaBudget(), text)) findings.push({ ...f, message: f.message.replace(/^: /, '') });
     }
     if (r.validator === 'netplan' && r.valid && r.unmodelled?.length) {
-      findings.push({ ...coded('network-not-validated'), span: start, message: `netplan's own checks of ${r.unmodelled.join(', ')} are not reproduced here (addresses, routes, modes...): no error was found in the rest.` });
+      findings.push({ ...coded('network-not-validated'), span: start, message: `netplan's own checks of ${unmodelledWords(r.unmodelled)} are not reproduced here (addresses, routes, modes...): no error was found in the rest.` });
     }
   }
-  const boot = networkBoot(text);
+  const boot = networkBoot(text, r);
   if (boot.result !== 'applied' || boot.error || !boot.interpreted) {
     findings.push({ ...coded('network-boot', boot.result === 'applied' ? 'warning' : 'info'), span: start, message: describeBoot(boot) });
   }

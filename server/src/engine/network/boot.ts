@@ -10,7 +10,7 @@
 import { pyEq } from '../py/compare';
 import { pyRepr } from '../py/repr';
 import { PyDict, pyTruthy, type PyValue } from '../py/values';
-import { expandedSize, loadYaml } from '../yaml/load';
+import { expandedSize, loadYaml, sharedExpansion } from '../yaml/load';
 
 const REPR_NODES = 10000;
 
@@ -25,13 +25,21 @@ export type NetworkBoot =
    */
   | { result: 'applied'; version: PyValue | null; wrapped: boolean; interpreted: boolean; error?: string };
 
-/** A first boot with this file as the NoCloud seed's network-config (the text as cloud-init reads it). */
-export function networkBoot(text: string): NetworkBoot {
+/**
+ * A first boot with this file as the NoCloud seed's network-config (the text as cloud-init reads it).
+ * `validated`: the text's validation result, whose loaded `value` (when it has one) is used instead of
+ * loading the text again.
+ */
+export function networkBoot(text: string, validated?: { value?: PyValue }): NetworkBoot {
   if (!text) return { result: 'fallback', why: 'the file is empty' };
-  const loaded = loadYaml(text);
-  if (!loaded.ok) return { result: 'fallback', why: 'the file is not valid YAML, so NoCloud reads no network config' };
-  if (!(loaded.value instanceof PyDict)) return { result: 'fallback', why: 'the file is not a YAML mapping, so NoCloud reads no network config' };
-  return bootOf(loaded.value);
+  let value = validated?.value;
+  if (value === undefined) {
+    const loaded = loadYaml(text);
+    if (!loaded.ok) return { result: 'fallback', why: 'the file is not valid YAML, so NoCloud reads no network config' };
+    value = loaded.value;
+  }
+  if (!(value instanceof PyDict)) return { result: 'fallback', why: 'the file is not a YAML mapping, so NoCloud reads no network config' };
+  return bootOf(value);
 }
 
 /** The same from a loaded mapping (a drop-in's `network:` value is read the same way). */
@@ -47,8 +55,9 @@ export function bootOf(cfg: PyDict): NetworkBoot {
   if (version !== null && pyTruthy(version) && config !== undefined && config !== null) {
     return { result: 'applied', version, wrapped, interpreted: pyEq(version, 1n) || pyEq(version, 2n) };
   }
-  // (cloud-init prints the whole config; one whose aliases expand past a bound is not written out here)
-  const shown = expandedSize(ncfg, REPR_NODES) > REPR_NODES ? `<a mapping of more than ${REPR_NODES} values once its aliases are expanded>` : pyRepr(ncfg);
+  // (cloud-init prints the whole config; one of more values than a bound, aliases expanded, is not written out here)
+  const size = expandedSize(ncfg, REPR_NODES);
+  const shown = size > REPR_NODES ? `<a mapping of more than ${REPR_NODES} values${sharedExpansion(ncfg, size) > 0 ? ' once its aliases are expanded' : ''}>` : pyRepr(ncfg);
   const error = `RuntimeError: No valid network_state object created from network config. Did you specify the correct version? Network config:\n${shown}`;
   return { result: 'applied', version, wrapped, interpreted: false, error };
 }

@@ -56,6 +56,27 @@ export interface NetplanVerdict {
   unmodelled: string[];
 }
 
+/** Most kinds of unmodelled values `unmodelledWords` names; the rest are counted. */
+const MAX_UNMODELLED_SHOWN = 10;
+
+/**
+ * The unmodelled paths in a few words: paths that differ only in their list indexes are one kind
+ * (`network.ethernets.eth0.routes.*.to (500,000 values)`), at most MAX_UNMODELLED_SHOWN kinds named, so
+ * a config of a million routes gives a line, not a megabyte.
+ */
+export function unmodelledWords(paths: readonly string[]): string {
+  const kinds = new Map<string, { first: string; count: number }>();
+  for (const path of paths) {
+    const kind = path.replace(/\.\d+(?=\.|$)/g, '.*');
+    const seen = kinds.get(kind);
+    if (seen) seen.count++;
+    else kinds.set(kind, { first: path, count: 1 });
+  }
+  const words = [...kinds].slice(0, MAX_UNMODELLED_SHOWN).map(([kind, { first, count }]) => (count === 1 ? first : `${kind} (${count.toLocaleString('en-US')} values)`));
+  const more = kinds.size - MAX_UNMODELLED_SHOWN;
+  return more > 0 ? `${words.join(', ')} and ${more.toLocaleString('en-US')} more kinds of values` : words.join(', ');
+}
+
 /** Where the first error is: the path in the user's value, on the key or on the value, and netplan's message. */
 interface Found {
   segments: PyValue[];

@@ -15,7 +15,7 @@ import { PyError } from '../py/errors';
 import { pyStr } from '../py/repr';
 import { pyEq } from '../py/compare';
 import { PyDict, pyClassName, pyTruthy, type PyValue, type TextSpan } from '../py/values';
-import { expandedSize, loadYaml, type YamlProblem } from '../yaml/load';
+import { sharedExpansion, loadYaml, type YamlProblem } from '../yaml/load';
 import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
 import { Validator } from '../schema/pyjsonschema';
 import { validateWith, type SchemaProblem } from '../schema/validate';
@@ -78,7 +78,7 @@ function declaredVersion(cfg: PyDict): PyValue | undefined {
  * What `cloud-init schema -t network-config -c FILE` reports for `text` on a host of kind `host`.
  * @param file the name cloud-init's messages give the file
  */
-export function validateNetworkConfigText(text: string, version: CloudInitVersion, host: NetplanHost, file: string): NetworkSchemaResult {
+export function validateNetworkConfigText(text: string, version: CloudInitVersion, host: NetplanHost, file: string, maxNodes: number = DEFAULT_LIMITS.maxExpandedNodes): NetworkSchemaResult {
   const base = { version, host, errors: [] as SchemaProblem[], deprecations: [] as SchemaProblem[] };
   if (!atLeast(version, '23.4')) return { ...base, valid: null, validator: null, unsupported: NO_NETWORK_SCHEMA_224 };
   if (!text) return { ...base, valid: null, validator: null, said: `Empty 'network-config' found at ${file}. Nothing to validate.` };
@@ -87,19 +87,19 @@ export function validateNetworkConfigText(text: string, version: CloudInitVersio
   const cfg = loaded.value;
   const at = { value: cfg, rootSpan: loaded.rootSpan };
   if (!(cfg instanceof PyDict)) return { ...base, ...at, valid: false, validator: null, exception: `network-config ${file} is not a YAML dict.` };
-  return { ...validateNetworkConfig(cfg, version, host), ...at };
+  return { ...validateNetworkConfig(cfg, version, host, maxNodes), ...at };
 }
 
 /**
  * The same for a loaded mapping (a file's, or a drop-in's `network:` key wrapped as `{network: value}`),
  * from the point where `validate_cloudconfig_file` has a dict.
  */
-export function validateNetworkConfig(cfg: PyDict, version: CloudInitVersion, host: NetplanHost): NetworkSchemaResult {
+export function validateNetworkConfig(cfg: PyDict, version: CloudInitVersion, host: NetplanHost, maxNodes: number = DEFAULT_LIMITS.maxExpandedNodes): NetworkSchemaResult {
   const base = { version, host, errors: [] as SchemaProblem[], deprecations: [] as SchemaProblem[] };
   if (!atLeast(version, '23.4')) return { ...base, valid: null, validator: null, unsupported: NO_NETWORK_SCHEMA_224 };
-  // Both validators walk every alias where it is used, as Python's do: an alias bomb would never end. Refused, naming the limit.
-  const maxNodes = DEFAULT_LIMITS.maxExpandedNodes;
-  if (expandedSize(cfg, maxNodes) > maxNodes) throw new LimitExceededError('maxExpandedNodes', maxNodes, 'Schema validation (aliases expanded)');
+  // Both validators walk every alias where it is used, as Python's do: an alias bomb would never end. Refused, naming
+  // the limit; a document without aliases is walked once, however large (its size is bounded by maxFileBytes).
+  if (sharedExpansion(cfg, maxNodes) > maxNodes) throw new LimitExceededError('maxExpandedNodes', maxNodes, 'Schema validation (aliases expanded)');
   const netcfg = cfg.has('network') ? (cfg.get('network') as PyValue) : cfg;
   if (!pyTruthy(netcfg)) return { ...base, valid: null, validator: null, said: 'Skipping network-config schema validation on empty config.' };
   let kind: NetworkSchemaKind;

@@ -57,14 +57,19 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
     const { severity } = coded(code, extra.severity);
     out.push({ code, severity: severity as Severity, message, path, at: where, ...(extra.fix ? { fix: extra.fix } : {}) });
   };
-  const find = (cc: string): Located | undefined => {
-    for (const stage of STAGES) for (const row of plan.stages[stage].rows) if (row.cc === cc) return { row, stage };
-    return undefined;
-  };
-  const running = (cc: string): Located | undefined => {
-    for (const stage of STAGES) for (const row of plan.stages[stage].rows) if (row.cc === cc && row.runs) return { row, stage };
-    return undefined;
-  };
+  // The first row of each module, and the first that runs, in stage order: looked up once per key and per
+  // write_files entry, so a scan of every row each time is quadratic on module lists of 100,000 entries.
+  const firstRow = new Map<string, Located>();
+  const firstRunning = new Map<string, Located>();
+  for (const stage of STAGES) {
+    for (const row of plan.stages[stage].rows) {
+      if (row.cc === null) continue;
+      if (!firstRow.has(row.cc)) firstRow.set(row.cc, { row, stage });
+      if (row.runs && !firstRunning.has(row.cc)) firstRunning.set(row.cc, { row, stage });
+    }
+  }
+  const find = (cc: string): Located | undefined => firstRow.get(cc);
+  const running = (cc: string): Located | undefined => firstRunning.get(cc);
   const order = (l: Located) => STAGES.indexOf(l.stage) * 10000 + l.row.position;
   const said = (l: Located | undefined, cc: string) => (l ? `${l.row.module} (${l.stage} stage, ${l.row.frequency})` : `${cc.slice(3)}`);
   const whereList = (stage: Stage) => {

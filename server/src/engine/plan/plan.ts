@@ -261,12 +261,17 @@ export function formModuleName(name: string): string | null {
   return canon.startsWith('cc_') ? canon : `cc_${canon}`;
 }
 
-/** `name in unverified_modules`, as Python's `in` reads each type. */
-function namedIn(name: string, container: PyValue | undefined): boolean {
+/**
+ * `name in unverified_modules`, as Python's `in` reads each type. `strings`: the strings of a list or tuple,
+ * found on the first call of a section (each entry of a long module list asks).
+ */
+function namedIn(name: string, container: PyValue | undefined, strings: { of?: Set<string> }): boolean {
   if (container === undefined) return false;
   if (typeof container === 'string') return container.includes(name);
-  if (Array.isArray(container)) return container.some((x) => x === name);
-  if (container instanceof PyTuple) return container.items.some((x) => x === name);
+  if (Array.isArray(container) || container instanceof PyTuple) {
+    strings.of ??= new Set((Array.isArray(container) ? container : container.items).filter((x): x is string => typeof x === 'string'));
+    return strings.of.has(name);
+  }
   if (container instanceof PyDict || container instanceof PySet) return container.has(name);
   throw new PyError('TypeError', `argument of type '${pyClassName(container)}' is not iterable`);
 }
@@ -294,18 +299,33 @@ function runSection(list: PyValue | undefined, facts: PlanFacts, keys: ReadonlyS
     throw e;
   }
   const rows: PlanRow[] = [];
+  const unverifiedStrings: { of?: Set<string> } = {};
+  // What cloud-init decides depends on the entry's name and frequency only (the keys, distro and
+  // unverified_modules are the section's): decided once per name and frequency, for long lists.
+  const decided = new Map<string, Omit<PlanRow, 'module' | 'position' | 'args'>>();
+  const push = (row: PlanRow, key: string) => {
+    rows.push(row);
+    const { module: _module, position: _position, args: _args, ...decision } = row;
+    decided.set(key, decision);
+  };
   raw.forEach((entry, position) => {
     const base = { module: entry.mod, position, ...(entry.args?.length ? { args: entry.args } : {}) };
+    const key = JSON.stringify([entry.mod, entry.freq ?? null]);
+    const known = decided.get(key);
+    if (known) {
+      rows.push({ ...base, ...known, ...(known.activatedBy ? { activatedBy: [...known.activatedBy] } : {}) });
+      return;
+    }
     let cc = formModuleName(entry.mod);
     if (cc === null) {
-      rows.push({ ...base, cc: null, frequency: null, runs: false, decision: 'skip_not_found', reason: 'an empty module name: cloud-init ignores the entry' });
+      push({ ...base, cc: null, frequency: null, runs: false, decision: 'skip_not_found', reason: 'an empty module name: cloud-init ignores the entry' }, key);
       return;
     }
     if (Object.hasOwn(facts.renamed, cc)) cc = facts.renamed[cc];
     const meta = Object.hasOwn(facts.modules, cc) ? facts.modules[cc] : undefined;
     if (!meta) {
       const removed = facts.removed.includes(cc);
-      rows.push({ ...base, cc, frequency: null, runs: false, decision: removed ? 'skip_removed' : 'skip_not_found', reason: removed ? `module ${cc.slice(3)} has been removed from this cloud-init` : `could not find module named ${cc} in this cloud-init` });
+      push({ ...base, cc, frequency: null, runs: false, decision: removed ? 'skip_removed' : 'skip_not_found', reason: removed ? `module ${cc.slice(3)} has been removed from this cloud-init` : `could not find module named ${cc} in this cloud-init` }, key);
       return;
     }
     // An entry's own frequency counts only when cloud-init knows it; an empty one stays empty (runs every boot).
@@ -317,7 +337,7 @@ function runSection(list: PyValue | undefined, facts: PlanFacts, keys: ReadonlyS
     } else if (meta.distros.length && !(meta.distros.length === 1 && meta.distros[0] === facts.allDistros) && !meta.distros.includes(distro)) {
       let forced: boolean;
       try {
-        forced = namedIn(entry.mod, unverified);
+        forced = namedIn(entry.mod, unverified, unverifiedStrings);
       } catch (e) {
         if (e instanceof PyError) throw new PlanCrash(`${e.pyType}: ${e.message}`);
         throw e;
@@ -328,7 +348,7 @@ function runSection(list: PyValue | undefined, facts: PlanFacts, keys: ReadonlyS
       Object.assign(row, { runs: true, decision: 'run', reason: present.length ? `activated by ${present.join(', ')}` : 'no activate_by_schema_keys: cloud-init always calls it (it may find nothing to do)' });
     }
     if (present.length) row.activatedBy = present;
-    rows.push(row);
+    push(row, key);
   });
   return { rows };
 }

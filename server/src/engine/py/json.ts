@@ -439,7 +439,10 @@ export class JsonObject {
 }
 
 export interface ToJsonableOptions {
-  /** Most nodes the conversion may produce (shared references are expanded each time). */
+  /**
+   * Most nodes the conversion may add by expanding shared references (a container met again is written out
+   * again, each time: an alias bomb). A value without shared containers is converted whatever its size.
+   */
   maxNodes?: number;
 }
 
@@ -454,6 +457,9 @@ export const DEFAULT_MAX_JSON_NODES = DEFAULT_LIMITS.maxExpandedNodes;
 export function toJsonable(value: PyValue, notes: string[] = [], options: ToJsonableOptions = {}): Jsonable {
   const maxNodes = options.maxNodes ?? DEFAULT_MAX_JSON_NODES;
   let nodes = 0;
+  /** Containers converted once already, and how many frames on the stack are such repetitions. */
+  const converted = new WeakSet<object>();
+  let repeating = 0;
   /** Containers being converted (a value met again among them is recursive). */
   const active = new Set<object>();
   /** Keys and indexes from the root to the current value, for the notes' paths. */
@@ -471,12 +477,14 @@ export function toJsonable(value: PyValue, notes: string[] = [], options: ToJson
     dict: JsonObject;
     /** The converted key of the child being converted (dict frames). */
     ks: string;
+    /** A container converted before (a shared reference written out again). */
+    repeat?: boolean;
   }
   const stack: Frame[] = [];
 
   /** Converts a scalar at once (returns it), or opens a frame for a container (returns undefined). */
   const enter = (obj: PyValue): Jsonable | undefined => {
-    if (++nodes > maxNodes) throw new LimitExceededError('maxExpandedNodes', maxNodes, 'The JSON form of the value (shared references expanded)');
+    if (repeating > 0 && ++nodes > maxNodes) throw new LimitExceededError('maxExpandedNodes', maxNodes, 'The JSON form of the value (shared references expanded)');
     if (obj === null || typeof obj === 'string' || typeof obj === 'boolean' || typeof obj === 'bigint') return obj;
     if (typeof obj === 'number') {
       if (!Number.isFinite(obj)) notes.push(`${pathText(at)}: non-finite float ${pyFloatRepr(obj)}`);
@@ -507,6 +515,11 @@ export function toJsonable(value: PyValue, notes: string[] = [], options: ToJson
       return pyRepr(obj); // not reachable for the value model; the oracle writes repr()
     }
     active.add(obj);
+    if (converted.has(obj)) {
+      frame.repeat = true;
+      // A repetition's own node (inside another repetition it was counted on entering).
+      if (repeating++ === 0 && ++nodes > maxNodes) throw new LimitExceededError('maxExpandedNodes', maxNodes, 'The JSON form of the value (shared references expanded)');
+    } else converted.add(obj);
     stack.push(frame);
     return undefined;
   };
@@ -537,6 +550,7 @@ export function toJsonable(value: PyValue, notes: string[] = [], options: ToJson
     // the container is complete
     stack.pop();
     active.delete(frame.obj);
+    if (frame.repeat) repeating--;
     if (frame.kind === 'dict') result = frame.dict;
     else if (frame.kind === 'list') result = frame.list;
     else {

@@ -76,9 +76,12 @@ export function pyRepr(value: PyValue, maxChars: number = DEFAULT_LIMITS.maxExpa
   if (value === null || typeof value !== 'object' || value instanceof PyBytes || value instanceof PyTimestamp) return scalarRepr(value);
   const out: string[] = [];
   let length = 0;
+  // Whether a container was met again (a YAML alias): only then does the message speak of expanding shared references.
+  const seen = new Set<object>();
+  let shared = false;
   const put = (text: string) => {
     length += text.length;
-    if (length > maxChars) throw new LimitExceededError('maxExpandedNodes', maxChars, 'The repr() of a value (shared references expanded)');
+    if (length > maxChars) throw new LimitExceededError('maxExpandedNodes', maxChars, '', `The repr() of a value${shared ? ' (shared references expanded)' : ''} would be longer than ${maxChars} characters: over the limit maxExpandedNodes = ${maxChars}`);
     out.push(text);
   };
   const walk = (v: PyValue, depth: number): void => {
@@ -87,6 +90,8 @@ export function pyRepr(value: PyValue, maxChars: number = DEFAULT_LIMITS.maxExpa
       return;
     }
     if (depth > PY_REPR_MAX_DEPTH) throw new PyError('RecursionError', 'maximum recursion depth exceeded while getting the repr of an object');
+    if (seen.has(v)) shared = true;
+    else seen.add(v);
     const list = (items: PyValue[], open: string, close: string, oneTuple = false) => {
       put(open);
       items.forEach((x, i) => {

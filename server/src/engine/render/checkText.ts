@@ -3,6 +3,7 @@
  * prints, per version), `json` and `sarif` (SARIF 2.1.0), and `--annotate` (cloud-init's annotated
  * files). Exit code 0 when cloud-init would accept everything, 1 when it would report schema errors.
  */
+import { unmodelledWords } from '../network/netplan';
 import { SARIF_LEVEL, SarifLevel, SarifResult, SarifRule, sarifLog } from './sarif';
 import { severityOf, type FindingCode } from '../findings/codes';
 import { decodeUtf8Surrogateescape } from '../py/codecs';
@@ -91,7 +92,7 @@ function networkText(f: FileResult, list: (ps: Located[]) => string, out: string
     else out.push(`Valid schema ${f.file}`);
     for (const p of f.errors) if (p.line) out.push(`  ${p.path}: written in ${placeText(f.file, p.line, p.column)}`);
   }
-  if (f.network?.unmodelled?.length && f.valid) out.push(`  (netplan's own checks of ${f.network.unmodelled.join(', ')} are not reproduced: no error found in the rest)`);
+  if (f.network?.unmodelled?.length && f.valid) out.push(`  (netplan's own checks of ${unmodelledWords(f.network.unmodelled)} are not reproduced: no error found in the rest)`);
   if (f.network) out.push(`  ${f.network.boot}`);
 }
 

@@ -47,10 +47,13 @@ export function planLines(plan: BootPlan, merged: PyValue | null, locate: Locato
     if (s.error) lines.push(`  cloud-init fails reading the list, no module of this stage runs: ${s.error}`);
     for (const row of s.rows) lines.push(rowLine(row, places));
   }
-  const firstOnly = plan.boots.first.filter((m) => !plan.boots.reboot.includes(m));
+  // Sets: a module list of 100,000 `always` entries runs 100,000 modules at every boot.
+  const rebootRuns = new Set(plan.boots.reboot);
+  const newInstanceRuns = new Set(plan.boots.newInstance);
+  const firstOnly = plan.boots.first.filter((m) => !rebootRuns.has(m));
   lines.push(`first boot: ${plan.boots.first.length} modules run`);
   lines.push(`reboot: ${plan.boots.reboot.length ? plan.boots.reboot.join(', ') : 'nothing runs'} (not again: ${firstOnly.length ? firstOnly.join(', ') : 'none'})`);
-  lines.push(`new instance (a new instance id): ${plan.boots.newInstance.length} modules run${plan.boots.newInstance.length !== plan.boots.first.length ? `; not ${plan.boots.first.filter((m) => !plan.boots.newInstance.includes(m)).join(', ')} (once per image)` : ''}`);
+  lines.push(`new instance (a new instance id): ${plan.boots.newInstance.length} modules run${plan.boots.newInstance.length !== plan.boots.first.length ? `; not ${plan.boots.first.filter((m) => !newInstanceRuns.has(m)).join(', ')} (once per image)` : ''}`);
   return lines;
 }
 
@@ -140,7 +143,8 @@ export function planSection(w: HeaderWriter, p: OutcomePlan | { error: string })
   // The modules called whatever the config are the image's, not the user's: counted here, listed by --plan.
   if (calledAnyway.length) w.add(`#   Called whatever the config (they may find nothing to do): ${calledAnyway.join(', ')} modules; cloud-config-merge --plan lists them`);
   w.add(`#   Reboot runs again: ${plan.boots.reboot.length ? plan.boots.reboot.join(', ') : 'nothing'}`);
-  const notAgain = plan.boots.first.filter((m) => !plan.boots.newInstance.includes(m));
+  const again = new Set(plan.boots.newInstance);
+  const notAgain = plan.boots.first.filter((m) => !again.has(m));
   w.add(`#   A new instance runs ${plan.boots.newInstance.length} of the first boot's ${plan.boots.first.length} modules again${notAgain.length ? ` (not ${notAgain.join(', ')}: once per image)` : ''}`);
   for (const pit of pitfalls) {
     if (pit.severity !== 'error' && pit.severity !== 'warning') continue;

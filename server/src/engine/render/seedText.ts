@@ -23,9 +23,18 @@ export function metaDataVerdict(md: MetaDataReading): string {
   if (md.notClaimed === 'dsmode-disabled') return 'meta-data says dsmode: disabled, so NoCloud does not use this seed at all';
   if (md.notClaimed === 'seedfrom-remote') return "meta-data has a seedfrom NoCloud's local stage does not read: the network stage fetches the seed from there instead of using these files";
   if (md.seedfromLocal !== undefined) return `meta-data has seedfrom ${md.seedfromLocal}: NoCloud reads the seed from there instead of these files`;
-  const id = md.instanceIdDefaulted ? `instance-id '${md.instanceId}' (the default: meta-data gives none)` : `instance-id '${md.instanceId}'`;
+  const id = md.instanceIdDefaulted ? `instance-id '${md.instanceId}' (the default: meta-data gives none)` : `instance-id ${shortened(md.instanceId ?? '')}`;
   const host = md.hostnameError ? 'a local-hostname that raises' : md.localHostname ? `hostname '${md.localHostname}'` : 'no hostname from meta-data';
   return `${id}, ${host}, dsmode ${md.dsmode}`;
+}
+
+/** Longest instance id written whole in a line. */
+const MAX_SHOWN_ID = 200;
+
+/** An instance id in quotes, or its start and its length when it is longer than MAX_SHOWN_ID. */
+function shortened(id: string): string {
+  if (id.length <= MAX_SHOWN_ID) return `'${id}'`;
+  return `'${id.slice(0, MAX_SHOWN_ID)}'... (${id.length.toLocaleString('en-US')} characters)`;
 }
 
 /** The line a meta-data file that was read empty adds (undefined when it was read). */

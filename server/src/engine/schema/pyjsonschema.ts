@@ -453,7 +453,7 @@ const DRAFT4: Record<string, Keyword> = {
         typeof instance === 'boolean' ? each === instance : typeof each !== 'boolean' && pyEq(instance, each),
       );
     } else found = list.some((each) => pyEq(instance, each));
-    if (!found) return [new ValidationError(() => `${pyRepr(instance)} is not one of ${pyRepr(list)}`)];
+    if (!found) return [new ValidationError(() => `${pyRepr(instance)} is not one of ${enumRepr(list)}`)];
     return NONE;
   },
   format(_v, format, instance) {
@@ -579,6 +579,14 @@ const DRAFT4: Record<string, Keyword> = {
 
 /** An enum's values as Python values, converted once per schema node. */
 const ENUM_VALUES = new WeakMap<unknown[], PyValue[]>();
+/** repr() of each schema enum, made once: 100,000 unknown module names each quote the list of 150 modules. */
+const ENUM_REPR = new WeakMap<PyValue[], string>();
+function enumRepr(list: PyValue[]): string {
+  let text = ENUM_REPR.get(list);
+  if (text === undefined) ENUM_REPR.set(list, (text = pyRepr(list)));
+  return text;
+}
+
 function enumValues(enums: unknown[]): PyValue[] {
   let list = ENUM_VALUES.get(enums);
   if (!list) ENUM_VALUES.set(enums, (list = enums.map(jsonToPy)));

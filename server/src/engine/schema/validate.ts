@@ -10,7 +10,7 @@
 import { PyError } from '../py/errors';
 import { pyStr } from '../py/repr';
 import { comparePyStr } from '../py/str';
-import { expandedSize, loadYaml, type YamlProblem } from '../yaml/load';
+import { sharedExpansion, loadYaml, type YamlProblem } from '../yaml/load';
 import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
 import { getListOrigins, PyDict, type PyValue, type TextSpan } from '../py/values';
 import { comparePaths, pyRegex, type SchemaNode, ValidationError, Validator } from './pyjsonschema';
@@ -73,7 +73,7 @@ function pathString(segments: PyValue[]): string {
 export function validateCloudConfig(config: PyValue, version: SchemaVersion, maxNodes: number = DEFAULT_LIMITS.maxExpandedNodes, maxProblems = Infinity, topLevel?: TopLevelMemoUse): SchemaReport {
   // The validator walks every alias where it is used, as Python's does: an alias bomb would never end
   // (cloud-init's own `schema` hangs on it). Refused, naming the limit, like other full expansions.
-  if (expandedSize(config, maxNodes) > maxNodes) throw new LimitExceededError('maxExpandedNodes', maxNodes, 'Schema validation (aliases expanded)');
+  if (sharedExpansion(config, maxNodes) > maxNodes) throw new LimitExceededError('maxExpandedNodes', maxNodes, 'Schema validation (aliases expanded)');
   return validateWith(config, validatorFor(version), maxProblems, topLevel);
 }
 
@@ -128,12 +128,18 @@ export function validateWith(config: PyValue, validator: Validator, maxProblems 
 }
 
 function uniqueSorted(problems: SchemaProblem[]): SchemaProblem[] {
-  const seen = new Map<string, SchemaProblem>();
+  // Grouped by path, then compared: no key string made of each message (100,000 unknown modules each
+  // quote the list of every module: a key of each would be hundreds of megabytes).
+  const byPath = new Map<string, SchemaProblem[]>();
+  const unique: SchemaProblem[] = [];
   for (const p of problems) {
-    const id = JSON.stringify([p.path, p.message]);
-    if (!seen.has(id)) seen.set(id, p);
+    const same = byPath.get(p.path);
+    if (!same) byPath.set(p.path, [p]);
+    else if (same.some((q) => q.message === p.message)) continue;
+    else same.push(p);
+    unique.push(p);
   }
-  return [...seen.values()].sort((a, b) => comparePyStr(a.path, b.path) || comparePyStr(a.message, b.message));
+  return unique.sort((a, b) => comparePyStr(a.path, b.path) || comparePyStr(a.message, b.message));
 }
 
 function viaAlternative(schemaPath: Array<string | number>): boolean {

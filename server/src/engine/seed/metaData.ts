@@ -23,7 +23,8 @@ import { PyBytes, PyDict, PySet, pyClassName, pyTruthy, type PyValue, type TextS
 import { PyError } from '../py/errors';
 import { pyStr } from '../py/repr';
 import { pySplitLines } from '../py/str';
-import { loadYaml } from '../yaml/load';
+import { loadYaml, mergeExpansionError } from '../yaml/load';
+import { LimitExceededError } from '../limits';
 import { mergeMany } from '../system/mergemany';
 
 /** The dsmodes `_determine_dsmode` accepts (sources.VALID_DSMODES as NoCloud passes it). */
@@ -58,10 +59,18 @@ export interface MetaDataReading {
   publicSshKeys?: PyValue[];
 }
 
-/** `meta-data` as NoCloud reads it from a seed folder (the same on every version: no version to choose). */
+/**
+ * `meta-data` as NoCloud reads it from a seed folder (the same on every version: no version to choose).
+ * Throws LimitExceededError (maxExpandedNodes) where reproducing the reading is over our limits: a
+ * merge-key bomb (cloud-init never finishes loading it), or a value NoCloud `str()`s (`instance-id`,
+ * `dsmode`) whose text would be longer than the limit (an alias bomb, a list of millions of items). The
+ * message says which key.
+ */
 export function readMetaData(bytes: Uint8Array): MetaDataReading {
   const text = new TextDecoder().decode(bytes);
   const loaded = loadYaml(text);
+  const expansion = mergeExpansionError(loaded);
+  if (expansion) throw new LimitExceededError(expansion.limit, expansion.value, '', `meta-data: ${expansion.message}`);
   let parsed: PyDict | null = null;
   let loadProblem: MetaDataReading['loadProblem'];
   if (!loaded.ok) loadProblem = { message: `not YAML: ${loaded.error.message}`, span: loaded.error.span };
@@ -87,7 +96,7 @@ export function readMetaData(bytes: Uint8Array): MetaDataReading {
     let dsmode = 'net';
     if (candidate !== undefined && candidate !== null) {
       if (typeof candidate === 'string' && VALID_DSMODES.includes(candidate)) dsmode = candidate;
-      else reading.invalidDsmode = pyStr(candidate);
+      else reading.invalidDsmode = strOfKey('dsmode', candidate);
     }
     if (dsmode === 'disabled') {
       reading.claimed = false;
@@ -96,7 +105,7 @@ export function readMetaData(bytes: Uint8Array): MetaDataReading {
     }
     reading.claimed = true;
     reading.metadata = metadata;
-    reading.instanceId = metadata.has('instance-id') ? pyStr(metadata.get('instance-id') as PyValue) : 'iid-datasource';
+    reading.instanceId = metadata.has('instance-id') ? strOfKey('instance-id', metadata.get('instance-id') as PyValue) : 'iid-datasource';
     reading.instanceIdDefaulted = !(parsed?.has('instance-id') ?? false);
     reading.dsmode = dsmode;
     const host = hostnameOf(metadata.get('local-hostname'));
@@ -109,6 +118,18 @@ export function readMetaData(bytes: Uint8Array): MetaDataReading {
     reading.error = `${e.pyType}: ${e.message}`;
   }
   return reading;
+}
+
+/** `str()` of a meta-data value NoCloud converts; over maxExpandedNodes characters, our limit naming the key. */
+function strOfKey(key: string, value: PyValue): string {
+  try {
+    return pyStr(value);
+  } catch (e) {
+    if (!(e instanceof LimitExceededError)) throw e;
+    const shared = e.message.includes('(shared references expanded)') ? ' (shared references expanded)' : '';
+    const what = `meta-data's ${key} is a ${pyClassName(value)} whose str()${shared} would be longer than ${e.value} characters`;
+    throw new LimitExceededError(e.limit, e.value, '', `${what}: over the limit ${e.limit} = ${e.value}`);
+  }
 }
 
 /** `seedfrom.startswith(proto)` on something that is not a str. */

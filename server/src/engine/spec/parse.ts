@@ -221,13 +221,25 @@ export function extractBodySpec(
     if (raw !== null) key = 'merge_type';
   }
   const extraction = { key, raw, leftoverMergeType: key === 'merge_how' && hadMergeType };
-  const parse = (): ParsedSpec => {
+  return { extraction, parse: bodySpecParser(extraction, spansOf, version) };
+}
+
+/**
+ * How `extractBodySpec`'s spec is parsed on `version` (only parsing depends on the version: the same
+ * extraction serves every version).
+ */
+export function bodySpecParser(
+  extraction: BodySpecExtraction,
+  spansOf: ((key: 'merge_how' | 'merge_type') => { key?: TextSpan; value: ValueSpans } | undefined) | undefined,
+  version: CloudInitVersion,
+): () => ParsedSpec {
+  const { key, raw } = extraction;
+  return (): ParsedSpec => {
     if (key === null) return { form: 'string', mergers: [] };
     const spans = spansOf?.(key);
     if (typeof raw === 'string') return parseStringSpec(raw, stringContentStart(spans), version);
     return parseListSpec(raw, spans?.value);
   };
-  return { extraction, parse };
 }
 
 /** Offset of a string value's first character (past an opening quote). */

@@ -9,7 +9,7 @@ import { PyError } from '../py/errors';
 import { pyLStrip, pyStrip } from '../py/str';
 import { loadYaml, mergeExpansionError, YamlLoadResult } from '../yaml/load';
 import { atLeast } from '../version/versions';
-import { BodySpecExtraction, CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, extractBodySpec, parseStringSpec } from '../spec/parse';
+import { BodySpecExtraction, CloudInitVersion, ParsedMerger, ParsedSpec, SpecError, bodySpecParser, extractBodySpec, parseStringSpec } from '../spec/parse';
 import { DEFAULT_PART_SPEC } from '../spec/defaults';
 import { constructMergers, MergerFactory } from '../merge/construct';
 import { MergeEvent, MergeTracer } from '../merge/trace';
@@ -48,6 +48,9 @@ interface LoadedPart {
   config: PyDict;
   extraction: BodySpecExtraction;
   parse: () => ParsedSpec;
+  /** The version `parse` parses for, and the spans it places the spec with (to parse for another version). */
+  version: CloudInitVersion | undefined;
+  spansOf: ReturnType<typeof specSpansFor>;
 }
 
 /**
@@ -59,6 +62,13 @@ export class PartLoadCache {
   private previous = new Map<string, LoadedPart>();
   private current = new Map<string, LoadedPart>();
 
+  /**
+   * @param keep `last-run` (the preview: only what the last run used is kept) or `all` (one command's runs
+   *   on several cloud-init versions, `--check --image all`: each part is loaded once per loader variant,
+   *   22.4/23.4 and 24.4 on, whatever the order of the versions).
+   */
+  constructor(private readonly keep: 'last-run' | 'all' = 'last-run') {}
+
   get(key: string): LoadedPart | undefined {
     const hit = this.current.get(key) ?? this.previous.get(key);
     if (hit) this.current.set(key, hit);
@@ -69,8 +79,9 @@ export class PartLoadCache {
     this.current.set(key, part);
   }
 
-  /** A run is over: what it did not use is dropped. */
+  /** A run is over: what it did not use is dropped (unless all is kept). */
   endRun(): void {
+    if (this.keep === 'all') return;
     this.previous = this.current;
     this.current = new Map();
   }
@@ -192,11 +203,14 @@ export class CloudConfigHandler {
   private loadPart(payload: string, record: HandledPart, source: number): LoadedPart {
     const cache = this.options.partCache;
     const provenance = this.options.provenance !== false;
-    const key = cache ? `${source}\0${this.options.version}\0${this.options.maxExpandedNodes}\0${provenance}\0${payload}` : '';
-    const hit = cache?.get(key);
-    if (hit) return hit;
     // Up to 23.4 the loader accepts !!python/unicode; from 24.4 a plain safe_load rejects it.
-    const loaded = loadYaml(payload, { source, pythonUnicodeTag: !atLeast(this.options.version ?? 'current', '24.4'), maxDepth: PYTHON_RECURSION.yamlPartDepth, maxMergedPairs: this.options.maxExpandedNodes, originKeys: provenance ? undefined : SPEC_KEYS });
+    const pythonUnicodeTag = !atLeast(this.options.version ?? 'current', '24.4');
+    // The load and the spec's extraction depend on the version only through that tag: runs on several versions
+    // (--check --image all) share them, and parse the spec again for their version.
+    const key = cache ? `${source}\0${pythonUnicodeTag}\0${this.options.maxExpandedNodes}\0${provenance}\0${payload}` : '';
+    const hit = cache?.get(key);
+    if (hit) return hit.version === this.options.version ? hit : { ...hit, version: this.options.version, parse: bodySpecParser(hit.extraction, hit.spansOf, this.options.version ?? 'current') };
+    const loaded = loadYaml(payload, { source, pythonUnicodeTag, maxDepth: PYTHON_RECURSION.yamlPartDepth, maxMergedPairs: this.options.maxExpandedNodes, originKeys: provenance ? undefined : SPEC_KEYS });
     record.yaml = loaded;
     const overLimit = mergeExpansionError(loaded, this.options.maxExpandedNodes);
     if (overLimit) throw overLimit;
@@ -213,7 +227,8 @@ export class CloudConfigHandler {
       throw new PyError('ValueError', 'empty cloud config');
     }
     const config = loaded.value;
-    const part: LoadedPart = { loaded, config, ...extractBodySpec(config, specSpansFor(loaded, payload), this.options.version) };
+    const spansOf = specSpansFor(loaded, payload);
+    const part: LoadedPart = { loaded, config, ...extractBodySpec(config, spansOf, this.options.version), version: this.options.version, spansOf };
     cache?.set(key, part);
     return part;
   }

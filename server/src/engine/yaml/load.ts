@@ -174,6 +174,45 @@ export function expandedSize(root: PyValue, limit: number): number {
   return count;
 }
 
+/**
+ * Nodes that expanding shared values adds to `root`: every container met again (a YAML alias of it)
+ * counts with all its nodes, each time; `limit + 1` once past `limit`. A value without shared containers
+ * adds 0, however large: its walk is already one step per node written. One step per distinct node plus
+ * one per node counted, so an alias bomb stops after `limit + 1` counted steps.
+ *
+ * Aliases of scalars cost one node each, as the scalar does where it is written.
+ */
+export function sharedExpansion(root: PyValue, limit: number): number {
+  const seen = new Set<object>();
+  // Values whose subtree is a repetition (inside a container met before) are kept apart from the first walk.
+  const first: PyValue[] = [root];
+  const again: PyValue[] = [];
+  let count = 0;
+  const push = (into: PyValue[], v: PyValue) => {
+    if (Array.isArray(v)) pushAll(into, v);
+    else if (v instanceof PyDict) {
+      for (const e of v.items()) into.push(e.key, e.value);
+    } else if (v instanceof PySet) pushAll(into, v.values());
+    else if (v instanceof PyTuple) pushAll(into, v.items);
+  };
+  while (first.length) {
+    const v = first.pop() as PyValue;
+    if (v === null || typeof v !== 'object') continue;
+    if (seen.has(v)) {
+      again.push(v);
+      while (again.length) {
+        const w = again.pop() as PyValue;
+        if (++count > limit) return limit + 1;
+        push(again, w);
+      }
+      continue;
+    }
+    seen.add(v);
+    push(first, v);
+  }
+  return count;
+}
+
 function childrenOf(v: PyValue): PyValue[] | null {
   if (Array.isArray(v)) return v;
   if (v instanceof PyDict) return v.entries().flat();
