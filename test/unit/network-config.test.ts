@@ -247,3 +247,14 @@ test('what the model does not check says "not checked": the verdict is neither v
   const found = analyzeDocument(text, file, { schema: true, version: 'current', netplan: 'api', netplanVersion: '1.1' }).findings.filter((f) => f.code === 'network-not-validated');
   assert.deepEqual(found.map((f) => f.message), ['Not checked: netplan checks network.ethernets.eth0.routes.0.to, network.ethernets.eth0.routes.0.via, which is not reproduced here; no error was found in the rest.']);
 });
+
+test('--check says "Not checked" of a file whose only unchecked values are ones netplan checks and the model does not', () => {
+  const path = file('network-config', 'network:\n  version: 2\n  ethernets:\n    eth0:\n      addresses: [10.0.0.2/24]\n      routes:\n        - to: default\n          via: 10.0.0.1\n');
+  const out = runCli(['--check', path]);
+  assert.equal(out.code, 0);
+  assert.match(out.stdout, /^Not checked \(.*network-config\): netplan checks network\.ethernets\.eth0\.routes\.0\.to, network\.ethernets\.eth0\.routes\.0\.via, which is not reproduced here; no error was found in the rest$/m);
+  assert.doesNotMatch(out.stdout, /Valid schema/);
+  const json = JSON.parse(runCli(['--check', '--format', 'json', path]).stdout) as { files: Array<{ valid: unknown; unmodelled: string[] }> };
+  assert.equal(json.files[0].valid, null);
+  assert.deepEqual(json.files[0].unmodelled, ['network.ethernets.eth0.routes.0.to', 'network.ethernets.eth0.routes.0.via']);
+});
