@@ -175,7 +175,8 @@ class Walk {
             return typeof path[path.length - 1] === 'bigint' ? { ...at(message), atList: true } : at(message);
           }
           // a check netplan 1.x makes as a validation error (marked `=`): cloud-init does not catch it, the model leaves it
-          if (info.values && info.reject !== undefined && !info.reject.startsWith('=')) return takes(info, info.values, text) ? null : at(info.reject.replace('{}', text));
+          // (nor a check of the whole device, which names the probe's device: `dev0: ...`)
+          if (info.values && info.reject !== undefined && !/^(=|(dev0|zzqx): )/.test(info.reject)) return takes(info, info.values, text) ? null : at(info.reject.replace('{}', text));
           // a name of another device: checked once the whole file is read (undefinedInterface)
           if (info.checked !== undefined && /: interface 'zzz' is not defined$/.test(info.checked) && REFERENCES.some(([, k]) => path.includes(k))) return null;
           return this.note(path);
