@@ -5,10 +5,10 @@
  * and netplan 1.1.2: `--netplan-version`).
  *
  *   node out/test/oracle/network.diff.js [--cases N] [--seed S] [--batch B] [--netplan-version 0.106|1.1|both]
- *                                        [--no-corpus] [--verbose]
+ *                                        [--no-corpus] [--mutations M] [--verbose]
  *
  * The documents: the real-shaped files of test/oracle/network-corpus (SOURCES.md says where each shape was
- * seen), then N generated ones (network.generate.ts: v1 and v2, valid and broken, wrapped in `network:` or
+ * seen), M mutations of each (default 2: misspelt keys, values of the wrong kind), then N generated ones (network.generate.ts: v1 and v2, valid and broken, wrapped in `network:` or
  * not), checked B at a time by one netcheck.py call per netplan version (with 1.1, the api host alone: the
  * other hosts do not use netplan). Compared, per file x version x host:
  * - the verdict of `cloud-init schema -t network-config` (valid true / false / null = not validated) and
@@ -42,7 +42,7 @@ import { loadYaml } from '../../server/src/engine/yaml/load';
 import { decodeUtf8Surrogateescape } from '../../server/src/engine/py/codecs';
 import { PyDict, type PyValue } from '../../server/src/engine/py/values';
 import { Rng } from './generate';
-import { networkDocument } from './network.generate';
+import { mutatedDocument, networkDocument } from './network.generate';
 
 // ../shared/oracle beside the checkout (a worktree under ../wt/NAME: two levels up)
 const NETCHECK = [resolve(__dirname, '../../../../shared/oracle/netcheck.py'), resolve(__dirname, '../../../../../shared/oracle/netcheck.py')].find((p) => existsSync(p)) ?? resolve(__dirname, '../../../../shared/oracle/netcheck.py');
@@ -156,6 +156,18 @@ async function main(): Promise<void> {
     writeFileSync(path, bytes);
     all.push({ path, text: decodeUtf8Surrogateescape(bytes), real: true });
   }
+  // each corpus file broken the ways files break (misspelt keys, values of the wrong kind), M times
+  const mutations = Number(opt('--mutations', '2'));
+  for (const real of [...all]) {
+    const loaded = loadYaml(real.text);
+    for (let m = 0; loaded.ok && m < mutations; m++) {
+      const text = mutatedDocument(rng, asJson(loaded.value), block);
+      if (text === undefined) break;
+      const path = join(dir, `${m}-${real.path.split('/').pop()!.replace(/\.cfg$/, '.yaml')}`);
+      writeFileSync(path, text);
+      all.push({ path, text: decodeUtf8Surrogateescape(Buffer.from(text)), real: false });
+    }
+  }
   for (let i = 0; i < cases; i++) {
     const text = networkDocument(rng, block);
     const path = join(dir, `nc${i}.yaml`);
@@ -233,7 +245,7 @@ async function main(): Promise<void> {
     if (failures <= 15 || verbose) console.log(`DIFF ${version} ${host} ${f.path}\n${f.text}\n  cloud-init: ${JSON.stringify(want)}\n  ours:       ${JSON.stringify(got)}`);
   }
   for (const [k, c] of counts) console.log(`${k.padEnd(14)} ${c.cases} cases, ${c.diffs} differences${c.netplanExact ? ` (${c.netplanExact} netplan errors word for word)` : ''}${c.wording ? `, ${c.wording} same netplan verdict with another first error` : ''}${c.unmodelled ? `, ${c.unmodelled} not checked (netplan checks a value the model does not)` : ''}${c.deeperParse ? `, ${c.deeperParse} deeper v1 parse errors (not modelled)` : ''}${c.oracleSkipped ? `, ${c.oracleSkipped} not compared (the oracle's boot fails on a deprecation log)` : ''}`);
-  console.log(`network-config differential: ${corpus.length} corpus files and ${cases} generated documents, netplan ${netplans.join(' and ')}, ${failures} differences (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(`network-config differential: ${corpus.length} corpus files, ${all.length - corpus.length - cases} mutations of them and ${cases} generated documents, netplan ${netplans.join(' and ')}, ${failures} differences (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   process.exit(failures ? 1 : 0);
 }
 
