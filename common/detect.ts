@@ -14,6 +14,8 @@
  *   prefixes are prefixes: `#cloud-configX` is a cloud-config too.
  * - A Chef role or environment is JSON with attribute and type keys.
  * - A file named exactly `meta-data` is a NoCloud seed's meta-data (its name is what NoCloud looks for).
+ * - A network config is found by its name (`network-config`) or its content; a `.cfg` holding one is a
+ *   drop-in wherever it lies (`network: {config: disabled}`, curtin's networking drop-in).
  *
  * Cheap: apart from the Chef check on JSON files, only the start of the text is read
  * (DETECTION_HEAD_CHARS characters, or on to the first that is not whitespace).
@@ -181,9 +183,15 @@ export function detectCloudInitDocument(text: string, path: string, languageId =
   if (isJsonDocument(path, languageId)) return looksLikeChefJson(text) ? { kind: 'chef' } : null;
   if (textHasMimeVersion(text)) return { kind: 'mime' };
   const type = typeFromStartsWith(text);
-  // NoCloud's network-config: by its name, or by its content when nothing announces user-data.
-  // (a file named as another seed file is that file, whatever it holds: cloud-init reads it as such)
-  if (type === null && (isNetworkConfigName(path) || (!OTHER_SEED_NAME.test(path) && looksLikeNetworkConfig(text)))) return { kind: 'network-config' };
+  if (type === null && !isNetworkConfigName(path) && looksLikeNetworkConfig(text)) {
+    // A `.cfg` holding network config is a drop-in wherever it lies (curtin's `50-curtin-networking.cfg`,
+    // the `network: {config: disabled}` file that turns networking off), saved before it is copied in.
+    if (/\.cfg$/.test(path)) return { kind: 'confd' };
+    // NoCloud's network-config by its content, when nothing announces user-data.
+    // (a file named as another seed file is that file, whatever it holds: cloud-init reads it as such)
+    if (!OTHER_SEED_NAME.test(path)) return { kind: 'network-config' };
+  }
+  if (type === null && isNetworkConfigName(path)) return { kind: 'network-config' };
   switch (type) {
     case 'text/cloud-config':
       return { kind: 'cloud-config' };

@@ -1,12 +1,16 @@
 /**
  * Differential test of network-config validation (server/src/engine/network) against the real cloud-init:
  * ../shared/oracle/netcheck.py, every version (22.4 23.4 24.4 25.1 current) x every host (none: no netplan,
- * cli: netplan's command only, api: netplan's Python API over libnetplan 0.106).
+ * cli: netplan's command only, api: netplan's Python API) x both netplans of the api host (libnetplan 0.106
+ * and netplan 1.1.2: `--netplan-version`).
  *
- *   node out/test/oracle/network.diff.js [--cases N] [--seed S] [--batch B] [--verbose]
+ *   node out/test/oracle/network.diff.js [--cases N] [--seed S] [--batch B] [--netplan-version 0.106|1.1|both]
+ *                                        [--no-corpus] [--mutations M] [--verbose]
  *
- * N documents (network.generate.ts: v1 and v2, valid and broken, wrapped in `network:` or not) are written
- * to files and checked B at a time by one netcheck.py call. Compared, per file x version x host:
+ * The documents: the real-shaped files of test/oracle/network-corpus (SOURCES.md says where each shape was
+ * seen), M mutations of each (default 2: misspelt keys, values of the wrong kind), then N generated ones (network.generate.ts: v1 and v2, valid and broken, wrapped in `network:` or
+ * not), checked B at a time by one netcheck.py call per netplan version (with 1.1, the api host alone: the
+ * other hosts do not use netplan). Compared, per file x version x host:
  * - the verdict of `cloud-init schema -t network-config` (valid true / false / null = not validated) and
  *   which validator ran (a JSON schema, netplan, none);
  * - where cloud-init's JSON schema speaks: the (path, message) errors and deprecations, in order;
@@ -19,24 +23,30 @@
  * - what the boot does (engine/network/boot): fallback, disabled, the version applied, and whether
  *   parse_net_config_data raises for want of a version. Deeper v1 parse errors (a static subnet without an
  *   address...) are not modelled: counted apart.
- * Needs `bash ../shared/oracle/setup.sh --all` and `setup.sh --netplan`.
+ * Where the model finds no error but names values netplan checks and it does not (`unmodelled`), its verdict
+ * is "not checked" (valid null): counted apart, never a pass or a fail. Corpus files are otherwise compared
+ * strictly: another first error than netplan's is a difference there.
+ * Needs `bash ../shared/oracle/setup.sh --all` and `setup.sh --netplan all`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CLOUD_INIT_VERSIONS, type CloudInitVersion } from '../../server/src/engine/version/versions';
-import { NETPLAN_HOSTS, type NetplanHost } from '../../server/src/engine/version/target';
+import { NETPLAN_HOSTS, NETPLAN_VERSIONS, type NetplanHost, type NetplanVersion } from '../../server/src/engine/version/target';
 import { validateNetworkConfigText } from '../../server/src/engine/network/validate';
 import { networkBoot } from '../../server/src/engine/network/boot';
 import { jsonToPy } from '../../server/src/engine/schema/pyjsonschema';
-import { dumpPyYaml } from '../../server/src/engine/yaml/dump';
+import { dumpPyYaml, dumpPyYamlWithLines } from '../../server/src/engine/yaml/dump';
+import { loadYaml } from '../../server/src/engine/yaml/load';
 import { decodeUtf8Surrogateescape } from '../../server/src/engine/py/codecs';
 import { PyDict, type PyValue } from '../../server/src/engine/py/values';
 import { Rng } from './generate';
-import { networkDocument } from './network.generate';
+import { mutatedDocument, networkDocument } from './network.generate';
 
-const NETCHECK = resolve(__dirname, '../../../../shared/oracle/netcheck.py');
+// ../shared/oracle beside the checkout (a worktree under ../wt/NAME: two levels up)
+const NETCHECK = [resolve(__dirname, '../../../../shared/oracle/netcheck.py'), resolve(__dirname, '../../../../../shared/oracle/netcheck.py')].find((p) => existsSync(p)) ?? resolve(__dirname, '../../../../shared/oracle/netcheck.py');
+const CORPUS = resolve(__dirname, '../../../test/oracle/network-corpus');
 
 type Pairs = Array<[string, string]>;
 interface Verdict {
@@ -70,8 +80,8 @@ function theirVerdict(s: TheirSchema): Verdict {
   return { valid: s.valid, validator, errors: s.errors, deprecations: s.deprecations, said: said || null, exception: s.exception };
 }
 
-function ourVerdict(text: string, version: CloudInitVersion, host: NetplanHost, file: string): Verdict {
-  const r = validateNetworkConfigText(text, version, host, file);
+function ourVerdict(text: string, version: CloudInitVersion, host: NetplanHost, file: string, np: NetplanVersion): Verdict {
+  const r = validateNetworkConfigText(text, version, host, file, np);
   if (r.unsupported) return { valid: null, validator: null, errors: [], deprecations: [], said: 'unsupported', exception: null };
   if (r.crash) return { valid: false, validator: r.validator, errors: [], deprecations: [], said: null, exception: `crash ${r.crash.pyType}` };
   const errors: Pairs = r.yamlError ? [['yaml', 'error']] : r.errors.map((p) => [p.path, p.message]);
@@ -98,6 +108,21 @@ function theirBoot(b: { source?: string; disabled?: boolean; applied_version?: u
   return { result: 'applied', version: b.applied_version ?? null, runtimeError: (b.parse_error ?? '').startsWith('RuntimeError: No valid network_state') };
 }
 
+/**
+ * Whether netplan's error (`format-lN.cM` of cloud-init's dump) is in a value the model names as not checked
+ * (or in the list holding one): then "not checked" is the model's honest answer, not a miss.
+ */
+function inUnmodelled(text: string, errorPath: string, unmodelled: string[]): boolean {
+  const loaded = loadYaml(text);
+  const line = /^format-l(\d+)\.c\d+$/.exec(errorPath);
+  if (!loaded.ok || !(loaded.value instanceof PyDict) || !line) return false;
+  const doc = loaded.value.has('network') ? loaded.value : PyDict.from([['network', loaded.value]]);
+  const at = dumpPyYamlWithLines(doc).lines.find((l) => l.line === Number(line[1]) - 1);
+  if (!at) return false;
+  const where = at.path.join('.');
+  return unmodelled.some((u) => u === where || u.startsWith(`${where}.`) || where.startsWith(`${u}.`) || u.replace(/\.\d+$/, '') === where.replace(/\.\d+$/, ''));
+}
+
 function block(v: unknown): string {
   return dumpPyYaml(jsonToPy(v), { explicitStart: false, explicitEnd: false, indent: 2 });
 }
@@ -109,6 +134,9 @@ async function main(): Promise<void> {
   const batch = Number(opt('--batch', '120'));
   const rng = new Rng(Number(opt('--seed', '30')));
   const verbose = argv.includes('--verbose');
+  const npChoice = opt('--netplan-version', 'both');
+  const netplans: NetplanVersion[] = npChoice === 'both' ? [...NETPLAN_VERSIONS] : NETPLAN_VERSIONS.filter((v) => v === npChoice);
+  if (!netplans.length) throw new Error(`--netplan-version takes 0.106, 1.1 or both, not '${npChoice}'`);
   const dir = mkdtempSync(join(tmpdir(), 'network-diff-'));
   const counts = new Map<string, { cases: number; diffs: number; netplanExact: number; wording: number; unmodelled: number; deeperParse: number; oracleSkipped: number }>();
   const count = (v: string, h: string) => {
@@ -119,63 +147,94 @@ async function main(): Promise<void> {
   };
   let failures = 0;
   const started = Date.now();
+  // the corpus first (real shapes, compared strictly), then the generated documents
+  const corpus = argv.includes('--no-corpus') ? [] : readdirSync(CORPUS).filter((n) => /\.(ya?ml|cfg)$/.test(n)).sort();
+  const all: Array<{ path: string; text: string; real: boolean }> = [];
+  for (const name of corpus) {
+    const bytes = readFileSync(join(CORPUS, name));
+    const path = join(dir, name);
+    writeFileSync(path, bytes);
+    all.push({ path, text: decodeUtf8Surrogateescape(bytes), real: true });
+  }
+  // each corpus file broken the ways files break (misspelt keys, values of the wrong kind), M times
+  const mutations = Number(opt('--mutations', '2'));
+  for (const real of [...all]) {
+    const loaded = loadYaml(real.text);
+    for (let m = 0; loaded.ok && m < mutations; m++) {
+      const text = mutatedDocument(rng, asJson(loaded.value), block);
+      if (text === undefined) break;
+      const path = join(dir, `${m}-${real.path.split('/').pop()!.replace(/\.cfg$/, '.yaml')}`);
+      writeFileSync(path, text);
+      all.push({ path, text: decodeUtf8Surrogateescape(Buffer.from(text)), real: false });
+    }
+  }
+  for (let i = 0; i < cases; i++) {
+    const text = networkDocument(rng, block);
+    const path = join(dir, `nc${i}.yaml`);
+    writeFileSync(path, text);
+    all.push({ path, text: decodeUtf8Surrogateescape(Buffer.from(text)), real: false });
+  }
   try {
-    for (let done = 0; done < cases; done += batch) {
-      const files: Array<{ path: string; text: string }> = [];
-      for (let i = done; i < Math.min(cases, done + batch); i++) {
-        const text = networkDocument(rng, block);
-        const path = join(dir, `nc${i}.yaml`);
-        writeFileSync(path, text);
-        files.push({ path, text: decodeUtf8Surrogateescape(Buffer.from(text)) });
-      }
-      const run = spawnSync('/usr/bin/python3', [NETCHECK, '--cloud-init-version', 'all', '--netplan', NETPLAN_HOSTS.join(','), ...files.map((f) => f.path)], { encoding: 'utf8', maxBuffer: 1 << 30 });
-      if (run.status !== 0) throw new Error(`netcheck.py exited ${run.status}: ${run.stderr.slice(-2000)}`);
-      const results = JSON.parse(run.stdout) as Array<Record<string, { schema: Record<string, TheirSchema> & { supported?: boolean }; boot: Parameters<typeof theirBoot>[0] }>>;
-      results.forEach((entry, i) => {
-        const f = files[i];
-        for (const version of CLOUD_INIT_VERSIONS) {
-          const theirs = entry[version];
-          const bootOurs = ourBoot(f.text);
-          const bootTheirs = theirBoot(theirs.boot);
-          for (const host of NETPLAN_HOSTS) {
-            const c = count(version, host);
-            c.cases++;
-            const s = theirs.schema;
-            if (s.supported === false) {
-              const ours = ourVerdict(f.text, version, host, f.path);
-              if (ours.valid !== null || ours.said !== 'unsupported') report(c, f, version, host, 'unsupported', ours);
-            } else {
-              const t = s[host];
-              if (t.unavailable) throw new Error(`netcheck.py: the api host is unavailable (${t.unavailable}): run bash ../shared/oracle/setup.sh --netplan`);
-              const want = theirVerdict(t);
-              const got = ourVerdict(f.text, version, host, f.path);
-              if (want.errors.some(([p, m]) => p.startsWith('format-l') && m.startsWith('File '))) want.errors = [['yaml', 'error']];
-              const same = JSON.stringify(want) === JSON.stringify(got);
-              if (same && want.validator === 'netplan' && want.valid === false) c.netplanExact++;
-              if (!same) {
-                const verdictSame = want.valid === got.valid && want.validator === got.validator && want.validator === 'netplan';
-                // netplan rejected a value whose check the model leaves to netplan (it says so: `unmodelled`)
-                const unmodelled = want.validator === 'netplan' && want.valid === false && got.valid === true && (validateNetworkConfigText(f.text, version, host, f.path).unmodelled ?? []).length > 0;
-                if (verdictSame || unmodelled) {
-                  if (verdictSame) c.wording++;
-                  else c.unmodelled++;
-                  if (verbose) console.log(`${verdictSame ? 'netplan: same verdict, another first error' : 'netplan: an unmodelled value check'} ${version} ${host} ${f.path}\n  theirs ${JSON.stringify(want.errors)}\n  ours   ${JSON.stringify(got.errors)}`);
-                } else report(c, f, version, host, want, got);
+    for (const np of netplans) {
+      // 1.1 changes only what the api host's netplan says: the other hosts and the boot are compared once
+      const hosts: readonly NetplanHost[] = np === netplans[0] ? NETPLAN_HOSTS : ['api'];
+      for (let done = 0; done < all.length; done += batch) {
+        const files = all.slice(done, done + batch);
+        const run = spawnSync('/usr/bin/python3', [NETCHECK, '--cloud-init-version', 'all', '--netplan', hosts.join(','), '--netplan-version', np, ...files.map((f) => f.path)], { encoding: 'utf8', maxBuffer: 1 << 30 });
+        if (run.status !== 0) throw new Error(`netcheck.py exited ${run.status}: ${run.stderr.slice(-2000)}`);
+        const results = JSON.parse(run.stdout) as Array<Record<string, { schema: Record<string, TheirSchema> & { supported?: boolean }; boot: Parameters<typeof theirBoot>[0] }>>;
+        results.forEach((entry, i) => {
+          const f = files[i];
+          for (const version of CLOUD_INIT_VERSIONS) {
+            const theirs = entry[version];
+            for (const host of hosts) {
+              const label = host === 'api' ? `api/${np}` : host;
+              const c = count(version, label);
+              c.cases++;
+              const s = theirs.schema;
+              if (s.supported === false) {
+                const ours = ourVerdict(f.text, version, host, f.path, np);
+                if (ours.valid !== null || ours.said !== 'unsupported') report(c, f, version, label, 'unsupported', ours);
+              } else {
+                const t = s[host];
+                if (t.unavailable) throw new Error(`netcheck.py: the api host is unavailable (${t.unavailable}): run bash ../shared/oracle/setup.sh --netplan all`);
+                const want = theirVerdict(t);
+                const got = ourVerdict(f.text, version, host, f.path, np);
+                if (want.errors.some(([p, m]) => p.startsWith('format-l') && m.startsWith('File '))) want.errors = [['yaml', 'error']];
+                const same = JSON.stringify(want) === JSON.stringify(got);
+                if (same && want.validator === 'netplan' && want.valid === false) c.netplanExact++;
+                // "not checked": the model found no error but names values netplan checks and it does not (`unmodelled`)
+                const unmodelled = validateNetworkConfigText(f.text, version, host, f.path, np).unmodelled ?? [];
+                const notChecked = !same && got.valid === null && got.validator === 'netplan' && want.validator === 'netplan' && got.errors.length === 0 && (want.valid === true || (want.valid === false && want.errors.length === 1 && inUnmodelled(f.text, want.errors[0][0], unmodelled)) || (want.valid === false && (want.exception ?? '').startsWith('NetplanValidationException')));
+                if (notChecked) {
+                  c.unmodelled++;
+                  if (verbose) console.log(`netplan: not checked ${version} ${label} ${f.path} (netplan: ${want.valid ? 'valid' : JSON.stringify(want.errors)}; unmodelled ${JSON.stringify(unmodelled)})`);
+                } else if (!same) {
+                  // generated documents only: the same netplan verdict with another first error
+                  const verdictSame = !f.real && want.valid === got.valid && want.validator === got.validator && want.validator === 'netplan';
+                  if (verdictSame) {
+                    c.wording++;
+                    if (verbose) console.log(`netplan: same verdict, another first error ${version} ${label} ${f.path}\n  theirs ${JSON.stringify(want.errors)}\n  ours   ${JSON.stringify(got.errors)}`);
+                  } else report(c, f, version, label, want, got);
+                }
               }
             }
+            if (np !== netplans[0]) continue;
+            const c = count(version, 'boot');
+            // netcheck.py's boot of 23.4 fails where cloud-init logs a deprecation (its LOG.deprecated is set up by cloud-init's own logging, not there)
+            if (((theirs.boot as { error?: string }).error ?? '').includes("no attribute 'deprecated'")) {
+              c.oracleSkipped++;
+              continue;
+            }
+            c.cases++;
+            const bootOurs = ourBoot(f.text);
+            const bootTheirs = theirBoot(theirs.boot);
+            const parseError = (theirs.boot.parse_error ?? '') !== '' && !bootTheirs.runtimeError;
+            if (parseError) c.deeperParse++;
+            if (JSON.stringify(bootOurs) !== JSON.stringify(bootTheirs)) report(c, f, version, 'boot', bootTheirs, bootOurs);
           }
-          const c = count(version, 'boot');
-          // netcheck.py's boot of 23.4 fails where cloud-init logs a deprecation (its LOG.deprecated is set up by cloud-init's own logging, not there)
-          if (((theirs.boot as { error?: string }).error ?? '').includes("no attribute 'deprecated'")) {
-            c.oracleSkipped++;
-            continue;
-          }
-          c.cases++;
-          const parseError = (theirs.boot.parse_error ?? '') !== '' && !bootTheirs.runtimeError;
-          if (parseError) c.deeperParse++;
-          if (JSON.stringify(bootOurs) !== JSON.stringify(bootTheirs)) report(c, f, version, 'boot', bootTheirs, bootOurs);
-        }
-      });
+        });
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -185,8 +244,8 @@ async function main(): Promise<void> {
     failures++;
     if (failures <= 15 || verbose) console.log(`DIFF ${version} ${host} ${f.path}\n${f.text}\n  cloud-init: ${JSON.stringify(want)}\n  ours:       ${JSON.stringify(got)}`);
   }
-  for (const [k, c] of counts) console.log(`${k.padEnd(14)} ${c.cases} cases, ${c.diffs} differences${c.netplanExact ? ` (${c.netplanExact} netplan errors word for word)` : ''}${c.wording ? `, ${c.wording} same netplan verdict with another first error` : ''}${c.unmodelled ? `, ${c.unmodelled} netplan value checks not modelled` : ''}${c.deeperParse ? `, ${c.deeperParse} deeper v1 parse errors (not modelled)` : ''}${c.oracleSkipped ? `, ${c.oracleSkipped} not compared (the oracle's boot fails on a deprecation log)` : ''}`);
-  console.log(`network-config differential: ${cases} documents, ${failures} differences (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  for (const [k, c] of counts) console.log(`${k.padEnd(14)} ${c.cases} cases, ${c.diffs} differences${c.netplanExact ? ` (${c.netplanExact} netplan errors word for word)` : ''}${c.wording ? `, ${c.wording} same netplan verdict with another first error` : ''}${c.unmodelled ? `, ${c.unmodelled} not checked (netplan checks a value the model does not)` : ''}${c.deeperParse ? `, ${c.deeperParse} deeper v1 parse errors (not modelled)` : ''}${c.oracleSkipped ? `, ${c.oracleSkipped} not compared (the oracle's boot fails on a deprecation log)` : ''}`);
+  console.log(`network-config differential: ${corpus.length} corpus files, ${all.length - corpus.length - cases} mutations of them and ${cases} generated documents, netplan ${netplans.join(' and ')}, ${failures} differences (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   process.exit(failures ? 1 : 0);
 }
 

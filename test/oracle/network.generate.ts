@@ -155,3 +155,14 @@ export function networkDocument(r: Rng, block: (v: unknown) => string): string {
   const whole = r.chance(0.3) ? { network: doc, ...(r.chance(0.1) ? { extra: 1 } : {}) } : doc;
   return r.chance(0.5) ? block(whole) : JSON.stringify(whole) + '\n';
 }
+
+/** A real file's loaded value (as JSON) broken the same ways, once or twice: the corpus's mutations. */
+export function mutatedDocument(r: Rng, value: unknown, block: (v: unknown) => string): string | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const doc = JSON.parse(JSON.stringify(value)) as Doc;
+  // inside the `network:` wrapper (a `network:` that is not a mapping makes cloud-init itself raise)
+  const inner = doc.network && typeof doc.network === 'object' && !Array.isArray(doc.network) ? (doc.network as Doc) : doc;
+  const mistakes = 1 + r.int(2);
+  for (let i = 0; i < mistakes; i++) mutate(r, inner);
+  return r.chance(0.7) ? block(doc) : JSON.stringify(doc) + '\n';
+}

@@ -34,7 +34,7 @@ test("the extracted variant lists are the files the oracles' templates rendered 
 
 test('with nothing chosen the target is the default profile, current cloud-init on Ubuntu', () => {
   assert.equal(DEFAULT_IMAGE, 'ubuntu-24.04');
-  assert.deepEqual(resolveTarget(), { version: 'current', distro: 'ubuntu', cloudCfgVariant: 'ubuntu', netplan: 'api' });
+  assert.deepEqual(resolveTarget(), { version: 'current', distro: 'ubuntu', cloudCfgVariant: 'ubuntu', netplan: 'api', netplanVersion: '1.1' });
   assert.deepEqual(resolveTarget({ image: '' }), resolveTarget());
 });
 
@@ -44,6 +44,15 @@ test('an image gives its version, distro, cloud.cfg and netplan host; the overri
   // A distro of one's own brings the cloud.cfg cloud-init's template renders for it: its own, else its family's.
   assert.deepEqual(resolveTarget({ image: 'rhel-9', version: '22.4', distro: 'rocky', netplan: 'cli' }), { version: '22.4', distro: 'rocky', cloudCfgVariant: 'rocky', netplan: 'cli' });
   assert.equal(resolveTarget({ image: 'ubuntu-24.04', distro: 'cos' }).cloudCfgVariant, 'gentoo');
+});
+
+test("an Ubuntu image names the netplan its api host runs: 22.04's 0.10x (measured 0.106), 24.04's and 26.04's 1.x (measured 1.1)", () => {
+  assert.equal(resolveTarget({ image: 'ubuntu-22.04' }).netplanVersion, '0.106');
+  assert.equal(resolveTarget({ image: 'ubuntu-24.04' }).netplanVersion, '1.1');
+  assert.equal(resolveTarget({ image: 'ubuntu-26.04' }).netplanVersion, '1.1');
+  assert.equal(resolveTarget({ image: 'ubuntu-22.04', netplanVersion: '1.1' }).netplanVersion, '1.1');
+  // images without netplan's API name none
+  assert.equal(resolveTarget({ image: 'debian-12' }).netplanVersion, undefined);
 });
 
 test('an unknown image or a distro the version does not know is refused with the names it knows', () => {

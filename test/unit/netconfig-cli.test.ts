@@ -114,7 +114,8 @@ test('--check --mode boot reads a network-config FILE as one, as the user-data m
 });
 
 test('--lint --type reads any FILE as a network-config or meta-data, as --check --type does', () => {
-  const s = folder({ 'nc.txt': '#cloud-config\nversion: 2\nethernets:\n  eth0:\n    dhcp4: true\n', 'md.txt': 'instance_id: iid-01\n' });
+  // (a route: what netplan checks and the model does not, so the network-config read says "not checked")
+  const s = folder({ 'nc.txt': '#cloud-config\nversion: 2\nethernets:\n  eth0:\n    dhcp4: true\n    routes: [{to: default, via: 10.0.0.1}]\n', 'md.txt': 'instance_id: iid-01\n' });
   try {
     const code = (line: string) => /\[([a-z0-9-]+)\]$/.exec(line)?.[1];
     const findings = (stdout: string) => stdout.split('\n').filter((l) => /^\S+:\d+:\d+: (error|warning|info|hint): /.test(l));

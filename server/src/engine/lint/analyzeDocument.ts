@@ -8,7 +8,7 @@ import { pyStrip } from '../py/str';
 import { pyStr } from '../py/repr';
 import { loadYaml, YamlLoadResult } from '../yaml/load';
 import { CloudInitVersion, ParsedSpec, ValueSpans, parseStringSpec } from '../spec/parse';
-import type { NetplanHost } from '../version/target';
+import type { NetplanHost, NetplanVersion } from '../version/target';
 import { dropInNetworkFindings, networkFindings } from './networkLint';
 import { spansOfValue } from '../userdata/specSpans';
 import { convertUserDataBlob, MimeLeaf, partHeaderSpan } from '../userdata/mime';
@@ -78,6 +78,8 @@ export interface AnalyzeOptions {
   schema?: boolean;
   /** How a host hands a v2 network-config on (engine/version/target.ts), for network-config documents; default `none`. */
   netplan?: NetplanHost;
+  /** The netplan the image ships, whose parser answers on the api host (engine/version/target.ts); default: the default image's. */
+  netplanVersion?: NetplanVersion;
   /** Instance data for `## template: jinja` documents: variables, rendering errors and post-render YAML are checked with it. */
   instanceData?: InstanceDataChoice;
   /**
@@ -130,7 +132,7 @@ function analyzeKind(text: string, path: string, info: DocumentInfo, options: An
       const analyzed = analyzeCloudConfig(text, 0, info.kind, options);
       // Its `network:` key is network config, validated as cloud-init validates it when it applies it.
       if (options.schema && analyzed.yaml?.ok && analyzed.yaml.value instanceof PyDict && analyzed.yaml.value.has('network')) {
-        const network = dropInNetworkFindings(analyzed.yaml.value, analyzed.yaml.rootSpan, text, { version: options.version ?? 'current', netplan: options.netplan ?? 'none', budget: options.schemaBudget });
+        const network = dropInNetworkFindings(analyzed.yaml.value, analyzed.yaml.rootSpan, text, { version: options.version ?? 'current', netplan: options.netplan ?? 'none', netplanVersion: options.netplanVersion, budget: options.schemaBudget });
         pushAll(analyzed.findings, network);
       }
       return { info, ...analyzed };
@@ -148,7 +150,7 @@ function analyzeKind(text: string, path: string, info: DocumentInfo, options: An
     case 'meta-data':
       return { info, findings: metaDataFindings(text).findings, specs: [] };
     case 'network-config':
-      return { info, findings: networkFindings(text, path, { version: options.version ?? 'current', netplan: options.netplan ?? 'none', schema: options.schema, budget: options.schemaBudget }), specs: [] };
+      return { info, findings: networkFindings(text, path, { version: options.version ?? 'current', netplan: options.netplan ?? 'none', netplanVersion: options.netplanVersion, schema: options.schema, budget: options.schemaBudget }), specs: [] };
     default:
       return { info, findings: [], specs: [] };
   }

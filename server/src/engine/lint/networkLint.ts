@@ -9,7 +9,7 @@ import { coded } from '../findings/codes';
 import { LimitExceededError } from '../limits';
 import type { Finding } from '../findings/findings';
 import type { CloudInitVersion } from '../version/versions';
-import type { NetplanHost } from '../version/target';
+import type { NetplanHost, NetplanVersion } from '../version/target';
 import { validateNetworkConfig, validateNetworkConfigText } from '../network/validate';
 import type { SchemaReport } from '../schema/validate';
 import { bootOf, describeBoot, networkBoot } from '../network/boot';
@@ -19,6 +19,8 @@ import { newSchemaBudget, reportFindings, type SchemaBudget } from './schemaLint
 export interface NetworkLintOptions {
   version: CloudInitVersion;
   netplan: NetplanHost;
+  /** The netplan the image ships (the api host's parser); the default image's when absent. */
+  netplanVersion?: NetplanVersion;
   /** Validate (the editor's `schema` setting); the boot finding is given either way. */
   schema?: boolean;
   budget?: SchemaBudget;
@@ -28,7 +30,7 @@ export function networkFindings(text: string, path: string, options: NetworkLint
   const start: TextSpan = { start: 0, end: Math.max(0, text.search(/\r|\n|$/)) };
   let r;
   try {
-    r = validateNetworkConfigText(text, options.version, options.netplan, path);
+    r = validateNetworkConfigText(text, options.version, options.netplan, path, options.netplanVersion);
   } catch (err) {
     if (!(err instanceof LimitExceededError)) throw err;
     return [{ ...coded('limit-exceeded', 'warning'), span: start, message: `Not checked against cloud-init's network-config schema: ${err.message}.` }];
@@ -45,8 +47,8 @@ export function networkFindings(text: string, path: string, options: NetworkLint
       // netplan's own position is in cloud-init's dump of the config: the editor shows its message at the value.
       for (const f of reportFindings(root, rootSpan, 0, editorReport(r), options.budget ?? newSchemaBudget(), text)) findings.push({ ...f, message: f.message.replace(/^: /, '') });
     }
-    if (r.validator === 'netplan' && r.valid && r.unmodelled?.length) {
-      findings.push({ ...coded('network-not-validated'), span: start, message: `netplan's own checks of ${unmodelledWords(r.unmodelled)} are not reproduced here (addresses, routes, modes...): no error was found in the rest.` });
+    if (r.validator === 'netplan' && r.valid !== false && r.unmodelled?.length) {
+      findings.push({ ...coded('network-not-validated'), span: start, message: `Not checked: netplan checks ${unmodelledWords(r.unmodelled)}, which is not reproduced here; no error was found in the rest.` });
     }
   }
   const boot = networkBoot(text, r);
@@ -72,7 +74,7 @@ export function dropInNetworkFindings(root: PyDict, rootSpan: TextSpan | null, t
   let r;
   try {
     // what reaches apply_network_config: the config under `network:` (its problems are logged at that path)
-    r = validateNetworkConfig(value, options.version, options.netplan);
+    r = validateNetworkConfig(value, options.version, options.netplan, options.netplanVersion);
   } catch (err) {
     if (!(err instanceof LimitExceededError)) throw err;
     return [];

@@ -7,20 +7,25 @@
  * which cloud-init reports at `format-l<line>.c<column>` of the dumped text, as `Invalid netplan schema.`
  * and netplan's message, the dumped line and a caret.
  *
- * The model is measured, not written from netplan's sources: `scripts/netplan/probe.py` asked netplan
- * (libnetplan 0.106) key by key which keys each mapping knows and how each key takes a scalar, a list or
- * a mapping (data/netplan.json). Modelled: unknown keys, wrong kinds of value (`expected scalar`,
- * `expected sequence`, `expected mapping`), booleans and unsigned ints, and member and link names no device
- * has. Not modelled: netplan's checks of other values (addresses, routes, modes, ...) and of whole devices
- * (a VLAN without `link`, a NIC in two bonds, ...): those values are listed in `unmodelled` and the verdict
- * is then "no error found by the model".
+ * The model is measured, not written from netplan's sources: `scripts/netplan/probe.py` asked netplan key
+ * by key which keys each mapping knows and how each key takes a scalar, a list or a mapping, for each
+ * netplan an image may ship (data/netplan-0.106.json: libnetplan 0.106; data/netplan-1.1.json: netplan
+ * 1.1.2, which knows more keys). Modelled: unknown keys, wrong kinds of value (`expected scalar`,
+ * `expected sequence`, `expected mapping`), booleans and unsigned ints, the values of enumerations
+ * (`renderer`, `version`, modes... where netplan takes a few words), invalid interface names, the keys a
+ * device-type section takes beside its devices (`renderer`), lists of pairs (openvswitch `ports`), and
+ * member and link names no device has. Not modelled: netplan's checks of other values (addresses, routes,
+ * MAC addresses...) and of whole devices (a VLAN without `link`, a NIC in two bonds...): those values are
+ * listed in `unmodelled` ("not checked") and the verdict is then "no error found by the model".
  */
 import { PyDict, type PyValue } from '../py/values';
 import { dumpPyYamlWithLines, pyKeyDisplay, type DumpWithLines } from '../yaml/dump';
 import { floatText, sortedStrEntries } from '../yaml/representer';
 import type { SchemaProblem } from '../schema/validate';
+import { DEFAULT_NETPLAN_VERSION, type NetplanVersion } from '../version/target';
+import { cidrProblem, isIPv4, isIPv6, isMac } from './netplanValues';
 
-/** What a key takes (data/netplan.json): see scripts/netplan/probe.py. */
+/** What a key takes (data/netplan-*.json): see scripts/netplan/probe.py. */
 interface KeyInfo {
   /** A value class (`text`, `bool`, `uint`, `checked`) for a scalar key; else netplan's message for a scalar. */
   scalar: string;
@@ -31,28 +36,52 @@ interface KeyInfo {
   ids?: string | KeyInfo;
   /** A list: the context of each item, or what each item takes. */
   items?: string | KeyInfo;
+  /** A checked scalar: netplan's message for the value `zzz`. */
+  checked?: string;
+  /** A checked scalar that takes a few words (an enumeration): those words, and the message for another (`{}`: the value). */
+  values?: string[];
+  reject?: string;
+  /** The enumeration's words are read without regard to case (`mac`, `MAC`). */
+  caseless?: boolean;
+  /** The value is read by its leading number (`2`, `2.0`, `02`), which must be one of these. */
+  leading?: number[];
+  /** A checked scalar that is an address (netplanValues.ts), with netplan's message for each way it fails (`{}`: the value). */
+  value?: 'cidr' | 'ip' | 'ip4' | 'ip6' | 'mac';
+  messages?: { missing?: string; malformed: string; prefix?: string };
+  /** A MAC key: the words it takes besides addresses (1.x: `permanent`, `random`...). */
+  words?: string[];
+  /** A list of fixed-length lists (openvswitch `ports`): the length each item takes. */
+  tuple?: number;
+  /** A device-type section: the keys it takes beside its device ids (`renderer`). */
+  special?: Record<string, KeyInfo>;
 }
 
 interface NetplanData {
+  netplan: NetplanVersion;
   prefix: string;
   bool: string[];
   uint: string[];
+  /** The characters that make a device id or a `match: name` an invalid name, and netplan's message (`{}`: the name). */
+  names: { id: string; match: string; message: string };
   contexts: Record<string, { keys: Record<string, KeyInfo> }>;
 }
 
-type Data = typeof import('./data/netplan.json');
-let data: NetplanData | undefined;
-function netplanData(): NetplanData {
-  return (data ??= require('./data/netplan.json') as Data as unknown as NetplanData);
+type Data = typeof import('./data/netplan-0.106.json') | typeof import('./data/netplan-1.1.json');
+const loaded = new Map<NetplanVersion, NetplanData>();
+function netplanData(version: NetplanVersion): NetplanData {
+  let d = loaded.get(version);
+  if (!d) loaded.set(version, (d = (version === '0.106' ? require('./data/netplan-0.106.json') : require('./data/netplan-1.1.json')) as Data as unknown as NetplanData));
+  return d;
 }
 
 const SCALAR_CLASSES = new Set(['text', 'bool', 'uint', 'checked']);
 const EXPECTED_MAPPING = 'expected mapping (check indentation)';
 
 export interface NetplanVerdict {
-  valid: boolean;
+  /** false: netplan rejects the file; true: it accepts it; null: not checked (no error found, but `unmodelled` lists values netplan checks and the model does not). */
+  valid: boolean | null;
   errors: SchemaProblem[];
-  /** Values the model let through without netplan's own check of them (paths), so the verdict is "no error found". */
+  /** Values the model let through without netplan's own check of them (paths): the file is then "not checked". */
   unmodelled: string[];
 }
 
@@ -82,6 +111,8 @@ interface Found {
   segments: PyValue[];
   on: 'key' | 'value';
   message: string;
+  /** netplan points at the list the item is in (its first item's `-`), not at the item: address lists. */
+  atList?: boolean;
 }
 
 type Kind = 'scalar' | 'sequence' | 'mapping' | 'other';
@@ -109,6 +140,11 @@ class Walk {
     return (this.boolWords ??= new Set(this.d.bool.map((w) => w.toLowerCase())));
   }
 
+  /** A member list naming openvswitch ports: whether netplan takes it depends on `ovs-vsctl` being installed. */
+  noteOvs(path: PyValue[]): void {
+    this.note(path);
+  }
+
   private note(path: PyValue[]): null {
     this.unmodelled.push(path.map((s) => (typeof s === 'bigint' ? s.toString() : pyKeyDisplay(s))).join('.'));
     return null;
@@ -124,8 +160,15 @@ class Walk {
       if (!info) return { segments: [...path, key], on: 'key', message: `unknown key '${k}'` };
       const found = this.value(value, info, [...path, key]);
       if (found) return found;
+      // a `match: name` netplan finds invalid (a glob is fine, a blank is not)
+      if (k === 'name' && ctx.endsWith('.match') && typeof value === 'string' && this.badName(value, this.d.names.match)) return { segments: [...path, key], on: 'value', message: this.d.names.message.replace('{}', value) };
     }
     return null;
+  }
+
+  private badName(name: string, chars: string): boolean {
+    for (const c of name) if (chars.includes(c)) return true;
+    return false;
   }
 
   value(v: PyValue, info: KeyInfo, path: PyValue[]): Found | null {
@@ -145,8 +188,20 @@ class Walk {
         case 'uint':
           // digits up to 2**32 - 1, and the other forms the probe found accepted (`+5`, ` 5`, `''`)
           return this.d.uint.includes(text) || (/^\d+$/.test(text) && BigInt(text) <= 4294967295n) ? null : at(`invalid unsigned int value '${text}'`);
-        case 'checked':
+        case 'checked': {
+          if (info.value && info.messages && typeof v === 'string' && !info.messages.malformed.startsWith('=')) {
+            const message = addressMessage(info, text);
+            if (message === null) return null;
+            // an address in a list is reported at the list
+            return typeof path[path.length - 1] === 'bigint' ? { ...at(message), atList: true } : at(message);
+          }
+          // a check netplan 1.x makes as a validation error (marked `=`): cloud-init does not catch it, the model leaves it
+          // (nor a check of the whole device, which names the probe's device: `dev0: ...`)
+          if (info.values && info.reject !== undefined && !/^(=|(dev0|zzqx): )/.test(info.reject)) return takes(info, info.values, text) ? null : at(info.reject.replace('{}', text));
+          // a name of another device: checked once the whole file is read (undefinedInterface)
+          if (info.checked !== undefined && /: interface 'zzz' is not defined$/.test(info.checked) && REFERENCES.some(([, k]) => path.includes(k))) return null;
           return this.note(path);
+        }
         default:
           return null;
       }
@@ -160,6 +215,15 @@ class Walk {
       const entries = sortedStrEntries(dict);
       if (!entries) return this.note(path);
       for (const { key, value } of entries) {
+        const k = key as string;
+        const special = info.special && Object.prototype.hasOwnProperty.call(info.special, k) ? info.special[k] : undefined;
+        // a device-type section's own keys (`renderer`) sit beside the ids of its devices
+        if (special) {
+          const found = this.value(value, special, [...path, key]);
+          if (found) return found;
+          continue;
+        }
+        if (typeof info.ids === 'string' && info.ids.startsWith('device:') && this.badName(k, this.d.names.id)) return { segments: [...path, key], on: 'key', message: this.d.names.message.replace('{}', k) };
         const found = this.entry(value, info.ids, [...path, key]);
         if (found) return found;
       }
@@ -179,9 +243,46 @@ class Walk {
 
   /** An id's value or a list item: a mapping of a context, or what `info` says. */
   private entry(v: PyValue, info: string | KeyInfo, path: PyValue[]): Found | null {
-    if (typeof info !== 'string') return this.value(v, info, path);
+    if (typeof info !== 'string') {
+      // a list of pairs (`ports: [[a, b]]`): an item of the measured length, of scalars, is taken
+      if (info.tuple !== undefined && Array.isArray(v)) {
+        if (v.length !== info.tuple || !v.every((x) => kindOf(x) === 'scalar')) return typeof info.sequence === 'string' ? { segments: path, on: 'value', message: info.sequence } : this.note(path);
+        return null;
+      }
+      return this.value(v, info, path);
+    }
     if (!(v instanceof PyDict)) return kindOf(v) === 'other' ? this.note(path) : { segments: path, on: 'value', message: EXPECTED_MAPPING };
     return this.mapping(v, info, path);
+  }
+}
+
+/** Whether an enumeration takes `text`: one of its words (in any case, if caseless), or a value whose leading number is one of its own. */
+function takes(info: KeyInfo, values: string[], text: string): boolean {
+  if (info.leading) {
+    const m = /^\s*[+-]?(\d+)/.exec(text);
+    return info.leading.includes(m ? Number(m[1]) : 0);
+  }
+  if (info.caseless) return values.some((v) => v.toLowerCase() === text.toLowerCase());
+  return values.includes(text);
+}
+
+/** netplan's message for an address value that fails its check (null: it passes). */
+function addressMessage(info: KeyInfo, text: string): string | null {
+  const m = info.messages!;
+  const say = (template: string | undefined) => (template ?? m.malformed).replace('{}', text);
+  switch (info.value) {
+    case 'cidr': {
+      const problem = cidrProblem(text);
+      return problem === null ? null : say(m[problem]);
+    }
+    case 'ip':
+      return isIPv4(text) || isIPv6(text) ? null : say(m.malformed);
+    case 'ip4':
+      return isIPv4(text) ? null : say(m.malformed);
+    case 'ip6':
+      return isIPv6(text) ? null : say(m.malformed);
+    default:
+      return isMac(text) || (info.words ?? []).includes(text) ? null : say(m.malformed);
   }
 }
 
@@ -198,11 +299,25 @@ const REFERENCES: ReadonlyArray<readonly [string, string]> = [
   ['ethernets', 'link'],
 ];
 
-/** netplan's check after parsing: the first name (in the dump's order) that no device of the file has. */
-function undefinedInterface(doc: PyDict): Found | null {
+/** The names of openvswitch's patch ports (`openvswitch: {ports: [[a, b]]}`): devices too. */
+function ovsPorts(network: PyDict): Set<string> {
+  const ports = new Set<string>();
+  const ovs = network.get('openvswitch');
+  const list = ovs instanceof PyDict ? ovs.get('ports') : undefined;
+  if (Array.isArray(list)) for (const pair of list) if (Array.isArray(pair)) for (const name of pair) if (typeof name === 'string') ports.add(name);
+  return ports;
+}
+
+/**
+ * netplan's check after parsing: the first name (in the dump's order) that no device of the file has. A bond
+ * or bridge over openvswitch patch ports is an openvswitch device, which netplan accepts only where
+ * `ovs-vsctl` is installed: a fact of the host, so its members are noted as not checked.
+ */
+function undefinedInterface(doc: PyDict, walk: Walk): Found | null {
   const network = doc.get('network');
   if (!(network instanceof PyDict)) return null;
-  const defined = new Set<string>();
+  const ports = ovsPorts(network);
+  const defined = new Set<string>(ports);
   for (const { key, value } of sortedStrEntries(network) ?? []) {
     if (value instanceof PyDict && key !== 'openvswitch') for (const id of value.keys()) if (typeof id === 'string') defined.add(id);
   }
@@ -214,6 +329,7 @@ function undefinedInterface(doc: PyDict): Found | null {
       for (const { key, value } of sortedStrEntries(device) ?? []) {
         if (!refKeys.includes(key as string)) continue;
         const names: Array<[PyValue, PyValue[]]> = Array.isArray(value) ? value.map((v, i) => [v, [BigInt(i)]]) : [[value, []]];
+        if (names.some(([name]) => typeof name === 'string' && ports.has(name))) walk.noteOvs(['network', type, id, key]);
         for (const [name, at] of names) {
           if (typeof name === 'string' && !defined.has(name)) return { segments: ['network', type, id, key, ...at], on: 'value', message: `${id as string}: interface '${name}' is not defined` };
         }
@@ -247,6 +363,14 @@ function positionIn(dumped: DumpWithLines, lines: string[], dumpPath: Array<stri
   return { line: entry.line + 1, column: next.length - next.trimStart().length };
 }
 
+/** Where the first item of a list is dumped: its line, at its `-`. */
+function listStart(dumped: DumpWithLines, itemPath: Array<string | number>): { line: number; column: number } | null {
+  const entry = dumped.lines.find((l) => l.path.length === itemPath.length && l.path.every((s, i) => s === itemPath[i]));
+  if (!entry) return null;
+  const text = dumped.text.split('\n')[entry.line] ?? '';
+  return { line: entry.line, column: text.length - text.trimStart().length };
+}
+
 function valueAtPath(root: PyValue, segments: PyValue[]): PyValue | undefined {
   let node: PyValue | undefined = root;
   for (const s of segments) {
@@ -261,17 +385,19 @@ function valueAtPath(root: PyValue, segments: PyValue[]): PyValue | undefined {
  * netplan's verdict on a loaded network-config mapping (wrapped in `network:` or not), as cloud-init
  * reports it: at most one error (netplan stops at the first), at `format-l…c…` of cloud-init's dump.
  */
-export function netplanCheck(cfg: PyDict): NetplanVerdict {
-  const d = netplanData();
+export function netplanCheck(cfg: PyDict, netplanVersion: NetplanVersion = DEFAULT_NETPLAN_VERSION): NetplanVerdict {
+  const d = netplanData(netplanVersion);
   const wrapped = cfg.has('network');
   const doc = wrapped ? cfg : PyDict.from([['network', cfg]]);
   const walk = new Walk(d);
-  const found = walk.mapping(doc, 'root', []) ?? undefinedInterface(doc);
-  if (!found) return { valid: true, errors: [], unmodelled: walk.unmodelled };
+  const found = walk.mapping(doc, 'root', []) ?? undefinedInterface(doc, walk);
+  if (!found) return { valid: walk.unmodelled.length ? null : true, errors: [], unmodelled: walk.unmodelled };
   const dumped = dumpPyYamlWithLines(doc);
   const lines = dumped.text.split('\n');
   const dumpPath = found.segments.map((s) => (typeof s === 'bigint' ? Number(s) : pyKeyDisplay(s)));
-  const pos = positionIn(dumped, lines, dumpPath, found, valueAtPath(doc, found.segments));
+  // an error at a list: the list's first item, at its `-`
+  const listPath = found.atList ? [...dumpPath.slice(0, -1), 0] : dumpPath;
+  const pos = found.atList ? listStart(dumped, listPath) : positionIn(dumped, lines, dumpPath, found, valueAtPath(doc, found.segments));
   const lineText = pos ? lines[pos.line] : '';
   const netplanMessage = pos ? `${d.prefix}${found.message}\n${lineText}\n${' '.repeat(pos.column)}^` : `${d.prefix}${found.message}`;
   const segments = wrapped ? found.segments : found.segments.slice(1);

@@ -20,7 +20,7 @@ import { DEFAULT_LIMITS, LimitExceededError } from '../limits';
 import { Validator } from '../schema/pyjsonschema';
 import { validateWith, type SchemaProblem } from '../schema/validate';
 import { atLeast, type CloudInitVersion } from '../version/versions';
-import type { NetplanHost } from '../version/target';
+import type { NetplanHost, NetplanVersion } from '../version/target';
 import { networkSchema, type NetworkSchemaKind } from '../schema/networkData';
 import { netplanCheck } from './netplan';
 
@@ -77,8 +77,9 @@ function declaredVersion(cfg: PyDict): PyValue | undefined {
 /**
  * What `cloud-init schema -t network-config -c FILE` reports for `text` on a host of kind `host`.
  * @param file the name cloud-init's messages give the file
+ * @param netplanVersion the netplan whose parser answers on the api host (the image's; see version/target.ts)
  */
-export function validateNetworkConfigText(text: string, version: CloudInitVersion, host: NetplanHost, file: string, maxNodes: number = DEFAULT_LIMITS.maxExpandedNodes): NetworkSchemaResult {
+export function validateNetworkConfigText(text: string, version: CloudInitVersion, host: NetplanHost, file: string, netplanVersion?: NetplanVersion, maxNodes: number = DEFAULT_LIMITS.maxExpandedNodes): NetworkSchemaResult {
   const base = { version, host, errors: [] as SchemaProblem[], deprecations: [] as SchemaProblem[] };
   if (!atLeast(version, '23.4')) return { ...base, valid: null, validator: null, unsupported: NO_NETWORK_SCHEMA_224 };
   if (!text) return { ...base, valid: null, validator: null, said: `Empty 'network-config' found at ${file}. Nothing to validate.` };
@@ -87,14 +88,14 @@ export function validateNetworkConfigText(text: string, version: CloudInitVersio
   const cfg = loaded.value;
   const at = { value: cfg, rootSpan: loaded.rootSpan };
   if (!(cfg instanceof PyDict)) return { ...base, ...at, valid: false, validator: null, exception: `network-config ${file} is not a YAML dict.` };
-  return { ...validateNetworkConfig(cfg, version, host, maxNodes), ...at };
+  return { ...validateNetworkConfig(cfg, version, host, netplanVersion, maxNodes), ...at };
 }
 
 /**
  * The same for a loaded mapping (a file's, or a drop-in's `network:` key wrapped as `{network: value}`),
  * from the point where `validate_cloudconfig_file` has a dict.
  */
-export function validateNetworkConfig(cfg: PyDict, version: CloudInitVersion, host: NetplanHost, maxNodes: number = DEFAULT_LIMITS.maxExpandedNodes): NetworkSchemaResult {
+export function validateNetworkConfig(cfg: PyDict, version: CloudInitVersion, host: NetplanHost, netplanVersion?: NetplanVersion, maxNodes: number = DEFAULT_LIMITS.maxExpandedNodes): NetworkSchemaResult {
   const base = { version, host, errors: [] as SchemaProblem[], deprecations: [] as SchemaProblem[] };
   if (!atLeast(version, '23.4')) return { ...base, valid: null, validator: null, unsupported: NO_NETWORK_SCHEMA_224 };
   // Both validators walk every alias where it is used, as Python's do: an alias bomb would never end. Refused, naming
@@ -114,7 +115,7 @@ export function validateNetworkConfig(cfg: PyDict, version: CloudInitVersion, ho
     } else {
       const v = declaredVersion(cfg);
       if (v !== undefined && pyEq(v, 2n)) {
-        if (host === 'api') return { ...base, ...netplanCheck(cfg), validator: 'netplan' };
+        if (host === 'api') return { ...base, ...netplanCheck(cfg, netplanVersion), validator: 'netplan' };
         if (host === 'cli') return { ...base, valid: null, validator: null, said: 'Skipping network-config schema validation for version: 2. No netplan API available.' };
         kind = 'v2';
         validator = 'jsonschema:network-config-v2';

@@ -89,10 +89,10 @@ function networkText(f: FileResult, list: (ps: Located[]) => string, out: string
   else {
     if (f.deprecations.length) out.push(`Cloud config schema deprecations: ${list(f.deprecations)}`);
     if (f.errors.length) out.push(`Invalid network-config ${f.file}`, `Error: Cloud config schema errors: ${list(f.errors)}`, '');
+    else if (f.valid === null && f.network?.unmodelled?.length) out.push(`Not checked (${f.file}): netplan checks ${unmodelledWords(f.network.unmodelled)}, which is not reproduced here; no error was found in the rest`);
     else out.push(`Valid schema ${f.file}`);
     for (const p of f.errors) if (p.line) out.push(`  ${p.path}: written in ${placeText(f.file, p.line, p.column)}`);
   }
-  if (f.network?.unmodelled?.length && f.valid) out.push(`  (netplan's own checks of ${unmodelledWords(f.network.unmodelled)} are not reproduced: no error found in the rest)`);
   if (f.network) out.push(`  ${f.network.boot}`);
 }
 

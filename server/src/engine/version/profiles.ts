@@ -7,7 +7,7 @@
  * cloudinit/distros defines (data/distros.json, made by scripts/version/extract-distros.py).
  */
 import { nearest } from '../findings/findings';
-import type { NetplanHost, Target } from './target';
+import type { NetplanHost, NetplanVersion, Target } from './target';
 import { CLOUD_INIT_VERSIONS, type CloudInitVersion } from './versions';
 
 export interface ImageProfile {
@@ -20,6 +20,8 @@ export interface ImageProfile {
   distro: string;
   cloudCfgVariant: string;
   netplan: NetplanHost;
+  /** The netplan the image ships, as the measured parser that answers for it (api host only). */
+  netplanVersion?: NetplanVersion;
   /** Where the facts were read: distribution package pages, release notes. */
   sources: readonly string[];
   /** How the shipped release maps onto the reproduced version, when it is not the same release. */
@@ -98,6 +100,8 @@ export const IMAGE_PROFILES: readonly ImageProfile[] = [
     distro: 'ubuntu',
     cloudCfgVariant: 'ubuntu',
     netplan: 'api',
+    // jammy-updates' netplan.io 0.107.1 is checked with the measured 0.106 (the nearest measured netplan)
+    netplanVersion: '0.106',
     sources: ['https://packages.ubuntu.com/source/jammy-updates/cloud-init', 'https://packages.ubuntu.com/jammy-updates/python3-netplan', 'https://cloudinit.readthedocs.io/en/latest/reference/ubuntu_stable_release_updates.html'],
     mapped: UBUNTU_MAPPED,
     unverified: "netplan: jammy-updates has netplan.io 0.107.1 with python3-netplan (netplan's Python API; the release pocket's 0.106.1 has none), but that the image installs python3-netplan (a dependency of netplan.io) was not seen: an image built without updates has the netplan command only (cli)",
@@ -110,8 +114,11 @@ export const IMAGE_PROFILES: readonly ImageProfile[] = [
     distro: 'ubuntu',
     cloudCfgVariant: 'ubuntu',
     netplan: 'api',
+    // netplan 1.x (1.0 at release, 1.1 through updates): checked with the measured 1.1.2 of Debian 13
+    netplanVersion: '1.1',
     sources: ['https://packages.ubuntu.com/source/noble-updates/cloud-init', 'https://packages.ubuntu.com/noble-updates/netplan.io', 'https://cloudinit.readthedocs.io/en/latest/reference/ubuntu_stable_release_updates.html'],
     mapped: UBUNTU_MAPPED,
+    unverified: "netplan: which 1.x release noble-updates carries now was not read here; it is checked with Debian 13's netplan 1.1.2 (measured), and what differs between 1.x releases is not told apart",
   },
   {
     id: 'ubuntu-26.04',
@@ -121,6 +128,8 @@ export const IMAGE_PROFILES: readonly ImageProfile[] = [
     distro: 'ubuntu',
     cloudCfgVariant: 'ubuntu',
     netplan: 'api',
+    // netplan 1.x (the 1.1 measured; later 1.x releases not told apart)
+    netplanVersion: '1.1',
     sources: ['https://packages.ubuntu.com/source/resolute-updates/cloud-init'],
     mapped: UBUNTU_MAPPED,
     unverified: "netplan: resolute's netplan.io page was not seen (25.10's and 24.04's netplan.io depend on python3-netplan)",
@@ -232,6 +241,7 @@ export interface TargetChoice {
   /** Overrides the profile's distro (a name the version knows). */
   distro?: string;
   netplan?: NetplanHost;
+  netplanVersion?: NetplanVersion;
 }
 
 /** What a check runs against: the profile chosen (or the default) with the overrides; TargetError on a name it does not know. */
@@ -243,7 +253,8 @@ export function resolveTarget(choice: TargetChoice = {}): Target {
   if (!isKnownDistro(version, distro)) throw new TargetError(unknownDistroMessage(distro, version));
   // A distro of the user's own gets the cloud.cfg the template renders for it ('' when it renders none).
   const cloudCfgVariant = distro === profile.distro ? profile.cloudCfgVariant : (cloudCfgVariantFor(version, distro) ?? '');
-  return { version, distro, cloudCfgVariant, netplan: choice.netplan ?? profile.netplan };
+  const netplanVersion = choice.netplanVersion ?? profile.netplanVersion;
+  return { version, distro, cloudCfgVariant, netplan: choice.netplan ?? profile.netplan, ...(netplanVersion ? { netplanVersion } : {}) };
 }
 
 /** The versions the profiles name, oldest first (each is checked once for all the profiles naming it). */

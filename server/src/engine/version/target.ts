@@ -8,6 +8,16 @@ import type { CloudInitVersion } from './versions';
 export const NETPLAN_HOSTS = ['none', 'cli', 'api'] as const;
 export type NetplanHost = (typeof NETPLAN_HOSTS)[number];
 
+/**
+ * The netplan whose parser answers on the api host, as measured (scripts/netplan/probe.py): libnetplan 0.106
+ * (Debian 12; the 0.10x of Ubuntu 22.04) or netplan 1.1 (Ubuntu 24.04 and later, Debian 13), which knows
+ * keys 0.106 rejects and words some errors differently.
+ */
+export const NETPLAN_VERSIONS = ['0.106', '1.1'] as const;
+export type NetplanVersion = (typeof NETPLAN_VERSIONS)[number];
+/** The netplan of the default image (Ubuntu 24.04), when a target names none. */
+export const DEFAULT_NETPLAN_VERSION: NetplanVersion = '1.1';
+
 export interface Target {
   version: CloudInitVersion;
   /** `system_info.distro` as cloud-init names it (`ubuntu`, `debian`, `rhel`, ...). */
@@ -15,4 +25,6 @@ export interface Target {
   /** The cloud.cfg the image ships, as the name of the variant cloud-init's template renders (`ubuntu`, `rhel`...). */
   cloudCfgVariant: string;
   netplan: NetplanHost;
+  /** The netplan the image ships (what the api host's parser is); DEFAULT_NETPLAN_VERSION when absent. */
+  netplanVersion?: NetplanVersion;
 }

@@ -86,6 +86,7 @@ export function analyze(document: TextDocument, settings: ServerSettings, custom
     maxDepth: settings.limits.maxDepth,
     version: settings.cloudInitVersion,
     netplan: settings.target.netplan,
+    netplanVersion: settings.target.netplanVersion,
     schema: settings.schema.enable && !validatedByRedHatYaml(document.uri, settings.schema.validatedByRedHatYaml),
     maxSchemaProblems: MAX_SCHEMA_PROBLEMS,
     customMergers: custom.modules.size ? custom.modules : undefined,
