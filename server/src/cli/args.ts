@@ -92,6 +92,8 @@ export interface CliOptions {
   plan: boolean;
   /** `--plan-hints`: with --plan, also the keys only once-per-instance modules read. */
   planHints?: boolean;
+  /** Not a flag: part loads shared by the runs of one command (`--check --image all` runs once per image). */
+  partCache?: import('../engine/userdata/cloudConfigHandler').PartLoadCache;
   /** `--fail-on secrets`: secret findings (secret-*) are errors, not warnings (text, JSON, SARIF level). */
   failOnSecrets?: boolean;
   /** `--type network-config` or `--type meta-data`: --check and --lint read every FILE as that, whatever its name or content. */

@@ -72,7 +72,7 @@ export function checkRun(o: CliOptions, io: CliIO, given: Inputs, how: { merged?
   const seedNetwork = o.seedFiles?.networkConfig;
   if (seedNetwork !== undefined) {
     const bytes = read(o, seedNetwork);
-    network.push({ path: seedNetwork, bytes, result: checkNetworkFile(seedNetwork, bytes, o.version, o.target.netplan) });
+    network.push({ path: seedNetwork, bytes, result: checkNetworkFile(seedNetwork, bytes, o.version, o.target.netplan, o.target.netplanVersion) });
   }
   const seedMetaData = o.seedFiles?.metaData !== undefined ? { path: o.seedFiles.metaData, bytes: read(o, o.seedFiles.metaData) } : undefined;
   // Nothing to merge when every FILE was meta-data or network-config (boot mode still merges its layers).
@@ -230,7 +230,7 @@ function networkFiles(o: CliOptions, inputs: Inputs): Array<{ path: string; byte
   inputs.files.forEach((f, i) => {
     const path = inputs.paths[i] ?? f.name;
     if (seedFileOf(o, path, f.bytes)?.kind !== 'network-config') return keep.push(i);
-    out.push({ path, bytes: f.bytes, result: checkNetworkFile(path, f.bytes, o.version, o.target.netplan) });
+    out.push({ path, bytes: f.bytes, result: checkNetworkFile(path, f.bytes, o.version, o.target.netplan, o.target.netplanVersion) });
   });
   inputs.files = keep.map((i) => inputs.files[i]);
   inputs.paths = keep.map((i) => inputs.paths[i]);
@@ -246,8 +246,10 @@ function imagesCheck(o: CliOptions, io: CliIO, inputs: Inputs): number {
   if (o.mode !== 'user-data' && o.mode !== 'handler') throw new UsageError(`--image ${o.image} checks user-data against each image's schema: it works with the user-data and handler modes, not ${o.mode}`);
   const images = require('../engine/render/imagesText') as typeof import('../engine/render/imagesText');
   const byTarget = new Map<string, { valid: boolean; errors: Array<{ path: string; message: string; file?: string; line?: number; column?: number }> }>();
+  // What does not depend on the version (a part's load, bar 22.4/23.4's tags) is shared by the images' runs.
+  const partCache = new (require('../engine/userdata/cloudConfigHandler') as typeof import('../engine/userdata/cloudConfigHandler')).PartLoadCache('all');
   const verdicts = (o.images ?? []).map((profile) => {
-    const one: CliOptions = { ...o, image: profile.id, images: undefined };
+    const one: CliOptions = { ...o, image: profile.id, images: undefined, partCache };
     applyTarget(one);
     // Images of one cloud-init version, distro and netplan get the same check: it is run once.
     const key = JSON.stringify(one.target);

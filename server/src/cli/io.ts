@@ -202,6 +202,7 @@ export function runOptions(o: CliOptions, io?: CliIO): RunOptions {
     launchIndex: o.launchIndex,
     limits: o.limits,
     reverse: o.reverse,
+    ...(o.partCache ? { partCache: o.partCache } : {}),
     detail: o.format === 'report' || o.format === 'preview' || o.check ? 'full' : 'value',
   };
 }

@@ -19,7 +19,7 @@ import { SAMPLE_NAMES } from '../template/samples';
 import { validateNetworkConfigText, type NetworkSchemaResult } from '../network/validate';
 import { describeBoot, networkBoot } from '../network/boot';
 import { atLeast, type CloudInitVersion } from '../version/versions';
-import type { NetplanHost } from '../version/target';
+import type { NetplanHost, NetplanVersion } from '../version/target';
 
 export interface Located {
   path: string;
@@ -202,10 +202,10 @@ export function isAccepted(result: CheckResult): boolean {
  * `cloud-init schema -t network-config -c FILE` of one network-config file on a host of kind `host`
  * (engine/network/validate), each problem placed where the editor shows it, and what a boot does with it.
  */
-export function checkNetworkFile(file: string, bytes: Uint8Array, version: CloudInitVersion, host: NetplanHost): FileResult {
+export function checkNetworkFile(file: string, bytes: Uint8Array, version: CloudInitVersion, host: NetplanHost, netplanVersion?: NetplanVersion): FileResult {
   const text = decodeUtf8Surrogateescape(bytes);
-  const r = validateNetworkConfigText(text, version, host, file);
-  const network = { validator: r.validator, boot: describeBoot(networkBoot(text)), ...(r.unmodelled?.length ? { unmodelled: r.unmodelled } : {}) };
+  const r = validateNetworkConfigText(text, version, host, file, netplanVersion);
+  const network = { validator: r.validator, boot: describeBoot(networkBoot(text, r)), ...(r.unmodelled?.length ? { unmodelled: r.unmodelled } : {}) };
   const base = { file, valid: r.valid, deprecations: [] as Located[], network };
   if (r.unsupported) return { ...base, errors: [], note: r.unsupported };
   if (r.said) return { ...base, errors: [], said: r.said };
