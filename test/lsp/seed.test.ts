@@ -123,6 +123,7 @@ describe('a NoCloud seed folder as the editor merges it', () => {
       rmSync(path.join(dir, 'cloud-config-merge.yaml'), { force: true });
     }
   });
+});
 
 // Issue 43: meta-data whose instance-id NoCloud would str() into more text than our limit allows (an alias
 // bomb, a list of a million items) is refused, and the refusal is the editor's diagnostic and hover, naming

@@ -142,10 +142,10 @@ test('a large network-config without aliases is validated, not refused as an ali
   // maxExpandedNodes bounds what aliases add; a document without any is bounded by its size (maxFileBytes).
   const routes = Array.from({ length: 2000 }, (_, i) => `      - {to: 10.0.${i >> 8}.${i & 255}/32, via: 192.168.0.1}\n`).join('');
   const text = `version: 2\nethernets:\n  eth0:\n    dhcp4: true\n    routes:\n${routes}`;
-  const r = validateNetworkConfigText(text, 'current', 'none', 'network-config', 1000);
+  const r = validateNetworkConfigText(text, 'current', 'none', 'network-config', undefined, 1000);
   assert.equal(r.valid, true);
   const aliased = `version: 2\nethernets:\n  eth0: &e\n    dhcp4: true\n    routes:\n${routes}  eth1: *e\n`;
-  assert.throws(() => validateNetworkConfigText(aliased, 'current', 'none', 'network-config', 1000), /Schema validation \(aliases expanded\) exceeds the limit maxExpandedNodes = 1000/);
+  assert.throws(() => validateNetworkConfigText(aliased, 'current', 'none', 'network-config', undefined, 1000), /Schema validation \(aliases expanded\) exceeds the limit maxExpandedNodes = 1000/);
 });
 
 test('netplan rejects a bond whose member no device defines, at the member written', () => {
@@ -175,6 +175,7 @@ test('netplan values not modelled are named by kind, counted: a config of many r
   assert.equal(unmodelledWords(['a.0.b', 'a.1.b', 'c.d']), 'a.*.b (2 values), c.d');
   const many = unmodelledWords(Array.from({ length: 12 }, (_, i) => `k${i}`));
   assert.equal(many, 'k0, k1, k2, k3, k4, k5, k6, k7, k8, k9 and 2 more kinds of values');
+});
 
 test('a .cfg holding network config is a drop-in wherever it lies, not an invalid network-config (issue 37)', () => {
   const disabled = 'network: {config: disabled}\n';
