@@ -44,7 +44,7 @@ describe('schema diagnostics', () => {
     const ds = schemaOnly(await open(TEXT));
     const shape = ds.map((d) => [d.code, d.severity, marked(TEXT, d), d.message, d.tags ?? []]);
     assert.deepEqual(shape, [
-      ['schema-error', DiagnosticSeverity.Error, 'package', "package: Additional properties are not allowed ('package' was unexpected) — cloud-init 26.2's schema; 22.4 accepts it", []],
+      ['schema-error', DiagnosticSeverity.Error, 'package', "package: Additional properties are not allowed ('package' was unexpected)", []],
       ['schema-error', DiagnosticSeverity.Error, 'curl', "packages: 'curl' is not of type 'array'", []],
       ['schema-deprecated', DiagnosticSeverity.Warning, 'apt_update', 'apt_update: Deprecated in version 22.2. Use **package_update** instead.', [DiagnosticTag.Deprecated]],
       ['schema-error', DiagnosticSeverity.Error, '644', "write_files.0.permissions: 644 is not of type 'string'", []],
@@ -66,7 +66,7 @@ describe('schema diagnostics', () => {
   test('the setting picks the schema of the release the image runs: ubuntu_pro is unknown on 23.4, known from 24.4.1', async () => {
     const text = '#cloud-config\nubuntu_pro:\n  token: x\n';
     const on = async (cloudInitVersion: string) => schemaOnly(await open(text, { cloudInitVersion })).map((d) => [marked(text, d), d.message]);
-    assert.deepEqual(await on('23.4'), [['ubuntu_pro', "ubuntu_pro: Additional properties are not allowed ('ubuntu_pro' was unexpected) — cloud-init 23.4's schema; 22.4, 24.4 and later accept it"]]);
+    assert.deepEqual(await on('23.4'), [['ubuntu_pro', "ubuntu_pro: Additional properties are not allowed ('ubuntu_pro' was unexpected) — cloud-init 23.4's schema; 24.4 and later accept it"]]);
     assert.deepEqual(await on('24.4.1'), []);
   });
 
@@ -138,7 +138,7 @@ describe('schema diagnostics', () => {
     assert.deepEqual(
       ds.map((d) => [marked(text, d), d.range.start.line, d.message]),
       [
-        ['package', 4, "package: Additional properties are not allowed ('package' was unexpected) — cloud-init 26.2's schema; 22.4 accepts it"],
+        ['package', 4, "package: Additional properties are not allowed ('package' was unexpected)"],
         ['5', 5, "runcmd: 5 is not of type 'array'"],
         ['content', 6, "runcmd: 6 is not of type 'array' (line 2, column 9 of archive entry 2, not shown in place: its content is not a literal block (`content: |`) or a one-line scalar without escapes)"],
       ],

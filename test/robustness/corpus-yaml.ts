@@ -119,7 +119,7 @@ export const YAML_CASES: HostileCase[] = [
     cli: { code: 0, stdout: [/^a: 1$/m, /^- x$/m] },
     analyze: { codes: {} },
     preview: { text: [/merged with/] },
-    editor: { kind: 'cloud-config', codes: { 'schema-error': 2 }, first: { message: /^: Additional properties are not allowed \('a', 'b' were unexpected\)/, range: [1, 0, 1, 1] } },
+    editor: { kind: 'cloud-config', codes: { 'schema-error': 2 }, first: { message: /^Additional properties are not allowed \('a', 'b' were unexpected\)/, range: [1, 0, 1, 1] } },
   },
   {
     name: 'cr-only',
@@ -128,7 +128,7 @@ export const YAML_CASES: HostileCase[] = [
     cli: { code: 0, stdout: [/^a: 1$/m, /^- x$/m] },
     analyze: { codes: {} },
     preview: { text: [/merged with/] },
-    editor: { kind: 'cloud-config', codes: { 'schema-error': 2 }, first: { message: /^: Additional properties are not allowed \('a', 'b' were unexpected\)/, range: [1, 0, 1, 1] } },
+    editor: { kind: 'cloud-config', codes: { 'schema-error': 2 }, first: { message: /^Additional properties are not allowed \('a', 'b' were unexpected\)/, range: [1, 0, 1, 1] } },
   },
   {
     name: 'unicode-line-separators',
@@ -466,7 +466,7 @@ export const YAML_CASES: HostileCase[] = [
     cpuBudgetMs: 60_000,
     analyze: { codes: {} },
     preview: {},
-    editor: { kind: 'cloud-config', codes: { 'schema-error': 1000, 'too-many-problems': 1 }, first: { message: /^: Additional properties are not allowed \('k0', 'k1', 'k10', /, range: [1, 0, 1, 2] } },
+    editor: { kind: 'cloud-config', codes: { 'schema-error': 1000, 'too-many-problems': 1 }, first: { message: /^Additional properties are not allowed \('k0', 'k1', 'k10', /, range: [1, 0, 1, 2] } },
   },
 
 ];

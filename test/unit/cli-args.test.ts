@@ -84,7 +84,7 @@ test('each refusal says what is wrong in the words users have seen', () => {
     [['--confd-order', 'z'], /^--confd-order takes name or given, not 'z'$/],
     [['--cloud-init-version', '21'], /^--cloud-init-version takes 22\.4, 23\.4, 24\.4, 25\.1, current \(or a full release such as 24\.4\.1\), not '21'$/],
     [['--cloud-init-version', '24.5'], /not '24\.5'$/],
-    [['--check', '--fail-on', 'clobbered', 'a'], /^--fail-on: unknown fate 'clobbered' \(expected replaced, /],
+    [['--check', '--fail-on', 'clobbered', 'a'], /^--fail-on: unknown kind 'clobbered' \(expected replaced, /],
     [['--check', '--fail-on', ',', 'a'], /^--fail-on needs one or more of replaced, /],
     [['--fail-on', 'lost', 'a'], /^--fail-on goes with --check$/],
     [['--check', '--format', 'yaml', 'a'], /^--check writes text, json or sarif, not 'yaml'$/],
@@ -132,7 +132,7 @@ test('--help: every flag the parser takes, with its value and words, and no flag
     const spelled = `${f.short ? `-${f.short}, ` : ''}--${f.flag}${f.value ? ` ${f.value}` : ''}`;
     assert.match(text, new RegExp(`^  ${spelled.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(  |\\n)`, 'm'), `${f.flag} is listed`);
     if (f.value !== undefined) assert.throws(() => parseArgs([`--${f.flag}`]), { message: new RegExp(`^--${f.flag} needs a value`) }, `${f.flag} takes a value`);
-    else assert.doesNotThrow(() => parseArgs([`--${f.flag}`, ...(f.flag === 'annotate' ? ['--check'] : f.flag === 'set-allow-outside' ? ['--set', 'web'] : f.flag === 'seed-allow-outside' ? ['--seed', 'seed'] : [])]), `${f.flag} is a switch`);
+    else assert.doesNotThrow(() => parseArgs([`--${f.flag}`, ...(f.flag === 'annotate' || f.flag === 'each' ? ['--check'] : f.flag === 'set-allow-outside' ? ['--set', 'web'] : f.flag === 'seed-allow-outside' ? ['--seed', 'seed'] : f.flag === 'plan-hints' ? ['--plan'] : [])]), `${f.flag} is a switch`);
   }
   // make-mime's own flags (--gzip, --base64) are make-mime's: its help lists them.
   const named = new Set([...text.matchAll(/(?<![\w-])--([a-z][\w-]*)/g)].map((m) => m[1]));

@@ -106,7 +106,7 @@ test('--set errors: no set file, unknown set, a glob that matches nothing, --fai
     assert.match(unmatched.stderr, /no file matches nothing-\*\.yaml/);
     assert.match(runCliIn(['--fail-on', 'lost', 'a.yaml'], w.dir).stderr, /--fail-on goes with --check/);
     assert.match(runCliIn(['--set', 'web', '--check', '10-base.yaml'], w.dir).stderr, /--set web names the files: give no FILE with it/);
-    assert.match(runCliIn(['--check', '--fail-on', 'clobbered', 'a.yaml'], w.dir).stderr, /unknown fate 'clobbered'/);
+    assert.match(runCliIn(['--check', '--fail-on', 'clobbered', 'a.yaml'], w.dir).stderr, /unknown kind 'clobbered'/);
   } finally {
     w.done();
   }

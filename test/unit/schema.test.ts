@@ -148,11 +148,13 @@ test('where the cursor is, read from the text (broken YAML included)', () => {
   assert.deepEqual([...siblingKeys('\na: 1\nb: 2\n', 6)].sort(), ['a']);
 });
 
-test('every key described in keyDocs is a top-level key of one of the schemas', async () => {
+test('every key described in keyDocs is a top-level key of one of the schemas, or a system config key cloud-init reads', async () => {
   const { KEY_DOCS } = await import('../../server/src/engine/schema/keyDocs.js');
   const { keysOf, schemaAt } = await import('../../server/src/engine/schema/navigate.js');
+  const { systemConfigKeys } = await import('../../server/src/engine/plan/systemKeys.js');
   const known = new Set<string>();
   for (const v of ['22.4', 'current'] as const) for (const k of keysOf(v, schemaAt(v, []), [])) known.add(k.key);
+  for (const v of ['22.4', '23.4', '24.4', '25.1', 'current'] as const) for (const k of systemConfigKeys(v)) known.add(k);
   const unknown = Object.keys(KEY_DOCS).filter((k) => !known.has(k));
   assert.deepEqual(unknown, []);
 });

@@ -5,6 +5,8 @@
  */
 import { LineIndex } from '../text/lineIndex';
 import { decodeUtf8Surrogateescape } from '../py/codecs';
+import { loadYaml } from '../yaml/load';
+import type { PyValue, TextSpan } from '../py/values';
 import type { UserDataRun } from '../userdata/run';
 import { locationJson, type Locator } from './locate';
 import { validateMerged, type MergedProblem } from './mergedSchema';
@@ -93,14 +95,21 @@ function reportNote(r: TextSchemaReport): string | undefined {
  * part by part (each cloud-config part and archive entry, as cloud-init will merge it), with positions
  * in the file where they can be mapped (engine/schema/embedded; the note says when not).
  */
-export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersion, instanceData?: unknown): FileResult[] {
+export interface FileCheckOptions {
+  /** Name the versions that accept an error (schema/acceptance: one more validation per version); default on. */
+  acceptance?: boolean;
+  /** Most problems looked for in each text (a verdict needs the first few); default: all of them. */
+  maxProblems?: number;
+}
+
+export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersion, instanceData?: unknown, options: FileCheckOptions = {}): FileResult[] {
   const text = decodeUtf8Surrogateescape(bytes);
   const kind = detectDocument(text, file)?.kind;
   if (kind === 'mime' || kind === 'cloud-config-archive') {
     const fileLines = new LineIndex(text);
     const embedded = kind === 'mime' ? embeddedInMime(text) : embeddedInArchive(text);
     return embedded.map((e) => {
-      const r = withAcceptance(validateCloudConfigText(e.text, version), version);
+      const r = accepted(validateCloudConfigText(e.text, version, { ...loadedOnce(e.text), maxProblems: options.maxProblems }), version, options);
       // Not mapped into the file: the position in the part's own text, said so, with the file's line that stands for it.
       const inside = e.unmapped ? { note: e.kind === 'mime-part' ? 'position in the decoded part' : "position in the entry's content", anchor: fileLines.position(e.anchor.start), lines: new LineIndex(e.text) } : undefined;
       const locate = (deprecation: boolean) => (p: SchemaProblem): Located => {
@@ -111,7 +120,28 @@ export function checkFile(file: string, bytes: Uint8Array, version: SchemaVersio
       return { file, part: e.label, valid: r.valid, errors: r.errors.map(locate(false)), deprecations: r.deprecations.map(locate(true)), note: reportNote(r), unmapped: e.unmapped };
     });
   }
-  return [checkUserDataFile(file, text, version, instanceData)];
+  return [checkUserDataFile(file, text, version, instanceData, options)];
+}
+
+function accepted(report: TextSchemaReport, version: SchemaVersion, options: FileCheckOptions): TextSchemaReport {
+  return options.acceptance === false ? report : withAcceptance(report, version);
+}
+
+/**
+ * The YAML of a text the schema command validates, loaded once for every version that checks it (the load
+ * does not depend on the version; the validation never changes the value): the last few texts are kept.
+ */
+const loads: Array<{ text: string; loaded: { value: PyValue; rootSpan: TextSpan | null } }> = [];
+const KEPT_LOADS = 8;
+function loadedOnce(text: string): { loaded?: { value: PyValue; rootSpan: TextSpan | null } } {
+  const hit = loads.find((l) => l.text === text);
+  if (hit) return { loaded: hit.loaded };
+  const result = loadYaml(text);
+  if (!result.ok) return {};
+  const loaded = { value: result.value, rootSpan: result.rootSpan };
+  loads.unshift({ text, loaded });
+  if (loads.length > KEPT_LOADS) loads.pop();
+  return { loaded };
 }
 
 /**
@@ -130,7 +160,7 @@ export function wholeFileNote(file: string, bytes: Uint8Array, version: SchemaVe
 }
 
 /** One user-data file as the chosen version's schema command reads it before validating (engine/schema/schemaCommand). */
-function checkUserDataFile(file: string, text: string, version: SchemaVersion, instanceData: unknown): FileResult {
+function checkUserDataFile(file: string, text: string, version: SchemaVersion, instanceData: unknown, options: FileCheckOptions): FileResult {
   const input = schemaCommandInput(text, version, file, instanceData);
   switch (input.kind) {
     case 'header-error':
@@ -151,7 +181,7 @@ function checkUserDataFile(file: string, text: string, version: SchemaVersion, i
             : `cloud-init's schema command cannot render this template: ${input.words}`,
       };
     case 'validate':
-      return validatedFile(file, text, input.content, version, input.toFile);
+      return validatedFile(file, text, input.content, version, options, input.toFile);
   }
 }
 
@@ -159,8 +189,8 @@ function checkUserDataFile(file: string, text: string, version: SchemaVersion, i
  * `content` (the file's text, or what cloud-init rendered from it) validated, with positions in the
  * file's `text`; YAML that does not load and a document that is not a mapping in cloud-init's words.
  */
-function validatedFile(file: string, text: string, content: string, version: SchemaVersion, toFile?: (offset: number) => number): FileResult {
-  const r = withAcceptance(validateCloudConfigText(content, version), version);
+function validatedFile(file: string, text: string, content: string, version: SchemaVersion, options: FileCheckOptions, toFile?: (offset: number) => number): FileResult {
+  const r = accepted(validateCloudConfigText(content, version, { ...loadedOnce(content), maxProblems: options.maxProblems }), version, options);
   const lines = new LineIndex(text);
   const locate = (deprecation: boolean) => (p: SchemaProblem) => locateInText(r, text, p, deprecation, toFile, lines);
   const errors = r.errors.map(locate(false));

@@ -196,6 +196,7 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
 
   // Entries of the file's own module lists that name no module of this cloud-init (cloud-init logs them and
   // skips them); the image's lists are the image's business.
+  let suggested = 0;
   for (const stage of STAGES) {
     if (plan.stages[stage].listFrom !== 'user') continue;
     const list = cfg.get(STAGE_KEYS[stage]);
@@ -216,15 +217,23 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
       const where = at(origins?.[entry.index], 'value') ?? at(cfg.originOf(STAGE_KEYS[stage]));
       const path = `${STAGE_KEYS[stage]}[${entry.index}]`;
       if (row.decision === 'skip_removed') push('plan-unknown-module', path, where, `${row.module}: cloud-init ${plan.target.version} has removed this module and skips it (it logs at INFO: "Module \`${row.module}\` has been removed from cloud-init. It may be removed from \`/etc/cloud/cloud.cfg\`.")`, { severity: 'info' });
-      else push('plan-unknown-module', path, where, `${row.module}: cloud-init ${plan.target.version} has no such module and skips this entry, with the warning "Could not find module named ${row.cc} (searched ['${row.cc}', 'cloudinit.config.${row.cc}'])"${nearModule(row.cc, plan)}`);
+      else push('plan-unknown-module', path, where, `${row.module}: cloud-init ${plan.target.version} has no such module and skips this entry, with the warning "Could not find module named ${row.cc} (searched ['${row.cc}', 'cloudinit.config.${row.cc}'])"${suggested++ < MAX_SUGGESTIONS ? nearModule(row.cc, plan) : ''}`);
     }
   }
   return out;
 }
 
+/** Unknown module entries that get a near-miss suggestion: a list of 100,000 of them is not searched 100,000 times. */
+const MAX_SUGGESTIONS = 200;
+
+/** The module names of a plan's cloud-init, without `cc_`, listed once per plan. */
+const moduleNames = new WeakMap<BootPlan, string[]>();
+
 /** ", did you mean ...?" for a module name one small edit away from a module of this cloud-init. */
 function nearModule(cc: string, plan: BootPlan): string {
-  const guess = nearest(cc.slice(3), Object.keys(plan.facts.modules).map((m) => m.slice(3)));
+  let names = moduleNames.get(plan);
+  if (!names) moduleNames.set(plan, (names = Object.keys(plan.facts.modules).map((m) => m.slice(3))));
+  const guess = nearest(cc.slice(3), names);
   return guess ? `; did you mean ${guess}?` : '';
 }
 

@@ -100,12 +100,16 @@ export function verdictsDiffer(verdicts: readonly ImageVerdict[]): boolean {
   return rejections(verdicts).length > 1;
 }
 
+/** More problems than the preview's check of another version looks for in a text (OTHER_VERSION_PROBLEMS). */
+const MANY_MORE = 19;
+
 /** One line: "valid on debian-13, rhel-9 (cloud-init 24.4 and later); on rhel-8 (23.4) x: ... is unknown". */
 export function imagesSummary(verdicts: readonly ImageVerdict[]): string {
   const valid = verdicts.filter((v) => v.valid);
   if (valid.length === verdicts.length) return `valid on every image (${valid.map((v) => v.image).join(', ')})`;
   const groups = rejections(verdicts);
-  const what = (errors: VerdictProblem[]) => (errors.length ? said(errors[0]) + (errors.length > 1 ? ` (and ${errors.length - 1} more)` : '') : 'rejected');
+  // Past MANY_MORE the count is not said: the preview looks for the first few problems only, --check for all.
+  const what = (errors: VerdictProblem[]) => (errors.length ? said(errors[0]) + (errors.length > 1 ? ` (and ${errors.length - 1 >= MANY_MORE ? 'many' : errors.length - 1} more)` : '') : 'rejected');
   if (!valid.length && groups.length === 1) return `valid on no image: ${what(groups[0].errors)}`;
   const clauses: string[] = [];
   if (valid.length) clauses.push(`valid on ${valid.map((v) => v.image).join(', ')} (${validRange(verdicts)})`);
@@ -143,7 +147,7 @@ function fileCheck(name: string, bytes: Uint8Array, version: CloudInitVersion, i
   let found = fileChecks.get(key);
   if (!found) {
     if (fileChecks.size >= MAX_FILE_CHECKS) fileChecks.clear();
-    fileChecks.set(key, (found = checkFile(name, bytes, version, instanceData)));
+    fileChecks.set(key, (found = checkFile(name, bytes, version, instanceData, { acceptance: false, maxProblems: OTHER_VERSION_PROBLEMS })));
   }
   return found;
 }

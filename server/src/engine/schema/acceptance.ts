@@ -10,7 +10,7 @@ import { pyStr } from '../py/repr';
 import { LimitExceededError } from '../limits';
 import { expandedSize } from '../yaml/load';
 import type { PyValue } from '../py/values';
-import { CLOUD_INIT_VERSIONS, type CloudInitVersion, versionInWords } from '../version/versions';
+import { atLeast, CLOUD_INIT_VERSIONS, type CloudInitVersion, versionInWords } from '../version/versions';
 import { validateCloudConfig, type SchemaProblem, type SchemaReport, type SchemaVersion, type TextSchemaReport } from './validate';
 
 /** Past this many errors a document is not validated again for every other version (a generated file can have 100,000). */
@@ -43,8 +43,10 @@ export function acceptingVersions(root: PyValue, version: SchemaVersion, report:
     }));
   return (p, key) => {
     const about = key === undefined ? p.segments : [...p.segments, key];
+    // 22.4 checks no top-level key's name at all: it ignores an unknown one, it does not accept it.
+    const topLevelName = p.keyword === 'additionalProperties' && p.segments.length === 0;
     return load()
-      .filter((o) => !o.errors.some((q) => rejects(q, p, about, own)))
+      .filter((o) => !(topLevelName && !atLeast(o.version, '23.4')) && !o.errors.some((q) => rejects(q, p, about, own)))
       .map((o) => o.version);
   };
 }

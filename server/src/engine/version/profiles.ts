@@ -201,7 +201,7 @@ export function knownDistros(version: CloudInitVersion): readonly string[] {
   return [...new Set([...distros, ...distros.filter((d) => d.includes('_')).map((d) => d.replace(/_/g, '-'))])].sort();
 }
 
-/** Whether `distros.fetch(distro)` finds a Distro class in `version`. */
+/** Whether cloud-init's `distros.fetch` finds a Distro class for `distro` in `version`. */
 export function isKnownDistro(version: CloudInitVersion, distro: string): boolean {
   const { distros, dashes } = facts(version);
   return distros.includes(distro) || (dashes && distros.includes(distro.replace(/-/g, '_')));
