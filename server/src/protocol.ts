@@ -137,8 +137,7 @@ export interface PreviewParams {
   source?: PreviewSource;
   /**
    * The header's widest line, in characters (100 by default; 40 to 1000): a client that knows its
-   * window's width passes it; VS Code passes the setting `cloudConfigMerge.preview.headerWidth`, or, left
-   * unset, a side column's width (56) beside an editor and 100 alone (client/src/preview/headerWidth.ts).
+   * window's width passes it, VS Code passes the setting `cloudConfigMerge.preview.headerWidth`.
    */
   headerWidth?: number;
 }

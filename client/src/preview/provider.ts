@@ -9,7 +9,6 @@ import { PreviewRequest, PreviewSetNotification, previewBody, previewLines, type
 import { Server, log } from '../client';
 import { PREVIEW_SCHEME, type PreviewState, fromPreviewUri, headerWidthSetting, sourcesOf, toParams } from './uri';
 import { RefreshDebouncer } from './debounce';
-import { chooseHeaderWidth } from './headerWidth';
 
 const REFRESH_DELAY_MS = 200;
 
@@ -39,8 +38,6 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
   private watcher: vscode.FileSystemWatcher | undefined;
   /** The previews the server was told are open (each is a set: its files show their fates), by URI. */
   private readonly registered = new Set<string>();
-  /** The header width each preview was last made at: a new layout that changes it refreshes the preview. */
-  private readonly widths = new Map<string, number>();
 
   constructor(private readonly server: Server) {
     this.disposables.push(
@@ -68,11 +65,7 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
         this.openPreviews().forEach((u) => this.schedule(u));
       }),
       vscode.window.tabGroups.onDidChangeTabs(() => this.syncSets()),
-      vscode.window.tabGroups.onDidChangeTabGroups(() => {
-        this.syncSets();
-        // A preview that now has the window to itself, or now shares it, wraps its header anew.
-        for (const uri of this.openPreviews()) if (this.widths.has(uri.toString()) && this.widths.get(uri.toString()) !== headerWidthOf(uri)) this.schedule(uri);
-      }),
+      vscode.window.tabGroups.onDidChangeTabGroups(() => this.syncSets()),
     );
     this.syncSets();
   }
@@ -113,13 +106,11 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
       return `# Cloud-Config Merge: this preview address cannot be read (${message(e)}).\n`;
     }
     try {
-      const headerWidth = headerWidthOf(uri, state);
-      this.widths.set(uri.toString(), headerWidth);
       this.requestsSent++;
       this.inFlight++;
       let result: ShownPreview;
       try {
-        result = await this.server.request(PreviewRequest, { ...toParams(state), headerWidth }, token);
+        result = await this.server.request(PreviewRequest, { ...toParams(state), headerWidth: headerWidthSetting(state) }, token);
       } finally {
         this.inFlight--;
       }
@@ -214,7 +205,6 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
     this.refreshing.delete(key);
     this.results.delete(key);
     this.lines.delete(key);
-    this.widths.delete(key);
     if (!this.openPreviews().length) {
       this.watcher?.dispose();
       this.watcher = undefined;
@@ -251,18 +241,6 @@ function isSetPreview(state: PreviewState): boolean {
 }
 
 /** The previews shown in a tab, on either side of a diff too. */
-/**
- * The header width for a preview (headerWidth.ts): alone when its tab is in the window's only editor
- * group, or, not shown yet, when it will open where no editor is (a preview opens beside an editor).
- */
-function headerWidthOf(uri: vscode.Uri, state: PreviewState = fromPreviewUri(uri)): number {
-  const groups = vscode.window.tabGroups.all;
-  const key = uri.toString();
-  const shown = groups.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key));
-  const alone = shown ? groups.length === 1 : groups.length <= 1 && !vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme !== PREVIEW_SCHEME && e.document.uri.scheme !== 'output');
-  return chooseHeaderWidth(headerWidthSetting(state), alone);
-}
-
 function shownPreviews(): vscode.Uri[] {
   const out: vscode.Uri[] = [];
   for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {

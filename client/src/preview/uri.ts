@@ -7,7 +7,6 @@
  *   cloud-config-merge-preview:/Merged user-data (3 files).yaml?{"mode":"user-data","files":[…]}
  */
 import * as vscode from 'vscode';
-import type { HeaderWidthSetting } from './headerWidth';
 import { type EditorPreviewMode, PREVIEW_MODES, type PreviewParams, type PreviewSource, isEditorPreviewMode } from '../../../server/src/protocol';
 
 export const PREVIEW_SCHEME = 'cloud-config-merge-preview';
@@ -103,10 +102,10 @@ export function sourcesOf(state: PreviewState): string[] {
   return out;
 }
 
-/** Where the user set `cloudConfigMerge.preview.headerWidth` for a preview (of its first file's folder): headerWidth.ts chooses, the server bounds it. */
-export function headerWidthSetting(state: PreviewState): HeaderWidthSetting | undefined {
+/** The setting `cloudConfigMerge.preview.headerWidth` for a preview (of its first file's folder); the server bounds it. */
+export function headerWidthSetting(state: PreviewState): number | undefined {
   const scope = state.files[0] ?? state.boot?.cloudCfg;
-  return vscode.workspace.getConfiguration('cloudConfigMerge', scope ? vscode.Uri.parse(scope) : undefined).inspect<number>('preview.headerWidth');
+  return vscode.workspace.getConfiguration('cloudConfigMerge', scope ? vscode.Uri.parse(scope) : undefined).get<number>('preview.headerWidth');
 }
 
 export function toParams(state: PreviewState): PreviewParams {

@@ -7,11 +7,6 @@
 
 /** The widest header line by default: wider lines are wrapped (the body, cloud-init's own text, is never touched). */
 export const HEADER_WIDTH = 100;
-/**
- * The widest header line of a preview in a side column, VS Code's default (`cloudConfigMerge.preview.headerWidth`):
- * a 1400-pixel window with the editor beside the preview shows about 58 columns (issue 42).
- */
-export const SIDE_COLUMN_HEADER_WIDTH = 56;
 /** The narrowest and widest header a client may ask for (`headerWidthOf`). */
 export const MIN_HEADER_WIDTH = 40;
 export const MAX_HEADER_WIDTH = 1000;

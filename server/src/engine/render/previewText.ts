@@ -36,7 +36,7 @@ import type { Target } from '../version/target';
 const planText = () => require('./planText') as typeof import('./planText');
 const planModule = () => require('../plan/ofOutcome') as typeof import('../plan/ofOutcome');
 
-export { HEADER_WIDTH, SIDE_COLUMN_HEADER_WIDTH, MAX_HEADER_WIDTH, MIN_HEADER_WIDTH, PREVIEW_BODY_MARKER, headerWidthOf, unwrapHeader, wrapHeaderLine, type HeaderLink, type HeaderSection } from './header';
+export { HEADER_WIDTH, MAX_HEADER_WIDTH, MIN_HEADER_WIDTH, PREVIEW_BODY_MARKER, headerWidthOf, unwrapHeader, wrapHeaderLine, type HeaderLink, type HeaderSection } from './header';
 
 /** Lost values the header lists; the rest are counted (the report has up to MAX_LOST_VALUES). */
 export const HEADER_LOST_VALUES = 100;
