@@ -209,19 +209,28 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
     const listed = moduleListEntries(list);
     const origins = isPyList(list) ? getListOrigins(list) : undefined;
     if (!listed) continue;
+    let unknown = 0;
     for (const row of plan.stages[stage].rows) {
       if (row.decision !== 'skip_not_found' && row.decision !== 'skip_removed') continue;
       if (row.cc === null) continue;
       const entry = listed[row.position];
       if (!entry || entry.module !== row.module) continue;
+      // Past MAX_UNKNOWN_ENTRIES a list's entries are counted, and said once (cloud-init warns for each).
+      if (++unknown > MAX_UNKNOWN_ENTRIES) continue;
       const where = at(origins?.[entry.index], 'value') ?? at(cfg.originOf(STAGE_KEYS[stage]));
       const path = `${STAGE_KEYS[stage]}[${entry.index}]`;
       if (row.decision === 'skip_removed') push('plan-unknown-module', path, where, `${row.module}: cloud-init ${plan.target.version} has removed this module and skips it (it logs at INFO: "Module \`${row.module}\` has been removed from cloud-init. It may be removed from \`/etc/cloud/cloud.cfg\`.")`, { severity: 'info' });
       else push('plan-unknown-module', path, where, `${row.module}: cloud-init ${plan.target.version} has no such module and skips this entry, with the warning "Could not find module named ${row.cc} (searched ['${row.cc}', 'cloudinit.config.${row.cc}'])"${suggested++ < MAX_SUGGESTIONS ? nearModule(row.cc, plan) : ''}`);
     }
+    if (unknown > MAX_UNKNOWN_ENTRIES) {
+      push('plan-unknown-module', STAGE_KEYS[stage], at(cfg.originOf(STAGE_KEYS[stage])), `${STAGE_KEYS[stage]}: ${unknown - MAX_UNKNOWN_ENTRIES} more entries after the first ${MAX_UNKNOWN_ENTRIES} name no module of cloud-init ${plan.target.version} or a removed one; cloud-init skips each, with a warning or a note for each`);
+    }
   }
   return out;
 }
+
+/** Unknown module entries said one by one in a list; the rest are counted in one more (a list can have 100,000). */
+const MAX_UNKNOWN_ENTRIES = 1_000;
 
 /** Unknown module entries that get a near-miss suggestion: a list of 100,000 of them is not searched 100,000 times. */
 const MAX_SUGGESTIONS = 200;
