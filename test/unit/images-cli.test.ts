@@ -121,12 +121,12 @@ test("the preview's header says which images reject the merged result, and nothi
   }
 });
 
-test('above 64 KB of merged user-data the preview says it leaves the images to --check, which still checks them', () => {
+test('above 16 KB of user-data the preview says it leaves the images to --check, which still checks them', () => {
   const big = SOURCE + 'runcmd:\n' + Array.from({ length: 3000 }, (_, i) => `  - echo line ${i} of a long generated script\n`).join('');
   const f = folder({ 'big.yaml': big });
   try {
     const header = runCliIn(['--format', 'preview', 'big.yaml'], f.dir).stdout.split('# ---- what cloud-init writes')[0].replace(/\n#\s+/g, ' ');
-    assert.match(header, /Which images accept this: not checked in the preview above 64 KB of merged user-data \(cloud-config-merge --check --image all checks it\)/);
+    assert.match(header, /Which images accept this: not checked in the preview above 16 KB of user-data \(cloud-config-merge --check --image all checks it\)/);
     assert.match(runCliIn(['--check', '--image', 'all', 'big.yaml'], f.dir).stdout, /^Which images accept this: valid on debian-13, rhel-9/);
   } finally {
     f.done();

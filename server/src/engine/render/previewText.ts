@@ -89,8 +89,12 @@ export interface PreviewModel {
 }
 
 /** A run and its preview in one call (the CLI's `--format preview`, tests): runSet, then renderPreview. */
-/** The merged user-data up to which the preview checks it on every image profile's cloud-init. */
-export const IMAGES_IN_PREVIEW_BYTES = 64 * 1024;
+/**
+ * The user-data (its parts, and the merged result) up to which the preview checks it on every image
+ * profile's cloud-init: each other version merges the parts again and checks each of them and the merged
+ * result, on every refresh (AWS takes 16 KB of user-data).
+ */
+export const IMAGES_IN_PREVIEW_BYTES = 16 * 1024;
 
 export function buildPreview(mode: PreviewMode, files: InputFile[], options: RunOptions & PreviewRenderOptions & { layers?: SystemLayers } = {}): PreviewModel {
   return renderPreview(runSet(mode, { files, layers: options.layers }, options), options);
@@ -148,8 +152,8 @@ export function renderPreview(outcome: Outcome, options: PreviewRenderOptions = 
         // (AWS 16 KB, OpenStack and Azure 64 KB), said and left to --check above that.
         const images = !checked?.checked
           ? undefined
-          : run.cloudConfigTxt.length > IMAGES_IN_PREVIEW_BYTES
-            ? `Which images accept this: not checked in the preview above ${IMAGES_IN_PREVIEW_BYTES / 1024} KB of merged user-data (cloud-config-merge --check --image all checks it)`
+          : Math.max(run.cloudConfigTxt.length, outcome.inputs.files.reduce((n, f) => n + f.bytes.length, 0)) > IMAGES_IN_PREVIEW_BYTES
+            ? `Which images accept this: not checked in the preview above ${IMAGES_IN_PREVIEW_BYTES / 1024} KB of user-data (cloud-config-merge --check --image all checks it)`
             : mergedImagesLine((other) => runVerdict(outcome, other, other === version ? { valid: checked.schema.valid, errors: checked.schema.errors } : undefined));
         if (checked) sections.push((w) => w.section('schema', () => schemaSection(w, checked, version, options, images)));
       }
