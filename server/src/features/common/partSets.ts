@@ -82,6 +82,8 @@ export class PartSets {
   /** Open previews' selections, by an id the client chose. */
   private readonly previews = new Map<string, OpenSet>();
   private readonly listings = new Map<string, { at: number; files: unknown; ms: number }>();
+  /** The last answer of declaredSets, with what it depends on. */
+  private declared: { key: string; at: number; sets: OpenSet[] } | undefined;
   private readonly disk = new DiskCache();
   /** `included`: the files its parts' `#include`s read (or tried), whose changes count as the set's. */
   private readonly analyses = new Map<string, { snapshot: string; included: Array<{ file: string; stamp: string }>; analysis: SetAnalysis }>();
@@ -154,8 +156,24 @@ export class PartSets {
 
   /** Every set of the workspace's set files. */
   declaredSets(): OpenSet[] {
+    // Asked for on every request (a document's run settings, runSetOf): the set files are parsed and resolved
+    // again only when one changes (its open version or its disk stamp), or once the listings' time is up.
+    const folders = this.ctx.workspaceFolders();
+    const key = JSON.stringify(folders.map((folder) => {
+      const file = path.join(folder, SET_FILE_NAME);
+      const settings = this.ctx.clientSettings(pathToFileURL(file).href);
+      return [file, this.stamp(file), settings.includes.allowOutsideWorkspace, settings.limits.maxSetFiles];
+    }));
+    const kept = this.declared;
+    if (kept && kept.key === key && Date.now() - kept.at < LISTING_MS) return kept.sets;
+    const sets = this.resolveDeclaredSets(folders);
+    this.declared = { key, at: Date.now(), sets };
+    return sets;
+  }
+
+  private resolveDeclaredSets(folders: readonly string[]): OpenSet[] {
     const out: OpenSet[] = [];
-    for (const folder of this.ctx.workspaceFolders()) {
+    for (const folder of folders) {
       const setFilePath = path.join(folder, SET_FILE_NAME);
       const parsed = this.setFile(setFilePath);
       if (!parsed) continue;
