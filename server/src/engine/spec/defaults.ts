@@ -6,5 +6,19 @@ export const DEFAULT_PART_SPEC_TEXT = 'dict(replace)+list()+str()';
 /** `mergemanydict` (system config, drop-ins, the final combination). */
 export const DEFAULT_SYSTEM_SPEC_TEXT = 'list()+dict()+str()';
 
-export const DEFAULT_PART_SPEC = (): ParsedSpec => parseStringSpec(DEFAULT_PART_SPEC_TEXT);
-export const DEFAULT_SYSTEM_SPEC = (): ParsedSpec => parseStringSpec(DEFAULT_SYSTEM_SPEC_TEXT);
+/** A spec parsed once and frozen (every part without a spec uses the default: thousands of parses in a large multipart). */
+function once(text: string): () => ParsedSpec {
+  let parsed: ParsedSpec | undefined;
+  return () => (parsed ??= deepFreeze(parseStringSpec(text)));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+export const DEFAULT_PART_SPEC = once(DEFAULT_PART_SPEC_TEXT);
+export const DEFAULT_SYSTEM_SPEC = once(DEFAULT_SYSTEM_SPEC_TEXT);
