@@ -36,7 +36,7 @@ import { registerRenderedPart } from './features/renderedPart';
 import { WorkspaceMergers } from './features/common/customMergers';
 import { WorkspaceTrustNotification } from './protocol';
 import { instanceDataFor, instanceDataKey } from './features/common/instanceData';
-import { PartSets } from './features/common/partSets';
+import { PartSets } from './sets/partSets';
 import { registerFates, setDiagnostics } from './features/fates';
 import { registerFateHints } from './features/fateHints';
 import { fateFixes } from './features/fateFixes';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync, utimesSync, renameSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DiskCache } from '../../server/src/features/common/diskCache';
+import { DiskCache } from '../../server/src/sets/diskCache';
 
 let dir: string;
 before(() => {

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { existsSync } from 'node:fs';
 import { SET_FILE_MAX_BYTES, SET_FILE_NAME } from '../engine/sets/setFile';
 import { listForPatterns, readSetFile, resolveSet, setPatterns } from '../node/sets';
+import { runImage, savedSetRun } from '../sets/resolve';
 import { CliOptions, UsageError } from './args';
 import { pushAll } from '../engine/arrays';
 
@@ -26,24 +27,25 @@ export function applySet(o: CliOptions, cwd = process.cwd()): void {
   const resolved = resolveSet(folder, set, listForPatterns(folder, setPatterns(set), reading.folders), reading);
   if (resolved.problems.length) throw new UsageError(`${file}: ${resolved.problems.map((p) => p.message).join('; ')}`);
   if (resolved.unmatched.length) throw new UsageError(`--set ${o.set}: no file matches ${resolved.unmatched.join(', ')}`);
+  const run = savedSetRun(folder, resolved);
   // Paths as a user would type them from here, so messages and SARIF name files relative to the working directory.
   const shown = (f: string) => path.relative(cwd, f) || f;
-  o.mode = set.mode;
+  o.mode = run.mode;
   // The set's image, unless --image names one (applyTarget then reads it).
-  if (set.image && o.image === undefined) o.image = set.image;
-  o.files = resolved.files.map(shown);
-  pushAll(o.includeMap, resolved.includeMap.map((m) => ({ url: m.url, file: shown(m.file) })));
+  o.image = runImage(run, { requested: o.image });
+  o.files = run.files.map(shown);
+  pushAll(o.includeMap, run.includeMap.map((m) => ({ url: m.url, file: shown(m.file) })));
   // The set's instance data is a file, even one named like a shipped sample (`aws`), as in the editor.
-  if (resolved.instanceData) o.instanceData = path.isAbsolute(shown(resolved.instanceData)) ? shown(resolved.instanceData) : `.${path.sep}${shown(resolved.instanceData)}`;
-  if (resolved.boot.confd) o.confd = resolved.boot.confd.map(shown);
-  if (resolved.boot.cloudCfg) o.cloudCfg = shown(resolved.boot.cloudCfg);
-  if (resolved.boot.vendor) o.vendor = shown(resolved.boot.vendor);
-  if (resolved.boot.vendor2) o.vendor2 = shown(resolved.boot.vendor2);
-  if (resolved.boot.dsConfig) o.dsConfig = shown(resolved.boot.dsConfig);
+  if (run.instanceData) o.instanceData = path.isAbsolute(shown(run.instanceData)) ? shown(run.instanceData) : `.${path.sep}${shown(run.instanceData)}`;
+  if (run.boot.confd) o.confd = run.boot.confd.map(shown);
+  if (run.boot.cloudCfg) o.cloudCfg = shown(run.boot.cloudCfg);
+  if (run.boot.vendor) o.vendor = shown(run.boot.vendor);
+  if (run.boot.vendor2) o.vendor2 = shown(run.boot.vendor2);
+  if (run.boot.dsConfig) o.dsConfig = shown(run.boot.dsConfig);
   // A seed's meta-data and network-config are checked and previewed with it, as with --seed.
-  if (resolved.seed) {
-    o.seed = set.seed;
-    o.seedFiles = { metaData: resolved.seed.present['meta-data'] && shown(resolved.seed.present['meta-data']), networkConfig: resolved.seed.present['network-config'] && shown(resolved.seed.present['network-config']) };
+  if (run.seed) {
+    o.seed = run.seed.folder;
+    o.seedFiles = { metaData: run.seed.metaData && shown(run.seed.metaData), networkConfig: run.seed.networkConfig && shown(run.seed.networkConfig) };
   }
 }
 

@@ -11,7 +11,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { keepBothOutcomes, decidingFile } from '../engine/outcome/fixes';
 import { LineIndex } from '../engine/text/lineIndex';
 import { ServerContext } from './common/context';
-import { OpenSet, PartSets } from './common/partSets';
+import { OpenSet, PartSets } from '../sets/partSets';
 import { pathToFileURL } from 'node:url';
 import { rangesTouch } from './common/ranges';
 import { FateDiagnosticData, fatesIn } from './fates';

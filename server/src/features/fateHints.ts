@@ -1,13 +1,13 @@
 /**
  * Inlay hints for the fates that are not problems: a list appended after (or
  * prepended before) another part's items says so at the end of its line,
- * naming that part. Only in files of a set (common/partSets.ts); the hints
+ * naming that part. Only in files of a set (sets/partSets.ts); the hints
  * are asked again when another file of the set changes.
  */
 import { InlayHint, InlayHintParams } from 'vscode-languageserver';
 import { ServerContext } from './common/context';
 import { guardRequest } from './common/guard';
-import { PartSets } from './common/partSets';
+import { PartSets } from '../sets/partSets';
 import { analysesFor, fatesIn } from './fates';
 import { where } from '../engine/outcome/fates';
 

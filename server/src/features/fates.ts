@@ -1,6 +1,6 @@
 /**
  * Merge consequences where people write: in every open file of a set
- * (common/partSets.ts), a diagnostic on each value whose fate the merge
+ * (sets/partSets.ts), a diagnostic on each value whose fate the merge
  * decides against it, with related information pointing at the value that
  * decides; and the merged result's `cloud-init schema --system` problems on
  * the part that wrote the value. Appended and prepended lists are not
@@ -21,7 +21,7 @@ import { inFile } from '../engine/check/runFindings';
 import type { PlanFix } from '../engine/plan/pitfalls';
 import { ServerContext } from './common/context';
 import { DIAGNOSTIC_SOURCE, SEVERITY as DIAGNOSTIC_SEVERITY } from './common/ranges';
-import { PartSets, SetAnalysis } from './common/partSets';
+import { PartSets, SetAnalysis } from '../sets/partSets';
 import { ServerSettings } from './common/settings';
 import { describeError } from './common/log';
 

@@ -17,7 +17,7 @@ import { InstanceDataChangedNotification, InstanceDataFilesNotification, Instanc
 import type { ServerContext } from './common/context';
 import { guardCall } from './common/guard';
 import { forgetInstanceDataFile, instanceDataFileOf, setUnsavedInstanceData } from './common/instanceData';
-import { isInside } from './common/workspaceIncludes';
+import { isInside } from '../sets/workspaceIncludes';
 
 export const INSTANCE_DATA_GLOB = '**/*.json';
 

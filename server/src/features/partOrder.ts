@@ -15,7 +15,7 @@ import { unwrapRendered } from '../engine/userdata/terraform';
 import { containerSentence, containersAmong } from '../engine/userdata/containers';
 import { ServerContext } from './common/context';
 import { guardRequest } from './common/guard';
-import { PartSets, filePath } from './common/partSets';
+import { PartSets, filePath } from '../sets/partSets';
 import { readOpenOrDisk } from './common/workspaceFiles';
 import { setResult } from './setRequests';
 import { notUserDataKind, notUserDataSentence } from '../engine/seed/notUserData';

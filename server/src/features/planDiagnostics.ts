@@ -1,6 +1,6 @@
 /**
  * The boot plan's pitfalls as diagnostics, on the value they are about (engine/plan/pitfalls.ts): our own
- * checks, named `plan-*`. A document in a set (common/partSets.ts) gets those of the set's one outcome that
+ * checks, named `plan-*`. A document in a set (sets/partSets.ts) gets those of the set's one outcome that
  * are written in it; a #cloud-config document in no set is planned on its own (its loaded value). Hints
  * (keys read once per instance) are left to the hover. A pitfall with an obvious fix
  * (`defer: true`, `- default`) carries it for planFixes.ts.
@@ -10,7 +10,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { planAlone } from '../engine/check/check';
 import { ServerContext } from './common/context';
 import { DIAGNOSTIC_SOURCE, SEVERITY } from './common/ranges';
-import { PartSets } from './common/partSets';
+import { PartSets } from '../sets/partSets';
 import { ServerSettings } from './common/settings';
 import { planTargetOf } from './common/planTarget';
 import { describeError } from './common/log';

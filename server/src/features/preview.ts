@@ -31,13 +31,13 @@ import { ConfigFile } from '../engine/system/readConf';
 import { PartLoadCache } from '../engine/userdata/cloudConfigHandler';
 import { ServerContext } from './common/context';
 import { ServerSettings, withImage } from './common/settings';
-import { filePath, type OpenSet, type PartSets } from './common/partSets';
+import { filePath, type OpenSet, type PartSets } from '../sets/partSets';
 import { guardRequest } from './common/guard';
 import { MAX_SCHEMA_PROBLEMS, uriPath } from './common/analysisCache';
-import { isInside, realpathOr, workspaceIncludeResolver } from './common/workspaceIncludes';
+import { isInside, realpathOr, workspaceIncludeResolver } from '../sets/workspaceIncludes';
 import { pipelineFiles } from './pipeline';
 import { AuthoredPart, findingLine, labelledFindings } from '../engine/lint/partFindings';
-import { DiskCache } from './common/diskCache';
+import { DiskCache } from '../sets/diskCache';
 
 export function registerPreview(ctx: ServerContext, sets?: PartSets): void {
   ctx.connection.onRequest(

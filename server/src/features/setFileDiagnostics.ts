@@ -11,7 +11,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { SET_FILE_NAME, SetFileProblem, parseSetFile } from '../engine/sets/setFile';
 import { ServerContext } from './common/context';
 import { DIAGNOSTIC_SOURCE } from './common/ranges';
-import { PartSets, filePath } from './common/partSets';
+import { PartSets, filePath } from '../sets/partSets';
 import type { ServerSettings } from './common/settings';
 
 export function setFileDiagnostics(ctx: ServerContext, sets: PartSets, document: TextDocument, settings: ServerSettings): Diagnostic[] {

@@ -13,8 +13,8 @@ import { PreviewSetNotification, PreviewSetParams, SaveSetRequest, SetOfRequest,
 import { SET_BOOT_ROLES, SET_FILE_NAME, SET_MODES, parseSetFile, writeSet } from '../engine/sets/setFile';
 import { ServerContext } from './common/context';
 import { guardRequest } from './common/guard';
-import { OpenSet, PartSets, filePath } from './common/partSets';
-import { isInside } from './common/workspaceIncludes';
+import { OpenSet, PartSets, filePath } from '../sets/partSets';
+import { isInside } from '../sets/workspaceIncludes';
 import { readSeedFolder } from '../node/seed';
 import { seedMerge } from '../engine/seed/seedFolder';
 

@@ -1,6 +1,6 @@
 /**
  * Whether a path lies inside a folder: the one rule by which the editor confines `#include` and sets
- * (features/common/workspaceIncludes.ts, node/sets.ts) and the CLI confines `--set`. Symbolic links are
+ * (sets/workspaceIncludes.ts, node/sets.ts) and the CLI confines `--set`. Symbolic links are
  * resolved first, so a link inside a folder to a file outside is outside.
  */
 import { realpathSync } from 'node:fs';

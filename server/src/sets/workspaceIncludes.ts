@@ -8,12 +8,12 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { IncludeResolver } from '../../engine/userdata/process';
-import { includeTarget } from '../../engine/userdata/includeUrl';
-import { readError } from './readFile';
-import { openOrDiskBytes } from './workspaceFiles';
-import type { ServerSettings } from './settings';
-import { isInside, realpathOr } from '../../node/inside';
+import type { IncludeResolver } from '../engine/userdata/process';
+import { includeTarget } from '../engine/userdata/includeUrl';
+import { readError } from '../features/common/readFile';
+import { openOrDiskBytes } from '../features/common/workspaceFiles';
+import type { ServerSettings } from '../features/common/settings';
+import { isInside, realpathOr } from '../node/inside';
 
 export interface IncludeReading {
   settings: ServerSettings;
@@ -67,4 +67,4 @@ export function workspaceIncludeResolver(reading: IncludeReading): IncludeResolv
   };
 }
 
-export { isInside, realpathOr } from '../../node/inside';
+export { isInside, realpathOr } from '../node/inside';

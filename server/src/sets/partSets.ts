@@ -12,46 +12,32 @@ import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { FateReport } from '../../engine/outcome/fates';
-import { InputFile, Outcome, RunOptions, SystemLayers, runSet } from '../../engine/outcome/run';
-import type { SetMode } from '../../engine/outcome/mode';
-import { SET_FILE_MAX_BYTES, SET_FILE_NAME, SetFile } from '../../engine/sets/setFile';
-import { MergedSchemaReport } from '../../engine/outcome/mergedSchema';
-import { instanceDataTextOr } from '../../engine/template/instanceData';
-import { parseSetFile } from '../../engine/sets/setFile';
-import { ResolvedSet, listForPatterns, resolveSetFile } from '../../node/sets';
+import type { FateReport } from '../engine/outcome/fates';
+import { InputFile, Outcome, RunOptions, SystemLayers, runSet } from '../engine/outcome/run';
+import { SET_FILE_MAX_BYTES, SET_FILE_NAME, SetFile } from '../engine/sets/setFile';
+import { MergedSchemaReport } from '../engine/outcome/mergedSchema';
+import { instanceDataTextOr } from '../engine/template/instanceData';
+import { parseSetFile } from '../engine/sets/setFile';
+import { ResolvedSet, listForPatterns, resolveSetFile } from '../node/sets';
+import { ResolvedRun, confdRun, containerRun, runReads, savedSetRun, seedRun } from './resolve';
 import { DiskCache } from './diskCache';
-import { openDocument } from './workspaceFiles';
-import { readBoundedSync } from '../../node/readFile';
-import { readConfinedSeedFolder } from '../../node/seed';
-import { isInside } from '../../node/inside';
-import { detectCloudInitDocument, isContainerKind } from '../../../../common/detect';
+import { openDocument } from '../features/common/workspaceFiles';
+import { readBoundedSync } from '../node/readFile';
+import { isInside } from '../node/inside';
+import { detectCloudInitDocument, isContainerKind } from '../../../common/detect';
 import { workspaceIncludeResolver } from './workspaceIncludes';
-import { ServerContext } from './context';
-import { MAX_SCHEMA_PROBLEMS } from './analysisCache';
-import { ServerSettings, withImage } from './settings';
-import { runCheck, type RunFinding } from '../../engine/check/runFindings';
-import { planTargetOf } from './planTarget';
+import { ServerContext } from '../features/common/context';
+import { MAX_SCHEMA_PROBLEMS } from '../features/common/analysisCache';
+import { ServerSettings, withImage } from '../features/common/settings';
+import { runCheck, type RunFinding } from '../engine/check/runFindings';
+import { planTargetOf } from '../features/common/planTarget';
 
-/** A set as the server merges it: absolute paths, in order. */
-export interface OpenSet {
-  /** Stable identity: `file:<set file>#<name>`, `confd:<folder>` or `preview:<id>`. */
+/** A run as the server keeps it: the resolved run (sets/resolve.ts) with its identity. */
+export interface OpenSet extends ResolvedRun {
+  /** Stable identity: `file:<set file>#<name>`, `confd:<folder>`, `seed:<folder>`, `preview:<id>` or `file:<file>` (a lone container). */
   key: string;
   /** How messages name the set. */
   label: string;
-  mode: SetMode;
-  /** Names in messages are relative to this folder. */
-  folder: string;
-  files: string[];
-  boot: { vendor?: string; vendor2?: string; cloudCfg?: string; dsConfig?: string; confd?: string[] };
-  includeMap: Array<{ url: string; file: string }>;
-  instanceData?: string;
-  /** The set's own image profile (cloud-config-merge.yaml `image:`); the folder's setting otherwise. */
-  image?: string;
-  /** A lone MIME multipart or archive, a run of its own: what stops the whole run its own analysis says already. */
-  container?: true;
-  /** The set's NoCloud seed folder (`seed:` as written) and the files beside its user-data that it holds. */
-  seed?: { folder: string; metaData?: string; networkConfig?: string };
 }
 
 export interface SetAnalysis {
@@ -104,13 +90,13 @@ export class PartSets {
   setsOf(uri: string): OpenSet[] {
     const file = filePath(uri);
     if (!file) return [];
-    const declared = this.declaredSets().filter((s) => s.files.includes(file) || Object.values(s.boot).flat().includes(file));
+    const declared = this.declaredSets().filter((s) => runReads(s, file));
     if (declared.length) return declared;
     const confd = this.confdSet(file);
     if (confd) return [confd];
     const seed = this.seedSetOf(file);
     if (seed) return [seed];
-    const previewed = [...this.previews.values()].filter((s) => s.files.includes(file) || Object.values(s.boot).flat().includes(file));
+    const previewed = [...this.previews.values()].filter((s) => runReads(s, file));
     if (previewed.length) return previewed;
     const container = this.containerSetOf(file, uri);
     return container ? [container] : [];
@@ -126,7 +112,7 @@ export class PartSets {
     const text = open ? open.getText() : undefined;
     if (text === undefined) return undefined;
     if (!isContainerKind(detectCloudInitDocument(text.slice(0, 64 * 1024), file, open?.languageId)?.kind)) return undefined;
-    return { key: `file:${file}`, label: `the parts of ${path.basename(file)}`, mode: 'user-data', folder: path.dirname(file), files: [file], boot: {}, includeMap: [], container: true };
+    return { ...containerRun(file), key: `file:${file}`, label: `the parts of ${path.basename(file)}` };
   }
 
   /**
@@ -137,7 +123,7 @@ export class PartSets {
   runSetOf(uri: string): { name: string; setFile: string; image?: string; instanceData?: string } | undefined {
     const file = filePath(uri);
     if (!file) return undefined;
-    const set = this.declaredSets().find((s) => (s.image || s.instanceData) && (s.files.includes(file) || Object.values(s.boot).flat().includes(file)));
+    const set = this.declaredSets().find((s) => (s.image || s.instanceData) && runReads(s, file));
     if (!set) return undefined;
     return { name: set.label, setFile: pathToFileURL(set.key.slice('file:'.length, set.key.lastIndexOf('#'))).href, ...(set.image ? { image: set.image } : {}), ...(set.instanceData ? { instanceData: set.instanceData } : {}) };
   }
@@ -178,8 +164,7 @@ export class PartSets {
       const parsed = this.setFile(setFilePath);
       if (!parsed) continue;
       for (const resolved of this.resolveSets(folder, parsed, this.ctx.clientSettings(pathToFileURL(setFilePath).href))) {
-        const set = resolved.set;
-        out.push({ key: `file:${setFilePath}#${set.name}`, label: `set ${set.name}`, mode: set.mode, folder, files: resolved.files, boot: resolved.boot, includeMap: resolved.includeMap, instanceData: resolved.instanceData, ...(set.image ? { image: set.image } : {}), ...(resolved.seed && set.seed ? { seed: { folder: set.seed, metaData: resolved.seed.present['meta-data'], networkConfig: resolved.seed.present['network-config'] } } : {}) });
+        out.push({ ...savedSetRun(folder, resolved), key: `file:${setFilePath}#${resolved.set.name}`, label: `set ${resolved.set.name}` });
       }
     }
     return out;
@@ -217,10 +202,11 @@ export class PartSets {
         return [];
       }
     });
-    const files = [...new Set([...names.map((n) => path.join(folder, n)), file])];
+    // (the document itself, even before it is saved)
+    const drops = names.includes(path.basename(file)) ? names : [...names, path.basename(file)];
     const cloudCfg = path.join(path.dirname(folder), 'cloud.cfg');
-    const withCloudCfg = this.readDisk(cloudCfg, 1 << 20) || this.ctx.documents.get(pathToFileURL(cloudCfg).href) ? { cloudCfg } : {};
-    return { key: `confd:${folder}`, label: `the ${folder} folder`, mode: 'confd', folder: path.dirname(folder), files, boot: withCloudCfg, includeMap: [] };
+    const hasCloudCfg = this.readDisk(cloudCfg, 1 << 20) || this.ctx.documents.get(pathToFileURL(cloudCfg).href);
+    return { ...confdRun(folder, drops, hasCloudCfg ? cloudCfg : undefined), key: `confd:${folder}`, label: `the ${folder} folder` };
   }
 
   /**
@@ -235,22 +221,12 @@ export class PartSets {
     const folder = path.dirname(file);
     const settings = this.ctx.clientSettings(pathToFileURL(file).href);
     const folders = settings.includes.allowOutsideWorkspace ? null : this.ctx.workspaceFolders();
-    const read = this.listing(`seed:${folder}\n${folders?.join('\n') ?? '(anywhere)'}`, () => readConfinedSeedFolder(folder, { folders, words: SET_READING_WORDS }));
-    const present = read.confined.present;
-    if (read.seed.missing.length || !present['user-data'] || !present['meta-data']) return undefined;
     // Named from its workspace folder, as a set file beside it would name it (and `--seed` from there).
     const root = this.ctx.workspaceFolders().find((f) => isInside(folder, f) && folder !== f) ?? path.dirname(folder);
     const shown = path.relative(root, folder).split(path.sep).join('/');
-    return {
-      key: `seed:${folder}`,
-      label: `the NoCloud seed ${shown}`,
-      mode: 'boot',
-      folder: root,
-      files: [present['user-data']],
-      boot: present['vendor-data'] ? { vendor: present['vendor-data'] } : {},
-      includeMap: [],
-      seed: { folder: shown, metaData: present['meta-data'], networkConfig: present['network-config'] },
-    };
+    const { run } = this.listing(`seed:${folder}\n${folders?.join('\n') ?? '(anywhere)'}`, () => seedRun(folder, { folders, words: SET_READING_WORDS }, shown, root));
+    // (a folder NoCloud does not use, or whose user-data or meta-data leads out, is no seed set: its files are checked alone)
+    return run && { ...run, key: `seed:${folder}`, label: `the NoCloud seed ${shown}` };
   }
 
   private listing<T>(folder: string, list: () => T, trusted: (files: T) => number = () => LISTING_MS): T {
