@@ -160,16 +160,77 @@ export function linesOf(text: string): string[] {
   return text.split('\n');
 }
 
+/** How many line breaks `text` has before `end`. */
+function breaksBefore(text: string, end: number): number {
+  let n = 0;
+  for (let at = text.indexOf('\n'); at >= 0 && at < end; at = text.indexOf('\n', at + 1)) n++;
+  return n;
+}
+
+/**
+ * The line splices from `old` to `now`. Only the lines between the texts' common head and tail are split
+ * and compared: after a one-character edit that is one line of a preview's 14,000.
+ */
+export function diffLines(old: string, now: string): Array<Splice<string>> {
+  if (old === now) return [];
+  const limit = Math.min(old.length, now.length);
+  let head = 0;
+  while (head < limit && old.charCodeAt(head) === now.charCodeAt(head)) head++;
+  let tail = 0;
+  while (tail < limit - head && old.charCodeAt(old.length - 1 - tail) === now.charCodeAt(now.length - 1 - tail)) tail++;
+  // Whole lines: back to the start of the line the first difference is on, on to the end of the last one's.
+  const start = head ? old.lastIndexOf('\n', head - 1) + 1 : 0;
+  const oldEnd = endOfLine(old, old.length - tail);
+  const nowEnd = endOfLine(now, now.length - tail);
+  const a = old.slice(start, oldEnd).split('\n');
+  const b = now.slice(start, nowEnd).split('\n');
+  const first = breaksBefore(old, start);
+  return diffSequences(a.length, b.length, (i, j) => a[i] === b[j]).map((h) => ({ at: first + h.at, remove: h.remove, insert: b.slice(h.from, h.from + h.count) }));
+}
+
+/** The end of the line `at` is on (the offset of its line break, or the text's end). */
+function endOfLine(text: string, at: number): number {
+  const end = text.indexOf('\n', at);
+  return end < 0 ? text.length : end;
+}
+
+/** `text` with its line splices applied (as `applySplices` on its lines); only the lines the splices name are split off. */
+export function applyLineSplices(text: string, splices: ReadonlyArray<Splice<string>>): string {
+  if (!splices.length) return text;
+  // The start of line `line` (the text's length + 1 for the line after the last), found moving forward only.
+  let cursor = 0;
+  let cursorLine = 0;
+  const lineStart = (line: number): number => {
+    while (cursorLine < line) {
+      if (cursor > text.length) throw new Error(`a preview update does not fit the preview it was made for (line ${line})`);
+      const at = text.indexOf('\n', cursor);
+      cursor = at < 0 ? text.length + 1 : at + 1;
+      cursorLine++;
+    }
+    if (cursor > text.length + 1) throw new Error(`a preview update does not fit the preview it was made for (line ${line})`);
+    return cursor;
+  };
+  // Runs of whole lines, joined by line breaks at the end.
+  const runs: string[] = [];
+  let kept = 0;
+  for (const s of splices) {
+    if (s.at < kept) throw new Error(`a preview update does not fit the preview it was made for (splice at line ${s.at})`);
+    if (s.at > kept) runs.push(text.slice(lineStart(kept), lineStart(s.at) - 1));
+    if (s.insert.length) runs.push(s.insert.join('\n'));
+    kept = s.at + s.remove;
+    lineStart(kept);
+  }
+  if (cursor <= text.length) runs.push(text.slice(lineStart(kept)));
+  return runs.join('\n');
+}
+
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/**
- * What changed from `old` to `now`. `oldLines` and `nowLines` are their texts' lines, when the caller has
- * them already (the server keeps the held answer's).
- */
-export function diffPreview(old: PreviewResult, now: PreviewResult, oldLines = linesOf(old.text), nowLines = linesOf(now.text)): PreviewDelta {
-  const lines = diffSequences(oldLines.length, nowLines.length, (i, j) => oldLines[i] === nowLines[j]).map((h) => spliceOf(h, nowLines));
+/** What changed from `old` to `now`. */
+export function diffPreview(old: PreviewResult, now: PreviewResult): PreviewDelta {
+  const lines = diffLines(old.text, now.text);
   const a = old.lineMap;
   const b = now.lineMap;
   const F = PREVIEW_LINE_FIELDS;
@@ -206,7 +267,7 @@ export function diffPreview(old: PreviewResult, now: PreviewResult, oldLines = l
 
 /** The answer `delta` was made from, rebuilt from the answer it was made against. */
 export function applyPreviewDelta(old: PreviewResult, delta: PreviewDelta): PreviewResult {
-  const text = delta.lines.length ? applySplices(linesOf(old.text), delta.lines).join('\n') : old.text;
+  const text = applyLineSplices(old.text, delta.lines);
   const F = PREVIEW_LINE_FIELDS;
   let paths = old.lineMap.paths;
   let rows = old.lineMap.rows;

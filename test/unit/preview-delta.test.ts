@@ -2,7 +2,7 @@
 // a few changes in a long sequence are a few small hunks.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applySplices, diffSequences, Hunk } from '../../server/src/previewDelta';
+import { applyLineSplices, applySplices, diffLines, diffSequences, Hunk } from '../../server/src/previewDelta';
 
 function seeded(seed: number): () => number {
   return () => {
@@ -57,6 +57,32 @@ describe('the differences of two sequences', () => {
   test('no change is no hunk; a sequence emptied is one', () => {
     assert.deepEqual(diffSequences(3, 3, () => true), []);
     assert.deepEqual(diffSequences(3, 0, () => false), [{ at: 0, remove: 3, from: 0, count: 0 }]);
+  });
+
+  test('line changes of two texts, applied to the first, give the second: 5,000 random pairs', () => {
+    const random = seeded(11);
+    const pieces = ['a', 'b', '', '\n', '\n\n', 'ab\n', 'x'];
+    const text = () => Array.from({ length: Math.floor(random() * 12) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+    for (let round = 0; round < 5000; round++) {
+      const old = text();
+      let now = old;
+      for (let e = Math.floor(random() * 4); e > 0; e--) {
+        const at = Math.floor(random() * (now.length + 1));
+        const cut = Math.floor(random() * 3);
+        now = now.slice(0, at) + (random() < 0.6 ? pieces[Math.floor(random() * pieces.length)] : '') + now.slice(at + cut);
+      }
+      const splices = diffLines(old, now);
+      assert.deepEqual(applySplices(old.split('\n'), splices), now.split('\n'), `lines of ${JSON.stringify(old)} → ${JSON.stringify(now)}`);
+      assert.equal(applyLineSplices(old, splices), now, `${JSON.stringify(old)} → ${JSON.stringify(now)}: ${JSON.stringify(splices)}`);
+    }
+  });
+
+  test('a one-character edit of a long text is one line', () => {
+    const old = Array.from({ length: 14_000 }, (_, i) => `key${i}: value ${i}`).join('\n') + '\n';
+    const now = old.replace('key7000: value 7000', 'key7000: value 7000x');
+    assert.deepEqual(diffLines(old, now), [{ at: 7000, remove: 1, insert: ['key7000: value 7000x'] }]);
+    assert.equal(applyLineSplices(old, diffLines(old, now)), now);
+    assert.throws(() => applyLineSplices('one line', [{ at: 3, remove: 0, insert: ['x'] }]), /does not fit/);
   });
 
   test('a splice that does not fit the held sequence is refused', () => {

@@ -6,7 +6,7 @@
  * version) asks again without `base`.
  */
 import { PreviewUpdateParams, PreviewUpdateRequest, PreviewUpdateResult, PreviewResult } from '../protocol';
-import { diffPreview, linesOf } from '../previewDelta';
+import { diffPreview } from '../previewDelta';
 import { ServerContext } from './common/context';
 import { guardRequest } from './common/guard';
 import { type PartSets } from './common/partSets';
@@ -18,7 +18,6 @@ export const KEPT_PREVIEWS = 8;
 interface Held {
   version: number;
   result: PreviewResult;
-  lines: string[];
 }
 
 /** The last answers, least recently used first. */
@@ -37,13 +36,12 @@ export async function previewUpdate(ctx: ServerContext, params: PreviewUpdatePar
   const { id, base, ...rest } = params ?? ({} as PreviewUpdateParams);
   const result = await preview(ctx, rest, sets);
   const version = nextVersion++;
-  const lines = linesOf(result.text);
   if (typeof id !== 'string') return { version, result };
   const kept = helds.get(ctx) ?? helds.set(ctx, new Map()).get(ctx)!;
   const held = kept.get(id);
   kept.delete(id);
-  kept.set(id, { version, result, lines });
+  kept.set(id, { version, result });
   while (kept.size > KEPT_PREVIEWS) kept.delete(kept.keys().next().value!);
   if (!held || held.version !== base) return { version, result };
-  return { version, base, delta: diffPreview(held.result, result, held.lines, lines) };
+  return { version, base, delta: diffPreview(held.result, result) };
 }
