@@ -13,7 +13,7 @@ import { type PartSets } from './common/partSets';
 import { preview } from './preview';
 
 /** Previews whose last answer is kept (each is one preview's text and line map). */
-export const KEPT_PREVIEWS = 8;
+export const KEPT_PREVIEWS = 4;
 
 interface Held {
   version: number;
