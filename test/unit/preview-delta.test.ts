@@ -62,9 +62,10 @@ describe('the differences of two sequences', () => {
   test('line changes of two texts, applied to the first, give the second: 5,000 random pairs', () => {
     const random = seeded(11);
     const pieces = ['a', 'b', '', '\n', '\n\n', 'ab\n', 'x'];
-    const text = () => Array.from({ length: Math.floor(random() * 12) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+    const text = (pieces_: number) => Array.from({ length: Math.floor(random() * pieces_) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
     for (let round = 0; round < 5000; round++) {
-      const old = text();
+      // Every tenth text is long: the common head and tail are compared in blocks of 4,096, 256 and 16 characters first.
+      const old = text(round % 10 ? 12 : 4000);
       let now = old;
       for (let e = Math.floor(random() * 4); e > 0; e--) {
         const at = Math.floor(random() * (now.length + 1));
