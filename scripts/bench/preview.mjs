@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { cpuMs as processCpuMs } from '../fuzz/server.mjs';
 import { ROOT, require, ctx, SERVER_MAIN, CLIENT_START, progress, runJson, NODE_CHILD } from './context.mjs';
 import { editableLines } from './languageServers.mjs';
-import { median, p95, fmtMs } from './stats.mjs';
+import { median, p95, fmtMs, fmtBytes } from './stats.mjs';
 import { Session } from './lsp.mjs';
 import { generateParts } from './generate.mjs';
 
@@ -18,7 +18,15 @@ export async function benchPreview() {
   } catch {
     /* older build */
   }
-  const method = protocol.PreviewRequest?.method ?? 'cloudConfigMerge/preview';
+  // As the client asks: the changes since the answer it holds, applied to it (timed too); the whole preview on open.
+  let applyPreviewDelta = null;
+  try {
+    ({ applyPreviewDelta } = require(path.join(ROOT, 'server', 'out', 'previewDelta.js')));
+  } catch {
+    /* older build: whole answers */
+  }
+  const incremental = Boolean(protocol.PreviewUpdateRequest && applyPreviewDelta);
+  const method = incremental ? protocol.PreviewUpdateRequest.method : (protocol.PreviewRequest?.method ?? 'cloudConfigMerge/preview');
   for (const parts of ctx.config.previewParts) {
     const K = 100;
     progress(`preview: ${parts} parts of ${K} keys: didChange of one part, then ${method}`);
@@ -27,7 +35,7 @@ export async function benchPreview() {
     const generated = generateParts(parts, K);
     for (const p of generated) writeFileSync(path.join(dir, p.name), p.text);
     const uris = generated.map((p) => pathToFileURL(path.join(dir, p.name)).href);
-    const row = { parts, K, bytes: generated.reduce((a, p) => a + Buffer.byteLength(p.text), 0), refresh: [], cpu: [] };
+    const row = { parts, K, bytes: generated.reduce((a, p) => a + Buffer.byteLength(p.text), 0), refresh: [], cpu: [], wire: [] };
     rows.push(row);
     const s = await Session.start({ ipc: CLIENT_START, settings: (section) => (section === 'cloudConfigMerge' ? {} : null), folders: [dir] });
     try {
@@ -37,6 +45,7 @@ export async function benchPreview() {
       await s.open(uri, generated[edited].text, 1);
       const editable = editableLines(generated[edited].text);
       const warmup = 3;
+      let held = null;
       for (let i = 0; i < warmup + ctx.config.previewRuns; i++) {
         const line = editable[i % editable.length];
         const character = lines[line].length;
@@ -44,18 +53,28 @@ export async function benchPreview() {
         const since = s.log(uri).length;
         const version = await s.edit(uri, { start: { line, character }, end: { line, character } }, 'x');
         const cpu0 = processCpuMs(s.pid) ?? NaN;
-        const r = await s.timeRequest(method, { mode: 'user-data', files: uris });
+        const params = { mode: 'user-data', files: uris };
+        const t0 = performance.now();
+        const r = await s.timeRequest(method, incremental ? { ...params, id: 'bench-preview', ...(held ? { base: held.version } : {}) } : params);
+        let result = r.result;
+        if (incremental) {
+          if (r.result.delta && held?.version !== r.result.base) throw new Error('the server answered with changes to a version the client does not hold');
+          result = r.result.delta ? applyPreviewDelta(held.result, r.result.delta) : r.result.result;
+          held = { version: r.result.version, result };
+        }
+        const ms = performance.now() - t0;
         const cpu = (processCpuMs(s.pid) ?? NaN) - cpu0;
-        if (r.result?.failure) throw new Error(`preview failed: ${r.result.failure}`);
+        if (result?.failure) throw new Error(`preview failed: ${result.failure}`);
         if (i === 0) {
-          row.first = r.ms;
-          row.previewLines = r.result?.text?.split('\n').length;
-          row.answerBytes = Buffer.byteLength(JSON.stringify(r.result));
-          row.merged = r.result?.parts?.filter((p) => p.status === 'merged').length;
+          row.first = ms;
+          row.previewLines = result?.text?.split('\n').length;
+          row.answerBytes = Buffer.byteLength(JSON.stringify(result));
+          row.merged = result?.parts?.filter((p) => p.status === 'merged').length;
         }
         if (i >= warmup) {
-          row.refresh.push(r.ms);
+          row.refresh.push(ms);
           row.cpu.push(cpu);
+          row.wire.push(Buffer.byteLength(JSON.stringify(r.result)));
         }
         // let the debounced diagnostics of this version run before the next edit
         await s.waitForDiagnostics(uri, since, (d) => d.version === undefined || d.version === version, 30000).catch(() => undefined);
@@ -72,7 +91,7 @@ export async function benchPreview() {
     } catch (e) {
       row.engineError = String(e.message ?? e);
     }
-    progress(`preview: ${parts} parts: refresh median ${fmtMs(median(row.refresh))}, p95 ${fmtMs(p95(row.refresh))}, server CPU median ${fmtMs(median(row.cpu))}; in-process buildPreview ${fmtMs(median(row.engine?.preview.map((x) => x.cpu) ?? []))} CPU vs runUserData ${fmtMs(median(row.engine?.run.map((x) => x.cpu) ?? []))}`);
+    progress(`preview: ${parts} parts: refresh median ${fmtMs(median(row.refresh))}, p95 ${fmtMs(p95(row.refresh))}, server CPU median ${fmtMs(median(row.cpu))}, answer median ${fmtBytes(median(row.wire))} (whole ${fmtBytes(row.answerBytes)}); in-process buildPreview ${fmtMs(median(row.engine?.preview.map((x) => x.cpu) ?? []))} CPU vs runUserData ${fmtMs(median(row.engine?.run.map((x) => x.cpu) ?? []))}`);
   }
-  return { rows, method };
+  return { rows, method, incremental };
 }

@@ -302,10 +302,10 @@ export function markdown(results) {
     }
   }
   if (results.preview?.rows?.length) {
-    L.push(`**Preview refresh**: after a didChange of one part (the middle one, open in the editor), the \`${method(results.preview)}\` request over all parts (user-data mode; the other parts are read from disk by the server), ${ctx.config.previewRuns} times after 3 warm-ups:`, '');
+    L.push(`**Preview refresh**: after a didChange of one part (the middle one, open in the editor), the \`${method(results.preview)}\` request over all parts (user-data mode; the other parts are read from disk by the server)${results.preview.incremental ? ", answered with the changes since the client's last answer, which the client applies (timed with it)" : ''}, ${ctx.config.previewRuns} times after 3 warm-ups:`, '');
     L.push(
       table(
-        ['parts (K = 100)', 'YAML', 'first request', 'refresh median', 'p95', 'n', 'server CPU per refresh (median)', 'preview lines', 'answer (JSON)', 'server peak RSS', 'in-process buildPreview CPU', 'runUserData CPU'],
+        ['parts (K = 100)', 'YAML', 'first request', 'refresh median', 'p95', 'n', 'server CPU per refresh (median)', 'preview lines', 'answer (JSON)', 'refresh answer (JSON, median)', 'server peak RSS', 'in-process buildPreview CPU', 'runUserData CPU'],
         results.preview.rows.map((r) => [
           String(r.parts),
           fmtBytes(r.bytes),
@@ -316,6 +316,7 @@ export function markdown(results) {
           fmtMs(median(r.cpu ?? [])),
           r.error ? `failed: ${r.error}` : fmtInt(r.previewLines),
           fmtBytes(r.answerBytes ?? NaN),
+          r.wire?.length ? fmtBytes(median(r.wire)) : '–',
           fmtMB(r.rss),
           fmtMs(median(r.engine?.preview.map((x) => x.cpu) ?? [])),
           fmtMs(median(r.engine?.run.map((x) => x.cpu) ?? [])),

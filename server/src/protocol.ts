@@ -6,6 +6,7 @@
  * client can import it at activation without loading the LSP libraries.
  */
 import type { PreviewMode } from './engine/outcome/mode';
+import type { PreviewDelta } from './previewDelta';
 
 /** A request's method with its parameter and result types (the typing of vscode-jsonrpc's RequestType). */
 export interface RequestType<P, R> {
@@ -29,6 +30,11 @@ export function isEditorPreviewMode(mode: unknown): mode is EditorPreviewMode {
 }
 
 export const PreviewRequest: RequestType<PreviewParams, PreviewResult> = { method: 'cloudConfigMerge/preview' };
+/**
+ * Client → server: a preview, answered with what changed since the answer the client holds (`base`) when
+ * the server still has that one, else whole (on open, after a restart). `previewDelta.ts` applies it.
+ */
+export const PreviewUpdateRequest: RequestType<PreviewUpdateParams, PreviewUpdateResult> = { method: 'cloudConfigMerge/previewUpdate' };
 export const DocumentInfoRequest: RequestType<DocumentInfoParams, DocumentInfoResult> = { method: 'cloudConfigMerge/documentInfo' };
 /** Client → server: build MIME user-data from files, as `cloud-config-merge make-mime` does. */
 export const MakeMimeRequest: RequestType<MakeMimeParams, MakeMimeResult> = { method: 'cloudConfigMerge/makeMime' };
@@ -141,6 +147,16 @@ export interface PreviewParams {
    */
   headerWidth?: number;
 }
+
+export interface PreviewUpdateParams extends PreviewParams {
+  /** The preview's own id (its URI): the server keeps its last answer for each of a few ids. */
+  id: string;
+  /** The `version` of the answer the client holds for `id`; none on open. */
+  base?: number;
+}
+
+/** A whole answer (`result`), or the changes (`delta`) that turn the client's `base` answer into it. */
+export type PreviewUpdateResult = { version: number; result: PreviewResult } | { version: number; base: number; delta: PreviewDelta };
 
 export type PreviewSource = { kind: 'terraform'; address: string } | { kind: 'rendered' };
 

@@ -30,6 +30,7 @@ import { registerCompletion, TRIGGER_CHARACTERS } from './features/completion';
 import { JINJA_TRIGGER_CHARACTERS } from './features/jinjaCompletion';
 import { CODE_ACTION_KINDS, registerCodeActions } from './features/codeActions';
 import { registerPreview } from './features/preview';
+import { registerPreviewUpdate } from './features/previewUpdate';
 import { registerPipeline } from './features/pipeline';
 import { registerDocumentInfo } from './features/documentInfo';
 import { registerRenderedPart } from './features/renderedPart';
@@ -207,6 +208,7 @@ registerCodeActions(ctx, [
   (document, range, diagnostics) => secretFixes(ctx.state(document), document, range, diagnostics),
 ]);
 registerPreview(ctx, partSets);
+registerPreviewUpdate(ctx, partSets);
 registerPipeline(ctx);
 registerDocumentInfo(ctx);
 registerRenderedPart(ctx);

@@ -68,3 +68,13 @@ test('a partial run of other sections keeps the earlier note for the sections it
   assert.doesNotMatch(third, /03:00:00Z/);
   assert.match(third, /> Section 2 was measured again on 2026-11-25T04:00:00Z/);
 });
+
+test('a target a stricter one replaced loses its row and gap note', () => {
+  const retired = 'preview refresh p95 < 100 ms for 100 parts (after a one-character edit of one part)';
+  const old = doc('x', [`| Extension | ${retired} | 82 ms | **met** |`, '| Extension | .vsix < 1 MB | 433 KB | met |'], [`- **${retired}** — GC.`], ['## 4. Extension\n\nold\n']);
+  const fresh = doc('x', ['| Extension | preview refresh p95 < 50 ms at 100 parts | 40 ms | **met** |'], [], ['## 4. Extension\n\nnew\n']);
+  const out = spliceSections(old, fresh, 'npm run bench -- --only preview --write', new Date('2026-12-02T03:00:00Z'));
+  assert.doesNotMatch(out, /< 100 ms for 100 parts/);
+  assert.match(out, /\| Extension \| preview refresh p95 < 50 ms at 100 parts \| 40 ms \| \*\*met\*\* \|/);
+  assert.match(out, /\| Extension \| \.vsix < 1 MB \| 433 KB \| met \|/);
+});

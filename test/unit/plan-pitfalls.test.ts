@@ -69,6 +69,15 @@ test('reboot in bootcmd is an error (every boot); in runcmd a warning naming the
   assert.match(run?.message ?? '', /before .*final_message run/);
 });
 
+test('a file under two users\' homes names the first user listed; one beside a home (/home/ab for /home/a) is none', () => {
+  const text = '#cloud-config\nusers:\n- {name: a, homedir: /srv}\n- {name: b, homedir: /srv/b/}\n- {name: c}\nwrite_files:\n- {path: /srv/b/.profile, content: x}\n- {path: /home/cd/x, content: x}\n- {path: /home/c/x, content: x}\n';
+  const homes = pitfalls(text).filter((p) => p.code === 'plan-home-before-user');
+  assert.deepEqual(homes.map((p) => [p.path, /creates (\w+)/.exec(p.message)?.[1]]), [
+    ['write_files[0].path', 'a'],
+    ['write_files[2].path', 'c'],
+  ]);
+});
+
 test('a file into a home directory before its user exists; keys of once-per-instance modules get a hint when asked', () => {
   const text = '#cloud-config\nusers: [default]\nwrite_files:\n- path: /home/ubuntu/.profile\n  content: x\n';
   const all = pitfalls(text);

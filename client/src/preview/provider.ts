@@ -5,7 +5,8 @@
  * edited, saved, created, deleted or renamed, and when the settings change.
  */
 import * as vscode from 'vscode';
-import { PreviewRequest, PreviewSetNotification, previewBody, previewLines, type PreviewLineInfo, type PreviewResult } from '../../../server/src/protocol';
+import { PreviewSetNotification, PreviewUpdateRequest, previewBody, previewLines, type PreviewLineInfo, type PreviewParams, type PreviewResult } from '../../../server/src/protocol';
+import { applyPreviewDelta } from '../../../server/src/previewDelta';
 import { Server, log } from '../client';
 import { PREVIEW_SCHEME, type PreviewState, fromPreviewUri, headerWidthSetting, sourcesOf, toParams } from './uri';
 import { RefreshDebouncer } from './debounce';
@@ -26,6 +27,8 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
   readonly onDidUpdate = this.resultEmitter.event;
 
   private readonly results = new Map<string, ShownPreview>();
+  /** The server's last answer for each preview, as it sent it (before a data-only view cut it), and its version. */
+  private readonly held = new Map<string, { version: number; result: PreviewResult }>();
   /** The data lines of each preview, expanded from the answer's compact map on first use (a hover, a jump). */
   private readonly lines = new Map<string, PreviewLineInfo[]>();
   private readonly refreshes = new RefreshDebouncer((uri) => this.refresh(uri), REFRESH_DELAY_MS);
@@ -61,6 +64,7 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
       server.onDidStart(() => {
         // A new server knows no preview yet.
         this.registered.clear();
+        this.held.clear();
         this.syncSets();
         this.openPreviews().forEach((u) => this.schedule(u));
       }),
@@ -110,7 +114,7 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
       this.inFlight++;
       let result: ShownPreview;
       try {
-        result = await this.server.request(PreviewRequest, { ...toParams(state), headerWidth: headerWidthSetting(state) }, token);
+        result = await this.requestPreview(uri.toString(), { ...toParams(state), headerWidth: headerWidthSetting(state) }, token);
       } finally {
         this.inFlight--;
       }
@@ -125,9 +129,32 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
       if (token.isCancellationRequested) return this.results.get(uri.toString())?.text ?? '';
       log(this.server.output, `Preview failed for ${uri.toString()}: ${message(e)}`);
       this.results.delete(uri.toString());
+      this.held.delete(uri.toString());
       this.lines.delete(uri.toString());
       return `# Cloud-Config Merge: the preview could not be made.\n# ${message(e).replace(/\n/g, '\n# ')}\n# Details are in the "Cloud-Config Merge" output.\n`;
     }
+  }
+
+  /**
+   * The server's answer for a preview: what changed since the answer held for it (applied here), or the
+   * whole answer on open, after a restart, or when the held one is not the one the changes were made for.
+   */
+  private async requestPreview(id: string, params: PreviewParams, token: vscode.CancellationToken): Promise<PreviewResult> {
+    const held = this.held.get(id);
+    let answer = await this.server.request(PreviewUpdateRequest, { ...params, id, ...(held ? { base: held.version } : {}) }, token);
+    let result: PreviewResult;
+    const now = this.held.get(id);
+    if ('delta' in answer) {
+      if (now && now.version === answer.base) result = applyPreviewDelta(now.result, answer.delta);
+      else {
+        // Another answer came in meanwhile: ask for the whole preview.
+        answer = await this.server.request(PreviewUpdateRequest, { ...params, id }, token);
+        if ('delta' in answer) throw new Error('the server answered a request for the whole preview with changes');
+        result = answer.result;
+      }
+    } else result = answer.result;
+    this.held.set(id, { version: answer.version, result });
+    return result;
   }
 
   /** Recompute a preview now (as the refresh timers do). */
@@ -204,6 +231,7 @@ export class PreviewProvider implements vscode.TextDocumentContentProvider, vsco
     this.refreshes.cancel(uri);
     this.refreshing.delete(key);
     this.results.delete(key);
+    this.held.delete(key);
     this.lines.delete(key);
     if (!this.openPreviews().length) {
       this.watcher?.dispose();

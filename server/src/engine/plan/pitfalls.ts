@@ -109,6 +109,21 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
   }
   const usersGroups = running('cc_users_groups');
 
+  // The user of the first home (in the order above) that `path` is under: the homes among its parent directories
+  // (a file per directory, not every home per file: thousands of both are a big merged config's).
+  const homeOrder = new Map([...homes.keys()].map((h, i) => [h, i]));
+  const homeOf = (path: string): string | undefined => {
+    let first: string | undefined;
+    let firstOrder = Infinity;
+    for (let slash = path.indexOf('/'); slash >= 0; slash = path.indexOf('/', slash + 1)) {
+      const order = homeOrder.get(path.slice(0, slash));
+      if (order !== undefined && order < firstOrder) {
+        firstOrder = order;
+        first = path.slice(0, slash);
+      }
+    }
+    return first === undefined ? undefined : homes.get(first);
+  };
   // write_files: owners and homes created later, deferred files never written.
   const files = cfg.get('write_files');
   if (isPyList(files)) {
@@ -135,8 +150,7 @@ export function planPitfalls(plan: BootPlan, merged: PyValue | null, locate: Loc
       }
       const path = entry.get('path');
       if (typeof path === 'string') {
-        const home = [...homes.keys()].find((h) => path.startsWith(`${h}/`));
-        const user = home === undefined ? undefined : homes.get(home);
+        const user = homeOf(path);
         if (user) {
           const pathAt = at(entry.originOf('path'));
           push('plan-home-before-user', `write_files[${i}].path`, pathAt, `${path} is written by ${said(writer, cc)} before ${said(usersGroups, 'cc_users_groups')} creates ${user}: the home directory is made by root without the skeleton files, and useradd does not fix it; defer: true writes it after`, { fix: deferFix(pathAt, lineOf) });
