@@ -7,10 +7,11 @@
  * lists them on the live installer.
  */
 import type { CloudInitVersion } from '../version/versions';
+import { SUBIQUITY_SNAPSHOTS, type SubiquitySnapshot } from '../version/target';
 
 /** The Subiquity snapshots the check reproduces: the installers of Ubuntu 24.04 and 26.04. */
-export const SUBIQUITY_PROFILES = ['24.04', '26.04'] as const;
-export type SubiquityProfile = (typeof SUBIQUITY_PROFILES)[number];
+export const SUBIQUITY_PROFILES = SUBIQUITY_SNAPSHOTS;
+export type SubiquityProfile = SubiquitySnapshot;
 
 export type JsonSchema = { [key: string]: unknown };
 

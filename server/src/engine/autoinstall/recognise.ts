@@ -7,20 +7,19 @@
  *   unwrapped, else the whole file is the config. As cloud-init user-data such a file is ignored.
  */
 import { CLOUD_CONFIG_TYPE, sniffContentType } from '../userdata/sniff';
+import { isAutoinstallFileName } from '../../../../common/detect';
 import { loadYaml } from '../yaml/load';
 import { PyDict, type PyValue } from '../py/values';
 import { subiquityVerdict, type AutoinstallVerdict, type Delivery } from './subiquity';
 import type { SubiquityProfile } from './facts';
 
-/** A file name Subiquity looks for on the install media. */
-export function isAutoinstallFileName(path: string): boolean {
-  return /(^|[\\/])autoinstall\.yaml$/.test(path);
-}
+export { isAutoinstallFileName };
 
 /** How the document reaches Subiquity, or null when it is no autoinstall candidate. */
 export function autoinstallDelivery(text: string, path: string, forced = false): Delivery | null {
+  if (isAutoinstallFileName(path)) return 'autoinstall.yaml';
   if (sniffContentType(text) === CLOUD_CONFIG_TYPE) return 'cloud-config';
-  if (forced || isAutoinstallFileName(path)) return 'autoinstall.yaml';
+  if (forced) return 'autoinstall.yaml';
   return null;
 }
 
