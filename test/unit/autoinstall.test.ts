@@ -123,6 +123,9 @@ test('the misplaced key is moved under autoinstall by its fix', () => {
   const fixed = apply(text, f);
   assert.equal(fixed, `${CC(IDENTITY)}  late-commands:\n    - 'true'\n`);
   assert.equal(first(fixed).verdict, 'valid');
+  // Where autoinstall: has the key already, the move would shadow it: no fix.
+  const both = `${CC(`${IDENTITY}  late-commands: [ls]\n`)}late-commands:\n  - 'true'\n`;
+  assert.equal(analyzeDocument(both, 'user-data').findings.find((x) => x.code === 'autoinstall-error')?.fixes, undefined);
 });
 
 test('an autoinstall.yaml is its own kind; a top-level autoinstall: in other files needs #cloud-config', () => {

@@ -104,7 +104,9 @@ function moveUnder(doc: AutoinstallDocument, key: string): Fix[] | undefined {
   if (!(doc.value instanceof PyDict)) return undefined;
   const own = doc.value.originOf(key);
   const ai = doc.value.originOf('autoinstall');
-  if (!own?.key || !ai?.key || !(doc.value.get('autoinstall') instanceof PyDict)) return undefined;
+  const inner = doc.value.get('autoinstall');
+  // Where autoinstall: has the key already, moving it would shadow that one: left to the user.
+  if (!own?.key || !ai?.key || !(inner instanceof PyDict) || inner.has(key)) return undefined;
   const text = doc.text;
   const lineStart = (o: number) => text.lastIndexOf('\n', o - 1) + 1;
   const lineEnd = (o: number) => {
@@ -117,8 +119,8 @@ function moveUnder(doc: AutoinstallDocument, key: string): Fix[] | undefined {
   const end = lineEnd(Math.max(own.value.end - 1, own.key.end));
   const block = text.slice(start, end);
   const aiEnd = lineEnd(Math.max(ai.value.end - 1, ai.key.end));
-  const inner = (doc.value.get('autoinstall') as PyDict).entryList()[0]?.origin?.key;
-  const indent = inner ? inner.start - lineStart(inner.start) : 2;
+  const firstKey = inner.entryList()[0]?.origin?.key;
+  const indent = firstKey ? firstKey.start - lineStart(firstKey.start) : 2;
   const moved = block.replace(/\n?$/, '\n').split('\n').slice(0, -1).map((l) => (l ? ' '.repeat(indent) + l : l)).join('\n') + '\n';
   if (start >= ai.key.start && start < aiEnd) return undefined;
   const edits = [{ span: { start, end }, newText: '' }, { span: { start: aiEnd, end: aiEnd }, newText: moved }];
