@@ -132,6 +132,10 @@ test('an autoinstall.yaml is its own kind; a top-level autoinstall: in other fil
   const a = analyzeDocument(`autoinstall:\n  version: 1\n${IDENTITY}  timezone: Mars/Base\n`, '/iso/autoinstall.yaml');
   assert.equal(a.info?.kind, 'autoinstall');
   assert.deepEqual(a.findings.map((f) => f.code), ['autoinstall-error']);
+  // Subiquity cannot load it: the install stops at _read_config (the oracle: ScannerError, no section, its mark on line 4).
+  const broken = analyzeDocument('autoinstall:\n  version: 1\napt install curl -y\n', '/iso/autoinstall.yaml');
+  assert.deepEqual(broken.findings.map((f) => [f.code, f.severity]), [['yaml-invalid', 'error']]);
+  assert.deepEqual([broken.autoinstall?.valid, broken.autoinstall?.errors[0].section, broken.autoinstall?.errors[0].cause, broken.autoinstall?.errors[0].line], [false, null, 'YAMLError', 4]);
   const typed = analyzeDocument(`autoinstall:\n  version: 1\n${IDENTITY}`, 'user-data', { kind: 'autoinstall' });
   assert.deepEqual(typed.findings.map((f) => f.code), ['autoinstall-no-cloud-config-header']);
 });

@@ -60,3 +60,19 @@ export function autoinstallJson(v: AutoinstallVerdict, doc: { text: string; valu
     unrecognizedKeys: v.unrecognized,
   };
 }
+
+/** An autoinstall file Subiquity cannot load (`yaml.safe_load` raises in `_read_config`): the install stops there. */
+export function unreadableAutoinstallJson(profile: string, commit: string, message: string, at: { line: number; column: number }): AutoinstallJson {
+  return {
+    valid: false,
+    verdict: 'invalid',
+    subiquity: profile,
+    commit,
+    delivery: 'autoinstall.yaml',
+    foundAt: null,
+    errors: [{ section: null, message, cause: 'YAMLError', path: '', line: at.line, column: at.column }],
+    applyTime: [],
+    warnings: [],
+    unrecognizedKeys: [],
+  };
+}

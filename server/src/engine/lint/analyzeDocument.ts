@@ -34,7 +34,8 @@ import type { CloudName } from '../delivery/limits';
 import type { SubiquitySnapshot } from '../version/target';
 import { autoinstallOfText } from '../autoinstall/recognise';
 import { autoinstallFindings } from '../autoinstall/findings';
-import { autoinstallJson, type AutoinstallJson } from '../autoinstall/report';
+import { autoinstallJson, unreadableAutoinstallJson, type AutoinstallJson } from '../autoinstall/report';
+import { subiquityFacts } from '../autoinstall/facts';
 
 /** A place where a merge spec is written. */
 export interface SpecSite {
@@ -144,7 +145,11 @@ function analyzeKind(text: string, path: string, info: DocumentInfo, options: An
       const yaml = loadYaml(text, { maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth });
       if (!yaml.ok) {
         const kind = yaml.error.kind === 'limit' || yaml.error.kind === 'expansion' ? 'limit-exceeded' : 'yaml-invalid';
-        return { info, findings: [{ ...coded(kind), span: yaml.error.span, message: `Subiquity cannot load this YAML: ${yaml.error.message}.` }], specs: [], yaml, yamlBase: 0 };
+        const message = `Subiquity cannot load this YAML: ${yaml.error.message}.`;
+        const at = new LineIndex(text).position(yaml.error.span.start);
+        const profile = options.subiquity === null ? undefined : (options.subiquity ?? '24.04');
+        const json = profile && kind === 'yaml-invalid' ? { autoinstall: unreadableAutoinstallJson(profile, subiquityFacts(profile)['x-ccm'].commit, yaml.error.message, { line: at.line + 1, column: at.character + 1 }) } : {};
+        return { info, findings: [{ ...coded(kind), span: yaml.error.span, message }], specs: [], yaml, yamlBase: 0, ...json };
       }
       const ai = subiquityFindings(text, path, yaml, options, true);
       return { info, findings: ai.findings, specs: [], yaml, yamlBase: 0, ...(ai.json ? { autoinstall: ai.json } : {}) };
