@@ -22,7 +22,7 @@
  */
 import { pyLStripIndex } from './pyWhitespace';
 
-export type DocumentKind = 'cloud-config' | 'cloud-config-archive' | 'cloud-config-jsonp' | 'jinja' | 'mime' | 'include' | 'confd' | 'cloud-cfg' | 'chef' | 'meta-data' | 'network-config';
+export type DocumentKind = 'cloud-config' | 'cloud-config-archive' | 'cloud-config-jsonp' | 'jinja' | 'mime' | 'include' | 'confd' | 'cloud-cfg' | 'chef' | 'meta-data' | 'network-config' | 'autoinstall';
 
 export interface DetectedDocument {
   kind: DocumentKind;
@@ -97,6 +97,11 @@ export function systemFileKind(path: string): 'confd' | 'cloud-cfg' | null {
   if (/(^|\/)cloud\.cfg\.d\/[^/]+\.cfg$/.test(normalized)) return 'confd';
   if (/(^|\/)cloud\.cfg$/.test(normalized)) return 'cloud-cfg';
   return null;
+}
+
+/** `autoinstall.yaml`, the name Ubuntu's installer (Subiquity) looks for on the install media. */
+export function isAutoinstallFileName(path: string): boolean {
+  return /(^|[\\/])autoinstall\.yaml$/.test(path);
 }
 
 /** JSON documents are only ever Chef files here, and the Chef check reads their whole text. */
@@ -180,6 +185,8 @@ export function detectCloudInitDocument(text: string, path: string, languageId =
   if (system) return { kind: system };
   // A NoCloud seed's meta-data: found by its exact name (pathprefix2dict), whatever it holds.
   if (/(^|[\\/])meta-data$/.test(path)) return { kind: 'meta-data' };
+  // Ubuntu's installer reads autoinstall.yaml from the install media by this name, as it is (not as user-data).
+  if (isAutoinstallFileName(path)) return { kind: 'autoinstall' };
   if (isJsonDocument(path, languageId)) return looksLikeChefJson(text) ? { kind: 'chef' } : null;
   if (textHasMimeVersion(text)) return { kind: 'mime' };
   const type = typeFromStartsWith(text);

@@ -44,7 +44,7 @@ export function isCloudConfigDocument(doc: vscode.TextDocument): boolean {
 
 /** Input a merge preview takes: a network-config is checked, never merged as user-data. */
 export function isMergedKind(found: DetectedDocument | null): boolean {
-  return found !== null && found.kind !== 'network-config';
+  return found !== null && found.kind !== 'network-config' && found.kind !== 'autoinstall';
 }
 
 const CANDIDATES = '**/{*.yaml,*.yml,*.cfg,*.txt,*.mime,*.j2,*.jinja,user-data,user-data.*,vendor-data,vendor-data.*,vendor-data2,cloud.cfg}';

@@ -162,6 +162,13 @@ export const FIXTURES: Case[] = [
     args: ['lone-lint/web.yaml'],
   },
   {
+    // Ubuntu autoinstall: Subiquity's verdict and the mistakes it lets through, as user-data and as the media file.
+    name: 'lone-autoinstall',
+    kind: 'lone',
+    files: { 'lone-autoinstall/user-data': "#cloud-config\nautoinstall:\n  version: 1\n  keyboard: {layout: en}\n  identity: {hostname: h, username: ubuntu, password: secret}\n  late-commands: [apt-get install -y vim]\n  early-coomands: [ls]\npackages: [vim]\n" },
+    args: ['lone-autoinstall/user-data'],
+  },
+  {
     name: 'lone-owner',
     kind: 'lone',
     files: { 'lone-owner/app.yaml': '#cloud-config\nusers:\n  - default\n  - name: app\nwrite_files:\n  - path: /etc/app.conf\n    owner: app\n    content: x\n' },

@@ -34,7 +34,7 @@ test("the extracted variant lists are the files the oracles' templates rendered 
 
 test('with nothing chosen the target is the default profile, current cloud-init on Ubuntu', () => {
   assert.equal(DEFAULT_IMAGE, 'ubuntu-24.04');
-  assert.deepEqual(resolveTarget(), { version: 'current', distro: 'ubuntu', cloudCfgVariant: 'ubuntu', netplan: 'api', netplanVersion: '1.1' });
+  assert.deepEqual(resolveTarget(), { version: 'current', distro: 'ubuntu', cloudCfgVariant: 'ubuntu', netplan: 'api', netplanVersion: '1.1', subiquity: '24.04' });
   assert.deepEqual(resolveTarget({ image: '' }), resolveTarget());
 });
 

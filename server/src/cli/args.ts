@@ -97,7 +97,7 @@ export interface CliOptions {
   /** `--fail-on secrets`: secret findings (secret-*) are errors, not warnings (text, JSON, SARIF level). */
   failOnSecrets?: boolean;
   /** `--type network-config` or `--type meta-data`: --check and --lint read every FILE as that, whatever its name or content. */
-  type?: 'network-config' | 'meta-data';
+  type?: 'network-config' | 'meta-data' | 'autoinstall';
   /** `--netplan HOST`: how the host hands a v2 network-config on (none, cli, api). */
   netplan?: NetplanHost;
 }
@@ -182,10 +182,10 @@ export const FLAGS: readonly Flag[] = [
   },
   {
     flag: 'type',
-    value: 'network-config|meta-data',
+    value: 'network-config|meta-data|autoinstall',
     section: 'What to run',
-    help: "with --check or --lint: read every FILE as a network-config (NoCloud's network-config file: v1 or v2, or under `network:`), or as a NoCloud seed's meta-data (what NoCloud makes of it, as --seed reads it; never merged), whatever its name; files named network-config or network-config.yaml, YAML whose top level is a network config, and files named meta-data are read as one without it (a merge, --plan and the preview refuse them: they are not user-data)",
-    set: (o, v) => (o.type = oneOf(v, ['network-config', 'meta-data'] as const, () => `--type takes network-config or meta-data, not '${v}'`)),
+    help: "with --check or --lint: read every FILE as a network-config (NoCloud's network-config file: v1 or v2, or under `network:`), or as a NoCloud seed's meta-data (what NoCloud makes of it, as --seed reads it; never merged), whatever its name, or as an Ubuntu autoinstall file (Subiquity's verdict for the image's installer, as autoinstall.yaml on the install media is read); files named network-config or network-config.yaml, YAML whose top level is a network config, and files named meta-data are read as one without it (a merge, --plan and the preview refuse them: they are not user-data)",
+    set: (o, v) => (o.type = oneOf(v, ['network-config', 'meta-data', 'autoinstall'] as const, () => `--type takes network-config, meta-data or autoinstall, not '${v}'`)),
   },
   {
     flag: 'netplan',

@@ -17,7 +17,7 @@ import { isAccepted, checkNetworkFile, checkOutcome, wholeFileNote, type CheckRe
 import { CHECK_MODES, hasFates } from '../engine/outcome/mode';
 import { locationJson } from '../engine/outcome/locate';
 import { decodeUtf8Surrogateescape } from '../engine/py/codecs';
-import { MAX_SCHEMA_PROBLEMS, checkDocuments, checkFindings, failsCheck, type CheckFinding, type DocumentInput } from '../engine/check/check';
+import { MAX_SCHEMA_PROBLEMS, checkDocuments, checkFindings, failsCheck, type CheckFinding, type DocumentInput, type DocumentsCheck } from '../engine/check/check';
 import { runCheck } from '../engine/check/runFindings';
 import { fatesOfKinds, type FateReport } from '../engine/outcome/fates';
 import type { SystemSchemaReport } from '../engine/outcome/schema';
@@ -28,6 +28,7 @@ import { CloudInitFailure, InputError, read, runOptions, seedSummary, type CliIO
 import { metaDataFiles, type MetaDataFile } from './metaData';
 import { refuseSeedFilesInCheck, seedFileOf } from './seedFiles';
 import { lintOptions } from './lint';
+import { isAutoinstallFileName } from '../engine/autoinstall/recognise';
 import { detectCloudInitDocument, detectionTextOfBytes, isContainerKind } from '../../../common/detect';
 import { planInputsOf } from './plan';
 import { packageVersion } from './version';
@@ -48,6 +49,8 @@ export interface CheckRun {
   seedMetaData?: { path: string; bytes: Uint8Array };
   delivery?: ReturnType<typeof import('../engine/delivery/delivery').deliveryOfFiles>;
   systemSchema?: SystemSchemaReport;
+  /** Subiquity's verdict on each FILE that is an autoinstall config. */
+  autoinstall?: DocumentsCheck['autoinstall'];
 }
 
 export function checkCommand(o: CliOptions, io: CliIO, inputs: Inputs): number {
@@ -69,6 +72,8 @@ export function checkRun(o: CliOptions, io: CliIO, given: Inputs, how: { merged?
   const metaData = metaDataFiles(o, inputs);
   // network-config is not user-data: checked on its own (`cloud-init schema -t network-config`), never merged.
   const network = networkFiles(o, inputs);
+  // An autoinstall.yaml (or --type autoinstall) is the installer's, read as it is: Subiquity's verdict, never merged.
+  const autoinstall = autoinstallFiles(o, inputs);
   const seedNetwork = o.seedFiles?.networkConfig;
   if (seedNetwork !== undefined) {
     const bytes = read(o, seedNetwork);
@@ -76,7 +81,7 @@ export function checkRun(o: CliOptions, io: CliIO, given: Inputs, how: { merged?
   }
   const seedMetaData = o.seedFiles?.metaData !== undefined ? { path: o.seedFiles.metaData, bytes: read(o, o.seedFiles.metaData) } : undefined;
   // Nothing to merge when every FILE was meta-data or network-config (boot mode still merges its layers).
-  const ran = inputs.files.length || o.mode === 'boot' || (!metaData.length && !network.length) ? schemaCheck(o, io, inputs, o.version, how.merged ?? true) : undefined;
+  const ran = inputs.files.length || o.mode === 'boot' || (!metaData.length && !network.length && !autoinstall.length) ? schemaCheck(o, io, inputs, o.version, how.merged ?? true) : undefined;
   const outcome = ran?.outcome;
   const files: FileResult[] = [...network.map((n) => n.result), ...(ran?.result?.files ?? [])];
   const result: CheckResult | null = ran?.result || files.length ? { files, merged: ran?.result?.merged ?? null } : null;
@@ -96,6 +101,7 @@ export function checkRun(o: CliOptions, io: CliIO, given: Inputs, how: { merged?
   const documents: DocumentInput[] = [
     ...network.map((n) => ({ path: n.path, text: decodeUtf8Surrogateescape(n.bytes), kind: 'network-config' as const })),
     ...inputs.files.map((f, i) => ({ path: inputs.paths[i] ?? f.name, text: decodeUtf8Surrogateescape(f.bytes) })),
+    ...autoinstall.map((a) => ({ path: a.path, text: decodeUtf8Surrogateescape(a.bytes), kind: 'autoinstall' as const })),
     ...layerFiles.map((f) => ({ path: f.name, text: decodeUtf8Surrogateescape(f.bytes) })),
     ...metaData.map((m) => ({ path: m.path, text: decodeUtf8Surrogateescape(m.bytes), kind: 'meta-data' as const })),
     ...(seedMetaData ? [{ path: seedMetaData.path, text: decodeUtf8Surrogateescape(seedMetaData.bytes), kind: 'meta-data' as const }] : []),
@@ -114,6 +120,7 @@ export function checkRun(o: CliOptions, io: CliIO, given: Inputs, how: { merged?
     outcome,
     result,
     findings: checkFindings(docs, runFound),
+    autoinstall: docs.autoinstall,
     checked: docs.checked,
     fates,
     failedFates,
@@ -156,7 +163,14 @@ export function writeCheck(o: CliOptions, io: CliIO, run: CheckRun): void {
   const { result, fates, metaData, seedMetaData, systemSchema, delivery } = run;
   const seed = seedSummary(o, seedMetaData?.bytes);
   if (o.format === 'json') {
-    const schema = result ? (JSON.parse(render.formatJson(result, false)) as object) : { files: [], merged: null };
+    const schema = result ? (JSON.parse(render.formatJson(result, false)) as { files: Array<Record<string, unknown>>; merged: unknown }) : { files: [], merged: null };
+    // Each autoinstall FILE's entry says what Subiquity does with it (the error that stops the install first).
+    for (const [file, verdict] of run.autoinstall ?? []) {
+      const entries = schema.files.filter((f) => f.file === file);
+      if (entries.length) for (const e of entries) e.autoinstall = verdict;
+      // Not user-data (autoinstall.yaml, --type autoinstall): cloud-init's schema never runs on it.
+      else schema.files.push({ file, kind: 'autoinstall', valid: verdict.valid, errors: [], deprecations: [], note: "not user-data: Ubuntu's installer (Subiquity) reads it as it is", autoinstall: verdict });
+    }
     const findings = run.findings.map((f) => ({ file: f.file, line: f.start.line + 1, column: f.start.character + 1, endLine: f.end.line + 1, endColumn: f.end.character + 1, severity: f.severity, code: f.code, message: f.message }));
     const system = systemSchema ? { systemSchema: { errors: systemSchema.errors.map((p) => ({ path: p.path, message: p.message, ...(p.source ? locationJson(p.source) : {}) })), deprecations: systemSchema.deprecations.map((p) => ({ path: p.path, message: p.message, ...(p.source ? locationJson(p.source) : {}) })) } } : {};
     const readings = [...metaData.map((m) => seedText.metaDataJson(m.path, m.reading, m.by)), ...(seed && seedMetaData ? [seedText.metaDataJson(seedMetaData.path, seed.metaData, 'seed')] : [])];
@@ -231,6 +245,20 @@ function networkFiles(o: CliOptions, inputs: Inputs): Array<{ path: string; byte
     const path = inputs.paths[i] ?? f.name;
     if (seedFileOf(o, path, f.bytes)?.kind !== 'network-config') return keep.push(i);
     out.push({ path, bytes: f.bytes, result: checkNetworkFile(path, f.bytes, o.version, o.target.netplan, o.target.netplanVersion) });
+  });
+  inputs.files = keep.map((i) => inputs.files[i]);
+  inputs.paths = keep.map((i) => inputs.paths[i]);
+  return out;
+}
+
+/** The FILEs that are autoinstall files (named autoinstall.yaml, or all with --type autoinstall), taken out of the merge. */
+function autoinstallFiles(o: CliOptions, inputs: Inputs): Array<{ path: string; bytes: Uint8Array }> {
+  const out: Array<{ path: string; bytes: Uint8Array }> = [];
+  const keep: number[] = [];
+  inputs.files.forEach((f, i) => {
+    const path = inputs.paths[i] ?? f.name;
+    if (o.type !== 'autoinstall' && !isAutoinstallFileName(path)) return keep.push(i);
+    out.push({ path, bytes: f.bytes });
   });
   inputs.files = keep.map((i) => inputs.files[i]);
   inputs.paths = keep.map((i) => inputs.paths[i]);

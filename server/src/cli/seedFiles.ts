@@ -24,7 +24,8 @@ export type SeedFile = { kind: 'meta-data'; by: MetaDataFoundBy } | { kind: 'net
  */
 export function seedFileOf(o: CliOptions, path: string, bytes: Uint8Array): SeedFile | undefined {
   if (o.type === 'meta-data' && !USER_DATA_MODES.includes(o.mode)) throw new UsageError(`--type meta-data reads FILEs given as user-data (the user-data, handler and boot modes), not ${o.mode} FILEs`);
-  if (o.type !== undefined) return { kind: o.type, by: 'type' };
+  if (o.type === 'meta-data' || o.type === 'network-config') return { kind: o.type, by: 'type' };
+  if (o.type === 'autoinstall') return undefined;
   if (!USER_DATA_MODES.includes(o.mode)) return undefined;
   const kind = detectCloudInitDocument(detectionTextOfBytes(bytes), path)?.kind;
   if (kind === 'meta-data') return { kind, by: 'name' };

@@ -20,6 +20,7 @@ import { planTargetOf } from './common/planTarget';
 import { describeTypes, enumValues, keysOf, schemaAt, type NavSegment } from '../engine/schema/navigate';
 import { siblingKeys, textCursorAt } from '../engine/schema/textPath';
 import { metaDataCompletion } from './metaDataDocs';
+import { autoinstallCompletion } from './common/autoinstallDocs';
 import { loadYaml } from '../engine/yaml/load';
 import { PyDict } from '../engine/py/values';
 import { jinjaCompletionItems } from './jinjaCompletion';
@@ -47,6 +48,8 @@ export function registerCompletion(ctx: ServerContext): void {
       if (jinja) return jinja;
       const metaData = metaDataCompletion(state, offset, ctx.support.markdownCompletion);
       if (metaData) return metaData;
+      const autoinstall = autoinstallCompletion(state, offset, ctx.support.markdownCompletion);
+      if (autoinstall) return autoinstall;
       const cursor = specCursorAt(state, offset);
       const client = { snippets: ctx.support.snippets, markdown: ctx.support.markdownCompletion };
       const items = cursor ? completionItems(cursor, client, state.custom.descriptions) : null;

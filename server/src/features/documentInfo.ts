@@ -90,6 +90,7 @@ function imageOf(settings: ServerSettings): DocumentImage {
 const NOT_MERGED: Readonly<Record<string, string>> = {
   'meta-data': "A NoCloud seed's meta-data: NoCloud reads it (instance-id, hostname); cloud-init never merges it, so it has no merge spec and no merge preview.",
   'network-config': "A network-config: cloud-init's network stage reads it; it is never merged into user-data, so it has no merge spec and no merge preview.",
+  autoinstall: "An autoinstall.yaml: Ubuntu's installer (Subiquity) reads it from the install media as it is; cloud-init never merges it, so it has no merge spec and no merge preview.",
 };
 
 function computeDocumentInfo(state: DocumentState): DocumentInfoResult {

@@ -4,7 +4,8 @@
  * settings in words), the header lines that decide how a part is read, and
  * the Merge-Type / X-Merge-Type header names of MIME parts; on a top-level key, which module of the
  * image reads it, in which stage and how often (the boot plan); on a key of a NoCloud meta-data file, what
- * NoCloud does with it (metaDataDocs.ts).
+ * NoCloud does with it (metaDataDocs.ts); on an autoinstall key, its type, values and place in Subiquity's
+ * order (common/autoinstallDocs.ts).
  */
 import { Hover, HoverParams } from 'vscode-languageserver';
 import { HEADER_LINES, MERGE_HEADER_DOC } from '../engine/spec/catalogue';
@@ -27,6 +28,7 @@ import { instanceDataFor } from './common/instanceData';
 import { planKeyMarkdown } from './common/planDocs';
 import { planTargetOf } from './common/planTarget';
 import { metaDataHover } from './metaDataDocs';
+import { autoinstallHover } from './common/autoinstallDocs';
 
 interface HoverText {
   markdown: string;
@@ -48,7 +50,7 @@ export function registerHover(ctx: ServerContext): void {
 
 export function hoverAt(state: DocumentState, offset: number): HoverText | null {
   if (!state.analysis.info) return null;
-  return specHover(state, offset) ?? mimeHeaderHover(state, offset) ?? headerLineHover(state, offset) ?? schemaHover(state, offset) ?? metaDataHover(state, offset);
+  return specHover(state, offset) ?? mimeHeaderHover(state, offset) ?? headerLineHover(state, offset) ?? autoinstallHover(state, offset) ?? schemaHover(state, offset) ?? metaDataHover(state, offset);
 }
 
 /** A key cloud-init's schema knows: its module, type, values and cloud-init's deprecation notes. */

@@ -11,6 +11,7 @@
  *    pitfalls) in the files that wrote the values, less what a file's own check says already.
  */
 import { analyzeDocument, type AnalyzeOptions, type DocumentAnalysis } from '../lint/analyzeDocument';
+import type { AutoinstallJson } from '../autoinstall/report';
 import type { Severity } from '../findings/findings';
 import { LineIndex } from '../text/lineIndex';
 import { PyDict } from '../py/values';
@@ -54,6 +55,8 @@ export interface DocumentsCheck {
   checked: number;
   /** The messages of each file's own schema findings: the run's merged-schema problems are not said again. */
   ownSchema: Map<string, Set<string>>;
+  /** Subiquity's verdict on each file that is an autoinstall config. */
+  autoinstall: Map<string, AutoinstallJson>;
 }
 
 export interface DocumentsOptions extends AnalyzeOptions {
@@ -65,7 +68,7 @@ export interface DocumentsOptions extends AnalyzeOptions {
 
 /** The documents' own findings, one file at a time (a long list is never all in memory). */
 export function checkDocuments(files: Iterable<DocumentInput>, options: DocumentsOptions): DocumentsCheck {
-  const out: DocumentsCheck = { findings: [], checked: 0, ownSchema: new Map() };
+  const out: DocumentsCheck = { findings: [], checked: 0, ownSchema: new Map(), autoinstall: new Map() };
   const { planAlone: target, planOptions, ...analyze } = options;
   for (const { path, text, kind } of files) {
     const analysis = analyzeDocument(text, path, kind ? { ...analyze, kind } : analyze);
@@ -78,6 +81,7 @@ export function checkDocuments(files: Iterable<DocumentInput>, options: Document
       if (f.code.startsWith('schema-')) own.add(f.message);
     }
     out.ownSchema.set(path, own);
+    if (analysis.autoinstall) out.autoinstall.set(path, analysis.autoinstall);
     if (target) for (const f of planAlone(analysis, text, path, target, planOptions)) out.findings.push(placed(f, 'document'));
   }
   return out;

@@ -141,6 +141,15 @@ export const FINDING_CODES = {
   'plan-once-per-instance': { severity: 'hint', summary: 'a key whose module runs once per instance: edits need a new instance (quiet unless asked for: true of most keys)' },
   'plan-unknown-module': { severity: 'warning', also: { severity: 'info', when: 'the module was removed from this cloud-init' }, summary: 'a module list entry that names no module of this cloud-init' },
   'plan-other-tool': { severity: 'warning', summary: 'a file for another tool (coreos-cloudinit, Ignition, Butane, Subiquity autoinstall), not cloud-init user-data' },
+  // Ubuntu autoinstall, as Subiquity reads it (autoinstall/findings.ts)
+  'autoinstall-error': { severity: 'error', summary: 'Subiquity raises on this autoinstall config: the first one stops the install' },
+  'autoinstall-apply-error': { severity: 'error', summary: 'Subiquity fails later, when it applies this section (storage)' },
+  'autoinstall-unknown-key': { severity: 'warning', summary: 'a top-level autoinstall key Subiquity does not know: version 1 drops it with a warning' },
+  'autoinstall-key-outside': { severity: 'warning', summary: "an autoinstall key outside 'autoinstall:' that cloud-init also reads: it configures the live installer, not the installed system" },
+  'autoinstall-warning': { severity: 'warning', summary: 'Subiquity warns and goes on (storage with both layout and config)' },
+  'autoinstall-password-not-hashed': { severity: 'error', summary: 'identity.password is not a crypt hash: Subiquity hands it to chpasswd --encrypted, so the password never works' },
+  'autoinstall-late-command-not-in-target': { severity: 'warning', summary: 'a late-command that changes the installer, not the installed system (no curtin in-target, no /target)' },
+  'autoinstall-no-cloud-config-header': { severity: 'info', summary: "a top-level 'autoinstall:' without '#cloud-config': read on the install media, ignored as cloud-init user-data" },
   // A run of a set (check/runFindings.ts)
   'set-not-merged': { severity: 'info', summary: "the set does not merge: no value's fate can be told" },
   // --format report (render/reportJson.ts)

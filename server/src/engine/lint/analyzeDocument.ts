@@ -31,6 +31,11 @@ import { metaDataFindings } from './metaDataLint';
 import { partSecretFindings, secretFindings, type PlaintextPasswordSite } from '../secrets/secretFindings';
 import { findTokens, type TokenMatch } from '../secrets/tokens';
 import type { CloudName } from '../delivery/limits';
+import type { SubiquitySnapshot } from '../version/target';
+import { autoinstallOfText } from '../autoinstall/recognise';
+import { autoinstallFindings } from '../autoinstall/findings';
+import { autoinstallJson, unreadableAutoinstallJson, type AutoinstallJson } from '../autoinstall/report';
+import { subiquityFacts } from '../autoinstall/facts';
 
 /** A place where a merge spec is written. */
 export interface SpecSite {
@@ -63,6 +68,8 @@ export interface DocumentAnalysis {
   mime?: { leaves: MimeLeaf[] };
   /** Plaintext passwords written in place in this document, for the quick fix that hashes them. */
   passwords?: PlaintextPasswordSite[];
+  /** Subiquity's verdict when the document is an autoinstall config (`--check --format json` gives it per file). */
+  autoinstall?: AutoinstallJson;
 }
 
 export interface AnalyzeOptions {
@@ -89,8 +96,10 @@ export interface AnalyzeOptions {
   maxSchemaProblems?: number;
   /** What the schema check may still spend (set by analyzeDocument: the parts of a MIME document share one budget). */
   schemaBudget?: SchemaBudget;
-  /** Read the document as that NoCloud seed file whatever its name and content (the CLI's `--type`). */
-  kind?: 'meta-data' | 'network-config';
+  /** Read the document as that NoCloud seed file, or as an autoinstall file, whatever its name and content (the CLI's `--type`). */
+  kind?: 'meta-data' | 'network-config' | 'autoinstall';
+  /** The Subiquity whose verdict autoinstall configs get (the image's); default the default image's (24.04); null: none (an image without it). */
+  subiquity?: SubiquitySnapshot | null;
   /** The cloud the user-data goes to: secret findings name its metadata service. */
   cloud?: CloudName;
   /** Most bytes a gzip part is decompressed to for its secrets (default maxDecompressedBytes). */
@@ -124,7 +133,26 @@ function analyzeKind(text: string, path: string, info: DocumentInfo, options: An
     case 'cloud-config': {
       const analyzed = analyzeCloudConfig(text, 0, info.kind, options);
       pushAll(analyzed.findings, literalTemplateFindings(text));
+      // A top-level `autoinstall:` is Ubuntu's installer's: Subiquity's verdict on it, as the image's installer decides.
+      if (analyzed.yaml?.ok && analyzed.yaml.value instanceof PyDict && analyzed.yaml.value.has('autoinstall')) {
+        const ai = subiquityFindings(text, path, analyzed.yaml, options, false);
+        pushAll(analyzed.findings, ai.findings);
+        if (ai.json) return { info, ...analyzed, autoinstall: ai.json };
+      }
       return { info, ...analyzed };
+    }
+    case 'autoinstall': {
+      const yaml = loadYaml(text, { maxDepth: options.maxDepth ?? DEFAULT_LIMITS.maxDepth });
+      if (!yaml.ok) {
+        const kind = yaml.error.kind === 'limit' || yaml.error.kind === 'expansion' ? 'limit-exceeded' : 'yaml-invalid';
+        const message = `Subiquity cannot load this YAML: ${yaml.error.message}.`;
+        const at = new LineIndex(text).position(yaml.error.span.start);
+        const profile = options.subiquity === null ? undefined : (options.subiquity ?? '24.04');
+        const json = profile && kind === 'yaml-invalid' ? { autoinstall: unreadableAutoinstallJson(profile, subiquityFacts(profile)['x-ccm'].commit, yaml.error.message, { line: at.line + 1, column: at.character + 1 }) } : {};
+        return { info, findings: [{ ...coded(kind), span: yaml.error.span, message }], specs: [], yaml, yamlBase: 0, ...json };
+      }
+      const ai = subiquityFindings(text, path, yaml, options, true);
+      return { info, findings: ai.findings, specs: [], yaml, yamlBase: 0, ...(ai.json ? { autoinstall: ai.json } : {}) };
     }
     case 'confd':
     case 'cloud-cfg': {
@@ -154,6 +182,15 @@ function analyzeKind(text: string, path: string, info: DocumentInfo, options: An
     default:
       return { info, findings: [], specs: [] };
   }
+}
+
+/** Subiquity's verdict on an autoinstall document and the mistakes it lets through (autoinstall/). */
+function subiquityFindings(text: string, path: string, yaml: YamlLoadResult & { ok: true }, options: AnalyzeOptions, forced: boolean): { findings: Finding[]; json?: AutoinstallJson } {
+  if (options.subiquity === null) return { findings: [] };
+  const found = autoinstallOfText(text, path, options.subiquity ?? '24.04', { forced, value: yaml.value });
+  if (!found) return { findings: [] };
+  const doc = { text, value: yaml.value, rootSpan: yaml.rootSpan };
+  return { findings: autoinstallFindings({ ...doc, delivery: found.delivery, verdict: found.verdict, path }), json: autoinstallJson(found.verdict, doc) };
 }
 
 /**

@@ -7,7 +7,7 @@
  * cloudinit/distros defines (data/distros.json, made by scripts/version/extract-distros.py).
  */
 import { nearest } from '../findings/findings';
-import type { NetplanHost, NetplanVersion, Target } from './target';
+import type { NetplanHost, NetplanVersion, SubiquitySnapshot, Target } from './target';
 import { CLOUD_INIT_VERSIONS, type CloudInitVersion } from './versions';
 
 export interface ImageProfile {
@@ -28,6 +28,8 @@ export interface ImageProfile {
   mapped?: string;
   /** What could not be verified. */
   unverified?: string;
+  /** The Subiquity of the release's install images (autoinstall), with the cloud-init of its live system. */
+  subiquity?: SubiquitySnapshot;
 }
 
 const UBUNTU_MAPPED = 'ships 26.1 through updates (SRU): checked against current (26.2), the nearest reproduced; what changed between 26.1 and 26.2 is not told apart';
@@ -116,6 +118,8 @@ export const IMAGE_PROFILES: readonly ImageProfile[] = [
     netplan: 'api',
     // netplan 1.x (1.0 at release, 1.1 through updates): checked with the measured 1.1.2 of Debian 13
     netplanVersion: '1.1',
+    // the installer of 24.04.3+ ISOs: Subiquity tag 24.04.4.1, its live system runs cloud-init 25.1
+    subiquity: '24.04',
     sources: ['https://packages.ubuntu.com/source/noble-updates/cloud-init', 'https://packages.ubuntu.com/noble-updates/netplan.io', 'https://cloudinit.readthedocs.io/en/latest/reference/ubuntu_stable_release_updates.html'],
     mapped: UBUNTU_MAPPED,
     unverified: "netplan: which 1.x release noble-updates carries now was not read here; it is checked with Debian 13's netplan 1.1.2 (measured), and what differs between 1.x releases is not told apart",
@@ -130,6 +134,8 @@ export const IMAGE_PROFILES: readonly ImageProfile[] = [
     netplan: 'api',
     // netplan 1.x (the 1.1 measured; later 1.x releases not told apart)
     netplanVersion: '1.1',
+    // the installer of 26.04: Subiquity tag 26.04.1 (the same load and validation code as main)
+    subiquity: '26.04',
     sources: ['https://packages.ubuntu.com/source/resolute-updates/cloud-init'],
     mapped: UBUNTU_MAPPED,
     unverified: "netplan: resolute's netplan.io page was not seen (25.10's and 24.04's netplan.io depend on python3-netplan)",
@@ -254,7 +260,7 @@ export function resolveTarget(choice: TargetChoice = {}): Target {
   // A distro of the user's own gets the cloud.cfg the template renders for it ('' when it renders none).
   const cloudCfgVariant = distro === profile.distro ? profile.cloudCfgVariant : (cloudCfgVariantFor(version, distro) ?? '');
   const netplanVersion = choice.netplanVersion ?? profile.netplanVersion;
-  return { version, distro, cloudCfgVariant, netplan: choice.netplan ?? profile.netplan, ...(netplanVersion ? { netplanVersion } : {}) };
+  return { version, distro, cloudCfgVariant, netplan: choice.netplan ?? profile.netplan, ...(netplanVersion ? { netplanVersion } : {}), ...(profile.subiquity ? { subiquity: profile.subiquity } : {}) };
 }
 
 /** The versions the profiles name, oldest first (each is checked once for all the profiles naming it). */

@@ -18,6 +18,10 @@ export type NetplanVersion = (typeof NETPLAN_VERSIONS)[number];
 /** The netplan of the default image (Ubuntu 24.04), when a target names none. */
 export const DEFAULT_NETPLAN_VERSION: NetplanVersion = '1.1';
 
+/** The Subiquity (Ubuntu's installer) snapshots reproduced: the installers of Ubuntu 24.04 and 26.04. */
+export const SUBIQUITY_SNAPSHOTS = ['24.04', '26.04'] as const;
+export type SubiquitySnapshot = (typeof SUBIQUITY_SNAPSHOTS)[number];
+
 export interface Target {
   version: CloudInitVersion;
   /** `system_info.distro` as cloud-init names it (`ubuntu`, `debian`, `rhel`, ...). */
@@ -27,4 +31,6 @@ export interface Target {
   netplan: NetplanHost;
   /** The netplan the image ships (what the api host's parser is); DEFAULT_NETPLAN_VERSION when absent. */
   netplanVersion?: NetplanVersion;
+  /** The installer of the image's release that reads autoinstall configs; absent for images without one. */
+  subiquity?: SubiquitySnapshot;
 }

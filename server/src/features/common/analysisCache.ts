@@ -87,6 +87,7 @@ export function analyze(document: TextDocument, settings: ServerSettings, custom
     version: settings.cloudInitVersion,
     netplan: settings.target.netplan,
     netplanVersion: settings.target.netplanVersion,
+    subiquity: settings.target.subiquity ?? null,
     schema: settings.schema.enable && !validatedByRedHatYaml(document.uri, settings.schema.validatedByRedHatYaml),
     maxSchemaProblems: MAX_SCHEMA_PROBLEMS,
     customMergers: custom.modules.size ? custom.modules : undefined,
