@@ -162,6 +162,13 @@ test('--check --format json gives each autoinstall file its verdict, the stoppin
     const codes = lint.stdout.split('\n').filter((l) => l.includes('[autoinstall-')).length;
     assert.equal(codes, out.findings.filter((f) => f.code.startsWith('autoinstall-')).length);
     assert.equal(runCli(['--check', '--format', 'json', '--image', 'debian-12', ud]).stdout.includes('"autoinstall"'), false);
+    // The text says Subiquity's verdict on each, also when it is valid (it said nothing at all before).
+    const text = runCli(['--check', '--image', 'ubuntu-26.04', ud, media]);
+    assert.match(text.stdout, new RegExp(`^Invalid autoinstall ${ud.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')} \\(Subiquity 26\\.04, delivered as cloud-config\\): Unknown keyboard layout "en"$`, 'm'));
+    writeFileSync(media, `autoinstall:\n  version: 1\n  identity: {hostname: h, username: ubuntu, password: '$6$a$b'}\n`);
+    const valid = runCli(['--check', '--image', 'ubuntu-26.04', media]);
+    assert.equal(valid.code, 0, valid.stdout + valid.stderr);
+    assert.match(valid.stdout, /^Valid autoinstall .*autoinstall\.yaml \(Subiquity 26\.04, as the install media carry it\)$/m);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
