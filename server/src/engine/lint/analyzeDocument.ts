@@ -28,6 +28,7 @@ import { coded } from '../findings/codes';
 import { literalTemplateFindings, templateFindings } from './templateLint';
 import { NO_INSTANCE_DATA, type InstanceDataChoice } from '../template/instanceData';
 import { metaDataFindings } from './metaDataLint';
+import type { MetaDataReading } from '../seed/metaData';
 import { partSecretFindings, secretFindings, type PlaintextPasswordSite } from '../secrets/secretFindings';
 import { findTokens, type TokenMatch } from '../secrets/tokens';
 import type { CloudName } from '../delivery/limits';
@@ -63,6 +64,8 @@ export interface DocumentAnalysis {
   mime?: { leaves: MimeLeaf[] };
   /** Plaintext passwords written in place in this document, for the quick fix that hashes them. */
   passwords?: PlaintextPasswordSite[];
+  /** A meta-data document: what NoCloud makes of it, or why that is not reproduced (a limit), for the hover. */
+  metaData?: { reading: MetaDataReading } | { limit: string };
 }
 
 export interface AnalyzeOptions {
@@ -147,8 +150,10 @@ function analyzeKind(text: string, path: string, info: DocumentInfo, options: An
     }
     case 'chef':
       return { info, ...analyzeChef(text, options) };
-    case 'meta-data':
-      return { info, findings: metaDataFindings(text).findings, specs: [] };
+    case 'meta-data': {
+      const read = metaDataFindings(text);
+      return { info, findings: read.findings, specs: [], metaData: read.reading ? { reading: read.reading } : { limit: read.limit ?? '' } };
+    }
     case 'network-config':
       return { info, findings: networkFindings(text, path, { version: options.version ?? 'current', netplan: options.netplan ?? 'none', netplanVersion: options.netplanVersion, schema: options.schema, budget: options.schemaBudget }), specs: [] };
     default:
