@@ -100,6 +100,11 @@ export interface AnalyzeOptions {
   maxDecompressedBytes?: number;
   /** Secret findings are errors (`--fail-on secrets`, the setting cloudConfigMerge.secrets.asErrors); default warnings. */
   secretsAsErrors?: boolean;
+  /**
+   * YAML loads by text, shared by analyses of the same documents with other options (`--check --image all`
+   * analyses a document once per image; its load does not depend on the version). Read-only values.
+   */
+  loadedBodies?: Map<string, YamlLoadResult>;
 }
 
 export function analyzeDocument(text: string, path: string, given: AnalyzeOptions = {}): DocumentAnalysis {
@@ -125,14 +130,14 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
 function analyzeKind(text: string, path: string, info: DocumentInfo, options: AnalyzeOptions): DocumentAnalysis {
   switch (info.kind) {
     case 'cloud-config': {
-      const analyzed = analyzeCloudConfig(text, 0, info.kind, options);
+      const analyzed = analyzeCloudConfig(text, 0, info.kind, options, undefined, options.loadedBodies);
       pushAll(analyzed.findings, literalTemplateFindings(text));
       return { info, ...analyzed };
     }
     case 'confd':
     case 'cloud-cfg': {
       if (info.template) return { info, ...analyzeTemplate(text, info.kind, options) };
-      const analyzed = analyzeCloudConfig(text, 0, info.kind, options);
+      const analyzed = analyzeCloudConfig(text, 0, info.kind, options, undefined, options.loadedBodies);
       // Its `network:` key is network config, validated as cloud-init validates it when it applies it.
       if (options.schema && analyzed.yaml?.ok && analyzed.yaml.value instanceof PyDict && analyzed.yaml.value.has('network')) {
         const network = dropInNetworkFindings(analyzed.yaml.value, analyzed.yaml.rootSpan, text, { version: options.version ?? 'current', netplan: options.netplan ?? 'none', netplanVersion: options.netplanVersion, budget: options.schemaBudget });
@@ -490,7 +495,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
     }
     return inside;
   };
-  const loadedBodies = new Map<string, YamlLoadResult>();
+  const loadedBodies = options.loadedBodies ?? new Map<string, YamlLoadResult>();
   for (const container of blob.containers) {
     if (!container.isMultipart && container.span) {
       findings.push({ ...coded('mime-boundary'), span: container.span, message: `This ${container.contentType} part has no usable boundary (${container.defects.join(', ') || 'not split'}): cloud-init cannot find the parts inside it.` });
