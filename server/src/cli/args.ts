@@ -94,6 +94,8 @@ export interface CliOptions {
   planHints?: boolean;
   /** Not a flag: part loads shared by the runs of one command (`--check --image all` runs once per image). */
   partCache?: import('../engine/userdata/cloudConfigHandler').PartLoadCache;
+  /** Not a flag: the documents' YAML loads shared by the images' analyses (the same text, whatever the version). */
+  loadedBodies?: Map<string, import('../engine/yaml/load').YamlLoadResult>;
   /** `--fail-on secrets`: secret findings (secret-*) are errors, not warnings (text, JSON, SARIF level). */
   failOnSecrets?: boolean;
   /** `--type network-config` or `--type meta-data`: --check and --lint read every FILE as that, whatever its name or content. */

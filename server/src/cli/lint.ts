@@ -19,7 +19,7 @@ import { packageVersion } from './version';
 
 /** What the findings of `--lint` and `--check` are computed with: the merge's own options. */
 export function lintOptions(o: CliOptions, io: CliIO): Omit<AnalyzeOptions, 'schema'> {
-  return { version: o.version, netplan: o.target.netplan, netplanVersion: o.target.netplanVersion, subiquity: o.target.subiquity ?? null, maxBytes: o.limits.maxFileBytes, maxDepth: o.limits.maxDepth, customMergers: customMergers(o, io), instanceData: instanceDataChoice(o), cloud: o.cloud, maxDecompressedBytes: o.limits.maxDecompressedBytes, ...(o.failOnSecrets ? { secretsAsErrors: true } : {}) };
+  return { version: o.version, netplan: o.target.netplan, netplanVersion: o.target.netplanVersion, subiquity: o.target.subiquity ?? null, maxBytes: o.limits.maxFileBytes, maxDepth: o.limits.maxDepth, customMergers: customMergers(o, io), instanceData: instanceDataChoice(o), cloud: o.cloud, maxDecompressedBytes: o.limits.maxDecompressedBytes, ...(o.failOnSecrets ? { secretsAsErrors: true } : {}), ...(o.loadedBodies ? { loadedBodies: o.loadedBodies } : {}) };
 }
 
 export function lintMode(o: CliOptions, io: CliIO): number {

@@ -7,7 +7,7 @@
 import { CompletionItem, CompletionItemKind, TextEdit } from 'vscode-languageserver';
 import type { TextSpan } from '../engine/py/values';
 import { siblingKeys, textCursorAt } from '../engine/schema/textPath';
-import { readMetaData } from '../engine/seed/metaData';
+import { readMetaData, type MetaDataReading } from '../engine/seed/metaData';
 import { LimitExceededError } from '../engine/limits';
 import { metaDataKeyReaders, readWords } from '../engine/seed/metaDataKeys';
 import { metaDataVerdict } from '../engine/render/seedText';
@@ -36,14 +36,23 @@ function topLevelKeyAt(state: DocumentState, offset: number): { text: string; st
 export function metaDataHover(state: DocumentState, offset: number): { markdown: string; span: TextSpan } | null {
   const key = topLevelKeyAt(state, offset);
   if (!key?.text || offset < key.start || offset > key.end) return null;
-  let verdict: string;
+  // The analysis read the file once (a million-item instance-id took seconds to read again on every hover).
+  const read = state.analysis.metaData ?? readOnce(state.text);
+  const verdict =
+    'reading' in read
+      ? `What NoCloud makes of this file: ${metaDataVerdict(read.reading)}.`
+      : `What NoCloud makes of this file is not reproduced here: ${read.limit.replace(/\.?$/, '.')}`;
+  return { markdown: `${metaDataKeyMarkdown(key.text, state.settings.cloudInitVersion)}\n\n${verdict}`, span: { start: key.start, end: key.end } };
+}
+
+/** What NoCloud makes of `text`, or the limit that stops reproducing it (an analysis that did not keep it). */
+function readOnce(text: string): { reading: MetaDataReading } | { limit: string } {
   try {
-    verdict = `What NoCloud makes of this file: ${metaDataVerdict(readMetaData(new TextEncoder().encode(state.text)))}.`;
+    return { reading: readMetaData(new TextEncoder().encode(text)) };
   } catch (e) {
     if (!(e instanceof LimitExceededError)) throw e;
-    verdict = `What NoCloud makes of this file is not reproduced here: ${e.message.replace(/\.?$/, '.')}`;
+    return { limit: e.message };
   }
-  return { markdown: `${metaDataKeyMarkdown(key.text, state.settings.cloudInitVersion)}\n\n${verdict}`, span: { start: key.start, end: key.end } };
 }
 
 /** Completion of a top-level key of a meta-data file: the keys NoCloud reads that are not written yet. */

@@ -28,6 +28,7 @@ import { coded } from '../findings/codes';
 import { literalTemplateFindings, templateFindings } from './templateLint';
 import { NO_INSTANCE_DATA, type InstanceDataChoice } from '../template/instanceData';
 import { metaDataFindings } from './metaDataLint';
+import type { MetaDataReading } from '../seed/metaData';
 import { partSecretFindings, secretFindings, type PlaintextPasswordSite } from '../secrets/secretFindings';
 import { findTokens, type TokenMatch } from '../secrets/tokens';
 import type { CloudName } from '../delivery/limits';
@@ -70,6 +71,8 @@ export interface DocumentAnalysis {
   passwords?: PlaintextPasswordSite[];
   /** Subiquity's verdict when the document is an autoinstall config (`--check --format json` gives it per file). */
   autoinstall?: AutoinstallJson;
+  /** A meta-data document: what NoCloud makes of it, or why that is not reproduced (a limit), for the hover. */
+  metaData?: { reading: MetaDataReading } | { limit: string };
 }
 
 export interface AnalyzeOptions {
@@ -106,6 +109,11 @@ export interface AnalyzeOptions {
   maxDecompressedBytes?: number;
   /** Secret findings are errors (`--fail-on secrets`, the setting cloudConfigMerge.secrets.asErrors); default warnings. */
   secretsAsErrors?: boolean;
+  /**
+   * YAML loads by text, shared by analyses of the same documents with other options (`--check --image all`
+   * analyses a document once per image; its load does not depend on the version). Read-only values.
+   */
+  loadedBodies?: Map<string, YamlLoadResult>;
 }
 
 export function analyzeDocument(text: string, path: string, given: AnalyzeOptions = {}): DocumentAnalysis {
@@ -131,7 +139,7 @@ export function analyzeDocument(text: string, path: string, given: AnalyzeOption
 function analyzeKind(text: string, path: string, info: DocumentInfo, options: AnalyzeOptions): DocumentAnalysis {
   switch (info.kind) {
     case 'cloud-config': {
-      const analyzed = analyzeCloudConfig(text, 0, info.kind, options);
+      const analyzed = analyzeCloudConfig(text, 0, info.kind, options, undefined, options.loadedBodies);
       pushAll(analyzed.findings, literalTemplateFindings(text));
       // A top-level `autoinstall:` is Ubuntu's installer's: Subiquity's verdict on it, as the image's installer decides.
       if (analyzed.yaml?.ok && analyzed.yaml.value instanceof PyDict && analyzed.yaml.value.has('autoinstall')) {
@@ -157,7 +165,7 @@ function analyzeKind(text: string, path: string, info: DocumentInfo, options: An
     case 'confd':
     case 'cloud-cfg': {
       if (info.template) return { info, ...analyzeTemplate(text, info.kind, options) };
-      const analyzed = analyzeCloudConfig(text, 0, info.kind, options);
+      const analyzed = analyzeCloudConfig(text, 0, info.kind, options, undefined, options.loadedBodies);
       // Its `network:` key is network config, validated as cloud-init validates it when it applies it.
       if (options.schema && analyzed.yaml?.ok && analyzed.yaml.value instanceof PyDict && analyzed.yaml.value.has('network')) {
         const network = dropInNetworkFindings(analyzed.yaml.value, analyzed.yaml.rootSpan, text, { version: options.version ?? 'current', netplan: options.netplan ?? 'none', netplanVersion: options.netplanVersion, budget: options.schemaBudget });
@@ -175,8 +183,10 @@ function analyzeKind(text: string, path: string, info: DocumentInfo, options: An
     }
     case 'chef':
       return { info, ...analyzeChef(text, options) };
-    case 'meta-data':
-      return { info, findings: metaDataFindings(text).findings, specs: [] };
+    case 'meta-data': {
+      const read = metaDataFindings(text);
+      return { info, findings: read.findings, specs: [], metaData: read.reading ? { reading: read.reading } : { limit: read.limit ?? '' } };
+    }
     case 'network-config':
       return { info, findings: networkFindings(text, path, { version: options.version ?? 'current', netplan: options.netplan ?? 'none', netplanVersion: options.netplanVersion, schema: options.schema, budget: options.schemaBudget }), specs: [] };
     default:
@@ -522,7 +532,7 @@ function analyzeMime(text: string, info: DocumentInfo, options: AnalyzeOptions):
     }
     return inside;
   };
-  const loadedBodies = new Map<string, YamlLoadResult>();
+  const loadedBodies = options.loadedBodies ?? new Map<string, YamlLoadResult>();
   for (const container of blob.containers) {
     if (!container.isMultipart && container.span) {
       findings.push({ ...coded('mime-boundary'), span: container.span, message: `This ${container.contentType} part has no usable boundary (${container.defects.join(', ') || 'not split'}): cloud-init cannot find the parts inside it.` });

@@ -26,15 +26,18 @@ const MEANT: Readonly<Record<string, string>> = {
   ds_mode: 'dsmode',
 };
 
-/** The findings, and the reading (null when reproducing it is over one of our limits: the one finding says which). */
-export function metaDataFindings(text: string): { findings: Finding[]; reading: MetaDataReading | null } {
+/**
+ * The findings, and the reading (null when reproducing it is over one of our limits: the one finding says
+ * which, and `limit` is that limit's message).
+ */
+export function metaDataFindings(text: string): { findings: Finding[]; reading: MetaDataReading | null; limit?: string } {
   const firstLine: TextSpan = { start: 0, end: Math.max(0, text.search(/\r|\n|$/)) };
   let reading: MetaDataReading;
   try {
     reading = readMetaData(new TextEncoder().encode(text));
   } catch (e) {
     if (!(e instanceof LimitExceededError)) throw e;
-    return { findings: [{ ...coded('limit-exceeded'), span: firstLine, message: `Not read as NoCloud reads it: ${e.message.replace(/\.?$/, '.')}` }], reading: null };
+    return { findings: [{ ...coded('limit-exceeded'), span: firstLine, message: `Not read as NoCloud reads it: ${e.message.replace(/\.?$/, '.')}` }], reading: null, limit: e.message };
   }
   const findings: Finding[] = [];
   const md = reading.loaded;

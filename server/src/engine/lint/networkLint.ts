@@ -10,7 +10,8 @@ import { LimitExceededError } from '../limits';
 import type { Finding } from '../findings/findings';
 import type { CloudInitVersion } from '../version/versions';
 import type { NetplanHost, NetplanVersion } from '../version/target';
-import { validateNetworkConfig, validateNetworkConfigText } from '../network/validate';
+import { validateNetworkConfig } from '../network/validate';
+import { validateNetworkConfigTextOnce } from '../network/validatedText';
 import type { SchemaReport } from '../schema/validate';
 import { bootOf, describeBoot, networkBoot } from '../network/boot';
 import { unmodelledWords } from '../network/netplan';
@@ -30,7 +31,7 @@ export function networkFindings(text: string, path: string, options: NetworkLint
   const start: TextSpan = { start: 0, end: Math.max(0, text.search(/\r|\n|$/)) };
   let r;
   try {
-    r = validateNetworkConfigText(text, options.version, options.netplan, path, options.netplanVersion);
+    r = validateNetworkConfigTextOnce(text, options.version, options.netplan, path, options.netplanVersion);
   } catch (err) {
     if (!(err instanceof LimitExceededError)) throw err;
     return [{ ...coded('limit-exceeded', 'warning'), span: start, message: `Not checked against cloud-init's network-config schema: ${err.message}.` }];

@@ -18,7 +18,8 @@ import { acceptingVersions, problemAcceptance, withAcceptance, type AcceptedProb
 import { problemSpan, validateCloudConfigText, type SchemaProblem, type SchemaVersion, type TextSchemaReport } from '../schema/validate';
 import { pyYamlErrorString, reportedMark } from '../yaml/mark';
 import { SAMPLE_NAMES } from '../template/samples';
-import { validateNetworkConfigText, type NetworkSchemaResult } from '../network/validate';
+import type { NetworkSchemaResult } from '../network/validate';
+import { validateNetworkConfigTextOnce } from '../network/validatedText';
 import { describeBoot, networkBoot } from '../network/boot';
 import { atLeast, type CloudInitVersion } from '../version/versions';
 import type { NetplanHost, NetplanVersion } from '../version/target';
@@ -234,7 +235,7 @@ export function isAccepted(result: CheckResult): boolean {
  */
 export function checkNetworkFile(file: string, bytes: Uint8Array, version: CloudInitVersion, host: NetplanHost, netplanVersion?: NetplanVersion): FileResult {
   const text = decodeUtf8Surrogateescape(bytes);
-  const r = validateNetworkConfigText(text, version, host, file, netplanVersion);
+  const r = validateNetworkConfigTextOnce(text, version, host, file, netplanVersion);
   const network = { validator: r.validator, boot: describeBoot(networkBoot(text, r)), ...(r.unmodelled?.length ? { unmodelled: r.unmodelled } : {}) };
   const base = { file, valid: r.valid, deprecations: [] as Located[], network };
   if (r.unsupported) return { ...base, errors: [], note: r.unsupported };
