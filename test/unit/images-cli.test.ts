@@ -22,7 +22,7 @@ function folder(files: Record<string, string>): { dir: string; path: (name: stri
 }
 
 test('--image picks the version, distro and cloud.cfg of an image; the default is ubuntu-24.04 on current cloud-init', () => {
-  assert.deepEqual(parseArgs(['x']).target, { version: 'current', distro: 'ubuntu', cloudCfgVariant: 'ubuntu', netplan: 'api', netplanVersion: '1.1' });
+  assert.deepEqual(parseArgs(['x']).target, { version: 'current', distro: 'ubuntu', cloudCfgVariant: 'ubuntu', netplan: 'api', netplanVersion: '1.1', subiquity: '24.04' });
   const debian = parseArgs(['--image', 'debian-12', 'x']);
   assert.equal(debian.version, '22.4');
   assert.deepEqual(debian.target, { version: '22.4', distro: 'debian', cloudCfgVariant: 'debian', netplan: 'none' });

@@ -106,7 +106,7 @@ test('--type meta-data reads a file named otherwise as meta-data; its findings, 
     const json = JSON.parse(runCli(['--check', '--type', 'meta-data', '--format', 'json', file]).stdout) as { metaData: Array<{ foundBy: string; instanceId: string }> };
     assert.deepEqual([json.metaData[0].foundBy, json.metaData[0].instanceId], ['type', 'nocloud']);
     assert.equal(runCli(['--check', '--type', 'meta-data', '--mode', 'confd', file]).code, 2);
-    assert.match(runCli(['--check', '--type', 'user-data', file]).stderr, /--type takes network-config or meta-data, not 'user-data'/);
+    assert.match(runCli(['--check', '--type', 'user-data', file]).stderr, /--type takes network-config, meta-data or autoinstall, not 'user-data'/);
   } finally {
     rmSync(t, { recursive: true, force: true });
   }
