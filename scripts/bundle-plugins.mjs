@@ -1,4 +1,4 @@
-// The esbuild plugins every bundle uses: the extension's and the CLI's (bundle.mjs), the playground's (scripts/playground/build.mjs).
+// The esbuild plugins every bundle uses: the extension's and the CLI's (bundle.mjs), the browser's (scripts/playground/browserBuild.mjs).
 import { readFile } from 'node:fs/promises';
 
 // The schema data of each cloud-init version (server/src/engine/schema/data/*.json) goes in as a JSON

@@ -5,39 +5,13 @@
 import { build } from 'esbuild';
 import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { lazyJson, noForge } from '../bundle-plugins.mjs';
+import { join } from 'node:path';
+import { browserOptions, root } from './browserBuild.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = join(root, process.argv.includes('--out') ? process.argv[process.argv.indexOf('--out') + 1] : 'site');
-const shim = (name) => join(root, 'playground', 'shims', name);
-
-// node:zlib, node:crypto (the engine) and node:path (secretlint's preset), resolved to the shims.
-const nodeShims = {
-  name: 'node-shims',
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?(zlib|crypto|path)$/ }, (args) => ({ path: shim(`${args.path.replace(/^node:/, '')}.ts`) }));
-  },
-};
-
 await rm(out, { recursive: true, force: true });
 await mkdir(out, { recursive: true });
-await build({
-  absWorkingDir: root,
-  entryPoints: ['playground/src/main.ts'],
-  outfile: join(out, 'app.js'),
-  bundle: true,
-  platform: 'browser',
-  format: 'iife',
-  target: ['chrome110', 'firefox115', 'safari16'],
-  minify: true,
-  sourcemap: false,
-  legalComments: 'eof',
-  logLevel: 'warning',
-  inject: [shim('buffer.ts')],
-  plugins: [nodeShims, lazyJson, noForge],
-});
+await build({ ...browserOptions, entryPoints: ['playground/src/main.ts'], outfile: join(out, 'app.js') });
 await copyFile(join(root, 'playground', 'index.html'), join(out, 'index.html'));
 await copyFile(join(root, 'playground', 'style.css'), join(out, 'style.css'));
 
