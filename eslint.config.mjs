@@ -12,7 +12,7 @@ export default defineConfig(
   { ignores: ['**/out/**', 'dist/**', 'node_modules/**', '.vscode-test/**', '.tmp/**', 'test/e2e/.artifacts/**', 'common/*.js', 'common/*.d.ts', 'site/**'] },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   {
-    files: ['common/**/*.ts', 'server/src/**/*.ts', 'client/src/**/*.ts', 'test/**/*.ts', 'playground/**/*.ts'],
+    files: ['common/**/*.ts', 'server/src/**/*.ts', 'client/src/**/*.ts', 'test/**/*.ts', 'playground/**/*.ts', 'browser/**/*.ts'],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       globals: globals.node,
@@ -36,8 +36,8 @@ export default defineConfig(
     },
   },
   {
-    // The playground page runs in a browser (playground/tsconfig.json has the DOM's types).
-    files: ['playground/**/*.ts'],
+    // The playground page and the server's Web Worker run in a browser (their tsconfig.json have the DOM's types).
+    files: ['playground/**/*.ts', 'browser/**/*.ts'],
     languageOptions: { globals: globals.browser },
   },
   {
