@@ -11,6 +11,7 @@ export class IPCMessageReader {}
 export class IPCMessageWriter {}
 
 export function createConnection(features: typeof ProposedFeatures.all = ProposedFeatures.all): Connection {
-  const scope = self as unknown as DedicatedWorkerGlobalScope;
+  // The worker's global scope speaks as a Worker does (postMessage, message events).
+  const scope = self as unknown as Worker;
   return createBrowserConnection(features, new BrowserMessageReader(scope), new BrowserMessageWriter(scope));
 }

@@ -1,4 +1,4 @@
-// The language server for a browser (dist/web/server.js): server/src/server.ts bundled to run in a Web Worker, its
+// The web extension (dist/web/client.js, below) and the language server for a browser (dist/web/server.js): server/src/server.ts bundled to run in a Web Worker, its
 // connection over the worker's messages (browser/shims/lspNode.ts), no file system (browser/shims/fs.ts: only open
 // documents are read), node:path and node:url as POSIX paths and file URLs, and the engine's shims of the playground.
 import { build } from 'esbuild';
@@ -27,4 +27,25 @@ export async function buildWebServer(outfile = join(root, 'dist', 'web', 'server
   return outfile;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(await buildWebServer());
+/** The web extension's client (dist/web/client.js): client/src with the browser language client (browser/client/). */
+export async function buildWebClient(outfile = join(root, 'dist', 'web', 'client.js')) {
+  const clientShims = {
+    name: 'client-shims',
+    setup(b) {
+      b.onResolve({ filter: /^vscode-languageclient\/node$/ }, () => ({ path: join(root, 'browser', 'client', 'languageclientNode.ts') }));
+      b.onResolve({ filter: /^(node:)?path$/ }, () => ({ path: join(root, 'node_modules', 'path-browserify', 'index.js') }));
+    },
+  };
+  await build({
+    ...browserOptions,
+    entryPoints: ['browser/client/extension.ts'],
+    outfile,
+    format: 'cjs',
+    external: ['vscode'],
+    inject: [...browserOptions.inject, shim('process.ts')],
+    plugins: [clientShims, ...browserOptions.plugins],
+  });
+  return outfile;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await buildWebServer(), await buildWebClient());
