@@ -9,10 +9,10 @@ import tseslint from 'typescript-eslint';
 const UNUSED = { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' };
 
 export default defineConfig(
-  { ignores: ['**/out/**', 'dist/**', 'node_modules/**', '.vscode-test/**', '.tmp/**', 'test/e2e/.artifacts/**', 'common/*.js', 'common/*.d.ts'] },
+  { ignores: ['**/out/**', 'dist/**', 'node_modules/**', '.vscode-test/**', '.tmp/**', 'test/e2e/.artifacts/**', 'common/*.js', 'common/*.d.ts', 'site/**'] },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   {
-    files: ['common/**/*.ts', 'server/src/**/*.ts', 'client/src/**/*.ts', 'test/**/*.ts'],
+    files: ['common/**/*.ts', 'server/src/**/*.ts', 'client/src/**/*.ts', 'test/**/*.ts', 'playground/**/*.ts', 'browser/**/*.ts'],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       globals: globals.node,
@@ -34,6 +34,11 @@ export default defineConfig(
         allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }],
       }],
     },
+  },
+  {
+    // The playground page and the server's Web Worker run in a browser (their tsconfig.json have the DOM's types).
+    files: ['playground/**/*.ts', 'browser/**/*.ts'],
+    languageOptions: { globals: globals.browser },
   },
   {
     // The server's output is CommonJS: require() is its synchronous lazy load, so that start-up skips what a

@@ -5,7 +5,7 @@
  *
  *   npm run bench                 full run (well under 20 minutes on an idle 2-core machine); writes docs/benchmarks.md
  *   npm run bench -- --quick      smoke run: small sizes, fewer runs; writes the file only with --write
- *   options: --write  --no-write  --only engine,loader,cloudinit,lsp,multipart,schema,sets,fleet,preview,extension  --build (npm run build first)
+ *   options: --write  --no-write  --only engine,loader,cloudinit,lsp,multipart,schema,sets,fleet,browser,preview,extension  --build (npm run build first)
  *            (--only with --write replaces only those sections of the file when it has them: e.g. --only schema --write)
  *            --keep (keep the generated inputs)  --out FILE (instead of docs/benchmarks.md)  --json FILE (raw results)
  *   BENCH_SERVER_CPU_PROF=DIR     each language server the bench starts writes a V8 CPU profile into DIR
@@ -31,6 +31,7 @@ import { benchSchema, vsixBytesForSchema } from './bench/schema.mjs';
 import { benchLoader } from './bench/loader.mjs';
 import { benchSets } from './bench/sets.mjs';
 import { benchFleet } from './bench/fleet.mjs';
+import { benchBrowser } from './bench/browser.mjs';
 import { evaluate, growth } from './bench/targets.mjs';
 import { markdown, summaryText } from './bench/report.mjs';
 import { spliceSections } from './bench/splice.cjs';
@@ -49,7 +50,7 @@ if (flag('help') || flag('h')) {
   process.exit(0);
 }
 const QUICK = flag('quick');
-const ONLY = new Set((option('only') ?? 'engine,loader,cloudinit,lsp,multipart,schema,sets,fleet,preview,extension').split(',').map((s) => s.trim()));
+const ONLY = new Set((option('only') ?? 'engine,loader,cloudinit,lsp,multipart,schema,sets,fleet,browser,preview,extension').split(',').map((s) => s.trim()));
 const WRITE = flag('no-write') ? false : flag('write') || (!QUICK && !option('only'));
 const OUT_FILE = path.resolve(ROOT, option('out') ?? 'docs/benchmarks.md');
 
@@ -81,6 +82,7 @@ async function main() {
   }
   if (ONLY.has('sets')) results.sets = await benchSets({ root: ROOT, work: WORK, quick: QUICK, progress });
   if (ONLY.has('fleet')) results.fleet = await benchFleet({ root: ROOT, work: WORK, quick: QUICK, progress });
+  if (ONLY.has('browser')) results.browser = await benchBrowser({ root: ROOT, quick: QUICK, progress });
   if (ONLY.has('preview')) results.preview = await benchPreview();
   if (ONLY.has('extension')) results.extension = await benchExtension();
   results.machine.loadEnd = os.loadavg();

@@ -1,12 +1,12 @@
 // Runs every compiled test file (out/test/**/*.test.js) except the opt-in suites
-// (oracle differential, e2e), with node's built-in runner.
+// (oracle differential, e2e, web: the playground in a browser, `npm run test:web`), with node's built-in runner.
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const root = new URL('..', import.meta.url).pathname;
 const testRoot = join(root, 'out', 'test');
-const optIn = new Set(['oracle', 'e2e']);
+const optIn = new Set(['oracle', 'e2e', 'web']);
 
 function collect(dir, acc) {
   for (const name of readdirSync(dir).sort()) {

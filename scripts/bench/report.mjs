@@ -8,6 +8,7 @@ import { schemaSection } from './schema.mjs';
 import { loaderMarkdown } from './loader.mjs';
 import { setsMarkdown } from './sets.mjs';
 import { fleetMarkdown } from './fleet.mjs';
+import { browserMarkdown } from './browser.mjs';
 
 const verdict = (met) => (met === true ? '**met**' : met === false ? '**not met**' : 'not measured');
 
@@ -268,6 +269,7 @@ export function markdown(results) {
   if (results.schema) L.push(...schemaSection(results.schema));
   if (results.sets) L.push(...setsMarkdown(results.sets, { fmtMs, fmtBytes, fmtMB }));
   if (results.fleet) L.push(...fleetMarkdown(results.fleet, { fmtMs, fmtBytes }));
+  if (results.browser) L.push(...browserMarkdown(results.browser, { fmtMs, fmtBytes }));
 
   if (results.preview || results.extension) L.push('## 4. Extension', '');
   if (results.extension) {

@@ -6,6 +6,7 @@ import { schemaGap, schemaTargets } from './schema.mjs';
 import { loaderTargets } from './loader.mjs';
 import { setsTargets } from './sets.mjs';
 import { fleetTargets } from './fleet.mjs';
+import { browserTargets } from './browser.mjs';
 
 export function evaluate(results) {
   const targets = [];
@@ -129,6 +130,7 @@ export function evaluate(results) {
   if (results.loader) targets.push(...loaderTargets(results.loader, fmtRatio));
   if (results.sets) targets.push(...setsTargets(results.sets, fmtMs));
   if (results.fleet) targets.push(...fleetTargets(results.fleet, fmtMs));
+  if (results.browser) targets.push(...browserTargets(results.browser));
   if (extension) {
     const act = extension.activation.filter((a) => a.requireMs !== null);
     if (act.length) {
