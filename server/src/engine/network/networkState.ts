@@ -72,6 +72,8 @@ function contains(v: PyValue, key: string): boolean {
 /** Python's iteration over a value expected to be a list. */
 function list(v: PyValue, what: string): PyValue[] {
   if (Array.isArray(v)) return v;
+  // a string is iterated character by character
+  if (typeof v === 'string') return [...v];
   if (v === null || typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'number') throw new Raised('TypeError', `'${pyClassName(v)}' object is not iterable`);
   throw new NotFollowed(`${what} of another kind than a list`);
 }
@@ -100,11 +102,12 @@ function contiguous(n: number): boolean {
   return (inverted & (inverted + 1)) === 0;
 }
 
-/** Python's `int(v)` of a metric: the value, or the exception's words (null: a kind not followed). */
+/** Python's `int(v)` of a metric or prefix: whether it takes it (null: a kind not followed); a list, mapping or None raises TypeError. */
 function pyIntOk(v: PyValue): boolean | null {
   if (typeof v === 'bigint' || typeof v === 'boolean') return true;
   if (typeof v === 'number') return Number.isFinite(v);
   if (typeof v === 'string') return /^\s*[+-]?\d+(_\d+)*\s*$/.test(v);
+  if (v === null || Array.isArray(v) || v instanceof PyDict) throw new Raised('TypeError', `int() argument must be a string, a bytes-like object or a real number, not '${pyClassName(v)}'`);
   return null;
 }
 
@@ -176,6 +179,9 @@ class Interpreter {
 
   /** `handle_physical`: the subnets normalized, then IPv6 noted, the MAC lower-cased (current). */
   private physical(cmd: PyDict): void {
+    // the interface is looked up by its name first: a name that is a list or mapping cannot be
+    const name = cmd.get('name');
+    if (Array.isArray(name) || name instanceof PyDict) throw new Raised('TypeError', `unhashable type: '${pyClassName(name)}'`);
     const params = cmd.get('params');
     if (params !== undefined) dict(params, 'items');
     const subnets = cmd.get('subnets');
@@ -185,10 +191,7 @@ class Interpreter {
       for (const s of list_) {
         // (the normalized subnet: an empty type was dropped)
         const t = (s as PyDict).get('type') ?? null;
-        if (typeof t !== 'string' || t === '') {
-          if (!pyTruthy(t)) attr(null, 'endswith');
-          throw new NotFollowed('a subnet type of an unusual kind');
-        }
+        if (typeof t !== 'string' || t === '') attr(pyTruthy(t) ? t : null, 'endswith');
         const a = (s as PyDict).get('address');
         if (t.endsWith('6') || (typeof a === 'string' && isIPv6(a.replace(/%[^%]*$/, '')))) {
           this.useIpv6 = true;
@@ -354,12 +357,19 @@ class Interpreter {
   // ---- v1 ----
 
   v1(config: PyValue): void {
-    if (!Array.isArray(config)) throw new NotFollowed('a v1 config that is not a list');
-    for (const command of config) {
+    // a mapping or a string is iterated too: its keys or characters, which `command["type"]` cannot index
+    const commands = config instanceof PyDict ? config.keys() : typeof config === 'string' ? [...config] : config;
+    if (!Array.isArray(commands)) throw new NotFollowed('a v1 config that is not a list');
+    for (const command of commands) {
+      if (typeof command === 'string') throw new Raised('TypeError', "string indices must be integers, not 'str'");
       if (!(command instanceof PyDict)) throw new NotFollowed('a v1 command that is not a mapping');
       if (!command.has('type')) throw new Raised('KeyError', "'type'");
       const type = command.get('type') as PyValue;
-      if (typeof type !== 'string') throw new NotFollowed('a command type that is not a string');
+      if (Array.isArray(type) || type instanceof PyDict) throw new Raised('TypeError', `unhashable type: '${pyClassName(type)}'`);
+      if (typeof type !== 'string') {
+        if (type === null || typeof type === 'bigint' || typeof type === 'boolean') throw new Raised('RuntimeError', `No handler found for  command '${pyStr(type)}'`);
+        throw new NotFollowed('a command type of an unusual kind');
+      }
       if (V2_HANDLERS.has(type)) throw new NotFollowed(`a v2 command name (${type}) in a v1 config`);
       if (!V1_HANDLERS.has(type)) throw new Raised('RuntimeError', `No handler found for  command '${type}'`);
       const needs: Record<string, string[]> = { physical: ['name'], loopback: ['name'], infiniband: ['name'], vlan: ['name', 'vlan_id', 'vlan_link'], bond: ['name', 'bond_interfaces', 'params'], bridge: ['name', 'bridge_interfaces'], nameserver: ['address'], route: ['destination'] };
@@ -375,7 +385,6 @@ class Interpreter {
         continue;
       }
       if (type === 'bridge') this.members(command.get('bridge_interfaces') as PyValue);
-      if (typeof command.get('name') !== 'string') throw new NotFollowed('an interface name that is not a string');
       this.physical(command);
       if (type === 'bond') {
         dict(command.get('params'), 'items');
