@@ -37,6 +37,16 @@ test('routes are checked as netplan checks them: a route without `to`, families,
   assert.deepEqual(netplan(policy).errors, ["format-l6.c13 Invalid netplan schema. Error in network definition: IP routing policy must include either a 'from' or 'to' IP"]);
 });
 
+test('`set-name` without `match`: 0.106 rejects it at the device; 1.x raises a validation error cloud-init does not catch (not checked)', () => {
+  const text = 'version: 2\nethernets:\n  eth0:\n    set-name: lan0\n    dhcp4: true\n';
+  assert.deepEqual(netplan(text, '0.106').errors, ["format-l5.c13 Invalid netplan schema. Error in network definition: eth0: 'set-name:' requires 'match:' properties"]);
+  assert.deepEqual(netplan(text, '1.1'), { valid: null, errors: [], unmodelled: ['network.ethernets.eth0.set-name'] });
+  const matched = 'version: 2\nethernets:\n  eth0:\n    match: {macaddress: "52:54:00:12:34:56"}\n    set-name: lan0\n';
+  for (const np of ['0.106', '1.1'] as const) assert.deepEqual(netplan(matched, np), { valid: true, errors: [], unmodelled: [] });
+  // an unquoted all-digit MAC is a number to YAML: netplan reads the number cloud-init dumps
+  assert.match(netplan(matched.replace('"52:54:00:12:34:56"', '52:54:00:12:34:56'), '0.106').errors[0], /Invalid MAC address '41135085296'/);
+});
+
 test('a file with only what the model checks is valid; one netplan checks further is "not checked", a warning', () => {
   const text = 'network:\n  version: 2\n  tunnels:\n    gre1:\n      mode: gre\n      local: 10.0.0.1\n      remote: 10.0.0.2\n';
   assert.deepEqual(netplan(text), { valid: null, errors: [], unmodelled: ['network.tunnels.gre1.mode'] });

@@ -183,10 +183,17 @@ class Walk {
     if (!entries) return this.note(path); // keys that are not all strings: not modelled
     const keys = this.d.contexts[ctx]?.keys ?? {};
     const route = ctx.endsWith('.routes[]') ? new RouteCheck(this.d.routes, 'route') : ctx.endsWith('.routing-policy[]') ? new RouteCheck(this.d.routes, 'rule') : null;
+    // a device's `set-name` needs its `match` (netplan checks it once the device is read)
+    const device = ctx.startsWith('device:') && !ctx.includes('.');
+    let setName: KeyInfo | undefined;
     for (const { key, value } of entries) {
       const k = key as string;
       const info = Object.prototype.hasOwnProperty.call(keys, k) ? keys[k] : undefined;
       if (!info) return { segments: [...path, key], on: 'key', message: `unknown key '${k}'` };
+      if (device && k === 'set-name' && kindOf(value) === 'scalar' && info.checked?.includes("'set-name:'")) {
+        setName = info;
+        continue;
+      }
       // a route's addresses, type and scope: checked with what the route holds so far
       if (route && kindOf(value) === 'scalar' && route.handles(k)) {
         const message = route.take(k, scalarText(value));
@@ -197,6 +204,13 @@ class Walk {
       if (found) return found;
       // a `match: name` netplan finds invalid (a glob is fine, a blank is not)
       if (k === 'name' && ctx.endsWith('.match') && typeof value === 'string' && this.badName(value, this.d.names.match)) return { segments: [...path, key], on: 'value', message: this.d.names.message.replace('{}', value) };
+    }
+    if (setName && !dict.has('match')) {
+      // 1.x reports it as a validation error, which cloud-init does not catch: left to netplan
+      if (setName.checked!.startsWith('=')) return this.note([...path, 'set-name']);
+      const id = path[path.length - 1];
+      // at the device's mapping (where its first key is dumped)
+      return { segments: path, on: 'value', message: setName.checked!.replace(/^dev0:/, `${typeof id === 'string' ? id : pyKeyDisplay(id)}:`) };
     }
     // a route or rule as a whole (netplan reports it at the list, as for an address list)
     const missing = route?.finish() ?? null;
@@ -227,7 +241,8 @@ class Walk {
           // digits up to 2**32 - 1, and the other forms the probe found accepted (`+5`, ` 5`, `''`)
           return this.d.uint.includes(text) || (/^\d+$/.test(text) && BigInt(text) <= 4294967295n) ? null : at(`invalid unsigned int value '${text}'`);
         case 'checked': {
-          if (info.value && info.messages && typeof v === 'string' && !info.messages.malformed.startsWith('=')) {
+          // (any scalar: netplan reads the text cloud-init dumped, `macaddress: 41135085296` for an unquoted all-digit MAC)
+          if (info.value && info.messages && !info.messages.malformed.startsWith('=')) {
             const message = addressMessage(info, text);
             if (message === null) return null;
             // an address in a list is reported at the list
