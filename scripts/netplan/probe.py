@@ -421,6 +421,24 @@ def route_facts():
     }
 
 
+def member_facts():
+    """netplan's messages for a device that is a member of two bonds or bridges (`{}`: the second one, the
+    member, the first one), measured on two bonds and on a bond and a bridge sharing an ethernet."""
+    def msg(doc, names):
+        m = parse({"network": doc})
+        for old, new in names:
+            m = m.replace(old, new)
+        return m
+    two_bonds = {"ethernets": {"eth0": {}}, "bonds": {"bond0": {"interfaces": ["eth0"]}, "bond1": {"interfaces": ["eth0"]}}}
+    bond_bridge = {"ethernets": {"eth0": {}}, "bonds": {"bond0": {"interfaces": ["eth0"]}}, "bridges": {"br0": {"interfaces": ["eth0"]}}}
+    bridge_bond = {"ethernets": {"eth0": {}}, "bridges": {"br0": {"interfaces": ["eth0"]}, "br1": {"interfaces": ["eth0"]}}}
+    return {
+        "bond": msg(two_bonds, [("bond1:", "{0}:"), ("'eth0'", "'{1}'"), ("bond bond0", "bond {2}")]),
+        "bridge": msg(bridge_bond, [("br1:", "{0}:"), ("'eth0'", "'{1}'"), ("bridge br0", "bridge {2}")]),
+        "bridgeOverBond": msg(bond_bridge, [("br0:", "{0}:"), ("'eth0'", "'{1}'"), ("bond bond0", "bond {2}")]),
+    }
+
+
 def main():
     if "--routes" in sys.argv:
         # only the route facts, into an existing data file (the rest of it unchanged)
@@ -428,6 +446,7 @@ def main():
         with open(path) as fh:
             data = json.load(fh)
         data["routes"] = route_facts()
+        data["members"] = member_facts()
         with open(path, "w") as fh:
             json.dump(data, fh, indent=None, separators=(",", ":"), sort_keys=True)
             fh.write("\n")
@@ -461,6 +480,7 @@ def main():
         "names": name_chars(),
         "contexts": p.contexts,
         "routes": route_facts(),
+        "members": member_facts(),
     }
     json.dump(out, sys.stdout, indent=None, separators=(",", ":"), sort_keys=True)
     sys.stdout.write("\n")

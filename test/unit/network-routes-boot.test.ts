@@ -47,6 +47,17 @@ test('`set-name` without `match`: 0.106 rejects it at the device; 1.x raises a v
   assert.match(netplan(matched.replace('"52:54:00:12:34:56"', '52:54:00:12:34:56'), '0.106').errors[0], /Invalid MAC address '41135085296'/);
 });
 
+test('a device in two bonds, or in a bond and a bridge, is rejected at the second one, as netplan assigns members', () => {
+  const twoBonds = 'version: 2\nethernets: {eth0: {}, eth1: {}}\nbonds:\n  bond0: {interfaces: [eth0, eth1]}\n  bond1: {interfaces: [eth1]}\n';
+  for (const np of ['0.106', '1.1'] as const) {
+    assert.deepEqual(netplan(twoBonds, np).errors, ["format-l10.c13 Invalid netplan schema. Error in network definition: bond1: interface 'eth1' is already assigned to bond bond0"]);
+  }
+  const bridgeOverBond = 'version: 2\nethernets: {eth0: {}}\nbonds: {bond0: {interfaces: [eth0]}}\nbridges: {br0: {interfaces: [eth0]}}\n';
+  assert.match(netplan(bridgeOverBond).errors[0], /br0: interface 'eth0' is already assigned to bond bond0$/);
+  // a bridge over a bond is the usual set-up, not a conflict
+  assert.deepEqual(netplan('version: 2\nethernets: {eth0: {}}\nbonds: {bond0: {interfaces: [eth0]}}\nbridges: {br0: {interfaces: [bond0]}}\n').errors, []);
+});
+
 test('a file with only what the model checks is valid; one netplan checks further is "not checked", a warning', () => {
   const text = 'network:\n  version: 2\n  tunnels:\n    gre1:\n      mode: gre\n      local: 10.0.0.1\n      remote: 10.0.0.2\n';
   assert.deepEqual(netplan(text), { valid: null, errors: [], unmodelled: ['network.tunnels.gre1.mode'] });

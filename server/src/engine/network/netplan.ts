@@ -68,6 +68,8 @@ interface NetplanData {
   contexts: Record<string, { keys: Record<string, KeyInfo> }>;
   /** What netplan checks of a route and a routing-policy rule as a whole (measured: probe.py's `routes`). */
   routes: RouteFacts;
+  /** A device in two bonds, two bridges, or a bond and a bridge (`{0}` the second, `{1}` the member, `{2}` the first; probe.py's `members`). */
+  members: { bond: string; bridge: string; bridgeOverBond: string };
 }
 
 /** netplan's checks of the addresses of a route or rule, and of the keys a route needs (probe.py `routes`). */
@@ -451,6 +453,47 @@ function undefinedInterface(doc: PyDict, walk: Walk): Found | null {
   return null;
 }
 
+/**
+ * netplan's check as it assigns members: a device already in another bond or bridge (or a bridge's member
+ * in a bond) is reported at the second one's member list, in the dump's order (bonds, then bridges). Only
+ * members some device defines are assigned (undefinedInterface reports the others, later).
+ */
+function assignedTwice(doc: PyDict, d: NetplanData): Found | null {
+  const network = doc.get('network');
+  if (!(network instanceof PyDict)) return null;
+  const defined = new Set<string>(ovsPorts(network));
+  for (const { key, value } of sortedStrEntries(network) ?? []) {
+    if (value instanceof PyDict && key !== 'openvswitch') for (const id of value.keys()) if (typeof id === 'string') defined.add(id);
+  }
+  const bondOf = new Map<string, string>();
+  const bridgeOf = new Map<string, string>();
+  const say = (template: string, id: string, member: string, first: string) => template.replace('{0}', id).replace('{1}', member).replace('{2}', first);
+  for (const { key: type, value: devices } of sortedStrEntries(network) ?? []) {
+    if ((type !== 'bonds' && type !== 'bridges') || !(devices instanceof PyDict)) continue;
+    for (const { key: id, value: device } of sortedStrEntries(devices) ?? []) {
+      const members = device instanceof PyDict ? device.get('interfaces') : undefined;
+      if (typeof id !== 'string' || !Array.isArray(members)) continue;
+      const at = (i: number, message: string): Found => ({ segments: ['network', type, id, 'interfaces', BigInt(i)], on: 'value', message, atList: true });
+      for (let i = 0; i < members.length; i++) {
+        const m = members[i];
+        if (typeof m !== 'string' || !defined.has(m)) continue;
+        const bond = bondOf.get(m);
+        const bridge = bridgeOf.get(m);
+        if (type === 'bridges') {
+          if (bridge !== undefined && bridge !== id) return at(i, say(d.members.bridge, id, m, bridge));
+          if (bond !== undefined) return at(i, say(d.members.bridgeOverBond, id, m, bond));
+          bridgeOf.set(m, id);
+        } else {
+          if (bridge !== undefined) return at(i, say(d.members.bridge, id, m, bridge));
+          if (bond !== undefined && bond !== id) return at(i, say(d.members.bond, id, m, bond));
+          bondOf.set(m, id);
+        }
+      }
+    }
+  }
+  return null;
+}
+
 /** The column (0-based) where the content of a dumped line starts, after indentation and `- ` indicators. */
 function contentStart(line: string): number {
   let i = 0;
@@ -502,7 +545,7 @@ export function netplanCheck(cfg: PyDict, netplanVersion: NetplanVersion = DEFAU
   const wrapped = cfg.has('network');
   const doc = wrapped ? cfg : PyDict.from([['network', cfg]]);
   const walk = new Walk(d);
-  const found = walk.mapping(doc, 'root', []) ?? undefinedInterface(doc, walk);
+  const found = walk.mapping(doc, 'root', []) ?? assignedTwice(doc, d) ?? undefinedInterface(doc, walk);
   if (!found) return { valid: walk.unmodelled.length ? null : true, errors: [], unmodelled: walk.unmodelled };
   const dumped = dumpPyYamlWithLines(doc);
   const lines = dumped.text.split('\n');
