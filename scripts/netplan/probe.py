@@ -439,6 +439,13 @@ def member_facts():
     }
 
 
+def device_facts():
+    """What netplan checks of a whole device that the model reproduces: a Wi-Fi device without access points
+    (its message, `{}` the device; 1.x marks it `=`, a validation error)."""
+    m = parse({"network": {"wifis": {"wl0": {"dhcp4": True}}}})
+    return {"wifiNoAccessPoints": m.replace("wl0:", "{}:") if m else None}
+
+
 def main():
     if "--routes" in sys.argv:
         # only the route facts, into an existing data file (the rest of it unchanged)
@@ -447,6 +454,7 @@ def main():
             data = json.load(fh)
         data["routes"] = route_facts()
         data["members"] = member_facts()
+        data["devices"] = device_facts()
         with open(path, "w") as fh:
             json.dump(data, fh, indent=None, separators=(",", ":"), sort_keys=True)
             fh.write("\n")
@@ -481,6 +489,7 @@ def main():
         "contexts": p.contexts,
         "routes": route_facts(),
         "members": member_facts(),
+        "devices": device_facts(),
     }
     json.dump(out, sys.stdout, indent=None, separators=(",", ":"), sort_keys=True)
     sys.stdout.write("\n")

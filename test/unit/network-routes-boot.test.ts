@@ -58,6 +58,13 @@ test('a device in two bonds, or in a bond and a bridge, is rejected at the secon
   assert.deepEqual(netplan('version: 2\nethernets: {eth0: {}}\nbonds: {bond0: {interfaces: [eth0]}}\nbridges: {br0: {interfaces: [bond0]}}\n').errors, []);
 });
 
+test('a Wi-Fi device without access points: 0.106 rejects it at the device, 1.x leaves it to its validation (not checked)', () => {
+  const text = 'version: 2\nwifis:\n  wl0:\n    dhcp4: true\n';
+  assert.deepEqual(netplan(text, '0.106').errors, ['format-l6.c13 Invalid netplan schema. Error in network definition: wl0: No access points defined']);
+  assert.deepEqual(netplan(text, '1.1'), { valid: null, errors: [], unmodelled: ['network.wifis.wl0.access-points'] });
+  assert.deepEqual(netplan('version: 2\nwifis:\n  wl0:\n    access-points: {home: {password: "12345678"}}\n', '0.106').errors, []);
+});
+
 test('a file with only what the model checks is valid; one netplan checks further is "not checked", a warning', () => {
   const text = 'network:\n  version: 2\n  tunnels:\n    gre1:\n      mode: gre\n      local: 10.0.0.1\n      remote: 10.0.0.2\n';
   assert.deepEqual(netplan(text), { valid: null, errors: [], unmodelled: ['network.tunnels.gre1.mode'] });

@@ -68,6 +68,8 @@ interface NetplanData {
   contexts: Record<string, { keys: Record<string, KeyInfo> }>;
   /** What netplan checks of a route and a routing-policy rule as a whole (measured: probe.py's `routes`). */
   routes: RouteFacts;
+  /** Whole-device checks the model reproduces (probe.py's `devices`): a Wi-Fi device without access points (`{}` the device; `=`: 1.x's validation error). */
+  devices: { wifiNoAccessPoints: string };
   /** A device in two bonds, two bridges, or a bond and a bridge (`{0}` the second, `{1}` the member, `{2}` the first; probe.py's `members`). */
   members: { bond: string; bridge: string; bridgeOverBond: string };
 }
@@ -213,6 +215,15 @@ class Walk {
       const id = path[path.length - 1];
       // at the device's mapping (where its first key is dumped)
       return { segments: path, on: 'value', message: setName.checked!.replace(/^dev0:/, `${typeof id === 'string' ? id : pyKeyDisplay(id)}:`) };
+    }
+    if (ctx === 'device:wifis') {
+      const aps = dict.get('access-points');
+      if (aps === undefined || (aps instanceof PyDict && aps.size === 0)) {
+        const message = this.d.devices.wifiNoAccessPoints;
+        if (message.startsWith('=')) return this.note([...path, 'access-points']);
+        const id = path[path.length - 1];
+        return { segments: path, on: 'value', message: message.replace('{}', typeof id === 'string' ? id : pyKeyDisplay(id)) };
+      }
     }
     // a route or rule as a whole (netplan reports it at the list, as for an address list)
     const missing = route?.finish() ?? null;
