@@ -93,6 +93,8 @@ test('the renderer parse on a host without netplan: what cloud-init raises, per 
   const noTo = v2('ethernets:\n  eth0:\n    dhcp4: true\n    routes: [{via: 172.16.5.1, metric: 100}]\n');
   assert.deepEqual(parse(noTo, '22.4'), { error: "ValueError: No config network address keys [network,destination] found in {'gateway': '172.16.5.1'}" });
   assert.deepEqual(parse(noTo, 'current'), { error: "ValueError: No config network address keys [network,destination] found in {'gateway': '172.16.5.1', 'metric': 100}" });
+  // a mapping where a list belongs is iterated key by key: its keys are no routes
+  assert.deepEqual(parse(v2('ethernets:\n  eth0:\n    dhcp4: true\n    routes: {a: 1}\n')), { error: "AttributeError: 'str' object has no attribute 'get'" });
   // a Wi-Fi's nameservers go to an interface the parse never made
   assert.deepEqual(parse(v2('wifis:\n  wlan0:\n    nameservers: {addresses: [1.1.1.1]}\n')), { error: "KeyError: 'wlan0'" });
   // v1: an unknown command, a static subnet without an address

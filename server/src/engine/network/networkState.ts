@@ -72,8 +72,9 @@ function contains(v: PyValue, key: string): boolean {
 /** Python's iteration over a value expected to be a list. */
 function list(v: PyValue, what: string): PyValue[] {
   if (Array.isArray(v)) return v;
-  // a string is iterated character by character
+  // a string is iterated character by character, a mapping key by key
   if (typeof v === 'string') return [...v];
+  if (v instanceof PyDict) return v.keys();
   if (v === null || typeof v === 'boolean' || typeof v === 'bigint' || typeof v === 'number') throw new Raised('TypeError', `'${pyClassName(v)}' object is not iterable`);
   throw new NotFollowed(`${what} of another kind than a list`);
 }
