@@ -2,6 +2,8 @@
 
     /usr/bin/python3 scripts/netplan/probe.py --netplan 0.106 > server/src/engine/network/data/netplan-0.106.json
     /usr/bin/python3 scripts/netplan/probe.py --netplan 1.1 > server/src/engine/network/data/netplan-1.1.json
+    /usr/bin/python3 scripts/netplan/probe.py --netplan 1.1 --routes server/src/engine/network/data/netplan-1.1.json
+        (only the route facts, measured again into the file)
 
 cloud-init 24.4+ hands a version 2 network-config to netplan's Python API when it can import it (Ubuntu
 23.10 and later, Debian 13). The parser is netplan's C library; this script asks it about one key or value
@@ -24,7 +26,8 @@ What is measured:
     and nothing else, those words (an enumeration: `renderer`, `version`, `mode`...), whether it reads
     them without regard to case, or by their leading number;
   - the characters that make a device id or a `match: name` an invalid name;
-  - which words it takes for a boolean and for an unsigned int.
+  - which words it takes for a boolean and for an unsigned int;
+  - what it checks of a route and a routing-policy rule as a whole (`routes`: route_facts()).
 Nothing of netplan's code or text is copied besides the messages it printed for these probes.
 """
 import glob
@@ -381,7 +384,81 @@ def name_chars():
     return out
 
 
+ROUTE_TYPE_CANDIDATES = ["unicast", "anycast", "blackhole", "broadcast", "local", "multicast", "nat", "prohibit",
+                         "throw", "unreachable", "xresolve", "default", "none", "UNICAST", "Blackhole"]
+ROUTE_SCOPE_CANDIDATES = ["global", "link", "host", "site", "nowhere", "universe", "GLOBAL", "Link"]
+
+
+def route_facts():
+    """What netplan checks of a route and of a routing-policy rule as a whole: the messages for addresses
+    (not an address; of the other family than an earlier one), the word `to` takes besides addresses, the
+    route types and scopes it takes, and for each type the message when `to` is missing (without and with
+    `via`), and with an explicit scope the message of each case. Measured on an ethernet's `routes:` and
+    `routing-policy:`; the messages are the first line netplan printed."""
+    def route(r):
+        return parse({"network": {"ethernets": {"dev0": {"routes": [r]}}}})
+
+    def rule(r):
+        return parse({"network": {"ethernets": {"dev0": {"routing-policy": [r]}}}})
+    v4, v6 = "10.0.0.0/8", "2001:db8::/64"
+    types = [t for t in ROUTE_TYPE_CANDIDATES if route({"to": v4, "via": "10.0.0.1", "type": t}) is None]
+    scopes = [t for t in ROUTE_SCOPE_CANDIDATES if route({"to": v4, "via": "10.0.0.1", "scope": t}) is None]
+    lower = sorted({t.lower() for t in types})
+    return {
+        "invalid": route({"to": "zzz", "via": "10.0.0.1"}),
+        "mismatch": route({"to": v4, "via": "2001:db8::1"}).replace("2001:db8::1", "{}"),
+        "defaultTo": "default" if route({"to": "default", "via": "10.0.0.1"}) is None else None,
+        "types": lower,
+        "typeReject": route({"to": v4, "type": "zzz"}).replace("zzz", "{}"),
+        "scopes": sorted({t.lower() for t in scopes}),
+        "scopeReject": route({"to": v4, "scope": "zzz"}).replace("zzz", "{}"),
+        "missingTo": {t: [route({"type": t}), route({"type": t, "via": "10.0.0.1"})] for t in lower},
+        "linkHostNeedsTo": route({"via": "10.0.0.1", "scope": "link"}),
+        "globalUnicastNeedsBoth": route({"to": v4, "scope": "global"}),
+        "nonUnicastNeedsTo": route({"type": "blackhole", "scope": "global"}),
+        "policyNeedsAddress": rule({"table": 5}),
+        "policyMismatch": rule({"from": v4, "to": v6}).replace(v6, "{}"),
+    }
+
+
+def member_facts():
+    """netplan's messages for a device that is a member of two bonds or bridges (`{}`: the second one, the
+    member, the first one), measured on two bonds and on a bond and a bridge sharing an ethernet."""
+    def msg(doc, names):
+        m = parse({"network": doc})
+        for old, new in names:
+            m = m.replace(old, new)
+        return m
+    two_bonds = {"ethernets": {"eth0": {}}, "bonds": {"bond0": {"interfaces": ["eth0"]}, "bond1": {"interfaces": ["eth0"]}}}
+    bond_bridge = {"ethernets": {"eth0": {}}, "bonds": {"bond0": {"interfaces": ["eth0"]}}, "bridges": {"br0": {"interfaces": ["eth0"]}}}
+    bridge_bond = {"ethernets": {"eth0": {}}, "bridges": {"br0": {"interfaces": ["eth0"]}, "br1": {"interfaces": ["eth0"]}}}
+    return {
+        "bond": msg(two_bonds, [("bond1:", "{0}:"), ("'eth0'", "'{1}'"), ("bond bond0", "bond {2}")]),
+        "bridge": msg(bridge_bond, [("br1:", "{0}:"), ("'eth0'", "'{1}'"), ("bridge br0", "bridge {2}")]),
+        "bridgeOverBond": msg(bond_bridge, [("br0:", "{0}:"), ("'eth0'", "'{1}'"), ("bond bond0", "bond {2}")]),
+    }
+
+
+def device_facts():
+    """What netplan checks of a whole device that the model reproduces: a Wi-Fi device without access points
+    (its message, `{}` the device; 1.x marks it `=`, a validation error)."""
+    m = parse({"network": {"wifis": {"wl0": {"dhcp4": True}}}})
+    return {"wifiNoAccessPoints": m.replace("wl0:", "{}:") if m else None}
+
+
 def main():
+    if "--routes" in sys.argv:
+        # only the route facts, into an existing data file (the rest of it unchanged)
+        path = sys.argv[sys.argv.index("--routes") + 1]
+        with open(path) as fh:
+            data = json.load(fh)
+        data["routes"] = route_facts()
+        data["members"] = member_facts()
+        data["devices"] = device_facts()
+        with open(path, "w") as fh:
+            json.dump(data, fh, indent=None, separators=(",", ":"), sort_keys=True)
+            fh.write("\n")
+        return
     words = library_words()
     keys = candidates(words)
     values = value_candidates(words)
@@ -410,6 +487,9 @@ def main():
         "tries": tries,
         "names": name_chars(),
         "contexts": p.contexts,
+        "routes": route_facts(),
+        "members": member_facts(),
+        "devices": device_facts(),
     }
     json.dump(out, sys.stdout, indent=None, separators=(",", ":"), sort_keys=True)
     sys.stdout.write("\n")

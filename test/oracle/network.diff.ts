@@ -5,7 +5,7 @@
  * and netplan 1.1.2: `--netplan-version`).
  *
  *   node out/test/oracle/network.diff.js [--cases N] [--seed S] [--batch B] [--netplan-version 0.106|1.1|both]
- *                                        [--no-corpus] [--mutations M] [--verbose]
+ *                                        [--no-corpus] [--mutations M] [--verbose] [--oracle-cache DIR]
  *
  * The documents: the real-shaped files of test/oracle/network-corpus (SOURCES.md says where each shape was
  * seen), M mutations of each (default 2: misspelt keys, values of the wrong kind), then N generated ones (network.generate.ts: v1 and v2, valid and broken, wrapped in `network:` or
@@ -20,16 +20,19 @@
  *   which values it did not check: `unmodelled`);
  * - what cloud-init prints instead of validating (a skipped version, an empty config), and the "not a YAML
  *   dict" exception;
- * - what the boot does (engine/network/boot): fallback, disabled, the version applied, and whether
- *   parse_net_config_data raises for want of a version. Deeper v1 parse errors (a static subnet without an
- *   address...) are not modelled: counted apart.
+ * - what the boot does (engine/network/boot): fallback, disabled, the version applied, whether
+ *   parse_net_config_data raises for want of a version, and what the renderer's parse raises on a host
+ *   without netplan (engine/network/networkState: `Address IPADDR is not a valid ip address`, `No handler
+ *   found for command 'tunnels'`...), word for word; a shape whose parse the model does not follow is
+ *   counted apart.
  * Where the model finds no error but names values netplan checks and it does not (`unmodelled`), its verdict
  * is "not checked" (valid null): counted apart, never a pass or a fail. Corpus files are otherwise compared
  * strictly: another first error than netplan's is a difference there.
  * Needs `bash ../shared/oracle/setup.sh --all` and `setup.sh --netplan all`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CLOUD_INIT_VERSIONS, type CloudInitVersion } from '../../server/src/engine/version/versions';
@@ -61,6 +64,8 @@ interface Boot {
   result: string;
   version: unknown;
   runtimeError: boolean;
+  /** What the renderer's parse raises (besides the RuntimeError of a config without a version), as `Type: message`. */
+  parseError: string | null;
 }
 
 interface TheirSchema {
@@ -88,10 +93,11 @@ function ourVerdict(text: string, version: CloudInitVersion, host: NetplanHost, 
   return { valid: r.valid, validator: r.validator, errors, deprecations: r.deprecations.map((p) => [p.path, p.message]), said: r.said ?? null, exception: r.exception ? `RuntimeError: ${r.exception}` : null };
 }
 
-function ourBoot(text: string): Boot {
-  const b = networkBoot(text);
-  if (b.result !== 'applied') return { result: b.result, version: null, runtimeError: false };
-  return { result: 'applied', version: asJson(b.version), runtimeError: b.error !== undefined };
+/** Our boot on a host without netplan (netcheck.py's `boot` parses with renderer None), and whether its parse was followed. */
+function ourBoot(text: string, version: CloudInitVersion): Boot & { notFollowed: boolean } {
+  const b = networkBoot(text, { version, host: 'none' });
+  if (b.result !== 'applied') return { result: b.result, version: null, runtimeError: false, parseError: null, notFollowed: false };
+  return { result: 'applied', version: asJson(b.version), runtimeError: b.error !== undefined, parseError: b.parseError ?? null, notFollowed: b.parseNotFollowed !== undefined };
 }
 
 /** A loaded value as the JSON netcheck.py prints of it. */
@@ -103,9 +109,10 @@ function asJson(v: PyValue): unknown {
 }
 
 function theirBoot(b: { source?: string; disabled?: boolean; applied_version?: unknown; parse_error?: string | null }): Boot {
-  if (b.source === 'fallback') return { result: 'fallback', version: null, runtimeError: false };
-  if (b.disabled) return { result: 'disabled', version: null, runtimeError: false };
-  return { result: 'applied', version: b.applied_version ?? null, runtimeError: (b.parse_error ?? '').startsWith('RuntimeError: No valid network_state') };
+  if (b.source === 'fallback') return { result: 'fallback', version: null, runtimeError: false, parseError: null };
+  if (b.disabled) return { result: 'disabled', version: null, runtimeError: false, parseError: null };
+  const runtimeError = (b.parse_error ?? '').startsWith('RuntimeError: No valid network_state');
+  return { result: 'applied', version: b.applied_version ?? null, runtimeError, parseError: runtimeError ? null : (b.parse_error ?? null) };
 }
 
 /**
@@ -137,7 +144,11 @@ async function main(): Promise<void> {
   const npChoice = opt('--netplan-version', 'both');
   const netplans: NetplanVersion[] = npChoice === 'both' ? [...NETPLAN_VERSIONS] : NETPLAN_VERSIONS.filter((v) => v === npChoice);
   if (!netplans.length) throw new Error(`--netplan-version takes 0.106, 1.1 or both, not '${npChoice}'`);
-  const dir = mkdtempSync(join(tmpdir(), 'network-diff-'));
+  // --oracle-cache DIR: netcheck.py's answers kept by the files' names and bytes (the files written to DIR/files, so
+  // the names in cloud-init's messages stay the same from run to run): a second run re-checks the model only
+  const cacheDir = argv.includes('--oracle-cache') ? resolve(opt('--oracle-cache', '')) : undefined;
+  const dir = cacheDir ? join(cacheDir, 'files') : mkdtempSync(join(tmpdir(), 'network-diff-'));
+  if (cacheDir) mkdirSync(dir, { recursive: true });
   const counts = new Map<string, { cases: number; diffs: number; netplanExact: number; wording: number; unmodelled: number; deeperParse: number; oracleSkipped: number }>();
   const count = (v: string, h: string) => {
     const k = `${v} ${h}`;
@@ -180,9 +191,18 @@ async function main(): Promise<void> {
       const hosts: readonly NetplanHost[] = np === netplans[0] ? NETPLAN_HOSTS : ['api'];
       for (let done = 0; done < all.length; done += batch) {
         const files = all.slice(done, done + batch);
-        const run = spawnSync('/usr/bin/python3', [NETCHECK, '--cloud-init-version', 'all', '--netplan', hosts.join(','), '--netplan-version', np, ...files.map((f) => f.path)], { encoding: 'utf8', maxBuffer: 1 << 30 });
-        if (run.status !== 0) throw new Error(`netcheck.py exited ${run.status}: ${run.stderr.slice(-2000)}`);
-        const results = JSON.parse(run.stdout) as Array<Record<string, { schema: Record<string, TheirSchema> & { supported?: boolean }; boot: Parameters<typeof theirBoot>[0] }>>;
+        const args = [NETCHECK, '--cloud-init-version', 'all', '--netplan', hosts.join(','), '--netplan-version', np, ...files.map((f) => f.path)];
+        const key = cacheDir && createHash('sha256').update(JSON.stringify([args, files.map((f) => f.text)])).digest('hex');
+        const cached = key ? join(cacheDir, `${key}.json`) : undefined;
+        let stdout: string;
+        if (cached && existsSync(cached)) stdout = readFileSync(cached, 'utf8');
+        else {
+          const run = spawnSync('/usr/bin/python3', args, { encoding: 'utf8', maxBuffer: 1 << 30 });
+          if (run.status !== 0) throw new Error(`netcheck.py exited ${run.status}: ${run.stderr.slice(-2000)}`);
+          stdout = run.stdout;
+          if (cached) writeFileSync(cached, stdout);
+        }
+        const results = JSON.parse(stdout) as Array<Record<string, { schema: Record<string, TheirSchema> & { supported?: boolean }; boot: Parameters<typeof theirBoot>[0] }>>;
         results.forEach((entry, i) => {
           const f = files[i];
           for (const version of CLOUD_INIT_VERSIONS) {
@@ -227,24 +247,28 @@ async function main(): Promise<void> {
               continue;
             }
             c.cases++;
-            const bootOurs = ourBoot(f.text);
+            const { notFollowed, ...bootOurs } = ourBoot(f.text, version);
             const bootTheirs = theirBoot(theirs.boot);
-            const parseError = (theirs.boot.parse_error ?? '') !== '' && !bootTheirs.runtimeError;
-            if (parseError) c.deeperParse++;
+            // a shape whose parse the model does not follow: counted apart (the rest of the boot still compared)
+            if (notFollowed) {
+              c.deeperParse++;
+              if (verbose) console.log(`boot: parse not followed ${version} ${f.path} (cloud-init: ${bootTheirs.parseError ?? 'no error'})`);
+              bootTheirs.parseError = null;
+            }
             if (JSON.stringify(bootOurs) !== JSON.stringify(bootTheirs)) report(c, f, version, 'boot', bootTheirs, bootOurs);
           }
         });
       }
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (!cacheDir) rmSync(dir, { recursive: true, force: true });
   }
   function report(c: { diffs: number }, f: { path: string; text: string }, version: string, host: string, want: unknown, got: unknown): void {
     c.diffs++;
     failures++;
     if (failures <= 15 || verbose) console.log(`DIFF ${version} ${host} ${f.path}\n${f.text}\n  cloud-init: ${JSON.stringify(want)}\n  ours:       ${JSON.stringify(got)}`);
   }
-  for (const [k, c] of counts) console.log(`${k.padEnd(14)} ${c.cases} cases, ${c.diffs} differences${c.netplanExact ? ` (${c.netplanExact} netplan errors word for word)` : ''}${c.wording ? `, ${c.wording} same netplan verdict with another first error` : ''}${c.unmodelled ? `, ${c.unmodelled} not checked (netplan checks a value the model does not)` : ''}${c.deeperParse ? `, ${c.deeperParse} deeper v1 parse errors (not modelled)` : ''}${c.oracleSkipped ? `, ${c.oracleSkipped} not compared (the oracle's boot fails on a deprecation log)` : ''}`);
+  for (const [k, c] of counts) console.log(`${k.padEnd(14)} ${c.cases} cases, ${c.diffs} differences${c.netplanExact ? ` (${c.netplanExact} netplan errors word for word)` : ''}${c.wording ? `, ${c.wording} same netplan verdict with another first error` : ''}${c.unmodelled ? `, ${c.unmodelled} not checked (netplan checks a value the model does not)` : ''}${c.deeperParse ? `, ${c.deeperParse} renderer parses of a shape not followed (counted apart)` : ''}${c.oracleSkipped ? `, ${c.oracleSkipped} not compared (the oracle's boot fails on a deprecation log)` : ''}`);
   console.log(`network-config differential: ${corpus.length} corpus files, ${all.length - corpus.length - cases} mutations of them and ${cases} generated documents, netplan ${netplans.join(' and ')}, ${failures} differences (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   process.exit(failures ? 1 : 0);
 }

@@ -4,8 +4,9 @@
  * misspelt keys (`adresses`, `gatway4`, `nameserver`), unknown keys, values of the wrong kind (a string
  * for a list, a list for a mapping, `mtu: big`, `dhcp4: maybe`), the `network:` wrapper or not, versions
  * cloud-init has no schema for, `config: disabled`, and YAML that is not a mapping.
- * Values netplan checks further (addresses, routes, modes) stay valid: the model does not reproduce
- * those checks (server/src/engine/network/netplan.ts), and the test is about what it does reproduce.
+ * Routes, routing-policy rules and addresses are sometimes written as real files get them wrong
+ * (placeholders left unrendered, a route without `to`, families mixed): netplan checks them and so does the
+ * model; at boot the renderer's parse raises on some of them (engine/network/networkState.ts).
  */
 import type { Rng } from './generate';
 
@@ -58,10 +59,25 @@ function v2Device(r: Rng, kind: string): Doc {
   const d: Doc = {};
   if (r.chance(0.6)) d.dhcp4 = r.chance(0.85) ? r.pick([true, false, 'yes', 'no']) : r.pick(BOOLS);
   if (r.chance(0.2)) d.dhcp6 = r.pick([true, false]);
-  if (r.chance(0.5)) d.addresses = r.some([...V4, ...V6], 2);
+  if (r.chance(0.5)) d.addresses = r.chance(0.9) ? r.some([...V4, ...V6], 2) : [r.pick(['IPADDR', '${ip}/24', '10.0.0.5/33', '10.0.0.5'])];
   if (r.chance(0.3)) d.gateway4 = '10.0.0.1';
   if (r.chance(0.3)) d.nameservers = { addresses: r.some(DNS, 2), ...(r.chance(0.5) ? { search: r.some(SEARCH, 2) } : {}) };
   if (r.chance(0.3)) d.routes = [{ to: r.pick(['default', '10.5.0.0/16']), via: '10.0.0.1', ...(r.chance(0.4) ? { metric: 100 } : {}) }];
+  if (r.chance(0.15)) {
+    d.routes = [
+      r.pick<Doc>([
+        { via: '10.0.0.1' },
+        { to: '10.6.0.0/16' },
+        { to: '${net}/24', via: '10.0.0.1' },
+        { to: '10.6.0.0/16', via: '2001:db8::1' },
+        { to: '10.6.0.0/16', via: '10.0.0.1', scope: r.pick(['link', 'host', 'site']) },
+        { to: '10.6.0.0/16', type: r.pick(['blackhole', 'unreachable', 'local', 'Throw', 'bogus']) },
+        { via: '10.0.0.1', type: 'blackhole' },
+        { to: 'default', via: 'fe80::1', 'on-link': true },
+      ]),
+    ];
+  }
+  if (r.chance(0.08)) d['routing-policy'] = [r.pick<Doc>([{ from: '10.0.0.0/8', table: 100 }, { table: 5 }, { to: '2001:db8::/64', from: '10.0.0.0/8' }, { to: 'default', table: 7 }])];
   if (r.chance(0.2)) d.mtu = r.pick([1500, 9000]);
   if (r.chance(0.2)) d.optional = r.pick([true, false]);
   if (kind === 'ethernets' && r.chance(0.3)) {
@@ -143,7 +159,7 @@ export function networkDocument(r: Rng, block: (v: unknown) => string): string {
   } else {
     doc = { version: 2 };
     if (r.chance(0.1)) doc.renderer = r.pick(['networkd', 'NetworkManager', 'systemd']);
-    for (const kind of r.some(['ethernets', 'ethernets', 'ethernets', 'bonds', 'bridges', 'vlans'], 3)) {
+    for (const kind of r.some(['ethernets', 'ethernets', 'ethernets', 'bonds', 'bridges', 'vlans', 'wifis'], 3)) {
       const devices = (doc[kind] ??= {}) as Doc;
       devices[`${kind.slice(0, 3)}${Object.keys(devices).length}`] = v2Device(r, kind);
     }

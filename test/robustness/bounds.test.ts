@@ -80,13 +80,13 @@ export const BOUNDED: BoundedCase[] = [
   },
   {
     name: 'network-config-v2-100k-routes',
-    about: 'a v2 config of 100,000 routes (5 MB) on a netplan host: 22-60 s and about 2 GB at 500,000; the unmodelled values listed one by one (two million paths at a million routes)',
+    about: 'a v2 config of 100,000 routes (5 MB) on a netplan host: 22-60 s and about 2 GB at 500,000; every route checked as netplan checks it (addresses, families, what each route needs)',
     write: (dir) => ['--check', '--netplan', 'api', write(dir, 'seed/network-config', v2Routes(100_000))],
-    cli: { code: 0, stdout: [/^(Valid schema|Not checked) /m, /routes\.\*\.to \(100,000 values\)/], notStdout: [/routes\.1\.to/] },
+    cli: { code: 0, stdout: [/^Valid schema /m], notStdout: [/routes\.1\.to/, /Not checked/] },
     cpuMs: 8000,
     heapMb: 1024,
     // About 1 MB: diagnostics within a second of CPU on an idle machine.
-    editor: { path: '/seed/network-config', text: () => v2Routes(20_000), codes: { 'network-not-validated': 1 }, message: /routes\.\*\.to \(20,000 values\)/, budgetMs: 8000 },
+    editor: { path: '/seed/network-config', text: () => v2Routes(20_000), codes: {}, budgetMs: 8000 },
   },
   {
     name: 'network-config-v1-100k-subnets',

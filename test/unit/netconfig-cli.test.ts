@@ -114,13 +114,13 @@ test('--check --mode boot reads a network-config FILE as one, as the user-data m
 });
 
 test('--lint --type reads any FILE as a network-config or meta-data, as --check --type does', () => {
-  // (a route: what netplan checks and the model does not, so the network-config read says "not checked")
-  const s = folder({ 'nc.txt': '#cloud-config\nversion: 2\nethernets:\n  eth0:\n    dhcp4: true\n    routes: [{to: default, via: 10.0.0.1}]\n', 'md.txt': 'instance_id: iid-01\n' });
+  // (a tunnel's mode: what netplan checks and the model does not, so the network-config read says "not checked")
+  const s = folder({ 'nc.txt': '#cloud-config\nversion: 2\ntunnels:\n  gre1: {mode: gre, local: 10.0.0.1, remote: 10.0.0.2}\n', 'md.txt': 'instance_id: iid-01\n' });
   try {
     const code = (line: string) => /\[([a-z0-9-]+)\]$/.exec(line)?.[1];
     const findings = (stdout: string) => stdout.split('\n').filter((l) => /^\S+:\d+:\d+: (error|warning|info|hint): /.test(l));
     const network = runCli(['--lint', '--type', 'network-config', s.file('nc.txt')]);
-    assert.deepEqual(findings(network.stdout).map(code), ['network-not-validated'], network.stdout);
+    assert.deepEqual(findings(network.stdout).map(code), ['network-not-checked'], network.stdout);
     // Without --type the file is the #cloud-config its header says: cloud-config's schema, as the editor shows it, not network-config's.
     assert.deepEqual(findings(runCli(['--lint', s.file('nc.txt')]).stdout).map(code), ['schema-error']);
     const metaData = runCli(['--lint', '--type', 'meta-data', s.file('md.txt')]);

@@ -78,6 +78,7 @@ export const FINDING_CODES = {
   'schema-validator-fails': { severity: 'warning', summary: "cloud-init's validator itself raises on this document" },
   // network-config files (lint/networkLint.ts)
   'network-not-validated': { severity: 'info', summary: 'the chosen cloud-init (or netplan host) does not validate this network-config' },
+  'network-not-checked': { severity: 'warning', summary: "netplan checks values of this network-config that the model does not: no verdict, so --check does not pass it" },
   'network-boot': { severity: 'info', also: { severity: 'warning', when: 'the boot cannot use the config' }, summary: 'what a first boot does with this network-config' },
   // Secrets in user-data, on the value that writes them (secrets/secretFindings.ts)
   'secret-plaintext-password': { severity: 'warning', also: SECRET_AS_ERROR, summary: 'a plaintext password where cloud-init reads one (or where it expects a hash)' },

@@ -48,12 +48,14 @@ export function networkFindings(text: string, path: string, options: NetworkLint
       // netplan's own position is in cloud-init's dump of the config: the editor shows its message at the value.
       for (const f of reportFindings(root, rootSpan, 0, editorReport(r), options.budget ?? newSchemaBudget(), text)) findings.push({ ...f, message: f.message.replace(/^: /, '') });
     }
+    // No verdict where netplan checks a value the model does not: a warning, so that `--check` and `--lint`
+    // exit 1 rather than pass a file cloud-init may reject (the verdict is "not checked", never "valid").
     if (r.validator === 'netplan' && r.valid !== false && r.unmodelled?.length) {
-      findings.push({ ...coded('network-not-validated'), span: start, message: `Not checked: netplan checks ${unmodelledWords(r.unmodelled)}, which is not reproduced here; no error was found in the rest.` });
+      findings.push({ ...coded('network-not-checked'), span: start, message: `Not checked: netplan checks ${unmodelledWords(r.unmodelled)}, which is not reproduced here; no error was found in the rest.` });
     }
   }
   const boot = networkBoot(text, r);
-  if (boot.result !== 'applied' || boot.error || !boot.interpreted) {
+  if (boot.result !== 'applied' || boot.error || boot.parseError || !boot.interpreted) {
     findings.push({ ...coded('network-boot', boot.result === 'applied' ? 'warning' : 'info'), span: start, message: describeBoot(boot) });
   }
   return findings;

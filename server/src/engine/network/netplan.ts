@@ -14,9 +14,11 @@
  * `expected sequence`, `expected mapping`), booleans and unsigned ints, the values of enumerations
  * (`renderer`, `version`, modes... where netplan takes a few words), invalid interface names, the keys a
  * device-type section takes beside its devices (`renderer`), lists of pairs (openvswitch `ports`), and
- * member and link names no device has. Not modelled: netplan's checks of other values (addresses, routes,
- * MAC addresses...) and of whole devices (a VLAN without `link`, a NIC in two bonds...): those values are
- * listed in `unmodelled` ("not checked") and the verdict is then "no error found by the model".
+ * member and link names no device has, routes and routing-policy rules (their addresses and families, types,
+ * scopes, and the addresses each kind of route needs: RouteCheck), tunnel endpoints' addresses. Not modelled:
+ * netplan's checks of whole devices (a tunnel's mode and keys, a VLAN without `link`, a NIC in two bonds...):
+ * those values are listed in `unmodelled` and the verdict is then "not checked" (valid null), which
+ * `--check` does not pass (lint/networkLint.ts: a warning).
  */
 import { PyDict, type PyValue } from '../py/values';
 import { dumpPyYamlWithLines, pyKeyDisplay, type DumpWithLines } from '../yaml/dump';
@@ -64,6 +66,36 @@ interface NetplanData {
   /** The characters that make a device id or a `match: name` an invalid name, and netplan's message (`{}`: the name). */
   names: { id: string; match: string; message: string };
   contexts: Record<string, { keys: Record<string, KeyInfo> }>;
+  /** What netplan checks of a route and a routing-policy rule as a whole (measured: probe.py's `routes`). */
+  routes: RouteFacts;
+  /** Whole-device checks the model reproduces (probe.py's `devices`): a Wi-Fi device without access points (`{}` the device; `=`: 1.x's validation error). */
+  devices: { wifiNoAccessPoints: string };
+  /** A device in two bonds, two bridges, or a bond and a bridge (`{0}` the second, `{1}` the member, `{2}` the first; probe.py's `members`). */
+  members: { bond: string; bridge: string; bridgeOverBond: string };
+}
+
+/** netplan's checks of the addresses of a route or rule, and of the keys a route needs (probe.py `routes`). */
+interface RouteFacts {
+  /** An address whose part before its last `/` is neither IPv4 nor IPv6. */
+  invalid: string;
+  /** An address of the other family than an earlier one of the same route (`{}`: the value). */
+  mismatch: string;
+  /** The word a route's `to` takes besides an address (it gives no family). */
+  defaultTo: string;
+  /** The route types netplan takes (without regard to case), and its message for another (`{}`). */
+  types: string[];
+  typeReject: string;
+  scopes: string[];
+  scopeReject: string;
+  /** A route without `to` and without a scope: the message per type, [without via, with via] (null: accepted). */
+  missingTo: Record<string, [string | null, string | null]>;
+  /** With an explicit scope: the messages of the three cases netplan tells apart. */
+  linkHostNeedsTo: string;
+  globalUnicastNeedsBoth: string;
+  nonUnicastNeedsTo: string;
+  /** A routing-policy rule without `from` or `to`, and one whose addresses are of two families. */
+  policyNeedsAddress: string;
+  policyMismatch: string;
 }
 
 type Data = typeof import('./data/netplan-0.106.json') | typeof import('./data/netplan-1.1.json');
@@ -154,15 +186,48 @@ class Walk {
     const entries = sortedStrEntries(dict);
     if (!entries) return this.note(path); // keys that are not all strings: not modelled
     const keys = this.d.contexts[ctx]?.keys ?? {};
+    const route = ctx.endsWith('.routes[]') ? new RouteCheck(this.d.routes, 'route') : ctx.endsWith('.routing-policy[]') ? new RouteCheck(this.d.routes, 'rule') : null;
+    // a device's `set-name` needs its `match` (netplan checks it once the device is read)
+    const device = ctx.startsWith('device:') && !ctx.includes('.');
+    let setName: KeyInfo | undefined;
     for (const { key, value } of entries) {
       const k = key as string;
       const info = Object.prototype.hasOwnProperty.call(keys, k) ? keys[k] : undefined;
       if (!info) return { segments: [...path, key], on: 'key', message: `unknown key '${k}'` };
+      if (device && k === 'set-name' && kindOf(value) === 'scalar' && info.checked?.includes("'set-name:'")) {
+        setName = info;
+        continue;
+      }
+      // a route's addresses, type and scope: checked with what the route holds so far
+      if (route && kindOf(value) === 'scalar' && route.handles(k)) {
+        const message = route.take(k, scalarText(value));
+        if (message !== null) return { segments: [...path, key], on: 'value', message };
+        continue;
+      }
       const found = this.value(value, info, [...path, key]);
       if (found) return found;
       // a `match: name` netplan finds invalid (a glob is fine, a blank is not)
       if (k === 'name' && ctx.endsWith('.match') && typeof value === 'string' && this.badName(value, this.d.names.match)) return { segments: [...path, key], on: 'value', message: this.d.names.message.replace('{}', value) };
     }
+    if (setName && !dict.has('match')) {
+      // 1.x reports it as a validation error, which cloud-init does not catch: left to netplan
+      if (setName.checked!.startsWith('=')) return this.note([...path, 'set-name']);
+      const id = path[path.length - 1];
+      // at the device's mapping (where its first key is dumped)
+      return { segments: path, on: 'value', message: setName.checked!.replace(/^dev0:/, `${typeof id === 'string' ? id : pyKeyDisplay(id)}:`) };
+    }
+    if (ctx === 'device:wifis') {
+      const aps = dict.get('access-points');
+      if (aps === undefined || (aps instanceof PyDict && aps.size === 0)) {
+        const message = this.d.devices.wifiNoAccessPoints;
+        if (message.startsWith('=')) return this.note([...path, 'access-points']);
+        const id = path[path.length - 1];
+        return { segments: path, on: 'value', message: message.replace('{}', typeof id === 'string' ? id : pyKeyDisplay(id)) };
+      }
+    }
+    // a route or rule as a whole (netplan reports it at the list, as for an address list)
+    const missing = route?.finish() ?? null;
+    if (missing !== null) return { segments: path, on: 'value', message: missing, atList: true };
     return null;
   }
 
@@ -189,7 +254,8 @@ class Walk {
           // digits up to 2**32 - 1, and the other forms the probe found accepted (`+5`, ` 5`, `''`)
           return this.d.uint.includes(text) || (/^\d+$/.test(text) && BigInt(text) <= 4294967295n) ? null : at(`invalid unsigned int value '${text}'`);
         case 'checked': {
-          if (info.value && info.messages && typeof v === 'string' && !info.messages.malformed.startsWith('=')) {
+          // (any scalar: netplan reads the text cloud-init dumped, `macaddress: 41135085296` for an unquoted all-digit MAC)
+          if (info.value && info.messages && !info.messages.malformed.startsWith('=')) {
             const message = addressMessage(info, text);
             if (message === null) return null;
             // an address in a list is reported at the list
@@ -198,6 +264,8 @@ class Walk {
           // a check netplan 1.x makes as a validation error (marked `=`): cloud-init does not catch it, the model leaves it
           // (nor a check of the whole device, which names the probe's device: `dev0: ...`)
           if (info.values && info.reject !== undefined && !/^(=|(dev0|zzqx): )/.test(info.reject)) return takes(info, info.values, text) ? null : at(info.reject.replace('{}', text));
+          // an address without a prefix (a tunnel's `local` and `remote`): the probe measured its message on its own
+          if (info.checked !== undefined && info.checked.startsWith("malformed address 'zzz',")) return isIPv4(text) || isIPv6(text) ? null : at(info.checked.replace("'zzz'", `'${text}'`));
           // a name of another device: checked once the whole file is read (undefinedInterface)
           if (info.checked !== undefined && /: interface 'zzz' is not defined$/.test(info.checked) && REFERENCES.some(([, k]) => path.includes(k))) return null;
           return this.note(path);
@@ -253,6 +321,63 @@ class Walk {
     }
     if (!(v instanceof PyDict)) return kindOf(v) === 'other' ? this.note(path) : { segments: path, on: 'value', message: EXPECTED_MAPPING };
     return this.mapping(v, info, path);
+  }
+}
+
+/**
+ * One route (`routes:` item) or routing-policy rule as netplan reads it, key by key in the dump's order:
+ * `to`, `via` and `from` must be addresses (the part before the last `/`; a route's `to` may be `default`)
+ * of one family, the first of another family is reported; the type and scope are words netplan takes
+ * without regard to case; once the mapping is read, a route without the addresses its type and scope need
+ * (and a rule without `from` or `to`) is reported. The words and messages are measured (probe.py `routes`).
+ */
+class RouteCheck {
+  private family: 4 | 6 | null = null;
+  private readonly has = new Set<string>();
+  private type = 'unicast';
+  private scope: string | null = null;
+  constructor(private readonly f: RouteFacts, private readonly kind: 'route' | 'rule') {}
+
+  handles(key: string): boolean {
+    return key === 'to' || key === 'from' || (this.kind === 'route' && (key === 'via' || key === 'type' || key === 'scope'));
+  }
+
+  /** netplan's message for this value of `key` (null: taken). */
+  take(key: string, text: string): string | null {
+    if (key === 'type' || key === 'scope') {
+      const words = key === 'type' ? this.f.types : this.f.scopes;
+      if (!words.some((w) => w.toLowerCase() === text.toLowerCase())) return (key === 'type' ? this.f.typeReject : this.f.scopeReject).replace('{}', text);
+      if (key === 'type') this.type = text.toLowerCase();
+      else this.scope = text.toLowerCase();
+      return null;
+    }
+    this.has.add(key);
+    if (this.kind === 'route' && key === 'to' && text === this.f.defaultTo) return null;
+    const slash = text.lastIndexOf('/');
+    const address = slash < 0 ? text : text.slice(0, slash);
+    const family = isIPv4(address) ? 4 : isIPv6(address) ? 6 : null;
+    if (family === null) return this.f.invalid;
+    if (this.family !== null && this.family !== family) return (this.kind === 'route' ? this.f.mismatch : this.f.policyMismatch).replace('{}', text);
+    this.family = family;
+    return null;
+  }
+
+  /** The whole route's or rule's message (null: complete). */
+  finish(): string | null {
+    const to = this.has.has('to');
+    if (this.kind === 'rule') return to || this.has.has('from') ? null : this.f.policyNeedsAddress;
+    if (to) {
+      // with `to`, only a global unicast route needs `via` too
+      if (this.type === 'unicast' && this.scope === 'global' && !this.has.has('via')) return this.f.globalUnicastNeedsBoth;
+      return null;
+    }
+    if (this.scope === null) {
+      const measured = this.f.missingTo[this.type];
+      return measured ? measured[this.has.has('via') ? 1 : 0] : null;
+    }
+    if (this.scope === 'link' || this.scope === 'host') return this.f.linkHostNeedsTo;
+    if (this.type === 'unicast' && this.scope === 'global') return this.f.globalUnicastNeedsBoth;
+    return this.type !== 'unicast' ? this.f.nonUnicastNeedsTo : null;
   }
 }
 
@@ -339,6 +464,47 @@ function undefinedInterface(doc: PyDict, walk: Walk): Found | null {
   return null;
 }
 
+/**
+ * netplan's check as it assigns members: a device already in another bond or bridge (or a bridge's member
+ * in a bond) is reported at the second one's member list, in the dump's order (bonds, then bridges). Only
+ * members some device defines are assigned (undefinedInterface reports the others, later).
+ */
+function assignedTwice(doc: PyDict, d: NetplanData): Found | null {
+  const network = doc.get('network');
+  if (!(network instanceof PyDict)) return null;
+  const defined = new Set<string>(ovsPorts(network));
+  for (const { key, value } of sortedStrEntries(network) ?? []) {
+    if (value instanceof PyDict && key !== 'openvswitch') for (const id of value.keys()) if (typeof id === 'string') defined.add(id);
+  }
+  const bondOf = new Map<string, string>();
+  const bridgeOf = new Map<string, string>();
+  const say = (template: string, id: string, member: string, first: string) => template.replace('{0}', id).replace('{1}', member).replace('{2}', first);
+  for (const { key: type, value: devices } of sortedStrEntries(network) ?? []) {
+    if ((type !== 'bonds' && type !== 'bridges') || !(devices instanceof PyDict)) continue;
+    for (const { key: id, value: device } of sortedStrEntries(devices) ?? []) {
+      const members = device instanceof PyDict ? device.get('interfaces') : undefined;
+      if (typeof id !== 'string' || !Array.isArray(members)) continue;
+      const at = (i: number, message: string): Found => ({ segments: ['network', type, id, 'interfaces', BigInt(i)], on: 'value', message, atList: true });
+      for (let i = 0; i < members.length; i++) {
+        const m = members[i];
+        if (typeof m !== 'string' || !defined.has(m)) continue;
+        const bond = bondOf.get(m);
+        const bridge = bridgeOf.get(m);
+        if (type === 'bridges') {
+          if (bridge !== undefined && bridge !== id) return at(i, say(d.members.bridge, id, m, bridge));
+          if (bond !== undefined) return at(i, say(d.members.bridgeOverBond, id, m, bond));
+          bridgeOf.set(m, id);
+        } else {
+          if (bridge !== undefined) return at(i, say(d.members.bridge, id, m, bridge));
+          if (bond !== undefined && bond !== id) return at(i, say(d.members.bond, id, m, bond));
+          bondOf.set(m, id);
+        }
+      }
+    }
+  }
+  return null;
+}
+
 /** The column (0-based) where the content of a dumped line starts, after indentation and `- ` indicators. */
 function contentStart(line: string): number {
   let i = 0;
@@ -390,7 +556,7 @@ export function netplanCheck(cfg: PyDict, netplanVersion: NetplanVersion = DEFAU
   const wrapped = cfg.has('network');
   const doc = wrapped ? cfg : PyDict.from([['network', cfg]]);
   const walk = new Walk(d);
-  const found = walk.mapping(doc, 'root', []) ?? undefinedInterface(doc, walk);
+  const found = walk.mapping(doc, 'root', []) ?? assignedTwice(doc, d) ?? undefinedInterface(doc, walk);
   if (!found) return { valid: walk.unmodelled.length ? null : true, errors: [], unmodelled: walk.unmodelled };
   const dumped = dumpPyYamlWithLines(doc);
   const lines = dumped.text.split('\n');
