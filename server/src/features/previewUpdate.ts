@@ -9,7 +9,7 @@ import { PreviewUpdateParams, PreviewUpdateRequest, PreviewUpdateResult, Preview
 import { diffPreview } from '../previewDelta';
 import { ServerContext } from './common/context';
 import { guardRequest } from './common/guard';
-import { type PartSets } from './common/partSets';
+import { type PartSets } from '../sets/partSets';
 import { preview } from './preview';
 
 /** Previews whose last answer is kept (each is one preview's text and line map). */
