@@ -1,13 +1,14 @@
 // The esbuild plugins every bundle uses: the extension's and the CLI's (bundle.mjs), the browser's (scripts/playground/browserBuild.mjs).
 import { readFile } from 'node:fs/promises';
 
-// The schema data of each cloud-init version (server/src/engine/schema/data/*.json) goes in as a JSON
-// string parsed on first use: V8 skims a string literal, where an object literal of the same size is
-// parsed at start-up even when its version is never used.
+// The engine's data files (server/src/engine/*/data/*.json: each cloud-init version's schema and plan facts,
+// netplan's model, seed and distro facts) go in as a JSON string parsed on first use: V8 skims a string
+// literal, where an object literal of the same size is parsed at start-up even when it is never used.
+export const DATA = /[\\/]engine[\\/]\w+[\\/]data[\\/][^\\/]+\.json$/;
 export const lazyJson = {
   name: 'lazy-json',
   setup(b) {
-    b.onLoad({ filter: /[\\/]schema[\\/]data[\\/][^\\/]+\.json$/ }, async (args) => ({
+    b.onLoad({ filter: DATA }, async (args) => ({
       contents: `module.exports = JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(await readFile(args.path, 'utf8'))))});`,
       loader: 'js',
     }));

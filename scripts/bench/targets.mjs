@@ -49,12 +49,14 @@ export function evaluate(results) {
         // Taken round by round (the CLI and `node -e 0` in the same round), so a change in the machine load moves both.
         const ratios = f.node.map((r, i) => r.cpu / f.nodeBare[i].cpu);
         const ratio = median(ratios);
+        const wallRatio = median(f.node.map((r, i) => r.wall / f.nodeBare[i].wall));
+        const met = ratio <= 1.2 && wallRatio <= 1.2;
         targets.push({
           area: 'CLI',
-          target: 'start-up on a two-line part ≤ 1.25× `node -e 0` (CPU time)',
-          measured: `${fmtRatio(ratio)} (median of ${ratios.length} pairs: the CLI ${fmtMs(median(f.node.map((r) => r.cpu)))}, \`node -e 0\` ${fmtMs(median(f.nodeBare.map((r) => r.cpu)))})`,
-          met: ratio <= 1.25,
-          gap: ratio <= 1.25 ? '' : 'Above `node -e 0`: reading dist/cli.js and its V8 code cache, evaluating the bundle and the run itself (bin/cloud-config-merge.js, bin/compile-cache.js).',
+          target: 'start-up on a two-line part ≤ 1.2× `node -e 0`, CPU and wall (issue 44)',
+          measured: `CPU ${fmtRatio(ratio)}, wall ${fmtRatio(wallRatio)} (medians of ${ratios.length} pairs: the CLI ${fmtMs(median(f.node.map((r) => r.cpu)))} CPU, ${fmtMs(median(f.node.map((r) => r.wall)))} wall; \`node -e 0\` ${fmtMs(median(f.nodeBare.map((r) => r.cpu)))} CPU, ${fmtMs(median(f.nodeBare.map((r) => r.wall)))} wall)`,
+          met,
+          gap: met ? '' : 'Above `node -e 0`: reading dist/cli.js (its data files in dist/cli-data/ are read only when a run needs them) and its V8 code cache, evaluating the bundle and the run itself (bin/cloud-config-merge.js, bin/compile-cache.js).',
         });
       }
     }

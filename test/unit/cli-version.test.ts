@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../support/cli';
@@ -40,6 +40,8 @@ test('--version installed in another project: this package\'s version, not the p
       mkdirSync(path.dirname(path.join(installed, file)), { recursive: true });
       copyFileSync(path.join(ROOT, file), path.join(installed, file));
     }
+    // The CLI bundle's data files (scripts/bundle.mjs), read when a run needs them (--check below).
+    cpSync(path.join(ROOT, 'dist', 'cli-data'), path.join(installed, 'dist', 'cli-data'), { recursive: true });
     for (const script of ['bin/cloud-config-merge.js', 'dist/cli.js']) {
       const r = run(path.join(installed, script), ['--version'], host);
       assert.deepEqual([r.status, r.stdout], [0, `cloud-config-merge ${VERSION}\n`], script);

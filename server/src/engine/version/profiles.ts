@@ -256,7 +256,9 @@ export function resolveTarget(choice: TargetChoice = {}): Target {
   if (!profile) throw new TargetError(unknownImageMessage(choice.image ?? ''));
   const version = choice.version ?? profile.version;
   const distro = choice.distro?.trim() || profile.distro;
-  if (!isKnownDistro(version, distro)) throw new TargetError(unknownDistroMessage(distro, version));
+  // A profile's own version and distro are known (test/unit/image-profiles.test.ts): the distro facts are read
+  // only for a choice of the user's, so a plain run starts without them (issue 44).
+  if ((version !== profile.version || distro !== profile.distro) && !isKnownDistro(version, distro)) throw new TargetError(unknownDistroMessage(distro, version));
   // A distro of the user's own gets the cloud.cfg the template renders for it ('' when it renders none).
   const cloudCfgVariant = distro === profile.distro ? profile.cloudCfgVariant : (cloudCfgVariantFor(version, distro) ?? '');
   const netplanVersion = choice.netplanVersion ?? profile.netplanVersion;
