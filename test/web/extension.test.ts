@@ -5,7 +5,8 @@
  * host (host/suite.js) opens a part, gets its diagnostics and opens the preview; it reports through the page.
  *
  * The npm registry's newest VS Code web build is 1.91.1 and the extension asks for ^1.100.0: the test stages a copy of
- * the extension whose `engines.vscode` says ^1.91.0 (nothing else changes).
+ * the extension whose `engines.vscode` says ^1.91.0 and whose manifest declares the web build (`browser`), which the
+ * .vsix does not ship yet.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,8 +30,10 @@ before(() => {
   stage = mkdtempSync(join(tmpdir(), 'cc-webext-'));
   const ext = join(stage, 'extension');
   mkdirSync(join(ext, 'dist'), { recursive: true });
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: Record<string, string>; browser?: string };
   manifest.engines.vscode = '^1.91.0';
+  // The .vsix does not declare the web build yet (it reads only open documents): the staged copy does.
+  manifest.browser = './dist/web/client.js';
   writeFileSync(join(ext, 'package.json'), JSON.stringify(manifest, null, 2));
   cpSync(join(ROOT, 'dist', 'web'), join(ext, 'dist', 'web'), { recursive: true });
   for (const d of ['syntaxes', 'schemas', 'images']) cpSync(join(ROOT, d), join(ext, d), { recursive: true });
