@@ -39,7 +39,7 @@ const v2Routes = (n: number) => `version: 2\nethernets:\n  eth0:\n    dhcp4: tru
 
 describe('issue 43: a network-config FILE is validated once by --check', () => {
   for (const [name, text, args, stdout] of [
-    ['v2 with 2,000 routes (api host)', v2Routes(2000), ['--netplan', 'api'], /^Not checked \(.*network-config\): netplan checks network\.ethernets\.eth0\.routes\.\*\.to \(2,000 values\)/m],
+    ['v2 with 2,000 routes (api host)', v2Routes(2000), ['--netplan', 'api'], /^Valid schema .*network-config$/m],
     ['v1, invalid', 'version: 1\nconfig:\n  - type: physical\n    name: eth0\n    subnets:\n      - type: nonsense\n', [], /^Invalid /m],
   ] as const) {
     test(name, async () => {
