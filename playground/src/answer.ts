@@ -27,7 +27,7 @@ import { checkOutcome, isAccepted, wholeFileNote, type CheckResult } from '../..
 import { MAX_SCHEMA_PROBLEMS, checkDocuments, checkFindings, failsCheck, type CheckFinding } from '../../server/src/engine/check/check';
 import { runCheck } from '../../server/src/engine/check/runFindings';
 import { fatesOf, type FateReport } from '../../server/src/engine/outcome/fates';
-import { formatText } from '../../server/src/engine/render/checkText';
+import { autoinstallVerdictText, formatText } from '../../server/src/engine/render/checkText';
 import { fatesText } from '../../server/src/engine/render/fatesText';
 import { lintSection } from '../../server/src/engine/render/lintText';
 import type { IncludeResolver } from '../../server/src/engine/userdata/process';
@@ -183,6 +183,7 @@ function checkCommand(files: InputFile[], target: Target, out: (t: string) => vo
   const verdict = result !== null && result.files.length + (result.merged ? 1 : 0) > 0;
   const shown = findings.filter((f) => !f.code.startsWith('fate-') && (!covered(f) || !(f.code.startsWith('schema-') || f.code.startsWith('merged-schema-') || f.code === 'yaml-invalid')));
   const lint = lintSection(shown, shown.filter((f) => failsCheck(f, false)).length);
+  out(autoinstallVerdictText(docs.autoinstall));
   if (result) out(formatText(result, version));
   out(lint.text);
   if (fates.fates.length || fates.failure || !result) out(fatesText(fates));

@@ -189,12 +189,7 @@ export function writeCheck(o: CliOptions, io: CliIO, run: CheckRun): void {
   const lint = lintText.lintSection(shown, failingShown);
   const indented = (lines: string[]) => lines.map((l, i) => (i ? `  ${l}` : l)).join('\n') + '\n';
   for (const m of metaData) io.stdout(indented(seedText.metaDataFileLines(m.path, m.reading, m.by)));
-  // Subiquity's verdict on each autoinstall config, in one line (its errors are among the findings below).
-  for (const [file, v] of run.autoinstall ?? []) {
-    if (v.verdict === 'no-autoinstall') continue;
-    const stops = v.errors[0] ? `: ${v.errors[0].message.split('\n')[0]}` : v.applyTime[0] ? `, but applying it fails: ${v.applyTime[0].message.split('\n')[0]}` : '';
-    io.stdout(`${v.valid ? 'Valid' : 'Invalid'} autoinstall ${file} (Subiquity ${v.subiquity}, ${v.delivery === 'autoinstall.yaml' ? 'as the install media carry it' : 'delivered as cloud-config'})${stops}\n`);
-  }
+  io.stdout(render.autoinstallVerdictText(run.autoinstall ?? []));
   if (result) io.stdout(render.formatText(result, o.version));
   if (systemSchema) io.stdout((require('../engine/render/systemSchemaText') as typeof import('../engine/render/systemSchemaText')).systemSchemaText(systemSchema, o.version));
   io.stdout(lint.text);

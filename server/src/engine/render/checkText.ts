@@ -3,6 +3,7 @@
  * prints, per version), `json` and `sarif` (SARIF 2.1.0), and `--annotate` (cloud-init's annotated
  * files). Exit code 0 when cloud-init would accept everything, 1 when it would report schema errors.
  */
+import type { AutoinstallJson } from '../autoinstall/report';
 import { unmodelledWords } from '../network/netplan';
 import { SARIF_LEVEL, SarifLevel, SarifResult, SarifRule, sarifLog } from './sarif';
 import { severityOf, type FindingCode } from '../findings/codes';
@@ -222,4 +223,19 @@ export function formatSarif(result: CheckResult, version: SchemaVersion, toolVer
   if (extra) pushAll(results, extra.results);
   const rules = [...RULES, ...(extra?.rules ?? [])].filter((r, i, all) => all.findIndex((x) => x.id === r.id) === i);
   return JSON.stringify(sarifLog({ version: toolVersion, informationUri: 'https://cloudinit.readthedocs.io/', rules }, results, { cloudInitVersion: version }), null, 2);
+}
+
+/**
+ * Subiquity's verdict on each autoinstall config, one line each, before cloud-init's report (its errors are among
+ * the findings): `Valid autoinstall FILE (Subiquity 24.04, delivered as cloud-config)`, or `Invalid …: ` and the
+ * error that stops the install.
+ */
+export function autoinstallVerdictText(verdicts: Iterable<[string, AutoinstallJson]>): string {
+  let out = '';
+  for (const [file, v] of verdicts) {
+    if (v.verdict === 'no-autoinstall') continue;
+    const stops = v.errors[0] ? `: ${v.errors[0].message.split('\n')[0]}` : v.applyTime[0] ? `, but applying it fails: ${v.applyTime[0].message.split('\n')[0]}` : '';
+    out += `${v.valid ? 'Valid' : 'Invalid'} autoinstall ${file} (Subiquity ${v.subiquity}, ${v.delivery === 'autoinstall.yaml' ? 'as the install media carry it' : 'delivered as cloud-config'})${stops}\n`;
+  }
+  return out;
 }
