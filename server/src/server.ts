@@ -38,6 +38,7 @@ import { WorkspaceMergers } from './features/common/customMergers';
 import { WorkspaceTrustNotification } from './protocol';
 import { instanceDataFor, instanceDataKey } from './features/common/instanceData';
 import { PartSets } from './sets/partSets';
+import { runImage } from './sets/resolve';
 import { registerFates, setDiagnostics } from './features/fates';
 import { registerFateHints } from './features/fateHints';
 import { fateFixes } from './features/fateFixes';
@@ -112,7 +113,8 @@ function clientSettings(uri: string): ServerSettings {
 function runSettings(uri: string, settings: ServerSettings): ServerSettings {
   const set = partSets.runSetOf(uri);
   if (!set) return settings;
-  const imaged = set.image ? { ...withImage(settings, set.image), imageFrom: { set: set.name, setFile: set.setFile } } : settings;
+  const image = runImage(set, {});
+  const imaged = image ? { ...withImage(settings, image), imageFrom: { set: set.name, setFile: set.setFile } } : settings;
   return set.instanceData ? { ...imaged, instanceData: set.instanceData } : imaged;
 }
 

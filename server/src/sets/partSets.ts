@@ -19,7 +19,7 @@ import { MergedSchemaReport } from '../engine/outcome/mergedSchema';
 import { instanceDataTextOr } from '../engine/template/instanceData';
 import { parseSetFile } from '../engine/sets/setFile';
 import { ResolvedSet, listForPatterns, resolveSetFile } from '../node/sets';
-import { ResolvedRun, confdRun, containerRun, runReads, savedSetRun, seedRun } from './resolve';
+import { ResolvedRun, confdRun, containerRun, runImage, runReads, savedSetRun, seedRun } from './resolve';
 import { DiskCache } from './diskCache';
 import { openDocument } from '../features/common/workspaceFiles';
 import { readBoundedSync } from '../node/readFile';
@@ -268,7 +268,9 @@ export class PartSets {
 
   /** The set's fates (and merged schema problems) for the current texts; computed once per snapshot. */
   analyze(set: OpenSet, settings: ServerSettings): SetAnalysis {
-    if (set.image) settings = withImage(settings, set.image);
+    // The run's own image over the folder's (no request names one here).
+    const image = runImage(set, {});
+    if (image) settings = withImage(settings, image);
     const names = new Map<string, string>();
     const name = (file: string) => {
       const relative = path.relative(set.folder, file).split(path.sep).join('/');
