@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PyDict, type PyValue } from '../../server/src/engine/py/values';
-import { repeatedNodes, toJsonable } from '../../server/src/engine/py/json';
+import { toJsonable } from '../../server/src/engine/py/json';
+import { repeatedNodes } from '../../server/src/engine/py/jsonExpansion';
 import { LimitExceededError } from '../../server/src/engine/limits';
 import { loadYaml } from '../../server/src/engine/yaml/load';
 
